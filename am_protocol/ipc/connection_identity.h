@@ -1,0 +1,28 @@
+// Who is on the other end of a server connection, as established by the
+// connection preamble, SASL and the connection context (WIRE.md 2.5, 3).
+#pragma once
+
+#include <string>
+
+namespace spindle::ipc {
+
+enum class AuthMethod {
+  kSimple,  // identity claimed in the connection context (effectiveUser)
+  kToken,   // identity proven with SASL DIGEST-MD5 over a token
+};
+
+struct ConnectionIdentity {
+  AuthMethod auth_method = AuthMethod::kSimple;
+  // The caller: effectiveUser under SIMPLE, the token's user under TOKEN.
+  std::string user;
+  // realUser of a proxy-user connection (SIMPLE), else empty.
+  std::string real_user;
+  // Raw identifier bytes of the token that authenticated the connection.
+  std::string token_identifier;
+  // The connection context's default protocol.
+  std::string protocol;
+  // "ip:port" of the peer.
+  std::string remote_address;
+};
+
+}  // namespace spindle::ipc

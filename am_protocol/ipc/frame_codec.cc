@@ -1,0 +1,68 @@
+#include "am_protocol/ipc/frame_codec.h"
+
+#include <google/protobuf/io/coded_stream.h>
+
+namespace spindle::ipc {
+
+using google::protobuf::io::CodedOutputStream;
+
+void AppendDelimited(const google::protobuf::MessageLite& message, std::string* out) {
+  const size_t size = message.ByteSizeLong();
+  uint8_t varint[10];
+  const uint8_t* end =
+      CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(size), varint);
+  out->append(reinterpret_cast<const char*>(varint), end - varint);
+  const size_t old = out->size();
+  out->resize(old + size);
+  message.SerializeWithCachedSizesToArray(reinterpret_cast<uint8_t*>(out->data() + old));
+}
+
+Status ReadDelimitedBytes(std::string_view* in, std::string_view* body) {
+  uint64_t size = 0;
+  size_t i = 0;
+  for (int shift = 0;; shift += 7) {
+    if (i >= in->size()) return Status::ProtocolError("truncated varint length");
+    if (shift > 28) return Status::ProtocolError("varint length longer than 5 bytes");
+    const uint8_t b = static_cast<uint8_t>((*in)[i++]);
+    size |= uint64_t{b & 0x7fu} << shift;
+    if ((b & 0x80) == 0) break;
+  }
+  if (size > 0x7fffffffu) return Status::ProtocolError("delimited length out of range");
+  if (size > in->size() - i) return Status::ProtocolError("delimited message runs past the frame");
+  *body = in->substr(i, size);
+  in->remove_prefix(i + size);
+  return Status::OK();
+}
+
+Status ReadDelimited(std::string_view* in, google::protobuf::MessageLite* message) {
+  std::string_view body;
+  RETURN_NOT_OK(ReadDelimitedBytes(in, &body));
+  if (!message->ParseFromArray(body.data(), static_cast<int>(body.size()))) {
+    return Status::ProtocolError("cannot parse " + message->GetTypeName());
+  }
+  return Status::OK();
+}
+
+void AppendBigEndian32(uint32_t value, std::string* out) {
+  const char bytes[4] = {static_cast<char>(value >> 24), static_cast<char>(value >> 16),
+                         static_cast<char>(value >> 8), static_cast<char>(value)};
+  out->append(bytes, 4);
+}
+
+uint32_t ReadBigEndian32(const char* bytes) {
+  const auto* b = reinterpret_cast<const uint8_t*>(bytes);
+  return (uint32_t{b[0]} << 24) | (uint32_t{b[1]} << 16) | (uint32_t{b[2]} << 8) | uint32_t{b[3]};
+}
+
+std::string EncodeFrame(std::initializer_list<const google::protobuf::MessageLite*> parts) {
+  std::string out;
+  AppendBigEndian32(0, &out);
+  for (const auto* part : parts) AppendDelimited(*part, &out);
+  const uint32_t length = static_cast<uint32_t>(out.size() - kFrameLengthBytes);
+  std::string prefix;
+  AppendBigEndian32(length, &prefix);
+  out.replace(0, kFrameLengthBytes, prefix);
+  return out;
+}
+
+}  // namespace spindle::ipc

@@ -1,0 +1,37 @@
+#include "am_protocol/ipc/frame_decoder.h"
+
+#include "am_protocol/ipc/frame_codec.h"
+
+namespace spindle::ipc {
+
+Result<bool> FrameDecoder::Next(std::string* frame) {
+  if (buffered() < kFrameLengthBytes) return false;
+  const uint32_t length = ReadBigEndian32(buffer_.data() + consumed_);
+  if (length > max_frame_length_) {
+    return Status::ResourceExhausted("frame length " + std::to_string(length) +
+                                     " exceeds ipc.maximum.data.length " +
+                                     std::to_string(max_frame_length_));
+  }
+  if (buffered() - kFrameLengthBytes < length) return false;
+  frame->assign(buffer_, consumed_ + kFrameLengthBytes, length);
+  consumed_ += kFrameLengthBytes + length;
+  // Compact once the consumed prefix dominates, so the buffer does not grow
+  // without bound on a long-lived connection.
+  if (consumed_ == buffer_.size()) {
+    buffer_.clear();
+    consumed_ = 0;
+  } else if (consumed_ > 64 * 1024 && consumed_ * 2 > buffer_.size()) {
+    buffer_.erase(0, consumed_);
+    consumed_ = 0;
+  }
+  return true;
+}
+
+std::string FrameDecoder::TakeRemaining() {
+  std::string rest = buffer_.substr(consumed_);
+  buffer_.clear();
+  consumed_ = 0;
+  return rest;
+}
+
+}  // namespace spindle::ipc

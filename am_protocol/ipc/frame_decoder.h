@@ -1,0 +1,41 @@
+// FrameDecoder: turns a byte stream into whole IPC frames (4-byte big-endian
+// length + body), refusing a length over the configured maximum before any
+// allocation for it (ipc.maximum.data.length). Bytes in, frames out: used by
+// both the server and client connections, and by the fuzzer.
+//
+// Thread contract: not thread-safe; owned by one connection.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace spindle::ipc {
+
+class FrameDecoder {
+ public:
+  explicit FrameDecoder(uint32_t max_frame_length) : max_frame_length_(max_frame_length) {}
+
+  // Buffers more bytes from the peer.
+  void Append(std::string_view bytes) { buffer_.append(bytes.data(), bytes.size()); }
+
+  // If a whole frame is buffered, moves its body (without the length prefix)
+  // into *frame and returns true; returns false if more bytes are needed; an
+  // error if the announced length exceeds the maximum (the stream is then
+  // unusable and the connection must close).
+  Result<bool> Next(std::string* frame);
+
+  // Bytes received but not yet returned as frames.
+  size_t buffered() const { return buffer_.size() - consumed_; }
+  // Moves out whatever is buffered and not yet consumed (e.g. after a preamble).
+  std::string TakeRemaining();
+
+ private:
+  const uint32_t max_frame_length_;
+  std::string buffer_;
+  size_t consumed_ = 0;
+};
+
+}  // namespace spindle::ipc

@@ -1,0 +1,92 @@
+#include "am_protocol/ipc/rpc_server.h"
+
+#include <glog/logging.h>
+
+namespace spindle::ipc {
+
+namespace asio = boost::asio;
+using boost::system::error_code;
+
+RpcServer::RpcServer(RpcServerOptions options, std::shared_ptr<const ServiceRegistry> services)
+    : options_(std::move(options)),
+      workers_(static_cast<size_t>(std::max(1, options_.worker_threads))),
+      acceptor_(io_) {
+  env_.server_name = options_.name;
+  env_.session_options = options_.session;
+  env_.services = std::move(services);
+  env_.workers = &workers_;
+  env_.idle_timeout = options_.idle_timeout;
+  env_.max_queued_calls = options_.max_queued_calls > 0
+                              ? options_.max_queued_calls
+                              : int64_t{100} * std::max(1, options_.worker_threads);
+}
+
+RpcServer::~RpcServer() { Stop(); }
+
+Status RpcServer::Start() {
+  CHECK(!started_) << "RpcServer started twice";
+  error_code ec;
+  const auto address = asio::ip::make_address(options_.bind_host, ec);
+  if (ec) return Status::InvalidArgument("bad bind address " + options_.bind_host);
+  const asio::ip::tcp::endpoint endpoint(address, options_.port);
+  acceptor_.open(endpoint.protocol(), ec);
+  if (!ec) acceptor_.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor_.bind(endpoint, ec);
+  if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return Status::IoError("cannot listen on " + options_.bind_host + ":" +
+                           std::to_string(options_.port) + ": " + ec.message());
+  }
+  port_ = acceptor_.local_endpoint().port();
+  started_ = true;
+  DoAccept();
+  for (int i = 0; i < std::max(1, options_.io_threads); ++i) {
+    io_threads_.emplace_back([this] { io_.run(); });
+  }
+  LOG(INFO) << "IPC server " << options_.name << " listening on " << options_.bind_host << ":"
+            << port_;
+  return Status::OK();
+}
+
+void RpcServer::DoAccept() {
+  acceptor_.async_accept(asio::make_strand(io_), [this](const error_code& ec,
+                                                         asio::ip::tcp::socket socket) {
+    if (ec) {
+      if (ec == asio::error::operation_aborted) return;  // Stop()
+      LOG(WARNING) << "IPC server " << options_.name << " accept failed: " << ec.message();
+    } else {
+      auto connection = std::make_shared<ServerConnection>(std::move(socket), &env_);
+      {
+        std::lock_guard<std::mutex> lock(connections_mu_);
+        // Drop entries of connections that are gone, so the list stays small.
+        std::erase_if(connections_, [](const auto& weak) { return weak.expired(); });
+        connections_.push_back(connection);
+      }
+      connection->Start();
+    }
+    if (acceptor_.is_open()) DoAccept();
+  });
+}
+
+void RpcServer::Stop() {
+  if (!started_ || stopped_) return;
+  stopped_ = true;
+  asio::post(io_, [this] {
+    error_code ignored;
+    acceptor_.close(ignored);
+  });
+  {
+    std::lock_guard<std::mutex> lock(connections_mu_);
+    for (auto& weak : connections_) {
+      if (auto connection = weak.lock()) connection->Close();
+    }
+    connections_.clear();
+  }
+  workers_.join();
+  io_.stop();
+  for (auto& t : io_threads_) t.join();
+  io_threads_.clear();
+  LOG(INFO) << "IPC server " << options_.name << " stopped";
+}
+
+}  // namespace spindle::ipc

@@ -1,0 +1,176 @@
+#include "am_protocol/ipc/server_connection.h"
+
+#include <glog/logging.h>
+
+#include "base/base64.h"
+#include "base/crypto.h"
+
+namespace spindle::ipc {
+
+namespace asio = boost::asio;
+using boost::system::error_code;
+
+namespace {
+constexpr size_t kReadChunk = 64 * 1024;
+constexpr char kRetriableException[] = "org.apache.hadoop.ipc.RetriableException";
+
+// 30 random bytes as 40 Base64 characters, like the JDK's DIGEST-MD5 nonce.
+std::string NewNonce() { return Base64Encode(SecureRandomBytes(30)); }
+
+std::string RemoteOf(const asio::ip::tcp::socket& socket) {
+  error_code ec;
+  auto ep = socket.remote_endpoint(ec);
+  if (ec) return "?";
+  return ep.address().to_string() + ":" + std::to_string(ep.port());
+}
+}  // namespace
+
+ServerConnection::ServerConnection(asio::ip::tcp::socket socket, ServerConnectionEnv* env)
+    : env_(env),
+      strand_(asio::make_strand(socket.get_executor())),
+      socket_(std::move(socket)),
+      idle_timer_(strand_),
+      remote_(RemoteOf(socket_)),
+      session_(env->session_options, this, NewNonce()),
+      read_buf_(kReadChunk) {
+  error_code ec;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+}
+
+ServerConnection::~ServerConnection() { VLOG(1) << LogPrefix() << "connection released"; }
+
+std::string ServerConnection::LogPrefix() const {
+  return "[" + env_->server_name + " " + remote_ + "] ";
+}
+
+void ServerConnection::Start() {
+  asio::dispatch(strand_, [self = shared_from_this()] {
+    VLOG(1) << self->LogPrefix() << "accepted";
+    self->ArmIdleTimer();
+    self->DoRead();
+  });
+}
+
+void ServerConnection::Close() {
+  asio::post(strand_, [self = shared_from_this()] { self->CloseNow("server stopping"); });
+}
+
+void ServerConnection::DoRead() {
+  if (closed_) return;
+  socket_.async_read_some(
+      asio::buffer(read_buf_),
+      asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec, size_t n) {
+        self->OnRead(ec, n);
+      }));
+}
+
+void ServerConnection::OnRead(const error_code& ec, size_t n) {
+  if (closed_) return;
+  if (ec) {
+    CloseNow(ec == asio::error::eof ? "peer closed" : ec.message());
+    return;
+  }
+  active_since_timer_ = true;
+  if (!session_.OnData(std::string_view(read_buf_.data(), n))) {
+    LOG(WARNING) << LogPrefix() << "closing: " << session_.close_reason();
+    close_after_flush_ = true;
+    if (writing_.empty() && out_queue_.empty()) CloseNow(session_.close_reason());
+    return;
+  }
+  DoRead();
+}
+
+void ServerConnection::SendBytes(std::string bytes) {
+  out_queue_.push_back(std::move(bytes));
+  if (writing_.empty()) StartWrite();
+}
+
+void ServerConnection::SendResponse(std::string frame) {
+  asio::post(strand_, [self = shared_from_this(), frame = std::move(frame)]() mutable {
+    self->calls_in_progress_.fetch_sub(1, std::memory_order_relaxed);
+    if (self->closed_) return;
+    self->SendBytes(std::move(frame));
+  });
+}
+
+void ServerConnection::StartWrite() {
+  if (closed_ || out_queue_.empty()) return;
+  writing_.swap(out_queue_);
+  std::vector<asio::const_buffer> buffers;
+  buffers.reserve(writing_.size());
+  for (const auto& frame : writing_) buffers.emplace_back(asio::buffer(frame));
+  asio::async_write(socket_, buffers,
+                    asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec,
+                                                                             size_t /*n*/) {
+                      self->OnWrite(ec);
+                    }));
+}
+
+void ServerConnection::OnWrite(const error_code& ec) {
+  writing_.clear();
+  if (closed_) return;
+  if (ec) {
+    CloseNow("write failed: " + ec.message());
+    return;
+  }
+  active_since_timer_ = true;
+  if (!out_queue_.empty()) {
+    StartWrite();
+  } else if (close_after_flush_) {
+    CloseNow(session_.close_reason());
+  }
+}
+
+void ServerConnection::OnCall(InboundRequest request) {
+  if (identity_ == nullptr) {
+    auto identity = std::make_shared<ConnectionIdentity>(session_.identity());
+    identity->remote_address = remote_;
+    identity_ = std::move(identity);
+  }
+  calls_in_progress_.fetch_add(1, std::memory_order_relaxed);
+  InboundCall call(shared_from_this(), identity_, request.echo, std::move(request.method));
+  if (env_->queued_calls.fetch_add(1, std::memory_order_relaxed) >= env_->max_queued_calls) {
+    env_->queued_calls.fetch_sub(1, std::memory_order_relaxed);
+    call.RespondError(kRetriableException, "Server is too busy.",
+                      hadoop::common::RpcResponseHeaderProto::ERROR_RPC_SERVER);
+    return;
+  }
+  asio::post(*env_->workers, [env = env_, call = std::move(call),
+                              protocol = std::move(request.protocol),
+                              payload = std::move(request.payload)]() mutable {
+    env->queued_calls.fetch_sub(1, std::memory_order_relaxed);
+    env->calls_served.fetch_add(1, std::memory_order_relaxed);
+    env->services->Dispatch(protocol, payload, std::move(call));
+  });
+}
+
+void ServerConnection::ArmIdleTimer() {
+  if (closed_) return;
+  idle_timer_.expires_after(env_->idle_timeout);
+  idle_timer_.async_wait(
+      [self = shared_from_this()](const error_code& ec) { self->OnIdleTimer(ec); });
+}
+
+void ServerConnection::OnIdleTimer(const error_code& ec) {
+  if (ec || closed_) return;
+  const bool busy = calls_in_progress_.load(std::memory_order_relaxed) > 0 || !writing_.empty();
+  if (!active_since_timer_ && !busy) {
+    LOG(INFO) << LogPrefix() << "closing idle connection";
+    CloseNow("idle");
+    return;
+  }
+  active_since_timer_ = false;
+  ArmIdleTimer();
+}
+
+void ServerConnection::CloseNow(const std::string& why) {
+  if (closed_) return;
+  closed_ = true;
+  VLOG(1) << LogPrefix() << "closed: " << why;
+  error_code ignored;
+  idle_timer_.cancel(ignored);
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+}
+
+}  // namespace spindle::ipc

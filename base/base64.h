@@ -1,0 +1,16 @@
+// Standard Base64 (RFC 4648 alphabet, '=' padding, no line breaks): the form
+// Hadoop uses for DIGEST-MD5 usernames and passwords derived from tokens.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+
+namespace spindle {
+
+std::string Base64Encode(std::string_view bytes);
+// Fails on characters outside the alphabet or a bad length/padding.
+Result<std::string> Base64Decode(std::string_view text);
+
+}  // namespace spindle

@@ -1,0 +1,53 @@
+// `spindle`: one binary, one subcommand per process kind (ARCHITECTURE.md).
+#include <glog/logging.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "bench/ipc_bench.h"
+#include "cmd/command_line.h"
+
+namespace {
+
+void PrintUsage() {
+  std::fprintf(stderr,
+               "usage: spindle <command> [flags]\n"
+               "commands:\n"
+               "  bench ipc   Hadoop IPC calls/s and latency over loopback\n"
+               "              [--connections C] [--in-flight K] [--seconds S] [--workers W]\n"
+               "              [--token] [--json FILE]\n"
+               "  help        this text\n");
+}
+
+int Bench(int argc, char** argv) {
+  if (argc < 3) {
+    PrintUsage();
+    return 2;
+  }
+  auto flags = spindle::CommandLine::Parse(argc, argv, 3);
+  if (!flags.ok()) {
+    std::fprintf(stderr, "spindle bench: %s\n", flags.status().ToString().c_str());
+    return 2;
+  }
+  const std::string name = argv[2];
+  if (name == "ipc") return spindle::bench::IpcBenchMain(*flags);
+  std::fprintf(stderr, "spindle bench: unknown benchmark '%s'\n", name.c_str());
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  google::InitGoogleLogging(argv[0]);
+  FLAGS_logtostderr = true;
+  if (argc < 2 || std::strcmp(argv[1], "help") == 0 || std::strcmp(argv[1], "--help") == 0) {
+    PrintUsage();
+    return argc < 2 ? 2 : 0;
+  }
+  const std::string command = argv[1];
+  if (command == "bench") return Bench(argc, argv);
+  std::fprintf(stderr, "spindle: unknown command '%s'\n", command.c_str());
+  PrintUsage();
+  return 2;
+}

@@ -1,0 +1,33 @@
+#include "base/crypto.h"
+
+#include <gtest/gtest.h>
+
+namespace spindle {
+namespace {
+
+TEST(CryptoTest, Md5KnownVectors) {
+  EXPECT_EQ(HexEncode(Md5("")), "d41d8cd98f00b204e9800998ecf8427e");
+  EXPECT_EQ(HexEncode(Md5("abc")), "900150983cd24fb0d6963f7d28e17f72");
+}
+
+TEST(CryptoTest, HmacSha1Rfc2202) {
+  // RFC 2202 test case 2.
+  EXPECT_EQ(HexEncode(HmacSha1("Jefe", "what do ya want for nothing?")),
+            "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79");
+}
+
+TEST(CryptoTest, HexRoundTripAndRejects) {
+  std::string out;
+  ASSERT_TRUE(HexDecode("00ff10Ab", &out));
+  EXPECT_EQ(HexEncode(out), "00ff10ab");
+  EXPECT_FALSE(HexDecode("abc", &out));
+  EXPECT_FALSE(HexDecode("zz", &out));
+}
+
+TEST(CryptoTest, RandomBytesDiffer) {
+  EXPECT_EQ(SecureRandomBytes(16).size(), 16u);
+  EXPECT_NE(SecureRandomBytes(16), SecureRandomBytes(16));
+}
+
+}  // namespace
+}  // namespace spindle

@@ -1,0 +1,47 @@
+#include "base/status.h"
+
+#include <gtest/gtest.h>
+
+#include "base/result.h"
+
+namespace spindle {
+namespace {
+
+Result<int> Half(int v) {
+  if (v % 2 != 0) return Status::InvalidArgument("odd");
+  return v / 2;
+}
+
+Status Quarter(int v, int* out) {
+  ASSIGN_OR_RETURN(int half, Half(v));
+  ASSIGN_OR_RETURN(*out, Half(half));
+  return Status::OK();
+}
+
+TEST(StatusTest, OkAndErrors) {
+  EXPECT_TRUE(Status::OK().ok());
+  Status s = Status::NotFound("no app");
+  EXPECT_FALSE(s.ok());
+  EXPECT_TRUE(s.IsNotFound());
+  EXPECT_EQ(s.ToString(), "NotFound: no app");
+  EXPECT_EQ(s.WithContext("lookup").message(), "lookup: no app");
+  Status copy = s;
+  EXPECT_EQ(copy.message(), "no app");
+}
+
+TEST(StatusTest, RemoteCarriesJavaClass) {
+  Status s = Status::Remote("org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException",
+                            "Application with id 'x' doesn't exist in RM.");
+  EXPECT_TRUE(s.IsRemote());
+  EXPECT_EQ(s.java_class(), "org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException");
+}
+
+TEST(StatusTest, ResultPropagates) {
+  int out = 0;
+  EXPECT_TRUE(Quarter(8, &out).ok());
+  EXPECT_EQ(out, 2);
+  EXPECT_EQ(Quarter(6, &out).code(), Status::Code::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace spindle

@@ -55,9 +55,13 @@ class [[nodiscard]] Status {
   static Status Unavailable(std::string_view msg) { return Status(Code::kUnavailable, msg); }
   static Status NotSupported(std::string_view msg) { return Status(Code::kNotSupported, msg); }
   static Status Internal(std::string_view msg) { return Status(Code::kInternal, msg); }
-  // An error that names the Java exception class a Hadoop peer sends or expects.
-  static Status Remote(std::string_view java_class, std::string_view msg) {
-    return Status(Code::kRemoteError, msg, java_class);
+  // An error that names the Java exception class a Hadoop peer sends or
+  // expects. `code` classifies it for Spindle's own callers (e.g.
+  // kUnauthorized for a FATAL_UNAUTHORIZED answer); the class is what goes
+  // on, or came off, the wire.
+  static Status Remote(std::string_view java_class, std::string_view msg,
+                       Code code = Code::kRemoteError) {
+    return Status(code, msg, java_class);
   }
 
   bool ok() const { return state_ == nullptr; }
@@ -68,7 +72,9 @@ class [[nodiscard]] Status {
 
   bool IsNotFound() const { return code() == Code::kNotFound; }
   bool IsTimedOut() const { return code() == Code::kTimedOut; }
-  bool IsRemote() const { return code() == Code::kRemoteError; }
+  // True if the error names a Java exception class (see Remote()).
+  bool IsRemote() const { return state_ != nullptr && !state_->java_class.empty(); }
+  bool IsUnauthorized() const { return code() == Code::kUnauthorized; }
 
   // "InvalidArgument: bad frame" or "OK".
   std::string ToString() const;

@@ -183,7 +183,13 @@ Status ClientConnection::HandleFrame(std::string_view frame) {
   RETURN_NOT_OK(ReadDelimited(&frame, &header));
   const auto call_id = static_cast<int32_t>(header.callid());
   if (header.status() != RpcResponseHeaderProto::SUCCESS) {
-    Status error = Status::Remote(header.exceptionclassname(), header.errormsg());
+    // Authentication failures keep their Java class but are classified as
+    // Unauthorized, whichever class the server chose to send.
+    Status error = Status::Remote(
+        header.exceptionclassname(), header.errormsg(),
+        header.errordetail() == RpcResponseHeaderProto::FATAL_UNAUTHORIZED
+            ? Status::Code::kUnauthorized
+            : Status::Code::kRemoteError);
     if (header.status() == RpcResponseHeaderProto::FATAL || call_id < 0) {
       return error;  // the server closes after a FATAL: fail everything
     }

@@ -2,6 +2,8 @@
 
 #include <glog/logging.h>
 
+#include <future>
+
 namespace spindle::ipc {
 
 namespace asio = boost::asio;
@@ -71,10 +73,15 @@ void RpcServer::DoAccept() {
 void RpcServer::Stop() {
   if (!started_ || stopped_) return;
   stopped_ = true;
-  asio::post(io_, [this] {
+  // Close the acceptor on the I/O threads (it has an accept in flight) and
+  // wait: once Stop() returns, new connections must be refused.
+  std::promise<void> closed;
+  asio::post(io_, [this, &closed] {
     error_code ignored;
     acceptor_.close(ignored);
+    closed.set_value();
   });
+  closed.get_future().wait();
   {
     std::lock_guard<std::mutex> lock(connections_mu_);
     for (auto& weak : connections_) {

@@ -138,9 +138,9 @@ void ServerConnection::OnCall(InboundRequest request) {
   asio::post(*env_->workers, [env = env_, call = std::move(call),
                               protocol = std::move(request.protocol),
                               payload = std::move(request.payload)]() mutable {
-    env->queued_calls.fetch_sub(1, std::memory_order_relaxed);
     env->calls_served.fetch_add(1, std::memory_order_relaxed);
     env->services->Dispatch(protocol, payload, std::move(call));
+    env->queued_calls.fetch_sub(1, std::memory_order_relaxed);
   });
 }
 

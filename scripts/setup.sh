@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what Spindle needs to build and test, from Debian's packages only.
+# Idempotent: installs nothing when everything is present.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake pkg-config ccache
+  clang libclang-rt-14-dev          # sanitizer + libFuzzer build
+  protobuf-compiler libprotobuf-dev
+  libthrift-dev thrift-compiler
+  libboost-dev libboost-system-dev
+  librocksdb-dev zlib1g-dev
+  libgoogle-glog-dev libgflags-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libssl-dev
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all packages present"
+fi

@@ -1,0 +1,35 @@
+// A TokenSecretProvider test double: passwords are HMAC-SHA1 of the
+// identifier under a fixed key (as YARN derives them), the user is the
+// identifier text; identifiers starting with "revoked" are refused.
+#pragma once
+
+#include "am_protocol/ipc/client_negotiation.h"
+#include "am_protocol/ipc/token_secret_provider.h"
+#include "base/crypto.h"
+
+namespace spindle::ipc::testing {
+
+class FakeTokenSecrets : public TokenSecretProvider {
+ public:
+  Result<TokenSecret> RetrieveSecret(std::string_view identifier) const override {
+    if (identifier.rfind("revoked", 0) == 0) {
+      return Status::Remote("org.apache.hadoop.security.token.SecretManager$InvalidToken",
+                            "token is revoked");
+    }
+    return TokenSecret{HmacSha1(kKey, identifier), std::string(identifier)};
+  }
+
+  static ClientToken TokenFor(std::string identifier) {
+    ClientToken token;
+    token.password = HmacSha1(kKey, identifier);
+    token.identifier = std::move(identifier);
+    token.kind = "TEST_TOKEN";
+    token.service = "127.0.0.1:0";
+    return token;
+  }
+
+ private:
+  static constexpr char kKey[] = "test-master-key";
+};
+
+}  // namespace spindle::ipc::testing

@@ -54,7 +54,8 @@ Result<std::string> Base64Decode(std::string_view text) {
       if (c == '=') {
         // Padding only in the last quantum, only in its last two places, and
         // never followed by a data character.
-        if (i + 4 != text.size() || j < 2) return Status::InvalidArgument("misplaced base64 padding");
+        if (i + 4 != text.size() || j < 2)
+          return Status::InvalidArgument("misplaced base64 padding");
         vals[j] = 0;
         ++pad;
         continue;

@@ -18,8 +18,8 @@ std::string HmacSha1(std::string_view key, std::string_view data) {
   unsigned char out[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
   CHECK(HMAC(EVP_sha1(), key.data(), static_cast<int>(key.size()),
-             reinterpret_cast<const unsigned char*>(data.data()), data.size(), out, &len) !=
-        nullptr);
+             reinterpret_cast<const unsigned char*>(data.data()), data.size(), out,
+             &len) != nullptr);
   return std::string(reinterpret_cast<char*>(out), len);
 }
 

@@ -14,7 +14,7 @@ template <typename T>
 class [[nodiscard]] Result {
  public:
   // Implicit on purpose: `return value;` and `return status;` both read well.
-  Result(T value) : value_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Result(T value) : value_(std::move(value)) {}         // NOLINT(google-explicit-constructor)
   Result(Status status) : status_(std::move(status)) {  // NOLINT(google-explicit-constructor)
     CHECK(!status_.ok()) << "Result constructed from an OK status without a value";
   }

@@ -30,21 +30,36 @@ const std::string& Status::java_class() const {
 
 const char* CodeName(Status::Code code) {
   switch (code) {
-    case Status::Code::kOk: return "OK";
-    case Status::Code::kInvalidArgument: return "InvalidArgument";
-    case Status::Code::kNotFound: return "NotFound";
-    case Status::Code::kAlreadyExists: return "AlreadyExists";
-    case Status::Code::kIoError: return "IOError";
-    case Status::Code::kCorruption: return "Corruption";
-    case Status::Code::kProtocolError: return "ProtocolError";
-    case Status::Code::kUnauthorized: return "Unauthorized";
-    case Status::Code::kTimedOut: return "TimedOut";
-    case Status::Code::kAborted: return "Aborted";
-    case Status::Code::kResourceExhausted: return "ResourceExhausted";
-    case Status::Code::kUnavailable: return "Unavailable";
-    case Status::Code::kNotSupported: return "NotSupported";
-    case Status::Code::kRemoteError: return "RemoteError";
-    case Status::Code::kInternal: return "Internal";
+    case Status::Code::kOk:
+      return "OK";
+    case Status::Code::kInvalidArgument:
+      return "InvalidArgument";
+    case Status::Code::kNotFound:
+      return "NotFound";
+    case Status::Code::kAlreadyExists:
+      return "AlreadyExists";
+    case Status::Code::kIoError:
+      return "IOError";
+    case Status::Code::kCorruption:
+      return "Corruption";
+    case Status::Code::kProtocolError:
+      return "ProtocolError";
+    case Status::Code::kUnauthorized:
+      return "Unauthorized";
+    case Status::Code::kTimedOut:
+      return "TimedOut";
+    case Status::Code::kAborted:
+      return "Aborted";
+    case Status::Code::kResourceExhausted:
+      return "ResourceExhausted";
+    case Status::Code::kUnavailable:
+      return "Unavailable";
+    case Status::Code::kNotSupported:
+      return "NotSupported";
+    case Status::Code::kRemoteError:
+      return "RemoteError";
+    case Status::Code::kInternal:
+      return "Internal";
   }
   return "Unknown";
 }

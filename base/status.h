@@ -22,14 +22,14 @@ class [[nodiscard]] Status {
     kAlreadyExists,
     kIoError,
     kCorruption,
-    kProtocolError,   // a peer broke the wire protocol
-    kUnauthorized,    // authentication or authorisation failed
+    kProtocolError,  // a peer broke the wire protocol
+    kUnauthorized,   // authentication or authorisation failed
     kTimedOut,
-    kAborted,         // e.g. connection closed while a call was in flight
+    kAborted,  // e.g. connection closed while a call was in flight
     kResourceExhausted,
     kUnavailable,
     kNotSupported,
-    kRemoteError,     // an error a remote peer sent us (java_class says which)
+    kRemoteError,  // an error a remote peer sent us (java_class says which)
     kInternal,
   };
 
@@ -40,7 +40,9 @@ class [[nodiscard]] Status {
   Status& operator=(Status&&) noexcept = default;
 
   static Status OK() { return Status(); }
-  static Status InvalidArgument(std::string_view msg) { return Status(Code::kInvalidArgument, msg); }
+  static Status InvalidArgument(std::string_view msg) {
+    return Status(Code::kInvalidArgument, msg);
+  }
   static Status NotFound(std::string_view msg) { return Status(Code::kNotFound, msg); }
   static Status AlreadyExists(std::string_view msg) { return Status(Code::kAlreadyExists, msg); }
   static Status IoError(std::string_view msg) { return Status(Code::kIoError, msg); }
@@ -103,8 +105,8 @@ const char* CodeName(Status::Code code);
 #define SPINDLE_CONCAT(a, b) SPINDLE_CONCAT_INNER(a, b)
 
 // Returns from the enclosing function if `expr` yields a non-OK Status.
-#define RETURN_NOT_OK(expr)                          \
-  do {                                               \
-    ::spindle::Status _spindle_s = (expr);           \
-    if (!_spindle_s.ok()) return _spindle_s;         \
+#define RETURN_NOT_OK(expr)                  \
+  do {                                       \
+    ::spindle::Status _spindle_s = (expr);   \
+    if (!_spindle_s.ok()) return _spindle_s; \
   } while (false)

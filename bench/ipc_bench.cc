@@ -65,8 +65,7 @@ void Issue(Shared* shared, Loop* loop, std::vector<uint32_t>* latencies) {
           LOG_EVERY_N(WARNING, 1000) << "bench call failed: " << s.ToString();
         } else if (shared->measuring.load(std::memory_order_relaxed)) {
           latencies->push_back(static_cast<uint32_t>(
-              std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start)
-                  .count()));
+              std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start).count()));
         }
         if (!shared->stopping.load()) Issue(shared, loop, latencies);
         if (shared->outstanding.fetch_sub(1) == 1) {
@@ -168,8 +167,8 @@ Result<IpcBenchResult> RunIpcBench(const IpcBenchOptions& options) {
 }
 
 int IpcBenchMain(const CommandLine& flags) {
-  Status known = flags.CheckKnown(
-      {"connections", "in-flight", "seconds", "workers", "token", "json"});
+  Status known =
+      flags.CheckKnown({"connections", "in-flight", "seconds", "workers", "token", "json"});
   if (!known.ok()) {
     std::fprintf(stderr, "spindle bench ipc: %s\n", known.ToString().c_str());
     return 2;
@@ -197,9 +196,10 @@ int IpcBenchMain(const CommandLine& flags) {
     std::fprintf(stderr, "spindle bench ipc: %s\n", result.status().ToString().c_str());
     return 1;
   }
-  std::printf("spindle bench ipc: getClusterMetrics over loopback, client and server in one process\n");
-  std::printf("%-12s %-10s %-6s %-8s %12s %10s %10s %10s %8s\n", "connections", "in-flight",
-              "auth", "workers", "calls/s", "p50 us", "p99 us", "max us", "errors");
+  std::printf(
+      "spindle bench ipc: getClusterMetrics over loopback, client and server in one process\n");
+  std::printf("%-12s %-10s %-6s %-8s %12s %10s %10s %10s %8s\n", "connections", "in-flight", "auth",
+              "workers", "calls/s", "p50 us", "p99 us", "max us", "errors");
   std::printf("%-12d %-10d %-6s %-8d %12.0f %10.0f %10.0f %10.0f %8lld\n", options.connections,
               options.in_flight, options.token_auth ? "token" : "simple", options.worker_threads,
               result->calls_per_second, result->p50_us, result->p99_us, result->max_us,
@@ -210,10 +210,9 @@ int IpcBenchMain(const CommandLine& flags) {
     std::ofstream out(options.json_path);
     out << "{\"bench\":\"ipc\",\"connections\":" << options.connections
         << ",\"in_flight\":" << options.in_flight << ",\"auth\":\""
-        << (options.token_auth ? "token" : "simple") << "\",\"workers\":"
-        << options.worker_threads << ",\"calls\":" << result->calls
-        << ",\"seconds\":" << result->seconds << ",\"calls_per_second\":"
-        << result->calls_per_second << ",\"p50_us\":" << result->p50_us
+        << (options.token_auth ? "token" : "simple") << "\",\"workers\":" << options.worker_threads
+        << ",\"calls\":" << result->calls << ",\"seconds\":" << result->seconds
+        << ",\"calls_per_second\":" << result->calls_per_second << ",\"p50_us\":" << result->p50_us
         << ",\"p99_us\":" << result->p99_us << ",\"max_us\":" << result->max_us
         << ",\"errors\":" << result->errors << "}\n";
     if (!out) {

@@ -41,8 +41,9 @@ void ClientConnection::Enqueue(PendingCall call) {
     }
     self->last_activity_ = Clock::now();
     if (self->state_ == State::kReady) {
-      self->in_flight_.emplace(call.call_id, PendingCall{call.call_id, {}, call.response,
-                                                         std::move(call.done), call.deadline});
+      self->in_flight_.emplace(
+          call.call_id,
+          PendingCall{call.call_id, {}, call.response, std::move(call.done), call.deadline});
       self->Send(std::move(call.frame));
       return;
     }
@@ -61,11 +62,11 @@ void ClientConnection::Connect() {
   ArmTimer();
   resolver_.async_resolve(
       spec_.host, std::to_string(spec_.port),
-      asio::bind_executor(strand_, [self = shared_from_this()](
-                                       const error_code& ec,
-                                       asio::ip::tcp::resolver::results_type results) {
-        self->OnResolved(ec, std::move(results));
-      }));
+      asio::bind_executor(
+          strand_, [self = shared_from_this()](const error_code& ec,
+                                               asio::ip::tcp::resolver::results_type results) {
+            self->OnResolved(ec, std::move(results));
+          }));
 }
 
 void ClientConnection::OnResolved(const error_code& ec,
@@ -75,12 +76,12 @@ void ClientConnection::OnResolved(const error_code& ec,
     Fail(Status::IoError("cannot resolve " + spec_.host + ": " + ec.message()));
     return;
   }
-  asio::async_connect(socket_, results,
-                      asio::bind_executor(strand_, [self = shared_from_this()](
-                                                       const error_code& cec,
-                                                       const asio::ip::tcp::endpoint&) {
-                        self->OnConnected(cec);
-                      }));
+  asio::async_connect(
+      socket_, results,
+      asio::bind_executor(strand_, [self = shared_from_this()](const error_code& cec,
+                                                               const asio::ip::tcp::endpoint&) {
+        self->OnConnected(cec);
+      }));
 }
 
 void ClientConnection::OnConnected(const error_code& ec) {
@@ -112,9 +113,9 @@ void ClientConnection::BecomeReady(bool token_auth) {
       EncodeConnectionContextFrame(owner_->client_id(), spec_.protocol, spec_.user, token_auth);
   for (auto& call : waiting_) {
     bytes += call.frame;
-    in_flight_.emplace(call.call_id,
-                       PendingCall{call.call_id, {}, call.response, std::move(call.done),
-                                   call.deadline});
+    in_flight_.emplace(
+        call.call_id,
+        PendingCall{call.call_id, {}, call.response, std::move(call.done), call.deadline});
   }
   waiting_.clear();
   Send(std::move(bytes));
@@ -131,17 +132,17 @@ void ClientConnection::StartWrite() {
   std::vector<asio::const_buffer> buffers;
   buffers.reserve(writing_.size());
   for (const auto& b : writing_) buffers.emplace_back(asio::buffer(b));
-  asio::async_write(socket_, buffers,
-                    asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec,
-                                                                             size_t) {
-                      self->writing_.clear();
-                      if (self->state_ == State::kClosed) return;
-                      if (ec) {
-                        self->Fail(Status::IoError("write failed: " + ec.message()));
-                        return;
-                      }
-                      self->StartWrite();
-                    }));
+  asio::async_write(
+      socket_, buffers,
+      asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec, size_t) {
+        self->writing_.clear();
+        if (self->state_ == State::kClosed) return;
+        if (ec) {
+          self->Fail(Status::IoError("write failed: " + ec.message()));
+          return;
+        }
+        self->StartWrite();
+      }));
 }
 
 void ClientConnection::DoRead() {
@@ -185,11 +186,10 @@ Status ClientConnection::HandleFrame(std::string_view frame) {
   if (header.status() != RpcResponseHeaderProto::SUCCESS) {
     // Authentication failures keep their Java class but are classified as
     // Unauthorized, whichever class the server chose to send.
-    Status error = Status::Remote(
-        header.exceptionclassname(), header.errormsg(),
-        header.errordetail() == RpcResponseHeaderProto::FATAL_UNAUTHORIZED
-            ? Status::Code::kUnauthorized
-            : Status::Code::kRemoteError);
+    Status error = Status::Remote(header.exceptionclassname(), header.errormsg(),
+                                  header.errordetail() == RpcResponseHeaderProto::FATAL_UNAUTHORIZED
+                                      ? Status::Code::kUnauthorized
+                                      : Status::Code::kRemoteError);
     if (header.status() == RpcResponseHeaderProto::FATAL || call_id < 0) {
       return error;  // the server closes after a FATAL: fail everything
     }
@@ -222,9 +222,7 @@ Status ClientConnection::HandleFrame(std::string_view frame) {
   std::string_view body;
   Status s = ReadDelimitedBytes(&frame, &body);
   if (s.ok() && !frame.empty()) s = Status::ProtocolError("RPC response length mismatch");
-  if (s.ok() && !call.response->ParseFromArray(body.data(), static_cast<int>(body.size()))) {
-    s = Status::ProtocolError("cannot parse " + call.response->GetTypeName());
-  }
+  if (s.ok()) s = ParseMessage(body, call.response);
   call.done(s);
   return Status::OK();
 }
@@ -263,8 +261,8 @@ void ClientConnection::OnTimer(const error_code& ec) {
 void ClientConnection::Fail(const Status& why) {
   if (state_ == State::kClosed) return;
   state_ = State::kClosed;
-  VLOG(1) << "IPC client connection " << spec_.host << ":" << spec_.port << " closed: "
-          << why.ToString();
+  VLOG(1) << "IPC client connection " << spec_.host << ":" << spec_.port
+          << " closed: " << why.ToString();
   owner_->Forget(key_, this);
   error_code ignored;
   timer_.cancel(ignored);

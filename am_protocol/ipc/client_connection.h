@@ -9,7 +9,6 @@
 #include <google/protobuf/message_lite.h>
 
 #include <boost/asio.hpp>
-
 #include <chrono>
 #include <functional>
 #include <map>
@@ -73,8 +72,8 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   std::optional<ClientNegotiation> negotiation_;
   FrameDecoder decoder_;
   std::vector<char> read_buf_;
-  std::vector<PendingCall> waiting_;           // queued until kReady
-  std::map<int32_t, PendingCall> in_flight_;   // sent, awaiting an answer
+  std::vector<PendingCall> waiting_;          // queued until kReady
+  std::map<int32_t, PendingCall> in_flight_;  // sent, awaiting an answer
   std::vector<std::string> out_queue_;
   std::vector<std::string> writing_;
 };

@@ -146,8 +146,8 @@ Result<std::string> DigestMd5Server::EvaluateResponse(std::string_view response,
   }
   complete_ = true;
   username_ = username;
-  return "rspauth=" + ComputeDigestResponse(username, realm, *password, nonce_, cnonce,
-                                            kNonceCount, qop, kDigestUri, "");
+  return "rspauth=" + ComputeDigestResponse(username, realm, *password, nonce_, cnonce, kNonceCount,
+                                            qop, kDigestUri, "");
 }
 
 DigestMd5Client::DigestMd5Client(std::string username, std::string password, std::string cnonce)
@@ -181,9 +181,9 @@ Result<std::string> DigestMd5Client::EvaluateChallenge(std::string_view challeng
   nonce_ = nonce->second;
   auto realm = d.find("realm");
   realm_ = realm == d.end() ? std::string() : realm->second;
-  const std::string digest = ComputeDigestResponse(username_, realm_, password_, nonce_, cnonce_,
-                                                   kNonceCount, kQopAuth, kDigestUri,
-                                                   "AUTHENTICATE");
+  const std::string digest =
+      ComputeDigestResponse(username_, realm_, password_, nonce_, cnonce_, kNonceCount, kQopAuth,
+                            kDigestUri, "AUTHENTICATE");
   // Same directive order as the JDK client, so captures can be compared byte for byte.
   std::string out = "charset=utf-8,username=" + Quote(username_);
   if (realm != d.end()) out += ",realm=" + Quote(realm_);

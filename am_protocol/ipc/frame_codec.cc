@@ -9,8 +9,7 @@ using google::protobuf::io::CodedOutputStream;
 void AppendDelimited(const google::protobuf::MessageLite& message, std::string* out) {
   const size_t size = message.ByteSizeLong();
   uint8_t varint[10];
-  const uint8_t* end =
-      CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(size), varint);
+  const uint8_t* end = CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(size), varint);
   out->append(reinterpret_cast<const char*>(varint), end - varint);
   const size_t old = out->size();
   out->resize(old + size);
@@ -37,8 +36,17 @@ Status ReadDelimitedBytes(std::string_view* in, std::string_view* body) {
 Status ReadDelimited(std::string_view* in, google::protobuf::MessageLite* message) {
   std::string_view body;
   RETURN_NOT_OK(ReadDelimitedBytes(in, &body));
-  if (!message->ParseFromArray(body.data(), static_cast<int>(body.size()))) {
+  return ParseMessage(body, message);
+}
+
+Status ParseMessage(std::string_view bytes, google::protobuf::MessageLite* message) {
+  if (!message->ParsePartialFromArray(bytes.data(), static_cast<int>(bytes.size()))) {
     return Status::ProtocolError("cannot parse " + message->GetTypeName());
+  }
+  if (!message->IsInitialized()) {
+    return Status::ProtocolError("cannot parse " + message->GetTypeName() +
+                                 ": missing required fields " +
+                                 message->InitializationErrorString());
   }
   return Status::OK();
 }

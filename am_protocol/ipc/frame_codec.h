@@ -35,6 +35,11 @@ Status ReadDelimitedBytes(std::string_view* in, std::string_view* body);
 // does not parse or misses required fields).
 Status ReadDelimited(std::string_view* in, google::protobuf::MessageLite* message);
 
+// Parses a whole buffer into *message. Unlike MessageLite::ParseFromArray it
+// logs nothing, so a hostile peer cannot flood the log; the error names the
+// message type and any missing required fields.
+Status ParseMessage(std::string_view bytes, google::protobuf::MessageLite* message);
+
 // A whole frame: 4-byte big-endian length, then each part varint-delimited.
 std::string EncodeFrame(std::initializer_list<const google::protobuf::MessageLite*> parts);
 

@@ -29,8 +29,9 @@ class ResponseChannel {
 
 class InboundCall {
  public:
-  InboundCall(std::shared_ptr<ResponseChannel> channel, std::shared_ptr<const ConnectionIdentity> identity,
-              CallEcho echo, std::string method);
+  InboundCall(std::shared_ptr<ResponseChannel> channel,
+              std::shared_ptr<const ConnectionIdentity> identity, CallEcho echo,
+              std::string method);
   InboundCall(InboundCall&& other) noexcept;
   InboundCall& operator=(InboundCall&&) = delete;
   InboundCall(const InboundCall&) = delete;

@@ -12,7 +12,6 @@
 #include <google/protobuf/message_lite.h>
 
 #include <boost/asio.hpp>
-
 #include <chrono>
 #include <functional>
 #include <map>
@@ -78,7 +77,8 @@ class RpcClient {
 
   // Blocking form of CallAsync.
   Status Call(const ConnectionSpec& spec, const std::string& method,
-              const google::protobuf::MessageLite& request, google::protobuf::MessageLite* response);
+              const google::protobuf::MessageLite& request,
+              google::protobuf::MessageLite* response);
 
   // This client's 16-byte clientId (random per RpcClient, like Java's per-Client UUID).
   const std::string& client_id() const { return client_id_; }

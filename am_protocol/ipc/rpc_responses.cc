@@ -15,8 +15,7 @@ hadoop::common::RpcResponseHeaderProto MakeResponseHeader(const CallEcho& echo, 
 }
 
 std::string EncodeSuccessResponse(const CallEcho& echo, const google::protobuf::MessageLite& body) {
-  const auto header =
-      MakeResponseHeader(echo, hadoop::common::RpcResponseHeaderProto::SUCCESS);
+  const auto header = MakeResponseHeader(echo, hadoop::common::RpcResponseHeaderProto::SUCCESS);
   return EncodeFrame({&header, &body});
 }
 
@@ -39,8 +38,7 @@ std::string EncodeFatalSetupResponse(std::string_view exception_class, std::stri
 
 std::string EncodeSaslResponse(const hadoop::common::RpcSaslProto& sasl) {
   const CallEcho echo{kSaslCallId, "", -1};
-  const auto header =
-      MakeResponseHeader(echo, hadoop::common::RpcResponseHeaderProto::SUCCESS);
+  const auto header = MakeResponseHeader(echo, hadoop::common::RpcResponseHeaderProto::SUCCESS);
   return EncodeFrame({&header, &sasl});
 }
 

@@ -51,23 +51,23 @@ Status RpcServer::Start() {
 }
 
 void RpcServer::DoAccept() {
-  acceptor_.async_accept(asio::make_strand(io_), [this](const error_code& ec,
-                                                         asio::ip::tcp::socket socket) {
-    if (ec) {
-      if (ec == asio::error::operation_aborted) return;  // Stop()
-      LOG(WARNING) << "IPC server " << options_.name << " accept failed: " << ec.message();
-    } else {
-      auto connection = std::make_shared<ServerConnection>(std::move(socket), &env_);
-      {
-        std::lock_guard<std::mutex> lock(connections_mu_);
-        // Drop entries of connections that are gone, so the list stays small.
-        std::erase_if(connections_, [](const auto& weak) { return weak.expired(); });
-        connections_.push_back(connection);
-      }
-      connection->Start();
-    }
-    if (acceptor_.is_open()) DoAccept();
-  });
+  acceptor_.async_accept(
+      asio::make_strand(io_), [this](const error_code& ec, asio::ip::tcp::socket socket) {
+        if (ec) {
+          if (ec == asio::error::operation_aborted) return;  // Stop()
+          LOG(WARNING) << "IPC server " << options_.name << " accept failed: " << ec.message();
+        } else {
+          auto connection = std::make_shared<ServerConnection>(std::move(socket), &env_);
+          {
+            std::lock_guard<std::mutex> lock(connections_mu_);
+            // Drop entries of connections that are gone, so the list stays small.
+            std::erase_if(connections_, [](const auto& weak) { return weak.expired(); });
+            connections_.push_back(connection);
+          }
+          connection->Start();
+        }
+        if (acceptor_.is_open()) DoAccept();
+      });
 }
 
 void RpcServer::Stop() {

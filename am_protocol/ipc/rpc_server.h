@@ -8,7 +8,6 @@
 #pragma once
 
 #include <boost/asio.hpp>
-
 #include <chrono>
 #include <memory>
 #include <mutex>

@@ -17,6 +17,7 @@
 
 #include "am_protocol/ipc/connection_identity.h"
 #include "am_protocol/ipc/error_mapping.h"
+#include "am_protocol/ipc/frame_codec.h"
 #include "am_protocol/ipc/inbound_call.h"
 #include "base/status.h"
 
@@ -41,9 +42,8 @@ class RpcService {
                  std::function<Status(const ConnectionIdentity&, const Req&, Resp*)> fn) {
     AddRawMethod(method, [fn = std::move(fn)](std::string_view payload, InboundCall call) {
       Req request;
-      if (!request.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
-        call.RespondError(java::kRpcServerException,
-                          "cannot parse " + request.GetTypeName() + " for " + call.method(),
+      if (Status parsed = ParseMessage(payload, &request); !parsed.ok()) {
+        call.RespondError(java::kRpcServerException, parsed.message() + " for " + call.method(),
                           hadoop::common::RpcResponseHeaderProto::ERROR_RPC_SERVER);
         return;
       }

@@ -99,11 +99,11 @@ void ServerConnection::StartWrite() {
   std::vector<asio::const_buffer> buffers;
   buffers.reserve(writing_.size());
   for (const auto& frame : writing_) buffers.emplace_back(asio::buffer(frame));
-  asio::async_write(socket_, buffers,
-                    asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec,
-                                                                             size_t /*n*/) {
-                      self->OnWrite(ec);
-                    }));
+  asio::async_write(
+      socket_, buffers,
+      asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec, size_t /*n*/) {
+        self->OnWrite(ec);
+      }));
 }
 
 void ServerConnection::OnWrite(const error_code& ec) {
@@ -135,13 +135,13 @@ void ServerConnection::OnCall(InboundRequest request) {
                       hadoop::common::RpcResponseHeaderProto::ERROR_RPC_SERVER);
     return;
   }
-  asio::post(*env_->workers, [env = env_, call = std::move(call),
-                              protocol = std::move(request.protocol),
-                              payload = std::move(request.payload)]() mutable {
-    env->calls_served.fetch_add(1, std::memory_order_relaxed);
-    env->services->Dispatch(protocol, payload, std::move(call));
-    env->queued_calls.fetch_sub(1, std::memory_order_relaxed);
-  });
+  asio::post(*env_->workers,
+             [env = env_, call = std::move(call), protocol = std::move(request.protocol),
+              payload = std::move(request.payload)]() mutable {
+               env->calls_served.fetch_add(1, std::memory_order_relaxed);
+               env->services->Dispatch(protocol, payload, std::move(call));
+               env->queued_calls.fetch_sub(1, std::memory_order_relaxed);
+             });
 }
 
 void ServerConnection::ArmIdleTimer() {

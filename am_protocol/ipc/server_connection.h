@@ -7,9 +7,8 @@
 // SendResponse() and Close(), which post onto it and are safe from any thread.
 #pragma once
 
-#include <boost/asio.hpp>
-
 #include <atomic>
+#include <boost/asio.hpp>
 #include <chrono>
 #include <memory>
 #include <string>

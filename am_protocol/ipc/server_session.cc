@@ -177,11 +177,11 @@ void ServerSession::HandleFrame(std::string_view frame) {
     return;
   }
   if (header.rpckind() != hadoop::common::RPC_PROTOCOL_BUFFER) {
-    sink_->SendBytes(EncodeErrorResponse(
-        echo, RpcResponseHeaderProto::ERROR, java::kRpcServerException,
-        "Unsupported rpc kind " + std::to_string(header.rpckind()) +
-            ": this server speaks only RPC_PROTOCOL_BUFFER",
-        RpcResponseHeaderProto::ERROR_RPC_SERVER));
+    sink_->SendBytes(
+        EncodeErrorResponse(echo, RpcResponseHeaderProto::ERROR, java::kRpcServerException,
+                            "Unsupported rpc kind " + std::to_string(header.rpckind()) +
+                                ": this server speaks only RPC_PROTOCOL_BUFFER",
+                            RpcResponseHeaderProto::ERROR_RPC_SERVER));
     return;
   }
   HandleCall(echo, rest);
@@ -315,8 +315,8 @@ void ServerSession::HandleContext(std::string_view rest) {
   if (identity_.auth_method == AuthMethod::kToken) {
     if (info.has_effectiveuser() && info.effectiveuser() != identity_.user) {
       Fatal(echo, java::kAccessControl,
-            "Authenticated user (" + identity_.user + ") doesn't match what the client claims to be (" +
-                info.effectiveuser() + ")",
+            "Authenticated user (" + identity_.user +
+                ") doesn't match what the client claims to be (" + info.effectiveuser() + ")",
             RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
       return;
     }

@@ -69,10 +69,10 @@ class ServerSession {
 
  private:
   enum class State {
-    kPreamble,      // waiting for the 7-byte preamble
-    kSasl,          // auth byte SASL: negotiating
-    kNeedContext,   // SIMPLE chosen or SASL complete: context next
-    kReady,         // context read: calls accepted
+    kPreamble,     // waiting for the 7-byte preamble
+    kSasl,         // auth byte SASL: negotiating
+    kNeedContext,  // SIMPLE chosen or SASL complete: context next
+    kReady,        // context read: calls accepted
     kClosed,
   };
 

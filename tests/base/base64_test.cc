@@ -26,11 +26,11 @@ TEST(Base64Test, RoundTripsAllByteValues) {
 }
 
 TEST(Base64Test, RejectsMalformedInput) {
-  EXPECT_FALSE(Base64Decode("Zg=").ok());     // length
-  EXPECT_FALSE(Base64Decode("Z===").ok());    // padding too early
+  EXPECT_FALSE(Base64Decode("Zg=").ok());       // length
+  EXPECT_FALSE(Base64Decode("Z===").ok());      // padding too early
   EXPECT_FALSE(Base64Decode("Zg==Zg==").ok());  // padding before the end
-  EXPECT_FALSE(Base64Decode("Zm9*").ok());    // alphabet
-  EXPECT_FALSE(Base64Decode("Zm=v").ok());    // data after padding
+  EXPECT_FALSE(Base64Decode("Zm9*").ok());      // alphabet
+  EXPECT_FALSE(Base64Decode("Zm=v").ok());      // data after padding
 }
 
 }  // namespace

@@ -13,10 +13,8 @@ TEST(ConnectionPreambleTest, ClassifiesPreambles) {
   EXPECT_EQ(sasl.auth_byte, 0xDF);
   EXPECT_EQ(sasl.service_class, 3);
   EXPECT_EQ(ParsePreamble("GET / H").kind, Preamble::Kind::kHttpGet);
-  EXPECT_EQ(ParsePreamble(std::string("xrpc\x09\x00\x00", 7)).kind,
-            Preamble::Kind::kWrongVersion);
-  EXPECT_EQ(ParsePreamble(std::string("hrpc\x0a\x00\x00", 7)).kind,
-            Preamble::Kind::kWrongVersion);
+  EXPECT_EQ(ParsePreamble(std::string("xrpc\x09\x00\x00", 7)).kind, Preamble::Kind::kWrongVersion);
+  EXPECT_EQ(ParsePreamble(std::string("hrpc\x0a\x00\x00", 7)).kind, Preamble::Kind::kWrongVersion);
 }
 
 TEST(ConnectionPreambleTest, PreambleBytes) {

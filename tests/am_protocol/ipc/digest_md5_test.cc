@@ -8,13 +8,13 @@ namespace {
 TEST(DigestMd5Test, Rfc2831Section4Example) {
   // RFC 2831 section 4: md5-sess, qop=auth.
   EXPECT_EQ(ComputeDigestResponse("chris", "elwood.innosoft.com", "secret", "OA6MG9tEQGm2hh",
-                                  "OA6MHXh6VqTrRk", "00000001", "auth",
-                                  "imap/elwood.innosoft.com", "AUTHENTICATE"),
+                                  "OA6MHXh6VqTrRk", "00000001", "auth", "imap/elwood.innosoft.com",
+                                  "AUTHENTICATE"),
             "d388dad90d4bbd760a152321f2143af7");
-  EXPECT_EQ(ComputeDigestResponse("chris", "elwood.innosoft.com", "secret", "OA6MG9tEQGm2hh",
-                                  "OA6MHXh6VqTrRk", "00000001", "auth",
-                                  "imap/elwood.innosoft.com", ""),
-            "ea40f60335c427b5527b84dbabcdfffd");
+  EXPECT_EQ(
+      ComputeDigestResponse("chris", "elwood.innosoft.com", "secret", "OA6MG9tEQGm2hh",
+                            "OA6MHXh6VqTrRk", "00000001", "auth", "imap/elwood.innosoft.com", ""),
+      "ea40f60335c427b5527b84dbabcdfffd");
 }
 
 TEST(DigestMd5Test, ParsesQuotedEscapedAndTokenValues) {
@@ -88,7 +88,8 @@ TEST(DigestMd5Test, ClientRefusesChallengesItCannotAnswer) {
   EXPECT_FALSE(client.EvaluateChallenge("realm=\"default\",qop=\"auth\"").ok());  // no nonce
   EXPECT_FALSE(client.EvaluateChallenge("nonce=\"n\",qop=\"auth-conf\",algorithm=md5-sess").ok());
   EXPECT_FALSE(client.EvaluateChallenge("nonce=\"n\",qop=\"auth\"").ok());  // no algorithm
-  EXPECT_TRUE(client.EvaluateChallenge("nonce=\"n\",qop=\"auth-int,auth\",algorithm=md5-sess").ok());
+  EXPECT_TRUE(
+      client.EvaluateChallenge("nonce=\"n\",qop=\"auth-int,auth\",algorithm=md5-sess").ok());
 }
 
 }  // namespace

@@ -43,7 +43,8 @@ TEST(FrameCodecTest, CallFrameGetClusterMetrics) {
 TEST(FrameCodecTest, SaslNegotiateFromClient) {
   hadoop::common::RpcSaslProto negotiate;
   negotiate.set_state(hadoop::common::RpcSaslProto::NEGOTIATE);
-  EXPECT_EQ(EncodeSaslFrame(negotiate), Hex("00 00 00 0e 0a 08 02 10 00 18 41 22 00 28 01 02 10 01"));
+  EXPECT_EQ(EncodeSaslFrame(negotiate),
+            Hex("00 00 00 0e 0a 08 02 10 00 18 41 22 00 28 01 02 10 01"));
 }
 
 TEST(FrameCodecTest, PingFrame) {

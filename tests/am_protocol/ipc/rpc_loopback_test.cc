@@ -16,8 +16,8 @@
 #include "am_protocol/ipc/connection_preamble.h"
 #include "am_protocol/ipc/error_mapping.h"
 #include "am_protocol/ipc/frame_codec.h"
-#include "am_protocol/ipc/rpc_requests.h"
 #include "am_protocol/ipc/rpc_client.h"
+#include "am_protocol/ipc/rpc_requests.h"
 #include "am_protocol/ipc/rpc_server.h"
 #include "tests/am_protocol/ipc/fake_token_secrets.h"
 #include "yarn_service_protos.pb.h"
@@ -111,8 +111,7 @@ class RpcLoopbackTest : public ::testing::Test {
             last_user_ = who.user;
             last_auth_ = who.auth_method;
           }
-          response->mutable_cluster_metrics()->set_num_node_managers(
-              served_.fetch_add(1) + 1);
+          response->mutable_cluster_metrics()->set_num_node_managers(served_.fetch_add(1) + 1);
           return Status::OK();
         });
     service->AddMethod<y::GetApplicationReportRequestProto, y::GetApplicationReportResponseProto>(
@@ -124,9 +123,8 @@ class RpcLoopbackTest : public ::testing::Test {
                                                "' doesn't exist in RM.");
         });
     service->AddMethod<y::SubmitApplicationRequestProto, y::SubmitApplicationResponseProto>(
-        "submitApplication",
-        [](const ConnectionIdentity&, const y::SubmitApplicationRequestProto&,
-           y::SubmitApplicationResponseProto*) { return Status::OK(); });
+        "submitApplication", [](const ConnectionIdentity&, const y::SubmitApplicationRequestProto&,
+                                y::SubmitApplicationResponseProto*) { return Status::OK(); });
     service->AddRawMethod("getQueueInfo", [this](std::string_view, InboundCall call) {
       gate_.Park(std::move(call));
     });
@@ -214,8 +212,8 @@ TEST_F(RpcLoopbackTest, UnknownMethodAndProtocol) {
   y::GetClusterMetricsResponseProto response;
   Status s = client.Call(Spec(), "noSuchMethod", request, &response);
   EXPECT_EQ(s.java_class(), java::kRpcNoSuchMethod);
-  EXPECT_EQ(s.message(), std::string("Unknown method noSuchMethod called on ") + kAcp +
-                             " protocol.");
+  EXPECT_EQ(s.message(),
+            std::string("Unknown method noSuchMethod called on ") + kAcp + " protocol.");
   ConnectionSpec other = Spec();
   other.protocol = "org.example.NoSuchProtocolPB";
   s = client.Call(other, "getApplications", request, &response);
@@ -338,11 +336,10 @@ TEST_F(RpcLoopbackTest, AnswersMayComeOutOfOrder) {
   y::GetQueueInfoRequestProto slow_request;
   y::GetQueueInfoResponseProto slow_response;
   std::atomic<bool> slow_done{false};
-  client.CallAsync(Spec(), "getQueueInfo", slow_request, &slow_response,
-                   [&](Status s) {
-                     EXPECT_TRUE(s.ok()) << s.ToString();
-                     slow_done = true;
-                   });
+  client.CallAsync(Spec(), "getQueueInfo", slow_request, &slow_response, [&](Status s) {
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    slow_done = true;
+  });
   ASSERT_TRUE(gate_.WaitParked(1));
   // A later call on the same connection is answered while the first waits.
   ASSERT_TRUE(Metrics(client, Spec()).ok());
@@ -453,7 +450,8 @@ TEST_F(RpcLoopbackTest, StalledAndGarbagePeersDoNotBlockOthers) {
   // A peer that sends garbage and is closed by the server.
   boost::asio::ip::tcp::socket garbage(io);
   garbage.connect(endpoint);
-  boost::asio::write(garbage, boost::asio::buffer(std::string("hrpc\x09\x00\x00\x00\x00\x00\x02\xff\xff", 13)));
+  boost::asio::write(
+      garbage, boost::asio::buffer(std::string("hrpc\x09\x00\x00\x00\x00\x00\x02\xff\xff", 13)));
   char buf[256];
   boost::system::error_code ec;
   size_t total = 0;
@@ -468,8 +466,8 @@ TEST_F(RpcLoopbackTest, StalledAndGarbagePeersDoNotBlockOthers) {
 TEST_F(RpcLoopbackTest, PingIsAcceptedSilently) {
   boost::asio::io_context io;
   boost::asio::ip::tcp::socket socket(io);
-  socket.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"),
-                                                server_->port()));
+  socket.connect(
+      boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), server_->port()));
   // Preamble, context, ping, then a call: the only reply is the call's.
   const std::string client_id(16, '\x11');
   y::GetClusterMetricsRequestProto request;

@@ -63,6 +63,12 @@ class ServerSessionTest : public ::testing::Test {
     session_ = std::make_unique<ServerSession>(options, &sink_, "NONCE");
     return *session_;
   }
+  // Headers of everything the session sent so far.
+  std::vector<RpcResponseHeaderProto> Replies() {
+    std::vector<std::string> frames;
+    return Headers(sink_.sent, &frames);
+  }
+
   RecordingSink sink_;
   FakeTokenSecrets secrets_;
   std::unique_ptr<ServerSession> session_;
@@ -99,8 +105,7 @@ TEST_F(ServerSessionTest, EveryByteSplitGivesTheSameCalls) {
 TEST_F(ServerSessionTest, CallBeforeContextIsFatal) {
   auto& s = Session({});
   EXPECT_FALSE(s.OnData(EncodePreamble(AuthProtocol::kNone) + Call(3)));
-  std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
+  auto headers = Replies();
   ASSERT_EQ(headers.size(), 1u);
   EXPECT_EQ(headers[0].status(), RpcResponseHeaderProto::FATAL);
   EXPECT_EQ(headers[0].errordetail(), RpcResponseHeaderProto::FATAL_INVALID_RPC_HEADER);
@@ -115,8 +120,7 @@ TEST_F(ServerSessionTest, CallBeforeContextIsFatal) {
 TEST_F(ServerSessionTest, SecondContextIsFatal) {
   auto& s = Session({});
   EXPECT_FALSE(s.OnData(SimpleStart() + EncodeConnectionContextFrame(kClientId, kAcp, "x", false)));
-  std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
+  auto headers = Replies();
   ASSERT_EQ(headers.size(), 1u);
   EXPECT_EQ(headers[0].status(), RpcResponseHeaderProto::FATAL);
   EXPECT_EQ(headers[0].callid(), static_cast<uint32_t>(kConnectionContextCallId));
@@ -125,8 +129,7 @@ TEST_F(ServerSessionTest, SecondContextIsFatal) {
 TEST_F(ServerSessionTest, ContextWithoutUserIsRefusedUnderSimple) {
   auto& s = Session({});
   EXPECT_FALSE(s.OnData(SimpleStart("")));
-  std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
+  auto headers = Replies();
   ASSERT_EQ(headers.size(), 1u);
   EXPECT_EQ(headers[0].errordetail(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
 }
@@ -137,8 +140,7 @@ TEST_F(ServerSessionTest, MalformedHeaderIsFatal) {
   AppendBigEndian32(3, &garbage);
   garbage += "\x05\x01\x02";  // delimited length 5 past the end
   EXPECT_FALSE(s.OnData(EncodePreamble(AuthProtocol::kNone) + garbage));
-  std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
+  auto headers = Replies();
   ASSERT_EQ(headers.size(), 1u);
   EXPECT_EQ(headers[0].errordetail(), RpcResponseHeaderProto::FATAL_INVALID_RPC_HEADER);
   EXPECT_EQ(headers[0].callid(), 0xffffffffu);
@@ -150,8 +152,7 @@ TEST_F(ServerSessionTest, MissingRpcOpIsFatal) {
   header.clear_rpcop();
   ASSERT_TRUE(s.OnData(SimpleStart()));
   EXPECT_FALSE(s.OnData(EncodeFrame({&header})));
-  std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
+  auto headers = Replies();
   ASSERT_EQ(headers.size(), 1u);
   EXPECT_EQ(headers[0].errordetail(), RpcResponseHeaderProto::FATAL_INVALID_RPC_HEADER);
 }
@@ -162,8 +163,7 @@ TEST_F(ServerSessionTest, WritableRpcGetsAnErrorAndTheConnectionStays) {
   header.set_rpckind(hadoop::common::RPC_WRITABLE);
   ASSERT_TRUE(s.OnData(SimpleStart()));
   EXPECT_TRUE(s.OnData(EncodeFrame({&header}) + Call(2)));
-  std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
+  auto headers = Replies();
   ASSERT_EQ(headers.size(), 1u);
   EXPECT_EQ(headers[0].status(), RpcResponseHeaderProto::ERROR);
   EXPECT_EQ(sink_.calls.size(), 1u);
@@ -189,8 +189,7 @@ TEST_F(ServerSessionTest, HttpGetGetsThe404Blurb) {
 TEST_F(ServerSessionTest, WrongVersionGetsVersionMismatch) {
   auto& s = Session({});
   EXPECT_FALSE(s.OnData(std::string("hrpc\x0a\x00\x00", 7)));
-  std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
+  auto headers = Replies();
   ASSERT_EQ(headers.size(), 1u);
   EXPECT_EQ(headers[0].exceptionclassname(), "org.apache.hadoop.ipc.RPC$VersionMismatch");
   EXPECT_EQ(headers[0].errordetail(), RpcResponseHeaderProto::FATAL_VERSION_MISMATCH);
@@ -199,8 +198,7 @@ TEST_F(ServerSessionTest, WrongVersionGetsVersionMismatch) {
 TEST_F(ServerSessionTest, UnknownAuthByteIsFatal) {
   auto& s = Session({});
   EXPECT_FALSE(s.OnData(std::string("hrpc\x09\x00\x51", 7)));
-  std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
+  auto headers = Replies();
   ASSERT_EQ(headers.size(), 1u);
   EXPECT_EQ(headers[0].exceptionclassname(), "org.apache.hadoop.ipc.IpcException");
 }
@@ -211,8 +209,7 @@ TEST_F(ServerSessionTest, SimpleRefusedWhereOnlyTokenIsEnabled) {
   options.token_provider = &secrets_;
   auto& s = Session(options);
   EXPECT_FALSE(s.OnData(SimpleStart()));
-  std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
+  auto headers = Replies();
   ASSERT_EQ(headers.size(), 1u);
   EXPECT_EQ(headers[0].exceptionclassname(), "org.apache.hadoop.security.AccessControlException");
   EXPECT_EQ(headers[0].errormsg(), "SIMPLE authentication is not enabled.  Available:[TOKEN]");
@@ -224,8 +221,7 @@ TEST_F(ServerSessionTest, SaslOnSimpleOnlyServerAnswersSuccess) {
   ClientNegotiation client(nullptr, "C");
   ASSERT_TRUE(s.OnData(EncodePreamble(AuthProtocol::kSasl) + EncodeSaslFrame(client.Start())));
   std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
-  ASSERT_EQ(headers.size(), 1u);
+  ASSERT_EQ(Headers(sink_.sent, &frames).size(), 1u);
   std::string_view rest = frames[0];
   RpcResponseHeaderProto h;
   ASSERT_TRUE(ReadDelimited(&rest, &h).ok());
@@ -296,8 +292,7 @@ TEST_F(ServerSessionTest, WrongTokenPasswordIsFatalUnauthorized) {
   Negotiate(s, sink_, client, &closed);
   EXPECT_TRUE(closed);
   EXPECT_TRUE(s.closed());
-  std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
+  auto headers = Replies();
   ASSERT_FALSE(headers.empty());
   EXPECT_EQ(headers.back().status(), RpcResponseHeaderProto::FATAL);
   EXPECT_EQ(headers.back().errordetail(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
@@ -314,8 +309,7 @@ TEST_F(ServerSessionTest, RevokedTokenIsInvalidToken) {
   bool closed = false;
   Negotiate(s, sink_, client, &closed);
   EXPECT_TRUE(closed);
-  std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
+  auto headers = Replies();
   ASSERT_FALSE(headers.empty());
   EXPECT_EQ(headers.back().exceptionclassname(),
             "org.apache.hadoop.security.token.SecretManager$InvalidToken");
@@ -331,8 +325,7 @@ TEST_F(ServerSessionTest, TokenUserMismatchInContextIsFatal) {
   ASSERT_EQ(Negotiate(s, sink_, client, &closed), ClientNegotiation::Outcome::kToken);
   sink_.sent.clear();
   EXPECT_FALSE(s.OnData(EncodeConnectionContextFrame(kClientId, kAcp, "mallory", false)));
-  std::vector<std::string> frames;
-  auto headers = Headers(sink_.sent, &frames);
+  auto headers = Replies();
   ASSERT_EQ(headers.size(), 1u);
   EXPECT_EQ(headers[0].errordetail(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
 }

@@ -8,13 +8,13 @@ namespace spindle {
 namespace {
 constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-constexpr std::array<int8_t, 256> MakeReverse() {
-  std::array<int8_t, 256> table{};
+constexpr std::array<int16_t, 256> MakeReverse() {
+  std::array<int16_t, 256> table{};
   for (auto& v : table) v = -1;
-  for (int i = 0; i < 64; ++i) table[static_cast<uint8_t>(kAlphabet[i])] = static_cast<int8_t>(i);
+  for (int i = 0; i < 64; ++i) table[static_cast<uint8_t>(kAlphabet[i])] = static_cast<int16_t>(i);
   return table;
 }
-constexpr std::array<int8_t, 256> kReverse = MakeReverse();
+constexpr std::array<int16_t, 256> kReverse = MakeReverse();
 }  // namespace
 
 std::string Base64Encode(std::string_view bytes) {

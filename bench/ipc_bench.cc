@@ -59,7 +59,7 @@ void Issue(Shared* shared, Loop* loop, std::vector<uint32_t>* latencies) {
   shared->outstanding.fetch_add(1);
   shared->client->CallAsync(
       loop->spec, "getClusterMetrics", loop->request, response.get(),
-      [shared, loop, latencies, response, start](Status s) {
+      [shared, loop, latencies, response, start](const Status& s) {
         if (!s.ok()) {
           shared->errors.fetch_add(1);
           LOG_EVERY_N(WARNING, 1000) << "bench call failed: " << s.ToString();
@@ -115,7 +115,8 @@ Result<IpcBenchResult> RunIpcBench(const IpcBenchOptions& options) {
   Shared shared;
   shared.client = &client;
   std::vector<Loop> loops(static_cast<size_t>(options.connections));
-  shared.latencies_us.resize(static_cast<size_t>(options.connections * options.in_flight));
+  shared.latencies_us.resize(static_cast<size_t>(options.connections) *
+                             static_cast<size_t>(options.in_flight));
   for (int c = 0; c < options.connections; ++c) {
     auto& spec = loops[static_cast<size_t>(c)].spec;
     spec.host = "127.0.0.1";
@@ -135,7 +136,8 @@ Result<IpcBenchResult> RunIpcBench(const IpcBenchOptions& options) {
   for (int c = 0; c < options.connections; ++c) {
     for (int k = 0; k < options.in_flight; ++k) {
       Issue(&shared, &loops[static_cast<size_t>(c)],
-            &shared.latencies_us[static_cast<size_t>(c * options.in_flight + k)]);
+            &shared.latencies_us[static_cast<size_t>(c) * static_cast<size_t>(options.in_flight) +
+                                 static_cast<size_t>(k)]);
     }
   }
   std::this_thread::sleep_for(std::chrono::seconds(1));  // warm-up: connect, negotiate

@@ -16,7 +16,7 @@ using hadoop::common::RpcResponseHeaderProto;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-constexpr size_t kReadChunk = 64 * 1024;
+constexpr size_t kReadChunk = size_t{64} * 1024;
 constexpr std::chrono::milliseconds kTimerTick{250};
 }  // namespace
 
@@ -63,14 +63,14 @@ void ClientConnection::Connect() {
   resolver_.async_resolve(
       spec_.host, std::to_string(spec_.port),
       asio::bind_executor(
-          strand_, [self = shared_from_this()](const error_code& ec,
-                                               asio::ip::tcp::resolver::results_type results) {
-            self->OnResolved(ec, std::move(results));
+          strand_, [self = shared_from_this()](
+                       const error_code& ec, const asio::ip::tcp::resolver::results_type& results) {
+            self->OnResolved(ec, results);
           }));
 }
 
 void ClientConnection::OnResolved(const error_code& ec,
-                                  asio::ip::tcp::resolver::results_type results) {
+                                  const asio::ip::tcp::resolver::results_type& results) {
   if (state_ == State::kClosed) return;
   if (ec) {
     Fail(Status::IoError("cannot resolve " + spec_.host + ": " + ec.message()));

@@ -46,7 +46,7 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
 
   void Connect();
   void OnResolved(const boost::system::error_code& ec,
-                  boost::asio::ip::tcp::resolver::results_type results);
+                  const boost::asio::ip::tcp::resolver::results_type& results);
   void OnConnected(const boost::system::error_code& ec);
   void BecomeReady(bool token_auth);
   void Send(std::string bytes);

@@ -20,7 +20,7 @@ Result<bool> FrameDecoder::Next(std::string* frame) {
   if (consumed_ == buffer_.size()) {
     buffer_.clear();
     consumed_ = 0;
-  } else if (consumed_ > 64 * 1024 && consumed_ * 2 > buffer_.size()) {
+  } else if (consumed_ > size_t{64} * 1024 && consumed_ * 2 > buffer_.size()) {
     buffer_.erase(0, consumed_);
     consumed_ = 0;
   }

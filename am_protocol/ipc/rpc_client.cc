@@ -24,7 +24,7 @@ std::string ConnectionSpec::Key() const {
 }
 
 RpcClient::RpcClient(RpcClientOptions options)
-    : options_(std::move(options)), client_id_(SecureRandomBytes(16)) {
+    : options_(options), client_id_(SecureRandomBytes(16)) {
   work_.emplace(io_.get_executor());
   for (int i = 0; i < std::max(1, options_.io_threads); ++i) {
     threads_.emplace_back([this] { io_.run(); });

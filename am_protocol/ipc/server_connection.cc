@@ -11,7 +11,7 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 
 namespace {
-constexpr size_t kReadChunk = 64 * 1024;
+constexpr size_t kReadChunk = size_t{64} * 1024;
 constexpr char kRetriableException[] = "org.apache.hadoop.ipc.RetriableException";
 
 // 30 random bytes as 40 Base64 characters, like the JDK's DIGEST-MD5 nonce.

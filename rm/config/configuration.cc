@@ -66,8 +66,9 @@ Result<std::vector<ParsedProperty>> ParseXml(std::string_view xml, const std::st
   for (const auto& [tag, property] : *root) {
     if (tag == "<xmlattr>") continue;
     if (tag != "property") {
-      return Status::InvalidArgument(source + ": bad conf file: element not <property>: <" + tag +
-                                     ">");
+      std::string message = source;
+      message.append(": bad conf file: element not <property>: <").append(tag).append(">");
+      return Status::InvalidArgument(message);
     }
     ParsedProperty parsed;
     bool has_name = false;

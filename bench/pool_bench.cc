@@ -1,0 +1,299 @@
+#include "bench/pool_bench.h"
+
+#include <glog/logging.h>
+#include <time.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <fstream>
+#include <thread>
+
+#include "base/clock.h"
+#include "base/random.h"
+#include "scheduler_pool/scheduler_pool.h"
+
+namespace spindle::bench {
+
+namespace {
+
+using pool::AppId;
+using pool::Placement;
+using pool::Resource;
+using pool::SchedulerPool;
+
+constexpr Resource kSlot = Resource::Of(1024, 1);
+
+int64_t ThreadCpuNanos() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+struct Driver {
+  int scheduler = 0;
+  AppId app;
+  int64_t hold = 0;  // placements this thread keeps allocated
+  int64_t step_cpu_nanos = 0;
+  int64_t measured_cpu_nanos = 0;
+};
+
+}  // namespace
+
+Result<PoolBenchRow> RunPoolBenchRow(const PoolBenchOptions& options, pool::SyncMode mode,
+                                     pool::StrategyKind strategy) {
+  pool::PoolOptions po;
+  po.mode = mode;
+  po.strategy = strategy;
+  po.num_schedulers = options.schedulers;
+  po.num_partitions = options.partitions;
+  po.sync_gap = std::chrono::milliseconds(options.gap_ms);
+  po.transaction = options.transaction;
+  po.conflict = options.conflict;
+  po.max_tasks_per_step = options.batch;
+  po.min_unit = kSlot;
+  po.seed = options.seed;
+  // A view at most one sync gap behind copies only what changed.
+  po.change_log_entries = 1 << 16;
+  const Clock* clock = SystemClock::Get();
+  ASSIGN_OR_RETURN(auto p, SchedulerPool::Create(po, clock));
+  pool::QueueSpec queue_spec;
+  queue_spec.name = "bench";
+  ASSIGN_OR_RETURN(auto queues, p->SetQueues({queue_spec}));
+  const pool::QueueId queue = queues[0];
+  Random rng(options.seed);
+  for (int i = 0; i < options.nodes; ++i) {
+    pool::NodeSpec spec;
+    spec.total = kSlot * options.slots_per_node;
+    spec.rack = "/rack" + std::to_string(i / 40);
+    // ParSync's slot scores: Normal(10, variance 2).
+    spec.score = std::max(0.1, rng.Normal(10, std::sqrt(2.0)));
+    RETURN_NOT_OK(p->AddNode(spec).status());
+  }
+  // One app per scheduler, each with an unbounded backlog.
+  const int n = p->num_schedulers();
+  const int64_t total_hold =
+      static_cast<int64_t>(options.nodes) * options.slots_per_node * options.hold_percent / 100;
+  std::vector<Driver> drivers(static_cast<size_t>(n));
+  int found = 0;
+  for (uint64_t id = 1; found < n; ++id) {
+    const int s = p->SchedulerFor(AppId(id), "bench");
+    Driver& d = drivers[static_cast<size_t>(s)];
+    if (d.app.valid()) continue;
+    d.scheduler = s;
+    d.app = AppId(id);
+    d.hold = total_hold / n;
+    RETURN_NOT_OK(p->AddApp(pool::AppSpec{d.app, queue, 0}));
+    pool::Ask ask;
+    ask.capability = kSlot;
+    ask.count = int64_t{1} << 50;
+    RETURN_NOT_OK(p->SetAsks(d.app, {ask}));
+    ++found;
+  }
+
+  std::atomic<bool> measuring{false};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  for (Driver& d : drivers) {
+    threads.emplace_back([&, dp = &d] {
+      std::deque<Placement> held;
+      std::vector<Placement> got;
+      std::vector<Placement> release;
+      while (!stop.load(std::memory_order_relaxed)) {
+        const int64_t c0 = ThreadCpuNanos();
+        const pool::StepResult r = p->RunOnce(dp->scheduler, clock->Now());
+        const int64_t cpu = ThreadCpuNanos() - c0;
+        if (measuring.load(std::memory_order_relaxed)) dp->measured_cpu_nanos += cpu;
+        got.clear();
+        p->TakePlacements(dp->app, &got).PermitUnchecked();
+        held.insert(held.end(), got.begin(), got.end());
+        if (static_cast<int64_t>(held.size()) > dp->hold) {
+          const auto excess = static_cast<size_t>(static_cast<int64_t>(held.size()) - dp->hold);
+          release.assign(held.begin(), held.begin() + static_cast<std::ptrdiff_t>(excess));
+          held.erase(held.begin(), held.begin() + static_cast<std::ptrdiff_t>(excess));
+          p->ReleaseBatch(release).PermitUnchecked();
+        }
+        if (r.placed == 0 && r.conflicts == 0) {
+          // Nothing placeable in this view: wait for the next sync slot.
+          const auto wait = r.next_sync - clock->Now();
+          if (wait > Duration(0)) {
+            std::this_thread::sleep_for(std::min<Duration>(wait, std::chrono::milliseconds(5)));
+          } else {
+            std::this_thread::yield();
+          }
+        }
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::seconds(1));  // warm-up: first syncs, fill to hold
+  const pool::PoolMetrics before = p->Metrics();
+  const auto t0 = std::chrono::steady_clock::now();
+  measuring = true;
+  std::this_thread::sleep_for(std::chrono::seconds(options.seconds));
+  measuring = false;
+  const auto t1 = std::chrono::steady_clock::now();
+  const pool::PoolMetrics after = p->Metrics();
+  stop = true;
+  for (auto& t : threads) t.join();
+
+  PoolBenchRow row;
+  row.mode = mode;
+  row.strategy = strategy;
+  row.schedulers = n;
+  row.seconds = std::chrono::duration<double>(t1 - t0).count();
+  row.placements = after.overall.placements - before.overall.placements;
+  row.conflicts = after.overall.conflicts - before.overall.conflicts;
+  row.transactions = after.overall.transactions - before.overall.transactions;
+  row.placements_per_second = static_cast<double>(row.placements) / row.seconds;
+  int64_t cpu = 0;
+  for (const Driver& d : drivers) cpu += d.measured_cpu_nanos;
+  row.cpu_ns_per_placement =
+      row.placements == 0 ? 0 : static_cast<double>(cpu) / static_cast<double>(row.placements);
+  row.conflicts_per_1000 = row.placements == 0 ? 0 : 1000.0 * row.conflicts / row.placements;
+  const double score = after.overall.score_sum - before.overall.score_sum;
+  row.mean_score = row.placements == 0 ? 0 : score / static_cast<double>(row.placements);
+  const double st = after.overall.staleness_sum_ms - before.overall.staleness_sum_ms;
+  const int64_t sn = after.overall.staleness_samples - before.overall.staleness_samples;
+  row.mean_staleness_ms = sn == 0 ? 0 : st / static_cast<double>(sn);
+  row.utilisation = after.utilisation;
+  const Status invariants = p->cell().CheckInvariants();
+  if (!invariants.ok()) return invariants.WithContext("cell state after the run");
+  return row;
+}
+
+namespace {
+
+template <typename T, typename Parse>
+Status ParseList(const std::string& text, Parse parse, std::vector<T>* out) {
+  out->clear();
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    auto v = parse(item);
+    if (!v.ok()) return v.status();
+    out->push_back(*v);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+int PoolBenchMain(const CommandLine& flags) {
+  const auto fail = [](const Status& s) {
+    std::fprintf(stderr, "spindle bench pool: %s\n", s.ToString().c_str());
+    return 2;
+  };
+  Status known =
+      flags.CheckKnown({"nodes", "slots", "schedulers", "partitions", "gap-ms", "hold", "seconds",
+                        "batch", "modes", "strategies", "transaction", "conflict", "seed", "json"});
+  if (!known.ok()) return fail(known);
+  PoolBenchOptions o;
+  struct IntFlag {
+    const char* name;
+    int* field;
+    int min;
+  };
+  for (const IntFlag& f :
+       {IntFlag{"nodes", &o.nodes, 1}, IntFlag{"slots", &o.slots_per_node, 1},
+        IntFlag{"schedulers", &o.schedulers, 1}, IntFlag{"partitions", &o.partitions, 1},
+        IntFlag{"gap-ms", &o.gap_ms, 1}, IntFlag{"hold", &o.hold_percent, 0},
+        IntFlag{"seconds", &o.seconds, 1}, IntFlag{"batch", &o.batch, 1}}) {
+    auto v = flags.GetInt(f.name, *f.field);
+    if (!v.ok()) return fail(v.status());
+    if (*v < f.min || *v > 100'000'000) {
+      return fail(Status::InvalidArgument(std::string("--") + f.name + " out of range"));
+    }
+    *f.field = static_cast<int>(*v);
+  }
+  if (o.hold_percent > 99) return fail(Status::InvalidArgument("--hold must be 0..99"));
+  auto seed = flags.GetInt("seed", 1);
+  if (!seed.ok()) return fail(seed.status());
+  o.seed = static_cast<uint64_t>(*seed);
+  if (flags.Has("modes")) {
+    Status s = ParseList(flags.GetString("modes", ""), pool::ParseSyncMode, &o.modes);
+    if (!s.ok()) return fail(s.WithContext("--modes"));
+  }
+  if (flags.Has("strategies")) {
+    Status s = ParseList(flags.GetString("strategies", ""), pool::ParseStrategy, &o.strategies);
+    if (!s.ok()) return fail(s.WithContext("--strategies"));
+  }
+  const std::string txn = flags.GetString("transaction", "incremental");
+  if (txn == "all-or-nothing") {
+    o.transaction = pool::TransactionMode::kAllOrNothing;
+  } else if (txn != "incremental") {
+    return fail(Status::InvalidArgument("--transaction: incremental or all-or-nothing"));
+  }
+  const std::string conflict = flags.GetString("conflict", "fine-grained");
+  if (conflict == "coarse-grained") {
+    o.conflict = pool::ConflictMode::kCoarseGrained;
+  } else if (conflict != "fine-grained") {
+    return fail(Status::InvalidArgument("--conflict: fine-grained or coarse-grained"));
+  }
+  o.json_path = flags.GetString("json", "");
+
+  std::printf(
+      "spindle bench pool: %d nodes x %d slots, N=%d, P=%d, G=%d ms, %d%% of slots held, "
+      "%s/%s, batch %d, %d s per row, %u hardware threads\n",
+      o.nodes, o.slots_per_node, o.schedulers, o.partitions, o.gap_ms, o.hold_percent,
+      pool::TransactionModeName(o.transaction), pool::ConflictModeName(o.conflict), o.batch,
+      o.seconds, std::thread::hardware_concurrency());
+  std::printf("%-11s %-14s %3s %14s %14s %15s %11s %12s %6s\n", "mode", "strategy", "N",
+              "placements/s", "cpu ns/place", "conflicts/1000", "mean score", "staleness ms",
+              "util");
+  std::vector<PoolBenchRow> rows;
+  for (pool::SyncMode mode : o.modes) {
+    for (pool::StrategyKind strategy : o.strategies) {
+      auto row = RunPoolBenchRow(o, mode, strategy);
+      if (!row.ok()) {
+        std::fprintf(stderr, "spindle bench pool: %s\n", row.status().ToString().c_str());
+        return 1;
+      }
+      rows.push_back(*row);
+      std::printf("%-11s %-14s %3d %14.0f %14.0f %15.1f %11.2f %12.1f %6.2f\n",
+                  pool::SyncModeName(mode), pool::StrategyKindName(strategy), row->schedulers,
+                  row->placements_per_second, row->cpu_ns_per_placement, row->conflicts_per_1000,
+                  row->mean_score, row->mean_staleness_ms, row->utilisation);
+      std::fflush(stdout);
+    }
+  }
+  double best = 0;
+  for (const auto& r : rows) best = std::max(best, r.placements_per_second);
+  std::printf("target to report against: >= 1000000 placements/s (best row %.0f, ratio %.2f)\n",
+              best, best / 1e6);
+  if (!o.json_path.empty()) {
+    std::ofstream out(o.json_path);
+    out << "{\"bench\":\"pool\",\"nodes\":" << o.nodes << ",\"slots_per_node\":" << o.slots_per_node
+        << ",\"schedulers\":" << o.schedulers << ",\"partitions\":" << o.partitions
+        << ",\"gap_ms\":" << o.gap_ms << ",\"hold_percent\":" << o.hold_percent
+        << ",\"seconds\":" << o.seconds << ",\"batch\":" << o.batch << ",\"transaction\":\""
+        << pool::TransactionModeName(o.transaction) << "\",\"conflict\":\""
+        << pool::ConflictModeName(o.conflict) << "\",\"rows\":[";
+    for (size_t i = 0; i < rows.size(); ++i) {
+      const auto& r = rows[i];
+      out << (i ? "," : "") << "{\"mode\":\"" << pool::SyncModeName(r.mode) << "\",\"strategy\":\""
+          << pool::StrategyKindName(r.strategy) << "\",\"schedulers\":" << r.schedulers
+          << ",\"placements\":" << r.placements << ",\"seconds\":" << r.seconds
+          << ",\"placements_per_second\":" << r.placements_per_second
+          << ",\"cpu_ns_per_placement\":" << r.cpu_ns_per_placement
+          << ",\"conflicts\":" << r.conflicts << ",\"conflicts_per_1000\":" << r.conflicts_per_1000
+          << ",\"transactions\":" << r.transactions << ",\"mean_score\":" << r.mean_score
+          << ",\"mean_staleness_ms\":" << r.mean_staleness_ms
+          << ",\"utilisation\":" << r.utilisation << "}";
+    }
+    out << "]}\n";
+    if (!out) {
+      std::fprintf(stderr, "spindle bench pool: cannot write %s\n", o.json_path.c_str());
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace spindle::bench

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "bench/ipc_bench.h"
+#include "bench/pool_bench.h"
 #include "cmd/command_line.h"
 
 namespace {
@@ -17,6 +18,13 @@ void PrintUsage() {
                "  bench ipc   Hadoop IPC calls/s and latency over loopback\n"
                "              [--connections C] [--in-flight K] [--seconds S] [--workers W]\n"
                "              [--token] [--json FILE]\n"
+               "  bench pool  scheduler pool placements/s, ns/placement, conflicts per mode\n"
+               "              x strategy [--nodes 100000] [--slots 2] [--schedulers 20]\n"
+               "              [--partitions 20] [--gap-ms 500] [--hold PERCENT] [--seconds S]\n"
+               "              [--batch B] [--modes parsync,samesync,statesync,monolithic]\n"
+               "              [--strategies latency-first,quality-first,adaptive]\n"
+               "              [--transaction incremental|all-or-nothing]\n"
+               "              [--conflict fine-grained|coarse-grained] [--seed S] [--json FILE]\n"
                "  help        this text\n");
 }
 
@@ -32,6 +40,7 @@ int Bench(int argc, char** argv) {
   }
   const std::string name = argv[2];
   if (name == "ipc") return spindle::bench::IpcBenchMain(*flags);
+  if (name == "pool") return spindle::bench::PoolBenchMain(*flags);
   std::fprintf(stderr, "spindle bench: unknown benchmark '%s'\n", name.c_str());
   return 2;
 }

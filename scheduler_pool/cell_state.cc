@@ -1,0 +1,508 @@
+#include "scheduler_pool/cell_state.h"
+
+#include <glog/logging.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace spindle::pool {
+
+// One partition of the master copy. Aligned so that two partitions' hot
+// fields never share a cache line.
+struct alignas(64) CellState::Partition {
+  mutable Mutex mu;
+  std::vector<NodeState> nodes GUARDED_BY(mu);
+  // Bumped by every change to any node of the partition.
+  uint64_t version GUARDED_BY(mu) = 0;
+  // log[v % size] = slot changed at version v, for v in (version - size, version].
+  std::vector<uint32_t> log GUARDED_BY(mu);
+  // Sum of `allocated` over the partition's nodes (removed nodes hold none).
+  Resource allocated GUARDED_BY(mu);
+};
+
+namespace {
+bool ValidScore(double s) { return std::isfinite(s) && s > 0; }
+}  // namespace
+
+CellState::CellState(const CellStateOptions& options)
+    : num_partitions_(options.num_partitions),
+      log_entries_(static_cast<uint32_t>(std::max(1, options.change_log_entries))) {
+  CHECK_GE(options.num_partitions, 1);
+  CHECK_LE(static_cast<uint32_t>(options.num_partitions), NodeId::kMaxPartitions);
+  partitions_.reserve(static_cast<size_t>(num_partitions_));
+  for (int p = 0; p < num_partitions_; ++p) {
+    auto part = std::make_unique<Partition>();
+    MutexLock lock(&part->mu);
+    part->log.assign(log_entries_, 0);
+    partitions_.push_back(std::move(part));
+  }
+  MutexLock lock(&topology_mu_);
+  nodes_per_partition_.assign(static_cast<size_t>(num_partitions_), 0);
+}
+
+CellState::~CellState() = default;
+
+void CellState::Touch(Partition& part, uint32_t slot, NodeState& node) {
+  part.mu.AssertHeld();
+  ++node.version;
+  ++part.version;
+  part.log[part.version % log_entries_] = slot;
+}
+
+void CellState::AddCapacity(const Resource& r, int sign) {
+  topology_mu_.AssertHeld();
+  for (int i = 0; i < kMaxResourceTypes; ++i) {
+    capacity_[i].fetch_add(sign * r.Get(i), std::memory_order_acq_rel);
+  }
+}
+
+Resource CellState::Capacity() const {
+  Resource r;
+  for (int i = 0; i < kMaxResourceTypes; ++i) {
+    r.Set(i, capacity_[i].load(std::memory_order_acquire));
+  }
+  return r;
+}
+
+Result<NodeId> CellState::AddNode(const NodeSpec& spec) {
+  if (spec.total.AnyNegative()) {
+    return Status::InvalidArgument("node total must not be negative: " + spec.total.ToString());
+  }
+  if (!ValidScore(spec.score)) {
+    return Status::InvalidArgument("node score must be finite and > 0: " +
+                                   std::to_string(spec.score));
+  }
+  MutexLock topo(&topology_mu_);
+  RackId rack;
+  auto it = racks_.find(spec.rack);
+  if (it == racks_.end()) {
+    rack = RackId(static_cast<uint32_t>(rack_names_.size()));
+    rack_names_.push_back(spec.rack);
+    racks_.emplace(spec.rack, rack);
+  } else {
+    rack = it->second;
+  }
+  const auto least = std::min_element(nodes_per_partition_.begin(), nodes_per_partition_.end());
+  const auto p = static_cast<uint32_t>(least - nodes_per_partition_.begin());
+  if (*least >= NodeId::kMaxSlots - 1) {
+    return Status::ResourceExhausted("cell state is full");
+  }
+  Partition& part = partition(p);
+  NodeId id;
+  {
+    MutexLock lock(&part.mu);
+    const auto slot = static_cast<uint32_t>(part.nodes.size());
+    NodeState node;
+    node.total = spec.total;
+    node.score = spec.score;
+    node.rack = rack;
+    node.status = NodeStatus::kRunning;
+    part.nodes.push_back(node);
+    Touch(part, slot, part.nodes.back());
+    id = NodeId(p, slot);
+  }
+  ++*least;
+  AddCapacity(spec.total, +1);
+  topology_version_.fetch_add(1, std::memory_order_acq_rel);
+  return id;
+}
+
+Status CellState::UpdateNode(NodeId id, const NodeUpdate& update) {
+  if (update.set_status && update.status == NodeStatus::kRemoved) {
+    return Status::InvalidArgument("use RemoveNode to remove a node");
+  }
+  if (update.set_total && update.total.AnyNegative()) {
+    return Status::InvalidArgument("node total must not be negative: " + update.total.ToString());
+  }
+  if (update.set_score && !ValidScore(update.score)) {
+    return Status::InvalidArgument("node score must be finite and > 0");
+  }
+  if (!id.valid() || id.partition() >= static_cast<uint32_t>(num_partitions_)) {
+    return Status::NotFound("unknown node");
+  }
+  MutexLock topo(&topology_mu_);
+  Partition& part = partition(id.partition());
+  MutexLock lock(&part.mu);
+  if (id.slot() >= part.nodes.size() || part.nodes[id.slot()].status == NodeStatus::kRemoved) {
+    return Status::NotFound("unknown or removed node");
+  }
+  NodeState& node = part.nodes[id.slot()];
+  const bool was_running = node.status == NodeStatus::kRunning;
+  if (was_running) AddCapacity(node.total, -1);
+  if (update.set_total) node.total = update.total;
+  if (update.set_status) node.status = update.status;
+  if (update.set_score) node.score = update.score;
+  node.overcommitted = !node.allocated.FitsIn(node.total);
+  if (node.status == NodeStatus::kRunning) AddCapacity(node.total, +1);
+  Touch(part, id.slot(), node);
+  return Status::OK();
+}
+
+Status CellState::RemoveNode(NodeId id) {
+  if (!id.valid() || id.partition() >= static_cast<uint32_t>(num_partitions_)) {
+    return Status::NotFound("unknown node");
+  }
+  MutexLock topo(&topology_mu_);
+  Partition& part = partition(id.partition());
+  {
+    MutexLock lock(&part.mu);
+    if (id.slot() >= part.nodes.size() || part.nodes[id.slot()].status == NodeStatus::kRemoved) {
+      return Status::NotFound("unknown or removed node");
+    }
+    NodeState& node = part.nodes[id.slot()];
+    if (node.status == NodeStatus::kRunning) AddCapacity(node.total, -1);
+    part.allocated -= node.allocated;
+    node.allocated = Resource();
+    node.status = NodeStatus::kRemoved;
+    node.overcommitted = false;
+    Touch(part, id.slot(), node);
+  }
+  --nodes_per_partition_[id.partition()];
+  topology_version_.fetch_add(1, std::memory_order_acq_rel);
+  return Status::OK();
+}
+
+Result<NodeState> CellState::GetNode(NodeId id) const {
+  if (!id.valid() || id.partition() >= static_cast<uint32_t>(num_partitions_)) {
+    return Status::NotFound("unknown node");
+  }
+  const Partition& part = partition(id.partition());
+  MutexLock lock(&part.mu);
+  if (id.slot() >= part.nodes.size()) return Status::NotFound("unknown node");
+  return part.nodes[id.slot()];
+}
+
+Result<RackId> CellState::FindRack(std::string_view name) const {
+  MutexLock topo(&topology_mu_);
+  auto it = racks_.find(std::string(name));
+  if (it == racks_.end()) return Status::NotFound("unknown rack '" + std::string(name) + "'");
+  return it->second;
+}
+
+std::string CellState::RackName(RackId rack) const {
+  MutexLock topo(&topology_mu_);
+  if (!rack.valid() || rack.value() >= rack_names_.size()) return "";
+  return rack_names_[rack.value()];
+}
+
+int CellState::num_racks() const {
+  MutexLock topo(&topology_mu_);
+  return static_cast<int>(rack_names_.size());
+}
+
+namespace {
+
+// Checks one claim against the master copy of its node.
+ClaimOutcome Check(const NodeState& node, const Claim& claim, ConflictMode mode) {
+  if (node.status != NodeStatus::kRunning || node.overcommitted) return ClaimOutcome::kNotRunning;
+  if (mode == ConflictMode::kCoarseGrained && node.version != claim.seen_version) {
+    return ClaimOutcome::kChanged;
+  }
+  if (!node.total.FitsWithin(node.allocated, claim.resource)) return ClaimOutcome::kNoFit;
+  return ClaimOutcome::kCommitted;
+}
+
+// Appends `id`'s state to `refreshed` unless already there (searching only
+// the entries added for the current partition, from `first`).
+void AddRefreshed(CommitResult* result, size_t first, NodeId id, const NodeState& node) {
+  for (size_t i = first; i < result->refreshed.size(); ++i) {
+    if (result->refreshed[i].first == id) return;
+  }
+  result->refreshed.emplace_back(id, node);
+}
+
+}  // namespace
+
+// Locks a varying set of partitions in ascending order, which the static
+// analysis cannot follow; the lock discipline is stated in cell_state.h.
+void CellState::Commit(const Transaction& txn, CommitResult* result) NO_THREAD_SAFETY_ANALYSIS {
+  const size_t n = txn.claims.size();
+  result->outcomes.assign(n, ClaimOutcome::kCommitted);
+  result->refreshed.clear();
+  result->committed = 0;
+  result->conflicted = 0;
+  if (n == 0) return;
+
+  // Counting sort of claim indexes by partition (stable, so claims on one
+  // node keep their order). Claims naming no partition come out as unknown.
+  const auto np = static_cast<uint32_t>(num_partitions_);
+  auto& counts = result->scratch_counts;
+  auto& order = result->scratch;
+  counts.assign(np + 1, 0);
+  for (const Claim& c : txn.claims) {
+    if (c.node.valid() && c.node.partition() < np) ++counts[c.node.partition() + 1];
+  }
+  for (uint32_t p = 0; p < np; ++p) counts[p + 1] += counts[p];
+  const uint32_t known = counts[np];
+  order.resize(known);
+  // counts[p] is the start of partition p; use it as p's cursor, after which
+  // counts[p] is the end of p, and shift back by one.
+  for (uint32_t i = 0; i < n; ++i) {
+    const Claim& c = txn.claims[i];
+    if (c.node.valid() && c.node.partition() < np) {
+      order[counts[c.node.partition()]++] = i;
+    } else {
+      result->outcomes[i] = ClaimOutcome::kUnknownNode;
+    }
+  }
+  for (uint32_t p = np; p > 0; --p) counts[p] = counts[p - 1];
+  counts[0] = 0;
+  // counts[p]..counts[p+1] now index `order` for partition p.
+
+  const ConflictMode mode = txn.conflict;
+  if (txn.mode == TransactionMode::kIncremental) {
+    for (uint32_t p = 0; p < np; ++p) {
+      const uint32_t begin = counts[p], end = counts[p + 1];
+      if (begin == end) continue;
+      Partition& part = partition(p);
+      MutexLock lock(&part.mu);
+      bool any_failed = false;
+      for (uint32_t k = begin; k < end; ++k) {
+        const uint32_t i = order[k];
+        const Claim& c = txn.claims[i];
+        if (c.node.slot() >= part.nodes.size()) {
+          result->outcomes[i] = ClaimOutcome::kUnknownNode;
+          any_failed = true;
+          continue;
+        }
+        NodeState& node = part.nodes[c.node.slot()];
+        const ClaimOutcome o = Check(node, c, mode);
+        result->outcomes[i] = o;
+        if (o != ClaimOutcome::kCommitted) {
+          any_failed = true;
+          continue;
+        }
+        node.allocated += c.resource;
+        part.allocated += c.resource;
+        Touch(part, c.node.slot(), node);
+      }
+      if (any_failed) {
+        const size_t first = result->refreshed.size();
+        for (uint32_t k = begin; k < end; ++k) {
+          const uint32_t i = order[k];
+          const Claim& c = txn.claims[i];
+          if (result->outcomes[i] != ClaimOutcome::kCommitted &&
+              c.node.slot() < part.nodes.size()) {
+            AddRefreshed(result, first, c.node, part.nodes[c.node.slot()]);
+          }
+        }
+      }
+    }
+  } else {
+    // All or nothing: lock every partition involved, ascending; apply in
+    // order, undoing everything if any claim fails.
+    for (uint32_t p = 0; p < np; ++p) {
+      if (counts[p] != counts[p + 1]) partition(p).mu.Lock();
+    }
+    bool failed = known != n;  // a claim on an unknown partition fails the whole
+    uint32_t applied = 0;      // order[0..applied) were applied
+    for (uint32_t k = 0; k < known && !failed; ++k) {
+      const uint32_t i = order[k];
+      const Claim& c = txn.claims[i];
+      Partition& part = partition(c.node.partition());
+      if (c.node.slot() >= part.nodes.size()) {
+        result->outcomes[i] = ClaimOutcome::kUnknownNode;
+        failed = true;
+        break;
+      }
+      NodeState& node = part.nodes[c.node.slot()];
+      const ClaimOutcome o = Check(node, c, mode);
+      result->outcomes[i] = o;
+      if (o != ClaimOutcome::kCommitted) {
+        failed = true;
+        break;
+      }
+      node.allocated += c.resource;
+      part.allocated += c.resource;
+      Touch(part, c.node.slot(), node);
+      applied = k + 1;
+    }
+    if (failed) {
+      // Undo in reverse order, restoring versions exactly: no one saw them.
+      for (uint32_t k = applied; k-- > 0;) {
+        const uint32_t i = order[k];
+        const Claim& c = txn.claims[i];
+        Partition& part = partition(c.node.partition());
+        NodeState& node = part.nodes[c.node.slot()];
+        node.allocated -= c.resource;
+        part.allocated -= c.resource;
+        --node.version;
+        --part.version;
+      }
+      for (uint32_t i = 0; i < n; ++i) {
+        if (result->outcomes[i] == ClaimOutcome::kCommitted) {
+          result->outcomes[i] = ClaimOutcome::kAborted;
+        }
+      }
+      for (uint32_t p = 0; p < np; ++p) {
+        const size_t first = result->refreshed.size();
+        Partition& part = partition(p);
+        for (uint32_t k = counts[p]; k < counts[p + 1]; ++k) {
+          const Claim& c = txn.claims[order[k]];
+          if (c.node.slot() < part.nodes.size()) {
+            AddRefreshed(result, first, c.node, part.nodes[c.node.slot()]);
+          }
+        }
+      }
+    }
+    for (uint32_t p = np; p-- > 0;) {
+      if (counts[p] != counts[p + 1]) partition(p).mu.Unlock();
+    }
+  }
+  for (ClaimOutcome o : result->outcomes) {
+    if (o == ClaimOutcome::kCommitted) {
+      ++result->committed;
+    } else {
+      ++result->conflicted;
+    }
+  }
+}
+
+Status CellState::Release(NodeId node, const Resource& resource) {
+  NodeRelease r{node, resource};
+  return ReleaseBatch(&r, 1);
+}
+
+Status CellState::ReleaseBatch(const NodeRelease* releases, size_t count) {
+  Status first_error;
+  size_t i = 0;
+  while (i < count) {
+    const NodeId id = releases[i].node;
+    if (!id.valid() || id.partition() >= static_cast<uint32_t>(num_partitions_)) {
+      if (first_error.ok()) first_error = Status::NotFound("unknown node");
+      ++i;
+      continue;
+    }
+    // Take the partition's lock once for the run of releases on it.
+    Partition& part = partition(id.partition());
+    MutexLock lock(&part.mu);
+    for (; i < count && releases[i].node.valid() && releases[i].node.partition() == id.partition();
+         ++i) {
+      const NodeRelease& r = releases[i];
+      if (r.node.slot() >= part.nodes.size()) {
+        if (first_error.ok()) first_error = Status::NotFound("unknown node");
+        continue;
+      }
+      NodeState& node = part.nodes[r.node.slot()];
+      if (node.status == NodeStatus::kRemoved) continue;
+      if (r.resource.AnyNegative() || !r.resource.FitsIn(node.allocated)) {
+        if (first_error.ok()) {
+          first_error = Status::InvalidArgument("release of " + r.resource.ToString() +
+                                                " exceeds the allocation " +
+                                                node.allocated.ToString() + " of the node");
+        }
+        continue;
+      }
+      node.allocated -= r.resource;
+      part.allocated -= r.resource;
+      if (node.overcommitted && node.allocated.FitsIn(node.total)) node.overcommitted = false;
+      Touch(part, r.node.slot(), node);
+    }
+  }
+  return first_error;
+}
+
+SyncInfo CellState::SyncPartition(int p, bool have_copy, uint64_t since_version,
+                                  std::vector<NodeState>* nodes,
+                                  std::vector<uint32_t>* changed) const {
+  const Partition& part = partition(static_cast<uint32_t>(p));
+  MutexLock lock(&part.mu);
+  SyncInfo info;
+  info.version = part.version;
+  if (have_copy && since_version == part.version && nodes->size() == part.nodes.size()) {
+    return info;
+  }
+  // Copying a logged change costs a random access; past a quarter of the
+  // partition a sequential copy of the whole is cheaper.
+  const uint64_t behind = part.version - since_version;
+  if (have_copy && since_version < part.version && behind <= log_entries_ &&
+      behind <= part.nodes.size() / 4 + 16) {
+    nodes->resize(part.nodes.size());
+    for (uint64_t v = since_version + 1; v <= part.version; ++v) {
+      const uint32_t slot = part.log[v % log_entries_];
+      (*nodes)[slot] = part.nodes[slot];
+      changed->push_back(slot);
+    }
+    return info;
+  }
+  nodes->assign(part.nodes.begin(), part.nodes.end());
+  info.full = true;
+  return info;
+}
+
+uint64_t CellState::partition_version(int p) const {
+  const Partition& part = partition(static_cast<uint32_t>(p));
+  MutexLock lock(&part.mu);
+  return part.version;
+}
+
+CellTotals CellState::Totals() const {
+  CellTotals t;
+  for (int p = 0; p < num_partitions_; ++p) {
+    const Partition& part = partition(static_cast<uint32_t>(p));
+    MutexLock lock(&part.mu);
+    t.allocated += part.allocated;
+    for (const NodeState& node : part.nodes) {
+      if (node.status == NodeStatus::kRemoved) continue;
+      ++t.nodes;
+      if (node.status == NodeStatus::kRunning) {
+        ++t.running_nodes;
+        t.capacity += node.total;
+      }
+    }
+  }
+  return t;
+}
+
+Resource CellState::Allocated() const {
+  Resource sum;
+  for (int p = 0; p < num_partitions_; ++p) {
+    const Partition& part = partition(static_cast<uint32_t>(p));
+    MutexLock lock(&part.mu);
+    sum += part.allocated;
+  }
+  return sum;
+}
+
+Status CellState::CheckInvariants() const {
+  for (int p = 0; p < num_partitions_; ++p) {
+    const Partition& part = partition(static_cast<uint32_t>(p));
+    MutexLock lock(&part.mu);
+    Resource sum;
+    uint64_t versions = 0;
+    for (size_t s = 0; s < part.nodes.size(); ++s) {
+      const NodeState& node = part.nodes[s];
+      const NodeId id(static_cast<uint32_t>(p), static_cast<uint32_t>(s));
+      std::ostringstream where;
+      where << id;
+      if (node.allocated.AnyNegative()) {
+        return Status::Corruption(where.str() + ": negative allocation " +
+                                  node.allocated.ToString());
+      }
+      if (!node.overcommitted && !node.allocated.FitsIn(node.total)) {
+        return Status::Corruption(where.str() + ": over-committed: allocated " +
+                                  node.allocated.ToString() + " > total " + node.total.ToString());
+      }
+      if (node.status == NodeStatus::kRemoved && !node.allocated.IsZero()) {
+        return Status::Corruption(where.str() + ": removed node holds an allocation");
+      }
+      if (node.version == 0) return Status::Corruption(where.str() + ": version 0");
+      sum += node.allocated;
+      versions += node.version;
+    }
+    if (sum != part.allocated) {
+      return Status::Corruption("partition " + std::to_string(p) + ": allocated sum " +
+                                part.allocated.ToString() + " != nodes' " + sum.ToString());
+    }
+    // Every change bumps one node's version and the partition's by one.
+    if (versions != part.version) {
+      return Status::Corruption("partition " + std::to_string(p) + ": version " +
+                                std::to_string(part.version) + " != sum of node versions " +
+                                std::to_string(versions));
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace spindle::pool

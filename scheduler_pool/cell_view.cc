@@ -1,0 +1,151 @@
+#include "scheduler_pool/cell_view.h"
+
+#include <glog/logging.h>
+
+#include <algorithm>
+
+namespace spindle::pool {
+
+const std::vector<NodeId> CellView::kNoNodes;
+
+CellView::CellView(int num_partitions, const Resource& min_unit)
+    : partitions_(static_cast<size_t>(num_partitions)), min_unit_(min_unit) {}
+
+SyncInfo CellView::Sync(const CellState& cell, int p, TimePoint now) {
+  Partition& part = partition(p);
+  const size_t before = part.nodes.size();
+  changed_.clear();
+  const SyncInfo info = cell.SyncPartition(p, part.synced, part.version, &part.nodes, &changed_);
+  part.version = info.version;
+  part.synced = true;
+  part.synced_at = now;
+  ++part.syncs;
+  if (part.has_unfit) {
+    // The cached misfit still holds unless some node gained room for it.
+    bool may_fit = info.full;
+    for (size_t i = 0; i < changed_.size() && !may_fit; ++i) {
+      may_fit = part.nodes[changed_[i]].CanFit(part.unfit);
+    }
+    part.has_unfit = !may_fit;
+  }
+  if (part.nodes.size() != before) racks_dirty_ = true;
+  // Many changes: rebuilding the index on first use beats updating it.
+  if (info.full || part.nodes.size() != before || changed_.size() * 8 > part.nodes.size()) {
+    part.index_valid = false;
+  } else if (part.index_valid) {
+    for (uint32_t slot : changed_) UpdateIndex(part, slot);
+  }
+  if (part.cursor >= part.nodes.size()) part.cursor = 0;
+  return info;
+}
+
+uint64_t CellView::Claim(NodeId id, const Resource& r) {
+  Partition& part = partition(static_cast<int>(id.partition()));
+  NodeState& n = part.nodes[id.slot()];
+  DCHECK(n.CanFit(r));
+  const uint64_t seen = n.version;
+  n.allocated += r;
+  ++n.version;
+  if (part.index_valid) UpdateIndex(part, id.slot());
+  return seen;
+}
+
+void CellView::Unclaim(NodeId id, const Resource& r) {
+  Partition& part = partition(static_cast<int>(id.partition()));
+  NodeState& n = part.nodes[id.slot()];
+  n.allocated -= r;
+  --n.version;
+  if (part.index_valid) UpdateIndex(part, id.slot());
+}
+
+void CellView::Refresh(NodeId id, const NodeState& state) {
+  Partition& part = partition(static_cast<int>(id.partition()));
+  if (id.slot() >= part.nodes.size()) return;  // not seen yet: the next sync brings it
+  part.nodes[id.slot()] = state;
+  if (part.index_valid) UpdateIndex(part, id.slot());
+}
+
+void CellView::UpdateIndex(Partition& part, uint32_t slot) {
+  const NodeState& n = part.nodes[slot];
+  const bool free = IsFree(n);
+  const bool was_free = part.free_scores.weight(slot) > 0;
+  part.free_scores.Set(slot, free ? n.score : 0.0);
+  part.free_count += static_cast<int64_t>(free) - static_cast<int64_t>(was_free);
+}
+
+void CellView::EnsureIndex(int p) {
+  Partition& part = partition(p);
+  if (part.index_valid) return;
+  weights_.resize(part.nodes.size());
+  part.free_count = 0;
+  for (size_t i = 0; i < part.nodes.size(); ++i) {
+    const bool free = IsFree(part.nodes[i]);
+    weights_[i] = free ? part.nodes[i].score : 0.0;
+    part.free_count += free;
+  }
+  part.free_scores.Build(weights_);
+  part.index_valid = true;
+}
+
+double CellView::AverageFreeScore(int p) {
+  EnsureIndex(p);
+  const Partition& part = partition(p);
+  if (part.free_count <= 0) return -1;
+  return part.free_scores.total() / static_cast<double>(part.free_count);
+}
+
+NodeId CellView::SampleByScore(int p, Random* rng) {
+  EnsureIndex(p);
+  const Partition& part = partition(p);
+  if (part.free_count <= 0) return NodeId();
+  const size_t slot = part.free_scores.Find(rng->NextDouble());
+  if (slot >= part.nodes.size()) return NodeId();
+  return NodeId(static_cast<uint32_t>(p), static_cast<uint32_t>(slot));
+}
+
+const std::vector<NodeId>& CellView::NodesInRack(RackId rack) {
+  if (racks_dirty_) {
+    for (auto& r : racks_) r.clear();
+    for (size_t p = 0; p < partitions_.size(); ++p) {
+      const auto& nodes = partitions_[p].nodes;
+      for (size_t s = 0; s < nodes.size(); ++s) {
+        const RackId r = nodes[s].rack;
+        if (!r.valid()) continue;
+        if (r.value() >= racks_.size()) racks_.resize(r.value() + 1);
+        racks_[r.value()].emplace_back(static_cast<uint32_t>(p), static_cast<uint32_t>(s));
+      }
+    }
+    racks_dirty_ = false;
+  }
+  if (!rack.valid() || rack.value() >= racks_.size()) return kNoNodes;
+  return racks_[rack.value()];
+}
+
+void CellView::FreshnessOrder(int rotation, std::vector<int>* order) const {
+  const int np = num_partitions();
+  order->resize(static_cast<size_t>(np));
+  for (int p = 0; p < np; ++p) (*order)[static_cast<size_t>(p)] = p;
+  const int rot = ((rotation % np) + np) % np;
+  std::sort(order->begin(), order->end(), [&](int a, int b) {
+    const Partition& pa = partition(a);
+    const Partition& pb = partition(b);
+    if (pa.synced != pb.synced) return pa.synced;
+    if (pa.synced && pa.synced_at != pb.synced_at) return pa.synced_at > pb.synced_at;
+    return (a - rot + np) % np < (b - rot + np) % np;
+  });
+}
+
+Duration CellView::Staleness(int p, TimePoint now) const {
+  const Partition& part = partition(p);
+  if (!part.synced) return std::chrono::hours(24);
+  return now - part.synced_at;
+}
+
+Duration CellView::AverageStaleness(TimePoint now) const {
+  if (partitions_.empty()) return Duration(0);
+  Duration sum(0);
+  for (int p = 0; p < num_partitions(); ++p) sum += Staleness(p, now);
+  return sum / num_partitions();
+}
+
+}  // namespace spindle::pool

@@ -1,0 +1,51 @@
+// The pending work a scheduler holds for its applications: per application
+// its asks, each with how many tasks are outstanding and since when. Owned
+// and mutated by one Scheduler; its policy reads it during a step.
+//
+// Thread-safety: none (owned by one scheduler thread).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "base/clock.h"
+#include "scheduler_pool/ask.h"
+#include "scheduler_pool/resources.h"
+
+namespace spindle::pool {
+
+// `count` tasks became outstanding at `at`.
+struct Arrival {
+  TimePoint at;
+  int64_t count = 0;
+};
+
+struct AskState {
+  Ask ask;  // the latest spec (ask.count is the last total the app sent)
+  // Tasks asked for and not committed (including those in flight).
+  int64_t outstanding = 0;
+  // Chosen in the current step, not yet committed.
+  int64_t in_flight = 0;
+  // Tasks ever committed for this key.
+  int64_t committed_total = 0;
+  // Outstanding tasks by arrival time, oldest first; counts sum to
+  // `outstanding`. Commits consume the front; lowered totals trim the back.
+  std::deque<Arrival> arrivals;
+
+  int64_t pending() const { return outstanding - in_flight; }
+};
+
+struct AppState {
+  AppSpec spec;
+  // Submission order within the scheduler (FIFO ordering).
+  uint64_t seq = 0;
+  // Committed and not yet released.
+  Resource usage;
+  // Sorted by Ask::KeyLess (priority first).
+  std::vector<AskState> asks;
+  // Sum of asks' outstanding.
+  int64_t outstanding = 0;
+};
+
+}  // namespace spindle::pool

@@ -1,0 +1,212 @@
+#include "scheduler_pool/policy/quota_drf_policy.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace spindle::pool {
+
+namespace {
+
+// max over dimensions with min > 0 of usage / min; 1 if min is zero.
+double MinRatio(const Resource& usage, const Resource& min) {
+  double r = 0;
+  bool any = false;
+  for (int i = 0; i < kMaxResourceTypes; ++i) {
+    if (min.Get(i) <= 0) continue;
+    any = true;
+    r = std::max(r, static_cast<double>(usage.Get(i)) / static_cast<double>(min.Get(i)));
+  }
+  return any ? r : 1.0;
+}
+
+constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max();
+
+}  // namespace
+
+void QuotaDrfPolicy::Rekey(QueueEntry& q) const {
+  const double min_ratio = MinRatio(q.snap.usage, q.snap.spec.min);
+  q.below_min = min_ratio < 1.0;
+  q.key = q.below_min ? min_ratio : q.snap.usage.DominantShare(capacity_) / q.snap.spec.weight;
+}
+
+void QuotaDrfPolicy::Begin(const PolicyInput& input) {
+  capacity_ = input.capacity;
+  queues_.clear();
+  current_queue_ = -1;
+  current_app_ = nullptr;
+  for (AppState* app : *input.apps) {
+    if (app->outstanding <= 0 || !input.queues->Contains(app->spec.queue)) continue;
+    auto it = std::find_if(queues_.begin(), queues_.end(),
+                           [&](const QueueEntry& q) { return q.id == app->spec.queue; });
+    if (it == queues_.end()) {
+      QueueEntry q;
+      q.id = app->spec.queue;
+      q.snap = input.queues->Snapshot(q.id);
+      queues_.push_back(std::move(q));
+      it = queues_.end() - 1;
+    }
+    it->apps.push_back(AppEntry{app, Resource(), 0, false});
+  }
+  for (QueueEntry& q : queues_) {
+    // Application priority, then submission order (FIFO's order and fair's
+    // tie-break).
+    std::sort(q.apps.begin(), q.apps.end(), [](const AppEntry& a, const AppEntry& b) {
+      if (a.app->spec.priority != b.app->spec.priority) {
+        return a.app->spec.priority > b.app->spec.priority;
+      }
+      return a.app->seq < b.app->seq;
+    });
+    Rekey(q);
+  }
+}
+
+AskState* QuotaDrfPolicy::CurrentAsk(AppEntry& a) const {
+  auto& asks = a.app->asks;
+  while (a.ask_cursor < asks.size() && asks[a.ask_cursor].pending() <= 0) ++a.ask_cursor;
+  if (a.ask_cursor >= asks.size()) {
+    a.done = true;
+    return nullptr;
+  }
+  return &asks[a.ask_cursor];
+}
+
+QuotaDrfPolicy::AppEntry* QuotaDrfPolicy::NextApp(QueueEntry& q) {
+  if (q.snap.spec.ordering == QueueOrdering::kFifo) {
+    while (q.app_cursor < q.apps.size()) {
+      AppEntry& a = q.apps[q.app_cursor];
+      if (!a.done && CurrentAsk(a) != nullptr) return &a;
+      ++q.app_cursor;
+    }
+    q.active = false;
+    return nullptr;
+  }
+  // Fair: the highest priority class first, least dominant usage within it.
+  AppEntry* best = nullptr;
+  double best_share = 0;
+  for (AppEntry& a : q.apps) {
+    if (a.done || CurrentAsk(a) == nullptr) continue;
+    if (best != nullptr && a.app->spec.priority < best->app->spec.priority) continue;
+    const double share = (a.app->usage + a.extra).DominantShare(capacity_);
+    if (best == nullptr || a.app->spec.priority > best->app->spec.priority || share < best_share) {
+      best = &a;
+      best_share = share;
+    }
+  }
+  if (best == nullptr) q.active = false;
+  return best;
+}
+
+int64_t QuotaDrfPolicy::Chunk(const QueueEntry& q, const AskState& ask) const {
+  const Resource& unit = ask.ask.capability;
+  // Never past max.
+  Resource headroom;
+  for (int i = 0; i < kMaxResourceTypes; ++i) {
+    headroom.Set(i, q.snap.spec.max.Get(i) - q.snap.usage.Get(i));
+  }
+  int64_t chunk = std::min(ask.pending(), headroom.Multiples(unit));
+  if (chunk <= 0) return 0;
+  if (q.below_min) {
+    // Until the first dimension reaches min.
+    int64_t to_min = kUnbounded;
+    for (int i = 0; i < kMaxResourceTypes; ++i) {
+      const int64_t m = q.snap.spec.min.Get(i);
+      if (m <= 0 || unit.Get(i) <= 0) continue;
+      const int64_t need = (m - q.snap.usage.Get(i) + unit.Get(i) - 1) / unit.Get(i);
+      to_min = std::min(to_min, std::max<int64_t>(1, need));
+    }
+    return std::min(chunk, to_min);
+  }
+  // Until the share passes the next queue's (same class: not below min).
+  double next_key = std::numeric_limits<double>::infinity();
+  for (size_t j = 0; j < queues_.size(); ++j) {
+    const QueueEntry& o = queues_[j];
+    if (&o == &q || !o.active || o.below_min) continue;
+    next_key = std::min(next_key, o.key);
+  }
+  if (std::isinf(next_key)) return chunk;
+  const double unit_key = unit.DominantShare(capacity_) / q.snap.spec.weight;
+  if (!(unit_key > 0)) return chunk;
+  const double gap = std::max(0.0, next_key - q.key);
+  const double k = std::floor(gap / unit_key + 1e-9) + 1;
+  return k >= static_cast<double>(chunk) ? chunk : std::max<int64_t>(1, static_cast<int64_t>(k));
+}
+
+int64_t QuotaDrfPolicy::FairChunk(const QueueEntry& q, const AppEntry& a,
+                                  const AskState& ask) const {
+  // Until the app's share passes the next app's of the same priority.
+  const double mine = (a.app->usage + a.extra).DominantShare(capacity_);
+  double next = std::numeric_limits<double>::infinity();
+  for (const AppEntry& o : q.apps) {
+    if (&o == &a || o.done || o.app->spec.priority != a.app->spec.priority) continue;
+    next = std::min(next, (o.app->usage + o.extra).DominantShare(capacity_));
+  }
+  const double unit = ask.ask.capability.DominantShare(capacity_);
+  if (std::isinf(next) || !(unit > 0)) return kUnbounded;
+  return static_cast<int64_t>(std::floor(std::max(0.0, next - mine) / unit + 1e-9)) + 1;
+}
+
+bool QuotaDrfPolicy::Next(PolicyPick* pick) {
+  for (;;) {
+    int best = -1;
+    for (size_t j = 0; j < queues_.size(); ++j) {
+      const QueueEntry& q = queues_[j];
+      if (!q.active) continue;
+      if (best < 0) {
+        best = static_cast<int>(j);
+        continue;
+      }
+      const QueueEntry& b = queues_[static_cast<size_t>(best)];
+      // Below-min queues first; then by key; ties by queue id.
+      if (q.below_min != b.below_min ? q.below_min
+                                     : (q.key != b.key ? q.key < b.key : q.id < b.id)) {
+        best = static_cast<int>(j);
+      }
+    }
+    if (best < 0) return false;
+    QueueEntry& q = queues_[static_cast<size_t>(best)];
+    AppEntry* a = NextApp(q);
+    if (a == nullptr) continue;
+    AskState* ask = CurrentAsk(*a);
+    int64_t chunk = Chunk(q, *ask);
+    if (chunk <= 0) {
+      // At max for this ask's size: skip the ask this step.
+      ++a->ask_cursor;
+      continue;
+    }
+    if (q.snap.spec.ordering == QueueOrdering::kFair)
+      chunk = std::min(chunk, FairChunk(q, *a, *ask));
+    current_queue_ = best;
+    current_app_ = a;
+    pick->app = a->app;
+    pick->ask = ask;
+    pick->max_tasks = chunk;
+    return true;
+  }
+}
+
+void QuotaDrfPolicy::Report(const PolicyPick& pick, int64_t placed, PickBlock block) {
+  if (current_queue_ < 0 || current_app_ == nullptr) return;
+  QueueEntry& q = queues_[static_cast<size_t>(current_queue_)];
+  AppEntry& a = *current_app_;
+  if (placed > 0) {
+    const Resource amount = pick.ask->ask.capability * placed;
+    q.snap.usage += amount;
+    a.extra += amount;
+  }
+  switch (block) {
+    case PickBlock::kNone:
+      break;
+    case PickBlock::kNoFit:
+      ++a.ask_cursor;  // lower-priority asks of the app may still fit
+      break;
+    case PickBlock::kQuota:
+      q.active = false;
+      break;
+  }
+  Rekey(q);
+  current_app_ = nullptr;
+  current_queue_ = -1;
+}
+
+}  // namespace spindle::pool

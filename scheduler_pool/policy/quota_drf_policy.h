@@ -1,0 +1,69 @@
+// QuotaDrfPolicy: the default SchedulingPolicy (Fuxi's quota groups with
+// YARN's ordering):
+//  1. Queues below their guaranteed min come first, least satisfied first
+//     (usage / min, by the dimension closest to its min).
+//  2. Then weighted DRF between queues: lowest dominant share / weight
+//     first. A queue at its max is skipped.
+//  3. Within a queue: application priority (higher first), then the queue's
+//     ordering policy: FIFO (submission order) or fair (least dominant
+//     usage first).
+//  4. Within an application: ask priority (lower value first), then
+//     allocation request id.
+// Each pick's chunk is as many tasks as keep the queue's order: until its
+// share passes the next queue's (at least one), until it reaches its min,
+// never past its max.
+//
+// Usage comes from the QueueLedger (all schedulers' work) at Begin, plus
+// what this step has chosen so far. With several schedulers, each orders its
+// own applications against the shared usage; the cap is enforced exactly by
+// the ledger's reservations.
+//
+// Thread-safety: one scheduler's.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "scheduler_pool/policy/scheduling_policy.h"
+
+namespace spindle::pool {
+
+class QuotaDrfPolicy final : public SchedulingPolicy {
+ public:
+  const char* name() const override { return "quota-drf"; }
+  void Begin(const PolicyInput& input) override;
+  bool Next(PolicyPick* pick) override;
+  void Report(const PolicyPick& pick, int64_t placed, PickBlock block) override;
+
+ private:
+  struct AppEntry {
+    AppState* app;
+    Resource extra;     // chosen this step
+    size_t ask_cursor;  // asks before it are served or blocked this step
+    bool done;
+  };
+  struct QueueEntry {
+    QueueId id;
+    QueueSnapshot snap;  // usage includes this step's choices
+    std::vector<AppEntry> apps;
+    size_t app_cursor = 0;  // FIFO: apps before it are done
+    bool active = true;
+    bool below_min = false;
+    double key = 0;  // within its class (below_min or not); lower first
+  };
+
+  void Rekey(QueueEntry& q) const;
+  // The app to serve next in `q`, or nullptr if none (marks q inactive).
+  AppEntry* NextApp(QueueEntry& q);
+  // Advances past served or blocked asks; nullptr if none left.
+  AskState* CurrentAsk(AppEntry& a) const;
+  int64_t Chunk(const QueueEntry& q, const AskState& ask) const;
+  int64_t FairChunk(const QueueEntry& q, const AppEntry& a, const AskState& ask) const;
+
+  Resource capacity_;
+  std::vector<QueueEntry> queues_;
+  int current_queue_ = -1;
+  AppEntry* current_app_ = nullptr;
+};
+
+}  // namespace spindle::pool

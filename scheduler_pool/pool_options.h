@@ -1,0 +1,103 @@
+// PoolOptions: every knob of the scheduler pool, with its configuration key
+// (under spindle.scheduler.*) and default beside it. Filled from defaults,
+// or from a string -> string map (the config-file reader hands it the keys
+// it found); checked once by Validate().
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "scheduler_pool/resources.h"
+#include "scheduler_pool/strategies/placement_strategy.h"
+#include "scheduler_pool/sync_schedule.h"
+#include "scheduler_pool/transaction.h"
+
+namespace spindle::pool {
+
+enum class PinningMode : uint8_t {
+  kHash,         // app -> scheduler hash(app) mod N
+  kQueueGroups,  // the app's queue names a range of schedulers; hash within it
+};
+
+struct PoolOptions {
+  // spindle.scheduler.count: number of schedulers N (1..1024); monolithic
+  // mode uses one whatever N says. Default: 20.
+  int num_schedulers = 20;
+  // spindle.scheduler.partitions: partitions P of the cell state
+  // (1..1024, >= N for parsync and samesync). Default: 20.
+  int num_partitions = 20;
+  // spindle.scheduler.sync-gap-ms: G, the time within which every partition
+  // of every view is refreshed (> 0). Default: 500.
+  Duration sync_gap = std::chrono::milliseconds(500);
+  // spindle.scheduler.mode: parsync | samesync | statesync | monolithic.
+  // Default: parsync.
+  SyncMode mode = SyncMode::kParSync;
+  // spindle.scheduler.strategy: latency-first | quality-first | adaptive.
+  // Default: latency-first.
+  StrategyKind strategy = StrategyKind::kLatencyFirst;
+  // spindle.scheduler.adaptive.tau-ms: adaptive's delay threshold tau
+  // (> 0). Default: 2000.
+  Duration tau = std::chrono::milliseconds(2000);
+  // spindle.scheduler.adaptive.ema-alpha: weight of each new delay in the
+  // EMA, in (0, 1]. Default: 0.05.
+  double ema_alpha = 0.05;
+  // spindle.scheduler.transaction: incremental | all-or-nothing. In
+  // all-or-nothing mode each ask's chunk of a step is one gang: placed only
+  // if all of it fits, committed as one transaction. Default: incremental.
+  TransactionMode transaction = TransactionMode::kIncremental;
+  // spindle.scheduler.conflict-detection: fine-grained | coarse-grained.
+  // Default: fine-grained.
+  ConflictMode conflict = ConflictMode::kFineGrained;
+  // spindle.scheduler.max-tasks-per-step: tasks one scheduler chooses
+  // before it commits (>= 1). Default: 256.
+  int max_tasks_per_step = 256;
+  // spindle.scheduler.max-retries: rounds of re-placing conflicted tasks
+  // within one step (>= 0); the rest wait for the next step. Default: 2.
+  int max_retries = 2;
+  // spindle.scheduler.pinning: hash | queue-groups. Default: hash.
+  PinningMode pinning = PinningMode::kHash;
+  // spindle.scheduler.queue-group.<queue name>: "<first>-<last>" (or one
+  // index): the schedulers that serve the queue's apps under queue-groups
+  // pinning (Omega's per-workload schedulers). Queues not listed use all.
+  // Default: none.
+  std::map<std::string, std::pair<int, int>> queue_groups;
+  // spindle.scheduler.min-unit.memory-mb / .vcores: the smallest container;
+  // a node with less free counts as full for sampling. Default: 1024 / 1
+  // (YARN's minimum allocation).
+  Resource min_unit = Resource::Of(1024, 1);
+  // spindle.scheduler.resource-types: comma-separated extended resource
+  // types after memory-mb and vcores (at most 4). Default: "".
+  std::vector<std::string> resource_types;
+  // spindle.scheduler.change-log-entries: per-partition change log for
+  // delta syncs (>= 1). Default: 8192.
+  int change_log_entries = 8192;
+  // spindle.scheduler.metrics.series-seconds: seconds of 1 s time series
+  // kept (>= 1). Default: 600.
+  int series_seconds = 600;
+  // spindle.scheduler.seed: seed of the schedulers' random generators.
+  // Default: 1.
+  uint64_t seed = 1;
+
+  // Schedulers actually run: 1 in monolithic mode, else num_schedulers.
+  int effective_schedulers() const { return mode == SyncMode::kMonolithic ? 1 : num_schedulers; }
+
+  // InvalidArgument naming the key and the value at fault.
+  Status Validate() const;
+
+  // Defaults overridden by the spindle.scheduler.* keys of `config` (other
+  // keys are ignored), then validated. InvalidArgument names an unknown
+  // spindle.scheduler.* key, or the key and value that do not parse.
+  static Result<PoolOptions> FromMap(const std::map<std::string, std::string>& config);
+};
+
+inline constexpr char kPoolKeyPrefix[] = "spindle.scheduler.";
+
+Result<SyncMode> ParseSyncMode(const std::string& s);
+Result<StrategyKind> ParseStrategy(const std::string& s);
+
+}  // namespace spindle::pool

@@ -1,0 +1,522 @@
+#include "scheduler_pool/scheduler.h"
+
+#include <glog/logging.h>
+
+#include <algorithm>
+
+#include "scheduler_pool/strategies/locality.h"
+
+namespace spindle::pool {
+
+namespace {
+// How often a monolithic scheduler with nothing to do looks again.
+constexpr Duration kMonolithicPoll = std::chrono::milliseconds(5);
+constexpr Duration kSecond = std::chrono::seconds(1);
+}  // namespace
+
+Scheduler::Scheduler(int index, const PoolOptions& options, const SchedulerContext& context,
+                     std::unique_ptr<SchedulingPolicy> policy,
+                     std::unique_ptr<PlacementStrategy> strategy)
+    : index_(index),
+      options_(options),
+      ctx_(context),
+      policy_(std::move(policy)),
+      strategy_(std::move(strategy)),
+      view_(context.cell->num_partitions(), options.min_unit),
+      rng_(options.seed * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(index) + 1) {
+  const int np = view_.num_partitions();
+  // Start each scheduler's next-fit cursors in different places so that
+  // schedulers with the same view (StateSync) do not all chase node 0.
+  for (int p = 0; p < np; ++p) view_.partition(p).cursor = static_cast<uint32_t>(rng_.Next());
+  freshness_order_.resize(static_cast<size_t>(np));
+  for (int p = 0; p < np; ++p) freshness_order_[static_cast<size_t>(p)] = p;
+  step_.scheduler = index_;
+  MutexLock lock(&metrics_mu_);
+  metrics_.scheduler = index_;
+}
+
+Scheduler::~Scheduler() = default;
+
+// ---- Inbox and outbox (any thread) ----
+
+void Scheduler::Post(Message m) {
+  MutexLock lock(&inbox_mu_);
+  inbox_.push_back(std::move(m));
+  inbox_cv_.Signal();
+}
+
+void Scheduler::AddApp(const AppSpec& spec) {
+  {
+    MutexLock lock(&outbox_mu_);
+    outboxes_.try_emplace(spec.id);
+  }
+  Message m;
+  m.kind = Message::Kind::kAddApp;
+  m.spec = spec;
+  Post(std::move(m));
+}
+
+std::vector<Placement> Scheduler::RemoveApp(AppId app) {
+  std::vector<Placement> untaken;
+  {
+    MutexLock lock(&outbox_mu_);
+    auto it = outboxes_.find(app);
+    if (it != outboxes_.end()) {
+      untaken = std::move(it->second.ready);
+      outboxes_.erase(it);
+    }
+  }
+  Message m;
+  m.kind = Message::Kind::kRemoveApp;
+  m.spec.id = app;
+  Post(std::move(m));
+  return untaken;
+}
+
+void Scheduler::SetAsks(AppId app, std::vector<Ask> asks) {
+  Message m;
+  m.kind = Message::Kind::kSetAsks;
+  m.spec.id = app;
+  m.at = ctx_.clock->Now();
+  m.taken.assign(asks.size(), 0);
+  {
+    MutexLock lock(&outbox_mu_);
+    auto it = outboxes_.find(app);
+    if (it != outboxes_.end()) {
+      for (size_t i = 0; i < asks.size(); ++i) {
+        const AskKey key = AskKey::Of(asks[i]);
+        for (const auto& [k, n] : it->second.taken) {
+          if (k == key) m.taken[i] = n;
+        }
+      }
+    }
+  }
+  m.asks = std::move(asks);
+  Post(std::move(m));
+}
+
+void Scheduler::OnReleased(AppId app, const Resource& amount) {
+  Message m;
+  m.kind = Message::Kind::kReleased;
+  m.spec.id = app;
+  m.amount = amount;
+  Post(std::move(m));
+}
+
+void Scheduler::TakePlacements(AppId app, std::vector<Placement>* out) {
+  MutexLock lock(&outbox_mu_);
+  auto it = outboxes_.find(app);
+  if (it == outboxes_.end()) return;
+  Outbox& box = it->second;
+  for (Placement& p : box.ready) {
+    const AskKey key = p.key();
+    bool found = false;
+    for (auto& [k, n] : box.taken) {
+      if (k == key) {
+        ++n;
+        found = true;
+        break;
+      }
+    }
+    if (!found) box.taken.emplace_back(key, 1);
+    out->push_back(std::move(p));
+  }
+  box.ready.clear();
+}
+
+void Scheduler::WaitForWork(TimePoint deadline) {
+  MutexLock lock(&inbox_mu_);
+  while (inbox_.empty() && !woken_) {
+    const TimePoint now = ctx_.clock->Now();
+    if (now >= deadline) break;
+    inbox_cv_.WaitFor(&inbox_mu_, deadline - now);
+  }
+  woken_ = false;
+}
+
+void Scheduler::Wake() {
+  MutexLock lock(&inbox_mu_);
+  woken_ = true;
+  inbox_cv_.SignalAll();
+}
+
+SchedulerMetrics Scheduler::Metrics() const {
+  MutexLock lock(&metrics_mu_);
+  return metrics_;
+}
+
+std::vector<SeriesPoint> Scheduler::Series() const {
+  MutexLock lock(&metrics_mu_);
+  return series_;
+}
+
+// ---- The owner ----
+
+void Scheduler::ProcessInbox() {
+  std::vector<Message> mail;
+  {
+    MutexLock lock(&inbox_mu_);
+    if (inbox_.empty()) return;
+    mail.swap(inbox_);
+  }
+  for (Message& m : mail) {
+    const AppId id = m.spec.id;
+    auto it = apps_.find(id);
+    switch (m.kind) {
+      case Message::Kind::kAddApp: {
+        if (it != apps_.end()) break;
+        auto app = std::make_unique<AppState>();
+        app->spec = m.spec;
+        app->seq = next_app_seq_++;
+        app_list_.push_back(app.get());
+        apps_.emplace(id, std::move(app));
+        break;
+      }
+      case Message::Kind::kRemoveApp: {
+        if (it == apps_.end()) break;
+        backlog_ -= it->second->outstanding;
+        app_list_.erase(std::find(app_list_.begin(), app_list_.end(), it->second.get()));
+        apps_.erase(it);
+        break;
+      }
+      case Message::Kind::kSetAsks:
+        if (it != apps_.end()) ApplySetAsks(it->second.get(), m);
+        break;
+      case Message::Kind::kReleased:
+        if (it != apps_.end()) {
+          it->second->usage -= m.amount;
+          it->second->usage = it->second->usage.Max(Resource());
+        }
+        break;
+    }
+  }
+}
+
+void Scheduler::ApplySetAsks(AppState* app, const Message& m) {
+  for (size_t i = 0; i < m.asks.size(); ++i) {
+    const Ask& ask = m.asks[i];
+    auto pos = std::lower_bound(app->asks.begin(), app->asks.end(), ask,
+                                [](const AskState& s, const Ask& a) { return s.ask.KeyLess(a); });
+    if (pos == app->asks.end() || !pos->ask.SameKey(ask)) {
+      if (ask.count <= 0) continue;
+      AskState fresh;
+      fresh.ask = ask;
+      pos = app->asks.insert(pos, std::move(fresh));
+    }
+    AskState& s = *pos;
+    s.ask = ask;
+    // The app's total does not know of placements it has not taken yet.
+    const int64_t unseen = std::max<int64_t>(0, s.committed_total - m.taken[i]);
+    const int64_t target = std::max<int64_t>(0, ask.count - unseen);
+    if (target > s.outstanding) {
+      s.arrivals.push_back(Arrival{m.at, target - s.outstanding});
+    } else {
+      int64_t drop = s.outstanding - target;
+      while (drop > 0 && !s.arrivals.empty()) {
+        Arrival& last = s.arrivals.back();
+        const int64_t d = std::min(drop, last.count);
+        last.count -= d;
+        drop -= d;
+        if (last.count == 0) s.arrivals.pop_back();
+      }
+    }
+    const int64_t delta = target - s.outstanding;
+    s.outstanding = target;
+    app->outstanding += delta;
+    backlog_ += delta;
+  }
+}
+
+void Scheduler::UpdateFreshnessOrder() {
+  const int np = view_.num_partitions();
+  const int n = std::max(1, options_.effective_schedulers());
+  view_.FreshnessOrder(static_cast<int>(static_cast<int64_t>(index_) * np / n), &freshness_order_);
+}
+
+int64_t Scheduler::SyncDue(TimePoint now) {
+  const SyncSchedule& schedule = *ctx_.schedule;
+  const int np = view_.num_partitions();
+  int64_t synced = 0;
+  const auto sync = [&](int p) {
+    const SyncInfo info = view_.Sync(*ctx_.cell, p, now);
+    ++synced;
+    if (info.full) ++step_.full_syncs;
+  };
+  const int64_t slot = schedule.SlotAt(now - ctx_.epoch);
+  if (!synced_once_ || schedule.mode() == SyncMode::kMonolithic) {
+    // The first step loads the whole view; a monolithic scheduler works on
+    // the master copy, so it catches up before every step (cheaply: only
+    // what changed since its last step is copied).
+    for (int p = 0; p < np; ++p) sync(p);
+    synced_once_ = true;
+    last_slot_ = slot;
+  } else if (slot > last_slot_) {
+    // Every slot since the last step, at most one full round of slices.
+    const int64_t from = std::max(last_slot_ + 1, slot - schedule.num_slices() + 1);
+    for (int64_t s = from; s <= slot; ++s) {
+      const PartitionRange range = schedule.RangeFor(index_, s);
+      for (int p = range.first; p < range.end; ++p) sync(p);
+    }
+    last_slot_ = slot;
+  }
+  if (synced > 0) UpdateFreshnessOrder();
+  step_.partition_syncs += synced;
+  return synced;
+}
+
+TimePoint Scheduler::NextSyncTime(TimePoint now) const {
+  if (ctx_.schedule->mode() == SyncMode::kMonolithic) return now + kMonolithicPoll;
+  return ctx_.epoch + ctx_.schedule->SlotStart(last_slot_ + 1);
+}
+
+StepResult Scheduler::RunOnce(TimePoint now) {
+  StepResult result;
+  ProcessInbox();
+  result.partitions_synced = SyncDue(now);
+  result.next_sync = NextSyncTime(now);
+  int64_t busy = 0;
+  if (backlog_ > 0) {
+    const TimePoint t0 = ctx_.clock->Now();
+    PlaceAndCommit(now, &result);
+    busy = (ctx_.clock->Now() - t0).count();
+  }
+  result.backlog = backlog_;
+  Account(now, result.partitions_synced, busy);
+  return result;
+}
+
+void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
+  const bool gang = options_.transaction == TransactionMode::kAllOrNothing;
+  txn_.conflict = options_.conflict;
+  txn_.mode = options_.transaction;
+  PolicyInput input;
+  input.apps = &app_list_;
+  input.queues = ctx_.queues;
+  input.capacity = ctx_.cell->Capacity();
+  StrategyContext sctx;
+  sctx.view = &view_;
+  sctx.rng = &rng_;
+  sctx.now = now;
+  sctx.freshness_order = &freshness_order_;
+
+  for (int round = 0; round <= options_.max_retries; ++round) {
+    policy_->Begin(input);
+    txn_.claims.clear();
+    meta_.clear();
+    int64_t budget = options_.max_tasks_per_step;
+    int64_t conflicts = 0;
+    PolicyPick pick;
+    while (budget > 0 && policy_->Next(&pick)) {
+      AskState& ask = *pick.ask;
+      const Resource& unit = ask.ask.capability;
+      const QueueId queue = pick.app->spec.queue;
+      const int64_t want = std::min(pick.max_tasks, budget);
+      const int64_t granted = ctx_.queues->TryReserve(queue, unit, want);
+      if (granted == 0) {
+        policy_->Report(pick, 0, PickBlock::kQuota);
+        continue;
+      }
+      choices_.clear();
+      int64_t placed = PlaceWithLocality(ask.ask, granted, strategy_.get(), sctx, &choices_);
+      if (gang && placed < granted) {
+        // A gang goes whole or not at all: give the view back its nodes.
+        for (size_t i = choices_.size(); i-- > 0;) view_.Unclaim(choices_[i].node, unit);
+        choices_.clear();
+        placed = 0;
+      }
+      if (placed < granted) ctx_.queues->Release(queue, unit * (granted - placed));
+      for (const Choice& c : choices_) {
+        txn_.claims.push_back(Claim{c.node, unit, c.seen_version});
+        meta_.push_back(ClaimMeta{pick.app, pick.ask, c.locality});
+      }
+      ask.in_flight += placed;
+      budget -= placed;
+      PickBlock block = PickBlock::kNone;
+      if (placed < want) {
+        block = (granted < want && placed == granted) ? PickBlock::kQuota : PickBlock::kNoFit;
+      }
+      policy_->Report(pick, placed, block);
+      if (gang && placed > 0) conflicts += CommitPending(result);
+    }
+    if (!txn_.claims.empty()) conflicts += CommitPending(result);
+    if (conflicts == 0) break;
+  }
+}
+
+int64_t Scheduler::CommitPending(StepResult* result) {
+  ctx_.cell->Commit(txn_, &commit_);
+  ++step_.transactions;
+  const TimePoint committed_at = ctx_.clock->Now();
+  int64_t conflicts = 0;
+  // Quota reserved for refused claims goes back, one ledger call per queue.
+  QueueId refund_queue;
+  Resource refund;
+  for (size_t i = 0; i < txn_.claims.size(); ++i) {
+    const Claim& c = txn_.claims[i];
+    const ClaimMeta& m = meta_[i];
+    AskState& ask = *m.ask;
+    --ask.in_flight;
+    if (commit_.outcomes[i] != ClaimOutcome::kCommitted) {
+      ++conflicts;
+      if (refund_queue.valid() && refund_queue != m.app->spec.queue) {
+        ctx_.queues->Release(refund_queue, refund);
+        refund = Resource();
+      }
+      refund_queue = m.app->spec.queue;
+      refund += c.resource;
+      continue;
+    }
+    --ask.outstanding;
+    ++ask.committed_total;
+    --m.app->outstanding;
+    --backlog_;
+    m.app->usage += c.resource;
+    TimePoint asked_at = committed_at;
+    if (!ask.arrivals.empty()) {
+      Arrival& front = ask.arrivals.front();
+      asked_at = front.at;
+      if (--front.count == 0) ask.arrivals.pop_front();
+    }
+    Placement p;
+    p.id = (static_cast<uint64_t>(index_) << 44) | next_placement_++;
+    p.app = m.app->spec.id;
+    p.queue = m.app->spec.queue;
+    p.node = c.node;
+    p.resource = c.resource;
+    p.priority = ask.ask.priority;
+    p.allocation_request_id = ask.ask.allocation_request_id;
+    p.locality = m.locality;
+    p.preferred = IsPreferred(ask.ask, m.locality);
+    p.asked_at = asked_at;
+    p.committed_at = committed_at;
+    const Duration delay = committed_at - asked_at;
+    delays_.push_back(delay.count());
+    strategy_->ObserveDelay(delay);
+    if (!ask.ask.nodes.empty() || !ask.ask.racks.empty()) {
+      ++step_.with_preference;
+      step_.preferred += p.preferred;
+    }
+    if (const NodeState* n = view_.Find(c.node)) step_.score_sum += n->score;
+    committed_.push_back(p);
+  }
+  if (refund_queue.valid()) ctx_.queues->Release(refund_queue, refund);
+  for (const auto& [node, state] : commit_.refreshed) view_.Refresh(node, state);
+  step_.placements += commit_.committed;
+  step_.conflicts += conflicts;
+  result->placed += commit_.committed;
+  result->conflicts += conflicts;
+  txn_.claims.clear();
+  meta_.clear();
+  Deliver();
+  return conflicts;
+}
+
+void Scheduler::Deliver() {
+  if (committed_.empty()) return;
+  to_release_.clear();
+  {
+    MutexLock lock(&outbox_mu_);
+    AppId last;
+    Outbox* box = nullptr;
+    for (Placement& p : committed_) {
+      if (!last.valid() || p.app != last) {
+        auto it = outboxes_.find(p.app);
+        box = it == outboxes_.end() ? nullptr : &it->second;
+        last = p.app;
+      }
+      if (box != nullptr) {
+        box->ready.push_back(p);
+      } else {
+        to_release_.push_back(p);  // the app is gone
+      }
+    }
+  }
+  committed_.clear();
+  for (const Placement& p : to_release_) {
+    ctx_.cell->Release(p.node, p.resource).PermitUnchecked();
+    ctx_.queues->Release(p.queue, p.resource);
+    auto it = apps_.find(p.app);
+    if (it != apps_.end()) it->second->usage -= p.resource;
+  }
+}
+
+void Scheduler::Account(TimePoint now, int64_t synced, int64_t busy_nanos) {
+  (void)synced;
+  const double staleness_ms =
+      std::chrono::duration<double, std::milli>(view_.AverageStaleness(now)).count();
+  step_.steps += 1;
+  step_.busy_nanos += busy_nanos;
+  step_.staleness_sum_ms += staleness_ms;
+  step_.staleness_samples += 1;
+  step_.max_staleness_ms = std::max(step_.max_staleness_ms, staleness_ms);
+
+  // The time series: close the previous second when a new one starts.
+  const int64_t second = (now - ctx_.epoch) / kSecond;
+  if (cur_second_ >= 0 && second != cur_second_) CloseSecond(second);
+  if (cur_second_ != second) {
+    cur_second_ = second;
+    cur_report_ = SecondReport();
+    cur_report_.second = second;
+    cur_delay_.Clear();
+  }
+  for (int64_t d : delays_) cur_delay_.RecordNanos(static_cast<uint64_t>(d));
+  cur_report_.placements += step_.placements;
+  cur_report_.conflicts += step_.conflicts;
+  cur_report_.with_preference += step_.with_preference;
+  cur_report_.preferred += step_.preferred;
+  cur_report_.staleness_sum_ms += staleness_ms;
+  cur_report_.staleness_samples += 1;
+  cur_report_.backlog = backlog_;
+
+  MutexLock lock(&metrics_mu_);
+  for (int64_t d : delays_) metrics_.delay.RecordNanos(static_cast<uint64_t>(d));
+  delays_.clear();
+  metrics_.steps += step_.steps;
+  metrics_.placements += step_.placements;
+  metrics_.conflicts += step_.conflicts;
+  metrics_.transactions += step_.transactions;
+  metrics_.partition_syncs += step_.partition_syncs;
+  metrics_.full_syncs += step_.full_syncs;
+  metrics_.with_preference += step_.with_preference;
+  metrics_.preferred += step_.preferred;
+  metrics_.score_sum += step_.score_sum;
+  metrics_.busy_nanos += step_.busy_nanos;
+  metrics_.staleness_sum_ms += step_.staleness_sum_ms;
+  metrics_.staleness_samples += step_.staleness_samples;
+  metrics_.max_staleness_ms = std::max(metrics_.max_staleness_ms, step_.max_staleness_ms);
+  metrics_.backlog = backlog_;
+  metrics_.active_strategy = strategy_->active();
+  const int scheduler = step_.scheduler;
+  step_ = SchedulerMetrics();
+  step_.scheduler = scheduler;
+}
+
+void Scheduler::CloseSecond(int64_t next_second) {
+  (void)next_second;
+  cur_report_.utilisation = ctx_.cell->Utilisation();
+  cur_report_.delay = &cur_delay_;
+  if (ctx_.series != nullptr) ctx_.series->Add(cur_report_);
+  SeriesPoint p;
+  p.second = cur_report_.second;
+  p.placements = cur_report_.placements;
+  p.conflicts = cur_report_.conflicts;
+  p.delay_p50 = cur_delay_.Percentile(0.50);
+  p.delay_p90 = cur_delay_.Percentile(0.90);
+  p.delay_p99 = cur_delay_.Percentile(0.99);
+  p.backlog = cur_report_.backlog;
+  p.mean_staleness_ms =
+      cur_report_.staleness_samples == 0
+          ? 0
+          : cur_report_.staleness_sum_ms / static_cast<double>(cur_report_.staleness_samples);
+  p.utilisation = cur_report_.utilisation;
+  p.quality = cur_report_.with_preference == 0
+                  ? 0
+                  : static_cast<double>(cur_report_.preferred) / cur_report_.with_preference;
+  MutexLock lock(&metrics_mu_);
+  series_.push_back(p);
+  if (series_.size() > static_cast<size_t>(options_.series_seconds)) {
+    series_.erase(series_.begin());
+  }
+}
+
+}  // namespace spindle::pool

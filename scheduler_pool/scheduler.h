@@ -1,0 +1,181 @@
+// Scheduler: one optimistic scheduler of the pool (ParSync's scheduler,
+// Omega's): it keeps a local view of the cell, syncs it on its schedule
+// (SyncSchedule), orders its applications' asks by its policy, chooses
+// nodes in its view by its strategy, reserves the queues' quota, commits a
+// transaction to the cell state, and on conflict refreshes the nodes
+// involved and tries again (up to max_retries rounds per step).
+//
+// A step is RunOnce(now): drive it from a thread in real time (the pool does)
+// or from a discrete-event simulator on a virtual clock. Nothing in a step
+// sleeps or waits for heartbeats; asks are placed at the next step after they
+// arrive.
+//
+// Thread contract:
+//  - RunOnce(), view() and partition_syncs() belong to one thread at a time
+//    (the owner), like the view, the apps' pending state and the strategy.
+//  - AddApp, RemoveApp, SetAsks, OnReleased, TakePlacements, Metrics, Series,
+//    WaitForWork and Wake may be called from any thread. Changes to apps and
+//    asks go through an inbox the owner drains at the start of each step;
+//    committed placements go to a per-app outbox.
+// Lock order: inbox_mu_, outbox_mu_ and metrics_mu_ are leaves (never held
+// together, never held while calling the cell state or the ledger).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/mutex.h"
+#include "base/random.h"
+#include "scheduler_pool/ask.h"
+#include "scheduler_pool/cell_state.h"
+#include "scheduler_pool/cell_view.h"
+#include "scheduler_pool/metrics.h"
+#include "scheduler_pool/pending.h"
+#include "scheduler_pool/policy/scheduling_policy.h"
+#include "scheduler_pool/pool_options.h"
+#include "scheduler_pool/queue_ledger.h"
+#include "scheduler_pool/strategies/placement_strategy.h"
+#include "scheduler_pool/sync_schedule.h"
+#include "scheduler_pool/transaction.h"
+
+namespace spindle::pool {
+
+// What the pool shares with each of its schedulers; all outlive them.
+struct SchedulerContext {
+  CellState* cell = nullptr;
+  QueueLedger* queues = nullptr;
+  const Clock* clock = nullptr;
+  const SyncSchedule* schedule = nullptr;
+  MetricsSeries* series = nullptr;  // the pool's time series (may be null)
+  // Slot 0 of the sync schedule and second 0 of the time series.
+  TimePoint epoch;
+};
+
+struct StepResult {
+  int64_t placed = 0;     // tasks committed
+  int64_t conflicts = 0;  // claims refused
+  int64_t backlog = 0;    // outstanding tasks after the step
+  int64_t partitions_synced = 0;
+  // When the next sync slot starts: an idle or blocked scheduler has
+  // nothing new to try before then (unless new asks arrive).
+  TimePoint next_sync;
+};
+
+class Scheduler {
+ public:
+  Scheduler(int index, const PoolOptions& options, const SchedulerContext& context,
+            std::unique_ptr<SchedulingPolicy> policy, std::unique_ptr<PlacementStrategy> strategy);
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  int index() const { return index_; }
+
+  // ---- Any thread ----
+  void AddApp(const AppSpec& spec) EXCLUDES(inbox_mu_, outbox_mu_);
+  // Forgets the app: its pending asks are dropped. Returns the placements it
+  // had not taken (the caller releases them); any committed later are
+  // released by the scheduler itself.
+  std::vector<Placement> RemoveApp(AppId app) EXCLUDES(inbox_mu_, outbox_mu_);
+  // Absolute totals per ask key (see Ask); keys not mentioned are unchanged.
+  void SetAsks(AppId app, std::vector<Ask> asks) EXCLUDES(inbox_mu_, outbox_mu_);
+  // The app's usage went down by `amount` (containers released).
+  void OnReleased(AppId app, const Resource& amount) EXCLUDES(inbox_mu_);
+  // Moves the app's committed placements to the end of `out`.
+  void TakePlacements(AppId app, std::vector<Placement>* out) EXCLUDES(outbox_mu_);
+  SchedulerMetrics Metrics() const EXCLUDES(metrics_mu_);
+  std::vector<SeriesPoint> Series() const EXCLUDES(metrics_mu_);
+  // Blocks until the inbox has mail, Wake() is called, or the clock passes
+  // `deadline` (real clocks only: a ManualClock never advances by itself).
+  void WaitForWork(TimePoint deadline) EXCLUDES(inbox_mu_);
+  void Wake() EXCLUDES(inbox_mu_);
+
+  // ---- The owner ----
+  StepResult RunOnce(TimePoint now);
+  const CellView& view() const { return view_; }
+  int64_t partition_syncs(int p) const { return view_.partition(p).syncs; }
+  const PlacementStrategy& strategy() const { return *strategy_; }
+
+ private:
+  struct Message {
+    enum class Kind : uint8_t { kAddApp, kRemoveApp, kSetAsks, kReleased };
+    Kind kind = Kind::kAddApp;
+    AppSpec spec;
+    std::vector<Ask> asks;
+    std::vector<int64_t> taken;  // per ask: placements of its key taken so far
+    Resource amount;
+    TimePoint at;  // when the caller sent it (the tasks' ask time)
+  };
+  struct Outbox {
+    std::vector<Placement> ready;
+    std::vector<std::pair<AskKey, int64_t>> taken;
+  };
+  struct ClaimMeta {
+    AppState* app;
+    AskState* ask;
+    Locality locality;
+  };
+
+  void Post(Message m) EXCLUDES(inbox_mu_);
+  void ProcessInbox() EXCLUDES(inbox_mu_);
+  void ApplySetAsks(AppState* app, const Message& m);
+  int64_t SyncDue(TimePoint now);
+  void UpdateFreshnessOrder();
+  TimePoint NextSyncTime(TimePoint now) const;
+  void PlaceAndCommit(TimePoint now, StepResult* result);
+  // Commits txn_, applies the outcomes; returns the number of conflicts.
+  int64_t CommitPending(StepResult* result);
+  void Deliver() EXCLUDES(outbox_mu_);
+  void CloseSecond(int64_t second) EXCLUDES(metrics_mu_);
+  void Account(TimePoint now, int64_t synced, int64_t busy_nanos) EXCLUDES(metrics_mu_);
+
+  const int index_;
+  const PoolOptions options_;
+  const SchedulerContext ctx_;
+  const std::unique_ptr<SchedulingPolicy> policy_;
+  const std::unique_ptr<PlacementStrategy> strategy_;
+
+  // ---- Owner-thread state ----
+  CellView view_;
+  Random rng_;
+  std::unordered_map<AppId, std::unique_ptr<AppState>> apps_;
+  std::vector<AppState*> app_list_;
+  uint64_t next_app_seq_ = 0;
+  int64_t backlog_ = 0;
+  bool synced_once_ = false;
+  int64_t last_slot_ = 0;
+  std::vector<int> freshness_order_;
+  uint64_t next_placement_ = 0;
+  // Step scratch, reused.
+  Transaction txn_;
+  CommitResult commit_;
+  std::vector<ClaimMeta> meta_;
+  std::vector<Choice> choices_;
+  std::vector<Placement> committed_;
+  std::vector<int64_t> delays_;
+  std::vector<Placement> to_release_;
+  // Counters of the step, published under metrics_mu_ by Account().
+  SchedulerMetrics step_;
+  // The second being accumulated for the time series.
+  int64_t cur_second_ = -1;
+  SecondReport cur_report_;
+  LatencyHistogram cur_delay_;
+
+  mutable Mutex inbox_mu_;
+  std::vector<Message> inbox_ GUARDED_BY(inbox_mu_);
+  bool woken_ GUARDED_BY(inbox_mu_) = false;
+  CondVar inbox_cv_;
+
+  mutable Mutex outbox_mu_;
+  std::unordered_map<AppId, Outbox> outboxes_ GUARDED_BY(outbox_mu_);
+
+  mutable Mutex metrics_mu_;
+  SchedulerMetrics metrics_ GUARDED_BY(metrics_mu_);
+  std::vector<SeriesPoint> series_ GUARDED_BY(metrics_mu_);  // oldest first
+};
+
+}  // namespace spindle::pool

@@ -1,0 +1,240 @@
+#include "scheduler_pool/scheduler_pool.h"
+
+#include <glog/logging.h>
+
+#include <algorithm>
+
+#include "scheduler_pool/policy/quota_drf_policy.h"
+#include "scheduler_pool/strategies/adaptive.h"
+#include "scheduler_pool/strategies/latency_first.h"
+#include "scheduler_pool/strategies/quality_first.h"
+
+namespace spindle::pool {
+
+namespace {
+
+std::unique_ptr<PlacementStrategy> MakeStrategy(const PoolOptions& o) {
+  switch (o.strategy) {
+    case StrategyKind::kLatencyFirst:
+      return std::make_unique<LatencyFirst>();
+    case StrategyKind::kQualityFirst:
+      return std::make_unique<QualityFirst>();
+    case StrategyKind::kAdaptive:
+      return std::make_unique<Adaptive>(o.tau, o.ema_alpha);
+  }
+  return std::make_unique<LatencyFirst>();
+}
+
+}  // namespace
+
+SchedulerPool::SchedulerPool(const PoolOptions& options, const Clock* clock)
+    : options_(options),
+      clock_(clock),
+      epoch_(clock->Now()),
+      series_(options.series_seconds),
+      pinning_(options.effective_schedulers(), options.pinning, options.queue_groups) {}
+
+Result<std::unique_ptr<SchedulerPool>> SchedulerPool::Create(const PoolOptions& options,
+                                                             const Clock* clock,
+                                                             PolicyFactory policy_factory) {
+  RETURN_NOT_OK(options.Validate());
+  if (clock == nullptr) return Status::InvalidArgument("no clock");
+  std::unique_ptr<SchedulerPool> pool(new SchedulerPool(options, clock));
+  CellStateOptions cell_options;
+  cell_options.num_partitions = options.num_partitions;
+  cell_options.change_log_entries = options.change_log_entries;
+  pool->cell_ = std::make_unique<CellState>(cell_options);
+  const int n = options.effective_schedulers();
+  pool->schedule_ =
+      std::make_unique<SyncSchedule>(options.mode, n, options.num_partitions, options.sync_gap);
+  SchedulerContext ctx;
+  ctx.cell = pool->cell_.get();
+  ctx.queues = &pool->queues_;
+  ctx.clock = clock;
+  ctx.schedule = pool->schedule_.get();
+  ctx.series = &pool->series_;
+  ctx.epoch = pool->epoch_;
+  for (int i = 0; i < n; ++i) {
+    std::unique_ptr<SchedulingPolicy> policy =
+        policy_factory != nullptr ? policy_factory(i) : std::make_unique<QuotaDrfPolicy>();
+    pool->schedulers_.push_back(
+        std::make_unique<Scheduler>(i, options, ctx, std::move(policy), MakeStrategy(options)));
+  }
+  return pool;
+}
+
+SchedulerPool::~SchedulerPool() { Stop(); }
+
+Status SchedulerPool::Start() {
+  MutexLock lock(&threads_mu_);
+  if (started_) return Status::Aborted("scheduler pool already started");
+  started_ = true;
+  for (int i = 0; i < num_schedulers(); ++i) {
+    threads_.emplace_back([this, i] { ThreadMain(i); });
+  }
+  LOG(INFO) << "scheduler pool started: " << num_schedulers() << " scheduler(s), "
+            << SyncModeName(options_.mode) << ", " << StrategyKindName(options_.strategy)
+            << ", P=" << options_.num_partitions;
+  return Status::OK();
+}
+
+void SchedulerPool::Stop() {
+  MutexLock lock(&threads_mu_);
+  if (threads_.empty()) return;
+  stopping_.store(true, std::memory_order_release);
+  for (auto& s : schedulers_) s->Wake();
+  for (auto& t : threads_) t.join();
+  threads_.clear();
+}
+
+void SchedulerPool::ThreadMain(int i) {
+  Scheduler& s = *schedulers_[static_cast<size_t>(i)];
+  while (!stopping_.load(std::memory_order_acquire)) {
+    const StepResult r = s.RunOnce(clock_->Now());
+    if (r.placed > 0 || r.conflicts > 0) continue;
+    if (stopping_.load(std::memory_order_acquire)) break;
+    s.WaitForWork(r.next_sync);
+  }
+}
+
+Result<std::vector<QueueId>> SchedulerPool::SetQueues(const std::vector<QueueSpec>& specs) {
+  return queues_.SetQueues(specs);
+}
+
+int SchedulerPool::SchedulerFor(AppId app, std::string_view queue_name) const {
+  return pinning_.SchedulerFor(app, std::string(queue_name));
+}
+
+int SchedulerPool::SchedulerOfApp(AppId app) const {
+  MutexLock lock(&apps_mu_);
+  auto it = apps_.find(app);
+  return it == apps_.end() ? -1 : it->second;
+}
+
+Status SchedulerPool::AddApp(const AppSpec& spec) {
+  if (!spec.id.valid()) return Status::InvalidArgument("invalid application id");
+  if (!queues_.Contains(spec.queue)) {
+    return Status::InvalidArgument("application " + std::to_string(spec.id.value()) +
+                                   ": unknown queue");
+  }
+  const std::string queue_name = queues_.Snapshot(spec.queue).spec.name;
+  const int s = pinning_.SchedulerFor(spec.id, queue_name);
+  {
+    MutexLock lock(&apps_mu_);
+    if (!apps_.emplace(spec.id, s).second) {
+      return Status::AlreadyExists("application " + std::to_string(spec.id.value()) +
+                                   " already added");
+    }
+  }
+  schedulers_[static_cast<size_t>(s)]->AddApp(spec);
+  return Status::OK();
+}
+
+Status SchedulerPool::RemoveApp(AppId app) {
+  int s = -1;
+  {
+    MutexLock lock(&apps_mu_);
+    auto it = apps_.find(app);
+    if (it == apps_.end()) {
+      return Status::NotFound("application " + std::to_string(app.value()) + " not found");
+    }
+    s = it->second;
+    apps_.erase(it);
+  }
+  const std::vector<Placement> untaken = schedulers_[static_cast<size_t>(s)]->RemoveApp(app);
+  for (const Placement& p : untaken) {
+    cell_->Release(p.node, p.resource).PermitUnchecked();
+    queues_.Release(p.queue, p.resource);
+  }
+  return Status::OK();
+}
+
+Status SchedulerPool::SetAsks(AppId app, std::vector<Ask> asks) {
+  for (const Ask& a : asks) {
+    if (a.count < 0) return Status::InvalidArgument("negative ask count");
+    if (a.capability.AnyNegative() || (a.count > 0 && a.capability.IsZero())) {
+      return Status::InvalidArgument("ask capability must be positive: " + a.capability.ToString());
+    }
+  }
+  const int s = SchedulerOfApp(app);
+  if (s < 0) return Status::NotFound("application " + std::to_string(app.value()) + " not found");
+  schedulers_[static_cast<size_t>(s)]->SetAsks(app, std::move(asks));
+  return Status::OK();
+}
+
+Status SchedulerPool::TakePlacements(AppId app, std::vector<Placement>* out) {
+  const int s = SchedulerOfApp(app);
+  if (s < 0) return Status::NotFound("application " + std::to_string(app.value()) + " not found");
+  schedulers_[static_cast<size_t>(s)]->TakePlacements(app, out);
+  return Status::OK();
+}
+
+Status SchedulerPool::Release(const Placement& placement) {
+  return ReleaseBatch(std::vector<Placement>{placement});
+}
+
+Status SchedulerPool::ReleaseBatch(const std::vector<Placement>& placements) {
+  for (const Placement& p : placements) {
+    if (!queues_.Contains(p.queue)) return Status::InvalidArgument("release: unknown queue");
+    if (p.resource.AnyNegative()) return Status::InvalidArgument("release: negative resource");
+  }
+  // Nodes: grouped by partition so each partition's lock is taken once.
+  std::vector<NodeRelease> nodes;
+  nodes.reserve(placements.size());
+  for (const Placement& p : placements) nodes.push_back(NodeRelease{p.node, p.resource});
+  std::stable_sort(nodes.begin(), nodes.end(), [](const NodeRelease& a, const NodeRelease& b) {
+    return a.node.partition() < b.node.partition();
+  });
+  Status status = cell_->ReleaseBatch(nodes.data(), nodes.size());
+  // Queues and apps: one call per run of equal ids.
+  for (size_t i = 0; i < placements.size();) {
+    const QueueId q = placements[i].queue;
+    const AppId a = placements[i].app;
+    Resource sum;
+    size_t j = i;
+    for (; j < placements.size() && placements[j].queue == q && placements[j].app == a; ++j) {
+      sum += placements[j].resource;
+    }
+    queues_.Release(q, sum);
+    const int s = SchedulerOfApp(a);
+    if (s >= 0) schedulers_[static_cast<size_t>(s)]->OnReleased(a, sum);
+    i = j;
+  }
+  return status;
+}
+
+StepResult SchedulerPool::RunOnce(int scheduler, TimePoint now) {
+  CHECK_GE(scheduler, 0);
+  CHECK_LT(scheduler, num_schedulers());
+  return schedulers_[static_cast<size_t>(scheduler)]->RunOnce(now);
+}
+
+StepResult SchedulerPool::RunAllOnce(TimePoint now) {
+  StepResult sum;
+  bool first = true;
+  for (auto& s : schedulers_) {
+    const StepResult r = s->RunOnce(now);
+    sum.placed += r.placed;
+    sum.conflicts += r.conflicts;
+    sum.backlog += r.backlog;
+    sum.partitions_synced += r.partitions_synced;
+    if (first || r.next_sync < sum.next_sync) sum.next_sync = r.next_sync;
+    first = false;
+  }
+  return sum;
+}
+
+PoolMetrics SchedulerPool::Metrics() const {
+  PoolMetrics m;
+  m.overall.scheduler = -1;
+  for (const auto& s : schedulers_) {
+    m.schedulers.push_back(s->Metrics());
+    m.overall.Add(m.schedulers.back());
+  }
+  m.capacity = cell_->Capacity();
+  m.allocated = cell_->Allocated();
+  m.utilisation = m.allocated.DominantShare(m.capacity);
+  return m;
+}
+
+}  // namespace spindle::pool

@@ -1,0 +1,154 @@
+// SchedulerPool: the facade the RM uses for placement. It owns the cell state
+// (nodes in P partitions), the queue ledger, N schedulers (or one, in
+// monolithic mode) and, once started, one thread per scheduler that places
+// asks as they arrive: nothing waits for node heartbeats.
+//
+//   auto pool = SchedulerPool::Create(options, SystemClock::Get());
+//   pool->SetQueues({{"root.default"}});
+//   NodeId n = *pool->AddNode({Resource::Of(8192, 8), "/rack1", 1.0});
+//   pool->AddApp({app, queue});
+//   pool->SetAsks(app, {ask});           // absolute totals, as YARN's
+//   pool->Start();
+//   ... pool->TakePlacements(app, &out);  // at the AM's next allocate
+//   ... pool->Release(placement);          // container completed
+//
+// Two ways to drive the schedulers:
+//  - Start()/Stop(): real time, one thread per scheduler.
+//  - RunOnce(i, now) / RunAllOnce(now) without Start(): a caller (a test, a
+//    benchmark, or the wind tunnel's discrete-event driver on a ManualClock)
+//    steps each scheduler itself. Do not mix the two.
+//
+// Thread-safety: every method is thread-safe, except that RunOnce/RunAllOnce
+// must not run concurrently for the same scheduler nor while started.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/mutex.h"
+#include "base/result.h"
+#include "scheduler_pool/ask.h"
+#include "scheduler_pool/cell_state.h"
+#include "scheduler_pool/metrics.h"
+#include "scheduler_pool/pinning.h"
+#include "scheduler_pool/policy/scheduling_policy.h"
+#include "scheduler_pool/pool_options.h"
+#include "scheduler_pool/queue_ledger.h"
+#include "scheduler_pool/scheduler.h"
+#include "scheduler_pool/sync_schedule.h"
+
+namespace spindle::pool {
+
+struct PoolMetrics {
+  SchedulerMetrics overall;  // summed over schedulers (scheduler == -1)
+  std::vector<SchedulerMetrics> schedulers;
+  Resource capacity;
+  Resource allocated;
+  double utilisation = 0;
+};
+
+// Builds a scheduler's policy; the default is QuotaDrfPolicy.
+using PolicyFactory = std::unique_ptr<SchedulingPolicy> (*)(int scheduler);
+
+class SchedulerPool {
+ public:
+  // InvalidArgument if the options do not validate. `clock` must outlive the
+  // pool. `policy_factory` (may be null) overrides the default policy.
+  static Result<std::unique_ptr<SchedulerPool>> Create(const PoolOptions& options,
+                                                       const Clock* clock,
+                                                       PolicyFactory policy_factory = nullptr);
+  ~SchedulerPool();  // Stop()s
+  SchedulerPool(const SchedulerPool&) = delete;
+  SchedulerPool& operator=(const SchedulerPool&) = delete;
+
+  // Starts one thread per scheduler. Aborted if already started.
+  Status Start() EXCLUDES(threads_mu_);
+  // Stops and joins the threads; idempotent.
+  void Stop() EXCLUDES(threads_mu_);
+
+  // ---- Queues ----
+  // See QueueLedger::SetQueues.
+  Result<std::vector<QueueId>> SetQueues(const std::vector<QueueSpec>& specs);
+  Result<QueueId> FindQueue(std::string_view name) const { return queues_.Find(name); }
+
+  // ---- Nodes (registration and heartbeats) ----
+  Result<NodeId> AddNode(const NodeSpec& spec) { return cell_->AddNode(spec); }
+  Status UpdateNode(NodeId node, const NodeUpdate& update) {
+    return cell_->UpdateNode(node, update);
+  }
+  Status RemoveNode(NodeId node) { return cell_->RemoveNode(node); }
+  Result<RackId> FindRack(std::string_view name) const { return cell_->FindRack(name); }
+
+  // ---- Applications ----
+  // Pins the app to a scheduler. AlreadyExists if known; InvalidArgument for
+  // an unknown queue.
+  Status AddApp(const AppSpec& spec) EXCLUDES(apps_mu_);
+  // Drops the app's asks and releases the placements it has not taken (and
+  // any committed later). The RM releases the containers it handed out.
+  // NotFound if unknown.
+  Status RemoveApp(AppId app) EXCLUDES(apps_mu_);
+  // Sets absolute totals per ask key (see Ask). NotFound for an unknown app;
+  // InvalidArgument (nothing applied) for a negative count, a non-positive
+  // capability or a count with no capability.
+  Status SetAsks(AppId app, std::vector<Ask> asks) EXCLUDES(apps_mu_);
+  // Appends the app's committed placements to `out` (oldest first) and
+  // forgets them. NotFound for an unknown app.
+  Status TakePlacements(AppId app, std::vector<Placement>* out) EXCLUDES(apps_mu_);
+  // A container of a placement completed: frees its node, queue and app
+  // usage. InvalidArgument for an unknown queue; the node part follows
+  // CellState::Release (a removed node is fine).
+  Status Release(const Placement& placement) EXCLUDES(apps_mu_);
+  Status ReleaseBatch(const std::vector<Placement>& placements) EXCLUDES(apps_mu_);
+
+  // ---- Driving without threads ----
+  int num_schedulers() const { return static_cast<int>(schedulers_.size()); }
+  // The scheduler an app is (or would be) pinned to.
+  int SchedulerFor(AppId app, std::string_view queue_name) const;
+  StepResult RunOnce(int scheduler, TimePoint now);
+  // RunOnce for every scheduler in turn; sums the results (next_sync is the
+  // earliest).
+  StepResult RunAllOnce(TimePoint now);
+
+  // ---- Introspection ----
+  PoolMetrics Metrics() const;
+  // The pool's 1 s time series, oldest first.
+  std::vector<SeriesPoint> Series() const { return series_.Points(); }
+  const CellState& cell() const { return *cell_; }
+  const QueueLedger& queues() const { return queues_; }
+  const PoolOptions& options() const { return options_; }
+  const Scheduler& scheduler(int i) const { return *schedulers_[static_cast<size_t>(i)]; }
+  TimePoint epoch() const { return epoch_; }
+
+ private:
+  SchedulerPool(const PoolOptions& options, const Clock* clock);
+  void ThreadMain(int i);
+  // The scheduler of a known app, or -1.
+  int SchedulerOfApp(AppId app) const EXCLUDES(apps_mu_);
+
+  const PoolOptions options_;
+  const Clock* const clock_;
+  const TimePoint epoch_;
+  std::unique_ptr<CellState> cell_;
+  QueueLedger queues_;
+  MetricsSeries series_;
+  std::unique_ptr<SyncSchedule> schedule_;
+  Pinning pinning_;
+  std::vector<std::unique_ptr<Scheduler>> schedulers_;
+
+  mutable Mutex apps_mu_;
+  // App -> its scheduler.
+  std::unordered_map<AppId, int> apps_ GUARDED_BY(apps_mu_);
+
+  Mutex threads_mu_;
+  std::vector<std::thread> threads_ GUARDED_BY(threads_mu_);
+  bool started_ GUARDED_BY(threads_mu_) = false;
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace spindle::pool

@@ -1,0 +1,20 @@
+#include "scheduler_pool/strategies/latency_first.h"
+
+namespace spindle::pool {
+
+int64_t LatencyFirst::PlaceAnywhere(const Resource& resource, int64_t count, StrategyContext& ctx,
+                                    std::vector<Choice>* out) {
+  int64_t placed = 0;
+  for (int p : *ctx.freshness_order) {
+    if (placed >= count) break;
+    placed += NextFitInPartition(ctx.view, p, resource, count - placed, out);
+  }
+  return placed;
+}
+
+double LatencyFirst::Rank(const StrategyContext& ctx, NodeId node) const {
+  return -static_cast<double>(
+      ctx.view->Staleness(static_cast<int>(node.partition()), ctx.now).count());
+}
+
+}  // namespace spindle::pool

@@ -1,0 +1,65 @@
+// PlacementStrategy: *where* a task goes, given one scheduler's local view
+// (ParSync §5.2). Strategies are pure over the view plus an injected Random:
+// they claim the nodes they choose in the view and return the choices; the
+// scheduler turns them into a transaction.
+//
+// Two entry points:
+//  - PlaceAnywhere: up to `count` tasks of one size on any node that fits.
+//  - Rank: how much the strategy likes a node, to choose among the nodes a
+//    task prefers (locality; see locality.h). Higher is better.
+// Sparrow's batch sampling (probe d*m nodes, take the m least loaded) is
+// another PlaceAnywhere and plugs in the same way.
+//
+// Thread-safety: one scheduler's.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/random.h"
+#include "scheduler_pool/ask.h"
+#include "scheduler_pool/cell_view.h"
+
+namespace spindle::pool {
+
+enum class StrategyKind : uint8_t { kLatencyFirst, kQualityFirst, kAdaptive };
+const char* StrategyKindName(StrategyKind kind);
+
+struct Choice {
+  NodeId node;
+  uint64_t seen_version = 0;
+  Locality locality = Locality::kOffSwitch;
+};
+
+struct StrategyContext {
+  CellView* view = nullptr;
+  Random* rng = nullptr;
+  TimePoint now;
+  // Partitions, freshest first (ties broken per scheduler, so schedulers
+  // that synced at the same moment start in different places).
+  const std::vector<int>* freshness_order = nullptr;
+};
+
+class PlacementStrategy {
+ public:
+  virtual ~PlacementStrategy() = default;
+  virtual StrategyKind kind() const = 0;
+  // The strategy deciding now (adaptive: the one it switched to).
+  virtual StrategyKind active() const { return kind(); }
+  // Chooses nodes for up to `count` tasks of `resource`, claiming each in
+  // ctx.view; appends to `out`, returns how many.
+  virtual int64_t PlaceAnywhere(const Resource& resource, int64_t count, StrategyContext& ctx,
+                                std::vector<Choice>* out) = 0;
+  virtual double Rank(const StrategyContext& ctx, NodeId node) const = 0;
+  // One committed task's scheduling delay (ask to commit).
+  virtual void ObserveDelay(Duration delay) {}
+};
+
+// Next-fit within one partition, from its cursor: up to `count` tasks,
+// filling a node before moving on. Records the ask as unfit for the
+// partition if no node takes it. Shared by the strategies.
+int64_t NextFitInPartition(CellView* view, int p, const Resource& r, int64_t count,
+                           std::vector<Choice>* out);
+
+}  // namespace spindle::pool

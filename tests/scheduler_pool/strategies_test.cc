@@ -1,0 +1,186 @@
+#include <gtest/gtest.h>
+
+#include "base/random.h"
+#include "scheduler_pool/cell_view.h"
+#include "scheduler_pool/strategies/adaptive.h"
+#include "scheduler_pool/strategies/latency_first.h"
+#include "scheduler_pool/strategies/locality.h"
+#include "scheduler_pool/strategies/quality_first.h"
+#include "tests/scheduler_pool/test_util.h"
+
+namespace spindle::pool {
+namespace {
+
+using std::chrono::milliseconds;
+using testing::At;
+using testing::kSlot;
+
+// A cell of `partitions` partitions with `per_partition` nodes each; node
+// scores come from `score(p, i)`.
+class StrategyTest : public ::testing::Test {
+ protected:
+  void Build(
+      int partitions, int per_partition, int slots,
+      double (*score)(int p, int i) = [](int, int) { return 1.0; }) {
+    CellStateOptions o;
+    o.num_partitions = partitions;
+    cell_ = std::make_unique<CellState>(o);
+    // AddNode fills partitions round-robin: node k goes to partition k % P.
+    for (int i = 0; i < per_partition; ++i) {
+      for (int p = 0; p < partitions; ++p) {
+        const std::string rack = "/rack" + std::to_string(i % 2);
+        auto id = cell_->AddNode(NodeSpec{kSlot * slots, rack, score(p, i)});
+        ASSERT_TRUE(id.ok());
+        ASSERT_EQ(id->partition(), static_cast<uint32_t>(p));
+      }
+    }
+    view_ = std::make_unique<CellView>(partitions, kSlot);
+  }
+  void SyncAt(int p, int ms) { view_->Sync(*cell_, p, At(milliseconds(ms))); }
+  StrategyContext Context(int now_ms) {
+    view_->FreshnessOrder(0, &order_);
+    StrategyContext ctx;
+    ctx.view = view_.get();
+    ctx.rng = &rng_;
+    ctx.now = At(milliseconds(now_ms));
+    ctx.freshness_order = &order_;
+    return ctx;
+  }
+
+  std::unique_ptr<CellState> cell_;
+  std::unique_ptr<CellView> view_;
+  std::vector<int> order_;
+  Random rng_{42};
+};
+
+TEST_F(StrategyTest, LatencyFirstUsesTheFreshestPartitionThenTheLeastStale) {
+  Build(3, 2, 2);  // 4 slots per partition
+  SyncAt(0, 10);
+  SyncAt(1, 30);
+  SyncAt(2, 20);
+  LatencyFirst s;
+  auto ctx = Context(40);
+  EXPECT_EQ(order_, (std::vector<int>{1, 2, 0}));
+  std::vector<Choice> out;
+  ASSERT_EQ(s.PlaceAnywhere(kSlot, 4, ctx, &out), 4);
+  for (const Choice& c : out) EXPECT_EQ(c.node.partition(), 1u);
+  out.clear();
+  ASSERT_EQ(s.PlaceAnywhere(kSlot, 5, ctx, &out), 5);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(out[static_cast<size_t>(i)].node.partition(), 2u);
+  EXPECT_EQ(out[4].node.partition(), 0u);
+  // Claims are applied to the view: the chosen nodes are now full there.
+  EXPECT_FALSE(view_->CanFit(out[0].node, kSlot));
+}
+
+TEST_F(StrategyTest, LatencyFirstTiesAreBrokenByRotation) {
+  Build(4, 1, 1);
+  for (int p = 0; p < 4; ++p) SyncAt(p, 10);
+  view_->FreshnessOrder(2, &order_);
+  EXPECT_EQ(order_, (std::vector<int>{2, 3, 0, 1}));
+}
+
+TEST_F(StrategyTest, QualityFirstPicksThePartitionWithTheBestAverageScore) {
+  Build(3, 4, 1, [](int p, int) { return p == 1 ? 9.0 : 2.0; });
+  for (int p = 0; p < 3; ++p) SyncAt(p, 10);
+  QualityFirst s;
+  auto ctx = Context(20);
+  std::vector<Choice> out;
+  ASSERT_EQ(s.PlaceAnywhere(kSlot, 4, ctx, &out), 4);
+  for (const Choice& c : out) EXPECT_EQ(c.node.partition(), 1u);
+  // Partition 1 is now full in the view: the next best take over.
+  out.clear();
+  ASSERT_EQ(s.PlaceAnywhere(kSlot, 1, ctx, &out), 1);
+  EXPECT_NE(out[0].node.partition(), 1u);
+}
+
+TEST_F(StrategyTest, QualityFirstSamplesNodesInProportionToScore) {
+  // One partition: node 0 scores 1, node 1 scores 9; both roomy.
+  Build(1, 2, 100000, [](int, int i) { return i == 0 ? 1.0 : 9.0; });
+  SyncAt(0, 10);
+  QualityFirst s;
+  auto ctx = Context(20);
+  std::vector<Choice> out;
+  constexpr int kDraws = 20000;
+  for (int i = 0; i < kDraws; ++i) ASSERT_EQ(s.PlaceAnywhere(kSlot, 1, ctx, &out), 1);
+  int high = 0;
+  for (const Choice& c : out) high += c.node.slot() == 1;
+  EXPECT_NEAR(static_cast<double>(high) / kDraws, 0.9, 0.02);
+}
+
+TEST_F(StrategyTest, QualityFirstFallsBackToNextFitForLargeAsks) {
+  Build(1, 8, 1, [](int, int i) { return i == 5 ? 1.0 : 10.0; });
+  // Node 5 alone can take a 2-slot ask.
+  NodeUpdate grow;
+  grow.set_total = true;
+  grow.total = kSlot * 2;
+  ASSERT_TRUE(cell_->UpdateNode(NodeId(0, 5), grow).ok());
+  SyncAt(0, 10);
+  QualityFirst s(/*samples_per_task=*/1);
+  auto ctx = Context(20);
+  std::vector<Choice> out;
+  ASSERT_EQ(s.PlaceAnywhere(kSlot * 2, 1, ctx, &out), 1);
+  EXPECT_EQ(out[0].node, NodeId(0, 5));
+  EXPECT_EQ(s.PlaceAnywhere(kSlot * 2, 1, ctx, &out), 0);
+}
+
+TEST_F(StrategyTest, AdaptiveSwitchesOnTheDelayEma) {
+  // Partition 0: fresh, low scores. Partition 1: stale, high scores.
+  Build(2, 4, 1, [](int p, int) { return p == 1 ? 10.0 : 1.0; });
+  SyncAt(1, 10);
+  SyncAt(0, 90);
+  Adaptive s(milliseconds(100), /*alpha=*/0.5);
+  auto ctx = Context(100);
+  std::vector<Choice> out;
+  EXPECT_EQ(s.active(), StrategyKind::kQualityFirst);
+  ASSERT_EQ(s.PlaceAnywhere(kSlot, 1, ctx, &out), 1);
+  EXPECT_EQ(out.back().node.partition(), 1u);  // quality: best scores
+  s.ObserveDelay(milliseconds(500));
+  EXPECT_EQ(s.active(), StrategyKind::kLatencyFirst);
+  ASSERT_EQ(s.PlaceAnywhere(kSlot, 1, ctx, &out), 1);
+  EXPECT_EQ(out.back().node.partition(), 0u);  // latency: freshest
+  // The EMA comes back under tau after short delays.
+  for (int i = 0; i < 10; ++i) s.ObserveDelay(milliseconds(1));
+  EXPECT_LT(s.ema(), milliseconds(100));
+  EXPECT_EQ(s.active(), StrategyKind::kQualityFirst);
+}
+
+TEST_F(StrategyTest, LocalityNodeThenRackThenAnywhere) {
+  Build(2, 4, 1);  // racks: node i of each partition in /rack(i % 2)
+  SyncAt(0, 10);
+  SyncAt(1, 10);
+  LatencyFirst s;
+  auto ctx = Context(20);
+  const RackId rack1 = *cell_->FindRack("/rack1");
+  Ask ask = testing::SlotAsk(1);
+  ask.nodes = {NodeId(0, 2)};  // in /rack0
+  ask.racks = {rack1};
+  std::vector<Choice> out;
+  ASSERT_EQ(PlaceWithLocality(ask, 1, &s, ctx, &out), 1);
+  EXPECT_EQ(out[0].node, NodeId(0, 2));
+  EXPECT_EQ(out[0].locality, Locality::kNodeLocal);
+  EXPECT_TRUE(IsPreferred(ask, out[0].locality));
+  // The preferred node is full now: rack1's nodes next (4 of them).
+  out.clear();
+  ASSERT_EQ(PlaceWithLocality(ask, 4, &s, ctx, &out), 4);
+  for (const Choice& c : out) {
+    EXPECT_EQ(c.locality, Locality::kRackLocal);
+    EXPECT_EQ(view_->Find(c.node)->rack, rack1);
+    EXPECT_FALSE(IsPreferred(ask, c.locality));  // the ask named a node
+  }
+  // Then anywhere, since locality is relaxed.
+  out.clear();
+  ASSERT_EQ(PlaceWithLocality(ask, 1, &s, ctx, &out), 1);
+  EXPECT_EQ(out[0].locality, Locality::kOffSwitch);
+  // Strict locality: nothing more.
+  ask.relax_locality = false;
+  out.clear();
+  EXPECT_EQ(PlaceWithLocality(ask, 1, &s, ctx, &out), 0);
+  // Rack-only asks count rack-local as preferred.
+  Ask rack_only = testing::SlotAsk(1);
+  rack_only.racks = {rack1};
+  EXPECT_TRUE(IsPreferred(rack_only, Locality::kRackLocal));
+  EXPECT_FALSE(IsPreferred(testing::SlotAsk(1), Locality::kOffSwitch));
+}
+
+}  // namespace
+}  // namespace spindle::pool

@@ -1,0 +1,579 @@
+#include "rm/apps/app_manager.h"
+
+#include <glog/logging.h>
+
+#include <algorithm>
+
+#include "rm/yarn_exceptions.h"
+
+namespace spindle::rm {
+
+namespace {
+
+// The AM container's ask is kept apart from the AM's own asks (which may use
+// any priority, including 0) by an allocation request id YARN never uses.
+constexpr int64_t kAmAllocationRequestId = -2;
+
+// Exit status of a container the RM found lost or killed (ContainerExitStatus).
+constexpr int32_t kExitAborted = -100;
+
+int64_t RoundUp(int64_t value, int64_t step) {
+  if (step <= 0) return value;
+  return (value + step - 1) / step * step;
+}
+
+}  // namespace
+
+ApplicationManager::ApplicationManager(const ApplicationManagerOptions& options,
+                                       pool::SchedulerPool* pool, AmLauncher* launcher,
+                                       const NodeDirectory* nodes, const Clock* clock)
+    : options_(options),
+      pool_(pool),
+      launcher_(launcher),
+      nodes_(nodes),
+      clock_(clock),
+      cluster_timestamp_(options.cluster_timestamp_ms > 0 ? options.cluster_timestamp_ms
+                                                          : clock->WallMillis()) {}
+
+void ApplicationManager::SetListener(Listener listener) {
+  MutexLock lock(&mu_);
+  listener_ = std::move(listener);
+}
+
+ApplicationId ApplicationManager::NewApplicationId() {
+  MutexLock lock(&mu_);
+  return ApplicationId{cluster_timestamp_, next_app_seq_++};
+}
+
+void ApplicationManager::Run(Actions& actions) {
+  for (auto& action : actions) action();
+  actions.clear();
+}
+
+RmApp* ApplicationManager::FindLocked(const ApplicationId& id) {
+  auto it = apps_.find(id);
+  return it == apps_.end() ? nullptr : &it->second;
+}
+
+Status ApplicationManager::Submit(Submission submission) {
+  Actions actions;
+  {
+    MutexLock lock(&mu_);
+    const ApplicationId id = submission.id;
+    if (apps_.count(id) != 0) {
+      return Status::Remote(yarn::kYarnException, "Application with id " + id.ToString() +
+                                                      " is already present! Cannot add a "
+                                                      "duplicate!");
+    }
+    if (!submission.unmanaged_am) {
+      // Normalise as the CapacityScheduler does: up to a multiple of the
+      // minimum allocation, checked against the maximum.
+      pool::Resource& am = submission.am_resource;
+      const int64_t memory = am.memory_mb();
+      const int64_t vcores = am.vcores();
+      if (memory < 0 || memory > options_.max_allocation.memory_mb()) {
+        return Status::Remote(
+            yarn::kInvalidResourceRequest,
+            "Invalid resource request, requested memory < 0, or requested memory > max "
+            "configured, requestedMemory=" +
+                std::to_string(memory) +
+                ", maxMemory=" + std::to_string(options_.max_allocation.memory_mb()));
+      }
+      if (vcores < 0 || vcores > options_.max_allocation.vcores()) {
+        return Status::Remote(
+            yarn::kInvalidResourceRequest,
+            "Invalid resource request, requested virtual cores < 0, or requested virtual cores "
+            "> max configured, requestedVirtualCores=" +
+                std::to_string(vcores) +
+                ", maxVirtualCores=" + std::to_string(options_.max_allocation.vcores()));
+      }
+      am = pool::Resource::Of(std::max(options_.min_allocation.memory_mb(),
+                                       RoundUp(memory, options_.min_allocation.memory_mb())),
+                              std::max(options_.min_allocation.vcores(), vcores));
+    }
+    RmApp app;
+    app.max_attempts = submission.max_attempts <= 0
+                           ? options_.max_attempts
+                           : std::min(submission.max_attempts, options_.max_attempts);
+    app.submit_time_ms = clock_->WallMillis();
+    app.start_time_ms = app.submit_time_ms;
+    app.pool_app = pool::AppId(next_pool_app_++);
+    app.submission = std::move(submission);
+    RmApp& stored = apps_.emplace(id, std::move(app)).first->second;
+    LOG(INFO) << "application " << id.ToString() << " submitted by " << stored.submission.user
+              << " to queue " << stored.submission.queue;
+    AppEventLocked(stored, AppEvent::kStart, &actions);
+    // The store write goes here (persist/); in memory it is immediate.
+    AppEventLocked(stored, AppEvent::kSaved, &actions);
+    // The scheduler's acceptance.
+    auto queue = pool_->FindQueue(stored.submission.queue);
+    if (!queue.ok()) queue = pool_->FindQueue("root." + stored.submission.queue);
+    if (!queue.ok()) {
+      RejectLocked(stored,
+                   "Application " + id.ToString() + " submitted by user " + stored.submission.user +
+                       " to unknown queue: " + stored.submission.queue,
+                   &actions);
+    } else {
+      Status added = pool_->AddApp({stored.pool_app, *queue, stored.submission.priority});
+      if (!added.ok()) {
+        RejectLocked(stored, added.message(), &actions);
+      } else {
+        stored.in_pool = true;
+        AppEventLocked(stored, AppEvent::kAccepted, &actions);
+        StartAttemptLocked(stored, &actions);
+      }
+    }
+  }
+  Run(actions);
+  return Status::OK();
+}
+
+void ApplicationManager::RejectLocked(RmApp& app, const std::string& diagnostics,
+                                      Actions* actions) {
+  LOG(WARNING) << "application " << app.submission.id.ToString() << " rejected: " << diagnostics;
+  app.diagnostics = diagnostics;
+  AppEventLocked(app, AppEvent::kRejected, actions);
+}
+
+Result<bool> ApplicationManager::Kill(const ApplicationId& id, const std::string& diagnostics) {
+  Actions actions;
+  bool done = false;
+  {
+    MutexLock lock(&mu_);
+    RmApp* app = FindLocked(id);
+    if (app == nullptr) {
+      return Status::Remote(yarn::kApplicationNotFound,
+                            "Trying to kill an absent application " + id.ToString());
+    }
+    if (!IsFinal(app->state) && app->state != AppState::kKilling &&
+        app->state != AppState::kFinishing) {
+      app->diagnostics = diagnostics.empty() ? "Application killed by user." : diagnostics;
+      AppEventLocked(*app, AppEvent::kKill, &actions);
+      if (app->state == AppState::kKilling) {
+        RmAttempt* attempt = app->current_attempt();
+        if (attempt != nullptr) {
+          AttemptEventLocked(*app, *attempt, AttemptEvent::kKill, &actions);
+        } else {
+          AppEventLocked(*app, AppEvent::kAttemptKilled, &actions);
+        }
+      }
+    }
+    done = IsFinal(app->state);
+  }
+  Run(actions);
+  return done;
+}
+
+Result<RmApp> ApplicationManager::GetApp(const ApplicationId& id) const {
+  MutexLock lock(&mu_);
+  auto it = apps_.find(id);
+  if (it == apps_.end()) {
+    return Status::Remote(yarn::kApplicationNotFound,
+                          "Application with id '" + id.ToString() + "' doesn't exist in RM.");
+  }
+  return it->second;
+}
+
+std::vector<RmApp> ApplicationManager::ListApps() const {
+  MutexLock lock(&mu_);
+  std::vector<RmApp> out;
+  out.reserve(apps_.size());
+  for (const auto& [id, app] : apps_) out.push_back(app);
+  return out;
+}
+
+Result<RmAttempt*> ApplicationManager::CurrentAttemptLocked(const ApplicationAttemptId& id,
+                                                            RmApp** app_out) {
+  RmApp* app = FindLocked(id.app);
+  RmAttempt* attempt = app == nullptr ? nullptr : app->current_attempt();
+  if (attempt == nullptr || attempt->id != id) {
+    return Status::Remote(yarn::kApplicationAttemptNotFound,
+                          "Application attempt " + id.ToString() +
+                              " doesn't exist in ApplicationMasterService cache.");
+  }
+  *app_out = app;
+  return attempt;
+}
+
+Status ApplicationManager::RegisterAm(const ApplicationAttemptId& id, const std::string& host,
+                                      int32_t rpc_port, const std::string& tracking_url) {
+  Actions actions;
+  {
+    MutexLock lock(&mu_);
+    RmApp* app = nullptr;
+    ASSIGN_OR_RETURN(RmAttempt * attempt, CurrentAttemptLocked(id, &app));
+    if (attempt->state != AttemptState::kLaunched) {
+      if (attempt->state == AttemptState::kRunning) {
+        return Status::Remote(yarn::kInvalidApplicationMasterRequest,
+                              "Application Master is already registered : " + id.app.ToString());
+      }
+      return Status::Remote(yarn::kInvalidApplicationMasterRequest,
+                            "Application Master for " + id.ToString() + " cannot register in " +
+                                std::string(Name(attempt->state)) + " state");
+    }
+    attempt->host = host;
+    attempt->rpc_port = rpc_port;
+    attempt->tracking_url = tracking_url;
+    attempt->last_heard = clock_->Now();
+    AttemptEventLocked(*app, *attempt, AttemptEvent::kRegistered, &actions);
+    AppEventLocked(*app, AppEvent::kAttemptRegistered, &actions);
+    LOG(INFO) << "AM registered for " << id.ToString() << " at " << host << ":" << rpc_port;
+  }
+  Run(actions);
+  return Status::OK();
+}
+
+Status ApplicationManager::AmHeartbeat(const ApplicationAttemptId& id, float progress) {
+  MutexLock lock(&mu_);
+  RmApp* app = nullptr;
+  ASSIGN_OR_RETURN(RmAttempt * attempt, CurrentAttemptLocked(id, &app));
+  if (attempt->state == AttemptState::kLaunched || attempt->state == AttemptState::kAllocated) {
+    return Status::Remote(yarn::kApplicationMasterNotRegistered,
+                          "AM is not registered for known application attempt: " + id.ToString() +
+                              " or RM had restarted after AM registered. AM "
+                              "should re-register.");
+  }
+  if (attempt->state != AttemptState::kRunning && attempt->state != AttemptState::kFinishing) {
+    return Status::Remote(
+        yarn::kApplicationAttemptNotFound,
+        "Application attempt " + id.ToString() + " is " + std::string(Name(attempt->state)));
+  }
+  attempt->last_heard = clock_->Now();
+  if (progress >= 0 && progress <= 1) app->progress = progress;
+  return Status::OK();
+}
+
+Result<bool> ApplicationManager::FinishAm(const ApplicationAttemptId& id, FinalStatus final_status,
+                                          const std::string& diagnostics,
+                                          const std::string& tracking_url) {
+  Actions actions;
+  bool unregistered = false;
+  {
+    MutexLock lock(&mu_);
+    RmApp* app = nullptr;
+    ASSIGN_OR_RETURN(RmAttempt * attempt, CurrentAttemptLocked(id, &app));
+    if (attempt->state == AttemptState::kFinishing || attempt->state == AttemptState::kFinished) {
+      return true;
+    }
+    if (attempt->state != AttemptState::kRunning) {
+      return Status::Remote(yarn::kApplicationMasterNotRegistered,
+                            "Application Master is trying to unregister before registering "
+                            "for: " +
+                                id.ToString());
+    }
+    attempt->final_status = final_status;
+    attempt->diagnostics = diagnostics;
+    if (!tracking_url.empty()) attempt->tracking_url = tracking_url;
+    attempt->last_heard = clock_->Now();
+    app->final_status = final_status;
+    if (!diagnostics.empty()) app->diagnostics = diagnostics;
+    AppEventLocked(*app, AppEvent::kAttemptUnregistered, &actions);
+    AttemptEventLocked(*app, *attempt,
+                       app->submission.unmanaged_am ? AttemptEvent::kUnregisteredUnmanaged
+                                                    : AttemptEvent::kUnregistered,
+                       &actions);
+    unregistered = true;
+  }
+  Run(actions);
+  return unregistered;
+}
+
+Result<pool::AppId> ApplicationManager::PoolAppOf(const ApplicationAttemptId& id) const {
+  MutexLock lock(&mu_);
+  auto it = apps_.find(id.app);
+  if (it == apps_.end() || it->second.current_attempt() == nullptr ||
+      it->second.current_attempt()->id != id || !it->second.in_pool) {
+    return Status::Remote(yarn::kApplicationAttemptNotFound,
+                          "Application attempt " + id.ToString() + " is not active");
+  }
+  return it->second.pool_app;
+}
+
+Result<ContainerId> ApplicationManager::NextContainerId(const ApplicationAttemptId& id) {
+  MutexLock lock(&mu_);
+  RmApp* app = nullptr;
+  ASSIGN_OR_RETURN(RmAttempt * attempt, CurrentAttemptLocked(id, &app));
+  return ContainerId{id, attempt->next_container_sequence++};
+}
+
+bool ApplicationManager::OnContainerFinished(const ContainerId& container, int32_t exit_status,
+                                             const std::string& diagnostics) {
+  Actions actions;
+  {
+    MutexLock lock(&mu_);
+    auto it = am_containers_.find(container);
+    if (it == am_containers_.end()) return false;
+    const ApplicationAttemptId attempt_id = it->second;
+    am_containers_.erase(it);
+    RmApp* app = FindLocked(attempt_id.app);
+    if (app == nullptr) return true;
+    for (auto& attempt : app->attempts) {
+      if (attempt.id != attempt_id) continue;
+      attempt.am_exit_status = exit_status;
+      if (attempt.state != AttemptState::kFinishing && !IsFinal(attempt.state)) {
+        attempt.diagnostics = "AM Container for " + attempt_id.ToString() +
+                              " exited with  exitCode: " + std::to_string(exit_status) +
+                              (diagnostics.empty() ? "" : "\n" + diagnostics);
+      }
+      AttemptEventLocked(*app, attempt, AttemptEvent::kContainerFinished, &actions);
+    }
+  }
+  Run(actions);
+  return true;
+}
+
+void ApplicationManager::Tick() {
+  Actions actions;
+  {
+    MutexLock lock(&mu_);
+    const TimePoint now = clock_->Now();
+    for (auto& [id, app] : apps_) {
+      RmAttempt* attempt = app.current_attempt();
+      if (attempt == nullptr || IsFinal(app.state)) continue;
+      if (attempt->state == AttemptState::kScheduled) {
+        std::vector<pool::Placement> placements;
+        if (!pool_->TakePlacements(app.pool_app, &placements).ok()) continue;
+        for (const auto& p : placements) {
+          if (p.allocation_request_id != kAmAllocationRequestId ||
+              attempt->state != AttemptState::kScheduled) {
+            // Not ours to use now: give the resources back.
+            pool_->Release(p).PermitUnchecked();
+            continue;
+          }
+          auto node = nodes_->Find(p.node);
+          if (!node.has_value()) {
+            // The node left between commit and pick-up: ask again.
+            pool_->Release(p).PermitUnchecked();
+            pool::Ask ask;
+            ask.priority = 0;
+            ask.allocation_request_id = kAmAllocationRequestId;
+            ask.capability = app.submission.am_resource;
+            ask.count = 1;
+            pool_->SetAsks(app.pool_app, {ask}).PermitUnchecked();
+            continue;
+          }
+          AmContainer am;
+          am.id = ContainerId{attempt->id, attempt->next_container_sequence++};
+          am.node = node->id;
+          am.node_http_address = node->http_address;
+          am.placement = p;
+          attempt->am_container = am;
+          am_containers_[am.id] = attempt->id;
+          AttemptEventLocked(app, *attempt, AttemptEvent::kContainerAllocated, &actions);
+          AttemptEventLocked(app, *attempt, AttemptEvent::kSaved, &actions);
+        }
+      }
+      const bool watched = attempt->state == AttemptState::kLaunched ||
+                           attempt->state == AttemptState::kRunning ||
+                           attempt->state == AttemptState::kFinishing;
+      if (watched && now - attempt->last_heard > options_.am_expiry) {
+        LOG(WARNING) << "AM for " << attempt->id.ToString() << " expired";
+        if (attempt->state != AttemptState::kFinishing) {
+          attempt->diagnostics =
+              "ApplicationMaster for attempt " + attempt->id.ToString() + " timed out";
+        }
+        AttemptEventLocked(app, *attempt, AttemptEvent::kExpired, &actions);
+      }
+    }
+  }
+  Run(actions);
+}
+
+void ApplicationManager::AppEventLocked(RmApp& app, AppEvent event, Actions* actions) {
+  const AppTransition t = NextAppState(app.state, event);
+  if (!t.valid) {
+    LOG(WARNING) << "application " << app.submission.id.ToString() << ": can't handle event "
+                 << Name(event) << " at state " << Name(app.state);
+    return;
+  }
+  if (t.next == app.state) return;
+  if (t.next == AppState::kFinalSaving) {
+    if (app.state != AppState::kKilling) app.before_special = app.state;
+    app.after_saving = t.after_saving;
+    app.state = AppState::kFinalSaving;
+    // The final state goes to the store here (persist/); in memory the write
+    // completes at once.
+    EnterAppState(app, app.after_saving, actions);
+    return;
+  }
+  if (t.next == AppState::kKilling) app.before_special = app.state;
+  EnterAppState(app, t.next, actions);
+}
+
+void ApplicationManager::EnterAppState(RmApp& app, AppState next, Actions* actions) {
+  VLOG(1) << "application " << app.submission.id.ToString() << " " << Name(app.state) << " -> "
+          << Name(next);
+  app.state = next;
+  if (IsFinal(next)) {
+    app.finish_time_ms = clock_->WallMillis();
+    if (next == AppState::kFailed) app.final_status = FinalStatus::kFailed;
+    if (next == AppState::kKilled) app.final_status = FinalStatus::kKilled;
+    if (app.in_pool) {
+      pool_->RemoveApp(app.pool_app).PermitUnchecked();
+      app.in_pool = false;
+    }
+    LOG(INFO) << "application " << app.submission.id.ToString() << " " << Name(next)
+              << " (final status " << Name(app.final_status) << ")";
+    completed_order_.push_back(app.submission.id);
+    RetireCompletedLocked();
+  }
+}
+
+void ApplicationManager::StartAttemptLocked(RmApp& app, Actions* actions) {
+  RmAttempt attempt;
+  attempt.id =
+      ApplicationAttemptId{app.submission.id, static_cast<int32_t>(app.attempts.size()) + 1};
+  attempt.start_time_ms = clock_->WallMillis();
+  attempt.last_heard = clock_->Now();
+  app.attempts.push_back(std::move(attempt));
+  RmAttempt& current = app.attempts.back();
+  AttemptEventLocked(app, current, AttemptEvent::kStart, actions);
+  if (listener_.attempt_started) {
+    auto callback = listener_.attempt_started;
+    RmApp app_copy = app;
+    RmAttempt attempt_copy = current;
+    actions->push_back([callback, app_copy, attempt_copy] { callback(app_copy, attempt_copy); });
+  }
+  if (app.submission.unmanaged_am) {
+    AttemptEventLocked(app, current, AttemptEvent::kScheduledUnmanaged, actions);
+    AttemptEventLocked(app, current, AttemptEvent::kSaved, actions);
+    current.last_heard = clock_->Now();
+    return;
+  }
+  pool::Ask ask;
+  ask.priority = 0;
+  ask.allocation_request_id = kAmAllocationRequestId;
+  ask.capability = app.submission.am_resource;
+  ask.count = 1;
+  Status asked = pool_->SetAsks(app.pool_app, {ask});
+  if (!asked.ok()) {
+    LOG(ERROR) << "cannot ask for the AM container of " << current.id.ToString() << ": "
+               << asked.ToString();
+  }
+  AttemptEventLocked(app, current, AttemptEvent::kScheduled, actions);
+}
+
+void ApplicationManager::AttemptEventLocked(RmApp& app, RmAttempt& attempt, AttemptEvent event,
+                                            Actions* actions) {
+  const AttemptTransition t = NextAttemptState(attempt.state, event);
+  if (!t.valid) {
+    LOG(WARNING) << "attempt " << attempt.id.ToString() << ": can't handle event " << Name(event)
+                 << " at state " << Name(attempt.state);
+    return;
+  }
+  if (t.next == attempt.state) return;
+  if (t.next == AttemptState::kFinalSaving) {
+    attempt.before_saving = attempt.state;
+    attempt.after_saving = t.after_saving;
+    attempt.state = AttemptState::kFinalSaving;
+    EnterAttemptState(app, attempt, attempt.after_saving, actions);
+    return;
+  }
+  EnterAttemptState(app, attempt, t.next, actions);
+}
+
+void ApplicationManager::EnterAttemptState(RmApp& app, RmAttempt& attempt, AttemptState next,
+                                           Actions* actions) {
+  VLOG(1) << "attempt " << attempt.id.ToString() << " " << Name(attempt.state) << " -> "
+          << Name(next);
+  attempt.state = next;
+  if (next == AttemptState::kAllocated && attempt.am_container.has_value()) {
+    AmLaunch launch;
+    launch.attempt = attempt.id;
+    launch.container = attempt.am_container->id;
+    launch.node = attempt.am_container->node;
+    launch.user = app.submission.user;
+    launch.submission_context = app.submission.context_bytes;
+    launch.submit_time_ms = app.submit_time_ms;
+    const ApplicationAttemptId attempt_id = attempt.id;
+    actions->push_back([this, launch, attempt_id] {
+      launcher_->Launch(launch, [this, attempt_id](Status status) {
+        Actions after;
+        {
+          MutexLock lock(&mu_);
+          RmApp* a = FindLocked(attempt_id.app);
+          RmAttempt* current = a == nullptr ? nullptr : a->current_attempt();
+          if (current == nullptr || current->id != attempt_id) return;
+          if (status.ok()) {
+            current->last_heard = clock_->Now();
+            AttemptEventLocked(*a, *current, AttemptEvent::kLaunched, &after);
+          } else {
+            current->diagnostics =
+                "Error launching " + attempt_id.ToString() + ". Got exception: " + status.message();
+            AttemptEventLocked(*a, *current, AttemptEvent::kLaunchFailed, &after);
+          }
+        }
+        Run(after);
+      });
+    });
+  }
+  if (IsFinal(next)) {
+    attempt.finish_time_ms = clock_->WallMillis();
+    AttemptEndedLocked(app, attempt, actions);
+  }
+}
+
+void ApplicationManager::AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Actions* actions) {
+  LOG(INFO) << "attempt " << attempt.id.ToString() << " " << Name(attempt.state);
+  if (listener_.attempt_ended) {
+    auto callback = listener_.attempt_ended;
+    RmApp app_copy = app;
+    RmAttempt attempt_copy = attempt;
+    actions->push_back([callback, app_copy, attempt_copy] { callback(app_copy, attempt_copy); });
+  }
+  // Stop the AM container unless it already exited.
+  if (attempt.am_container.has_value() && !attempt.am_exit_status.has_value()) {
+    AmLaunch launch;
+    launch.attempt = attempt.id;
+    launch.container = attempt.am_container->id;
+    launch.node = attempt.am_container->node;
+    launch.user = app.submission.user;
+    actions->push_back([this, launch] { launcher_->Cleanup(launch); });
+  }
+  switch (attempt.state) {
+    case AttemptState::kFinished:
+      AppEventLocked(app, AppEvent::kAttemptFinished, actions);
+      break;
+    case AttemptState::kKilled:
+      AppEventLocked(app, AppEvent::kAttemptKilled, actions);
+      break;
+    case AttemptState::kFailed: {
+      const bool retry = app.state != AppState::kKilling &&
+                         static_cast<int32_t>(app.attempts.size()) < app.max_attempts;
+      if (!retry) {
+        app.diagnostics = "Application " + app.submission.id.ToString() + " failed " +
+                          std::to_string(app.attempts.size()) + " times due to " +
+                          attempt.diagnostics + ". Failing the application.";
+      }
+      if (retry && app.in_pool) {
+        // A new attempt starts from a clean slate: drop the old asks and
+        // placements the failed AM never took.
+        pool_->RemoveApp(app.pool_app).PermitUnchecked();
+        auto queue = pool_->FindQueue(app.submission.queue);
+        if (!queue.ok()) queue = pool_->FindQueue("root." + app.submission.queue);
+        if (queue.ok()) {
+          app.pool_app = pool::AppId(next_pool_app_++);
+          app.in_pool = pool_->AddApp({app.pool_app, *queue, app.submission.priority}).ok();
+        } else {
+          app.in_pool = false;
+        }
+      }
+      AppEventLocked(app, retry ? AppEvent::kAttemptFailedRetry : AppEvent::kAttemptFailedFinal,
+                     actions);
+      if (retry && app.state == AppState::kAccepted) StartAttemptLocked(app, actions);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void ApplicationManager::RetireCompletedLocked() {
+  while (static_cast<int32_t>(completed_order_.size()) > options_.max_completed_apps) {
+    const ApplicationId oldest = completed_order_.front();
+    completed_order_.erase(completed_order_.begin());
+    apps_.erase(oldest);
+  }
+}
+
+}  // namespace spindle::rm

@@ -1,0 +1,145 @@
+// ApplicationManager: owns every application and attempt and drives them
+// through YARN's state machines (app_states.h): submission, the AM container
+// (asked of the scheduler pool, launched through AmLauncher), registration,
+// unregistration, AM container exit, liveliness, retries and kills.
+//
+// Errors carry the Java exception class a Hadoop client expects
+// (Status::Remote), so protocol handlers pass them through unchanged.
+//
+// Thread contract: all public methods are thread-safe (one mutex). Calls out
+// (AmLauncher, the pool) are made without holding it. Tick() is called
+// periodically by the RM (or by a test with a ManualClock).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/mutex.h"
+#include "base/result.h"
+#include "rm/apps/am_launcher.h"
+#include "rm/apps/rm_app.h"
+#include "rm/nodes/node_directory.h"
+#include "scheduler_pool/scheduler_pool.h"
+
+namespace spindle::rm {
+
+struct ApplicationManagerOptions {
+  // RM start time: the cluster timestamp in every id. Default: 0 = the
+  // clock's wall time at construction.
+  int64_t cluster_timestamp_ms = 0;
+  // yarn.resourcemanager.am.max-attempts: default and cap of an app's
+  // attempts. Default: 2.
+  int32_t max_attempts = 2;
+  // yarn.am.liveness-monitor.expiry-interval-ms. Default: 600000.
+  Duration am_expiry = std::chrono::milliseconds(600000);
+  // yarn.scheduler.minimum-allocation-{mb,vcores}. Default: 1024 MB, 1.
+  pool::Resource min_allocation = pool::Resource::Of(1024, 1);
+  // yarn.scheduler.maximum-allocation-{mb,vcores}. Default: 8192 MB, 4.
+  pool::Resource max_allocation = pool::Resource::Of(8192, 4);
+  // yarn.resourcemanager.max-completed-applications. Default: 10000.
+  int32_t max_completed_apps = 10000;
+};
+
+class ApplicationManager {
+ public:
+  // `pool`, `launcher`, `nodes` and `clock` must outlive the manager.
+  ApplicationManager(const ApplicationManagerOptions& options, pool::SchedulerPool* pool,
+                     AmLauncher* launcher, const NodeDirectory* nodes, const Clock* clock);
+
+  int64_t cluster_timestamp() const { return cluster_timestamp_; }
+  const ApplicationManagerOptions& options() const { return options_; }
+
+  // getNewApplication: the next id (application_<clusterTs>_<seq>).
+  ApplicationId NewApplicationId();
+
+  // submitApplication. Synchronous errors: duplicate id (YarnException),
+  // an AM resource outside [0, max allocation] (InvalidResourceRequestException),
+  // an id this RM never handed out. An unknown or non-leaf queue is not an
+  // error here: as in Hadoop the app is rejected and ends FAILED with a
+  // diagnostic the client sees when it polls.
+  Status Submit(Submission submission);
+
+  // forceKillApplication: true once the app is in a final state (YarnClient
+  // repeats the call until then). ApplicationNotFoundException if unknown.
+  Result<bool> Kill(const ApplicationId& app, const std::string& diagnostics);
+
+  // Snapshots for reports. ApplicationNotFoundException if unknown.
+  Result<RmApp> GetApp(const ApplicationId& app) const;
+  std::vector<RmApp> ListApps() const;
+
+  // ---- ApplicationMasterProtocol ----
+  // registerApplicationMaster. ApplicationAttemptNotFoundException for an
+  // attempt that is not the app's current one; InvalidApplicationMasterRequest
+  // if already registered.
+  Status RegisterAm(const ApplicationAttemptId& attempt, const std::string& host, int32_t rpc_port,
+                    const std::string& tracking_url);
+  // Every allocate: liveliness and progress. ApplicationMasterNotRegistered
+  // if the AM has not registered; ApplicationAttemptNotFound if unknown.
+  Status AmHeartbeat(const ApplicationAttemptId& attempt, float progress);
+  // finishApplicationMaster: true once unregistered (the final state is
+  // stored); AMs call again until true.
+  Result<bool> FinishAm(const ApplicationAttemptId& attempt, FinalStatus final_status,
+                        const std::string& diagnostics, const std::string& tracking_url);
+  // The pool id of the attempt's app, if the attempt is current and live.
+  Result<pool::AppId> PoolAppOf(const ApplicationAttemptId& attempt) const;
+  // Assigns the next container id of a live attempt.
+  Result<ContainerId> NextContainerId(const ApplicationAttemptId& attempt);
+
+  // ---- Node side ----
+  // A container reported complete by its node. If it is an AM container, the
+  // attempt reacts (finish, or fail and maybe retry). Returns true if it was
+  // an AM container.
+  bool OnContainerFinished(const ContainerId& container, int32_t exit_status,
+                           const std::string& diagnostics);
+
+  // Picks up AM placements, launches AMs, expires silent AMs.
+  void Tick();
+
+  // Attempt lifecycle hooks for the rest of the RM (tokens, allocation state).
+  struct Listener {
+    std::function<void(const RmApp&, const RmAttempt&)> attempt_started;
+    std::function<void(const RmApp&, const RmAttempt&)> attempt_ended;
+  };
+  void SetListener(Listener listener);
+
+ private:
+  using Actions = std::vector<std::function<void()>>;
+
+  RmApp* FindLocked(const ApplicationId& id) REQUIRES(mu_);
+  Result<RmAttempt*> CurrentAttemptLocked(const ApplicationAttemptId& id, RmApp** app)
+      REQUIRES(mu_);
+  // Applies an app event; logs and ignores invalid transitions.
+  void AppEventLocked(RmApp& app, AppEvent event, Actions* actions) REQUIRES(mu_);
+  void AttemptEventLocked(RmApp& app, RmAttempt& attempt, AttemptEvent event, Actions* actions)
+      REQUIRES(mu_);
+  void EnterAppState(RmApp& app, AppState next, Actions* actions) REQUIRES(mu_);
+  void EnterAttemptState(RmApp& app, RmAttempt& attempt, AttemptState next, Actions* actions)
+      REQUIRES(mu_);
+  void StartAttemptLocked(RmApp& app, Actions* actions) REQUIRES(mu_);
+  void AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Actions* actions) REQUIRES(mu_);
+  void RejectLocked(RmApp& app, const std::string& diagnostics, Actions* actions) REQUIRES(mu_);
+  void RetireCompletedLocked() REQUIRES(mu_);
+  static void Run(Actions& actions);
+
+  const ApplicationManagerOptions options_;
+  pool::SchedulerPool* const pool_;
+  AmLauncher* const launcher_;
+  const NodeDirectory* const nodes_;
+  const Clock* const clock_;
+  const int64_t cluster_timestamp_;
+
+  mutable Mutex mu_;
+  int32_t next_app_seq_ GUARDED_BY(mu_) = 1;
+  uint64_t next_pool_app_ GUARDED_BY(mu_) = 1;
+  std::map<ApplicationId, RmApp> apps_ GUARDED_BY(mu_);
+  std::vector<ApplicationId> completed_order_ GUARDED_BY(mu_);
+  std::map<ContainerId, ApplicationAttemptId> am_containers_ GUARDED_BY(mu_);
+  Listener listener_ GUARDED_BY(mu_);
+};
+
+}  // namespace spindle::rm

@@ -1,0 +1,89 @@
+// The RM's records of applications and their attempts: plain values owned by
+// the ApplicationManager. The submission context stays opaque bytes here (the
+// protocol layer decodes it); only what the RM acts on is broken out.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "rm/apps/app_states.h"
+#include "rm/records/yarn_ids.h"
+#include "scheduler_pool/ask.h"
+#include "scheduler_pool/resources.h"
+
+namespace spindle::rm {
+
+// What a client submits, broken out of ApplicationSubmissionContextProto.
+struct Submission {
+  ApplicationId id;
+  std::string user;
+  std::string name = "N/A";
+  std::string queue = "default";
+  std::string type = "YARN";
+  std::vector<std::string> tags;
+  int32_t priority = 0;
+  // <= 0: the RM's default (yarn.resourcemanager.am.max-attempts).
+  int32_t max_attempts = 0;
+  bool unmanaged_am = false;
+  bool keep_containers_across_attempts = false;
+  pool::Resource am_resource;
+  // The serialized ApplicationSubmissionContextProto, kept byte for byte for
+  // the AM launch and for recovery.
+  std::string context_bytes;
+};
+
+// The AM container of an attempt, once placed.
+struct AmContainer {
+  ContainerId id;
+  NodeId node;
+  std::string node_http_address;
+  pool::Placement placement;
+};
+
+struct RmAttempt {
+  ApplicationAttemptId id;
+  AttemptState state = AttemptState::kNew;
+  AttemptState before_saving = AttemptState::kNew;  // shown during FINAL_SAVING
+  AttemptState after_saving = AttemptState::kNew;
+  std::optional<AmContainer> am_container;
+  // From registerApplicationMaster.
+  std::string host = "N/A";
+  int32_t rpc_port = -1;
+  std::string tracking_url;
+  // From finishApplicationMaster.
+  FinalStatus final_status = FinalStatus::kUndefined;
+  std::string diagnostics;
+  int64_t start_time_ms = 0;
+  int64_t finish_time_ms = 0;
+  // Last time the AM was heard from (register/allocate), for liveliness.
+  TimePoint last_heard;
+  // Next container sequence number of this attempt (the AM container is 1).
+  int64_t next_container_sequence = 1;
+  // Exit status of the AM container, once it exited.
+  std::optional<int32_t> am_exit_status;
+};
+
+struct RmApp {
+  Submission submission;
+  int32_t max_attempts = 1;
+  AppState state = AppState::kNew;
+  AppState before_special = AppState::kNew;  // shown during FINAL_SAVING / KILLING
+  AppState after_saving = AppState::kNew;
+  FinalStatus final_status = FinalStatus::kUndefined;
+  std::string diagnostics;
+  float progress = 0;
+  int64_t submit_time_ms = 0;
+  int64_t start_time_ms = 0;
+  int64_t finish_time_ms = 0;
+  pool::AppId pool_app;
+  bool in_pool = false;
+  std::vector<RmAttempt> attempts;
+
+  const RmAttempt* current_attempt() const { return attempts.empty() ? nullptr : &attempts.back(); }
+  RmAttempt* current_attempt() { return attempts.empty() ? nullptr : &attempts.back(); }
+  YarnAppState yarn_state() const { return ToYarnAppState(state, before_special); }
+};
+
+}  // namespace spindle::rm

@@ -1,0 +1,318 @@
+#include "rm/apps/app_manager.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <mutex>
+
+#include "rm/yarn_exceptions.h"
+
+namespace spindle::rm {
+namespace {
+
+using namespace std::chrono_literals;
+
+// AmLauncher test double: records launches; the test decides their outcome.
+class FakeLauncher : public AmLauncher {
+ public:
+  void Launch(const AmLaunch& launch, std::function<void(Status)> done) override {
+    launches.push_back(launch);
+    pending.push_back(std::move(done));
+  }
+  void Cleanup(const AmLaunch& launch) override { cleanups.push_back(launch); }
+  void CompleteAll(Status status) {
+    auto callbacks = std::move(pending);
+    pending.clear();
+    for (auto& done : callbacks) done(status);
+  }
+  std::vector<AmLaunch> launches;
+  std::vector<AmLaunch> cleanups;
+  std::vector<std::function<void(Status)>> pending;
+};
+
+class FakeNodes : public NodeDirectory {
+ public:
+  std::optional<NodeInfo> Find(pool::NodeId node) const override {
+    auto it = nodes.find(node.value());
+    if (it == nodes.end()) return std::nullopt;
+    return it->second;
+  }
+  std::map<uint32_t, NodeInfo> nodes;
+};
+
+class AppManagerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    pool::PoolOptions options;
+    options.mode = pool::SyncMode::kMonolithic;
+    options.num_schedulers = 1;
+    options.num_partitions = 1;
+    pool_ = std::move(pool::SchedulerPool::Create(options, &clock_)).value();
+    pool::QueueSpec queue;
+    queue.name = "root.default";
+    ASSERT_TRUE(pool_->SetQueues({queue}).ok());
+    auto node = pool_->AddNode({pool::Resource::Of(8192, 8), "/default-rack", 1.0});
+    ASSERT_TRUE(node.ok());
+    nodes_.nodes[node->value()] = NodeInfo{NodeId{"host1", 45454}, "host1:8042", "/default-rack"};
+    ApplicationManagerOptions am_options;
+    am_options.cluster_timestamp_ms = 1700000000000;
+    am_options.am_expiry = 10s;
+    am_options.min_allocation = pool::Resource::Of(128, 1);
+    manager_ =
+        std::make_unique<ApplicationManager>(am_options, pool_.get(), &launcher_, &nodes_, &clock_);
+  }
+
+  Submission NewSubmission(const std::string& queue = "default") {
+    Submission s;
+    s.id = manager_->NewApplicationId();
+    s.user = "alice";
+    s.name = "demo";
+    s.queue = queue;
+    s.am_resource = pool::Resource::Of(200, 1);
+    s.context_bytes = "opaque-context";
+    return s;
+  }
+
+  // Lets the pool place, then the manager pick up AM placements.
+  void Step() {
+    pool_->RunAllOnce(clock_.Now());
+    manager_->Tick();
+  }
+
+  // Submits and brings the app to RUNNING; returns its attempt.
+  ApplicationAttemptId RunningApp() {
+    Submission s = NewSubmission();
+    const ApplicationId id = s.id;
+    EXPECT_TRUE(manager_->Submit(s).ok());
+    Step();
+    launcher_.CompleteAll(Status::OK());
+    const ApplicationAttemptId attempt{id, 1};
+    EXPECT_TRUE(manager_->RegisterAm(attempt, "am-host", 1234, "http://am:1").ok());
+    return attempt;
+  }
+
+  YarnAppState StateOf(const ApplicationId& id) { return manager_->GetApp(id)->yarn_state(); }
+
+  ManualClock clock_{TimePoint{}, 1700000000000};
+  std::unique_ptr<pool::SchedulerPool> pool_;
+  FakeLauncher launcher_;
+  FakeNodes nodes_;
+  std::unique_ptr<ApplicationManager> manager_;
+};
+
+TEST_F(AppManagerTest, IdsUseTheClusterTimestamp) {
+  EXPECT_EQ(manager_->NewApplicationId().ToString(), "application_1700000000000_0001");
+  EXPECT_EQ(manager_->NewApplicationId().ToString(), "application_1700000000000_0002");
+}
+
+TEST_F(AppManagerTest, SubmitAllocateLaunchRegisterFinish) {
+  Submission s = NewSubmission();
+  const ApplicationId id = s.id;
+  ASSERT_TRUE(manager_->Submit(s).ok());
+  EXPECT_EQ(StateOf(id), YarnAppState::kAccepted);
+  EXPECT_EQ(manager_->GetApp(id)->current_attempt()->state, AttemptState::kScheduled);
+
+  Step();
+  ASSERT_EQ(launcher_.launches.size(), 1u);
+  const AmLaunch& launch = launcher_.launches[0];
+  EXPECT_EQ(launch.container.ToString(), "container_1700000000000_0001_01_000001");
+  EXPECT_EQ(launch.node.ToString(), "host1:45454");
+  EXPECT_EQ(launch.user, "alice");
+  EXPECT_EQ(launch.submission_context, "opaque-context");
+  EXPECT_EQ(manager_->GetApp(id)->current_attempt()->state, AttemptState::kAllocated);
+  // The AM resource was normalised up to a multiple of the minimum (128).
+  EXPECT_EQ(manager_->GetApp(id)->current_attempt()->am_container->placement.resource,
+            pool::Resource::Of(256, 1));
+
+  const ApplicationAttemptId attempt{id, 1};
+  // Before the launch completes the AM cannot register.
+  EXPECT_EQ(manager_->RegisterAm(attempt, "h", 1, "").java_class(),
+            yarn::kInvalidApplicationMasterRequest);
+  launcher_.CompleteAll(Status::OK());
+  EXPECT_EQ(manager_->AmHeartbeat(attempt, 0.1f).java_class(),
+            yarn::kApplicationMasterNotRegistered);
+  ASSERT_TRUE(manager_->RegisterAm(attempt, "am-host", 1234, "http://am:1").ok());
+  EXPECT_EQ(StateOf(id), YarnAppState::kRunning);
+  EXPECT_EQ(manager_->RegisterAm(attempt, "am-host", 1234, "").java_class(),
+            yarn::kInvalidApplicationMasterRequest);
+  ASSERT_TRUE(manager_->AmHeartbeat(attempt, 0.5f).ok());
+  EXPECT_FLOAT_EQ(manager_->GetApp(id)->progress, 0.5f);
+
+  auto finished = manager_->FinishAm(attempt, FinalStatus::kSucceeded, "all good", "");
+  ASSERT_TRUE(finished.ok());
+  EXPECT_TRUE(*finished);
+  EXPECT_EQ(StateOf(id), YarnAppState::kFinished) << "FINISHING shows as FINISHED";
+  EXPECT_EQ(manager_->GetApp(id)->state, AppState::kFinishing);
+  // Repeated finish calls keep answering true.
+  EXPECT_TRUE(*manager_->FinishAm(attempt, FinalStatus::kSucceeded, "all good", ""));
+
+  EXPECT_TRUE(manager_->OnContainerFinished(launch.container, 0, ""));
+  auto app = manager_->GetApp(id);
+  EXPECT_EQ(app->state, AppState::kFinished);
+  EXPECT_EQ(app->final_status, FinalStatus::kSucceeded);
+  EXPECT_EQ(app->current_attempt()->state, AttemptState::kFinished);
+  EXPECT_GT(app->finish_time_ms, 0);
+  EXPECT_TRUE(launcher_.cleanups.empty()) << "the AM container already exited";
+  EXPECT_FALSE(manager_->OnContainerFinished(launch.container, 0, "")) << "reported once";
+}
+
+TEST_F(AppManagerTest, UnknownQueueFailsTheAppWithADiagnostic) {
+  Submission s = NewSubmission("nosuchqueue");
+  const ApplicationId id = s.id;
+  ASSERT_TRUE(manager_->Submit(s).ok()) << "rejected asynchronously, as Hadoop does";
+  auto app = manager_->GetApp(id);
+  EXPECT_EQ(app->yarn_state(), YarnAppState::kFailed);
+  EXPECT_EQ(app->final_status, FinalStatus::kFailed);
+  EXPECT_NE(app->diagnostics.find("to unknown queue: nosuchqueue"), std::string::npos);
+}
+
+TEST_F(AppManagerTest, SubmitValidation) {
+  Submission s = NewSubmission();
+  ASSERT_TRUE(manager_->Submit(s).ok());
+  EXPECT_EQ(manager_->Submit(s).java_class(), yarn::kYarnException) << "duplicate";
+  Submission big = NewSubmission();
+  big.am_resource = pool::Resource::Of(100000, 1);
+  Status st = manager_->Submit(big);
+  EXPECT_EQ(st.java_class(), yarn::kInvalidResourceRequest);
+  EXPECT_NE(st.message().find("maxMemory=8192"), std::string::npos);
+  Submission many_cores = NewSubmission();
+  many_cores.am_resource = pool::Resource::Of(128, 99);
+  EXPECT_EQ(manager_->Submit(many_cores).java_class(), yarn::kInvalidResourceRequest);
+  EXPECT_EQ(manager_->GetApp(big.id).status().java_class(), yarn::kApplicationNotFound);
+}
+
+TEST_F(AppManagerTest, MaxAttemptsAreCapped) {
+  Submission s = NewSubmission();
+  s.max_attempts = 10;
+  ASSERT_TRUE(manager_->Submit(s).ok());
+  EXPECT_EQ(manager_->GetApp(s.id)->max_attempts, 2);
+  Submission d = NewSubmission();
+  d.max_attempts = 0;
+  ASSERT_TRUE(manager_->Submit(d).ok());
+  EXPECT_EQ(manager_->GetApp(d.id)->max_attempts, 2);
+}
+
+TEST_F(AppManagerTest, AmContainerExitRetriesThenFails) {
+  const ApplicationAttemptId first = RunningApp();
+  const ApplicationId id = first.app;
+  const ContainerId am1 = launcher_.launches.back().container;
+  ASSERT_TRUE(manager_->OnContainerFinished(am1, 1, "boom"));
+  auto app = manager_->GetApp(id);
+  EXPECT_EQ(app->yarn_state(), YarnAppState::kAccepted);
+  ASSERT_EQ(app->attempts.size(), 2u);
+  EXPECT_EQ(app->attempts[0].state, AttemptState::kFailed);
+  EXPECT_NE(app->attempts[0].diagnostics.find("exited with  exitCode: 1"), std::string::npos);
+  // The second attempt gets a fresh AM container.
+  Step();
+  ASSERT_EQ(launcher_.launches.size(), 2u);
+  EXPECT_EQ(launcher_.launches[1].container.ToString(), "container_1700000000000_0001_02_000001");
+  launcher_.CompleteAll(Status::OK());
+  // The old attempt may no longer act.
+  EXPECT_EQ(manager_->RegisterAm(first, "h", 1, "").java_class(),
+            yarn::kApplicationAttemptNotFound);
+  ASSERT_TRUE(manager_->RegisterAm({id, 2}, "h", 1, "").ok());
+  ASSERT_TRUE(manager_->OnContainerFinished(launcher_.launches[1].container, 137, ""));
+  app = manager_->GetApp(id);
+  EXPECT_EQ(app->yarn_state(), YarnAppState::kFailed);
+  EXPECT_EQ(app->final_status, FinalStatus::kFailed);
+  EXPECT_NE(app->diagnostics.find("failed 2 times"), std::string::npos);
+}
+
+TEST_F(AppManagerTest, LaunchFailureFailsTheAttempt) {
+  Submission s = NewSubmission();
+  s.max_attempts = 1;
+  ASSERT_TRUE(manager_->Submit(s).ok());
+  Step();
+  launcher_.CompleteAll(Status::IoError("connection refused"));
+  auto app = manager_->GetApp(s.id);
+  EXPECT_EQ(app->yarn_state(), YarnAppState::kFailed);
+  EXPECT_NE(app->attempts[0].diagnostics.find("connection refused"), std::string::npos);
+  ASSERT_EQ(launcher_.cleanups.size(), 1u) << "the RM stops what it tried to start";
+}
+
+TEST_F(AppManagerTest, SilentAmExpires) {
+  const ApplicationAttemptId attempt = RunningApp();
+  clock_.Advance(5s);
+  manager_->Tick();
+  EXPECT_EQ(StateOf(attempt.app), YarnAppState::kRunning);
+  ASSERT_TRUE(manager_->AmHeartbeat(attempt, 0).ok());
+  clock_.Advance(9s);
+  manager_->Tick();
+  EXPECT_EQ(StateOf(attempt.app), YarnAppState::kRunning) << "the heartbeat reset the timer";
+  clock_.Advance(2s);
+  manager_->Tick();
+  auto app = manager_->GetApp(attempt.app);
+  EXPECT_EQ(app->attempts[0].state, AttemptState::kFailed);
+  EXPECT_NE(app->attempts[0].diagnostics.find("timed out"), std::string::npos);
+  EXPECT_EQ(app->attempts.size(), 2u) << "a second attempt starts";
+  EXPECT_EQ(launcher_.cleanups.size(), 1u);
+}
+
+TEST_F(AppManagerTest, KillAtEveryStage) {
+  // Accepted, AM not yet placed.
+  Submission s1 = NewSubmission();
+  ASSERT_TRUE(manager_->Submit(s1).ok());
+  auto done = manager_->Kill(s1.id, "");
+  ASSERT_TRUE(done.ok());
+  EXPECT_TRUE(*done);
+  EXPECT_EQ(StateOf(s1.id), YarnAppState::kKilled);
+  EXPECT_EQ(manager_->GetApp(s1.id)->final_status, FinalStatus::kKilled);
+  // Running.
+  const ApplicationAttemptId attempt = RunningApp();
+  EXPECT_TRUE(*manager_->Kill(attempt.app, "stop it"));
+  auto app = manager_->GetApp(attempt.app);
+  EXPECT_EQ(app->yarn_state(), YarnAppState::kKilled);
+  EXPECT_EQ(app->diagnostics, "stop it");
+  EXPECT_EQ(app->attempts[0].state, AttemptState::kKilled);
+  EXPECT_EQ(launcher_.cleanups.size(), 1u) << "the AM container is stopped";
+  // Killing a finished app is a no-op that reports completion.
+  EXPECT_TRUE(*manager_->Kill(attempt.app, ""));
+  EXPECT_EQ(manager_->Kill(ApplicationId{1, 999}, "").status().java_class(),
+            yarn::kApplicationNotFound);
+  // A killed app's attempt can no longer heartbeat.
+  EXPECT_FALSE(manager_->AmHeartbeat(attempt, 0).ok());
+}
+
+TEST_F(AppManagerTest, UnmanagedAmNeedsNoContainer) {
+  Submission s = NewSubmission();
+  s.unmanaged_am = true;
+  ASSERT_TRUE(manager_->Submit(s).ok());
+  Step();
+  EXPECT_TRUE(launcher_.launches.empty());
+  const ApplicationAttemptId attempt{s.id, 1};
+  ASSERT_TRUE(manager_->RegisterAm(attempt, "client-host", 0, "").ok());
+  EXPECT_TRUE(*manager_->FinishAm(attempt, FinalStatus::kSucceeded, "", ""));
+  auto app = manager_->GetApp(s.id);
+  EXPECT_EQ(app->state, AppState::kFinished);
+  EXPECT_EQ(app->final_status, FinalStatus::kSucceeded);
+}
+
+TEST_F(AppManagerTest, FinishBeforeRegisterIsRefused) {
+  Submission s = NewSubmission();
+  ASSERT_TRUE(manager_->Submit(s).ok());
+  Step();
+  launcher_.CompleteAll(Status::OK());
+  EXPECT_EQ(manager_->FinishAm({s.id, 1}, FinalStatus::kSucceeded, "", "").status().java_class(),
+            yarn::kApplicationMasterNotRegistered);
+}
+
+TEST_F(AppManagerTest, CompletedAppsAreRetiredBeyondTheLimit) {
+  ApplicationManagerOptions options;
+  options.cluster_timestamp_ms = 5;
+  options.max_completed_apps = 2;
+  ApplicationManager manager(options, pool_.get(), &launcher_, &nodes_, &clock_);
+  std::vector<ApplicationId> ids;
+  for (int i = 0; i < 4; ++i) {
+    Submission s = NewSubmission("nosuchqueue");  // fails at once
+    s.id = manager.NewApplicationId();
+    ids.push_back(s.id);
+    ASSERT_TRUE(manager.Submit(s).ok());
+  }
+  EXPECT_FALSE(manager.GetApp(ids[0]).ok());
+  EXPECT_FALSE(manager.GetApp(ids[1]).ok());
+  EXPECT_TRUE(manager.GetApp(ids[2]).ok());
+  EXPECT_EQ(manager.ListApps().size(), 2u);
+}
+
+}  // namespace
+}  // namespace spindle::rm

@@ -1,0 +1,299 @@
+#include "rm/nodes/node_registry.h"
+
+#include <glog/logging.h>
+
+namespace spindle::rm {
+
+std::string_view Name(NodeState state) {
+  switch (state) {
+    case NodeState::kNew:
+      return "NEW";
+    case NodeState::kRunning:
+      return "RUNNING";
+    case NodeState::kUnhealthy:
+      return "UNHEALTHY";
+    case NodeState::kDecommissioned:
+      return "DECOMMISSIONED";
+    case NodeState::kLost:
+      return "LOST";
+    case NodeState::kRebooted:
+      return "REBOOTED";
+    case NodeState::kDecommissioning:
+      return "DECOMMISSIONING";
+    case NodeState::kShutdown:
+      return "SHUTDOWN";
+  }
+  return "?";
+}
+
+namespace {
+bool Usable(NodeState state) {
+  return state == NodeState::kRunning || state == NodeState::kDecommissioning;
+}
+}  // namespace
+
+NodeRegistry::NodeRegistry(const NodeRegistryOptions& options, pool::SchedulerPool* pool,
+                           const Clock* clock)
+    : options_(options),
+      pool_(pool),
+      clock_(clock),
+      include_(options.include_hosts),
+      exclude_(options.exclude_hosts) {}
+
+bool NodeRegistry::AdmittedLocked(const std::string& host) const {
+  if (exclude_.count(host) != 0) return false;
+  return include_.empty() || include_.count(host) != 0;
+}
+
+RegistrationResult NodeRegistry::Register(const NodeRegistration& r) {
+  MutexLock lock(&mu_);
+  const std::string node = r.id.ToString();
+  if (!AdmittedLocked(r.id.host)) {
+    LOG(WARNING) << "disallowed NodeManager " << node << ": not in the include list or excluded";
+    return {NodeAction::kShutdown, "Disallowed NodeManager from  " + r.id.host +
+                                       ", Sending SHUTDOWN signal to the NodeManager."};
+  }
+  if (r.capability.memory_mb() < options_.min_allocation.memory_mb() ||
+      r.capability.vcores() < options_.min_allocation.vcores()) {
+    LOG(WARNING) << "NodeManager " << node << " has too few resources";
+    return {NodeAction::kShutdown,
+            "NodeManager from  " + r.id.host +
+                " doesn't satisfy minimum allocations, Sending SHUTDOWN signal to the "
+                "NodeManager."};
+  }
+  auto it = nodes_.find(r.id);
+  if (it != nodes_.end() && it->second.report.state != NodeState::kDecommissioned &&
+      it->second.report.state != NodeState::kShutdown && it->second.report.pool_node.valid()) {
+    // Reconnect: same node, maybe new capability; back to running.
+    Entry& entry = it->second;
+    pool::NodeUpdate update;
+    update.set_total = true;
+    update.total = r.capability;
+    update.set_status = true;
+    update.status = pool::NodeStatus::kRunning;
+    if (pool_->UpdateNode(entry.report.pool_node, update).ok()) {
+      entry.report.capability = r.capability;
+      entry.report.info.http_address = r.id.host + ":" + std::to_string(r.http_port);
+      entry.report.nm_version = r.nm_version;
+      entry.report.state = NodeState::kRunning;
+      entry.report.healthy = true;
+      entry.last_response_id = 0;
+      entry.last_heard = clock_->Now();
+      LOG(INFO) << "NodeManager " << node << " reconnected with " << r.capability.memory_mb()
+                << " MB, " << r.capability.vcores() << " vcores";
+      return {};
+    }
+  }
+  auto added = pool_->AddNode({r.capability, r.rack, 1.0});
+  if (!added.ok()) {
+    LOG(ERROR) << "cannot add node " << node << ": " << added.status().ToString();
+    return {NodeAction::kShutdown, added.status().message()};
+  }
+  Entry entry;
+  entry.report.info = NodeInfo{r.id, r.id.host + ":" + std::to_string(r.http_port), r.rack};
+  entry.report.state = NodeState::kRunning;
+  entry.report.capability = r.capability;
+  entry.report.nm_version = r.nm_version;
+  entry.report.pool_node = *added;
+  entry.last_heard = clock_->Now();
+  if (it != nodes_.end()) by_pool_node_.erase(it->second.report.pool_node.value());
+  nodes_[r.id] = entry;
+  by_pool_node_[added->value()] = r.id;
+  LOG(INFO) << "NodeManager from node " << r.id.host << "(cmPort: " << r.id.port
+            << " httpPort: " << r.http_port
+            << ") registered with capability: <memory:" << r.capability.memory_mb()
+            << ", vCores:" << r.capability.vcores() << ">, assigned nodeId " << node;
+  return {};
+}
+
+HeartbeatVerdict NodeRegistry::Heartbeat(const NodeHeartbeat& h) {
+  MutexLock lock(&mu_);
+  HeartbeatVerdict verdict;
+  auto it = nodes_.find(h.id);
+  if (it == nodes_.end() ||
+      (!Usable(it->second.report.state) && it->second.report.state != NodeState::kUnhealthy)) {
+    if (it != nodes_.end() && (it->second.report.state == NodeState::kDecommissioned ||
+                               it->second.report.state == NodeState::kShutdown)) {
+      verdict.action = NodeAction::kShutdown;
+      verdict.diagnostics =
+          "Disallowed NodeManager nodeId: " + h.id.ToString() + " hostname:" + h.id.host;
+      return verdict;
+    }
+    verdict.action = NodeAction::kResync;
+    verdict.diagnostics = "Node not found resyncing " + h.id.ToString();
+    return verdict;
+  }
+  Entry& entry = it->second;
+  if (!AdmittedLocked(h.id.host)) {
+    LeavePoolLocked(entry, NodeState::kDecommissioned);
+    verdict.action = NodeAction::kShutdown;
+    verdict.diagnostics =
+        "Disallowed NodeManager nodeId: " + h.id.ToString() + " hostname:" + h.id.host;
+    return verdict;
+  }
+  verdict.pool_node = entry.report.pool_node;
+  if (h.response_id + 1 == entry.last_response_id) {
+    verdict.duplicate = true;
+    verdict.response_id = entry.last_response_id;
+    entry.last_heard = clock_->Now();
+    return verdict;
+  }
+  if (h.response_id != entry.last_response_id) {
+    verdict.action = NodeAction::kResync;
+    verdict.diagnostics =
+        "Too far behind rm response id:" + std::to_string(entry.last_response_id) +
+        " nm response id:" + std::to_string(h.response_id);
+    return verdict;
+  }
+  entry.last_heard = clock_->Now();
+  entry.last_response_id = (entry.last_response_id + 1) & 0x7fffffff;
+  verdict.response_id = entry.last_response_id;
+  entry.report.health_report = h.health_report;
+  entry.report.last_health_report_ms = h.last_health_report_ms;
+  entry.report.num_containers = h.num_containers;
+  if (h.healthy != entry.report.healthy) {
+    entry.report.healthy = h.healthy;
+    pool::NodeUpdate update;
+    update.set_status = true;
+    // An unhealthy node keeps its containers and takes no new ones.
+    update.status = h.healthy ? pool::NodeStatus::kRunning : pool::NodeStatus::kDecommissioning;
+    pool_->UpdateNode(entry.report.pool_node, update).PermitUnchecked();
+    entry.report.state = h.healthy ? NodeState::kRunning : NodeState::kUnhealthy;
+    LOG(INFO) << "node " << h.id.ToString() << " is now " << Name(entry.report.state) << ": "
+              << h.health_report;
+  }
+  return verdict;
+}
+
+void NodeRegistry::LeavePoolLocked(Entry& entry, NodeState state) {
+  pool::NodeUpdate update;
+  update.set_status = true;
+  update.status = pool::NodeStatus::kLost;
+  if (state == NodeState::kLost) {
+    pool_->UpdateNode(entry.report.pool_node, update).PermitUnchecked();
+  } else {
+    pool_->RemoveNode(entry.report.pool_node).PermitUnchecked();
+  }
+  entry.report.state = state;
+  entry.report.num_containers = 0;
+  LOG(INFO) << "node " << entry.report.info.id.ToString() << " is now " << Name(state);
+}
+
+Status NodeRegistry::Unregister(const NodeId& id) {
+  MutexLock lock(&mu_);
+  auto it = nodes_.find(id);
+  if (it == nodes_.end()) return Status::NotFound("node " + id.ToString() + " is not registered");
+  if (Usable(it->second.report.state) || it->second.report.state == NodeState::kUnhealthy) {
+    LeavePoolLocked(it->second, NodeState::kShutdown);
+  }
+  return Status::OK();
+}
+
+std::vector<NodeId> NodeRegistry::ExpireSilentNodes() {
+  MutexLock lock(&mu_);
+  std::vector<NodeId> lost;
+  const TimePoint now = clock_->Now();
+  for (auto& [id, entry] : nodes_) {
+    const bool live = Usable(entry.report.state) || entry.report.state == NodeState::kUnhealthy;
+    if (live && now - entry.last_heard > options_.expiry) {
+      LOG(WARNING) << "Expired:" << id.ToString() << " Timed out after "
+                   << std::chrono::duration_cast<std::chrono::seconds>(options_.expiry).count()
+                   << " secs";
+      LeavePoolLocked(entry, NodeState::kLost);
+      lost.push_back(id);
+    }
+  }
+  return lost;
+}
+
+std::vector<NodeId> NodeRegistry::RefreshHostLists(std::set<std::string> include,
+                                                   std::set<std::string> exclude) {
+  MutexLock lock(&mu_);
+  include_ = std::move(include);
+  exclude_ = std::move(exclude);
+  std::vector<NodeId> gone;
+  for (auto& [id, entry] : nodes_) {
+    const bool live = Usable(entry.report.state) || entry.report.state == NodeState::kUnhealthy;
+    if (live && !AdmittedLocked(id.host)) {
+      LeavePoolLocked(entry, NodeState::kDecommissioned);
+      gone.push_back(id);
+    }
+  }
+  return gone;
+}
+
+std::optional<NodeInfo> NodeRegistry::Find(pool::NodeId node) const {
+  MutexLock lock(&mu_);
+  auto it = by_pool_node_.find(node.value());
+  if (it == by_pool_node_.end()) return std::nullopt;
+  auto entry = nodes_.find(it->second);
+  if (entry == nodes_.end() || entry->second.report.pool_node != node) return std::nullopt;
+  return entry->second.report.info;
+}
+
+std::optional<NodeReport> NodeRegistry::Get(const NodeId& id) const {
+  MutexLock lock(&mu_);
+  auto it = nodes_.find(id);
+  if (it == nodes_.end()) return std::nullopt;
+  NodeReport report = it->second.report;
+  if (auto state = pool_->cell().GetNode(report.pool_node); state.ok()) {
+    report.used = state->allocated;
+  }
+  return report;
+}
+
+std::vector<NodeReport> NodeRegistry::Nodes() const {
+  MutexLock lock(&mu_);
+  std::vector<NodeReport> out;
+  out.reserve(nodes_.size());
+  for (const auto& [id, entry] : nodes_) {
+    NodeReport report = entry.report;
+    if (auto state = pool_->cell().GetNode(report.pool_node); state.ok()) {
+      report.used = state->allocated;
+    }
+    out.push_back(std::move(report));
+  }
+  return out;
+}
+
+ClusterNodeCounts NodeRegistry::Counts() const {
+  MutexLock lock(&mu_);
+  ClusterNodeCounts counts;
+  for (const auto& [id, entry] : nodes_) {
+    switch (entry.report.state) {
+      case NodeState::kNew:
+      case NodeState::kRunning:
+        ++counts.active;
+        break;
+      case NodeState::kDecommissioning:
+        ++counts.active;
+        ++counts.decommissioning;
+        break;
+      case NodeState::kUnhealthy:
+        ++counts.unhealthy;
+        break;
+      case NodeState::kDecommissioned:
+        ++counts.decommissioned;
+        break;
+      case NodeState::kLost:
+        ++counts.lost;
+        break;
+      case NodeState::kRebooted:
+        ++counts.rebooted;
+        break;
+      case NodeState::kShutdown:
+        ++counts.shutdown;
+        break;
+    }
+  }
+  return counts;
+}
+
+int32_t NodeRegistry::NumUsableNodes() const {
+  MutexLock lock(&mu_);
+  int32_t n = 0;
+  for (const auto& [id, entry] : nodes_) n += Usable(entry.report.state) ? 1 : 0;
+  return n;
+}
+
+}  // namespace spindle::rm

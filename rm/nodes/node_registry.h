@@ -1,0 +1,164 @@
+// NodeRegistry: the RM's view of its NodeManagers (WIRE.md 5.5): who is
+// registered, their YARN state, capability, health, liveliness and the
+// heartbeat response-id protocol. Each registered node is also a node of the
+// scheduler pool's cell state. Master keys and container bookkeeping are not
+// here: nm_shim/tracker combines this with rm/security and the container
+// registry.
+//
+// Thread contract: all public methods are thread-safe (one mutex). The pool
+// is called with it held (AddNode/UpdateNode take the pool's own partition
+// locks only), so that the registry and the cell state never disagree.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/mutex.h"
+#include "base/result.h"
+#include "rm/nodes/node_directory.h"
+#include "scheduler_pool/scheduler_pool.h"
+
+namespace spindle::rm {
+
+// NodeStateProto numbers.
+enum class NodeState : uint8_t {
+  kNew = 1,
+  kRunning = 2,
+  kUnhealthy = 3,
+  kDecommissioned = 4,
+  kLost = 5,
+  kRebooted = 6,
+  kDecommissioning = 7,
+  kShutdown = 8,
+};
+std::string_view Name(NodeState state);
+
+// NodeActionProto numbers.
+enum class NodeAction : uint8_t { kNormal = 0, kResync = 1, kShutdown = 2 };
+
+struct NodeReport {
+  NodeInfo info;
+  NodeState state = NodeState::kNew;
+  pool::Resource capability;
+  pool::Resource used;
+  int32_t num_containers = 0;
+  bool healthy = true;
+  std::string health_report;
+  int64_t last_health_report_ms = 0;
+  std::string nm_version;
+  pool::NodeId pool_node;
+};
+
+struct ClusterNodeCounts {
+  int32_t active = 0;  // RUNNING (and DECOMMISSIONING, which still runs work)
+  int32_t decommissioned = 0;
+  int32_t lost = 0;
+  int32_t unhealthy = 0;
+  int32_t rebooted = 0;
+  int32_t shutdown = 0;
+  int32_t decommissioning = 0;
+};
+
+struct NodeRegistryOptions {
+  // yarn.nm.liveness-monitor.expiry-interval-ms. Default: 600000.
+  Duration expiry = std::chrono::milliseconds(600000);
+  // yarn.scheduler.minimum-allocation-{mb,vcores}: smaller nodes are told to
+  // shut down at registration. Default: 1024 MB, 1.
+  pool::Resource min_allocation = pool::Resource::Of(1024, 1);
+  // yarn.resourcemanager.nodes.include-path / exclude-path contents (host
+  // names or IPs). An empty include list admits every host. Default: empty.
+  std::set<std::string> include_hosts;
+  std::set<std::string> exclude_hosts;
+};
+
+struct NodeRegistration {
+  NodeId id;
+  int32_t http_port = 0;
+  pool::Resource capability;
+  std::string nm_version;
+  std::string rack = "/default-rack";
+};
+
+struct RegistrationResult {
+  NodeAction action = NodeAction::kNormal;
+  std::string diagnostics;
+};
+
+struct NodeHeartbeat {
+  NodeId id;
+  int32_t response_id = 0;
+  bool healthy = true;
+  std::string health_report;
+  int64_t last_health_report_ms = 0;
+  // Live containers the node reported.
+  int32_t num_containers = 0;
+};
+
+struct HeartbeatVerdict {
+  NodeAction action = NodeAction::kNormal;
+  // The response id to answer with (last + 1), or the last one when the NM
+  // repeated its previous heartbeat (`duplicate`).
+  int32_t response_id = 0;
+  bool duplicate = false;
+  std::string diagnostics;
+  pool::NodeId pool_node;
+};
+
+class NodeRegistry : public NodeDirectory {
+ public:
+  // `pool` and `clock` must outlive the registry.
+  NodeRegistry(const NodeRegistryOptions& options, pool::SchedulerPool* pool, const Clock* clock);
+
+  // registerNodeManager. A known node re-registering is a reconnect: its
+  // response id restarts at 0 and its capability is updated.
+  RegistrationResult Register(const NodeRegistration& registration);
+
+  // nodeHeartbeat's response-id protocol and health (WIRE.md 5.5): unknown
+  // node -> RESYNC; excluded -> SHUTDOWN; response_id + 1 == last ->
+  // duplicate; response_id != last -> RESYNC; else last + 1.
+  HeartbeatVerdict Heartbeat(const NodeHeartbeat& heartbeat);
+
+  // unRegisterNodeManager: the node becomes SHUTDOWN and leaves the pool.
+  Status Unregister(const NodeId& id);
+
+  // Nodes silent past the expiry become LOST and leave the pool; returns them
+  // so the caller can complete their containers.
+  std::vector<NodeId> ExpireSilentNodes();
+
+  // Replaces include/exclude lists (refreshNodes); running nodes no longer
+  // admitted become DECOMMISSIONED and leave the pool. Returns them.
+  std::vector<NodeId> RefreshHostLists(std::set<std::string> include,
+                                       std::set<std::string> exclude);
+
+  std::optional<NodeInfo> Find(pool::NodeId node) const override;
+  std::optional<NodeReport> Get(const NodeId& id) const;
+  std::vector<NodeReport> Nodes() const;
+  ClusterNodeCounts Counts() const;
+  // Number of nodes that can run containers (for allocate responses).
+  int32_t NumUsableNodes() const;
+
+ private:
+  struct Entry {
+    NodeReport report;
+    int32_t last_response_id = 0;
+    TimePoint last_heard;
+  };
+  bool AdmittedLocked(const std::string& host) const REQUIRES(mu_);
+  void LeavePoolLocked(Entry& entry, NodeState state) REQUIRES(mu_);
+
+  const NodeRegistryOptions options_;
+  pool::SchedulerPool* const pool_;
+  const Clock* const clock_;
+
+  mutable Mutex mu_;
+  std::set<std::string> include_ GUARDED_BY(mu_);
+  std::set<std::string> exclude_ GUARDED_BY(mu_);
+  std::map<NodeId, Entry> nodes_ GUARDED_BY(mu_);
+  std::map<uint32_t, NodeId> by_pool_node_ GUARDED_BY(mu_);
+};
+
+}  // namespace spindle::rm

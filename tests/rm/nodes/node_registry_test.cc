@@ -1,0 +1,134 @@
+#include "rm/nodes/node_registry.h"
+
+#include <gtest/gtest.h>
+
+namespace spindle::rm {
+namespace {
+
+using namespace std::chrono_literals;
+
+class NodeRegistryTest : public ::testing::Test {
+ protected:
+  void SetUp() override { Build({}); }
+  void Build(NodeRegistryOptions options) {
+    registry_.reset();
+    pool::PoolOptions pool_options;
+    pool_options.mode = pool::SyncMode::kMonolithic;
+    pool_options.num_schedulers = 1;
+    pool_options.num_partitions = 1;
+    pool_ = std::move(pool::SchedulerPool::Create(pool_options, &clock_)).value();
+    options.expiry = 10s;
+    registry_ = std::make_unique<NodeRegistry>(options, pool_.get(), &clock_);
+  }
+  NodeRegistration Node(const std::string& host, int64_t mb = 8192) {
+    return NodeRegistration{NodeId{host, 45454}, 8042, pool::Resource::Of(mb, 8), "2.6.0",
+                            "/default-rack"};
+  }
+  NodeHeartbeat Beat(const std::string& host, int32_t response_id) {
+    NodeHeartbeat h;
+    h.id = NodeId{host, 45454};
+    h.response_id = response_id;
+    return h;
+  }
+
+  ManualClock clock_;
+  std::unique_ptr<pool::SchedulerPool> pool_;
+  std::unique_ptr<NodeRegistry> registry_;
+};
+
+TEST_F(NodeRegistryTest, RegisterPutsTheNodeIntoThePool) {
+  EXPECT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
+  auto report = registry_->Get(NodeId{"h1", 45454});
+  ASSERT_TRUE(report.has_value());
+  EXPECT_EQ(report->state, NodeState::kRunning);
+  EXPECT_EQ(report->info.http_address, "h1:8042");
+  EXPECT_EQ(pool_->cell().GetNode(report->pool_node)->total, pool::Resource::Of(8192, 8));
+  auto info = registry_->Find(report->pool_node);
+  ASSERT_TRUE(info.has_value());
+  EXPECT_EQ(info->id.ToString(), "h1:45454");
+  EXPECT_EQ(registry_->Counts().active, 1);
+  EXPECT_EQ(registry_->NumUsableNodes(), 1);
+}
+
+TEST_F(NodeRegistryTest, TooSmallOrExcludedNodesAreToldToShutDown) {
+  auto small = registry_->Register(Node("tiny", 512));
+  EXPECT_EQ(small.action, NodeAction::kShutdown);
+  EXPECT_NE(small.diagnostics.find("doesn't satisfy minimum allocations"), std::string::npos);
+  NodeRegistryOptions options;
+  options.exclude_hosts = {"bad"};
+  options.include_hosts = {"good", "bad"};
+  Build(options);
+  EXPECT_EQ(registry_->Register(Node("bad")).action, NodeAction::kShutdown);
+  EXPECT_EQ(registry_->Register(Node("other")).action, NodeAction::kShutdown);
+  EXPECT_EQ(registry_->Register(Node("good")).action, NodeAction::kNormal);
+}
+
+TEST_F(NodeRegistryTest, ResponseIdProtocol) {
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
+  auto first = registry_->Heartbeat(Beat("h1", 0));
+  EXPECT_EQ(first.action, NodeAction::kNormal);
+  EXPECT_EQ(first.response_id, 1);
+  EXPECT_FALSE(first.duplicate);
+  // The NM lost our answer and repeats its heartbeat: same answer again.
+  auto repeat = registry_->Heartbeat(Beat("h1", 0));
+  EXPECT_TRUE(repeat.duplicate);
+  EXPECT_EQ(repeat.response_id, 1);
+  EXPECT_EQ(registry_->Heartbeat(Beat("h1", 1)).response_id, 2);
+  auto behind = registry_->Heartbeat(Beat("h1", 7));
+  EXPECT_EQ(behind.action, NodeAction::kResync);
+  EXPECT_EQ(registry_->Heartbeat(Beat("unknown", 0)).action, NodeAction::kResync);
+  // Re-registration restarts the ids.
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
+  EXPECT_EQ(registry_->Heartbeat(Beat("h1", 0)).response_id, 1);
+  EXPECT_EQ(registry_->Counts().active, 1) << "a reconnect is not a second node";
+}
+
+TEST_F(NodeRegistryTest, UnhealthyNodesTakeNoNewWork) {
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
+  NodeHeartbeat sick = Beat("h1", 0);
+  sick.healthy = false;
+  sick.health_report = "disk full";
+  registry_->Heartbeat(sick);
+  auto report = registry_->Get(NodeId{"h1", 45454});
+  EXPECT_EQ(report->state, NodeState::kUnhealthy);
+  EXPECT_EQ(report->health_report, "disk full");
+  EXPECT_EQ(pool_->cell().GetNode(report->pool_node)->status, pool::NodeStatus::kDecommissioning);
+  EXPECT_EQ(registry_->Counts().unhealthy, 1);
+  NodeHeartbeat well = Beat("h1", 1);
+  registry_->Heartbeat(well);
+  EXPECT_EQ(registry_->Get(NodeId{"h1", 45454})->state, NodeState::kRunning);
+}
+
+TEST_F(NodeRegistryTest, SilentNodesAreLost) {
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
+  ASSERT_EQ(registry_->Register(Node("h2")).action, NodeAction::kNormal);
+  clock_.Advance(6s);
+  registry_->Heartbeat(Beat("h2", 0));
+  clock_.Advance(6s);
+  auto lost = registry_->ExpireSilentNodes();
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].host, "h1");
+  EXPECT_EQ(registry_->Get(lost[0])->state, NodeState::kLost);
+  EXPECT_EQ(registry_->Counts().lost, 1);
+  EXPECT_EQ(registry_->Heartbeat(Beat("h1", 0)).action, NodeAction::kResync);
+  EXPECT_TRUE(registry_->ExpireSilentNodes().empty()) << "lost once";
+  // It comes back by registering again.
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
+  EXPECT_EQ(registry_->Get(lost[0])->state, NodeState::kRunning);
+}
+
+TEST_F(NodeRegistryTest, UnregisterAndDecommission) {
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
+  ASSERT_EQ(registry_->Register(Node("h2")).action, NodeAction::kNormal);
+  ASSERT_TRUE(registry_->Unregister(NodeId{"h1", 45454}).ok());
+  EXPECT_EQ(registry_->Get(NodeId{"h1", 45454})->state, NodeState::kShutdown);
+  EXPECT_FALSE(registry_->Unregister(NodeId{"nope", 1}).ok());
+  auto gone = registry_->RefreshHostLists({}, {"h2"});
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_EQ(registry_->Get(NodeId{"h2", 45454})->state, NodeState::kDecommissioned);
+  EXPECT_EQ(registry_->Heartbeat(Beat("h2", 0)).action, NodeAction::kShutdown);
+  EXPECT_EQ(registry_->NumUsableNodes(), 0);
+}
+
+}  // namespace
+}  // namespace spindle::rm

@@ -1,0 +1,160 @@
+#include "rm/containers/container_registry.h"
+
+#include <glog/logging.h>
+
+#include "rm/yarn_exceptions.h"
+
+namespace spindle::rm {
+
+Status ContainerRegistry::Add(const RmContainer& container) {
+  MutexLock lock(&mu_);
+  auto [it, inserted] = containers_.emplace(container.id, Entry{container, false});
+  if (!inserted) {
+    return Status::AlreadyExists("container " + container.id.ToString() + " is already known");
+  }
+  apps_on_node_[container.node].insert(container.id.attempt.app);
+  return Status::OK();
+}
+
+std::optional<RmContainer> ContainerRegistry::Get(const ContainerId& id) const {
+  MutexLock lock(&mu_);
+  auto it = containers_.find(id);
+  if (it == containers_.end()) return std::nullopt;
+  return it->second.container;
+}
+
+std::vector<RmContainer> ContainerRegistry::LiveContainersOf(
+    const ApplicationAttemptId& attempt) const {
+  MutexLock lock(&mu_);
+  std::vector<RmContainer> out;
+  for (const auto& [id, entry] : containers_) {
+    if (id.attempt == attempt && !entry.completed) out.push_back(entry.container);
+  }
+  return out;
+}
+
+void ContainerRegistry::CompleteLocked(Entry& entry, int32_t exit_status,
+                                       const std::string& diagnostics, bool kill,
+                                       std::vector<CompletedContainer>* out) {
+  if (entry.completed) return;
+  entry.completed = true;
+  Status released = pool_->Release(entry.container.placement);
+  if (!released.ok()) {
+    LOG(WARNING) << "releasing " << entry.container.id.ToString() << ": " << released.ToString();
+  }
+  CompletedContainer done{entry.container.id, exit_status, diagnostics, entry.container.is_am};
+  undelivered_[entry.container.id.attempt].push_back(done);
+  if (kill) to_cleanup_[entry.container.node].insert(entry.container.id);
+  if (out != nullptr) out->push_back(std::move(done));
+}
+
+NodeContainerActions ContainerRegistry::OnNodeReport(
+    const NodeId& node, const std::vector<ReportedContainer>& reported) {
+  MutexLock lock(&mu_);
+  NodeContainerActions actions;
+  // Hand over what earlier events queued for this node.
+  if (auto it = to_ack_.find(node); it != to_ack_.end()) {
+    actions.to_remove_from_nm.assign(it->second.begin(), it->second.end());
+    to_ack_.erase(it);
+  }
+  std::set<ContainerId> cleanup;
+  if (auto it = to_cleanup_.find(node); it != to_cleanup_.end()) {
+    cleanup = std::move(it->second);
+    to_cleanup_.erase(it);
+  }
+  for (const auto& r : reported) {
+    auto it = containers_.find(r.id);
+    if (it == containers_.end()) {
+      // Not ours (or long forgotten): a running one must not keep resources
+      // the scheduler thinks are free.
+      if (!r.complete) cleanup.insert(r.id);
+      continue;
+    }
+    Entry& entry = it->second;
+    if (r.complete) {
+      if (!entry.completed) {
+        CompleteLocked(entry, r.exit_status, r.diagnostics, /*kill=*/false, &actions.completed);
+      }
+      // Acknowledge on the next heartbeat so the node can forget it.
+      to_ack_[node].insert(r.id);
+      cleanup.erase(r.id);
+    } else if (entry.completed) {
+      // Completed by the RM (released, attempt over) but still running there.
+      cleanup.insert(r.id);
+    }
+  }
+  actions.to_cleanup.assign(cleanup.begin(), cleanup.end());
+  if (auto it = apps_to_cleanup_.find(node); it != apps_to_cleanup_.end()) {
+    actions.applications_to_cleanup.assign(it->second.begin(), it->second.end());
+    apps_to_cleanup_.erase(it);
+  }
+  return actions;
+}
+
+Status ContainerRegistry::Release(const ApplicationAttemptId& attempt, const ContainerId& id) {
+  MutexLock lock(&mu_);
+  auto it = containers_.find(id);
+  if (it == containers_.end() || id.attempt.app != attempt.app) {
+    return Status::Remote(yarn::kInvalidContainerRelease,
+                          "Cannot release container : " + id.ToString() +
+                              " not belonging to this application attempt : " + attempt.ToString());
+  }
+  CompleteLocked(it->second, kExitAborted, "Container released by application", /*kill=*/true,
+                 nullptr);
+  return Status::OK();
+}
+
+std::vector<CompletedContainer> ContainerRegistry::OnNodeLost(const NodeId& node) {
+  MutexLock lock(&mu_);
+  std::vector<CompletedContainer> out;
+  for (auto& [id, entry] : containers_) {
+    if (entry.container.node == node && !entry.completed) {
+      CompleteLocked(entry, kExitAborted, "Container released on a *lost* node " + node.ToString(),
+                     /*kill=*/false, &out);
+    }
+  }
+  to_cleanup_.erase(node);
+  to_ack_.erase(node);
+  return out;
+}
+
+void ContainerRegistry::OnAttemptEnded(const ApplicationAttemptId& attempt, bool keep_containers) {
+  MutexLock lock(&mu_);
+  for (auto& [id, entry] : containers_) {
+    if (id.attempt != attempt || entry.completed) continue;
+    if (keep_containers && !entry.container.is_am) continue;
+    CompleteLocked(entry, kExitKilledByRm, "Container of a completed application attempt",
+                   /*kill=*/true, nullptr);
+  }
+  undelivered_.erase(attempt);
+}
+
+void ContainerRegistry::OnApplicationFinished(const ApplicationId& app) {
+  MutexLock lock(&mu_);
+  for (auto& [node, apps] : apps_on_node_) {
+    if (apps.erase(app) != 0) apps_to_cleanup_[node].insert(app);
+  }
+  // Forget its completed containers; live ones stay until their node reports.
+  for (auto it = containers_.begin(); it != containers_.end();) {
+    if (it->first.attempt.app == app && it->second.completed) {
+      it = containers_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (auto it = undelivered_.begin(); it != undelivered_.end();) {
+    it = it->first.app == app ? undelivered_.erase(it) : std::next(it);
+  }
+}
+
+std::vector<CompletedContainer> ContainerRegistry::TakeCompleted(
+    const ApplicationAttemptId& attempt) {
+  MutexLock lock(&mu_);
+  auto it = undelivered_.find(attempt);
+  if (it == undelivered_.end()) return {};
+  std::vector<CompletedContainer> out = std::move(it->second);
+  undelivered_.erase(it);
+  return out;
+}
+
+}  // namespace spindle::rm

@@ -1,0 +1,118 @@
+// ContainerRegistry: every container the RM has handed out, from allocation
+// to completion. It is where a container's end is decided once, whichever
+// way it ends (the node reports it complete, the AM releases it, its node is
+// lost, its attempt ends): the pool gets the resources back exactly once, the
+// owning attempt is told in its next allocate response, and the node is told
+// to kill what it should no longer run and to forget what completed.
+//
+// Thread contract: all public methods are thread-safe (one mutex); the pool
+// is called with it held (Release takes only the pool's own locks).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/mutex.h"
+#include "base/result.h"
+#include "rm/records/yarn_ids.h"
+#include "scheduler_pool/scheduler_pool.h"
+
+namespace spindle::rm {
+
+// ContainerExitStatus values the RM itself assigns.
+inline constexpr int32_t kExitAborted = -100;     // released, lost node, app done
+inline constexpr int32_t kExitKilledByRm = -106;  // KILLED_BY_RESOURCEMANAGER
+inline constexpr int32_t kExitInvalid = -1000;
+
+struct RmContainer {
+  ContainerId id;
+  NodeId node;
+  pool::Placement placement;
+  bool is_am = false;
+};
+
+struct CompletedContainer {
+  ContainerId id;
+  int32_t exit_status = 0;
+  std::string diagnostics;
+  bool is_am = false;
+};
+
+// What a node reports of one container in a heartbeat.
+struct ReportedContainer {
+  ContainerId id;
+  bool complete = false;
+  int32_t exit_status = 0;
+  std::string diagnostics;
+};
+
+// What a node heartbeat answer must carry for the containers.
+struct NodeContainerActions {
+  std::vector<ContainerId> to_cleanup;         // kill these
+  std::vector<ContainerId> to_remove_from_nm;  // completed: forget them
+  std::vector<ApplicationId> applications_to_cleanup;
+  // Newly completed on this report (the caller tells the app manager of AMs).
+  std::vector<CompletedContainer> completed;
+};
+
+class ContainerRegistry {
+ public:
+  explicit ContainerRegistry(pool::SchedulerPool* pool) : pool_(pool) {}
+
+  // A container was allocated. AlreadyExists if its id is known.
+  Status Add(const RmContainer& container);
+  std::optional<RmContainer> Get(const ContainerId& id) const;
+  // Live containers of an attempt (for reports and recovery).
+  std::vector<RmContainer> LiveContainersOf(const ApplicationAttemptId& attempt) const;
+
+  // A node's heartbeat: completes what it reports complete, asks it to kill
+  // live containers the RM does not know (or no longer wants), acknowledges
+  // completions it already processed, and hands over pending cleanups.
+  NodeContainerActions OnNodeReport(const NodeId& node,
+                                    const std::vector<ReportedContainer>& reported);
+
+  // The AM gives a container back: completed now (ABORTED, "Container
+  // released by application"), killed on its node at the next heartbeat.
+  // InvalidContainerReleaseException if the attempt does not own it.
+  Status Release(const ApplicationAttemptId& attempt, const ContainerId& id);
+
+  // The node is gone: its containers complete as ABORTED.
+  std::vector<CompletedContainer> OnNodeLost(const NodeId& node);
+
+  // The attempt ended: its live containers are killed (unless kept for the
+  // next attempt) and complete as ABORTED; its undelivered completions are
+  // dropped.
+  void OnAttemptEnded(const ApplicationAttemptId& attempt, bool keep_containers);
+
+  // The application is over: nodes that ran it are told to clean it up.
+  void OnApplicationFinished(const ApplicationId& app);
+
+  // Completions not yet delivered to the attempt's AM (allocate response).
+  std::vector<CompletedContainer> TakeCompleted(const ApplicationAttemptId& attempt);
+
+ private:
+  struct Entry {
+    RmContainer container;
+    bool completed = false;
+  };
+  // Marks a live container completed and frees its resources; `kill` also
+  // queues it for killing on its node.
+  void CompleteLocked(Entry& entry, int32_t exit_status, const std::string& diagnostics, bool kill,
+                      std::vector<CompletedContainer>* out) REQUIRES(mu_);
+
+  pool::SchedulerPool* const pool_;
+  mutable Mutex mu_;
+  std::map<ContainerId, Entry> containers_ GUARDED_BY(mu_);
+  std::map<ApplicationAttemptId, std::vector<CompletedContainer>> undelivered_ GUARDED_BY(mu_);
+  std::map<NodeId, std::set<ContainerId>> to_cleanup_ GUARDED_BY(mu_);
+  std::map<NodeId, std::set<ContainerId>> to_ack_ GUARDED_BY(mu_);
+  std::map<NodeId, std::set<ApplicationId>> apps_on_node_ GUARDED_BY(mu_);
+  std::map<NodeId, std::set<ApplicationId>> apps_to_cleanup_ GUARDED_BY(mu_);
+  std::set<ApplicationId> finished_apps_ GUARDED_BY(mu_);
+};
+
+}  // namespace spindle::rm

@@ -1,0 +1,133 @@
+#include "rm/containers/container_registry.h"
+
+#include <gtest/gtest.h>
+
+#include "rm/yarn_exceptions.h"
+
+namespace spindle::rm {
+namespace {
+
+class ContainerRegistryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    pool::PoolOptions options;
+    options.mode = pool::SyncMode::kMonolithic;
+    options.num_schedulers = 1;
+    options.num_partitions = 1;
+    pool_ = std::move(pool::SchedulerPool::Create(options, &clock_)).value();
+    pool::QueueSpec queue;
+    queue.name = "root.default";
+    queue_ = pool_->SetQueues({queue})->at(0);
+    node_ = *pool_->AddNode({pool::Resource::Of(4096, 4), "/default-rack", 1.0});
+    ASSERT_TRUE(pool_->AddApp({pool::AppId(1), queue_, 0}).ok());
+    registry_ = std::make_unique<ContainerRegistry>(pool_.get());
+  }
+
+  // Places one 1 GB container and registers it under `seq`.
+  RmContainer Allocate(int64_t seq, const NodeId& node = NodeId{"h1", 45454}) {
+    pool::Ask ask;
+    ask.capability = pool::Resource::Of(1024, 1);
+    ask.count = 1;
+    ask.allocation_request_id = seq;
+    EXPECT_TRUE(pool_->SetAsks(pool::AppId(1), {ask}).ok());
+    pool_->RunAllOnce(clock_.Now());
+    std::vector<pool::Placement> placements;
+    EXPECT_TRUE(pool_->TakePlacements(pool::AppId(1), &placements).ok());
+    EXPECT_EQ(placements.size(), 1u);
+    RmContainer c{ContainerId{attempt_, seq}, node, placements.at(0), seq == 1};
+    EXPECT_TRUE(registry_->Add(c).ok());
+    return c;
+  }
+
+  pool::Resource Allocated() { return pool_->cell().GetNode(node_)->allocated; }
+
+  ManualClock clock_;
+  std::unique_ptr<pool::SchedulerPool> pool_;
+  pool::QueueId queue_;
+  pool::NodeId node_;
+  std::unique_ptr<ContainerRegistry> registry_;
+  const ApplicationAttemptId attempt_{{100, 1}, 1};
+  const NodeId h1_{"h1", 45454};
+};
+
+TEST_F(ContainerRegistryTest, NodeReportedCompletionFreesOnceAndIsAcknowledged) {
+  RmContainer c = Allocate(2);
+  EXPECT_EQ(Allocated(), pool::Resource::Of(1024, 1));
+  EXPECT_EQ(registry_->Add(c).code(), Status::Code::kAlreadyExists);
+  auto running = registry_->OnNodeReport(h1_, {{c.id, false, 0, ""}});
+  EXPECT_TRUE(running.completed.empty());
+  EXPECT_TRUE(running.to_cleanup.empty());
+  auto done = registry_->OnNodeReport(h1_, {{c.id, true, 0, "ok"}});
+  ASSERT_EQ(done.completed.size(), 1u);
+  EXPECT_EQ(done.completed[0].id, c.id);
+  EXPECT_EQ(Allocated(), pool::Resource());
+  // Re-reported (the NM did not see our answer): not completed twice.
+  auto again = registry_->OnNodeReport(h1_, {{c.id, true, 0, "ok"}});
+  EXPECT_TRUE(again.completed.empty());
+  EXPECT_EQ(again.to_remove_from_nm, std::vector<ContainerId>{c.id});
+  auto completions = registry_->TakeCompleted(attempt_);
+  ASSERT_EQ(completions.size(), 1u);
+  EXPECT_EQ(completions[0].diagnostics, "ok");
+  EXPECT_TRUE(registry_->TakeCompleted(attempt_).empty()) << "delivered once";
+}
+
+TEST_F(ContainerRegistryTest, ReleaseCompletesAtOnceAndKillsOnTheNode) {
+  RmContainer c = Allocate(2);
+  ASSERT_TRUE(registry_->Release(attempt_, c.id).ok());
+  EXPECT_EQ(Allocated(), pool::Resource());
+  auto actions = registry_->OnNodeReport(h1_, {{c.id, false, 0, ""}});
+  EXPECT_EQ(actions.to_cleanup, std::vector<ContainerId>{c.id});
+  auto completions = registry_->TakeCompleted(attempt_);
+  ASSERT_EQ(completions.size(), 1u);
+  EXPECT_EQ(completions[0].exit_status, kExitAborted);
+  EXPECT_EQ(completions[0].diagnostics, "Container released by application");
+  // Another app's attempt may not release it; unknown ids neither.
+  EXPECT_EQ(registry_->Release({{100, 2}, 1}, c.id).java_class(), yarn::kInvalidContainerRelease);
+  EXPECT_EQ(registry_->Release(attempt_, ContainerId{attempt_, 99}).java_class(),
+            yarn::kInvalidContainerRelease);
+}
+
+TEST_F(ContainerRegistryTest, UnknownRunningContainersAreKilled) {
+  const ContainerId stranger{{{7, 7}, 1}, 5};
+  auto actions = registry_->OnNodeReport(h1_, {{stranger, false, 0, ""}});
+  EXPECT_EQ(actions.to_cleanup, std::vector<ContainerId>{stranger});
+}
+
+TEST_F(ContainerRegistryTest, LostNodeCompletesItsContainers) {
+  RmContainer a = Allocate(2);
+  RmContainer b = Allocate(3, NodeId{"h2", 45454});
+  auto lost = registry_->OnNodeLost(h1_);
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].id, a.id);
+  EXPECT_EQ(lost[0].exit_status, kExitAborted);
+  EXPECT_TRUE(registry_->Get(b.id).has_value());
+  EXPECT_EQ(registry_->LiveContainersOf(attempt_).size(), 1u);
+}
+
+TEST_F(ContainerRegistryTest, AttemptEndKillsItsContainersUnlessKept) {
+  RmContainer am = Allocate(1);
+  RmContainer task = Allocate(2);
+  registry_->OnAttemptEnded(attempt_, /*keep_containers=*/true);
+  EXPECT_EQ(registry_->LiveContainersOf(attempt_).size(), 1u) << "the task container is kept";
+  registry_->OnAttemptEnded(attempt_, /*keep_containers=*/false);
+  EXPECT_TRUE(registry_->LiveContainersOf(attempt_).empty());
+  EXPECT_EQ(Allocated(), pool::Resource());
+  auto actions = registry_->OnNodeReport(h1_, {});
+  EXPECT_EQ(actions.to_cleanup.size(), 2u);
+  EXPECT_TRUE(registry_->TakeCompleted(attempt_).empty()) << "nobody is left to tell";
+  (void)am;
+  (void)task;
+}
+
+TEST_F(ContainerRegistryTest, FinishedApplicationsAreCleanedUpOnTheirNodes) {
+  RmContainer c = Allocate(2);
+  registry_->OnNodeReport(h1_, {{c.id, true, 0, ""}});
+  registry_->OnApplicationFinished(attempt_.app);
+  auto actions = registry_->OnNodeReport(h1_, {});
+  EXPECT_EQ(actions.applications_to_cleanup, std::vector<ApplicationId>{attempt_.app});
+  EXPECT_FALSE(registry_->Get(c.id).has_value()) << "completed containers are forgotten";
+  EXPECT_TRUE(registry_->OnNodeReport(h1_, {}).applications_to_cleanup.empty());
+}
+
+}  // namespace
+}  // namespace spindle::rm

@@ -25,10 +25,12 @@ int64_t RoundUp(int64_t value, int64_t step) {
 }  // namespace
 
 ApplicationManager::ApplicationManager(const ApplicationManagerOptions& options,
-                                       pool::SchedulerPool* pool, AmLauncher* launcher,
-                                       const NodeDirectory* nodes, const Clock* clock)
+                                       pool::SchedulerPool* pool, ContainerRegistry* containers,
+                                       AmLauncher* launcher, const NodeDirectory* nodes,
+                                       const Clock* clock)
     : options_(options),
       pool_(pool),
+      containers_(containers),
       launcher_(launcher),
       nodes_(nodes),
       clock_(clock),
@@ -359,6 +361,8 @@ void ApplicationManager::Tick() {
           am.placement = p;
           attempt->am_container = am;
           am_containers_[am.id] = attempt->id;
+          Status recorded = containers_->Add(RmContainer{am.id, am.node, p, /*is_am=*/true});
+          if (!recorded.ok()) LOG(ERROR) << recorded.ToString();
           AttemptEventLocked(app, *attempt, AttemptEvent::kContainerAllocated, &actions);
           AttemptEventLocked(app, *attempt, AttemptEvent::kSaved, &actions);
         }
@@ -412,6 +416,7 @@ void ApplicationManager::EnterAppState(RmApp& app, AppState next, Actions* actio
       pool_->RemoveApp(app.pool_app).PermitUnchecked();
       app.in_pool = false;
     }
+    containers_->OnApplicationFinished(app.submission.id);
     LOG(INFO) << "application " << app.submission.id.ToString() << " " << Name(next)
               << " (final status " << Name(app.final_status) << ")";
     completed_order_.push_back(app.submission.id);
@@ -521,6 +526,10 @@ void ApplicationManager::AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Acti
     RmAttempt attempt_copy = attempt;
     actions->push_back([callback, app_copy, attempt_copy] { callback(app_copy, attempt_copy); });
   }
+  // The attempt's containers end with it (the AM's own as well; a kept
+  // task container survives into the next attempt).
+  containers_->OnAttemptEnded(attempt.id, app.submission.keep_containers_across_attempts &&
+                                              attempt.state == AttemptState::kFailed);
   // Stop the AM container unless it already exited.
   if (attempt.am_container.has_value() && !attempt.am_exit_status.has_value()) {
     AmLaunch launch;

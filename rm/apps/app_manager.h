@@ -23,6 +23,7 @@
 #include "base/result.h"
 #include "rm/apps/am_launcher.h"
 #include "rm/apps/rm_app.h"
+#include "rm/containers/container_registry.h"
 #include "rm/nodes/node_directory.h"
 #include "scheduler_pool/scheduler_pool.h"
 
@@ -47,9 +48,11 @@ struct ApplicationManagerOptions {
 
 class ApplicationManager {
  public:
-  // `pool`, `launcher`, `nodes` and `clock` must outlive the manager.
+  // Every pointer must outlive the manager. AM containers are recorded in
+  // `containers`, which also ends an attempt's containers with it.
   ApplicationManager(const ApplicationManagerOptions& options, pool::SchedulerPool* pool,
-                     AmLauncher* launcher, const NodeDirectory* nodes, const Clock* clock);
+                     ContainerRegistry* containers, AmLauncher* launcher,
+                     const NodeDirectory* nodes, const Clock* clock);
 
   int64_t cluster_timestamp() const { return cluster_timestamp_; }
   const ApplicationManagerOptions& options() const { return options_; }
@@ -128,6 +131,7 @@ class ApplicationManager {
 
   const ApplicationManagerOptions options_;
   pool::SchedulerPool* const pool_;
+  ContainerRegistry* const containers_;
   AmLauncher* const launcher_;
   const NodeDirectory* const nodes_;
   const Clock* const clock_;

@@ -58,8 +58,9 @@ class AppManagerTest : public ::testing::Test {
     am_options.cluster_timestamp_ms = 1700000000000;
     am_options.am_expiry = 10s;
     am_options.min_allocation = pool::Resource::Of(128, 1);
-    manager_ =
-        std::make_unique<ApplicationManager>(am_options, pool_.get(), &launcher_, &nodes_, &clock_);
+    containers_ = std::make_unique<ContainerRegistry>(pool_.get());
+    manager_ = std::make_unique<ApplicationManager>(am_options, pool_.get(), containers_.get(),
+                                                    &launcher_, &nodes_, &clock_);
   }
 
   Submission NewSubmission(const std::string& queue = "default") {
@@ -97,6 +98,7 @@ class AppManagerTest : public ::testing::Test {
   std::unique_ptr<pool::SchedulerPool> pool_;
   FakeLauncher launcher_;
   FakeNodes nodes_;
+  std::unique_ptr<ContainerRegistry> containers_;
   std::unique_ptr<ApplicationManager> manager_;
 };
 
@@ -119,6 +121,8 @@ TEST_F(AppManagerTest, SubmitAllocateLaunchRegisterFinish) {
   EXPECT_EQ(launch.node.ToString(), "host1:45454");
   EXPECT_EQ(launch.user, "alice");
   EXPECT_EQ(launch.submission_context, "opaque-context");
+  ASSERT_TRUE(containers_->Get(launch.container).has_value()) << "recorded for completion";
+  EXPECT_TRUE(containers_->Get(launch.container)->is_am);
   EXPECT_EQ(manager_->GetApp(id)->current_attempt()->state, AttemptState::kAllocated);
   // The AM resource was normalised up to a multiple of the minimum (128).
   EXPECT_EQ(manager_->GetApp(id)->current_attempt()->am_container->placement.resource,
@@ -153,6 +157,7 @@ TEST_F(AppManagerTest, SubmitAllocateLaunchRegisterFinish) {
   EXPECT_EQ(app->current_attempt()->state, AttemptState::kFinished);
   EXPECT_GT(app->finish_time_ms, 0);
   EXPECT_TRUE(launcher_.cleanups.empty()) << "the AM container already exited";
+  EXPECT_EQ(pool_->Metrics().allocated, pool::Resource()) << "its resources are free again";
   EXPECT_FALSE(manager_->OnContainerFinished(launch.container, 0, "")) << "reported once";
 }
 
@@ -300,7 +305,7 @@ TEST_F(AppManagerTest, CompletedAppsAreRetiredBeyondTheLimit) {
   ApplicationManagerOptions options;
   options.cluster_timestamp_ms = 5;
   options.max_completed_apps = 2;
-  ApplicationManager manager(options, pool_.get(), &launcher_, &nodes_, &clock_);
+  ApplicationManager manager(options, pool_.get(), containers_.get(), &launcher_, &nodes_, &clock_);
   std::vector<ApplicationId> ids;
   for (int i = 0; i < 4; ++i) {
     Submission s = NewSubmission("nosuchqueue");  // fails at once

@@ -8,6 +8,7 @@
 #include "bench/ipc_bench.h"
 #include "bench/pool_bench.h"
 #include "cmd/command_line.h"
+#include "cmd/rm_daemon.h"
 
 namespace {
 
@@ -25,6 +26,7 @@ void PrintUsage() {
                "              [--strategies latency-first,quality-first,adaptive]\n"
                "              [--transaction incremental|all-or-nothing]\n"
                "              [--conflict fine-grained|coarse-grained] [--seed S] [--json FILE]\n"
+               "  rm          the ResourceManager [--conf DIR] (default $HADOOP_CONF_DIR)\n"
                "  help        this text\n");
 }
 
@@ -56,6 +58,14 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   if (command == "bench") return Bench(argc, argv);
+  if (command == "rm") {
+    auto flags = spindle::CommandLine::Parse(argc, argv, 2);
+    if (!flags.ok()) {
+      std::fprintf(stderr, "spindle rm: %s\n", flags.status().ToString().c_str());
+      return 2;
+    }
+    return spindle::RmMain(*flags);
+  }
   std::fprintf(stderr, "spindle: unknown command '%s'\n", command.c_str());
   PrintUsage();
   return 2;

@@ -8,6 +8,7 @@
 
 #include "base/status.h"
 #include "rm/records/yarn_ids.h"
+#include "scheduler_pool/resources.h"
 
 namespace spindle::rm {
 
@@ -20,6 +21,9 @@ struct AmLaunch {
   // am_container_spec from it and adds what the RM adds (tokens, environment).
   std::string submission_context;
   int64_t submit_time_ms = 0;
+  // The AM container's (normalised) resource, for its container token.
+  pool::Resource resource;
+  int32_t max_attempts = 1;
 };
 
 class AmLauncher {

@@ -490,6 +490,8 @@ void ApplicationManager::EnterAttemptState(RmApp& app, RmAttempt& attempt, Attem
     launch.user = app.submission.user;
     launch.submission_context = app.submission.context_bytes;
     launch.submit_time_ms = app.submit_time_ms;
+    launch.resource = attempt.am_container->placement.resource;
+    launch.max_attempts = app.max_attempts;
     const ApplicationAttemptId attempt_id = attempt.id;
     actions->push_back([this, launch, attempt_id] {
       launcher_->Launch(launch, [this, attempt_id](Status status) {

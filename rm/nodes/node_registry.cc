@@ -231,6 +231,16 @@ std::optional<NodeInfo> NodeRegistry::Find(pool::NodeId node) const {
   return entry->second.report.info;
 }
 
+std::vector<pool::NodeId> NodeRegistry::PoolNodesOnHost(const std::string& host) const {
+  MutexLock lock(&mu_);
+  std::vector<pool::NodeId> out;
+  for (auto it = nodes_.lower_bound(NodeId{host, 0}); it != nodes_.end() && it->first.host == host;
+       ++it) {
+    if (Usable(it->second.report.state)) out.push_back(it->second.report.pool_node);
+  }
+  return out;
+}
+
 std::optional<NodeReport> NodeRegistry::Get(const NodeId& id) const {
   MutexLock lock(&mu_);
   auto it = nodes_.find(id);

@@ -135,6 +135,8 @@ class NodeRegistry : public NodeDirectory {
                                        std::set<std::string> exclude);
 
   std::optional<NodeInfo> Find(pool::NodeId node) const override;
+  // Usable pool nodes on a host (by host name, as AMs name them in asks).
+  std::vector<pool::NodeId> PoolNodesOnHost(const std::string& host) const;
   std::optional<NodeReport> Get(const NodeId& id) const;
   std::vector<NodeReport> Nodes() const;
   ClusterNodeCounts Counts() const;

@@ -48,6 +48,8 @@ TEST_F(NodeRegistryTest, RegisterPutsTheNodeIntoThePool) {
   EXPECT_EQ(info->id.ToString(), "h1:45454");
   EXPECT_EQ(registry_->Counts().active, 1);
   EXPECT_EQ(registry_->NumUsableNodes(), 1);
+  EXPECT_EQ(registry_->PoolNodesOnHost("h1"), std::vector<pool::NodeId>{report->pool_node});
+  EXPECT_TRUE(registry_->PoolNodesOnHost("h").empty());
 }
 
 TEST_F(NodeRegistryTest, TooSmallOrExcludedNodesAreToldToShutDown) {

@@ -1,0 +1,86 @@
+// ApplicationMasterService: ApplicationMasterProtocol on port 8030 (WIRE.md
+// 5.3). Callers are authenticated by their AMRM token (TOKEN only, so the
+// connection's user is the attempt id). register/allocate/finish become
+// calls on the ApplicationManager; allocate also turns the AM's
+// ResourceRequest table into the pool's asks, hands out the containers the
+// pool committed since the last call (with container and NM tokens), and
+// reports completed containers.
+//
+// Thread contract: handlers run concurrently on the IPC worker pool. One
+// attempt's calls are serialised by its own mutex (an AM has one allocate in
+// flight at a time anyway); state shared across attempts is behind mu_.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+
+#include "am_protocol/ipc/rpc_service.h"
+#include "base/mutex.h"
+#include "rm/apps/app_manager.h"
+#include "rm/containers/container_registry.h"
+#include "rm/nodes/node_registry.h"
+#include "rm/security/amrm_token_secret_manager.h"
+#include "rm/security/container_token_secret_manager.h"
+#include "rm/security/nm_token_secret_manager.h"
+#include "yarn_service_protos.pb.h"
+
+namespace spindle::am_protocol {
+
+inline constexpr char kApplicationMasterProtocol[] =
+    "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
+
+struct AmServiceDeps {
+  rm::ApplicationManager* apps = nullptr;
+  rm::NodeRegistry* nodes = nullptr;
+  rm::ContainerRegistry* containers = nullptr;
+  pool::SchedulerPool* pool = nullptr;
+  rm::AmrmTokenSecretManager* amrm_tokens = nullptr;
+  const rm::ContainerTokenSecretManager* container_tokens = nullptr;
+  rm::NmTokenSecretManager* nm_tokens = nullptr;
+  const Clock* clock = nullptr;
+};
+
+class AmService {
+ public:
+  explicit AmService(const AmServiceDeps& deps);
+
+  std::unique_ptr<ipc::RpcService> MakeRpcService();
+
+  Status Register(const ipc::ConnectionIdentity& who,
+                  const hadoop::yarn::RegisterApplicationMasterRequestProto& request,
+                  hadoop::yarn::RegisterApplicationMasterResponseProto* response);
+  Status Allocate(const ipc::ConnectionIdentity& who,
+                  const hadoop::yarn::AllocateRequestProto& request,
+                  hadoop::yarn::AllocateResponseProto* response);
+  Status Finish(const ipc::ConnectionIdentity& who,
+                const hadoop::yarn::FinishApplicationMasterRequestProto& request,
+                hadoop::yarn::FinishApplicationMasterResponseProto* response);
+
+  // Forget an attempt's allocate state once it ended.
+  void AttemptEnded(const rm::ApplicationAttemptId& attempt);
+
+ private:
+  // (priority, allocation request id, resource name, memory, vcores)
+  using AskKey = std::tuple<int32_t, int64_t, std::string, int64_t, int64_t>;
+  struct AttemptState {
+    Mutex mu;
+    bool registered GUARDED_BY(mu) = false;
+    int32_t last_response_id GUARDED_BY(mu) = 0;
+    hadoop::yarn::AllocateResponseProto last_response GUARDED_BY(mu);
+    std::map<AskKey, hadoop::yarn::ResourceRequestProto> asks GUARDED_BY(mu);
+  };
+
+  Result<rm::ApplicationAttemptId> AttemptOf(const ipc::ConnectionIdentity& who) const;
+  std::shared_ptr<AttemptState> StateOf(const rm::ApplicationAttemptId& attempt, bool create);
+  // The pool asks that the AM's ResourceRequest table amounts to.
+  std::vector<pool::Ask> ToPoolAsks(
+      const std::map<AskKey, hadoop::yarn::ResourceRequestProto>& asks) const;
+
+  const AmServiceDeps deps_;
+  Mutex mu_;
+  std::map<rm::ApplicationAttemptId, std::shared_ptr<AttemptState>> attempts_ GUARDED_BY(mu_);
+};
+
+}  // namespace spindle::am_protocol

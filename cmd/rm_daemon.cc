@@ -1,0 +1,342 @@
+#include "cmd/rm_daemon.h"
+
+#include <glog/logging.h>
+#include <signal.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "rm/security/amrm_token_secret_provider.h"
+#include "rm/security/security_config.h"
+
+namespace spindle {
+
+namespace {
+
+constexpr auto kTick = std::chrono::milliseconds(20);
+
+Result<RmAddress> ParseAddress(const rm::Configuration& conf, const std::string& key,
+                               const std::string& fallback) {
+  const std::string value = conf.GetTrimmed(key).value_or(fallback);
+  const size_t colon = value.rfind(':');
+  RmAddress address;
+  int port = -1;
+  if (colon != std::string::npos) {
+    std::string_view digits(value.data() + colon + 1, value.size() - colon - 1);
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
+    if (ec != std::errc() || ptr != digits.data() + digits.size()) port = -1;
+  }
+  if (colon == std::string::npos || colon == 0 || port < 0 || port > 65535) {
+    return Status::InvalidArgument(conf.SourceOf(key) + ": " + key + " = '" + value +
+                                   "' is not host:port");
+  }
+  address.host = value.substr(0, colon);
+  address.port = static_cast<uint16_t>(port);
+  return address;
+}
+
+// yarn.resourcemanager.nodes.include-path / exclude-path: host names
+// separated by white space; '#' starts a comment.
+Result<std::set<std::string>> ReadHostsFile(const rm::Configuration& conf, const std::string& key) {
+  std::set<std::string> hosts;
+  auto path = conf.GetTrimmed(key);
+  if (!path.has_value()) return hosts;
+  std::ifstream in(*path);
+  if (!in) {
+    return Status::IoError(conf.SourceOf(key) + ": " + key + " = '" + *path +
+                           "': cannot read the hosts file");
+  }
+  std::string line;
+  while (std::getline(in, line)) {
+    line = line.substr(0, line.find('#'));
+    std::istringstream words(line);
+    std::string host;
+    while (words >> host) hosts.insert(host);
+  }
+  return hosts;
+}
+
+Result<Duration> Millis(const rm::Configuration& conf, const std::string& key, int64_t fallback) {
+  ASSIGN_OR_RETURN(int64_t ms, conf.GetInt(key, fallback));
+  if (ms <= 0) {
+    return Status::InvalidArgument(conf.SourceOf(key) + ": " + key + " = '" + std::to_string(ms) +
+                                   "' must be positive");
+  }
+  return Duration(std::chrono::milliseconds(ms));
+}
+
+}  // namespace
+
+Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf) {
+  const std::string host = conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0");
+  RmAddresses a;
+  ASSIGN_OR_RETURN(a.client, ParseAddress(conf, "yarn.resourcemanager.address", host + ":8032"));
+  ASSIGN_OR_RETURN(a.scheduler,
+                   ParseAddress(conf, "yarn.resourcemanager.scheduler.address", host + ":8030"));
+  ASSIGN_OR_RETURN(
+      a.resource_tracker,
+      ParseAddress(conf, "yarn.resourcemanager.resource-tracker.address", host + ":8031"));
+  ASSIGN_OR_RETURN(a.admin,
+                   ParseAddress(conf, "yarn.resourcemanager.admin.address", host + ":8033"));
+  a.webapp = conf.GetTrimmed("yarn.resourcemanager.webapp.address").value_or(host + ":8088");
+  if (auto bind = conf.GetTrimmed("yarn.resourcemanager.bind-host"); bind.has_value()) {
+    for (RmAddress* address : {&a.client, &a.scheduler, &a.resource_tracker, &a.admin}) {
+      address->host = *bind;
+    }
+  }
+  return a;
+}
+
+Result<std::unique_ptr<RmDaemon>> RmDaemon::Create(rm::Configuration conf, const Clock* clock) {
+  std::unique_ptr<RmDaemon> daemon(new RmDaemon(std::move(conf), clock));
+  RETURN_NOT_OK(daemon->Init());
+  return daemon;
+}
+
+Status RmDaemon::Init() {
+  ASSIGN_OR_RETURN(addresses_, RmAddressesFromConfiguration(conf_));
+
+  std::map<std::string, std::string> pool_keys;
+  for (const auto& key : conf_.KeysWithPrefix("spindle.scheduler.")) {
+    pool_keys[key] = conf_.Get(key, "");
+  }
+  ASSIGN_OR_RETURN(pool::PoolOptions pool_options, pool::PoolOptions::FromMap(pool_keys));
+  ASSIGN_OR_RETURN(pool_, pool::SchedulerPool::Create(pool_options, clock_));
+  ASSIGN_OR_RETURN(queues_, rm::QueueManager::Create(conf_));
+  RefreshPoolQueues();
+
+  ASSIGN_OR_RETURN(int64_t min_mb, conf_.GetInt("yarn.scheduler.minimum-allocation-mb", 1024));
+  ASSIGN_OR_RETURN(int64_t min_vcores, conf_.GetInt("yarn.scheduler.minimum-allocation-vcores", 1));
+  ASSIGN_OR_RETURN(int64_t max_mb, conf_.GetInt("yarn.scheduler.maximum-allocation-mb", 8192));
+  ASSIGN_OR_RETURN(int64_t max_vcores, conf_.GetInt("yarn.scheduler.maximum-allocation-vcores", 4));
+  if (min_mb <= 0 || min_vcores <= 0 || max_mb < min_mb || max_vcores < min_vcores) {
+    return Status::InvalidArgument(
+        conf_.SourceOf("yarn.scheduler.maximum-allocation-mb") +
+        ": Invalid resource scheduler memory/vcores allocation configuration: minimum " +
+        std::to_string(min_mb) + " MB/" + std::to_string(min_vcores) + " vcores, maximum " +
+        std::to_string(max_mb) + " MB/" + std::to_string(max_vcores) + " vcores");
+  }
+
+  rm::NodeRegistryOptions node_options;
+  ASSIGN_OR_RETURN(node_options.expiry,
+                   Millis(conf_, "yarn.nm.liveness-monitor.expiry-interval-ms", 600000));
+  node_options.min_allocation = pool::Resource::Of(min_mb, min_vcores);
+  ASSIGN_OR_RETURN(node_options.include_hosts,
+                   ReadHostsFile(conf_, "yarn.resourcemanager.nodes.include-path"));
+  ASSIGN_OR_RETURN(node_options.exclude_hosts,
+                   ReadHostsFile(conf_, "yarn.resourcemanager.nodes.exclude-path"));
+  nodes_ = std::make_unique<rm::NodeRegistry>(node_options, pool_.get(), clock_);
+  containers_ = std::make_unique<rm::ContainerRegistry>(pool_.get());
+
+  rm::ApplicationManagerOptions app_options;
+  app_options.cluster_timestamp_ms = clock_->WallMillis();
+  ASSIGN_OR_RETURN(int64_t max_attempts, conf_.GetInt("yarn.resourcemanager.am.max-attempts", 2));
+  if (max_attempts <= 0) {
+    return Status::InvalidArgument(conf_.SourceOf("yarn.resourcemanager.am.max-attempts") +
+                                   ": yarn.resourcemanager.am.max-attempts = '" +
+                                   std::to_string(max_attempts) + "' must be positive");
+  }
+  app_options.max_attempts = static_cast<int32_t>(max_attempts);
+  ASSIGN_OR_RETURN(app_options.am_expiry,
+                   Millis(conf_, "yarn.am.liveness-monitor.expiry-interval-ms", 600000));
+  app_options.min_allocation = node_options.min_allocation;
+  app_options.max_allocation = pool::Resource::Of(max_mb, max_vcores);
+  ASSIGN_OR_RETURN(int64_t max_completed,
+                   conf_.GetInt("yarn.resourcemanager.max-completed-applications", 10000));
+  app_options.max_completed_apps = static_cast<int32_t>(max_completed);
+
+  ASSIGN_OR_RETURN(auto amrm_keys,
+                   rm::KeyRollingOptionsFromConfiguration(conf_, rm::KeyFamily::kAmrmTokens));
+  ASSIGN_OR_RETURN(amrm_tokens_, rm::AmrmTokenSecretManager::Create(amrm_keys, clock_));
+  ASSIGN_OR_RETURN(auto nm_keys,
+                   rm::KeyRollingOptionsFromConfiguration(conf_, rm::KeyFamily::kNmTokens));
+  ASSIGN_OR_RETURN(nm_tokens_, rm::NmTokenSecretManager::Create(nm_keys, clock_));
+  ASSIGN_OR_RETURN(auto container_options, rm::ContainerTokenOptionsFromConfiguration(
+                                               conf_, app_options.cluster_timestamp_ms));
+  ASSIGN_OR_RETURN(container_tokens_,
+                   rm::ContainerTokenSecretManager::Create(container_options, clock_));
+
+  nm_client_ = std::make_unique<ipc::RpcClient>();
+  launcher_ = std::make_unique<nm_shim::IpcAmLauncher>(
+      nm_client_.get(), amrm_tokens_.get(), container_tokens_.get(), nm_tokens_.get(), clock_);
+  apps_ = std::make_unique<rm::ApplicationManager>(app_options, pool_.get(), containers_.get(),
+                                                   launcher_.get(), nodes_.get(), clock_);
+
+  nm_shim::ResourceTrackerOptions tracker_options;
+  ASSIGN_OR_RETURN(tracker_options.heartbeat_interval_ms,
+                   conf_.GetInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 1000));
+  tracker_options.rm_identifier = app_options.cluster_timestamp_ms;
+  tracker_ = std::make_unique<nm_shim::ResourceTrackerService>(
+      tracker_options, nodes_.get(), containers_.get(), apps_.get(), container_tokens_.get(),
+      nm_tokens_.get());
+
+  am_protocol::AmServiceDeps deps;
+  deps.apps = apps_.get();
+  deps.nodes = nodes_.get();
+  deps.containers = containers_.get();
+  deps.pool = pool_.get();
+  deps.amrm_tokens = amrm_tokens_.get();
+  deps.container_tokens = container_tokens_.get();
+  deps.nm_tokens = nm_tokens_.get();
+  deps.clock = clock_;
+  am_service_ = std::make_unique<am_protocol::AmService>(deps);
+
+  rm::ApplicationManager::Listener listener;
+  listener.attempt_ended = [this](const rm::RmApp&, const rm::RmAttempt& attempt) {
+    amrm_tokens_->AttemptFinished(attempt.id);
+    nm_tokens_->UnregisterAttempt(attempt.id);
+    am_service_->AttemptEnded(attempt.id);
+  };
+  apps_->SetListener(std::move(listener));
+
+  auto server = [this](
+                    const std::string& name, const RmAddress& address,
+                    const std::string& threads_key, std::shared_ptr<ipc::ServiceRegistry> services,
+                    ipc::ServerSessionOptions session) -> Result<std::unique_ptr<ipc::RpcServer>> {
+    ipc::RpcServerOptions options;
+    options.name = name;
+    options.bind_host = address.host;
+    options.port = address.port;
+    ASSIGN_OR_RETURN(int64_t threads, conf_.GetInt(threads_key, 50));
+    options.worker_threads = static_cast<int>(std::clamp<int64_t>(threads, 1, 256));
+    ASSIGN_OR_RETURN(int64_t max_length, conf_.GetInt("ipc.maximum.data.length", 64 << 20));
+    session.max_data_length = static_cast<uint32_t>(std::clamp<int64_t>(max_length, 1024, 1 << 30));
+    options.session = session;
+    return std::make_unique<ipc::RpcServer>(options, std::move(services));
+  };
+
+  auto client_services = std::make_shared<ipc::ServiceRegistry>();
+  ASSIGN_OR_RETURN(client_server_,
+                   server("ApplicationClientProtocol", addresses_.client,
+                          "yarn.resourcemanager.client.thread-count", client_services, {}));
+
+  auto scheduler_services = std::make_shared<ipc::ServiceRegistry>();
+  scheduler_services->Add(am_service_->MakeRpcService());
+  amrm_provider_ = std::make_unique<rm::AmrmTokenSecretProvider>(amrm_tokens_.get());
+  ipc::ServerSessionOptions token_only;
+  token_only.simple_enabled = false;
+  token_only.token_provider = amrm_provider_.get();
+  ASSIGN_OR_RETURN(scheduler_server_, server("ApplicationMasterProtocol", addresses_.scheduler,
+                                             "yarn.resourcemanager.scheduler.client.thread-count",
+                                             scheduler_services, token_only));
+
+  auto tracker_services = std::make_shared<ipc::ServiceRegistry>();
+  tracker_services->Add(tracker_->MakeRpcService());
+  ASSIGN_OR_RETURN(
+      tracker_server_,
+      server("ResourceTracker", addresses_.resource_tracker,
+             "yarn.resourcemanager.resource-tracker.client.thread-count", tracker_services, {}));
+
+  auto admin_services = std::make_shared<ipc::ServiceRegistry>();
+  ASSIGN_OR_RETURN(admin_server_,
+                   server("ResourceManagerAdministrationProtocol", addresses_.admin,
+                          "yarn.resourcemanager.admin.client.thread-count", admin_services, {}));
+  return Status::OK();
+}
+
+RmDaemon::~RmDaemon() { Stop(); }
+
+Status RmDaemon::Start() {
+  CHECK(!started_) << "RmDaemon started twice";
+  RETURN_NOT_OK(pool_->Start());
+  for (auto* s : {client_server_.get(), scheduler_server_.get(), tracker_server_.get(),
+                  admin_server_.get()}) {
+    Status started = s->Start();
+    if (!started.ok()) {
+      Stop();
+      return started;
+    }
+  }
+  started_ = true;
+  housekeeping_ = std::thread([this] { Housekeeping(); });
+  LOG(INFO) << "ResourceManager started: cluster timestamp " << apps_->cluster_timestamp()
+            << ", client port " << client_port() << ", scheduler port " << scheduler_port()
+            << ", resource-tracker port " << resource_tracker_port();
+  return Status::OK();
+}
+
+void RmDaemon::Stop() {
+  stopping_ = true;
+  if (housekeeping_.joinable()) housekeeping_.join();
+  for (auto* s : {client_server_.get(), scheduler_server_.get(), tracker_server_.get(),
+                  admin_server_.get()}) {
+    if (s != nullptr) s->Stop();
+  }
+  if (pool_ != nullptr) pool_->Stop();
+}
+
+void RmDaemon::RefreshPoolQueues() {
+  const pool::Resource capacity = pool_->Metrics().capacity;
+  if (capacity.memory_mb() == last_capacity_mb_) return;
+  last_capacity_mb_ = capacity.memory_mb();
+  auto specs = queues_->Current()->ToQueueSpecs(capacity);
+  Status s = pool_->SetQueues(specs).status();
+  if (!s.ok()) LOG(ERROR) << "cannot apply the queue tree to the scheduler: " << s.ToString();
+}
+
+void RmDaemon::Housekeeping() {
+  auto last_slow = clock_->Now();
+  while (!stopping_.load()) {
+    apps_->Tick();
+    const auto now = clock_->Now();
+    if (now - last_slow >= std::chrono::milliseconds(500)) {
+      last_slow = now;
+      tracker_->ExpireNodes();
+      RefreshPoolQueues();
+      amrm_tokens_->Advance();
+      nm_tokens_->Advance();
+      container_tokens_->Advance();
+    } else {
+      RefreshPoolQueues();
+    }
+    std::this_thread::sleep_for(kTick);
+  }
+}
+
+int RmMain(const CommandLine& flags) {
+  Status known = flags.CheckKnown({"conf"});
+  if (!known.ok()) {
+    std::fprintf(stderr, "spindle rm: %s\n", known.ToString().c_str());
+    return 2;
+  }
+  std::string dir = flags.GetString("conf", "");
+  if (dir.empty()) {
+    const char* env = std::getenv("HADOOP_CONF_DIR");
+    dir = env != nullptr ? env : ".";
+  }
+  rm::Configuration conf;
+  for (const char* file : {"core-site.xml", "yarn-site.xml", "capacity-scheduler.xml"}) {
+    const std::string path = dir + "/" + file;
+    if (std::ifstream(path).good()) {
+      Status s = conf.AddResourceFile(path);
+      if (!s.ok()) {
+        std::fprintf(stderr, "spindle rm: %s\n", s.message().c_str());
+        return 1;
+      }
+    }
+  }
+  auto daemon = RmDaemon::Create(std::move(conf));
+  if (!daemon.ok()) {
+    std::fprintf(stderr, "spindle rm: %s\n", daemon.status().message().c_str());
+    return 1;
+  }
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  Status started = (*daemon)->Start();
+  if (!started.ok()) {
+    std::fprintf(stderr, "spindle rm: %s\n", started.message().c_str());
+    return 1;
+  }
+  int signal = 0;
+  sigwait(&signals, &signal);
+  LOG(INFO) << "ResourceManager stopping on signal " << signal;
+  (*daemon)->Stop();
+  return 0;
+}
+
+}  // namespace spindle

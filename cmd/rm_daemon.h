@@ -1,0 +1,110 @@
+// RmDaemon: `spindle rm`, the ResourceManager process. It assembles the RM
+// core (rm/), the scheduler pool, the protocol services (am_protocol/,
+// nm_shim/) and their IPC servers on the four RM ports, from Hadoop
+// configuration (core-site.xml, yarn-site.xml, capacity-scheduler.xml).
+//
+// Thread contract: Start() and Stop() from one controlling thread; the
+// accessors are for tests and the embedding process.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "am_protocol/am_service/am_service.h"
+#include "am_protocol/ipc/rpc_client.h"
+#include "am_protocol/ipc/rpc_server.h"
+#include "cmd/command_line.h"
+#include "nm_shim/am_launcher/ipc_am_launcher.h"
+#include "nm_shim/tracker/resource_tracker_service.h"
+#include "rm/apps/app_manager.h"
+#include "rm/config/configuration.h"
+#include "rm/containers/container_registry.h"
+#include "rm/nodes/node_registry.h"
+#include "rm/queues/queue_manager.h"
+#include "rm/security/amrm_token_secret_manager.h"
+#include "rm/security/amrm_token_secret_provider.h"
+#include "rm/security/container_token_secret_manager.h"
+#include "rm/security/nm_token_secret_manager.h"
+#include "scheduler_pool/scheduler_pool.h"
+
+namespace spindle {
+
+struct RmAddress {
+  std::string host;
+  uint16_t port = 0;
+};
+
+// Where each RM server listens (yarn.resourcemanager.*address, with
+// yarn.resourcemanager.bind-host overriding the host to bind).
+struct RmAddresses {
+  RmAddress client;            // 8032
+  RmAddress scheduler;         // 8030
+  RmAddress resource_tracker;  // 8031
+  RmAddress admin;             // 8033
+  std::string webapp;          // host:port for tracking URLs (8088)
+};
+
+Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf);
+
+class RmDaemon {
+ public:
+  // Reads and validates everything; nothing listens yet. Errors name the
+  // file, key and value.
+  static Result<std::unique_ptr<RmDaemon>> Create(rm::Configuration conf,
+                                                  const Clock* clock = SystemClock::Get());
+  ~RmDaemon();
+
+  // Binds the four ports and starts the schedulers and the housekeeping
+  // thread. IoError if a port cannot be bound.
+  Status Start();
+  void Stop();
+
+  // The bound ports (after Start; useful with port 0).
+  uint16_t client_port() const { return client_server_->port(); }
+  uint16_t scheduler_port() const { return scheduler_server_->port(); }
+  uint16_t resource_tracker_port() const { return tracker_server_->port(); }
+
+  rm::ApplicationManager& apps() { return *apps_; }
+  rm::NodeRegistry& nodes() { return *nodes_; }
+  pool::SchedulerPool& pool() { return *pool_; }
+  const rm::Configuration& conf() const { return conf_; }
+
+ private:
+  RmDaemon(rm::Configuration conf, const Clock* clock) : conf_(std::move(conf)), clock_(clock) {}
+  Status Init();
+  void Housekeeping();
+  // Pushes the queue tree's specs for the current cluster capacity.
+  void RefreshPoolQueues();
+
+  rm::Configuration conf_;
+  const Clock* const clock_;
+  RmAddresses addresses_;
+  std::unique_ptr<pool::SchedulerPool> pool_;
+  std::unique_ptr<rm::QueueManager> queues_;
+  std::unique_ptr<rm::NodeRegistry> nodes_;
+  std::unique_ptr<rm::ContainerRegistry> containers_;
+  std::unique_ptr<rm::AmrmTokenSecretManager> amrm_tokens_;
+  std::unique_ptr<rm::ContainerTokenSecretManager> container_tokens_;
+  std::unique_ptr<rm::NmTokenSecretManager> nm_tokens_;
+  std::unique_ptr<rm::AmrmTokenSecretProvider> amrm_provider_;
+  std::unique_ptr<ipc::RpcClient> nm_client_;
+  std::unique_ptr<nm_shim::IpcAmLauncher> launcher_;
+  std::unique_ptr<rm::ApplicationManager> apps_;
+  std::unique_ptr<nm_shim::ResourceTrackerService> tracker_;
+  std::unique_ptr<am_protocol::AmService> am_service_;
+  std::unique_ptr<ipc::RpcServer> client_server_;
+  std::unique_ptr<ipc::RpcServer> scheduler_server_;
+  std::unique_ptr<ipc::RpcServer> tracker_server_;
+  std::unique_ptr<ipc::RpcServer> admin_server_;
+  std::atomic<bool> stopping_{false};
+  std::thread housekeeping_;
+  int64_t last_capacity_mb_ = -1;
+  bool started_ = false;
+};
+
+// `spindle rm [--conf DIR]`: runs until SIGINT/SIGTERM.
+int RmMain(const CommandLine& flags);
+
+}  // namespace spindle

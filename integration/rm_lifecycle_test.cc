@@ -1,0 +1,431 @@
+// The ResourceManager end to end, in one process over the real wire: a
+// `spindle rm` daemon on 127.0.0.1 ports picked at run time; Spindle's own
+// IPC client acting as a NodeManager (ResourceTracker, plus a
+// ContainerManagementProtocol server that checks NMTokens and container
+// tokens with the master keys the RM gave it) and as an ApplicationMaster
+// (authenticating with the AMRM token the RM put into its launch context).
+#include <glog/logging.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "am_protocol/ipc/rpc_client.h"
+#include "am_protocol/ipc/rpc_server.h"
+#include "base/crypto.h"
+#include "cmd/rm_daemon.h"
+#include "rm/security/credentials.h"
+#include "rm/security/yarn_id_protos.h"
+#include "yarn_security_token.pb.h"
+#include "yarn_server_common_service_protos.pb.h"
+#include "yarn_service_protos.pb.h"
+
+namespace spindle {
+namespace {
+
+using namespace std::chrono_literals;
+namespace y = hadoop::yarn;
+
+constexpr char kTracker[] = "org.apache.hadoop.yarn.server.api.ResourceTrackerPB";
+constexpr char kAms[] = "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
+constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
+
+bool WaitFor(const std::function<bool()>& predicate, std::chrono::milliseconds timeout = 20s) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (predicate()) return true;
+    std::this_thread::sleep_for(10ms);
+  }
+  return predicate();
+}
+
+// A NodeManager's ContainerManagementProtocol: NMTokens are checked with the
+// NM-token master key from registration, as a Java NM does.
+class TestNodeManager : public ipc::TokenSecretProvider {
+ public:
+  Result<ipc::TokenSecret> RetrieveSecret(std::string_view identifier) const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    y::NMTokenIdentifierProto id;
+    if (!id.ParseFromArray(identifier.data(), static_cast<int>(identifier.size())) ||
+        id.keyid() != nm_key_.key_id()) {
+      return Status::Remote("org.apache.hadoop.security.token.SecretManager$InvalidToken",
+                            "unknown NMToken key");
+    }
+    return ipc::TokenSecret{HmacSha1(nm_key_.bytes(), identifier),
+                            rm::FromProto(id.appattemptid()).ToString()};
+  }
+
+  void SetKeys(const y::MasterKeyProto& nm_key, const y::MasterKeyProto& container_key) {
+    std::lock_guard<std::mutex> lock(mu_);
+    nm_key_ = nm_key;
+    container_key_ = container_key;
+  }
+
+  Status Start() {
+    auto registry = std::make_shared<ipc::ServiceRegistry>();
+    auto service = std::make_unique<ipc::RpcService>(kCmp);
+    service->AddMethod<y::StartContainersRequestProto, y::StartContainersResponseProto>(
+        "startContainers",
+        [this](const ipc::ConnectionIdentity& who, const y::StartContainersRequestProto& request,
+               y::StartContainersResponseProto* response) {
+          std::lock_guard<std::mutex> lock(mu_);
+          for (const auto& start : request.start_container_request()) {
+            const auto& token = start.container_token();
+            y::ContainerTokenIdentifierProto id;
+            if (!id.ParseFromString(token.identifier()) ||
+                HmacSha1(container_key_.bytes(), token.identifier()) != token.password()) {
+              return Status::Remote("org.apache.hadoop.yarn.exceptions.YarnException",
+                                    "Unauthorized request to start container");
+            }
+            started_.push_back(
+                {rm::FromProto(id.containerid()), start.container_launch_context(), who.user});
+            *response->add_succeeded_requests() = id.containerid();
+          }
+          return Status::OK();
+        });
+    service->AddMethod<y::StopContainersRequestProto, y::StopContainersResponseProto>(
+        "stopContainers",
+        [this](const ipc::ConnectionIdentity&, const y::StopContainersRequestProto& request,
+               y::StopContainersResponseProto*) {
+          std::lock_guard<std::mutex> lock(mu_);
+          for (const auto& id : request.container_id()) stopped_.push_back(rm::FromProto(id));
+          return Status::OK();
+        });
+    registry->Add(std::move(service));
+    ipc::RpcServerOptions options;
+    options.name = "test-nm";
+    options.session.simple_enabled = false;
+    options.session.token_provider = this;
+    server_ = std::make_unique<ipc::RpcServer>(options, registry);
+    return server_->Start();
+  }
+  uint16_t port() const { return server_->port(); }
+
+  struct Started {
+    rm::ContainerId id;
+    y::ContainerLaunchContextProto clc;
+    std::string caller;
+  };
+  std::vector<Started> started() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return started_;
+  }
+  std::vector<rm::ContainerId> stopped() const {
+    std::lock_guard<std::mutex> lock(mu_);
+    return stopped_;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  y::MasterKeyProto nm_key_;
+  y::MasterKeyProto container_key_;
+  std::vector<Started> started_;
+  std::vector<rm::ContainerId> stopped_;
+  std::unique_ptr<ipc::RpcServer> server_;
+};
+
+class RmLifecycleTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    rm::Configuration conf;
+    for (const char* key :
+         {"yarn.resourcemanager.address", "yarn.resourcemanager.scheduler.address",
+          "yarn.resourcemanager.resource-tracker.address", "yarn.resourcemanager.admin.address"}) {
+      conf.Set(key, "127.0.0.1:0");
+    }
+    conf.Set("yarn.scheduler.minimum-allocation-mb", "128");
+    conf.Set("yarn.scheduler.capacity.root.queues", "default");
+    conf.Set("yarn.scheduler.capacity.root.default.capacity", "100");
+    conf.Set("spindle.scheduler.count", "2");
+    conf.Set("spindle.scheduler.partitions", "2");
+    auto daemon = RmDaemon::Create(std::move(conf));
+    ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+    daemon_ = std::move(daemon).value();
+    ASSERT_TRUE(daemon_->Start().ok());
+    ASSERT_TRUE(nm_.Start().ok());
+    node_id_.set_host("127.0.0.1");
+    node_id_.set_port(nm_.port());
+  }
+  void TearDown() override {
+    if (daemon_) daemon_->Stop();
+  }
+
+  ipc::ConnectionSpec TrackerSpec() {
+    return {"127.0.0.1", daemon_->resource_tracker_port(), kTracker, "yarn", std::nullopt};
+  }
+
+  void RegisterNode() {
+    y::RegisterNodeManagerRequestProto request;
+    *request.mutable_node_id() = node_id_;
+    request.set_http_port(8042);
+    request.mutable_resource()->set_memory(8192);
+    request.mutable_resource()->set_virtual_cores(8);
+    request.set_nm_version("2.6.0");
+    y::RegisterNodeManagerResponseProto response;
+    ASSERT_TRUE(client_.Call(TrackerSpec(), "registerNodeManager", request, &response).ok());
+    ASSERT_EQ(response.nodeaction(), y::NORMAL);
+    ASSERT_TRUE(response.has_nm_token_master_key());
+    ASSERT_TRUE(response.has_container_token_master_key());
+    EXPECT_EQ(response.rm_identifier(), daemon_->apps().cluster_timestamp());
+    nm_.SetKeys(response.nm_token_master_key(), response.container_token_master_key());
+  }
+
+  // One heartbeat reporting `statuses`; returns the response.
+  y::NodeHeartbeatResponseProto Heartbeat(const std::vector<y::ContainerStatusProto>& statuses) {
+    y::NodeHeartbeatRequestProto request;
+    auto* status = request.mutable_node_status();
+    *status->mutable_node_id() = node_id_;
+    status->set_response_id(nm_response_id_);
+    status->mutable_nodehealthstatus()->set_is_node_healthy(true);
+    for (const auto& s : statuses) *status->add_containersstatuses() = s;
+    y::NodeHeartbeatResponseProto response;
+    Status s = client_.Call(TrackerSpec(), "nodeHeartbeat", request, &response);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    nm_response_id_ = response.response_id();
+    return response;
+  }
+
+  static y::ContainerStatusProto Complete(const rm::ContainerId& id, int32_t exit_status) {
+    y::ContainerStatusProto s;
+    rm::ToProto(id, s.mutable_container_id());
+    s.set_state(y::C_COMPLETE);
+    s.set_exit_status(exit_status);
+    s.set_diagnostics("exited");
+    return s;
+  }
+
+  rm::ApplicationId Submit(int32_t max_attempts = 2) {
+    const rm::ApplicationId id = daemon_->apps().NewApplicationId();
+    y::ApplicationSubmissionContextProto context;
+    rm::ToProto(id, context.mutable_application_id());
+    context.set_application_name("lifecycle");
+    context.set_queue("default");
+    context.mutable_resource()->set_memory(256);
+    context.mutable_resource()->set_virtual_cores(1);
+    context.mutable_am_container_spec()->add_command("/bin/true");
+    rm::Submission s;
+    s.id = id;
+    s.user = "alice";
+    s.name = "lifecycle";
+    s.max_attempts = max_attempts;
+    s.am_resource = pool::Resource::Of(256, 1);
+    s.context_bytes = context.SerializeAsString();
+    EXPECT_TRUE(daemon_->apps().Submit(s).ok());
+    return id;
+  }
+
+  // The AMRM token the RM put into the AM's launch context.
+  ipc::ClientToken AmrmTokenOf(const TestNodeManager::Started& am) {
+    auto credentials = rm::Credentials::Parse(am.clc.tokens());
+    EXPECT_TRUE(credentials.ok()) << credentials.status().ToString();
+    const rm::Token* token = credentials->FindToken("");
+    EXPECT_NE(token, nullptr);
+    return ipc::ClientToken{token->identifier, token->password, token->kind,
+                            "127.0.0.1:" + std::to_string(daemon_->scheduler_port())};
+  }
+
+  ipc::ConnectionSpec AmSpec(const ipc::ClientToken& token) {
+    return {"127.0.0.1", daemon_->scheduler_port(), kAms, "ignored", token};
+  }
+
+  y::YarnApplicationStateProto StateOf(const rm::ApplicationId& id) {
+    return static_cast<y::YarnApplicationStateProto>(daemon_->apps().GetApp(id)->yarn_state());
+  }
+
+  std::unique_ptr<RmDaemon> daemon_;
+  TestNodeManager nm_;
+  ipc::RpcClient client_;
+  y::NodeIdProto node_id_;
+  int32_t nm_response_id_ = 0;
+};
+
+TEST_F(RmLifecycleTest, SubmitLaunchRegisterAllocateFinish) {
+  RegisterNode();
+  Heartbeat({});
+  const rm::ApplicationId app = Submit();
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; })) << "the AM is launched";
+  const auto am = nm_.started()[0];
+  EXPECT_EQ(am.id.sequence(), 1);
+  EXPECT_EQ(am.caller, (rm::ApplicationAttemptId{app, 1}).ToString()) << "NMToken identity";
+  bool has_submit_time = false;
+  for (const auto& env : am.clc.environment()) {
+    if (env.key() == "APP_SUBMIT_TIME_ENV") has_submit_time = true;
+  }
+  EXPECT_TRUE(has_submit_time);
+  ASSERT_TRUE(WaitFor([&] { return StateOf(app) == y::ACCEPTED; }));
+
+  const ipc::ClientToken amrm = AmrmTokenOf(am);
+  y::RegisterApplicationMasterRequestProto reg;
+  reg.set_host("am-host");
+  reg.set_rpc_port(4321);
+  y::RegisterApplicationMasterResponseProto reg_response;
+  ASSERT_TRUE(client_.Call(AmSpec(amrm), "registerApplicationMaster", reg, &reg_response).ok());
+  EXPECT_EQ(reg_response.maximumcapability().memory(), 8192);
+  EXPECT_EQ(reg_response.queue(), "default");
+  EXPECT_EQ(StateOf(app), y::RUNNING);
+
+  // Ask for two containers with locality on our node.
+  int32_t response_id = 0;
+  std::vector<y::ContainerProto> allocated;
+  y::AllocateRequestProto ask;
+  for (const std::string name : {"*", "127.0.0.1"}) {
+    auto* r = ask.add_ask();
+    r->mutable_priority()->set_priority(1);
+    r->set_resource_name(name);
+    r->mutable_capability()->set_memory(512);
+    r->mutable_capability()->set_virtual_cores(1);
+    r->set_num_containers(2);
+  }
+  bool saw_nm_token = false;
+  ASSERT_TRUE(WaitFor([&] {
+    y::AllocateRequestProto request = response_id == 0 ? ask : y::AllocateRequestProto();
+    request.set_response_id(response_id);
+    request.set_progress(0.5f);
+    y::AllocateResponseProto response;
+    Status s = client_.Call(AmSpec(amrm), "allocate", request, &response);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    response_id = response.response_id();
+    for (const auto& c : response.allocated_containers()) allocated.push_back(c);
+    saw_nm_token |= response.nm_tokens_size() > 0;
+    EXPECT_EQ(response.num_cluster_nodes(), 1);
+    return allocated.size() >= 2;
+  }));
+  ASSERT_EQ(allocated.size(), 2u) << "exactly the two asked for";
+  EXPECT_TRUE(saw_nm_token) << "an NMToken for the first container on the node";
+  for (const auto& c : allocated) {
+    EXPECT_EQ(c.resource().memory(), 512);
+    EXPECT_EQ(c.nodeid().port(), nm_.port());
+    EXPECT_EQ(c.container_token().kind(), "ContainerToken");
+  }
+  // A duplicate allocate (lost answer) gets the same response again.
+  {
+    y::AllocateRequestProto request;
+    request.set_response_id(response_id - 1);
+    y::AllocateResponseProto response;
+    ASSERT_TRUE(client_.Call(AmSpec(amrm), "allocate", request, &response).ok());
+    EXPECT_EQ(response.response_id(), response_id);
+    y::AllocateRequestProto stale;
+    stale.set_response_id(response_id + 5);
+    Status s = client_.Call(AmSpec(amrm), "allocate", stale, &response);
+    EXPECT_EQ(s.java_class(),
+              "org.apache.hadoop.yarn.exceptions.InvalidApplicationMasterRequestException");
+  }
+
+  // The node reports both task containers complete; the AM hears of them.
+  Heartbeat({Complete(rm::FromProto(allocated[0].id()), 0),
+             Complete(rm::FromProto(allocated[1].id()), 0)});
+  int completed = 0;
+  ASSERT_TRUE(WaitFor([&] {
+    y::AllocateRequestProto request;
+    request.set_response_id(response_id);
+    y::AllocateResponseProto response;
+    EXPECT_TRUE(client_.Call(AmSpec(amrm), "allocate", request, &response).ok());
+    response_id = response.response_id();
+    completed += response.completed_container_statuses_size();
+    EXPECT_EQ(response.allocated_containers_size(), 0) << "nothing more was asked for";
+    return completed == 2;
+  }));
+
+  y::FinishApplicationMasterRequestProto finish;
+  finish.set_final_application_status(y::APP_SUCCEEDED);
+  finish.set_diagnostics("done");
+  y::FinishApplicationMasterResponseProto finish_response;
+  ASSERT_TRUE(client_.Call(AmSpec(amrm), "finishApplicationMaster", finish, &finish_response).ok());
+  EXPECT_TRUE(finish_response.isunregistered());
+  // The AM container exits; the app is FINISHED and the node cleans it up.
+  auto response = Heartbeat({Complete(am.id, 0)});
+  ASSERT_TRUE(
+      WaitFor([&] { return daemon_->apps().GetApp(app)->state == rm::AppState::kFinished; }));
+  EXPECT_EQ(daemon_->apps().GetApp(app)->final_status, rm::FinalStatus::kSucceeded);
+  bool app_cleaned = false;
+  ASSERT_TRUE(WaitFor([&] {
+    const auto beat = Heartbeat({});
+    for (const auto& a : beat.applications_to_cleanup()) {
+      app_cleaned |= rm::FromProto(a) == app;
+    }
+    return app_cleaned;
+  }));
+  EXPECT_EQ(daemon_->pool().Metrics().allocated, pool::Resource()) << "all resources returned";
+}
+
+TEST_F(RmLifecycleTest, AmExitRetriesWithANewAttemptAndTheOldTokenStopsWorking) {
+  RegisterNode();
+  const rm::ApplicationId app = Submit(/*max_attempts=*/2);
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
+  const auto first = nm_.started()[0];
+  const ipc::ClientToken first_token = AmrmTokenOf(first);
+  Heartbeat({Complete(first.id, 1)});
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 2; })) << "a second AM container";
+  EXPECT_EQ(nm_.started()[1].id.attempt.attempt, 2);
+  y::RegisterApplicationMasterRequestProto reg;
+  y::RegisterApplicationMasterResponseProto reg_response;
+  Status old = client_.Call(AmSpec(first_token), "registerApplicationMaster", reg, &reg_response);
+  EXPECT_TRUE(old.IsUnauthorized()) << old.ToString();
+  Heartbeat({Complete(nm_.started()[1].id, 1)});
+  ASSERT_TRUE(WaitFor([&] { return StateOf(app) == y::FAILED; }));
+}
+
+TEST_F(RmLifecycleTest, WrongOrForeignTokensAreRejected) {
+  RegisterNode();
+  const rm::ApplicationId a = Submit();
+  const rm::ApplicationId b = Submit();
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 2; }));
+  ipc::ClientToken forged = AmrmTokenOf(nm_.started()[0]);
+  forged.password = "forged";
+  y::RegisterApplicationMasterRequestProto reg;
+  y::RegisterApplicationMasterResponseProto response;
+  Status s = client_.Call(AmSpec(forged), "registerApplicationMaster", reg, &response);
+  EXPECT_TRUE(s.IsUnauthorized()) << s.ToString();
+  // Each AM acts only as its own attempt: a's token registers a's attempt.
+  const auto& started = nm_.started();
+  for (const auto& am : started) {
+    ASSERT_TRUE(
+        client_.Call(AmSpec(AmrmTokenOf(am)), "registerApplicationMaster", reg, &response).ok());
+  }
+  EXPECT_EQ(StateOf(a), y::RUNNING);
+  EXPECT_EQ(StateOf(b), y::RUNNING);
+  // Plain SIMPLE callers are refused on the scheduler port.
+  ipc::ConnectionSpec simple{"127.0.0.1", daemon_->scheduler_port(), kAms, "mallory", std::nullopt};
+  s = client_.Call(simple, "registerApplicationMaster", reg, &response);
+  EXPECT_EQ(s.java_class(), "org.apache.hadoop.security.AccessControlException");
+}
+
+TEST_F(RmLifecycleTest, KillStopsTheAmContainer) {
+  RegisterNode();
+  const rm::ApplicationId app = Submit();
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
+  ASSERT_TRUE(WaitFor([&] { return StateOf(app) == y::ACCEPTED; }));
+  auto killed = daemon_->apps().Kill(app, "");
+  ASSERT_TRUE(killed.ok());
+  EXPECT_TRUE(*killed);
+  EXPECT_EQ(StateOf(app), y::KILLED);
+  ASSERT_TRUE(WaitFor([&] { return !nm_.stopped().empty(); })) << "stopContainers sent";
+  auto response = Heartbeat({});
+  bool cleanup = false;
+  for (const auto& id : response.containers_to_cleanup()) {
+    cleanup |= rm::FromProto(id) == nm_.started()[0].id;
+  }
+  for (const auto& id : response.applications_to_cleanup()) cleanup |= rm::FromProto(id) == app;
+  EXPECT_TRUE(cleanup);
+}
+
+TEST_F(RmLifecycleTest, UnknownNodesResyncAndSmallNodesAreRefused) {
+  y::NodeHeartbeatRequestProto request;
+  *request.mutable_node_status()->mutable_node_id() = node_id_;
+  y::NodeHeartbeatResponseProto response;
+  ASSERT_TRUE(client_.Call(TrackerSpec(), "nodeHeartbeat", request, &response).ok());
+  EXPECT_EQ(response.nodeaction(), y::RESYNC);
+  y::RegisterNodeManagerRequestProto small;
+  small.mutable_node_id()->set_host("tiny");
+  small.mutable_node_id()->set_port(1);
+  small.mutable_resource()->set_memory(64);
+  small.mutable_resource()->set_virtual_cores(1);
+  y::RegisterNodeManagerResponseProto small_response;
+  ASSERT_TRUE(client_.Call(TrackerSpec(), "registerNodeManager", small, &small_response).ok());
+  EXPECT_EQ(small_response.nodeaction(), y::SHUTDOWN);
+}
+
+}  // namespace
+}  // namespace spindle

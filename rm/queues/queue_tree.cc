@@ -1,0 +1,435 @@
+#include "rm/queues/queue_tree.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <set>
+
+namespace spindle::rm {
+
+std::string_view Name(QueueState state) {
+  switch (state) {
+    case QueueState::kRunning:
+      return "RUNNING";
+    case QueueState::kStopped:
+      return "STOPPED";
+  }
+  return "?";
+}
+
+std::string_view Name(QueueAcl acl) {
+  switch (acl) {
+    case QueueAcl::kSubmitApplications:
+      return "SUBMIT_APPLICATIONS";
+    case QueueAcl::kAdministerQueue:
+      return "ADMINISTER_QUEUE";
+  }
+  return "?";
+}
+
+namespace {
+
+// Hadoop's ParentQueue PRECISION (on fractions), in percent.
+constexpr double kSumPrecisionPercent = 0.05;
+// CSQueueUtils.EPSILON, on fractions.
+constexpr double kAbsoluteEpsilon = 0.0001;
+constexpr double kMinWeight = 1e-6;
+
+std::string Key(const std::string& path, std::string_view suffix) {
+  return std::string(kCapacitySchedulerPrefix) + path + "." + std::string(suffix);
+}
+
+// "50", "33.3", "0.5": short, like Hadoop prints floats in its messages.
+std::string Number(double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.6g", value);
+  return buf;
+}
+
+std::string Upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// Builds the tree; one per Parse() call.
+class TreeParser {
+ public:
+  explicit TreeParser(const Configuration& conf) : conf_(conf) {}
+
+  Status Run(std::vector<CsQueue>* out);
+
+ private:
+  // "<file>: <key> = '<value>'".
+  std::string Where(const std::string& key) const {
+    return conf_.SourceOf(key) + ": " + key + " = '" + conf_.Get(key, "") + "'";
+  }
+  Status Invalid(const std::string& key, const std::string& what) const {
+    return Status::InvalidArgument(Where(key) + ": " + what);
+  }
+
+  Status ReadGlobals();
+  Result<std::vector<std::string>> ChildNames(const CsQueue& queue) const;
+  Status ReadQueue(CsQueue& queue, const CsQueue* parent) const;
+  Result<double> ReadPercent(const std::string& key, double fallback, bool allow_minus_one) const;
+  Status CheckChildren(const std::vector<CsQueue>& queues, const CsQueue& parent) const;
+  Status CheckLeafNames(const std::vector<CsQueue>& queues) const;
+
+  const Configuration& conf_;
+  int64_t max_system_apps_ = 10000;
+  int64_t global_queue_max_apps_ = 0;
+  double global_am_fraction_ = 0.1;
+  double global_user_limit_factor_ = 1;
+};
+
+Status TreeParser::ReadGlobals() {
+  const std::string prefix = kCapacitySchedulerPrefix;
+  ASSIGN_OR_RETURN(max_system_apps_, conf_.GetInt(prefix + "maximum-applications", 10000));
+  ASSIGN_OR_RETURN(global_queue_max_apps_,
+                   conf_.GetInt(prefix + "global-queue-max-application", 0));
+  ASSIGN_OR_RETURN(global_am_fraction_,
+                   conf_.GetDouble(prefix + "maximum-am-resource-percent", 0.1));
+  if (global_am_fraction_ < 0 || global_am_fraction_ > 1) {
+    return Invalid(prefix + "maximum-am-resource-percent", "must be within [0, 1]");
+  }
+  ASSIGN_OR_RETURN(global_user_limit_factor_, conf_.GetDouble(prefix + "user-limit-factor", 1));
+  return Status::OK();
+}
+
+Result<std::vector<std::string>> TreeParser::ChildNames(const CsQueue& queue) const {
+  const std::string key = Key(queue.path, "queues");
+  std::vector<std::string> names = conf_.GetTrimmedStrings(key);
+  std::set<std::string> seen;
+  for (const auto& name : names) {
+    const bool bad = std::any_of(name.begin(), name.end(), [](char c) {
+      return c == '.' || c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    });
+    if (bad) return Invalid(key, "illegal queue name '" + name + "' (no '.' or blanks allowed)");
+    if (!seen.insert(name).second) return Invalid(key, "queue '" + name + "' is listed twice");
+  }
+  return names;
+}
+
+Result<double> TreeParser::ReadPercent(const std::string& key, double fallback,
+                                       bool allow_minus_one) const {
+  auto text = conf_.GetTrimmed(key);
+  if (!text.has_value()) return fallback;
+  if (text->front() == '[' || text->back() == 'w' || text->back() == 'W') {
+    return Invalid(key,
+                   "absolute-resource and weight capacities are not supported; use a "
+                   "percentage");
+  }
+  ASSIGN_OR_RETURN(double value, conf_.GetDouble(key, fallback));
+  if (allow_minus_one && value == -1) return 100.0;
+  if (!std::isfinite(value) || value < 0 || value > 100) {
+    return Invalid(key, "Illegal capacity of " + Number(value) + ": must be within [0, 100]" +
+                            (allow_minus_one ? " or -1" : ""));
+  }
+  return value;
+}
+
+Status TreeParser::ReadQueue(CsQueue& queue, const CsQueue* parent) const {
+  const std::string& path = queue.path;
+  if (parent == nullptr) {
+    // Root's capacity is fixed, as in Hadoop.
+    queue.capacity = 100;
+    queue.maximum_capacity = 100;
+    queue.absolute_capacity = 1;
+    queue.absolute_maximum_capacity = 1;
+  } else {
+    ASSIGN_OR_RETURN(queue.capacity, ReadPercent(Key(path, "capacity"), 0, false));
+    ASSIGN_OR_RETURN(queue.maximum_capacity, ReadPercent(Key(path, "maximum-capacity"), 100, true));
+    queue.absolute_capacity = parent->absolute_capacity * queue.capacity / 100;
+    queue.absolute_maximum_capacity =
+        parent->absolute_maximum_capacity * queue.maximum_capacity / 100;
+    if (queue.absolute_maximum_capacity < queue.absolute_capacity - kAbsoluteEpsilon) {
+      return Invalid(
+          Key(path, "maximum-capacity"),
+          "Illegal call to setMaxCapacity. Queue '" + path + "' has an absolute capacity (" +
+              Number(queue.absolute_capacity) + ") greater than its absolute maximumCapacity (" +
+              Number(queue.absolute_maximum_capacity) + "); " + Where(Key(path, "capacity")));
+    }
+  }
+
+  const std::string state_key = Key(path, "state");
+  auto state = conf_.GetTrimmed(state_key);
+  if (!state.has_value()) {
+    queue.state = parent == nullptr ? QueueState::kRunning : parent->state;
+  } else if (Upper(*state) == "RUNNING") {
+    queue.state = QueueState::kRunning;
+    if (parent != nullptr && parent->state == QueueState::kStopped) {
+      return Invalid(state_key, "the parent queue " + parent->path +
+                                    " is STOPPED, so its child cannot be RUNNING");
+    }
+  } else if (Upper(*state) == "STOPPED") {
+    queue.state = QueueState::kStopped;
+  } else {
+    return Invalid(state_key, "not RUNNING or STOPPED");
+  }
+
+  const std::string default_acl = parent == nullptr ? "*" : " ";
+  queue.submit_acl =
+      AccessControlList::Parse(conf_.Get(Key(path, "acl_submit_applications"), default_acl));
+  queue.administer_acl =
+      AccessControlList::Parse(conf_.Get(Key(path, "acl_administer_queue"), default_acl));
+
+  ASSIGN_OR_RETURN(queue.user_limit_factor,
+                   conf_.GetDouble(Key(path, "user-limit-factor"), global_user_limit_factor_));
+  ASSIGN_OR_RETURN(const int64_t max_apps, conf_.GetInt(Key(path, "maximum-applications"), -1));
+  if (max_apps > INT32_MAX) {
+    return Invalid(Key(path, "maximum-applications"), "too large");
+  }
+  queue.configured_maximum_applications = max_apps < 0 ? -1 : static_cast<int32_t>(max_apps);
+  if (max_apps >= 0) {
+    queue.maximum_applications = static_cast<int32_t>(max_apps);
+  } else if (global_queue_max_apps_ > 0) {
+    queue.maximum_applications = static_cast<int32_t>(
+        std::min<int64_t>(global_queue_max_apps_, std::numeric_limits<int32_t>::max()));
+  } else {
+    queue.maximum_applications =
+        static_cast<int32_t>(static_cast<double>(max_system_apps_) * queue.absolute_capacity);
+  }
+  const std::string am_key = Key(path, "maximum-am-resource-percent");
+  ASSIGN_OR_RETURN(queue.maximum_am_resource_fraction,
+                   conf_.GetDouble(am_key, global_am_fraction_));
+  if (queue.maximum_am_resource_fraction < 0 || queue.maximum_am_resource_fraction > 1) {
+    return Invalid(am_key, "must be within [0, 1]");
+  }
+
+  const std::string labels_key = Key(path, "accessible-node-labels");
+  if (parent == nullptr || !conf_.Get(labels_key).has_value()) {
+    queue.accessible_node_labels =
+        parent == nullptr ? std::vector<std::string>{"*"} : parent->accessible_node_labels;
+  } else {
+    queue.accessible_node_labels = conf_.GetTrimmedStrings(labels_key);
+    if (std::find(queue.accessible_node_labels.begin(), queue.accessible_node_labels.end(), "*") !=
+        queue.accessible_node_labels.end()) {
+      queue.accessible_node_labels = {"*"};
+    }
+  }
+  return Status::OK();
+}
+
+Status TreeParser::CheckChildren(const std::vector<CsQueue>& queues, const CsQueue& parent) const {
+  if (parent.children.empty()) return Status::OK();
+  double sum = 0;
+  std::string keys;
+  for (int child : parent.children) {
+    const CsQueue& q = queues[static_cast<size_t>(child)];
+    sum += q.capacity;
+    if (!keys.empty()) keys += ", ";
+    keys += Where(Key(q.path, "capacity"));
+  }
+  const bool bad = (parent.capacity > 0 && std::abs(sum - 100) > kSumPrecisionPercent) ||
+                   (parent.capacity == 0 && sum > 0);
+  if (bad) {
+    return Status::InvalidArgument("Illegal capacity of " + Number(sum) +
+                                   " for children of queue " + parent.path + " (must sum to " +
+                                   (parent.capacity == 0 ? "0" : "100") + "): " + keys);
+  }
+  return Status::OK();
+}
+
+Status TreeParser::CheckLeafNames(const std::vector<CsQueue>& queues) const {
+  std::map<std::string, const CsQueue*> leaves;
+  for (const auto& q : queues) {
+    if (!q.is_leaf()) continue;
+    auto [it, inserted] = leaves.emplace(q.name, &q);
+    if (!inserted) {
+      const std::string key = Key(q.path.substr(0, q.path.rfind('.')), "queues");
+      return Status::InvalidArgument(Where(key) + ": Two leaf queues were named " + q.name + " (" +
+                                     it->second->path + " and " + q.path +
+                                     "). Leaf queue names must be distinct");
+    }
+  }
+  if (leaves.size() > static_cast<size_t>(pool::QueueLedger::kMaxQueues)) {
+    return Status::InvalidArgument("too many leaf queues: " + std::to_string(leaves.size()) +
+                                   " (at most " + std::to_string(pool::QueueLedger::kMaxQueues) +
+                                   ")");
+  }
+  return Status::OK();
+}
+
+Status TreeParser::Run(std::vector<CsQueue>* out) {
+  RETURN_NOT_OK(ReadGlobals());
+  std::vector<CsQueue> queues;
+  CsQueue root;
+  root.name = "root";
+  root.path = "root";
+  RETURN_NOT_OK(ReadQueue(root, nullptr));
+  queues.push_back(std::move(root));
+  ASSIGN_OR_RETURN(auto root_children, ChildNames(queues.front()));
+  if (root_children.empty()) {
+    const std::string key = Key("root", "queues");
+    return Status::InvalidArgument(conf_.SourceOf(key) +
+                                   ": Queue configuration missing child queue names for root (" +
+                                   key + " is not set)");
+  }
+  // Depth-first pre-order without recursion: a stack of (queue, next child).
+  struct Frame {
+    int queue;
+    std::vector<std::string> names;
+    size_t next = 0;
+  };
+  std::vector<Frame> stack;
+  stack.push_back(Frame{0, std::move(root_children)});
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next == top.names.size()) {
+      RETURN_NOT_OK(CheckChildren(queues, queues[static_cast<size_t>(top.queue)]));
+      stack.pop_back();
+      continue;
+    }
+    const int parent_index = top.queue;
+    CsQueue child;
+    child.name = top.names[top.next++];
+    child.path = queues[static_cast<size_t>(parent_index)].path + "." + child.name;
+    child.parent = parent_index;
+    RETURN_NOT_OK(ReadQueue(child, &queues[static_cast<size_t>(parent_index)]));
+    ASSIGN_OR_RETURN(auto names, ChildNames(child));
+    const int index = static_cast<int>(queues.size());
+    queues[static_cast<size_t>(parent_index)].children.push_back(index);
+    queues.push_back(std::move(child));
+    // `top` may dangle after this push.
+    stack.push_back(Frame{index, std::move(names)});
+  }
+  for (auto& q : queues) {
+    // Ordering applies to leaves only (a parent's ordering-policy orders its
+    // child queues, which the pool does by weight).
+    if (!q.is_leaf()) continue;
+    const std::string key = Key(q.path, "ordering-policy");
+    const std::string policy = Lower(conf_.GetTrimmed(key).value_or("fifo"));
+    if (policy == "fifo" || policy == "fifo-with-partitions" || policy == "fifo-for-pending-apps" ||
+        policy.ends_with(".fifoorderingpolicy") ||
+        policy.ends_with(".fifoorderingpolicywithexclusivepartitions") ||
+        policy.ends_with(".fifoorderingpolicyforpendingapps")) {
+      q.ordering = pool::QueueOrdering::kFifo;
+    } else if (policy == "fair" || policy.ends_with(".fairorderingpolicy")) {
+      q.ordering = pool::QueueOrdering::kFair;
+    } else {
+      return Invalid(key, "unsupported ordering policy (use fifo or fair)");
+    }
+  }
+  RETURN_NOT_OK(CheckLeafNames(queues));
+  *out = std::move(queues);
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<QueueTree> QueueTree::Parse(const Configuration& conf) {
+  QueueTree tree;
+  TreeParser parser(conf);
+  RETURN_NOT_OK(parser.Run(&tree.queues_));
+  for (size_t i = 0; i < tree.queues_.size(); ++i) {
+    const CsQueue& q = tree.queues_[i];
+    const int index = static_cast<int>(i);
+    tree.by_path_[q.path] = index;
+    auto it = tree.by_name_.find(q.name);
+    if (it == tree.by_name_.end() ||
+        (q.is_leaf() && !tree.queues_[static_cast<size_t>(it->second)].is_leaf())) {
+      tree.by_name_[q.name] = index;
+    }
+  }
+  return tree;
+}
+
+const CsQueue* QueueTree::Find(std::string_view name) const {
+  if (auto it = by_path_.find(name); it != by_path_.end()) {
+    return &queues_[static_cast<size_t>(it->second)];
+  }
+  if (auto it = by_name_.find(name); it != by_name_.end()) {
+    return &queues_[static_cast<size_t>(it->second)];
+  }
+  return nullptr;
+}
+
+const CsQueue* QueueTree::FindLeaf(std::string_view name) const {
+  const CsQueue* q = Find(name);
+  return q != nullptr && q->is_leaf() ? q : nullptr;
+}
+
+std::vector<const CsQueue*> QueueTree::Leaves() const {
+  std::vector<const CsQueue*> out;
+  for (const auto& q : queues_) {
+    if (q.is_leaf()) out.push_back(&q);
+  }
+  return out;
+}
+
+bool QueueTree::HasAccess(const CsQueue& queue, QueueAcl acl, const std::string& user,
+                          const std::vector<std::string>& groups) const {
+  for (const CsQueue* q = &queue;; q = &parent_of(*q)) {
+    const AccessControlList& list =
+        acl == QueueAcl::kSubmitApplications ? q->submit_acl : q->administer_acl;
+    if (list.IsUserAllowed(user, groups)) return true;
+    if (q->is_root()) return false;
+  }
+}
+
+std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(const pool::Resource& cluster) const {
+  std::vector<pool::QueueSpec> specs;
+  for (const auto& q : queues_) {
+    if (!q.is_leaf()) continue;
+    pool::QueueSpec spec;
+    spec.name = PoolQueueName(q);
+    pool::Resource max = pool::Resource::Unlimited();
+    const bool whole_cluster = q.absolute_maximum_capacity >= 1 - kAbsoluteEpsilon;
+    for (int i = 0; i < pool::kMaxResourceTypes; ++i) {
+      const double total = static_cast<double>(std::max<int64_t>(cluster.Get(i), 0));
+      spec.min.Set(i, static_cast<int64_t>(std::floor(total * q.absolute_capacity)));
+      if (!whole_cluster) {
+        max.Set(i, static_cast<int64_t>(std::floor(total * q.absolute_maximum_capacity)));
+      }
+    }
+    spec.max = max;
+    spec.min = spec.min.Min(spec.max);
+    spec.weight = std::max(q.absolute_capacity, kMinWeight);
+    spec.ordering = q.ordering;
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+Status QueueTree::CheckReplaceableBy(const QueueTree& next) const {
+  for (const auto& q : queues_) {
+    auto it = next.by_path_.find(q.path);
+    if (it == next.by_path_.end()) {
+      const CsQueue* same_name = next.Find(q.name);
+      if (same_name != nullptr && same_name->name == q.name) {
+        return Status::InvalidArgument("Queue " + q.name + " is moved from:" + q.path + " to:" +
+                                       same_name->path + " after refresh, which is not allowed.");
+      }
+      return Status::InvalidArgument(q.path +
+                                     " cannot be found during refresh! Queues cannot be removed.");
+    }
+    const CsQueue& n = next.queues_[static_cast<size_t>(it->second)];
+    if (q.is_leaf() && !n.is_leaf()) {
+      return Status::InvalidArgument(
+          "Cannot turn leaf queue " + q.path + " into a parent queue on refresh (" +
+          std::string(kCapacitySchedulerPrefix) + q.path + ".queues is now set)");
+    }
+    if (!q.is_leaf() && n.is_leaf()) {
+      return Status::InvalidArgument(
+          "Cannot turn parent queue " + q.path + " into a leaf queue on refresh (" +
+          std::string(kCapacitySchedulerPrefix) + q.path + ".queues is no longer set)");
+    }
+  }
+  return Status::OK();
+}
+
+Result<QueueTree> QueueTree::Reload(const QueueTree& current, const Configuration& conf) {
+  ASSIGN_OR_RETURN(QueueTree next, Parse(conf));
+  RETURN_NOT_OK(current.CheckReplaceableBy(next));
+  return next;
+}
+
+}  // namespace spindle::rm

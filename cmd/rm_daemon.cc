@@ -89,8 +89,23 @@ Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf) 
   return a;
 }
 
-Result<std::unique_ptr<RmDaemon>> RmDaemon::Create(rm::Configuration conf, const Clock* clock) {
-  std::unique_ptr<RmDaemon> daemon(new RmDaemon(std::move(conf), clock));
+Result<rm::Configuration> RmDaemon::LoadConfiguration(const std::string& dir) {
+  rm::Configuration conf;
+  for (const char* file : {"core-site.xml", "yarn-site.xml", "capacity-scheduler.xml"}) {
+    const std::string path = dir + "/" + file;
+    if (std::ifstream(path).good()) RETURN_NOT_OK(conf.AddResourceFile(path));
+  }
+  return conf;
+}
+
+Result<rm::Configuration> RmDaemon::Reread() const {
+  if (conf_dir_.empty()) return conf_;
+  return LoadConfiguration(conf_dir_);
+}
+
+Result<std::unique_ptr<RmDaemon>> RmDaemon::Create(rm::Configuration conf, std::string conf_dir,
+                                                   const Clock* clock) {
+  std::unique_ptr<RmDaemon> daemon(new RmDaemon(std::move(conf), std::move(conf_dir), clock));
   RETURN_NOT_OK(daemon->Init());
   return daemon;
 }
@@ -229,7 +244,12 @@ Status RmDaemon::Init() {
       server("ResourceTracker", addresses_.resource_tracker,
              "yarn.resourcemanager.resource-tracker.client.thread-count", tracker_services, {}));
 
+  ASSIGN_OR_RETURN(auto group_options, rm::OsGroupMappingOptions::FromConfiguration(conf_));
+  groups_ = std::make_unique<rm::OsGroupMapping>(group_options, clock_);
+  RETURN_NOT_OK(RefreshAdminAclFrom(conf_));
+  admin_service_ = std::make_unique<am_protocol::AdminService>(this);
   auto admin_services = std::make_shared<ipc::ServiceRegistry>();
+  admin_services->Add(admin_service_->MakeRpcService());
   ASSIGN_OR_RETURN(admin_server_,
                    server("ResourceManagerAdministrationProtocol", addresses_.admin,
                           "yarn.resourcemanager.admin.client.thread-count", admin_services, {}));
@@ -295,6 +315,54 @@ void RmDaemon::Housekeeping() {
   }
 }
 
+Status RmDaemon::RefreshAdminAclFrom(const rm::Configuration& conf) {
+  const std::string acl = conf.Get("yarn.admin.acl", "*");
+  MutexLock lock(&admin_mu_);
+  admin_acl_ = rm::AccessControlList::Parse(acl);
+  return Status::OK();
+}
+
+Status RmDaemon::RefreshAdminAcls() {
+  ASSIGN_OR_RETURN(rm::Configuration conf, Reread());
+  return RefreshAdminAclFrom(conf);
+}
+
+Status RmDaemon::RefreshQueues() {
+  ASSIGN_OR_RETURN(rm::Configuration conf, Reread());
+  auto tree = queues_->Reload(conf);
+  if (!tree.ok()) {
+    return Status::Remote("java.io.IOException",
+                          "Failed to re-init queues : " + tree.status().message());
+  }
+  last_capacity_mb_ = -1;  // re-apply at the current capacity
+  RefreshPoolQueues();
+  return Status::OK();
+}
+
+Status RmDaemon::RefreshNodes() {
+  ASSIGN_OR_RETURN(rm::Configuration conf, Reread());
+  ASSIGN_OR_RETURN(auto include, ReadHostsFile(conf, "yarn.resourcemanager.nodes.include-path"));
+  ASSIGN_OR_RETURN(auto exclude, ReadHostsFile(conf, "yarn.resourcemanager.nodes.exclude-path"));
+  for (const rm::NodeId& node : nodes_->RefreshHostLists(std::move(include), std::move(exclude))) {
+    for (const auto& done : containers_->OnNodeLost(node)) {
+      if (done.is_am) apps_->OnContainerFinished(done.id, done.exit_status, done.diagnostics);
+    }
+    nm_tokens_->RemoveNode(node);
+  }
+  return Status::OK();
+}
+
+void RmDaemon::RefreshGroups() { groups_->Refresh(); }
+
+rm::AccessControlList RmDaemon::AdminAcl() const {
+  MutexLock lock(&admin_mu_);
+  return admin_acl_;
+}
+
+std::vector<std::string> RmDaemon::GroupsOf(const std::string& user) const {
+  return groups_->GroupsOf(user);
+}
+
 int RmMain(const CommandLine& flags) {
   Status known = flags.CheckKnown({"conf"});
   if (!known.ok()) {
@@ -306,18 +374,12 @@ int RmMain(const CommandLine& flags) {
     const char* env = std::getenv("HADOOP_CONF_DIR");
     dir = env != nullptr ? env : ".";
   }
-  rm::Configuration conf;
-  for (const char* file : {"core-site.xml", "yarn-site.xml", "capacity-scheduler.xml"}) {
-    const std::string path = dir + "/" + file;
-    if (std::ifstream(path).good()) {
-      Status s = conf.AddResourceFile(path);
-      if (!s.ok()) {
-        std::fprintf(stderr, "spindle rm: %s\n", s.message().c_str());
-        return 1;
-      }
-    }
+  auto conf = RmDaemon::LoadConfiguration(dir);
+  if (!conf.ok()) {
+    std::fprintf(stderr, "spindle rm: %s\n", conf.status().message().c_str());
+    return 1;
   }
-  auto daemon = RmDaemon::Create(std::move(conf));
+  auto daemon = RmDaemon::Create(std::move(conf).value(), dir);
   if (!daemon.ok()) {
     std::fprintf(stderr, "spindle rm: %s\n", daemon.status().message().c_str());
     return 1;

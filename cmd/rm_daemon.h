@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "am_protocol/admin_service/admin_service.h"
 #include "am_protocol/am_service/am_service.h"
 #include "am_protocol/ipc/rpc_client.h"
 #include "am_protocol/ipc/rpc_server.h"
@@ -22,6 +23,7 @@
 #include "rm/config/configuration.h"
 #include "rm/containers/container_registry.h"
 #include "rm/nodes/node_registry.h"
+#include "rm/queues/os_group_mapping.h"
 #include "rm/queues/queue_manager.h"
 #include "rm/security/amrm_token_secret_manager.h"
 #include "rm/security/amrm_token_secret_provider.h"
@@ -48,13 +50,26 @@ struct RmAddresses {
 
 Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf);
 
-class RmDaemon {
+class RmDaemon : public am_protocol::AdminActions {
  public:
   // Reads and validates everything; nothing listens yet. Errors name the
-  // file, key and value.
-  static Result<std::unique_ptr<RmDaemon>> Create(rm::Configuration conf,
+  // file, key and value. `conf_dir` (may be empty) is where refreshQueues,
+  // refreshNodes and refreshAdminAcls re-read their files from.
+  static Result<std::unique_ptr<RmDaemon>> Create(rm::Configuration conf, std::string conf_dir = "",
                                                   const Clock* clock = SystemClock::Get());
-  ~RmDaemon();
+  ~RmDaemon() override;
+
+  // Loads core-site.xml, yarn-site.xml and capacity-scheduler.xml from `dir`
+  // (each optional, in that order).
+  static Result<rm::Configuration> LoadConfiguration(const std::string& dir);
+
+  // AdminActions.
+  Status RefreshQueues() override;
+  Status RefreshNodes() override;
+  Status RefreshAdminAcls() override;
+  void RefreshGroups() override;
+  rm::AccessControlList AdminAcl() const override;
+  std::vector<std::string> GroupsOf(const std::string& user) const override;
 
   // Binds the four ports and starts the schedulers and the housekeeping
   // thread. IoError if a port cannot be bound.
@@ -65,6 +80,7 @@ class RmDaemon {
   uint16_t client_port() const { return client_server_->port(); }
   uint16_t scheduler_port() const { return scheduler_server_->port(); }
   uint16_t resource_tracker_port() const { return tracker_server_->port(); }
+  uint16_t admin_port() const { return admin_server_->port(); }
 
   rm::ApplicationManager& apps() { return *apps_; }
   rm::NodeRegistry& nodes() { return *nodes_; }
@@ -72,14 +88,23 @@ class RmDaemon {
   const rm::Configuration& conf() const { return conf_; }
 
  private:
-  RmDaemon(rm::Configuration conf, const Clock* clock) : conf_(std::move(conf)), clock_(clock) {}
+  RmDaemon(rm::Configuration conf, std::string conf_dir, const Clock* clock)
+      : conf_(std::move(conf)), conf_dir_(std::move(conf_dir)), clock_(clock) {}
+  // The configuration as the files say now (or the one given, without a dir).
+  Result<rm::Configuration> Reread() const;
   Status Init();
   void Housekeeping();
+  Status RefreshAdminAclFrom(const rm::Configuration& conf);
   // Pushes the queue tree's specs for the current cluster capacity.
   void RefreshPoolQueues();
 
   rm::Configuration conf_;
+  const std::string conf_dir_;
   const Clock* const clock_;
+  std::unique_ptr<rm::OsGroupMapping> groups_;
+  mutable Mutex admin_mu_;
+  rm::AccessControlList admin_acl_ GUARDED_BY(admin_mu_);
+  std::unique_ptr<am_protocol::AdminService> admin_service_;
   RmAddresses addresses_;
   std::unique_ptr<pool::SchedulerPool> pool_;
   std::unique_ptr<rm::QueueManager> queues_;

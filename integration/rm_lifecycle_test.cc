@@ -20,6 +20,7 @@
 #include "rm/security/yarn_id_protos.h"
 #include "yarn_security_token.pb.h"
 #include "yarn_server_common_service_protos.pb.h"
+#include "yarn_server_resourcemanager_service_protos.pb.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle {
@@ -31,6 +32,8 @@ namespace y = hadoop::yarn;
 constexpr char kTracker[] = "org.apache.hadoop.yarn.server.api.ResourceTrackerPB";
 constexpr char kAms[] = "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
 constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
+constexpr char kAdmin[] =
+    "org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocolPB";
 
 bool WaitFor(const std::function<bool()>& predicate, std::chrono::milliseconds timeout = 20s) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -139,6 +142,7 @@ class RmLifecycleTest : public ::testing::Test {
     conf.Set("yarn.scheduler.capacity.root.queues", "default");
     conf.Set("yarn.scheduler.capacity.root.default.capacity", "100");
     conf.Set("spindle.scheduler.count", "2");
+    conf.Set("yarn.admin.acl", "admin");
     conf.Set("spindle.scheduler.partitions", "2");
     auto daemon = RmDaemon::Create(std::move(conf));
     ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
@@ -425,6 +429,26 @@ TEST_F(RmLifecycleTest, UnknownNodesResyncAndSmallNodesAreRefused) {
   y::RegisterNodeManagerResponseProto small_response;
   ASSERT_TRUE(client_.Call(TrackerSpec(), "registerNodeManager", small, &small_response).ok());
   EXPECT_EQ(small_response.nodeaction(), y::SHUTDOWN);
+}
+
+TEST_F(RmLifecycleTest, AdminProtocolEnforcesTheAdminAcl) {
+  ipc::ConnectionSpec admin{"127.0.0.1", daemon_->admin_port(), kAdmin, "admin", std::nullopt};
+  ipc::ConnectionSpec mallory{"127.0.0.1", daemon_->admin_port(), kAdmin, "mallory", std::nullopt};
+  y::RefreshQueuesRequestProto request;
+  y::RefreshQueuesResponseProto response;
+  Status s = client_.Call(admin, "refreshQueues", request, &response);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  s = client_.Call(mallory, "refreshQueues", request, &response);
+  EXPECT_EQ(s.java_class(), "org.apache.hadoop.security.AccessControlException");
+  EXPECT_EQ(s.message(), "User mallory doesn't have permission to call 'refreshQueues'");
+  y::RefreshNodesRequestProto nodes;
+  y::RefreshNodesResponseProto nodes_response;
+  EXPECT_TRUE(client_.Call(admin, "refreshNodes", nodes, &nodes_response).ok());
+  y::GetGroupsForUserRequestProto groups;
+  groups.set_user("root");
+  y::GetGroupsForUserResponseProto groups_response;
+  ASSERT_TRUE(client_.Call(mallory, "getGroupsForUser", groups, &groups_response).ok());
+  EXPECT_GT(groups_response.groups_size(), 0) << "root has at least its primary group";
 }
 
 }  // namespace

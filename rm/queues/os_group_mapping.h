@@ -35,6 +35,11 @@ class OsGroupMapping final : public GroupMapping {
   OsGroupMapping(OsGroupMappingOptions options, const Clock* clock);
 
   std::vector<std::string> GroupsOf(const std::string& user) const override;
+  // Forgets every cached membership (rmadmin -refreshUserToGroupsMappings).
+  void Refresh() {
+    MutexLock lock(&mu_);
+    cache_.clear();
+  }
 
   // The uncached system lookup.
   static std::vector<std::string> LookUp(const std::string& user);

@@ -1,0 +1,77 @@
+#include "am_protocol/admin_service/admin_service.h"
+
+#include <glog/logging.h>
+
+#include "rm/yarn_exceptions.h"
+#include "yarn_server_resourcemanager_service_protos.pb.h"
+
+namespace spindle::am_protocol {
+
+namespace y = hadoop::yarn;
+
+namespace {
+// Registers an ACL-checked method whose work is `action()`.
+template <typename Req, typename Resp>
+void AddAdminMethod(ipc::RpcService* service, const std::string& name,
+                    std::function<Status(const ipc::ConnectionIdentity&, const std::string&)> check,
+                    std::function<Status()> action) {
+  service->AddMethod<Req, Resp>(
+      name, [check, action, name](const ipc::ConnectionIdentity& who, const Req&, Resp*) {
+        RETURN_NOT_OK(check(who, name));
+        Status s = action();
+        if (s.ok()) {
+          LOG(INFO) << "admin " << who.user << " called " << name;
+        } else {
+          LOG(WARNING) << "admin " << who.user << " called " << name << ": " << s.ToString();
+        }
+        return s;
+      });
+}
+}  // namespace
+
+Status AdminService::CheckAdmin(const ipc::ConnectionIdentity& who,
+                                const std::string& method) const {
+  if (actions_->AdminAcl().IsUserAllowed(who.user, actions_->GroupsOf(who.user))) {
+    return Status::OK();
+  }
+  LOG(WARNING) << "User " << who.user << " doesn't have permission to call '" << method << "'";
+  return Status::Remote(rm::yarn::kAccessControl,
+                        "User " + who.user + " doesn't have permission to call '" + method + "'",
+                        Status::Code::kUnauthorized);
+}
+
+std::unique_ptr<ipc::RpcService> AdminService::MakeRpcService() {
+  auto service = std::make_unique<ipc::RpcService>(kAdminProtocol);
+  auto check = [this](const ipc::ConnectionIdentity& who, const std::string& method) {
+    return CheckAdmin(who, method);
+  };
+  AddAdminMethod<y::RefreshQueuesRequestProto, y::RefreshQueuesResponseProto>(
+      service.get(), "refreshQueues", check, [this] { return actions_->RefreshQueues(); });
+  AddAdminMethod<y::RefreshNodesRequestProto, y::RefreshNodesResponseProto>(
+      service.get(), "refreshNodes", check, [this] { return actions_->RefreshNodes(); });
+  AddAdminMethod<y::RefreshAdminAclsRequestProto, y::RefreshAdminAclsResponseProto>(
+      service.get(), "refreshAdminAcls", check, [this] { return actions_->RefreshAdminAcls(); });
+  AddAdminMethod<y::RefreshUserToGroupsMappingsRequestProto,
+                 y::RefreshUserToGroupsMappingsResponseProto>(
+      service.get(), "refreshUserToGroupsMappings", check, [this] {
+        actions_->RefreshGroups();
+        return Status::OK();
+      });
+  // Proxy-user and service-level authorization settings only matter on a
+  // secure cluster; Spindle has nothing cached to refresh for them.
+  AddAdminMethod<y::RefreshSuperUserGroupsConfigurationRequestProto,
+                 y::RefreshSuperUserGroupsConfigurationResponseProto>(
+      service.get(), "refreshSuperUserGroupsConfiguration", check, [] { return Status::OK(); });
+  AddAdminMethod<y::RefreshServiceAclsRequestProto, y::RefreshServiceAclsResponseProto>(
+      service.get(), "refreshServiceAcls", check, [] { return Status::OK(); });
+  service->AddMethod<y::GetGroupsForUserRequestProto, y::GetGroupsForUserResponseProto>(
+      "getGroupsForUser",
+      [this](const ipc::ConnectionIdentity&, const y::GetGroupsForUserRequestProto& request,
+             y::GetGroupsForUserResponseProto* response) {
+        for (const auto& group : actions_->GroupsOf(request.user())) response->add_groups(group);
+        return Status::OK();
+      });
+  return service;
+}
+
+}  // namespace spindle::am_protocol

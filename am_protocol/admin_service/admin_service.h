@@ -1,0 +1,53 @@
+// AdminService: ResourceManagerAdministrationProtocol on port 8033 (`yarn
+// rmadmin`): refreshQueues, refreshNodes, refreshAdminAcls,
+// refreshSuperUserGroupsConfiguration, refreshUserToGroupsMappings,
+// refreshServiceAcls and getGroupsForUser. Every call but getGroupsForUser
+// is checked against yarn.admin.acl, as Hadoop's AdminService does.
+//
+// Thread contract: handlers run concurrently; AdminActions must be
+// thread-safe.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "am_protocol/ipc/rpc_service.h"
+#include "base/result.h"
+#include "rm/queues/access_control_list.h"
+
+namespace spindle::am_protocol {
+
+inline constexpr char kAdminProtocol[] =
+    "org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocolPB";
+
+// What the admin protocol acts on: implemented by the RM process, which
+// knows its configuration files.
+class AdminActions {
+ public:
+  virtual ~AdminActions() = default;
+  // Re-reads capacity-scheduler.xml and applies it if valid.
+  virtual Status RefreshQueues() = 0;
+  // Re-reads the include/exclude host files; excluded nodes are decommissioned.
+  virtual Status RefreshNodes() = 0;
+  // Re-reads yarn.admin.acl.
+  virtual Status RefreshAdminAcls() = 0;
+  // Forgets cached group memberships.
+  virtual void RefreshGroups() = 0;
+  virtual rm::AccessControlList AdminAcl() const = 0;
+  virtual std::vector<std::string> GroupsOf(const std::string& user) const = 0;
+};
+
+class AdminService {
+ public:
+  explicit AdminService(AdminActions* actions) : actions_(actions) {}
+  std::unique_ptr<ipc::RpcService> MakeRpcService();
+
+ private:
+  // AccessControlException unless the caller is in yarn.admin.acl.
+  Status CheckAdmin(const ipc::ConnectionIdentity& who, const std::string& method) const;
+
+  AdminActions* const actions_;
+};
+
+}  // namespace spindle::am_protocol

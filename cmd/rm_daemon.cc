@@ -222,7 +222,21 @@ Status RmDaemon::Init() {
     return std::make_unique<ipc::RpcServer>(options, std::move(services));
   };
 
+  ASSIGN_OR_RETURN(auto group_options, rm::OsGroupMappingOptions::FromConfiguration(conf_));
+  groups_ = std::make_unique<rm::OsGroupMapping>(group_options, clock_);
+  ASSIGN_OR_RETURN(auto client_options,
+                   client_service::ClientRmServiceOptions::FromConfiguration(conf_));
+  client_service::ClientRmServiceDeps client_deps;
+  client_deps.apps = apps_.get();
+  client_deps.nodes = nodes_.get();
+  client_deps.queues = queues_.get();
+  client_deps.pool = pool_.get();
+  client_deps.groups = groups_.get();
+  client_deps.containers = containers_.get();
+  client_deps.clock = clock_;
+  client_service_ = std::make_unique<client_service::ClientRmService>(client_options, client_deps);
   auto client_services = std::make_shared<ipc::ServiceRegistry>();
+  client_services->Add(client_service_->MakeRpcService());
   ASSIGN_OR_RETURN(client_server_,
                    server("ApplicationClientProtocol", addresses_.client,
                           "yarn.resourcemanager.client.thread-count", client_services, {}));
@@ -244,8 +258,6 @@ Status RmDaemon::Init() {
       server("ResourceTracker", addresses_.resource_tracker,
              "yarn.resourcemanager.resource-tracker.client.thread-count", tracker_services, {}));
 
-  ASSIGN_OR_RETURN(auto group_options, rm::OsGroupMappingOptions::FromConfiguration(conf_));
-  groups_ = std::make_unique<rm::OsGroupMapping>(group_options, clock_);
   RETURN_NOT_OK(RefreshAdminAclFrom(conf_));
   admin_service_ = std::make_unique<am_protocol::AdminService>(this);
   auto admin_services = std::make_shared<ipc::ServiceRegistry>();

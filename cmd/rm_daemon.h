@@ -14,6 +14,7 @@
 
 #include "am_protocol/admin_service/admin_service.h"
 #include "am_protocol/am_service/am_service.h"
+#include "am_protocol/client_service/client_rm_service.h"
 #include "am_protocol/ipc/rpc_client.h"
 #include "am_protocol/ipc/rpc_server.h"
 #include "cmd/command_line.h"
@@ -119,6 +120,7 @@ class RmDaemon : public am_protocol::AdminActions {
   std::unique_ptr<rm::ApplicationManager> apps_;
   std::unique_ptr<nm_shim::ResourceTrackerService> tracker_;
   std::unique_ptr<am_protocol::AmService> am_service_;
+  std::unique_ptr<client_service::ClientRmService> client_service_;
   std::unique_ptr<ipc::RpcServer> client_server_;
   std::unique_ptr<ipc::RpcServer> scheduler_server_;
   std::unique_ptr<ipc::RpcServer> tracker_server_;

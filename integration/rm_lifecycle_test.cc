@@ -29,6 +29,7 @@ namespace {
 using namespace std::chrono_literals;
 namespace y = hadoop::yarn;
 
+constexpr char kClient[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
 constexpr char kTracker[] = "org.apache.hadoop.yarn.server.api.ResourceTrackerPB";
 constexpr char kAms[] = "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
 constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
@@ -200,24 +201,39 @@ class RmLifecycleTest : public ::testing::Test {
     return s;
   }
 
+  ipc::ConnectionSpec ClientSpec(const std::string& user = "alice") {
+    return {"127.0.0.1", daemon_->client_port(), kClient, user, std::nullopt};
+  }
+
+  // getNewApplication + submitApplication over the wire, as YarnClient does.
   rm::ApplicationId Submit(int32_t max_attempts = 2) {
-    const rm::ApplicationId id = daemon_->apps().NewApplicationId();
-    y::ApplicationSubmissionContextProto context;
-    rm::ToProto(id, context.mutable_application_id());
-    context.set_application_name("lifecycle");
-    context.set_queue("default");
-    context.mutable_resource()->set_memory(256);
-    context.mutable_resource()->set_virtual_cores(1);
-    context.mutable_am_container_spec()->add_command("/bin/true");
-    rm::Submission s;
-    s.id = id;
-    s.user = "alice";
-    s.name = "lifecycle";
-    s.max_attempts = max_attempts;
-    s.am_resource = pool::Resource::Of(256, 1);
-    s.context_bytes = context.SerializeAsString();
-    EXPECT_TRUE(daemon_->apps().Submit(s).ok());
+    y::GetNewApplicationRequestProto new_request;
+    y::GetNewApplicationResponseProto new_response;
+    EXPECT_TRUE(client_.Call(ClientSpec(), "getNewApplication", new_request, &new_response).ok());
+    EXPECT_EQ(new_response.maximumcapability().memory(), 8192);
+    const rm::ApplicationId id = rm::FromProto(new_response.application_id());
+    y::SubmitApplicationRequestProto submit;
+    auto* context = submit.mutable_application_submission_context();
+    *context->mutable_application_id() = new_response.application_id();
+    context->set_application_name("lifecycle");
+    context->set_queue("default");
+    context->set_maxappattempts(max_attempts);
+    context->mutable_resource()->set_memory(256);
+    context->mutable_resource()->set_virtual_cores(1);
+    context->mutable_am_container_spec()->add_command("/bin/true");
+    y::SubmitApplicationResponseProto submitted;
+    Status s = client_.Call(ClientSpec(), "submitApplication", submit, &submitted);
+    EXPECT_TRUE(s.ok()) << s.ToString();
     return id;
+  }
+
+  y::ApplicationReportProto Report(const rm::ApplicationId& id) {
+    y::GetApplicationReportRequestProto request;
+    rm::ToProto(id, request.mutable_application_id());
+    y::GetApplicationReportResponseProto response;
+    Status s = client_.Call(ClientSpec(), "getApplicationReport", request, &response);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return response.application_report();
   }
 
   // The AMRM token the RM put into the AM's launch context.
@@ -235,7 +251,7 @@ class RmLifecycleTest : public ::testing::Test {
   }
 
   y::YarnApplicationStateProto StateOf(const rm::ApplicationId& id) {
-    return static_cast<y::YarnApplicationStateProto>(daemon_->apps().GetApp(id)->yarn_state());
+    return Report(id).yarn_application_state();
   }
 
   std::unique_ptr<RmDaemon> daemon_;
@@ -401,9 +417,11 @@ TEST_F(RmLifecycleTest, KillStopsTheAmContainer) {
   const rm::ApplicationId app = Submit();
   ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
   ASSERT_TRUE(WaitFor([&] { return StateOf(app) == y::ACCEPTED; }));
-  auto killed = daemon_->apps().Kill(app, "");
-  ASSERT_TRUE(killed.ok());
-  EXPECT_TRUE(*killed);
+  y::KillApplicationRequestProto kill;
+  rm::ToProto(app, kill.mutable_application_id());
+  y::KillApplicationResponseProto killed;
+  ASSERT_TRUE(client_.Call(ClientSpec(), "forceKillApplication", kill, &killed).ok());
+  EXPECT_TRUE(killed.is_kill_completed());
   EXPECT_EQ(StateOf(app), y::KILLED);
   ASSERT_TRUE(WaitFor([&] { return !nm_.stopped().empty(); })) << "stopContainers sent";
   auto response = Heartbeat({});

@@ -14,9 +14,6 @@ namespace {
 // any priority, including 0) by an allocation request id YARN never uses.
 constexpr int64_t kAmAllocationRequestId = -2;
 
-// Exit status of a container the RM found lost or killed (ContainerExitStatus).
-constexpr int32_t kExitAborted = -100;
-
 int64_t RoundUp(int64_t value, int64_t step) {
   if (step <= 0) return value;
   return (value + step - 1) / step * step;

@@ -1,0 +1,819 @@
+#include "am_protocol/client_service/client_rm_service.h"
+
+#include <glog/logging.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+#include "am_protocol/client_service/record_protos.h"
+#include "rm/yarn_exceptions.h"
+
+namespace spindle::client_service {
+
+namespace y = hadoop::yarn;
+
+namespace {
+
+constexpr char kResourceProfilesDisabled[] =
+    "Resource profile is not enabled, please enable resource profile feature before using its "
+    "functions. (by setting yarn.resourcemanager.resource-profiles.enabled to true)";
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// RMAppImpl.isAppInCompletedStates.
+bool Completed(rm::AppState state) {
+  return rm::IsFinal(state) || state == rm::AppState::kFinalSaving ||
+         state == rm::AppState::kFinishing || state == rm::AppState::kKilling;
+}
+
+// ClientRMService.ACTIVE_APP_STATES: tracked by the scheduler.
+bool Active(rm::AppState state) {
+  switch (state) {
+    case rm::AppState::kNew:
+    case rm::AppState::kNewSaving:
+    case rm::AppState::kSubmitted:
+    case rm::AppState::kAccepted:
+    case rm::AppState::kRunning:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Pending or running: counts as an active user of its queue.
+bool Live(rm::YarnAppState state) {
+  return state != rm::YarnAppState::kFinished && state != rm::YarnAppState::kFailed &&
+         state != rm::YarnAppState::kKilled;
+}
+
+// "1.2.3.4:567" or "[::1]:567" -> the address part.
+std::string HostOf(const std::string& remote) {
+  const size_t colon = remote.rfind(':');
+  std::string host = colon == std::string::npos ? remote : remote.substr(0, colon);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  return host;
+}
+
+std::string LocalHostName() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "localhost";
+  return name;
+}
+
+bool UnderQueue(const rm::QueueTree& tree, const rm::CsQueue* leaf, const rm::CsQueue& queue) {
+  for (const rm::CsQueue* q = leaf; q != nullptr;
+       q = q->is_root() ? nullptr : &tree.parent_of(*q)) {
+    if (q == &queue) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Result<ClientRmServiceOptions> ClientRmServiceOptions::FromConfiguration(
+    const rm::Configuration& conf) {
+  ClientRmServiceOptions options;
+  std::string proxy = conf.GetTrimmed("yarn.web-proxy.address").value_or("");
+  if (proxy.empty()) {
+    proxy = conf.GetTrimmed("yarn.resourcemanager.webapp.address")
+                .value_or(conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0") +
+                          ":8088");
+  }
+  if (proxy.rfind("0.0.0.0:", 0) == 0) proxy = LocalHostName() + proxy.substr(7);
+  options.reports.proxy_address = proxy;
+  ASSIGN_OR_RETURN(options.reports.log_aggregation_enabled,
+                   conf.GetBool("yarn.log-aggregation-enable", false));
+  ASSIGN_OR_RETURN(options.access.acl_enabled, conf.GetBool("yarn.acl.enable", false));
+  options.access.admin_acl = rm::AccessControlList::Parse(conf.Get("yarn.admin.acl", "*"));
+  ASSIGN_OR_RETURN(const int64_t max_priority,
+                   conf.GetInt("yarn.cluster.max-application-priority", 0));
+  options.submission.max_application_priority = static_cast<int32_t>(
+      std::clamp<int64_t>(max_priority, 0, std::numeric_limits<int32_t>::max()));
+  return options;
+}
+
+ClientRmService::ClientRmService(ClientRmServiceOptions options, ClientRmServiceDeps deps)
+    : options_(std::move(options)),
+      deps_(std::move(deps)),
+      access_(options_.access, deps_.groups != nullptr ? deps_.groups : &no_groups_),
+      reports_(options_.reports, deps_.clock != nullptr ? deps_.clock : SystemClock::Get()) {
+  CHECK(deps_.apps != nullptr && deps_.nodes != nullptr && deps_.queues != nullptr);
+}
+
+std::unique_ptr<ipc::RpcService> ClientRmService::MakeRpcService() {
+  auto service = std::make_unique<ipc::RpcService>(kApplicationClientProtocol);
+#define SPINDLE_ACP_METHOD(name, Method, Req, Resp)                            \
+  service->AddMethod<y::Req, y::Resp>(                                         \
+      name, [this](const Who& who, const y::Req& request, y::Resp* response) { \
+        VLOG(2) << name << " from " << who.user << "@" << who.remote_address;  \
+        return Method(who, request, response);                                 \
+      })
+  SPINDLE_ACP_METHOD("getNewApplication", GetNewApplication, GetNewApplicationRequestProto,
+                     GetNewApplicationResponseProto);
+  SPINDLE_ACP_METHOD("submitApplication", SubmitApplication, SubmitApplicationRequestProto,
+                     SubmitApplicationResponseProto);
+  SPINDLE_ACP_METHOD("getApplicationReport", GetApplicationReport, GetApplicationReportRequestProto,
+                     GetApplicationReportResponseProto);
+  SPINDLE_ACP_METHOD("getApplications", GetApplications, GetApplicationsRequestProto,
+                     GetApplicationsResponseProto);
+  SPINDLE_ACP_METHOD("forceKillApplication", ForceKillApplication, KillApplicationRequestProto,
+                     KillApplicationResponseProto);
+  SPINDLE_ACP_METHOD("getClusterMetrics", GetClusterMetrics, GetClusterMetricsRequestProto,
+                     GetClusterMetricsResponseProto);
+  SPINDLE_ACP_METHOD("getClusterNodes", GetClusterNodes, GetClusterNodesRequestProto,
+                     GetClusterNodesResponseProto);
+  SPINDLE_ACP_METHOD("getQueueInfo", GetQueueInfo, GetQueueInfoRequestProto,
+                     GetQueueInfoResponseProto);
+  SPINDLE_ACP_METHOD("getQueueUserAcls", GetQueueUserAcls, GetQueueUserAclsInfoRequestProto,
+                     GetQueueUserAclsInfoResponseProto);
+  SPINDLE_ACP_METHOD("getApplicationAttemptReport", GetApplicationAttemptReport,
+                     GetApplicationAttemptReportRequestProto,
+                     GetApplicationAttemptReportResponseProto);
+  SPINDLE_ACP_METHOD("getApplicationAttempts", GetApplicationAttempts,
+                     GetApplicationAttemptsRequestProto, GetApplicationAttemptsResponseProto);
+  SPINDLE_ACP_METHOD("getContainers", GetContainers, GetContainersRequestProto,
+                     GetContainersResponseProto);
+  SPINDLE_ACP_METHOD("getContainerReport", GetContainerReport, GetContainerReportRequestProto,
+                     GetContainerReportResponseProto);
+  SPINDLE_ACP_METHOD("moveApplicationAcrossQueues", MoveApplicationAcrossQueues,
+                     MoveApplicationAcrossQueuesRequestProto,
+                     MoveApplicationAcrossQueuesResponseProto);
+  SPINDLE_ACP_METHOD("updateApplicationPriority", UpdateApplicationPriority,
+                     UpdateApplicationPriorityRequestProto, UpdateApplicationPriorityResponseProto);
+  SPINDLE_ACP_METHOD("failApplicationAttempt", FailApplicationAttempt,
+                     FailApplicationAttemptRequestProto, FailApplicationAttemptResponseProto);
+  SPINDLE_ACP_METHOD("getClusterNodeLabels", GetClusterNodeLabels, GetClusterNodeLabelsRequestProto,
+                     GetClusterNodeLabelsResponseProto);
+  SPINDLE_ACP_METHOD("getResourceTypeInfo", GetResourceTypeInfo, GetAllResourceTypeInfoRequestProto,
+                     GetAllResourceTypeInfoResponseProto);
+#undef SPINDLE_ACP_METHOD
+  // Resource profiles are off: answer as Hadoop does then, whatever the
+  // request (their messages are not among Spindle's protos).
+  for (const char* method : {"getResourceProfiles", "getResourceProfile"}) {
+    service->AddRawMethod(method, [](std::string_view, ipc::InboundCall call) {
+      call.RespondFailure(
+          Status::Remote(rm::yarn::kYarnFeatureNotEnabled, kResourceProfilesDisabled));
+    });
+  }
+  return service;
+}
+
+// ---- helpers ---------------------------------------------------------------
+
+AppExtras ClientRmService::ExtrasFor(const rm::RmApp& app) {
+  {
+    MutexLock lock(&extras_mu_);
+    auto it = extras_.find(app.submission.id);
+    if (it != extras_.end()) return it->second;
+  }
+  // Not seen since this process started (e.g. recovered): parse the context.
+  y::ApplicationSubmissionContextProto context;
+  AppExtras extras =
+      context.ParseFromString(app.submission.context_bytes) ? ExtrasOf(context) : AppExtras{};
+  MutexLock lock(&extras_mu_);
+  extras_[app.submission.id] = extras;
+  return extras;
+}
+
+void ClientRmService::PruneExtras(const std::vector<rm::RmApp>& live) {
+  MutexLock lock(&extras_mu_);
+  if (extras_.size() <= live.size()) return;
+  std::map<rm::ApplicationId, AppExtras> kept;
+  for (const auto& app : live) {
+    auto it = extras_.find(app.submission.id);
+    if (it != extras_.end()) kept.emplace(it->first, std::move(it->second));
+  }
+  extras_.swap(kept);
+}
+
+Result<rm::RmApp> ClientRmService::FindApp(const rm::ApplicationId& id) const {
+  auto app = deps_.apps->GetApp(id);
+  if (!app.ok()) {
+    return Status::Remote(rm::yarn::kApplicationNotFound,
+                          "Application with id '" + id.ToString() +
+                              "' doesn't exist in RM. Please check that the job submission was "
+                              "successful.");
+  }
+  return app;
+}
+
+std::vector<rm::RmContainer> ClientRmService::LiveTaskContainers(
+    const rm::ApplicationAttemptId& attempt) const {
+  std::vector<rm::RmContainer> out;
+  if (deps_.containers == nullptr) return out;
+  for (auto& container : deps_.containers->LiveContainersOf(attempt)) {
+    if (!container.is_am) out.push_back(std::move(container));
+  }
+  return out;
+}
+
+std::optional<AppUsage> ClientRmService::UsageOf(const rm::RmApp& app) const {
+  if (deps_.usage) return deps_.usage(app);
+  std::vector<pool::Resource> live = ReportBuilder::AmContainerOnly(app);
+  if (const rm::RmAttempt* attempt = app.current_attempt(); attempt != nullptr) {
+    for (const auto& container : LiveTaskContainers(attempt->id)) {
+      live.push_back(container.placement.resource);
+    }
+  }
+  return ReportBuilder::LiveUsage(app, live);
+}
+
+std::string ClientRmService::NodeHttpAddress(const rm::NodeId& node) const {
+  auto report = deps_.nodes->Get(node);
+  // A node that left: assume the default NM web port.
+  return report.has_value() ? report->info.http_address : node.host + ":8042";
+}
+
+bool ClientRmService::Allowed(const Caller& caller, AppAccessType type, const rm::RmApp& app,
+                              const rm::QueueTree& queues) {
+  if (!access_.acl_enabled()) return true;
+  return access_.Check(caller, type, app, ExtrasFor(app), queues);
+}
+
+Status ClientRmService::Denied(const std::string& message) {
+  return Status::Remote(rm::yarn::kYarnException,
+                        "org.apache.hadoop.security.AccessControlException: " + message);
+}
+
+void ClientRmService::FillReport(const Caller& caller, const rm::RmApp& app, bool allow_access,
+                                 y::ApplicationReportProto* report) {
+  const AppExtras extras = ExtrasFor(app);
+  ReportBuilder::AppView view;
+  view.app = &app;
+  view.extras = &extras;
+  view.allow_access = allow_access;
+  if (allow_access) {
+    view.usage = UsageOf(app);
+    const rm::RmAttempt* attempt = app.current_attempt();
+    if (app.submission.unmanaged_am && caller.user == app.submission.user && attempt != nullptr &&
+        attempt->state == rm::AttemptState::kLaunched && deps_.amrm_token) {
+      view.amrm_token = deps_.amrm_token(attempt->id);
+    }
+  }
+  reports_.ApplicationReport(view, report);
+}
+
+// ---- applications ----------------------------------------------------------
+
+Status ClientRmService::GetNewApplication(const Who&, const y::GetNewApplicationRequestProto&,
+                                          y::GetNewApplicationResponseProto* response) {
+  const rm::ApplicationId id = deps_.apps->NewApplicationId();
+  ToProto(id, response->mutable_application_id());
+  ToProto(deps_.apps->options().max_allocation, response->mutable_maximumcapability());
+  VLOG(1) << "Allocated new applicationId: " << id.id;
+  return Status::OK();
+}
+
+Status ClientRmService::SubmitApplication(const Who& who,
+                                          const y::SubmitApplicationRequestProto& request,
+                                          y::SubmitApplicationResponseProto*) {
+  const y::ApplicationSubmissionContextProto& context = request.application_submission_context();
+  if (context.has_application_id() &&
+      deps_.apps->GetApp(FromProto(context.application_id())).ok()) {
+    // YarnClient re-submits after a lost answer: Hadoop answers success.
+    LOG(INFO) << "This is an earlier submitted application: "
+              << FromProto(context.application_id()).ToString();
+    return Status::OK();
+  }
+  const Caller caller = access_.CallerOf(who.user);
+  const std::shared_ptr<const rm::QueueTree> queues = deps_.queues->Current();
+  auto translated =
+      TranslateSubmission(context, caller.user, caller.groups, *queues, options_.submission);
+  if (!translated.ok()) {
+    LOG(INFO) << "submitApplication from " << who.user
+              << " refused: " << translated.status().message();
+    return translated.status();
+  }
+  const rm::ApplicationId id = translated->submission.id;
+  {
+    MutexLock lock(&extras_mu_);
+    extras_[id] = translated->extras;
+  }
+  Status submitted = deps_.apps->Submit(std::move(translated->submission));
+  if (!submitted.ok()) {
+    MutexLock lock(&extras_mu_);
+    extras_.erase(id);
+  }
+  return submitted;
+}
+
+Status ClientRmService::GetApplicationReport(const Who& who,
+                                             const y::GetApplicationReportRequestProto& request,
+                                             y::GetApplicationReportResponseProto* response) {
+  if (!request.has_application_id()) {
+    return Status::Remote(rm::yarn::kApplicationNotFound, "Invalid application id: null");
+  }
+  ASSIGN_OR_RETURN(rm::RmApp app, deps_.apps->GetApp(FromProto(request.application_id())));
+  const Caller caller = access_.CallerOf(who.user);
+  const auto queues = deps_.queues->Current();
+  const bool allow = Allowed(caller, AppAccessType::kView, app, *queues);
+  FillReport(caller, app, allow, response->mutable_application_report());
+  return Status::OK();
+}
+
+Status ClientRmService::GetApplications(const Who& who,
+                                        const y::GetApplicationsRequestProto& request,
+                                        y::GetApplicationsResponseProto* response) {
+  const Caller caller = access_.CallerOf(who.user);
+  const auto queues = deps_.queues->Current();
+  std::set<std::string> types;
+  for (const auto& type : request.application_types()) types.insert(Lower(type));
+  std::set<int> states(request.application_states().begin(), request.application_states().end());
+  std::set<std::string> users(request.users().begin(), request.users().end());
+  // Requested queues as the pool names of the leaves under them; names the
+  // tree does not know match as written.
+  std::set<std::string> queue_names;
+  for (const auto& name : request.queues()) {
+    const rm::CsQueue* q = queues->Find(name);
+    if (q == nullptr) {
+      queue_names.insert(name);
+      continue;
+    }
+    for (const rm::CsQueue* leaf : queues->Leaves()) {
+      if (UnderQueue(*queues, leaf, *q)) queue_names.insert(rm::QueueTree::PoolQueueName(*leaf));
+    }
+  }
+  std::set<std::string> tags(request.applicationtags().begin(), request.applicationtags().end());
+  const int64_t limit = request.has_limit() ? request.limit() : std::numeric_limits<int64_t>::max();
+  const bool start_range = request.has_start_begin() || request.has_start_end();
+  const int64_t start_begin = request.has_start_begin() ? request.start_begin() : 0;
+  const int64_t start_end =
+      request.has_start_end() ? request.start_end() : std::numeric_limits<int64_t>::max();
+  const bool finish_range = request.has_finish_begin() || request.has_finish_end();
+  const int64_t finish_begin = request.has_finish_begin() ? request.finish_begin() : 0;
+  const int64_t finish_end =
+      request.has_finish_end() ? request.finish_end() : std::numeric_limits<int64_t>::max();
+
+  const std::vector<rm::RmApp> apps = deps_.apps->ListApps();
+  PruneExtras(apps);
+  for (const rm::RmApp& app : apps) {
+    if (response->applications_size() >= limit) break;
+    const rm::Submission& s = app.submission;
+    if (request.scope() == y::OWN && caller.user != s.user) continue;
+    if (!types.empty() && types.count(Lower(s.type)) == 0) continue;
+    if (!states.empty() && states.count(static_cast<int>(app.yarn_state())) == 0) continue;
+    if (!users.empty() && users.count(s.user) == 0) continue;
+    if (!queue_names.empty() && queue_names.count(s.queue) == 0) continue;
+    if (start_range && (app.start_time_ms < start_begin || app.start_time_ms > start_end)) continue;
+    if (finish_range && (app.finish_time_ms < finish_begin || app.finish_time_ms > finish_end)) {
+      continue;
+    }
+    if (!tags.empty() && std::none_of(s.tags.begin(), s.tags.end(),
+                                      [&](const std::string& t) { return tags.count(t) != 0; })) {
+      continue;
+    }
+    if (request.has_name() && request.name() != s.name) continue;
+    const bool allow = Allowed(caller, AppAccessType::kView, app, *queues);
+    if (request.scope() == y::VIEWABLE && !allow) continue;
+    FillReport(caller, app, allow, response->add_applications());
+  }
+  return Status::OK();
+}
+
+Status ClientRmService::ForceKillApplication(const Who& who,
+                                             const y::KillApplicationRequestProto& request,
+                                             y::KillApplicationResponseProto* response) {
+  const rm::ApplicationId id = FromProto(request.application_id());
+  auto found = deps_.apps->GetApp(id);
+  if (!found.ok()) {
+    return Status::Remote(rm::yarn::kApplicationNotFound,
+                          "Trying to kill an absent application " + id.ToString());
+  }
+  const rm::RmApp& app = *found;
+  const Caller caller = access_.CallerOf(who.user);
+  if (!Allowed(caller, AppAccessType::kModify, app, *deps_.queues->Current())) {
+    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
+                  id.ToString());
+  }
+  if (rm::IsFinal(app.state)) {
+    response->set_is_kill_completed(true);
+    return Status::OK();
+  }
+  std::string message = "Application " + id.ToString() + " was killed by user " + caller.user;
+  if (!who.remote_address.empty()) message += " at " + HostOf(who.remote_address);
+  const std::string& diagnostics = request.diagnostics();
+  if (std::any_of(diagnostics.begin(), diagnostics.end(),
+                  [](char c) { return !std::isspace(static_cast<unsigned char>(c)); })) {
+    message += " with diagnostic message: " + diagnostics;
+  }
+  ASSIGN_OR_RETURN(const bool done, deps_.apps->Kill(id, message));
+  LOG(INFO) << message;
+  // Unmanaged AMs are told "done" at once so that they do not retry.
+  response->set_is_kill_completed(done || app.submission.unmanaged_am);
+  return Status::OK();
+}
+
+Status ClientRmService::MoveApplicationAcrossQueues(
+    const Who& who, const y::MoveApplicationAcrossQueuesRequestProto& request,
+    y::MoveApplicationAcrossQueuesResponseProto*) {
+  const rm::ApplicationId id = FromProto(request.application_id());
+  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id));
+  const Caller caller = access_.CallerOf(who.user);
+  const auto queues = deps_.queues->Current();
+  if (!Allowed(caller, AppAccessType::kModify, app, *queues)) {
+    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
+                  id.ToString());
+  }
+  const rm::CsQueue* target = queues->FindLeaf(request.target_queue());
+  if (target == nullptr || !queues->CanSubmit(*target, caller.user, caller.groups)) {
+    return Denied("User " + caller.user +
+                  " cannot submit applications to target queue or the target queue doesn't "
+                  "exist: " +
+                  request.target_queue() + " while moving " + id.ToString());
+  }
+  if (!Active(app.state)) {
+    return Status::Remote(rm::yarn::kYarnException,
+                          "App in " + std::string(rm::Name(app.state)) + " state cannot be moved.");
+  }
+  if (rm::QueueTree::PoolQueueName(*target) == app.submission.queue) return Status::OK();
+  return Status::Remote(rm::yarn::kYarnException,
+                        "Spindle does not support moving apps between queues (" + id.ToString() +
+                            " stays in " + app.submission.queue + ")");
+}
+
+Status ClientRmService::UpdateApplicationPriority(
+    const Who& who, const y::UpdateApplicationPriorityRequestProto& request,
+    y::UpdateApplicationPriorityResponseProto* response) {
+  const rm::ApplicationId id = FromProto(request.applicationid());
+  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id));
+  const Caller caller = access_.CallerOf(who.user);
+  if (!Allowed(caller, AppAccessType::kModify, app, *deps_.queues->Current())) {
+    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
+                  id.ToString());
+  }
+  const int32_t current = app.submission.priority;
+  if (Completed(app.state)) {
+    // Hadoop skips the change for finished apps rather than failing.
+    response->mutable_applicationpriority()->set_priority(current);
+    return Status::OK();
+  }
+  if (!Active(app.state)) {
+    return Status::Remote(
+        rm::yarn::kYarnException,
+        "Application in " + std::string(rm::Name(app.state)) + " state cannot update priority.");
+  }
+  // The scheduler caps priorities at the cluster maximum (0 by default).
+  const int32_t wanted = std::min(request.applicationpriority().priority(),
+                                  options_.submission.max_application_priority);
+  if (wanted != current) {
+    return Status::Remote(rm::yarn::kYarnException,
+                          "Spindle does not support changing the priority of " + id.ToString() +
+                              " from " + std::to_string(current) + " to " + std::to_string(wanted) +
+                              " after submission");
+  }
+  response->mutable_applicationpriority()->set_priority(current);
+  return Status::OK();
+}
+
+Status ClientRmService::FailApplicationAttempt(const Who& who,
+                                               const y::FailApplicationAttemptRequestProto& request,
+                                               y::FailApplicationAttemptResponseProto*) {
+  const rm::ApplicationAttemptId id = FromProto(request.application_attempt_id());
+  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id.app));
+  const Caller caller = access_.CallerOf(who.user);
+  if (!Allowed(caller, AppAccessType::kModify, app, *deps_.queues->Current())) {
+    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
+                  id.app.ToString());
+  }
+  const auto attempt = std::find_if(app.attempts.begin(), app.attempts.end(),
+                                    [&](const rm::RmAttempt& a) { return a.id == id; });
+  if (attempt == app.attempts.end()) {
+    return Status::Remote(
+        rm::yarn::kApplicationAttemptNotFound,
+        "ApplicationAttempt with id '" + id.ToString() + "' doesn't exist in RM.");
+  }
+  // Failing an attempt that already ended changes nothing (as in Hadoop).
+  if (Completed(app.state) || rm::IsFinal(attempt->state) ||
+      attempt->state == rm::AttemptState::kFinalSaving) {
+    return Status::OK();
+  }
+  return Status::Remote(
+      rm::yarn::kYarnException,
+      "Spindle does not support failing a live application attempt (" + id.ToString() + ")");
+}
+
+// ---- attempts and containers -----------------------------------------------
+
+Status ClientRmService::GetApplicationAttemptReport(
+    const Who& who, const y::GetApplicationAttemptReportRequestProto& request,
+    y::GetApplicationAttemptReportResponseProto* response) {
+  const rm::ApplicationAttemptId id = FromProto(request.application_attempt_id());
+  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id.app));
+  const Caller caller = access_.CallerOf(who.user);
+  if (!Allowed(caller, AppAccessType::kView, app, *deps_.queues->Current())) {
+    return Status::Remote(rm::yarn::kYarnException, "User " + caller.user +
+                                                        " does not have privilege to see this "
+                                                        "attempt " +
+                                                        id.ToString());
+  }
+  for (const auto& attempt : app.attempts) {
+    if (attempt.id != id) continue;
+    reports_.AttemptReport(app, attempt, response->mutable_application_attempt_report());
+    return Status::OK();
+  }
+  return Status::Remote(rm::yarn::kApplicationAttemptNotFound,
+                        "ApplicationAttempt with id '" + id.ToString() + "' doesn't exist in RM.");
+}
+
+Status ClientRmService::GetApplicationAttempts(const Who& who,
+                                               const y::GetApplicationAttemptsRequestProto& request,
+                                               y::GetApplicationAttemptsResponseProto* response) {
+  const rm::ApplicationId id = FromProto(request.application_id());
+  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id));
+  const Caller caller = access_.CallerOf(who.user);
+  if (!Allowed(caller, AppAccessType::kView, app, *deps_.queues->Current())) {
+    return Status::Remote(rm::yarn::kYarnException,
+                          "User " + caller.user +
+                              " does not have privilege to see this application " + id.ToString());
+  }
+  for (const auto& attempt : app.attempts) {
+    reports_.AttemptReport(app, attempt, response->add_application_attempts());
+  }
+  return Status::OK();
+}
+
+Status ClientRmService::GetContainers(const Who& who, const y::GetContainersRequestProto& request,
+                                      y::GetContainersResponseProto* response) {
+  const rm::ApplicationAttemptId id = FromProto(request.application_attempt_id());
+  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id.app));
+  const Caller caller = access_.CallerOf(who.user);
+  if (!Allowed(caller, AppAccessType::kView, app, *deps_.queues->Current())) {
+    return Status::Remote(rm::yarn::kYarnException,
+                          "User " + caller.user +
+                              " does not have privilege to see this application " +
+                              id.app.ToString());
+  }
+  for (const auto& attempt : app.attempts) {
+    if (attempt.id != id) continue;
+    if (attempt.am_container.has_value()) {
+      reports_.AmContainerReport(app, attempt, response->add_containers());
+    }
+    for (const auto& container : LiveTaskContainers(id)) {
+      reports_.LiveContainerReport(app, container, NodeHttpAddress(container.node),
+                                   response->add_containers());
+    }
+    return Status::OK();
+  }
+  return Status::Remote(rm::yarn::kApplicationAttemptNotFound,
+                        "ApplicationAttempt with id '" + id.ToString() + "' doesn't exist in RM.");
+}
+
+Status ClientRmService::GetContainerReport(const Who& who,
+                                           const y::GetContainerReportRequestProto& request,
+                                           y::GetContainerReportResponseProto* response) {
+  const rm::ContainerId id = FromProto(request.container_id());
+  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id.attempt.app));
+  const Caller caller = access_.CallerOf(who.user);
+  if (!Allowed(caller, AppAccessType::kView, app, *deps_.queues->Current())) {
+    return Status::Remote(rm::yarn::kYarnException,
+                          "User " + caller.user +
+                              " does not have privilege to see this application " +
+                              id.attempt.app.ToString());
+  }
+  for (const auto& attempt : app.attempts) {
+    if (attempt.id != id.attempt) continue;
+    if (attempt.am_container.has_value() && attempt.am_container->id == id) {
+      reports_.AmContainerReport(app, attempt, response->mutable_container_report());
+      return Status::OK();
+    }
+    for (const auto& container : LiveTaskContainers(id.attempt)) {
+      if (container.id != id) continue;
+      reports_.LiveContainerReport(app, container, NodeHttpAddress(container.node),
+                                   response->mutable_container_report());
+      return Status::OK();
+    }
+    return Status::Remote(rm::yarn::kContainerNotFound,
+                          "Container with id '" + id.ToString() + "' doesn't exist in RM.");
+  }
+  return Status::Remote(
+      rm::yarn::kApplicationAttemptNotFound,
+      "ApplicationAttempt with id '" + id.attempt.ToString() + "' doesn't exist in RM.");
+}
+
+// ---- cluster ---------------------------------------------------------------
+
+Status ClientRmService::GetClusterMetrics(const Who&, const y::GetClusterMetricsRequestProto&,
+                                          y::GetClusterMetricsResponseProto* response) {
+  const rm::ClusterNodeCounts counts = deps_.nodes->Counts();
+  y::YarnClusterMetricsProto* m = response->mutable_cluster_metrics();
+  // Hadoop counts the nodes of its active map: running (also decommissioning)
+  // and unhealthy ones.
+  m->set_num_node_managers(counts.active + counts.unhealthy);
+  m->set_num_decommissioned_nms(counts.decommissioned);
+  m->set_num_active_nms(counts.active - counts.decommissioning);
+  m->set_num_lost_nms(counts.lost);
+  m->set_num_unhealthy_nms(counts.unhealthy);
+  m->set_num_rebooted_nms(counts.rebooted);
+  return Status::OK();
+}
+
+Status ClientRmService::GetClusterNodes(const Who&, const y::GetClusterNodesRequestProto& request,
+                                        y::GetClusterNodesResponseProto* response) {
+  std::set<int> states(request.nodestates().begin(), request.nodestates().end());
+  for (const rm::NodeReport& node : deps_.nodes->Nodes()) {
+    if (!states.empty() && states.count(static_cast<int>(node.state)) == 0) continue;
+    ReportBuilder::NodeReport(node, response->add_nodereports());
+  }
+  return Status::OK();
+}
+
+Status ClientRmService::GetClusterNodeLabels(const Who&, const y::GetClusterNodeLabelsRequestProto&,
+                                             y::GetClusterNodeLabelsResponseProto*) {
+  return Status::OK();
+}
+
+Status ClientRmService::GetResourceTypeInfo(const Who&,
+                                            const y::GetAllResourceTypeInfoRequestProto&,
+                                            y::GetAllResourceTypeInfoResponseProto* response) {
+  const pool::ResourceTypes& types = options_.submission.resource_types;
+  for (int i = 0; i < types.size(); ++i) {
+    y::ResourceTypeInfoProto* info = response->add_resource_type_info();
+    info->set_name(types.name(i));
+    info->set_units(i == pool::kMemoryIndex ? "Mi" : "");
+    info->set_type(y::COUNTABLE);
+  }
+  return Status::OK();
+}
+
+// ---- queues ----------------------------------------------------------------
+
+ClientRmService::QueueSnapshot ClientRmService::SnapshotQueues(
+    const rm::QueueTree& tree, const std::vector<rm::RmApp>& apps) const {
+  QueueSnapshot snapshot;
+  for (const rm::NodeReport& node : deps_.nodes->Nodes()) {
+    if (node.state == rm::NodeState::kRunning || node.state == rm::NodeState::kDecommissioning) {
+      snapshot.cluster += node.capability;
+    }
+  }
+  const auto& queues = tree.queues();
+  snapshot.stats.resize(queues.size());
+  std::map<const rm::CsQueue*, size_t> index;
+  for (size_t i = 0; i < queues.size(); ++i) index[&queues[i]] = i;
+  if (deps_.pool != nullptr) {
+    for (size_t i = 0; i < queues.size(); ++i) {
+      if (!queues[i].is_leaf()) continue;
+      auto id = deps_.pool->FindQueue(rm::QueueTree::PoolQueueName(queues[i]));
+      if (id.ok()) snapshot.stats[i].used = deps_.pool->queues().Usage(*id);
+    }
+  }
+  for (const rm::RmApp& app : apps) {
+    const rm::CsQueue* leaf = tree.FindLeaf(app.submission.queue);
+    if (leaf == nullptr) continue;
+    QueueStats& stats = snapshot.stats[index[leaf]];
+    ++stats.submitted;
+    const rm::YarnAppState state = app.yarn_state();
+    switch (state) {
+      case rm::YarnAppState::kRunning:
+        ++stats.running;
+        break;
+      case rm::YarnAppState::kFinished:
+        ++stats.completed;
+        break;
+      case rm::YarnAppState::kKilled:
+        ++stats.killed;
+        break;
+      case rm::YarnAppState::kFailed:
+        ++stats.failed;
+        break;
+      default:
+        ++stats.pending;
+        break;
+    }
+    if (Live(state)) stats.active_users.insert(app.submission.user);
+  }
+  // Children come after their parent in pre-order: fold bottom-up.
+  for (size_t i = queues.size(); i-- > 1;) {
+    QueueStats& child = snapshot.stats[i];
+    QueueStats& parent = snapshot.stats[static_cast<size_t>(queues[i].parent)];
+    parent.used += child.used;
+    parent.submitted += child.submitted;
+    parent.running += child.running;
+    parent.pending += child.pending;
+    parent.completed += child.completed;
+    parent.killed += child.killed;
+    parent.failed += child.failed;
+    parent.active_users.insert(child.active_users.begin(), child.active_users.end());
+  }
+  return snapshot;
+}
+
+void ClientRmService::FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue& queue,
+                                    bool include_children, bool recursive,
+                                    const QueueSnapshot& snapshot, y::QueueInfoProto* info) const {
+  const size_t index = static_cast<size_t>(&queue - tree.queues().data());
+  const QueueStats& stats = snapshot.stats[index];
+  const pool::Resource& cluster = snapshot.cluster;
+  info->set_queuename(queue.name);
+  info->set_capacity(static_cast<float>(queue.capacity / 100));
+  info->set_maximumcapacity(static_cast<float>(queue.maximum_capacity / 100));
+  const double guaranteed = static_cast<double>(cluster.memory_mb()) * queue.absolute_capacity;
+  info->set_currentcapacity(
+      guaranteed > 0 ? static_cast<float>(static_cast<double>(stats.used.memory_mb()) / guaranteed)
+                     : 0.0f);
+  info->set_state(queue.state == rm::QueueState::kRunning ? y::Q_RUNNING : y::Q_STOPPED);
+  if (include_children) {
+    for (int child : queue.children) {
+      FillQueueInfo(tree, tree.queues()[static_cast<size_t>(child)], recursive, recursive, snapshot,
+                    info->add_childqueues());
+    }
+  }
+  for (const auto& label : queue.accessible_node_labels) info->add_accessiblenodelabels(label);
+
+  auto scaled = [&](double fraction) {
+    pool::Resource r;
+    for (int i = 0; i < pool::kMaxResourceTypes; ++i) {
+      r.Set(i, static_cast<int64_t>(std::floor(static_cast<double>(cluster.Get(i)) * fraction)));
+    }
+    return r;
+  };
+  const pool::Resource max = scaled(queue.absolute_maximum_capacity);
+  y::QueueStatisticsProto* s = info->mutable_queuestatistics();
+  s->set_numappssubmitted(stats.submitted);
+  s->set_numappsrunning(stats.running);
+  s->set_numappspending(stats.pending);
+  s->set_numappscompleted(stats.completed);
+  s->set_numappskilled(stats.killed);
+  s->set_numappsfailed(stats.failed);
+  s->set_numactiveusers(static_cast<int64_t>(stats.active_users.size()));
+  s->set_availablememorymb(std::max<int64_t>(0, max.memory_mb() - stats.used.memory_mb()));
+  s->set_allocatedmemorymb(stats.used.memory_mb());
+  s->set_pendingmemorymb(0);
+  s->set_reservedmemorymb(0);
+  s->set_availablevcores(std::max<int64_t>(0, max.vcores() - stats.used.vcores()));
+  s->set_allocatedvcores(stats.used.vcores());
+  s->set_pendingvcores(0);
+  s->set_reservedvcores(0);
+  s->set_allocatedcontainers(0);
+  s->set_pendingcontainers(0);
+  s->set_reservedcontainers(0);
+  // Spindle does not preempt.
+  info->set_preemptiondisabled(true);
+  y::QueueConfigurationsMapProto* partition = info->add_queueconfigurationsmap();
+  partition->set_partitionname("");
+  y::QueueConfigurationsProto* c = partition->mutable_queueconfigurations();
+  c->set_capacity(static_cast<float>(queue.capacity / 100));
+  c->set_absolutecapacity(static_cast<float>(queue.absolute_capacity));
+  c->set_maxcapacity(static_cast<float>(queue.maximum_capacity / 100));
+  c->set_absolutemaxcapacity(static_cast<float>(queue.absolute_maximum_capacity));
+  c->set_maxampercentage(static_cast<float>(queue.maximum_am_resource_fraction));
+  ToProto(scaled(queue.absolute_capacity), c->mutable_effectivemincapacity());
+  ToProto(max, c->mutable_effectivemaxcapacity());
+  ToProto(pool::Resource(), c->mutable_configuredmincapacity());
+  ToProto(pool::Resource(), c->mutable_configuredmaxcapacity());
+  info->set_intraqueuepreemptiondisabled(true);
+}
+
+Status ClientRmService::GetQueueInfo(const Who& who, const y::GetQueueInfoRequestProto& request,
+                                     y::GetQueueInfoResponseProto* response) {
+  const auto tree = deps_.queues->Current();
+  const rm::CsQueue* queue = tree->Find(request.queuename());
+  if (queue == nullptr) {
+    // Hadoop 3 logs "Unknown queue" and answers without a QueueInfo; clients
+    // report that the queue was not found.
+    VLOG(1) << "getQueueInfo: unknown queue '" << request.queuename() << "'";
+    return Status::OK();
+  }
+  const std::vector<rm::RmApp> apps = deps_.apps->ListApps();
+  const QueueSnapshot snapshot = SnapshotQueues(*tree, apps);
+  y::QueueInfoProto* info = response->mutable_queueinfo();
+  FillQueueInfo(*tree, *queue, request.includechildqueues(), request.recursive(), snapshot, info);
+  if (request.includeapplications()) {
+    // The applications the scheduler holds in the queue or below it.
+    const Caller caller = access_.CallerOf(who.user);
+    for (const rm::RmApp& app : apps) {
+      if (!Active(app.state) || !app.in_pool) continue;
+      if (!UnderQueue(*tree, tree->FindLeaf(app.submission.queue), *queue)) continue;
+      if (!Allowed(caller, AppAccessType::kView, app, *tree)) continue;
+      FillReport(caller, app, true, info->add_applications());
+    }
+  }
+  return Status::OK();
+}
+
+Status ClientRmService::GetQueueUserAcls(const Who& who, const y::GetQueueUserAclsInfoRequestProto&,
+                                         y::GetQueueUserAclsInfoResponseProto* response) {
+  const auto tree = deps_.queues->Current();
+  const Caller caller = access_.CallerOf(who.user);
+  for (const rm::CsQueue& queue : tree->queues()) {
+    y::QueueUserACLInfoProto* acls = response->add_queueuseracls();
+    acls->set_queuename(queue.name);
+    if (tree->HasAccess(queue, rm::QueueAcl::kSubmitApplications, caller.user, caller.groups)) {
+      acls->add_useracls(y::QACL_SUBMIT_APPLICATIONS);
+    }
+    if (tree->HasAccess(queue, rm::QueueAcl::kAdministerQueue, caller.user, caller.groups)) {
+      acls->add_useracls(y::QACL_ADMINISTER_QUEUE);
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace spindle::client_service

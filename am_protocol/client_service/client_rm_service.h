@@ -1,0 +1,213 @@
+// ClientRmService: the RM's ApplicationClientProtocol (port 8032,
+// "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB"), the protocol of
+// `yarn application/node/queue`, YarnClient, MapReduce's job client and
+// DistributedShell's client. Handlers decode the request, call the
+// ApplicationManager, the NodeRegistry and the queue tree, and encode the
+// answer as Hadoop's ClientRMService does (WIRE.md 4, 5.2):
+//
+//   getNewApplication, submitApplication, getApplicationReport,
+//   getApplications (every filter), forceKillApplication, getClusterMetrics,
+//   getClusterNodes, getQueueInfo, getQueueUserAcls,
+//   getApplicationAttemptReport, getApplicationAttempts, getContainers,
+//   getContainerReport (the AM container of each attempt, plus the live
+//   containers the container registry holds, if given),
+//   moveApplicationAcrossQueues (checked, then refused: YarnException),
+//   updateApplicationPriority (capped at yarn.cluster.max-application-priority;
+//   a real change is refused), failApplicationAttempt (finished attempts
+//   only), getClusterNodeLabels (none), getResourceTypeInfo,
+//   getResourceProfiles / getResourceProfile (YARNFeatureNotEnabledException,
+//   which DistributedShell's client expects when profiles are off).
+// Other methods answer RpcNoSuchMethodException from the IPC layer.
+//
+// The caller is the connection's user (ConnectionIdentity::user); errors
+// carry the Java exception class Hadoop's clients act on.
+//
+// Thread contract: handlers run concurrently on the IPC worker pool. Every
+// dependency is thread-safe; the service's own cache of per-application
+// extras has its own mutex, never held while calling out.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "am_protocol/client_service/app_access.h"
+#include "am_protocol/client_service/report_builder.h"
+#include "am_protocol/client_service/submission_translator.h"
+#include "am_protocol/ipc/rpc_service.h"
+#include "base/mutex.h"
+#include "rm/apps/app_manager.h"
+#include "rm/config/configuration.h"
+#include "rm/containers/container_registry.h"
+#include "rm/nodes/node_registry.h"
+#include "rm/queues/group_mapping.h"
+#include "rm/queues/queue_manager.h"
+#include "scheduler_pool/scheduler_pool.h"
+#include "yarn_service_protos.pb.h"
+
+namespace spindle::client_service {
+
+inline constexpr char kApplicationClientProtocol[] =
+    "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
+
+struct ClientRmServiceOptions {
+  // Tracking URLs and log aggregation status.
+  ReportOptions reports;
+  // yarn.acl.enable / yarn.admin.acl.
+  ApplicationAccess::Options access;
+  // yarn.cluster.max-application-priority and the resource type names.
+  SubmissionPolicy submission;
+
+  // Reads yarn-site.xml keys: the proxy address is yarn.web-proxy.address,
+  // else yarn.resourcemanager.webapp.address (default
+  // ${yarn.resourcemanager.hostname}:8088, 0.0.0.0 replaced by this host's
+  // name), yarn.acl.enable (false), yarn.admin.acl ("*"),
+  // yarn.cluster.max-application-priority (0), yarn.log-aggregation-enable
+  // (false). InvalidArgument names a malformed value.
+  static Result<ClientRmServiceOptions> FromConfiguration(const rm::Configuration& conf);
+};
+
+// What the service reads and drives.
+struct ClientRmServiceDeps {
+  // Required.
+  rm::ApplicationManager* apps = nullptr;
+  const rm::NodeRegistry* nodes = nullptr;
+  const rm::QueueManager* queues = nullptr;
+  // Optional: queue usage for currentCapacity and queue statistics (zero
+  // without it).
+  const pool::SchedulerPool* pool = nullptr;
+  // Optional: users' groups for ACLs (none without it).
+  const rm::GroupMapping* groups = nullptr;
+  // Optional: the RM's container registry, for the live containers of an
+  // attempt (getContainers, getContainerReport, usage in reports). Without
+  // it only AM containers are known.
+  const rm::ContainerRegistry* containers = nullptr;
+  // Optional: the clock of the RM (container creation times). Default: the
+  // system clock.
+  const Clock* clock = nullptr;
+  // Optional: an application's usage as a whole (memory-seconds and the
+  // like), overriding what the container registry gives.
+  std::function<std::optional<AppUsage>(const rm::RmApp&)> usage;
+  // Optional: the AMRM token of an unmanaged AM's attempt, handed to its
+  // owner in application reports while the attempt is LAUNCHED.
+  std::function<std::optional<hadoop::common::TokenProto>(const rm::ApplicationAttemptId&)>
+      amrm_token;
+};
+
+class ClientRmService {
+ public:
+  ClientRmService(ClientRmServiceOptions options, ClientRmServiceDeps deps);
+
+  // The ipc service for the 8032 server.
+  std::unique_ptr<ipc::RpcService> MakeRpcService();
+
+  // The handlers, one per method, each answering as Hadoop's
+  // ClientRMService method of that name (callable without the wire).
+  using Who = ipc::ConnectionIdentity;
+  Status GetNewApplication(const Who& who,
+                           const hadoop::yarn::GetNewApplicationRequestProto& request,
+                           hadoop::yarn::GetNewApplicationResponseProto* response);
+  Status SubmitApplication(const Who& who,
+                           const hadoop::yarn::SubmitApplicationRequestProto& request,
+                           hadoop::yarn::SubmitApplicationResponseProto* response);
+  Status GetApplicationReport(const Who& who,
+                              const hadoop::yarn::GetApplicationReportRequestProto& request,
+                              hadoop::yarn::GetApplicationReportResponseProto* response);
+  Status GetApplications(const Who& who, const hadoop::yarn::GetApplicationsRequestProto& request,
+                         hadoop::yarn::GetApplicationsResponseProto* response);
+  Status ForceKillApplication(const Who& who,
+                              const hadoop::yarn::KillApplicationRequestProto& request,
+                              hadoop::yarn::KillApplicationResponseProto* response);
+  Status GetClusterMetrics(const Who& who,
+                           const hadoop::yarn::GetClusterMetricsRequestProto& request,
+                           hadoop::yarn::GetClusterMetricsResponseProto* response);
+  Status GetClusterNodes(const Who& who, const hadoop::yarn::GetClusterNodesRequestProto& request,
+                         hadoop::yarn::GetClusterNodesResponseProto* response);
+  Status GetQueueInfo(const Who& who, const hadoop::yarn::GetQueueInfoRequestProto& request,
+                      hadoop::yarn::GetQueueInfoResponseProto* response);
+  Status GetQueueUserAcls(const Who& who,
+                          const hadoop::yarn::GetQueueUserAclsInfoRequestProto& request,
+                          hadoop::yarn::GetQueueUserAclsInfoResponseProto* response);
+  Status GetApplicationAttemptReport(
+      const Who& who, const hadoop::yarn::GetApplicationAttemptReportRequestProto& request,
+      hadoop::yarn::GetApplicationAttemptReportResponseProto* response);
+  Status GetApplicationAttempts(const Who& who,
+                                const hadoop::yarn::GetApplicationAttemptsRequestProto& request,
+                                hadoop::yarn::GetApplicationAttemptsResponseProto* response);
+  Status GetContainers(const Who& who, const hadoop::yarn::GetContainersRequestProto& request,
+                       hadoop::yarn::GetContainersResponseProto* response);
+  Status GetContainerReport(const Who& who,
+                            const hadoop::yarn::GetContainerReportRequestProto& request,
+                            hadoop::yarn::GetContainerReportResponseProto* response);
+  Status MoveApplicationAcrossQueues(
+      const Who& who, const hadoop::yarn::MoveApplicationAcrossQueuesRequestProto& request,
+      hadoop::yarn::MoveApplicationAcrossQueuesResponseProto* response);
+  Status UpdateApplicationPriority(
+      const Who& who, const hadoop::yarn::UpdateApplicationPriorityRequestProto& request,
+      hadoop::yarn::UpdateApplicationPriorityResponseProto* response);
+  Status FailApplicationAttempt(const Who& who,
+                                const hadoop::yarn::FailApplicationAttemptRequestProto& request,
+                                hadoop::yarn::FailApplicationAttemptResponseProto* response);
+  Status GetClusterNodeLabels(const Who& who,
+                              const hadoop::yarn::GetClusterNodeLabelsRequestProto& request,
+                              hadoop::yarn::GetClusterNodeLabelsResponseProto* response);
+  Status GetResourceTypeInfo(const Who& who,
+                             const hadoop::yarn::GetAllResourceTypeInfoRequestProto& request,
+                             hadoop::yarn::GetAllResourceTypeInfoResponseProto* response);
+
+ private:
+  // The app's extras, parsed from its context once and cached.
+  AppExtras ExtrasFor(const rm::RmApp& app);
+  // Drops cached extras of apps the manager no longer has.
+  void PruneExtras(const std::vector<rm::RmApp>& live);
+  // The app (ApplicationNotFoundException with Hadoop 3's message if unknown)
+  // and whether `caller` may act on it as `type`.
+  Result<rm::RmApp> FindApp(const rm::ApplicationId& id) const;
+  // The live non-AM containers of `attempt` (from the registry, if any).
+  std::vector<rm::RmContainer> LiveTaskContainers(const rm::ApplicationAttemptId& attempt) const;
+  std::optional<AppUsage> UsageOf(const rm::RmApp& app) const;
+  // host:port of a node's web server.
+  std::string NodeHttpAddress(const rm::NodeId& node) const;
+  bool Allowed(const Caller& caller, AppAccessType type, const rm::RmApp& app,
+               const rm::QueueTree& queues);
+  // Hadoop's RPCUtil.getRemoteException(new AccessControlException(...)):
+  // a YarnException whose message names the AccessControlException.
+  static Status Denied(const std::string& message);
+  void FillReport(const Caller& caller, const rm::RmApp& app, bool allow_access,
+                  hadoop::yarn::ApplicationReportProto* report);
+  // Usage and application counts of every queue (parents sum their
+  // children), for getQueueInfo.
+  struct QueueStats {
+    pool::Resource used;
+    int64_t submitted = 0;
+    int64_t running = 0;
+    int64_t pending = 0;
+    int64_t completed = 0;
+    int64_t killed = 0;
+    int64_t failed = 0;
+    std::set<std::string> active_users;
+  };
+  struct QueueSnapshot {
+    pool::Resource cluster;
+    std::vector<QueueStats> stats;  // by index in QueueTree::queues()
+  };
+  QueueSnapshot SnapshotQueues(const rm::QueueTree& tree, const std::vector<rm::RmApp>& apps) const;
+  void FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue& queue, bool include_children,
+                     bool recursive, const QueueSnapshot& snapshot,
+                     hadoop::yarn::QueueInfoProto* info) const;
+
+  const ClientRmServiceOptions options_;
+  const ClientRmServiceDeps deps_;
+  const rm::NoGroupMapping no_groups_;
+  const ApplicationAccess access_;
+  const ReportBuilder reports_;
+
+  Mutex extras_mu_;
+  std::map<rm::ApplicationId, AppExtras> extras_ GUARDED_BY(extras_mu_);
+};
+
+}  // namespace spindle::client_service

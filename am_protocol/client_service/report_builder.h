@@ -1,0 +1,120 @@
+// ReportBuilder: the RM's records as the report messages of the
+// ApplicationClientProtocol, with the fields and placeholder values Hadoop's
+// RMAppImpl / RMAppAttemptImpl / RMContainerImpl / ClientRMService fill
+// (WIRE.md 5.2):
+//   ApplicationReportProto  every field Java 3.x sets: "N/A" host, -1 port,
+//     proxy tracking URL http://<proxy>/proxy/<appId>/, "N/A" original
+//     tracking URL until the AM gives one, diagnostics of the app (or of its
+//     current attempt), app_resource_Usage always (a -1 "dummy" while no
+//     attempt is with the scheduler), currentApplicationAttemptId (attempt -1
+//     before the first), times, final status, type, tags, priority,
+//     unmanaged flag, label expressions, the LIFETIME timeout (UNLIMITED),
+//     launch and submit times, log aggregation status. Callers without VIEW
+//     access get Hadoop's redacted report.
+//   ApplicationAttemptReportProto, the AM container's ContainerReportProto,
+//   NodeReportProto (numContainers omitted when 0, as NodeReportPBImpl does).
+//
+// Thread-safety: immutable; use from any thread.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "am_protocol/client_service/submission_translator.h"
+#include "base/clock.h"
+#include "rm/apps/rm_app.h"
+#include "rm/containers/container_registry.h"
+#include "rm/nodes/node_registry.h"
+#include "security.pb.h"
+#include "yarn_protos.pb.h"
+
+namespace spindle::client_service {
+
+// An application's resource usage, as the scheduler reports it for its
+// current attempt.
+struct AppUsage {
+  int32_t num_used_containers = 0;
+  int32_t num_reserved_containers = 0;
+  pool::Resource used;
+  pool::Resource reserved;
+  pool::Resource needed;
+  int64_t memory_seconds = 0;
+  int64_t vcore_seconds = 0;
+  int64_t preempted_memory_seconds = 0;
+  int64_t preempted_vcore_seconds = 0;
+  float queue_usage_percentage = 0;
+  float cluster_usage_percentage = 0;
+};
+
+struct ReportOptions {
+  // host:port of the web proxy that tracking URLs point at
+  // (yarn.web-proxy.address, else the RM web app). Default: "localhost:8088".
+  std::string proxy_address = "localhost:8088";
+  // yarn.log-aggregation-enable: reports say LOG_DISABLED when off.
+  // Default: false.
+  bool log_aggregation_enabled = false;
+};
+
+class ReportBuilder {
+ public:
+  // `clock` (for container creation times) must outlive the builder.
+  ReportBuilder(ReportOptions options, const Clock* clock)
+      : options_(std::move(options)), clock_(clock) {}
+
+  const ReportOptions& options() const { return options_; }
+
+  // http://<proxy>/proxy/<appId>/
+  std::string ProxyUrl(const rm::ApplicationId& app) const;
+
+  struct AppView {
+    const rm::RmApp* app = nullptr;
+    const AppExtras* extras = nullptr;
+    // VIEW_APP access: without it, details are redacted.
+    bool allow_access = true;
+    // Usage of the current attempt; nullopt when the scheduler does not hold
+    // it (no attempt yet, or it ended): the report then carries Hadoop's
+    // dummy (-1) usage.
+    std::optional<AppUsage> usage;
+    // The AMRM token, only for the owner of an unmanaged AM whose attempt is
+    // LAUNCHED (the submitter runs the AM with it).
+    std::optional<hadoop::common::TokenProto> amrm_token;
+  };
+  void ApplicationReport(const AppView& view, hadoop::yarn::ApplicationReportProto* report) const;
+
+  void AttemptReport(const rm::RmApp& app, const rm::RmAttempt& attempt,
+                     hadoop::yarn::ApplicationAttemptReportProto* report) const;
+
+  // The report of `attempt`'s AM container, which must be set.
+  void AmContainerReport(const rm::RmApp& app, const rm::RmAttempt& attempt,
+                         hadoop::yarn::ContainerReportProto* report) const;
+  // A live container of the app (from the container registry) on a node
+  // whose web address is `node_http_address` (host:port).
+  void LiveContainerReport(const rm::RmApp& app, const rm::RmContainer& container,
+                           const std::string& node_http_address,
+                           hadoop::yarn::ContainerReportProto* report) const;
+
+  static void NodeReport(const rm::NodeReport& node, hadoop::yarn::NodeReportProto* report);
+
+  // The usage of a live, scheduled attempt from its live containers (`live`,
+  // from the container registry; without one, pass the AM container only);
+  // nullopt when the scheduler does not hold the attempt.
+  static std::optional<AppUsage> LiveUsage(const rm::RmApp& app,
+                                           const std::vector<pool::Resource>& live);
+  // The AM container's resource if it is live (the input to LiveUsage when
+  // there is no container registry).
+  static std::vector<pool::Resource> AmContainerOnly(const rm::RmApp& app);
+
+ private:
+  std::string AttemptTrackingUrl(const rm::RmApp& app, const rm::RmAttempt& attempt) const;
+
+  // Wall-clock milliseconds of a pool time point.
+  int64_t WallMillis(TimePoint t) const;
+
+  const ReportOptions options_;
+  const Clock* const clock_;
+};
+
+}  // namespace spindle::client_service

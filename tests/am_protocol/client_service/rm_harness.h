@@ -1,0 +1,172 @@
+// RmHarness: a real RM core (SchedulerPool on a ManualClock, NodeRegistry,
+// ApplicationManager with a fake AM launcher, QueueManager) behind a real
+// ClientRmService served by an ipc::RpcServer on 127.0.0.1 port 0, and an
+// ipc::RpcClient to call it. Tests drive the app lifecycle by hand (Step,
+// LaunchAll, Register, Finish) and call the protocol over the wire.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "am_protocol/client_service/client_rm_service.h"
+#include "am_protocol/ipc/rpc_client.h"
+#include "am_protocol/ipc/rpc_server.h"
+#include "base/clock.h"
+#include "rm/apps/app_manager.h"
+#include "rm/nodes/node_registry.h"
+#include "rm/queues/group_mapping.h"
+#include "rm/queues/queue_manager.h"
+#include "scheduler_pool/scheduler_pool.h"
+
+namespace spindle::client_service::testing {
+
+// AmLauncher double: records launches; the test completes them.
+class FakeLauncher : public rm::AmLauncher {
+ public:
+  void Launch(const rm::AmLaunch& launch, std::function<void(Status)> done) override {
+    launches.push_back(launch);
+    pending.push_back(std::move(done));
+  }
+  void Cleanup(const rm::AmLaunch& launch) override { cleanups.push_back(launch); }
+  void CompleteAll(Status status) {
+    auto callbacks = std::move(pending);
+    pending.clear();
+    for (auto& done : callbacks) done(status);
+  }
+  std::vector<rm::AmLaunch> launches;
+  std::vector<rm::AmLaunch> cleanups;
+  std::vector<std::function<void(Status)>> pending;
+};
+
+struct HarnessOptions {
+  // capacity-scheduler.xml properties, as XML <property> elements, or the
+  // path of a capacity-scheduler.xml (used when set).
+  std::string capacity_scheduler_xml;
+  std::string capacity_scheduler_path;
+  int64_t cluster_timestamp_ms = 1700000000000;
+  ClientRmServiceOptions service;
+  rm::StaticGroupMapping groups;
+};
+
+class RmHarness {
+ public:
+  explicit RmHarness(HarnessOptions options) : options_(std::move(options)) {
+    pool::PoolOptions pool_options;
+    pool_options.mode = pool::SyncMode::kMonolithic;
+    pool_options.num_schedulers = 1;
+    pool_options.num_partitions = 1;
+    pool_ = std::move(pool::SchedulerPool::Create(pool_options, &clock_)).value();
+    rm::NodeRegistryOptions node_options;
+    node_options.min_allocation = pool::Resource::Of(128, 1);
+    nodes_ = std::make_unique<rm::NodeRegistry>(node_options, pool_.get(), &clock_);
+    rm::Configuration conf;
+    if (!options_.capacity_scheduler_path.empty()) {
+      EXPECT_TRUE(conf.AddResourceFile(options_.capacity_scheduler_path).ok());
+    } else {
+      EXPECT_TRUE(conf.AddResourceString(
+                          "<configuration>" + options_.capacity_scheduler_xml + "</configuration>",
+                          "capacity-scheduler.xml")
+                      .ok());
+    }
+    auto queues = rm::QueueManager::Create(conf);
+    EXPECT_TRUE(queues.ok()) << queues.status().ToString();
+    queues_ = std::move(queues).value();
+    ApplyQueues();
+    rm::ApplicationManagerOptions app_options;
+    app_options.cluster_timestamp_ms = options_.cluster_timestamp_ms;
+    app_options.min_allocation = pool::Resource::Of(128, 1);
+    containers_ = std::make_unique<rm::ContainerRegistry>(pool_.get());
+    apps_ = std::make_unique<rm::ApplicationManager>(app_options, pool_.get(), containers_.get(),
+                                                     &launcher_, nodes_.get(), &clock_);
+    ClientRmServiceDeps deps;
+    deps.apps = apps_.get();
+    deps.nodes = nodes_.get();
+    deps.queues = queues_.get();
+    deps.pool = pool_.get();
+    deps.containers = containers_.get();
+    deps.clock = &clock_;
+    deps.groups = &options_.groups;
+    service_ = std::make_unique<ClientRmService>(options_.service, deps);
+    auto registry = std::make_shared<ipc::ServiceRegistry>();
+    registry->Add(service_->MakeRpcService());
+    server_ = std::make_unique<ipc::RpcServer>(ipc::RpcServerOptions{}, registry);
+    EXPECT_TRUE(server_->Start().ok());
+  }
+  ~RmHarness() { server_->Stop(); }
+
+  // Registers a NodeManager and re-sizes the queues for the new cluster.
+  void AddNode(const std::string& host, int32_t port, pool::Resource capability,
+               const std::string& rack = "/default-rack", int32_t http_port = 8042) {
+    rm::NodeRegistration registration;
+    registration.id = rm::NodeId{host, port};
+    registration.http_port = http_port;
+    registration.capability = capability;
+    registration.rack = rack;
+    EXPECT_EQ(nodes_->Register(registration).action, rm::NodeAction::kNormal);
+    ApplyQueues();
+  }
+
+  void ApplyQueues() {
+    pool::Resource cluster;
+    for (const auto& node : nodes_ ? nodes_->Nodes() : std::vector<rm::NodeReport>()) {
+      cluster += node.capability;
+    }
+    EXPECT_TRUE(pool_->SetQueues(queues_->Current()->ToQueueSpecs(cluster)).ok());
+  }
+
+  // Lets the pool place AM containers and the manager pick them up.
+  void Step() {
+    pool_->RunAllOnce(clock_.Now());
+    apps_->Tick();
+  }
+  // Places and launches every pending AM.
+  void LaunchAll() {
+    Step();
+    launcher_.CompleteAll(Status::OK());
+  }
+
+  Status Call(const std::string& method, const google::protobuf::MessageLite& request,
+              google::protobuf::MessageLite* response, const std::string& user = "alice") {
+    ipc::ConnectionSpec spec;
+    spec.host = "127.0.0.1";
+    spec.port = server_->port();
+    spec.protocol = kApplicationClientProtocol;
+    spec.user = user;
+    return client_.Call(spec, method, request, response);
+  }
+
+  ManualClock& clock() { return clock_; }
+  pool::SchedulerPool& pool() { return *pool_; }
+  rm::NodeRegistry& nodes() { return *nodes_; }
+  rm::ApplicationManager& apps() { return *apps_; }
+  rm::ContainerRegistry& containers() { return *containers_; }
+  rm::QueueManager& queues() { return *queues_; }
+  FakeLauncher& launcher() { return launcher_; }
+  ClientRmService& service() { return *service_; }
+
+ private:
+  HarnessOptions options_;
+  ManualClock clock_{TimePoint{}, 1700000000000};
+  std::unique_ptr<pool::SchedulerPool> pool_;
+  std::unique_ptr<rm::NodeRegistry> nodes_;
+  std::unique_ptr<rm::QueueManager> queues_;
+  FakeLauncher launcher_;
+  std::unique_ptr<rm::ContainerRegistry> containers_;
+  std::unique_ptr<rm::ApplicationManager> apps_;
+  std::unique_ptr<ClientRmService> service_;
+  std::unique_ptr<ipc::RpcServer> server_;
+  ipc::RpcClient client_;
+};
+
+// One <property> element of capacity-scheduler.xml (key without the
+// "yarn.scheduler.capacity." prefix).
+inline std::string CsProperty(const std::string& key, const std::string& value) {
+  return "<property><name>yarn.scheduler.capacity." + key + "</name><value>" + value +
+         "</value></property>";
+}
+
+}  // namespace spindle::client_service::testing

@@ -251,9 +251,10 @@ Result<bool> ApplicationManager::FinishAm(const ApplicationAttemptId& id, FinalS
     MutexLock lock(&mu_);
     RmApp* app = nullptr;
     ASSIGN_OR_RETURN(RmAttempt * attempt, CurrentAttemptLocked(id, &app));
-    if (attempt->state == AttemptState::kFinishing || attempt->state == AttemptState::kFinished) {
-      return true;
-    }
+    // Once the attempt is over for whatever reason (it finished, or the app
+    // was killed under it) its AM may unregister and exit cleanly, as with
+    // Hadoop, which answers isUnregistered once the final state is stored.
+    if (attempt->state == AttemptState::kFinishing || IsFinal(attempt->state)) return true;
     if (attempt->state != AttemptState::kRunning) {
       return Status::Remote(yarn::kApplicationMasterNotRegistered,
                             "Application Master is trying to unregister before registering "

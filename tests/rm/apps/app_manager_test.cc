@@ -270,6 +270,9 @@ TEST_F(AppManagerTest, KillAtEveryStage) {
   EXPECT_EQ(app->diagnostics, "stop it");
   EXPECT_EQ(app->attempts[0].state, AttemptState::kKilled);
   EXPECT_EQ(launcher_.cleanups.size(), 1u) << "the AM container is stopped";
+  // Its AM may still unregister and exit cleanly.
+  EXPECT_TRUE(*manager_->FinishAm(attempt, FinalStatus::kSucceeded, "", ""));
+  EXPECT_EQ(manager_->GetApp(attempt.app)->final_status, FinalStatus::kKilled);
   // Killing a finished app is a no-op that reports completion.
   EXPECT_TRUE(*manager_->Kill(attempt.app, ""));
   EXPECT_EQ(manager_->Kill(ApplicationId{1, 999}, "").status().java_class(),

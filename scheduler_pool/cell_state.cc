@@ -214,17 +214,6 @@ void AddRefreshed(CommitResult* result, size_t first, NodeId id, const NodeState
 
 }  // namespace
 
-ClaimOutcome CellState::ApplyClaim(Partition& part, const Claim& claim, ConflictMode mode) {
-  if (claim.node.slot() >= part.nodes.size()) return ClaimOutcome::kUnknownNode;
-  NodeState& node = part.nodes[claim.node.slot()];
-  const ClaimOutcome outcome = Check(node, claim, mode);
-  if (outcome != ClaimOutcome::kCommitted) return outcome;
-  node.allocated += claim.resource;
-  part.allocated += claim.resource;
-  Touch(part, claim.node.slot(), node);
-  return outcome;
-}
-
 // Locks a varying set of partitions in ascending order, which the static
 // analysis cannot follow; the lock discipline is stated in cell_state.h.
 void CellState::Commit(const Transaction& txn, CommitResult* result) NO_THREAD_SAFETY_ANALYSIS {
@@ -271,8 +260,22 @@ void CellState::Commit(const Transaction& txn, CommitResult* result) NO_THREAD_S
       bool any_failed = false;
       for (uint32_t k = begin; k < end; ++k) {
         const uint32_t i = order[k];
-        result->outcomes[i] = ApplyClaim(part, txn.claims[i], mode);
-        any_failed |= result->outcomes[i] != ClaimOutcome::kCommitted;
+        const Claim& c = txn.claims[i];
+        if (c.node.slot() >= part.nodes.size()) {
+          result->outcomes[i] = ClaimOutcome::kUnknownNode;
+          any_failed = true;
+          continue;
+        }
+        NodeState& node = part.nodes[c.node.slot()];
+        const ClaimOutcome o = Check(node, c, mode);
+        result->outcomes[i] = o;
+        if (o != ClaimOutcome::kCommitted) {
+          any_failed = true;
+          continue;
+        }
+        node.allocated += c.resource;
+        part.allocated += c.resource;
+        Touch(part, c.node.slot(), node);
       }
       if (any_failed) {
         const size_t first = result->refreshed.size();
@@ -297,11 +300,22 @@ void CellState::Commit(const Transaction& txn, CommitResult* result) NO_THREAD_S
     for (uint32_t k = 0; k < known && !failed; ++k) {
       const uint32_t i = order[k];
       const Claim& c = txn.claims[i];
-      result->outcomes[i] = ApplyClaim(partition(c.node.partition()), c, mode);
-      if (result->outcomes[i] != ClaimOutcome::kCommitted) {
+      Partition& part = partition(c.node.partition());
+      if (c.node.slot() >= part.nodes.size()) {
+        result->outcomes[i] = ClaimOutcome::kUnknownNode;
         failed = true;
         break;
       }
+      NodeState& node = part.nodes[c.node.slot()];
+      const ClaimOutcome o = Check(node, c, mode);
+      result->outcomes[i] = o;
+      if (o != ClaimOutcome::kCommitted) {
+        failed = true;
+        break;
+      }
+      node.allocated += c.resource;
+      part.allocated += c.resource;
+      Touch(part, c.node.slot(), node);
       applied = k + 1;
     }
     if (failed) {

@@ -139,9 +139,6 @@ class CellState {
   Partition& partition(uint32_t p) const { return *partitions_[p]; }
   void AddCapacity(const Resource& r, int sign);
   void Touch(Partition& part, uint32_t slot, NodeState& node);
-  // Checks one claim against its node (in `part`, whose lock the caller
-  // holds) and, if it may commit, applies it.
-  ClaimOutcome ApplyClaim(Partition& part, const Claim& claim, ConflictMode mode);
 
   const int num_partitions_;
   const uint32_t log_entries_;

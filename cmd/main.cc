@@ -7,6 +7,7 @@
 
 #include "bench/ipc_bench.h"
 #include "bench/pool_bench.h"
+#include "bench/windtunnel_bench.h"
 #include "cmd/command_line.h"
 #include "cmd/rm_daemon.h"
 
@@ -26,6 +27,9 @@ void PrintUsage() {
                "              [--strategies latency-first,quality-first,adaptive]\n"
                "              [--transaction incremental|all-or-nothing]\n"
                "              [--conflict fine-grained|coarse-grained] [--seed S] [--json FILE]\n"
+               "  bench windtunnel  ParSync's Wind Tunnel (bench/windtunnel/README.md) [--clock\n"
+               "              real|virtual] [--phase-seconds 60] [--scale X] [--peak] [--json F]\n"
+               "              [--csv F] [--html F] [--modes parsync,statesync,monolithic]\n"
                "  rm          the ResourceManager [--conf DIR] (default $HADOOP_CONF_DIR)\n"
                "  help        this text\n");
 }
@@ -43,6 +47,7 @@ int Bench(int argc, char** argv) {
   const std::string name = argv[2];
   if (name == "ipc") return spindle::bench::IpcBenchMain(*flags);
   if (name == "pool") return spindle::bench::PoolBenchMain(*flags);
+  if (name == "windtunnel") return spindle::bench::WindTunnelBenchMain(*flags);
   std::fprintf(stderr, "spindle bench: unknown benchmark '%s'\n", name.c_str());
   return 2;
 }

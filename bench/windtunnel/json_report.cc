@@ -1,0 +1,273 @@
+#include "bench/windtunnel/json_report.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace spindle::windtunnel {
+
+namespace {
+
+// A minimal streaming JSON writer: the caller opens and closes containers;
+// commas are inserted automatically.
+class JsonWriter {
+ public:
+  std::string Take() { return std::move(out_); }
+
+  void BeginObject() {
+    Separate();
+    out_ += '{';
+    first_ = true;
+  }
+  void EndObject() {
+    out_ += '}';
+    first_ = false;
+  }
+  void BeginArray() {
+    Separate();
+    out_ += '[';
+    first_ = true;
+  }
+  void EndArray() {
+    out_ += ']';
+    first_ = false;
+  }
+  void Key(const std::string& k) {
+    Separate();
+    String(k);
+    out_ += ':';
+    first_ = true;  // the value follows without a comma
+  }
+  void Str(const std::string& s) {
+    Separate();
+    String(s);
+  }
+  void Num(double v) {
+    Separate();
+    if (!std::isfinite(v)) {
+      out_ += "null";
+      return;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.6g", v);
+    out_ += buf;
+  }
+  void Int(int64_t v) {
+    Separate();
+    out_ += std::to_string(v);
+  }
+  void Bool(bool v) {
+    Separate();
+    out_ += v ? "true" : "false";
+  }
+  template <typename T>
+  void Field(const std::string& k, T v) {
+    Key(k);
+    if constexpr (std::is_same_v<T, bool>) {
+      Bool(v);
+    } else if constexpr (std::is_integral_v<T>) {
+      Int(static_cast<int64_t>(v));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      Num(v);
+    } else {
+      Str(std::string(v));
+    }
+  }
+
+ private:
+  void Separate() {
+    if (!first_) out_ += ',';
+    first_ = false;
+  }
+  void String(const std::string& s) {
+    out_ += '"';
+    for (unsigned char c : s) {
+      switch (c) {
+        case '"':
+          out_ += "\\\"";
+          break;
+        case '\\':
+          out_ += "\\\\";
+          break;
+        case '\n':
+          out_ += "\\n";
+          break;
+        case '\t':
+          out_ += "\\t";
+          break;
+        case '\r':
+          out_ += "\\r";
+          break;
+        default:
+          if (c < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+            out_ += buf;
+          } else {
+            out_ += static_cast<char>(c);
+          }
+      }
+    }
+    out_ += '"';
+  }
+
+  std::string out_;
+  bool first_ = true;
+};
+
+void WritePhase(JsonWriter& w, const PhaseResult& p) {
+  w.BeginObject();
+  w.Field("name", p.name);
+  w.Field("fraction", p.fraction);
+  w.Field("offered_rate", p.offered_rate);
+  w.Field("start_s", p.start_s);
+  w.Field("end_s", p.end_s);
+  w.Field("submitted", p.submitted);
+  w.Field("committed", p.committed);
+  w.Field("throughput", p.throughput);
+  w.Field("delay_mean_ms", p.delay_mean_ms);
+  w.Field("delay_p50_ms", p.delay_p50_ms);
+  w.Field("delay_p90_ms", p.delay_p90_ms);
+  w.Field("delay_p99_ms", p.delay_p99_ms);
+  w.Field("delay_max_ms", p.delay_max_ms);
+  w.Field("backlog_end", p.backlog_end);
+  w.Field("backlog_max", p.backlog_max);
+  w.Field("conflicts", p.conflicts);
+  w.Field("conflicts_per_s", p.conflicts_per_s);
+  w.Field("quality", p.quality);
+  w.Field("mean_score", p.mean_score);
+  w.Field("utilisation", p.utilisation);
+  w.Field("jobs", p.jobs);
+  w.Field("jobs_scheduled", p.jobs_scheduled);
+  w.Field("jobs_done", p.jobs_done);
+  w.Field("jsd_mean_ms", p.jsd_mean_ms);
+  w.Field("jsd_p99_ms", p.jsd_p99_ms);
+  w.Field("jct_mean_s", p.jct_mean_s);
+  w.Field("jct_p99_s", p.jct_p99_s);
+  w.EndObject();
+}
+
+void WriteMode(JsonWriter& w, const ModeResult& m) {
+  w.BeginObject();
+  w.Field("label", m.label);
+  w.Field("mode", m.mode);
+  w.Field("strategy", m.strategy);
+  w.Field("clock", m.clock);
+  w.Field("schedulers", m.schedulers);
+  w.Field("submitted", m.submitted);
+  w.Field("committed", m.committed);
+  w.Field("uncommitted_at_end", m.uncommitted_at_end);
+  w.Field("last_commit_s", m.last_commit_s);
+  w.Field("all_committed", m.all_committed);
+  w.Field("decisions", m.decisions);
+  w.Field("wall_seconds", m.wall_seconds);
+  w.Field("invariants_ok", m.invariants_ok);
+  w.Key("phases");
+  w.BeginArray();
+  for (const PhaseResult& p : m.phases) WritePhase(w, p);
+  w.EndArray();
+  w.Key("total");
+  WritePhase(w, m.total);
+  w.Key("series");
+  w.BeginArray();
+  for (const SeriesRow& s : m.series) {
+    w.BeginObject();
+    w.Field("second", s.second);
+    w.Field("phase", s.phase);
+    w.Field("submitted", s.submitted);
+    w.Field("committed", s.committed);
+    w.Field("conflicts", s.conflicts);
+    w.Field("backlog", s.backlog);
+    w.Field("utilisation", s.utilisation);
+    w.Field("delay_p50_ms", s.delay_p50_ms);
+    w.Field("delay_p90_ms", s.delay_p90_ms);
+    w.Field("delay_p99_ms", s.delay_p99_ms);
+    w.Field("quality", s.quality);
+    w.Field("mean_score", s.mean_score);
+    w.Field("quality_first_schedulers", s.quality_first_schedulers);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string ToJson(const WindTunnelReport& r) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Field("bench", "windtunnel");
+  w.Field("clock", r.clock);
+  w.Key("settings");
+  w.BeginObject();
+  for (const Setting& s : r.settings) w.Field(s.key, s.value);
+  w.EndObject();
+  w.Key("modes");
+  w.BeginArray();
+  for (const ModeResult& m : r.modes) WriteMode(w, m);
+  w.EndArray();
+  w.Key("ratios");
+  w.BeginArray();
+  for (const RatioRow& x : ComputeRatios(r, "parsync/latency-first")) {
+    w.BeginObject();
+    w.Field("mode", x.label);
+    w.Field("reference", x.reference);
+    w.Field("phase", x.phase);
+    w.Field("delay_p99", x.delay_p99);
+    w.Field("delay_mean", x.delay_mean);
+    w.Field("conflicts", x.conflicts);
+    w.Field("throughput", x.throughput);
+    w.Field("quality", x.quality);
+    w.Field("jsd_mean", x.jsd_mean);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("figures");
+  w.BeginArray();
+  for (const FigureTable& t : r.figures) {
+    w.BeginObject();
+    w.Field("id", t.id);
+    w.Field("title", t.title);
+    w.Field("x_label", t.x_label);
+    w.Field("max_percent", t.max_percent);
+    w.Key("xs");
+    w.BeginArray();
+    for (double x : t.xs) w.Num(x);
+    w.EndArray();
+    w.Key("series");
+    w.BeginArray();
+    for (size_t s = 0; s < t.series.size(); ++s) {
+      w.BeginObject();
+      w.Field("name", t.series[s]);
+      w.Key("extra_percent");
+      w.BeginArray();
+      for (double v : t.extra_percent[s]) {
+        if (v < 0) {
+          w.Num(NAN);  // not enough even at max_percent: null
+        } else {
+          w.Num(v);
+        }
+      }
+      w.EndArray();
+      w.Key("extra_slots");
+      w.BeginArray();
+      for (double v : t.extra_slots[s]) {
+        if (v < 0) {
+          w.Num(NAN);
+        } else {
+          w.Num(v);
+        }
+      }
+      w.EndArray();
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+  std::string out = w.Take();
+  out += '\n';
+  return out;
+}
+
+}  // namespace spindle::windtunnel

@@ -16,8 +16,6 @@ namespace y = hadoop::yarn;
 namespace {
 
 constexpr char kAnyResource[] = "*";
-// The ApplicationManager's AM-container ask; never an AM's own.
-constexpr int64_t kAmAllocationRequestId = -2;
 
 rm::FinalStatus FromProto(y::FinalApplicationStatusProto status) {
   switch (status) {
@@ -39,11 +37,13 @@ void ToProto(const pool::Resource& r, y::ResourceProto* proto) {
   proto->set_virtual_cores(static_cast<int32_t>(r.vcores()));
 }
 
-void ToProto(const rm::Token& token, hadoop::common::TokenProto* proto) {
-  proto->set_identifier(token.identifier);
-  proto->set_password(token.password);
-  proto->set_kind(token.kind);
-  proto->set_service(token.service);
+// An ask's capability as the CapacityScheduler normalises it: memory up to
+// a multiple of the minimum allocation, at least the minimum vcores.
+pool::Resource Normalized(const y::ResourceProto& capability, const pool::Resource& min) {
+  const int64_t step = std::max<int64_t>(1, min.memory_mb());
+  return pool::Resource::Of(
+      std::max(min.memory_mb(), (capability.memory() + step - 1) / step * step),
+      std::max<int64_t>(min.vcores(), capability.virtual_cores()));
 }
 
 Status InvalidResource(const std::string& what, int64_t requested, int64_t max) {
@@ -221,14 +221,9 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
     RETURN_NOT_OK(deps_.containers->Release(attempt, rm::FromProto(id)));
   }
   for (const auto& ask : request.ask()) {
-    // Normalised as the CapacityScheduler does: memory up to a multiple of
-    // the minimum allocation, at least the minimum vcores.
-    const int64_t step = std::max<int64_t>(1, min.memory_mb());
-    const int64_t memory =
-        std::max(min.memory_mb(), (ask.capability().memory() + step - 1) / step * step);
-    const int64_t vcores = std::max<int64_t>(min.vcores(), ask.capability().virtual_cores());
-    AskKey key{ask.priority().priority(), ask.allocation_request_id(), ask.resource_name(), memory,
-               vcores};
+    const pool::Resource capability = Normalized(ask.capability(), min);
+    AskKey key{ask.priority().priority(), ask.allocation_request_id(), ask.resource_name(),
+               capability.memory_mb(), capability.vcores()};
     if (ask.num_containers() == 0) {
       state->asks.erase(key);
     } else {
@@ -243,11 +238,9 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
     std::set<std::tuple<int32_t, int64_t, int64_t, int64_t>> touched;
     std::map<AskKey, y::ResourceRequestProto> changed;
     for (const auto& ask : request.ask()) {
-      const int64_t step = std::max<int64_t>(1, min.memory_mb());
-      const int64_t memory =
-          std::max(min.memory_mb(), (ask.capability().memory() + step - 1) / step * step);
-      const int64_t vcores = std::max<int64_t>(min.vcores(), ask.capability().virtual_cores());
-      touched.insert({ask.priority().priority(), ask.allocation_request_id(), memory, vcores});
+      const pool::Resource capability = Normalized(ask.capability(), min);
+      touched.insert({ask.priority().priority(), ask.allocation_request_id(),
+                      capability.memory_mb(), capability.vcores()});
     }
     for (const auto& [key, ask] : state->asks) {
       const auto& [priority, alloc_id, name, memory, vcores] = key;
@@ -260,10 +253,7 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
       pool::Ask zero;
       zero.priority = ask.priority().priority();
       zero.allocation_request_id = ask.allocation_request_id();
-      const int64_t step = std::max<int64_t>(1, min.memory_mb());
-      zero.capability = pool::Resource::Of(
-          std::max(min.memory_mb(), (ask.capability().memory() + step - 1) / step * step),
-          std::max<int64_t>(min.vcores(), ask.capability().virtual_cores()));
+      zero.capability = Normalized(ask.capability(), min);
       zero.count = 0;
       asks.push_back(zero);
     }
@@ -277,8 +267,8 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
   std::vector<rm::NmTokenSecretManager::NodeAddress> new_nodes;
   const int64_t now_ms = deps_.clock->WallMillis();
   for (const pool::Placement& p : placements) {
-    auto node = p.allocation_request_id == kAmAllocationRequestId ? std::nullopt
-                                                                  : deps_.nodes->Find(p.node);
+    auto node = p.allocation_request_id == rm::kAmAllocationRequestId ? std::nullopt
+                                                                      : deps_.nodes->Find(p.node);
     if (!node.has_value()) {
       deps_.pool->Release(p).PermitUnchecked();
       continue;
@@ -318,7 +308,7 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
     c->set_node_http_address(node->http_address);
     ToProto(p.resource, c->mutable_resource());
     c->mutable_priority()->set_priority(p.priority);
-    ToProto(token, c->mutable_container_token());
+    rm::ToTokenProto(token, c->mutable_container_token());
     c->set_execution_type(y::GUARANTEED);
     c->set_allocation_request_id(p.allocation_request_id);
     new_nodes.push_back({node->id, service});
@@ -326,7 +316,7 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
   for (const auto& nm : deps_.nm_tokens->CreateTokensForNewNodes(attempt, user, new_nodes)) {
     auto* t = response->add_nm_tokens();
     rm::ToProto(nm.node, t->mutable_nodeid());
-    ToProto(nm.token, t->mutable_token());
+    rm::ToTokenProto(nm.token, t->mutable_token());
   }
   for (const rm::CompletedContainer& done : deps_.containers->TakeCompleted(attempt)) {
     if (done.is_am) continue;  // the AM does not hear of its own container
@@ -344,7 +334,7 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
   response->set_num_cluster_nodes(deps_.nodes->NumUsableNodes());
   if (auto id = rm::DecodeAmrmTokenIdentifier(who.token_identifier);
       id.ok() && deps_.amrm_tokens->NeedsNewToken(id->key_id)) {
-    ToProto(deps_.amrm_tokens->CreateToken(attempt), response->mutable_am_rm_token());
+    rm::ToTokenProto(deps_.amrm_tokens->CreateToken(attempt), response->mutable_am_rm_token());
   }
   state->last_response_id = (state->last_response_id + 1) & 0x7fffffff;
   response->set_response_id(state->last_response_id);

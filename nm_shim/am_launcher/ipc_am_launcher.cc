@@ -25,13 +25,6 @@ void SetEnv(y::ContainerLaunchContextProto* clc, const std::string& key, const s
   entry->set_value(value);
 }
 
-void ToProto(const rm::Token& token, hadoop::common::TokenProto* proto) {
-  proto->set_identifier(token.identifier);
-  proto->set_password(token.password);
-  proto->set_kind(token.kind);
-  proto->set_service(token.service);
-}
-
 }  // namespace
 
 IpcAmLauncher::IpcAmLauncher(ipc::RpcClient* client, rm::AmrmTokenSecretManager* amrm_tokens,
@@ -103,7 +96,7 @@ void IpcAmLauncher::Launch(const rm::AmLaunch& launch, std::function<void(Status
   auto request = std::make_shared<y::StartContainersRequestProto>();
   auto* start = request->add_start_container_request();
   start->mutable_container_launch_context()->ParseFromString(*clc);
-  ToProto(container_token, start->mutable_container_token());
+  rm::ToTokenProto(container_token, start->mutable_container_token());
   auto response = std::make_shared<y::StartContainersResponseProto>();
   LOG(INFO) << "launching AM container " << launch.container.ToString() << " on "
             << launch.node.ToString();

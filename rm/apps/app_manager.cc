@@ -10,10 +10,6 @@ namespace spindle::rm {
 
 namespace {
 
-// The AM container's ask is kept apart from the AM's own asks (which may use
-// any priority, including 0) by an allocation request id YARN never uses.
-constexpr int64_t kAmAllocationRequestId = -2;
-
 int64_t RoundUp(int64_t value, int64_t step) {
   if (step <= 0) return value;
   return (value + step - 1) / step * step;

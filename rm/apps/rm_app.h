@@ -15,6 +15,11 @@
 
 namespace spindle::rm {
 
+// The allocation request id of the AM container's own ask. YARN never uses
+// it (AMs send -1 or ids >= 0), so the AM container is never confused with
+// an AM's asks, which may use any priority, including 0.
+inline constexpr int64_t kAmAllocationRequestId = -2;
+
 // What a client submits, broken out of ApplicationSubmissionContextProto.
 struct Submission {
   ApplicationId id;

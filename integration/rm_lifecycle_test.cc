@@ -18,6 +18,7 @@
 #include "cmd/rm_daemon.h"
 #include "rm/security/credentials.h"
 #include "rm/security/yarn_id_protos.h"
+#include "rm/yarn_exceptions.h"
 #include "yarn_security_token.pb.h"
 #include "yarn_server_common_service_protos.pb.h"
 #include "yarn_server_resourcemanager_service_protos.pb.h"
@@ -368,6 +369,59 @@ TEST_F(RmLifecycleTest, SubmitLaunchRegisterAllocateFinish) {
     return app_cleaned;
   }));
   EXPECT_EQ(daemon_->pool().Metrics().allocated, pool::Resource()) << "all resources returned";
+}
+
+TEST_F(RmLifecycleTest, BlacklistedHostsGetNoContainersUntilRemoved) {
+  RegisterNode();
+  Heartbeat({});
+  Submit();
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
+  const ipc::ClientToken amrm = AmrmTokenOf(nm_.started()[0]);
+  y::RegisterApplicationMasterRequestProto reg;
+  y::RegisterApplicationMasterResponseProto reg_response;
+  ASSERT_TRUE(client_.Call(AmSpec(amrm), "registerApplicationMaster", reg, &reg_response).ok());
+
+  int32_t response_id = 0;
+  auto allocate = [&](y::AllocateRequestProto request, y::AllocateResponseProto* response) {
+    request.set_response_id(response_id);
+    Status s = client_.Call(AmSpec(amrm), "allocate", request, response);
+    if (s.ok()) response_id = response->response_id();
+    return s;
+  };
+  y::AllocateRequestProto any;
+  any.mutable_blacklist_request()->add_blacklist_additions("*");
+  y::AllocateResponseProto response;
+  Status s = allocate(any, &response);
+  EXPECT_EQ(s.java_class(), rm::yarn::kInvalidResourceBlacklistRequest) << s.ToString();
+  EXPECT_EQ(s.message(), "Cannot add * to the blacklist!");
+
+  // The only host is blacklisted: the ask waits.
+  y::AllocateRequestProto ask;
+  ask.mutable_blacklist_request()->add_blacklist_additions("127.0.0.1");
+  auto* r = ask.add_ask();
+  r->mutable_priority()->set_priority(1);
+  r->set_resource_name("*");
+  r->mutable_capability()->set_memory(512);
+  r->mutable_capability()->set_virtual_cores(1);
+  r->set_num_containers(1);
+  ASSERT_TRUE(allocate(ask, &response).ok());
+  int allocated = response.allocated_containers_size();
+  for (int i = 0; i < 10; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    ASSERT_TRUE(allocate(y::AllocateRequestProto(), &response).ok());
+    allocated += response.allocated_containers_size();
+  }
+  EXPECT_EQ(allocated, 0);
+  // Lifting it lets the pool place the ask there.
+  y::AllocateRequestProto lift;
+  lift.mutable_blacklist_request()->add_blacklist_removals("127.0.0.1");
+  ASSERT_TRUE(allocate(lift, &response).ok());
+  allocated += response.allocated_containers_size();
+  ASSERT_TRUE(WaitFor([&] {
+    EXPECT_TRUE(allocate(y::AllocateRequestProto(), &response).ok());
+    allocated += response.allocated_containers_size();
+    return allocated == 1;
+  }));
 }
 
 TEST_F(RmLifecycleTest, AmExitRetriesWithANewAttemptAndTheOldTokenStopsWorking) {

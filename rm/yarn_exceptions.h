@@ -16,6 +16,8 @@ inline constexpr char kInvalidApplicationMasterRequest[] =
     "org.apache.hadoop.yarn.exceptions.InvalidApplicationMasterRequestException";
 inline constexpr char kInvalidResourceRequest[] =
     "org.apache.hadoop.yarn.exceptions.InvalidResourceRequestException";
+inline constexpr char kInvalidResourceBlacklistRequest[] =
+    "org.apache.hadoop.yarn.exceptions.InvalidResourceBlacklistRequestException";
 inline constexpr char kInvalidContainerRelease[] =
     "org.apache.hadoop.yarn.exceptions.InvalidContainerReleaseException";
 inline constexpr char kYarnFeatureNotEnabled[] =

@@ -58,6 +58,26 @@ void CellView::Unclaim(NodeId id, const Resource& r) {
   if (part.index_valid) UpdateIndex(part, id.slot());
 }
 
+void CellView::Hide(NodeId id) {
+  if (Find(id) == nullptr) return;
+  Partition& part = partition(static_cast<int>(id.partition()));
+  NodeState& n = part.nodes[id.slot()];
+  if (n.status != NodeStatus::kRunning) return;  // takes nothing anyway (or hidden already)
+  hidden_.emplace_back(id, n.status);
+  n.status = NodeStatus::kDecommissioning;
+  if (part.index_valid) UpdateIndex(part, id.slot());
+}
+
+void CellView::UnhideAll() {
+  for (const auto& [id, status] : hidden_) {
+    Partition& part = partition(static_cast<int>(id.partition()));
+    part.nodes[id.slot()].status = status;
+    part.has_unfit = false;
+    if (part.index_valid) UpdateIndex(part, id.slot());
+  }
+  hidden_.clear();
+}
+
 void CellView::Refresh(NodeId id, const NodeState& state) {
   Partition& part = partition(static_cast<int>(id.partition()));
   if (id.slot() >= part.nodes.size()) return;  // not seen yet: the next sync brings it

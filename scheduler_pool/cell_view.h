@@ -95,6 +95,13 @@ class CellView {
 
   bool IsFree(const NodeState& n) const { return n.CanFit(min_unit_); }
 
+  // An app's blacklist (YARN's): the nodes take nothing while hidden, so
+  // every strategy passes them by. Hide and UnhideAll bracket one app's turn
+  // with no sync or refresh in between; hiding changes no version. Unhiding
+  // forgets the partitions' "unfit" notes, which hiding may have caused.
+  void Hide(NodeId id);
+  void UnhideAll();
+
  private:
   void UpdateIndex(Partition& part, uint32_t slot);
 
@@ -102,8 +109,9 @@ class CellView {
   Resource min_unit_;
   std::vector<std::vector<NodeId>> racks_;
   bool racks_dirty_ = true;
-  std::vector<uint32_t> changed_;  // scratch for delta syncs
-  std::vector<double> weights_;    // scratch for index builds
+  std::vector<std::pair<NodeId, NodeStatus>> hidden_;  // and their real status
+  std::vector<uint32_t> changed_;                      // scratch for delta syncs
+  std::vector<double> weights_;                        // scratch for index builds
   static const std::vector<NodeId> kNoNodes;
 };
 

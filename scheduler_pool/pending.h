@@ -46,6 +46,9 @@ struct AppState {
   std::vector<AskState> asks;
   // Sum of asks' outstanding.
   int64_t outstanding = 0;
+  // YARN's blacklist: nodes and racks the app's containers must avoid.
+  std::vector<NodeId> blacklist_nodes;
+  std::vector<RackId> blacklist_racks;
 };
 
 }  // namespace spindle::pool

@@ -73,6 +73,25 @@ std::vector<Placement> Scheduler::RemoveApp(AppId app) {
   return untaken;
 }
 
+void Scheduler::UpdateApp(const AppSpec& spec) {
+  {
+    MutexLock lock(&outbox_mu_);
+    auto it = outboxes_.find(spec.id);
+    if (it != outboxes_.end()) {
+      for (Placement& p : it->second.ready) {
+        if (p.queue == spec.queue) continue;
+        ctx_.queues->Release(p.queue, p.resource);
+        ctx_.queues->ForceCharge(spec.queue, p.resource);
+        p.queue = spec.queue;
+      }
+    }
+  }
+  Message m;
+  m.kind = Message::Kind::kUpdateApp;
+  m.spec = spec;
+  Post(std::move(m));
+}
+
 void Scheduler::SetAsks(AppId app, std::vector<Ask> asks) {
   Message m;
   m.kind = Message::Kind::kSetAsks;
@@ -92,6 +111,15 @@ void Scheduler::SetAsks(AppId app, std::vector<Ask> asks) {
     }
   }
   m.asks = std::move(asks);
+  Post(std::move(m));
+}
+
+void Scheduler::SetBlacklist(AppId app, std::vector<NodeId> nodes, std::vector<RackId> racks) {
+  Message m;
+  m.kind = Message::Kind::kSetBlacklist;
+  m.spec.id = app;
+  m.nodes = std::move(nodes);
+  m.racks = std::move(racks);
   Post(std::move(m));
 }
 
@@ -179,8 +207,22 @@ void Scheduler::ProcessInbox() {
         apps_.erase(it);
         break;
       }
+      case Message::Kind::kUpdateApp:
+        // Commits from now on charge the new queue (the step that reserved
+        // quota for the old one has finished: the inbox is read between steps).
+        if (it != apps_.end()) {
+          it->second->spec.queue = m.spec.queue;
+          it->second->spec.priority = m.spec.priority;
+        }
+        break;
       case Message::Kind::kSetAsks:
         if (it != apps_.end()) ApplySetAsks(it->second.get(), m);
+        break;
+      case Message::Kind::kSetBlacklist:
+        if (it != apps_.end()) {
+          it->second->blacklist_nodes = std::move(m.nodes);
+          it->second->blacklist_racks = std::move(m.racks);
+        }
         break;
       case Message::Kind::kReleased:
         if (it != apps_.end()) {
@@ -317,7 +359,13 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
         continue;
       }
       choices_.clear();
+      const AppState& app = *pick.app;
+      for (NodeId n : app.blacklist_nodes) view_.Hide(n);
+      for (RackId r : app.blacklist_racks) {
+        for (NodeId n : view_.NodesInRack(r)) view_.Hide(n);
+      }
       int64_t placed = PlaceWithLocality(ask.ask, granted, strategy_.get(), sctx, &choices_);
+      view_.UnhideAll();
       if (gang && placed < granted) {
         // A gang goes whole or not at all: give the view back its nodes.
         for (size_t i = choices_.size(); i-- > 0;) view_.Unclaim(choices_[i].node, unit);

@@ -81,8 +81,14 @@ class Scheduler {
   // had not taken (the caller releases them); any committed later are
   // released by the scheduler itself.
   std::vector<Placement> RemoveApp(AppId app) EXCLUDES(inbox_mu_, outbox_mu_);
+  // New queue and priority for a known app. Placements committed but not
+  // taken move their charge to the new queue now; later commits charge it.
+  void UpdateApp(const AppSpec& spec) EXCLUDES(inbox_mu_, outbox_mu_);
   // Absolute totals per ask key (see Ask); keys not mentioned are unchanged.
   void SetAsks(AppId app, std::vector<Ask> asks) EXCLUDES(inbox_mu_, outbox_mu_);
+  // The app's blacklist, whole (replaces the previous one).
+  void SetBlacklist(AppId app, std::vector<NodeId> nodes, std::vector<RackId> racks)
+      EXCLUDES(inbox_mu_);
   // The app's usage went down by `amount` (containers released).
   void OnReleased(AppId app, const Resource& amount) EXCLUDES(inbox_mu_);
   // Moves the app's committed placements to the end of `out`.
@@ -102,10 +108,19 @@ class Scheduler {
 
  private:
   struct Message {
-    enum class Kind : uint8_t { kAddApp, kRemoveApp, kSetAsks, kReleased };
+    enum class Kind : uint8_t {
+      kAddApp,
+      kRemoveApp,
+      kUpdateApp,
+      kSetAsks,
+      kSetBlacklist,
+      kReleased
+    };
     Kind kind = Kind::kAddApp;
     AppSpec spec;
     std::vector<Ask> asks;
+    std::vector<NodeId> nodes;  // kSetBlacklist
+    std::vector<RackId> racks;
     std::vector<int64_t> taken;  // per ask: placements of its key taken so far
     Resource amount;
     TimePoint at;  // when the caller sent it (the tasks' ask time)

@@ -149,6 +149,30 @@ Status SchedulerPool::RemoveApp(AppId app) {
   return Status::OK();
 }
 
+Status SchedulerPool::UpdateApp(const AppSpec& spec) {
+  if (!queues_.Contains(spec.queue)) {
+    return Status::InvalidArgument("application " + std::to_string(spec.id.value()) +
+                                   ": unknown queue");
+  }
+  const int s = SchedulerOfApp(spec.id);
+  if (s < 0) {
+    return Status::NotFound("application " + std::to_string(spec.id.value()) + " not found");
+  }
+  schedulers_[static_cast<size_t>(s)]->UpdateApp(spec);
+  return Status::OK();
+}
+
+Status SchedulerPool::MoveCharge(Placement* placement, QueueId to) {
+  if (!queues_.Contains(to) || !queues_.Contains(placement->queue)) {
+    return Status::InvalidArgument("move: unknown queue");
+  }
+  if (placement->queue == to) return Status::OK();
+  queues_.Release(placement->queue, placement->resource);
+  queues_.ForceCharge(to, placement->resource);
+  placement->queue = to;
+  return Status::OK();
+}
+
 Status SchedulerPool::SetAsks(AppId app, std::vector<Ask> asks) {
   for (const Ask& a : asks) {
     if (a.count < 0) return Status::InvalidArgument("negative ask count");
@@ -159,6 +183,14 @@ Status SchedulerPool::SetAsks(AppId app, std::vector<Ask> asks) {
   const int s = SchedulerOfApp(app);
   if (s < 0) return Status::NotFound("application " + std::to_string(app.value()) + " not found");
   schedulers_[static_cast<size_t>(s)]->SetAsks(app, std::move(asks));
+  return Status::OK();
+}
+
+Status SchedulerPool::SetBlacklist(AppId app, std::vector<NodeId> nodes,
+                                   std::vector<RackId> racks) {
+  const int s = SchedulerOfApp(app);
+  if (s < 0) return Status::NotFound("application " + std::to_string(app.value()) + " not found");
+  schedulers_[static_cast<size_t>(s)]->SetBlacklist(app, std::move(nodes), std::move(racks));
   return Status::OK();
 }
 

@@ -93,10 +93,23 @@ class SchedulerPool {
   // any committed later). The RM releases the containers it handed out.
   // NotFound if unknown.
   Status RemoveApp(AppId app) EXCLUDES(apps_mu_);
+  // Changes an app's queue and priority (YARN's moveApplicationAcrossQueues,
+  // updateApplicationPriority). The app stays on its scheduler. Usage of
+  // placements not yet taken moves with it; for placements already taken the
+  // caller moves each with MoveCharge. NotFound for an unknown app;
+  // InvalidArgument for an unknown queue.
+  Status UpdateApp(const AppSpec& spec) EXCLUDES(apps_mu_);
+  // Moves one taken placement's charge to queue `to` and rewrites its queue,
+  // so that its release credits `to`. InvalidArgument for an unknown queue.
+  Status MoveCharge(Placement* placement, QueueId to);
   // Sets absolute totals per ask key (see Ask). NotFound for an unknown app;
   // InvalidArgument (nothing applied) for a negative count, a non-positive
   // capability or a count with no capability.
   Status SetAsks(AppId app, std::vector<Ask> asks) EXCLUDES(apps_mu_);
+  // Replaces the app's blacklist: its asks are placed on none of these nodes
+  // or racks (preferences naming them included). NotFound for an unknown app.
+  Status SetBlacklist(AppId app, std::vector<NodeId> nodes, std::vector<RackId> racks)
+      EXCLUDES(apps_mu_);
   // Appends the app's committed placements to `out` (oldest first) and
   // forgets them. NotFound for an unknown app.
   Status TakePlacements(AppId app, std::vector<Placement>* out) EXCLUDES(apps_mu_);

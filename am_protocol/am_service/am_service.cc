@@ -176,6 +176,27 @@ std::vector<pool::Ask> AmService::ToPoolAsks(
   return out;
 }
 
+Status AmService::UpdateBlacklist(const y::ResourceBlacklistRequestProto& update,
+                                  pool::AppId pool_app, AttemptState* state) {
+  for (const auto& name : update.blacklist_additions()) state->blacklist.insert(name);
+  for (const auto& name : update.blacklist_removals()) state->blacklist.erase(name);
+  if (state->blacklist.empty() && state->blacklisted_nodes.empty() &&
+      state->blacklisted_racks.empty()) {
+    return Status::OK();
+  }
+  // A name is a host (every NodeManager on it) or a rack, as in YARN.
+  std::vector<pool::NodeId> nodes;
+  std::vector<pool::RackId> racks;
+  for (const std::string& name : state->blacklist) {
+    for (pool::NodeId node : deps_.nodes->PoolNodesOnHost(name)) nodes.push_back(node);
+    if (auto rack = deps_.pool->FindRack(name); rack.ok()) racks.push_back(*rack);
+  }
+  if (nodes == state->blacklisted_nodes && racks == state->blacklisted_racks) return Status::OK();
+  state->blacklisted_nodes = nodes;
+  state->blacklisted_racks = racks;
+  return deps_.pool->SetBlacklist(pool_app, std::move(nodes), std::move(racks));
+}
+
 Status AmService::Allocate(const ipc::ConnectionIdentity& who,
                            const y::AllocateRequestProto& request,
                            y::AllocateResponseProto* response) {
@@ -217,6 +238,13 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
           "Invalid resource request, num_containers < 0: " + std::to_string(ask.num_containers()));
     }
   }
+  for (const auto& name : request.blacklist_request().blacklist_additions()) {
+    if (name == kAnyResource) {
+      // RMServerUtils.validateBlacklistRequest.
+      return Status::Remote(rm::yarn::kInvalidResourceBlacklistRequest,
+                            "Cannot add * to the blacklist!");
+    }
+  }
   for (const auto& id : request.release()) {
     RETURN_NOT_OK(deps_.containers->Release(attempt, rm::FromProto(id)));
   }
@@ -231,6 +259,7 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
     }
   }
   ASSIGN_OR_RETURN(pool::AppId pool_app, deps_.apps->PoolAppOf(attempt));
+  RETURN_NOT_OK(UpdateBlacklist(request.blacklist_request(), pool_app, state.get()));
   if (request.ask_size() > 0) {
     // Only the keys this request touched: a total the AM did not resend
     // stays as the pool has it (resending it would ask again for what was

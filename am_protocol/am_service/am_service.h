@@ -13,6 +13,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -70,10 +71,19 @@ class AmService {
     int32_t last_response_id GUARDED_BY(mu) = 0;
     hadoop::yarn::AllocateResponseProto last_response GUARDED_BY(mu);
     std::map<AskKey, hadoop::yarn::ResourceRequestProto> asks GUARDED_BY(mu);
+    // Host and rack names the AM blacklisted, and what the pool was last
+    // told they resolve to.
+    std::set<std::string> blacklist GUARDED_BY(mu);
+    std::vector<pool::NodeId> blacklisted_nodes GUARDED_BY(mu);
+    std::vector<pool::RackId> blacklisted_racks GUARDED_BY(mu);
   };
 
   Result<rm::ApplicationAttemptId> AttemptOf(const ipc::ConnectionIdentity& who) const;
   std::shared_ptr<AttemptState> StateOf(const rm::ApplicationAttemptId& attempt, bool create);
+  // Applies a blacklist update and tells the pool what the names resolve to
+  // now (hosts that registered since count too).
+  Status UpdateBlacklist(const hadoop::yarn::ResourceBlacklistRequestProto& update,
+                         pool::AppId pool_app, AttemptState* state) REQUIRES(state->mu);
   // The pool asks that the AM's ResourceRequest table amounts to.
   std::vector<pool::Ask> ToPoolAsks(
       const std::map<AskKey, hadoop::yarn::ResourceRequestProto>& asks) const;

@@ -27,12 +27,6 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-// RMAppImpl.isAppInCompletedStates.
-bool Completed(rm::AppState state) {
-  return rm::IsFinal(state) || state == rm::AppState::kFinalSaving ||
-         state == rm::AppState::kFinishing || state == rm::AppState::kKilling;
-}
-
 // ClientRMService.ACTIVE_APP_STATES: tracked by the scheduler.
 bool Active(rm::AppState state) {
   switch (state) {
@@ -217,7 +211,6 @@ std::vector<rm::RmContainer> ClientRmService::LiveTaskContainers(
 }
 
 std::optional<AppUsage> ClientRmService::UsageOf(const rm::RmApp& app) const {
-  if (deps_.usage) return deps_.usage(app);
   std::vector<pool::Resource> live = ReportBuilder::AmContainerOnly(app);
   if (const rm::RmAttempt* attempt = app.current_attempt(); attempt != nullptr) {
     for (const auto& container : LiveTaskContainers(attempt->id)) {
@@ -253,6 +246,9 @@ void ClientRmService::FillReport(const Caller& caller, const rm::RmApp& app, boo
   view.allow_access = allow_access;
   if (allow_access) {
     view.usage = UsageOf(app);
+    if (deps_.containers != nullptr) {
+      view.seconds = deps_.containers->UsageSecondsOf(app.submission.id);
+    }
     const rm::RmAttempt* attempt = app.current_attempt();
     if (app.submission.unmanaged_am && caller.user == app.submission.user && attempt != nullptr &&
         attempt->state == rm::AttemptState::kLaunched && deps_.amrm_token) {
@@ -430,14 +426,7 @@ Status ClientRmService::MoveApplicationAcrossQueues(
                   "exist: " +
                   request.target_queue() + " while moving " + id.ToString());
   }
-  if (!Active(app.state)) {
-    return Status::Remote(rm::yarn::kYarnException,
-                          "App in " + std::string(rm::Name(app.state)) + " state cannot be moved.");
-  }
-  if (rm::QueueTree::PoolQueueName(*target) == app.submission.queue) return Status::OK();
-  return Status::Remote(rm::yarn::kYarnException,
-                        "Spindle does not support moving apps between queues (" + id.ToString() +
-                            " stays in " + app.submission.queue + ")");
+  return deps_.apps->Move(id, rm::QueueTree::PoolQueueName(*target), LimitsOf(*target));
 }
 
 Status ClientRmService::UpdateApplicationPriority(
@@ -450,27 +439,11 @@ Status ClientRmService::UpdateApplicationPriority(
     return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
                   id.ToString());
   }
-  const int32_t current = app.submission.priority;
-  if (Completed(app.state)) {
-    // Hadoop skips the change for finished apps rather than failing.
-    response->mutable_applicationpriority()->set_priority(current);
-    return Status::OK();
-  }
-  if (!Active(app.state)) {
-    return Status::Remote(
-        rm::yarn::kYarnException,
-        "Application in " + std::string(rm::Name(app.state)) + " state cannot update priority.");
-  }
   // The scheduler caps priorities at the cluster maximum (0 by default).
   const int32_t wanted = std::min(request.applicationpriority().priority(),
                                   options_.submission.max_application_priority);
-  if (wanted != current) {
-    return Status::Remote(rm::yarn::kYarnException,
-                          "Spindle does not support changing the priority of " + id.ToString() +
-                              " from " + std::to_string(current) + " to " + std::to_string(wanted) +
-                              " after submission");
-  }
-  response->mutable_applicationpriority()->set_priority(current);
+  ASSIGN_OR_RETURN(const int32_t now, deps_.apps->UpdatePriority(id, wanted));
+  response->mutable_applicationpriority()->set_priority(now);
   return Status::OK();
 }
 
@@ -484,21 +457,7 @@ Status ClientRmService::FailApplicationAttempt(const Who& who,
     return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
                   id.app.ToString());
   }
-  const auto attempt = std::find_if(app.attempts.begin(), app.attempts.end(),
-                                    [&](const rm::RmAttempt& a) { return a.id == id; });
-  if (attempt == app.attempts.end()) {
-    return Status::Remote(
-        rm::yarn::kApplicationAttemptNotFound,
-        "ApplicationAttempt with id '" + id.ToString() + "' doesn't exist in RM.");
-  }
-  // Failing an attempt that already ended changes nothing (as in Hadoop).
-  if (Completed(app.state) || rm::IsFinal(attempt->state) ||
-      attempt->state == rm::AttemptState::kFinalSaving) {
-    return Status::OK();
-  }
-  return Status::Remote(
-      rm::yarn::kYarnException,
-      "Spindle does not support failing a live application attempt (" + id.ToString() + ")");
+  return deps_.apps->FailAttempt(id, "Attempt failed by user.");
 }
 
 // ---- attempts and containers -----------------------------------------------
@@ -621,7 +580,13 @@ Status ClientRmService::GetClusterNodes(const Who&, const y::GetClusterNodesRequ
   std::set<int> states(request.nodestates().begin(), request.nodestates().end());
   for (const rm::NodeReport& node : deps_.nodes->Nodes()) {
     if (!states.empty() && states.count(static_cast<int>(node.state)) == 0) continue;
-    ReportBuilder::NodeReport(node, response->add_nodereports());
+    rm::NodeReport report = node;
+    // Like Hadoop's SchedulerNodeReport: what the RM has placed there.
+    if (deps_.containers != nullptr) {
+      report.num_containers =
+          static_cast<int32_t>(deps_.containers->LiveContainersOn(node.info.id).size());
+    }
+    ReportBuilder::NodeReport(report, response->add_nodereports());
   }
   return Status::OK();
 }

@@ -89,9 +89,6 @@ struct ClientRmServiceDeps {
   // Optional: the clock of the RM (container creation times). Default: the
   // system clock.
   const Clock* clock = nullptr;
-  // Optional: an application's usage as a whole (memory-seconds and the
-  // like), overriding what the container registry gives.
-  std::function<std::optional<AppUsage>(const rm::RmApp&)> usage;
   // Optional: the AMRM token of an unmanaged AM's attempt, handed to its
   // owner in application reports while the attempt is LAUNCHED.
   std::function<std::optional<hadoop::common::TokenProto>(const rm::ApplicationAttemptId&)>

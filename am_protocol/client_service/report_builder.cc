@@ -43,8 +43,12 @@ bool Launched(const rm::RmAttempt& attempt) {
   }
 }
 
-void FillUsage(const std::optional<AppUsage>& usage, bool with_maps,
-               y::ApplicationResourceUsageReportProto* out) {
+// `seconds`: the app's aggregate allocation, which Hadoop sets even on the
+// dummy report; null where the report is redacted.
+void FillUsage(const std::optional<AppUsage>& usage, const rm::ResourceSeconds* seconds,
+               bool with_maps, y::ApplicationResourceUsageReportProto* out) {
+  const int64_t memory_seconds = seconds == nullptr ? 0 : seconds->memory_seconds;
+  const int64_t vcore_seconds = seconds == nullptr ? 0 : seconds->vcore_seconds;
   if (!usage.has_value()) {
     // RMServerUtils.DUMMY_APPLICATION_RESOURCE_USAGE_REPORT.
     const pool::Resource minus_one = pool::Resource::Of(-1, -1);
@@ -53,8 +57,8 @@ void FillUsage(const std::optional<AppUsage>& usage, bool with_maps,
     ToProto(minus_one, out->mutable_used_resources());
     ToProto(minus_one, out->mutable_reserved_resources());
     ToProto(minus_one, out->mutable_needed_resources());
-    out->set_memory_seconds(0);
-    out->set_vcore_seconds(0);
+    out->set_memory_seconds(memory_seconds);
+    out->set_vcore_seconds(vcore_seconds);
     out->set_preempted_memory_seconds(0);
     out->set_preempted_vcore_seconds(0);
     return;
@@ -64,8 +68,8 @@ void FillUsage(const std::optional<AppUsage>& usage, bool with_maps,
   ToProto(usage->used, out->mutable_used_resources());
   ToProto(usage->reserved, out->mutable_reserved_resources());
   ToProto(usage->needed, out->mutable_needed_resources());
-  out->set_memory_seconds(usage->memory_seconds);
-  out->set_vcore_seconds(usage->vcore_seconds);
+  out->set_memory_seconds(memory_seconds);
+  out->set_vcore_seconds(vcore_seconds);
   out->set_queue_usage_percentage(usage->queue_usage_percentage);
   out->set_cluster_usage_percentage(usage->cluster_usage_percentage);
   out->set_preempted_memory_seconds(usage->preempted_memory_seconds);
@@ -77,8 +81,8 @@ void FillUsage(const std::optional<AppUsage>& usage, bool with_maps,
     entry->set_key(key);
     entry->set_value(value);
   };
-  add(out->mutable_application_resource_usage_map(), "memory-mb", usage->memory_seconds);
-  add(out->mutable_application_resource_usage_map(), "vcores", usage->vcore_seconds);
+  add(out->mutable_application_resource_usage_map(), "memory-mb", memory_seconds);
+  add(out->mutable_application_resource_usage_map(), "vcores", vcore_seconds);
   add(out->mutable_application_preempted_resource_usage_map(), "memory-mb",
       usage->preempted_memory_seconds);
   add(out->mutable_application_preempted_resource_usage_map(), "vcores",
@@ -170,7 +174,7 @@ void ReportBuilder::ApplicationReport(const AppView& view, y::ApplicationReportP
     r->set_originaltrackingurl(kUnavailable);
     r->set_diagnostics(kUnavailable);
     r->set_progress(0);
-    FillUsage(std::nullopt, false, r->mutable_app_resource_usage());
+    FillUsage(std::nullopt, nullptr, false, r->mutable_app_resource_usage());
     ToProto(rm::ApplicationAttemptId{s.id, kDummyAttemptNumber},
             r->mutable_currentapplicationattemptid());
     return;
@@ -196,7 +200,7 @@ void ReportBuilder::ApplicationReport(const AppView& view, y::ApplicationReportP
   }
   r->set_diagnostics(app.diagnostics.empty() && attempt != nullptr ? attempt->diagnostics
                                                                    : app.diagnostics);
-  FillUsage(view.usage, true, r->mutable_app_resource_usage());
+  FillUsage(view.usage, &view.seconds, true, r->mutable_app_resource_usage());
 }
 
 void ReportBuilder::AttemptReport(const rm::RmApp& app, const rm::RmAttempt& attempt,

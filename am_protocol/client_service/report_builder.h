@@ -41,8 +41,6 @@ struct AppUsage {
   pool::Resource used;
   pool::Resource reserved;
   pool::Resource needed;
-  int64_t memory_seconds = 0;
-  int64_t vcore_seconds = 0;
   int64_t preempted_memory_seconds = 0;
   int64_t preempted_vcore_seconds = 0;
   float queue_usage_percentage = 0;
@@ -78,6 +76,9 @@ class ReportBuilder {
     // it (no attempt yet, or it ended): the report then carries Hadoop's
     // dummy (-1) usage.
     std::optional<AppUsage> usage;
+    // The app's aggregate allocation over all its attempts (memory- and
+    // vcore-seconds), reported whether or not the scheduler holds it.
+    rm::ResourceSeconds seconds;
     // The AMRM token, only for the owner of an unmanaged AM whose attempt is
     // LAUNCHED (the submitter runs the AM with it).
     std::optional<hadoop::common::TokenProto> amrm_token;

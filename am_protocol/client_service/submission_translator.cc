@@ -53,6 +53,10 @@ Result<const y::ResourceProto*> AmCapability(const y::ApplicationSubmissionConte
 
 }  // namespace
 
+rm::QueueLimits LimitsOf(const rm::CsQueue& leaf) {
+  return rm::QueueLimits{leaf.path, leaf.maximum_applications, leaf.maximum_applications_per_user};
+}
+
 Result<pool::Resource> ResourceFromProto(const y::ResourceProto& proto,
                                          const pool::ResourceTypes& types) {
   pool::Resource r = pool::Resource::Of(proto.memory(), proto.virtual_cores());
@@ -122,6 +126,7 @@ Result<TranslatedSubmission> TranslateSubmission(
                             "User " + user + " cannot submit applications to queue " + leaf->path);
     }
     s.queue = rm::QueueTree::PoolQueueName(*leaf);
+    s.queue_limits = LimitsOf(*leaf);
   }
   s.type = context.applicationtype();
   if (s.type.size() > kApplicationTypeLength) s.type.resize(kApplicationTypeLength);

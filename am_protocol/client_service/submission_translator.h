@@ -66,6 +66,10 @@ Result<TranslatedSubmission> TranslateSubmission(
     const std::vector<std::string>& groups, const rm::QueueTree& queues,
     const SubmissionPolicy& policy);
 
+// A leaf queue's application limits, as the ApplicationManager applies them
+// at submission and on moves.
+rm::QueueLimits LimitsOf(const rm::CsQueue& leaf);
+
 // A ResourceProto as a pool resource. InvalidResourceRequestException for a
 // resource_value_map entry naming an unknown type.
 Result<pool::Resource> ResourceFromProto(const hadoop::yarn::ResourceProto& proto,

@@ -101,13 +101,18 @@ Status ApplicationManager::Submit(Submission submission) {
     // The store write goes here (persist/); in memory it is immediate.
     AppEventLocked(stored, AppEvent::kSaved, &actions);
     // The scheduler's acceptance.
-    auto queue = pool_->FindQueue(stored.submission.queue);
-    if (!queue.ok()) queue = pool_->FindQueue("root." + stored.submission.queue);
+    auto queue = PoolQueueLocked(stored.submission.queue);
+    std::string full;
     if (!queue.ok()) {
       RejectLocked(stored,
                    "Application " + id.ToString() + " submitted by user " + stored.submission.user +
                        " to unknown queue: " + stored.submission.queue,
                    &actions);
+    } else if (full =
+                   QueueFullLocked(stored, stored.submission.queue, stored.submission.queue_limits);
+               !full.empty()) {
+      // CapacityScheduler.addApplication rejects with the exception's text.
+      RejectLocked(stored, "org.apache.hadoop.security.AccessControlException: " + full, &actions);
     } else {
       Status added = pool_->AddApp({stored.pool_app, *queue, stored.submission.priority});
       if (!added.ok()) {
@@ -554,8 +559,7 @@ void ApplicationManager::AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Acti
         // A new attempt starts from a clean slate: drop the old asks and
         // placements the failed AM never took.
         pool_->RemoveApp(app.pool_app).PermitUnchecked();
-        auto queue = pool_->FindQueue(app.submission.queue);
-        if (!queue.ok()) queue = pool_->FindQueue("root." + app.submission.queue);
+        auto queue = PoolQueueLocked(app.submission.queue);
         if (queue.ok()) {
           app.pool_app = pool::AppId(next_pool_app_++);
           app.in_pool = pool_->AddApp({app.pool_app, *queue, app.submission.priority}).ok();
@@ -578,7 +582,134 @@ void ApplicationManager::RetireCompletedLocked() {
     const ApplicationId oldest = completed_order_.front();
     completed_order_.erase(completed_order_.begin());
     apps_.erase(oldest);
+    containers_->ForgetApplication(oldest);
   }
+}
+
+Result<pool::QueueId> ApplicationManager::PoolQueueLocked(const std::string& name) const {
+  auto queue = pool_->FindQueue(name);
+  if (!queue.ok()) queue = pool_->FindQueue("root." + name);
+  return queue;
+}
+
+std::string ApplicationManager::QueueFullLocked(const RmApp& app, const std::string& queue,
+                                                const QueueLimits& limits) const {
+  // LeafQueue counts its pending and active applications: every app the
+  // scheduler accepted into it that has not finished.
+  int32_t in_queue = 0;
+  int32_t of_user = 0;
+  for (const auto& [id, other] : apps_) {
+    if (&other == &app || !other.in_pool || other.submission.queue != queue) continue;
+    ++in_queue;
+    if (other.submission.user == app.submission.user) ++of_user;
+  }
+  const std::string path = limits.path.empty() ? queue : limits.path;
+  if (limits.max_apps >= 0 && in_queue >= limits.max_apps) {
+    return "Queue " + path + " already has " + std::to_string(in_queue) +
+           " applications, cannot accept submission of application: " +
+           app.submission.id.ToString();
+  }
+  if (limits.max_apps_per_user >= 0 && of_user >= limits.max_apps_per_user) {
+    return "Queue " + path + " already has " + std::to_string(of_user) +
+           " applications from user " + app.submission.user +
+           " cannot accept submission of application: " + app.submission.id.ToString();
+  }
+  return "";
+}
+
+Status ApplicationManager::Move(const ApplicationId& id, const std::string& queue_name,
+                                const QueueLimits& limits) {
+  MutexLock lock(&mu_);
+  RmApp* app = FindLocked(id);
+  if (app == nullptr) {
+    return Status::Remote(yarn::kApplicationNotFound,
+                          "Application with id '" + id.ToString() + "' doesn't exist in RM.");
+  }
+  // ClientRMService.ACTIVE_APP_STATES.
+  switch (app->state) {
+    case AppState::kNew:
+    case AppState::kNewSaving:
+    case AppState::kSubmitted:
+    case AppState::kAccepted:
+    case AppState::kRunning:
+      break;
+    default:
+      return Status::Remote(yarn::kYarnException,
+                            "App in " + std::string(Name(app->state)) + " state cannot be moved.");
+  }
+  if (queue_name == app->submission.queue) return Status::OK();
+  ASSIGN_OR_RETURN(const pool::QueueId target, PoolQueueLocked(queue_name));
+  if (const std::string full = QueueFullLocked(*app, queue_name, limits); !full.empty()) {
+    return Status::Remote(yarn::kYarnException,
+                          "org.apache.hadoop.security.AccessControlException: " + full);
+  }
+  if (app->in_pool) {
+    RETURN_NOT_OK(pool_->UpdateApp({app->pool_app, target, app->submission.priority}));
+    containers_->MoveApplicationQueue(id, target);
+  }
+  LOG(INFO) << "application " << id.ToString() << " moved from queue " << app->submission.queue
+            << " to " << queue_name;
+  app->submission.queue = queue_name;
+  app->submission.queue_limits = limits;
+  return Status::OK();
+}
+
+Result<int32_t> ApplicationManager::UpdatePriority(const ApplicationId& id, int32_t priority) {
+  MutexLock lock(&mu_);
+  RmApp* app = FindLocked(id);
+  if (app == nullptr) {
+    return Status::Remote(yarn::kApplicationNotFound,
+                          "Application with id '" + id.ToString() + "' doesn't exist in RM.");
+  }
+  // Hadoop leaves a completed app's priority alone (RMAppImpl's completed
+  // states) and says so by echoing it.
+  if (IsFinal(app->state) || app->state == AppState::kFinalSaving ||
+      app->state == AppState::kFinishing || app->state == AppState::kKilling) {
+    return app->submission.priority;
+  }
+  if (app->state != AppState::kAccepted && app->state != AppState::kRunning) {
+    return Status::Remote(yarn::kYarnException, "Application in " + std::string(Name(app->state)) +
+                                                    " state cannot update priority.");
+  }
+  if (priority == app->submission.priority) return priority;
+  if (app->in_pool) {
+    ASSIGN_OR_RETURN(const pool::QueueId queue, PoolQueueLocked(app->submission.queue));
+    RETURN_NOT_OK(pool_->UpdateApp({app->pool_app, queue, priority}));
+  }
+  LOG(INFO) << "application " << id.ToString() << " priority " << app->submission.priority << " -> "
+            << priority;
+  app->submission.priority = priority;
+  return priority;
+}
+
+Status ApplicationManager::FailAttempt(const ApplicationAttemptId& id,
+                                       const std::string& diagnostics) {
+  Actions actions;
+  {
+    MutexLock lock(&mu_);
+    RmApp* app = FindLocked(id.app);
+    RmAttempt* attempt = nullptr;
+    if (app != nullptr) {
+      for (auto& a : app->attempts) {
+        if (a.id == id) attempt = &a;
+      }
+    }
+    if (attempt == nullptr) {
+      return Status::Remote(
+          yarn::kApplicationAttemptNotFound,
+          "ApplicationAttempt with id '" + id.ToString() + "' doesn't exist in RM.");
+    }
+    if (attempt != app->current_attempt() || IsFinal(attempt->state) ||
+        attempt->state == AttemptState::kFinalSaving ||
+        attempt->state == AttemptState::kFinishing || app->state == AppState::kKilling) {
+      return Status::OK();
+    }
+    attempt->diagnostics = diagnostics;
+    LOG(INFO) << "attempt " << id.ToString() << " failed on request: " << diagnostics;
+    AttemptEventLocked(*app, *attempt, AttemptEvent::kFail, &actions);
+  }
+  Run(actions);
+  return Status::OK();
 }
 
 }  // namespace spindle::rm

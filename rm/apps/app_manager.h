@@ -71,6 +71,22 @@ class ApplicationManager {
   // repeats the call until then). ApplicationNotFoundException if unknown.
   Result<bool> Kill(const ApplicationId& app, const std::string& diagnostics);
 
+  // moveApplicationAcrossQueues to the pool queue `queue` (checked by the
+  // caller for existence and ACLs). YarnException if the app is not active
+  // or the target queue is full (its limits); ApplicationNotFoundException.
+  Status Move(const ApplicationId& app, const std::string& queue, const QueueLimits& limits);
+
+  // updateApplicationPriority, already capped by the caller. Returns the
+  // priority now in force (a completed app keeps its own, as in Hadoop).
+  // YarnException if the app is not yet accepted or is finishing.
+  Result<int32_t> UpdatePriority(const ApplicationId& app, int32_t priority);
+
+  // failApplicationAttempt: fails the attempt as an AM crash would (it
+  // counts towards the app's attempts; another starts if any remain). An
+  // attempt that is over or unregistered is left alone.
+  // ApplicationAttemptNotFoundException if unknown.
+  Status FailAttempt(const ApplicationAttemptId& attempt, const std::string& diagnostics);
+
   // Snapshots for reports. ApplicationNotFoundException if unknown.
   Result<RmApp> GetApp(const ApplicationId& app) const;
   std::vector<RmApp> ListApps() const;
@@ -127,6 +143,10 @@ class ApplicationManager {
   void AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Actions* actions) REQUIRES(mu_);
   void RejectLocked(RmApp& app, const std::string& diagnostics, Actions* actions) REQUIRES(mu_);
   void RetireCompletedLocked() REQUIRES(mu_);
+  Result<pool::QueueId> PoolQueueLocked(const std::string& name) const REQUIRES(mu_);
+  // Why `app` cannot (now) be in `queue` under `limits`, or "" if it can.
+  std::string QueueFullLocked(const RmApp& app, const std::string& queue,
+                              const QueueLimits& limits) const REQUIRES(mu_);
   static void Run(Actions& actions);
 
   const ApplicationManagerOptions options_;

@@ -83,6 +83,12 @@ AppTransition NextAppState(AppState state, AppEvent event) {
 AttemptTransition NextAttemptState(AttemptState state, AttemptEvent event) {
   using S = AttemptState;
   using E = AttemptEvent;
+  if (event == E::kFail) {
+    // A client fails a live attempt as its AM crashing would; once the AM
+    // has unregistered or the attempt is over there is nothing to fail.
+    if (IsFinal(state) || state == S::kFinalSaving || state == S::kFinishing) return To(state);
+    return Saving(S::kFailed);
+  }
   switch (state) {
     case S::kNew:
       if (event == E::kStart) return To(S::kSubmitted);
@@ -331,6 +337,8 @@ std::string_view Name(AttemptEvent event) {
       return "EXPIRE";
     case AttemptEvent::kKill:
       return "KILL";
+    case AttemptEvent::kFail:
+      return "FAIL";
   }
   return "?";
 }

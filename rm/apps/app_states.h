@@ -87,6 +87,7 @@ enum class AttemptEvent : uint8_t {
   kContainerFinished,      // AM container exited
   kExpired,                // AM liveliness expired
   kKill,
+  kFail,  // failApplicationAttempt: failed on a client's request
 };
 
 // Where a (state, event) pair leads. Transitions into FINAL_SAVING name the

@@ -20,12 +20,22 @@ namespace spindle::rm {
 // an AM's asks, which may use any priority, including 0.
 inline constexpr int64_t kAmAllocationRequestId = -2;
 
+// A leaf queue's application limits (CapacityScheduler's LeafQueue), as the
+// protocol layer read them from the queue tree when the app arrived.
+struct QueueLimits {
+  std::string path;  // root.a.b, for messages
+  // Apps not yet finished the queue may hold, in all and per user. < 0: none.
+  int32_t max_apps = -1;
+  int32_t max_apps_per_user = -1;
+};
+
 // What a client submits, broken out of ApplicationSubmissionContextProto.
 struct Submission {
   ApplicationId id;
   std::string user;
   std::string name = "N/A";
   std::string queue = "default";
+  QueueLimits queue_limits;
   std::string type = "YARN";
   std::vector<std::string> tags;
   int32_t priority = 0;

@@ -2,9 +2,27 @@
 
 #include <glog/logging.h>
 
+#include <algorithm>
+
 #include "rm/yarn_exceptions.h"
 
 namespace spindle::rm {
+
+namespace {
+
+// Hadoop's RMAppAttemptMetrics.updateAggregateAppResourceUsage: resource x
+// milliseconds, divided down to seconds.
+ResourceSeconds SecondsOf(const pool::Resource& r, int64_t millis) {
+  millis = std::max<int64_t>(millis, 0);
+  return ResourceSeconds{r.memory_mb() * millis / 1000, r.vcores() * millis / 1000};
+}
+
+void Accumulate(ResourceSeconds* total, const ResourceSeconds& more) {
+  total->memory_seconds += more.memory_seconds;
+  total->vcore_seconds += more.vcore_seconds;
+}
+
+}  // namespace
 
 Status ContainerRegistry::Add(const RmContainer& container) {
   MutexLock lock(&mu_);
@@ -12,6 +30,7 @@ Status ContainerRegistry::Add(const RmContainer& container) {
   if (!inserted) {
     return Status::AlreadyExists("container " + container.id.ToString() + " is already known");
   }
+  if (it->second.container.created_ms == 0) it->second.container.created_ms = clock_->WallMillis();
   apps_on_node_[container.node].insert(container.id.attempt.app);
   return Status::OK();
 }
@@ -33,11 +52,52 @@ std::vector<RmContainer> ContainerRegistry::LiveContainersOf(
   return out;
 }
 
+std::vector<RmContainer> ContainerRegistry::LiveContainersOn(const NodeId& node) const {
+  MutexLock lock(&mu_);
+  std::vector<RmContainer> out;
+  for (const auto& [id, entry] : containers_) {
+    if (entry.container.node == node && !entry.completed) out.push_back(entry.container);
+  }
+  return out;
+}
+
+ResourceSeconds ContainerRegistry::UsageSecondsOf(const ApplicationId& app) const {
+  MutexLock lock(&mu_);
+  ResourceSeconds total;
+  if (auto it = completed_seconds_.find(app); it != completed_seconds_.end()) total = it->second;
+  const int64_t now = clock_->WallMillis();
+  for (const auto& [id, entry] : containers_) {
+    if (id.attempt.app != app || entry.completed) continue;
+    Accumulate(&total,
+               SecondsOf(entry.container.placement.resource, now - entry.container.created_ms));
+  }
+  return total;
+}
+
+void ContainerRegistry::ForgetApplication(const ApplicationId& app) {
+  MutexLock lock(&mu_);
+  completed_seconds_.erase(app);
+}
+
+void ContainerRegistry::MoveApplicationQueue(const ApplicationId& app, pool::QueueId to) {
+  MutexLock lock(&mu_);
+  for (auto& [id, entry] : containers_) {
+    if (id.attempt.app != app || entry.completed || entry.container.placement.queue == to) continue;
+    Status moved = pool_->MoveCharge(&entry.container.placement, to);
+    if (!moved.ok()) {
+      LOG(WARNING) << "moving " << id.ToString() << " to another queue: " << moved.ToString();
+    }
+  }
+}
+
 void ContainerRegistry::CompleteLocked(Entry& entry, int32_t exit_status,
                                        const std::string& diagnostics, bool kill,
                                        std::vector<CompletedContainer>* out) {
   if (entry.completed) return;
   entry.completed = true;
+  Accumulate(&completed_seconds_[entry.container.id.attempt.app],
+             SecondsOf(entry.container.placement.resource,
+                       clock_->WallMillis() - entry.container.created_ms));
   Status released = pool_->Release(entry.container.placement);
   if (!released.ok()) {
     LOG(WARNING) << "releasing " << entry.container.id.ToString() << ": " << released.ToString();

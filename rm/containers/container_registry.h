@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
 #include "base/mutex.h"
 #include "base/result.h"
 #include "rm/records/yarn_ids.h"
@@ -33,6 +34,16 @@ struct RmContainer {
   NodeId node;
   pool::Placement placement;
   bool is_am = false;
+  // When the RM allocated it (wall ms); 0 = stamped by Add().
+  int64_t created_ms = 0;
+};
+
+// Aggregate resource allocation of an application: resource x time summed
+// over its containers, as Hadoop's RMAppMetrics reports it (MB-seconds and
+// vcore-seconds, rounded down per container and per report).
+struct ResourceSeconds {
+  int64_t memory_seconds = 0;
+  int64_t vcore_seconds = 0;
 };
 
 struct CompletedContainer {
@@ -61,13 +72,29 @@ struct NodeContainerActions {
 
 class ContainerRegistry {
  public:
-  explicit ContainerRegistry(pool::SchedulerPool* pool) : pool_(pool) {}
+  // `clock` stamps allocation and completion times (for ResourceSeconds).
+  explicit ContainerRegistry(pool::SchedulerPool* pool, const Clock* clock = SystemClock::Get())
+      : pool_(pool), clock_(clock) {}
 
   // A container was allocated. AlreadyExists if its id is known.
   Status Add(const RmContainer& container);
   std::optional<RmContainer> Get(const ContainerId& id) const;
   // Live containers of an attempt (for reports and recovery).
   std::vector<RmContainer> LiveContainersOf(const ApplicationAttemptId& attempt) const;
+  // Live containers on a node (node reports' numContainers and used).
+  std::vector<RmContainer> LiveContainersOn(const NodeId& node) const;
+
+  // The app's aggregate allocation so far: its completed containers plus its
+  // live ones up to now. Kept after the app finishes, until Forget().
+  ResourceSeconds UsageSecondsOf(const ApplicationId& app) const;
+
+  // The app was retired from the RM's memory: drop what is kept of it.
+  void ForgetApplication(const ApplicationId& app);
+
+  // The app moved to another pool queue: its live containers are charged
+  // to `to` from now on (the pool's ledger moves their resources), so that
+  // their release credits the queue that holds them.
+  void MoveApplicationQueue(const ApplicationId& app, pool::QueueId to);
 
   // A node's heartbeat: completes what it reports complete, asks it to kill
   // live containers the RM does not know (or no longer wants), acknowledges
@@ -105,6 +132,7 @@ class ContainerRegistry {
                       std::vector<CompletedContainer>* out) REQUIRES(mu_);
 
   pool::SchedulerPool* const pool_;
+  const Clock* const clock_;
   mutable Mutex mu_;
   std::map<ContainerId, Entry> containers_ GUARDED_BY(mu_);
   std::map<ApplicationAttemptId, std::vector<CompletedContainer>> undelivered_ GUARDED_BY(mu_);
@@ -113,6 +141,8 @@ class ContainerRegistry {
   std::map<NodeId, std::set<ApplicationId>> apps_on_node_ GUARDED_BY(mu_);
   std::map<NodeId, std::set<ApplicationId>> apps_to_cleanup_ GUARDED_BY(mu_);
   std::set<ApplicationId> finished_apps_ GUARDED_BY(mu_);
+  // ResourceSeconds of each app's completed containers.
+  std::map<ApplicationId, ResourceSeconds> completed_seconds_ GUARDED_BY(mu_);
 };
 
 }  // namespace spindle::rm

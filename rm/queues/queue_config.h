@@ -50,12 +50,18 @@ struct CsQueue {
 
   // <path>.user-limit-factor. Default: yarn.scheduler.capacity.user-limit-factor, 1.
   double user_limit_factor = 1;
+  // <path>.minimum-user-limit-percent, within (0, 100]. Default: 100.
+  int32_t minimum_user_limit_percent = 100;
   // <path>.maximum-applications as configured; -1 when unset.
   int32_t configured_maximum_applications = -1;
   // What applies: the configured value, else
   // yarn.scheduler.capacity.global-queue-max-application if > 0, else
   // yarn.scheduler.capacity.maximum-applications (10000) x absolute capacity.
   int32_t maximum_applications = 0;
+  // Applications one user may have in the queue: maximum_applications x
+  // minimum-user-limit-percent / 100 x user-limit-factor, at most
+  // maximum_applications (LeafQueue.maxApplicationsPerUser).
+  int32_t maximum_applications_per_user = 0;
   // <path>.maximum-am-resource-percent as a fraction. Default:
   // yarn.scheduler.capacity.maximum-am-resource-percent, 0.1.
   double maximum_am_resource_fraction = 0.1;

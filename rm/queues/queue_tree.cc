@@ -183,6 +183,11 @@ Status TreeParser::ReadQueue(CsQueue& queue, const CsQueue* parent) const {
 
   ASSIGN_OR_RETURN(queue.user_limit_factor,
                    conf_.GetDouble(Key(path, "user-limit-factor"), global_user_limit_factor_));
+  const std::string user_limit_key = Key(path, "minimum-user-limit-percent");
+  ASSIGN_OR_RETURN(const int64_t user_limit, conf_.GetInt(user_limit_key, 100));
+  if (user_limit <= 0 || user_limit > 100)
+    return Invalid(user_limit_key, "must be within (0, 100]");
+  queue.minimum_user_limit_percent = static_cast<int32_t>(user_limit);
   ASSIGN_OR_RETURN(const int64_t max_apps, conf_.GetInt(Key(path, "maximum-applications"), -1));
   if (max_apps > INT32_MAX) {
     return Invalid(Key(path, "maximum-applications"), "too large");
@@ -197,6 +202,10 @@ Status TreeParser::ReadQueue(CsQueue& queue, const CsQueue* parent) const {
     queue.maximum_applications =
         static_cast<int32_t>(static_cast<double>(max_system_apps_) * queue.absolute_capacity);
   }
+  queue.maximum_applications_per_user = static_cast<int32_t>(
+      std::min<double>(queue.maximum_applications, static_cast<double>(queue.maximum_applications) *
+                                                       queue.minimum_user_limit_percent / 100.0 *
+                                                       queue.user_limit_factor));
   const std::string am_key = Key(path, "maximum-am-resource-percent");
   ASSIGN_OR_RETURN(queue.maximum_am_resource_fraction,
                    conf_.GetDouble(am_key, global_am_fraction_));

@@ -92,6 +92,53 @@ TEST_P(ThreadedPoolTest, PlacesEverythingAndNeverOverCommits) {
   EXPECT_TRUE(pool->cell().CheckInvariants().ok());
 }
 
+TEST_P(ThreadedPoolTest, BlacklistedNodesAndRacksTakeNothingOfTheApp) {
+  ManualClock clock;
+  const ModeCase c = GetParam();
+  PoolOptions o = testing::SmallOptions(c.mode, c.mode == SyncMode::kMonolithic ? 1 : 2, 4);
+  o.strategy = c.strategy;
+  auto pool = std::move(SchedulerPool::Create(o, &clock)).value();
+  const QueueId q = (*pool->SetQueues({testing::NamedQueue("default")}))[0];
+  std::vector<NodeId> nodes;
+  for (int i = 0; i < 8; ++i) {
+    nodes.push_back(*pool->AddNode(testing::Node(4, "/r" + std::to_string(i % 2))));
+  }
+  const RackId r1 = *pool->FindRack("/r1");
+  ASSERT_TRUE(pool->AddApp(AppSpec{AppId(1), q}).ok());
+  ASSERT_TRUE(pool->AddApp(AppSpec{AppId(2), q}).ok());
+  // App 1 avoids rack /r1 (odd nodes) and node 0; it even prefers node 0.
+  ASSERT_TRUE(pool->SetBlacklist(AppId(1), {nodes[0]}, {r1}).ok());
+  Ask wants_zero = SlotAsk(12);
+  wants_zero.nodes = {nodes[0]};
+  ASSERT_TRUE(pool->SetAsks(AppId(1), {wants_zero}).ok());
+  ASSERT_TRUE(pool->SetAsks(AppId(2), {SlotAsk(4)}).ok());
+  for (int i = 0; i < 20; ++i) {
+    clock.Advance(std::chrono::milliseconds(100));
+    pool->RunAllOnce(clock.Now());
+  }
+  std::vector<Placement> one;
+  std::vector<Placement> two;
+  ASSERT_TRUE(pool->TakePlacements(AppId(1), &one).ok());
+  ASSERT_TRUE(pool->TakePlacements(AppId(2), &two).ok());
+  EXPECT_EQ(one.size(), 12u);  // nodes 2, 4 and 6: 4 slots each
+  for (const Placement& p : one) {
+    EXPECT_NE(p.node, nodes[0]);
+    EXPECT_TRUE(p.node == nodes[2] || p.node == nodes[4] || p.node == nodes[6]);
+  }
+  EXPECT_EQ(two.size(), 4u);  // others are not affected
+  // Lifting the blacklist lets the app use them again.
+  ASSERT_TRUE(pool->SetBlacklist(AppId(1), {}, {}).ok());
+  ASSERT_TRUE(pool->SetAsks(AppId(1), {SlotAsk(4)}).ok());
+  for (int i = 0; i < 20; ++i) {
+    clock.Advance(std::chrono::milliseconds(100));
+    pool->RunAllOnce(clock.Now());
+  }
+  one.clear();
+  ASSERT_TRUE(pool->TakePlacements(AppId(1), &one).ok());
+  EXPECT_EQ(one.size(), 4u);
+  EXPECT_TRUE(pool->SetBlacklist(AppId(9), {}, {}).IsNotFound());
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Modes, ThreadedPoolTest,
     ::testing::Values(ModeCase{SyncMode::kParSync, StrategyKind::kLatencyFirst},
@@ -142,6 +189,47 @@ TEST(SchedulerPoolTest, QueueGroupsPinAppsToTheirSchedulers) {
     EXPECT_LE(s, 5);
     EXPECT_LT(pool->SchedulerFor(AppId(a), "other"), 6);
   }
+}
+
+TEST(SchedulerPoolTest, UpdateAppMovesUsageAndRechargesWhatItHolds) {
+  ManualClock clock;
+  auto pool =
+      std::move(SchedulerPool::Create(testing::SmallOptions(SyncMode::kMonolithic, 1, 1), &clock))
+          .value();
+  const auto queues = *pool->SetQueues({testing::NamedQueue("a"), testing::NamedQueue("b")});
+  const QueueId a = queues[0];
+  const QueueId b = queues[1];
+  ASSERT_TRUE(pool->AddNode(testing::Node(8)).ok());
+  ASSERT_TRUE(pool->AddApp(AppSpec{AppId(1), a}).ok());
+  ASSERT_TRUE(pool->SetAsks(AppId(1), {SlotAsk(2)}).ok());
+  pool->RunAllOnce(clock.Now());
+  EXPECT_EQ(pool->queues().Usage(a), testing::kSlot * 2);
+
+  // Committed, not yet taken: their charge moves with the app.
+  ASSERT_TRUE(pool->UpdateApp(AppSpec{AppId(1), b, 3}).ok());
+  EXPECT_EQ(pool->queues().Usage(a), Resource());
+  EXPECT_EQ(pool->queues().Usage(b), testing::kSlot * 2);
+  std::vector<Placement> taken;
+  ASSERT_TRUE(pool->TakePlacements(AppId(1), &taken).ok());
+  ASSERT_EQ(taken.size(), 2u);
+  EXPECT_EQ(taken[0].queue, b);
+
+  // Later commits charge the new queue.
+  ASSERT_TRUE(pool->SetAsks(AppId(1), {SlotAsk(1)}).ok());
+  pool->RunAllOnce(clock.Now());
+  EXPECT_EQ(pool->queues().Usage(b), testing::kSlot * 3);
+
+  // A taken placement moves by itself; its release credits where it is now.
+  ASSERT_TRUE(pool->MoveCharge(&taken[0], a).ok());
+  EXPECT_EQ(taken[0].queue, a);
+  EXPECT_EQ(pool->queues().Usage(a), testing::kSlot);
+  EXPECT_EQ(pool->queues().Usage(b), testing::kSlot * 2);
+  ASSERT_TRUE(pool->Release(taken[0]).ok());
+  EXPECT_EQ(pool->queues().Usage(a), Resource());
+
+  EXPECT_TRUE(pool->UpdateApp(AppSpec{AppId(7), b}).IsNotFound());
+  EXPECT_EQ(pool->UpdateApp(AppSpec{AppId(1), QueueId(99)}).code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(pool->MoveCharge(&taken[1], QueueId(99)).code(), Status::Code::kInvalidArgument);
 }
 
 }  // namespace

@@ -648,8 +648,13 @@ TEST_F(ClientRmServiceTest, LiveContainersComeFromTheRegistry) {
   EXPECT_EQ(r->app_resource_usage().used_resources().memory(), 256 + 512);
 }
 
-TEST_F(ClientRmServiceTest, MovePriorityAndFailAnswerWithoutHanging) {
+TEST_F(ClientRmServiceTest, MoveCarriesTheAppAndItsUsageToTheTargetQueue) {
   const rm::ApplicationId id = SubmitNew("batch");
+  Run(id);  // the AM container (256 MB, 1 vcore) is charged to root.eng.batch
+  const pool::QueueId batch = *rm_.pool().FindQueue("batch");
+  const pool::QueueId dflt = *rm_.pool().FindQueue("default");
+  EXPECT_EQ(rm_.pool().queues().Usage(batch), pool::Resource::Of(256, 1));
+
   y::MoveApplicationAcrossQueuesRequestProto move;
   ToProto(id, move.mutable_application_id());
   y::MoveApplicationAcrossQueuesResponseProto moved;
@@ -659,13 +664,24 @@ TEST_F(ClientRmServiceTest, MovePriorityAndFailAnswerWithoutHanging) {
   EXPECT_THAT(s.message(), HasSubstr("AccessControlException: User alice cannot submit "
                                      "applications to target queue or the target queue doesn't "
                                      "exist: adhoc"));
-  move.set_target_queue("default");
-  s = rm_.Call("moveApplicationAcrossQueues", move, &moved);
-  EXPECT_EQ(s.java_class(), rm::yarn::kYarnException);
-  EXPECT_THAT(s.message(), HasSubstr("does not support moving"));
   move.set_target_queue("root.eng.batch");  // where it is
   EXPECT_TRUE(rm_.Call("moveApplicationAcrossQueues", move, &moved).ok());
+  move.set_target_queue("default");
+  s = rm_.Call("moveApplicationAcrossQueues", move, &moved);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(Report(id)->queue(), "default");
+  EXPECT_EQ(rm_.pool().queues().Usage(batch), pool::Resource());
+  EXPECT_EQ(rm_.pool().queues().Usage(dflt), pool::Resource::Of(256, 1));
 
+  // Its containers now credit the queue that holds them when they end.
+  Finish(id);
+  EXPECT_EQ(rm_.pool().queues().Usage(dflt), pool::Resource());
+  s = rm_.Call("moveApplicationAcrossQueues", move, &moved);
+  EXPECT_EQ(s.message(), "App in FINISHED state cannot be moved.");
+}
+
+TEST_F(ClientRmServiceTest, PriorityIsCappedAndEchoedOnceTheAppIsDone) {
+  const rm::ApplicationId id = SubmitNew("batch");
   y::UpdateApplicationPriorityRequestProto priority;
   ToProto(id, priority.mutable_applicationid());
   priority.mutable_applicationpriority()->set_priority(5);
@@ -673,27 +689,71 @@ TEST_F(ClientRmServiceTest, MovePriorityAndFailAnswerWithoutHanging) {
   ASSERT_TRUE(rm_.Call("updateApplicationPriority", priority, &updated).ok());
   EXPECT_EQ(updated.applicationpriority().priority(), 0);  // capped at the cluster maximum
   priority.mutable_applicationpriority()->set_priority(-3);
-  EXPECT_EQ(rm_.Call("updateApplicationPriority", priority, &updated).java_class(),
-            rm::yarn::kYarnException);
-
-  y::FailApplicationAttemptRequestProto fail;
-  ToProto(rm::ApplicationAttemptId{id, 1}, fail.mutable_application_attempt_id());
-  y::FailApplicationAttemptResponseProto failed;
-  EXPECT_EQ(rm_.Call("failApplicationAttempt", fail, &failed).java_class(),
-            rm::yarn::kYarnException);
+  ASSERT_TRUE(rm_.Call("updateApplicationPriority", priority, &updated).ok());
+  EXPECT_EQ(updated.applicationpriority().priority(), -3);
+  EXPECT_EQ(Report(id)->priority().priority(), -3);
 
   Run(id);
   Finish(id);
-  move.set_target_queue("default");
-  s = rm_.Call("moveApplicationAcrossQueues", move, &moved);
-  EXPECT_EQ(s.message(), "App in FINISHED state cannot be moved.");
+  priority.mutable_applicationpriority()->set_priority(-7);
   updated.Clear();
   ASSERT_TRUE(rm_.Call("updateApplicationPriority", priority, &updated).ok());
-  EXPECT_EQ(updated.applicationpriority().priority(), 0);
-  EXPECT_TRUE(rm_.Call("failApplicationAttempt", fail, &failed).ok());
+  EXPECT_EQ(updated.applicationpriority().priority(), -3);  // a finished app keeps its own
+}
+
+TEST_F(ClientRmServiceTest, FailAttemptStartsTheNextAttempt) {
+  const rm::ApplicationId id = SubmitNew("batch");
+  Run(id);
+  y::FailApplicationAttemptRequestProto fail;
+  ToProto(rm::ApplicationAttemptId{id, 1}, fail.mutable_application_attempt_id());
+  y::FailApplicationAttemptResponseProto failed;
+  ASSERT_TRUE(rm_.Call("failApplicationAttempt", fail, &failed).ok());
+  auto app = rm_.apps().GetApp(id);
+  ASSERT_TRUE(app.ok());
+  ASSERT_EQ(app->attempts.size(), 2u);
+  EXPECT_EQ(app->attempts[0].state, rm::AttemptState::kFailed);
+  EXPECT_EQ(app->attempts[0].diagnostics, "Attempt failed by user.");
+  EXPECT_EQ(app->yarn_state(), rm::YarnAppState::kAccepted);
+  ASSERT_EQ(rm_.launcher().cleanups.size(), 1u);  // the first AM container is stopped
+  // Failing it again, or an attempt that is over, changes nothing.
+  ASSERT_TRUE(rm_.Call("failApplicationAttempt", fail, &failed).ok());
+  EXPECT_EQ(rm_.apps().GetApp(id)->attempts.size(), 2u);
   ToProto(rm::ApplicationAttemptId{id, 9}, fail.mutable_application_attempt_id());
   EXPECT_EQ(rm_.Call("failApplicationAttempt", fail, &failed).java_class(),
             rm::yarn::kApplicationAttemptNotFound);
+  // The last attempt failing fails the app (yarn.resourcemanager.am.max-attempts = 2).
+  rm_.LaunchAll();
+  ToProto(rm::ApplicationAttemptId{id, 2}, fail.mutable_application_attempt_id());
+  ASSERT_TRUE(rm_.Call("failApplicationAttempt", fail, &failed).ok());
+  EXPECT_EQ(rm_.apps().GetApp(id)->yarn_state(), rm::YarnAppState::kFailed);
+}
+
+TEST_F(ClientRmServiceTest, UsageSecondsAndNodeContainerCounts) {
+  const rm::ApplicationId id = SubmitNew();
+  Run(id);
+  rm_.clock().Advance(std::chrono::seconds(10));
+  auto r = Report(id);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->app_resource_usage().memory_seconds(), 2560);  // 256 MB x 10 s
+  EXPECT_EQ(r->app_resource_usage().vcore_seconds(), 10);
+  EXPECT_EQ(r->app_resource_usage().application_resource_usage_map(0).value(), 2560);
+
+  y::GetClusterNodesRequestProto all;
+  y::GetClusterNodesResponseProto nodes;
+  ASSERT_TRUE(rm_.Call("getClusterNodes", all, &nodes).ok());
+  ASSERT_EQ(nodes.nodereports_size(), 1);
+  EXPECT_EQ(nodes.nodereports(0).numcontainers(), 1);
+
+  Finish(id);
+  rm_.clock().Advance(std::chrono::seconds(5));
+  r = Report(id);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->app_resource_usage().num_used_containers(), -1);  // Hadoop's dummy report ...
+  EXPECT_EQ(r->app_resource_usage().memory_seconds(), 2560);     // ... with the app's totals
+  EXPECT_EQ(r->app_resource_usage().vcore_seconds(), 10);
+  nodes.Clear();
+  ASSERT_TRUE(rm_.Call("getClusterNodes", all, &nodes).ok());
+  EXPECT_FALSE(nodes.nodereports(0).has_numcontainers());
 }
 
 TEST_F(ClientRmServiceTest, ResourceTypesProfilesLabelsAndUnknownMethods) {
@@ -818,4 +878,47 @@ TEST(ClientRmServiceOptionsTest, FromConfiguration) {
 }
 
 }  // namespace
+
+// default may hold 3 applications, 1 per user (minimum-user-limit-percent 50
+// x user-limit-factor 0.7 of 3, rounded down).
+HarnessOptions LimitedOptions() {
+  HarnessOptions options;
+  options.capacity_scheduler_xml = CsProperty("root.queues", "default") +
+                                   CsProperty("root.default.capacity", "100") +
+                                   CsProperty("root.default.maximum-applications", "3") +
+                                   CsProperty("root.default.minimum-user-limit-percent", "50") +
+                                   CsProperty("root.default.user-limit-factor", "0.7");
+  return options;
+}
+
+class ClientRmServiceLimitsTest : public ClientRmServiceTest {
+ protected:
+  ClientRmServiceLimitsTest() : ClientRmServiceTest(LimitedOptions()) {}
+};
+
+TEST_F(ClientRmServiceLimitsTest, FullQueuesRejectLikeTheCapacityScheduler) {
+  const rm::ApplicationId first = SubmitNew("default", "alice");
+  EXPECT_EQ(Report(first)->yarn_application_state(), y::ACCEPTED);
+  const rm::ApplicationId second = SubmitNew("default", "alice");
+  auto r = Report(second);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->yarn_application_state(), y::FAILED);
+  EXPECT_EQ(r->diagnostics(),
+            "org.apache.hadoop.security.AccessControlException: Queue root.default already has 1 "
+            "applications from user alice cannot accept submission of application: " +
+                second.ToString());
+  SubmitNew("default", "bob");
+  const rm::ApplicationId carol = SubmitNew("default", "carol");
+  EXPECT_EQ(Report(carol)->yarn_application_state(), y::ACCEPTED);
+  const rm::ApplicationId dave = SubmitNew("default", "dave");
+  EXPECT_EQ(Report(dave)->diagnostics(),
+            "org.apache.hadoop.security.AccessControlException: Queue root.default already has 3 "
+            "applications, cannot accept submission of application: " +
+                dave.ToString());
+  // A finished application frees its place.
+  Run(first);
+  Finish(first);
+  EXPECT_EQ(Report(SubmitNew("default", "dave"))->yarn_application_state(), y::ACCEPTED);
+}
+
 }  // namespace spindle::client_service

@@ -79,7 +79,7 @@ class RmHarness {
     rm::ApplicationManagerOptions app_options;
     app_options.cluster_timestamp_ms = options_.cluster_timestamp_ms;
     app_options.min_allocation = pool::Resource::Of(128, 1);
-    containers_ = std::make_unique<rm::ContainerRegistry>(pool_.get());
+    containers_ = std::make_unique<rm::ContainerRegistry>(pool_.get(), &clock_);
     apps_ = std::make_unique<rm::ApplicationManager>(app_options, pool_.get(), containers_.get(),
                                                      &launcher_, nodes_.get(), &clock_);
     ClientRmServiceDeps deps;

@@ -88,5 +88,22 @@ TEST(AppStatesTest, AttemptLifecycle) {
             AttemptState::kFailed);
 }
 
+TEST(AppStatesTest, ClientsFailLiveAttemptsOnly) {
+  for (AttemptState s : {AttemptState::kNew, AttemptState::kSubmitted, AttemptState::kScheduled,
+                         AttemptState::kAllocatedSaving, AttemptState::kAllocated,
+                         AttemptState::kLaunched, AttemptState::kRunning}) {
+    const auto t = NextAttemptState(s, AttemptEvent::kFail);
+    ASSERT_TRUE(t.valid) << Name(s);
+    EXPECT_EQ(t.next, AttemptState::kFinalSaving) << Name(s);
+    EXPECT_EQ(t.after_saving, AttemptState::kFailed) << Name(s);
+  }
+  for (AttemptState s : {AttemptState::kFinishing, AttemptState::kFinalSaving,
+                         AttemptState::kFinished, AttemptState::kFailed, AttemptState::kKilled}) {
+    const auto t = NextAttemptState(s, AttemptEvent::kFail);
+    ASSERT_TRUE(t.valid) << Name(s);
+    EXPECT_EQ(t.next, s) << Name(s);
+  }
+}
+
 }  // namespace
 }  // namespace spindle::rm

@@ -166,6 +166,25 @@ TEST(QueueTreeTest, HadoopDefaults) {
   EXPECT_EQ(tree.Find("c")->state, QueueState::kRunning);
   EXPECT_EQ(tree.Find("c")->configured_maximum_applications, 7);
   EXPECT_EQ(tree.Find("c")->maximum_applications, 7);
+  // Per user: maximum-applications x minimum-user-limit-percent (100) x
+  // user-limit-factor, capped at the queue's.
+  EXPECT_EQ(tree.Find("c")->minimum_user_limit_percent, 100);
+  EXPECT_EQ(tree.Find("c")->maximum_applications_per_user, 7);
+}
+
+TEST(QueueTreeTest, ApplicationsPerUser) {
+  QueueTree tree = MustParse({{"root.queues", "a,b"},
+                              {"root.a.capacity", "50"},
+                              {"root.b.capacity", "50"},
+                              {"root.a.maximum-applications", "10"},
+                              {"root.a.minimum-user-limit-percent", "25"},
+                              {"root.a.user-limit-factor", "2"}});
+  EXPECT_EQ(tree.Find("a")->maximum_applications_per_user, 5);     // 10 x 25% x 2
+  EXPECT_EQ(tree.Find("b")->maximum_applications_per_user, 5000);  // 10000 x 50% x 100% x 1
+  EXPECT_THAT(ParseError({{"root.queues", "a"},
+                          {"root.a.capacity", "100"},
+                          {"root.a.minimum-user-limit-percent", "0"}}),
+              HasSubstr("yarn.scheduler.capacity.root.a.minimum-user-limit-percent"));
 }
 
 TEST(QueueTreeTest, AccessibleNodeLabelsAreInherited) {

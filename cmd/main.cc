@@ -10,28 +10,37 @@
 #include "bench/windtunnel_bench.h"
 #include "cmd/command_line.h"
 #include "cmd/rm_daemon.h"
+#include "cmd/shell_app.h"
 
 namespace {
 
 void PrintUsage() {
-  std::fprintf(stderr,
-               "usage: spindle <command> [flags]\n"
-               "commands:\n"
-               "  bench ipc   Hadoop IPC calls/s and latency over loopback\n"
-               "              [--connections C] [--in-flight K] [--seconds S] [--workers W]\n"
-               "              [--token] [--json FILE]\n"
-               "  bench pool  scheduler pool placements/s, ns/placement, conflicts per mode\n"
-               "              x strategy [--nodes 100000] [--slots 2] [--schedulers 20]\n"
-               "              [--partitions 20] [--gap-ms 500] [--hold PERCENT] [--seconds S]\n"
-               "              [--batch B] [--modes parsync,samesync,statesync,monolithic]\n"
-               "              [--strategies latency-first,quality-first,adaptive]\n"
-               "              [--transaction incremental|all-or-nothing]\n"
-               "              [--conflict fine-grained|coarse-grained] [--seed S] [--json FILE]\n"
-               "  bench windtunnel  ParSync's Wind Tunnel (bench/windtunnel/README.md) [--clock\n"
-               "              real|virtual] [--phase-seconds 60] [--scale X] [--peak] [--json F]\n"
-               "              [--csv F] [--html F] [--modes parsync,statesync,monolithic]\n"
-               "  rm          the ResourceManager [--conf DIR] (default $HADOOP_CONF_DIR)\n"
-               "  help        this text\n");
+  std::fprintf(
+      stderr,
+      "usage: spindle <command> [flags]\n"
+      "commands:\n"
+      "  bench ipc   Hadoop IPC calls/s and latency over loopback\n"
+      "              [--connections C] [--in-flight K] [--seconds S] [--workers W]\n"
+      "              [--token] [--json FILE]\n"
+      "  bench pool  scheduler pool placements/s, ns/placement, conflicts per mode\n"
+      "              x strategy [--nodes 100000] [--slots 2] [--schedulers 20]\n"
+      "              [--partitions 20] [--gap-ms 500] [--hold PERCENT] [--seconds S]\n"
+      "              [--batch B] [--modes parsync,samesync,statesync,monolithic]\n"
+      "              [--strategies latency-first,quality-first,adaptive]\n"
+      "              [--transaction incremental|all-or-nothing]\n"
+      "              [--conflict fine-grained|coarse-grained] [--seed S] [--json FILE]\n"
+      "  bench windtunnel  ParSync's Wind Tunnel (bench/windtunnel/README.md) [--clock\n"
+      "              real|virtual] [--phase-seconds 60] [--scale X] [--peak] [--json F]\n"
+      "              [--csv F] [--html F] [--modes parsync,statesync,monolithic]\n"
+      "  rm          the ResourceManager [--conf DIR] (default $HADOOP_CONF_DIR)\n"
+      "              [--ports-file F] (where it listens, once listening)\n"
+      "  shell       run a command in N containers (a DistributedShell of our own)\n"
+      "              --command CMD [--num-containers N] [--memory-mb M] [--vcores V]\n"
+      "              [--rm HOST:PORT (127.0.0.1:8032)] [--rm-scheduler HOST:PORT]\n"
+      "              [--am-memory-mb M] [--queue Q] [--name NAME] [--user U]\n"
+      "              [--timeout-seconds S]\n"
+      "  shell-am    the ApplicationMaster `spindle shell` submits (runs in its container)\n"
+      "  help        this text\n");
 }
 
 int Bench(int argc, char** argv) {
@@ -70,6 +79,14 @@ int main(int argc, char** argv) {
       return 2;
     }
     return spindle::RmMain(*flags);
+  }
+  if (command == "shell" || command == "shell-am") {
+    auto flags = spindle::CommandLine::Parse(argc, argv, 2);
+    if (!flags.ok()) {
+      std::fprintf(stderr, "spindle %s: %s\n", command.c_str(), flags.status().ToString().c_str());
+      return 2;
+    }
+    return command == "shell" ? spindle::ShellClientMain(*flags) : spindle::ShellAmMain(*flags);
   }
   std::fprintf(stderr, "spindle: unknown command '%s'\n", command.c_str());
   PrintUsage();

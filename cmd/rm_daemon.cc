@@ -376,7 +376,7 @@ std::vector<std::string> RmDaemon::GroupsOf(const std::string& user) const {
 }
 
 int RmMain(const CommandLine& flags) {
-  Status known = flags.CheckKnown({"conf"});
+  Status known = flags.CheckKnown({"conf", "ports-file"});
   if (!known.ok()) {
     std::fprintf(stderr, "spindle rm: %s\n", known.ToString().c_str());
     return 2;
@@ -405,6 +405,22 @@ int RmMain(const CommandLine& flags) {
   if (!started.ok()) {
     std::fprintf(stderr, "spindle rm: %s\n", started.message().c_str());
     return 1;
+  }
+  if (flags.Has("ports-file")) {
+    // For scripts that configure ports 0: where the RM actually listens,
+    // written whole (rename) once every port is bound.
+    const std::string path = flags.GetString("ports-file", "");
+    const std::string tmp = path + ".tmp";
+    std::FILE* f = std::fopen(tmp.c_str(), "w");
+    if (f == nullptr ||
+        std::fprintf(f, "client=%u\nscheduler=%u\nresource-tracker=%u\nadmin=%u\n",
+                     (*daemon)->client_port(), (*daemon)->scheduler_port(),
+                     (*daemon)->resource_tracker_port(), (*daemon)->admin_port()) < 0 ||
+        std::fclose(f) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) {
+      std::fprintf(stderr, "spindle rm: cannot write --ports-file %s\n", path.c_str());
+      (*daemon)->Stop();
+      return 1;
+    }
   }
   int signal = 0;
   sigwait(&signals, &signal);

@@ -15,6 +15,7 @@
 #include "am_protocol/am_service/am_service.h"
 #include "am_protocol/client_service/client_rm_service.h"
 #include "am_protocol/ipc/rpc_client.h"
+#include "base/base64.h"
 #include "nm_shim/am_launcher/ipc_am_launcher.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/credentials.h"
@@ -86,11 +87,20 @@ struct ShellSpec {
   std::string command;
 };
 
+// A NodeManager runs a launch command as `bash -c "<command>"` without
+// escaping it (Hadoop's launch script does the same), so the user's command
+// travels in base64, whose alphabet means nothing to a shell, and is decoded
+// by the shell that runs it. DistributedShell ships it in a file for the
+// same reason.
+std::string EncodedCommand(const std::string& command) {
+  return "echo " + Base64Encode(command) + " | base64 -d | /bin/bash";
+}
+
 std::string AmCommand(const ShellSpec& spec, const std::string& scheduler) {
   std::ostringstream out;
   out << ShellQuote(SelfExecutable()) << " shell-am --rm-scheduler " << scheduler
       << " --num-containers " << spec.containers << " --memory-mb " << spec.memory_mb
-      << " --vcores " << spec.vcores << " --command " << ShellQuote(spec.command)
+      << " --vcores " << spec.vcores << " --command-base64 " << Base64Encode(spec.command)
       << " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr";
   return out.str();
 }
@@ -290,7 +300,7 @@ class ShellAm {
     } else {
       y::StartContainersRequestProto request;
       y::StartContainerRequestProto* start = request.add_start_container_request();
-      start->mutable_container_launch_context()->add_command(spec_.command);
+      start->mutable_container_launch_context()->add_command(EncodedCommand(spec_.command));
       *start->mutable_container_token() = container.container_token();
       const ipc::ClientToken nm{token->second.identifier(), token->second.password(),
                                 token->second.kind(), token->second.service()};
@@ -342,16 +352,18 @@ class ShellAm {
 }  // namespace
 
 int ShellAmMain(const CommandLine& flags) {
-  Status known = flags.CheckKnown(
-      {"rm-scheduler", "num-containers", "memory-mb", "vcores", "command", "timeout-seconds"});
+  Status known = flags.CheckKnown({"rm-scheduler", "num-containers", "memory-mb", "vcores",
+                                   "command-base64", "timeout-seconds"});
   if (!known.ok()) return Fail("shell-am", known);
   auto scheduler = ParseHostPort(flags.GetString("rm-scheduler", ""), "rm-scheduler");
   if (!scheduler.ok()) return Fail("shell-am", scheduler.status());
   ShellSpec spec;
-  spec.command = flags.GetString("command", "");
-  if (spec.command.empty()) {
-    return Fail("shell-am", Status::InvalidArgument("--command is required"));
+  auto command = Base64Decode(flags.GetString("command-base64", ""));
+  if (!command.ok() || command->empty()) {
+    return Fail("shell-am",
+                Status::InvalidArgument("--command-base64 must be a command in base64"));
   }
+  spec.command = *command;
   auto containers = flags.GetInt("num-containers", 1);
   auto memory = flags.GetInt("memory-mb", 128);
   auto vcores = flags.GetInt("vcores", 1);

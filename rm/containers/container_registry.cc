@@ -135,8 +135,14 @@ NodeContainerActions ContainerRegistry::OnNodeReport(
       if (!entry.completed) {
         CompleteLocked(entry, r.exit_status, r.diagnostics, /*kill=*/false, &actions.completed);
       }
-      // Acknowledge on the next heartbeat so the node can forget it.
-      to_ack_[node].insert(r.id);
+      // The AM container is acknowledged on the next heartbeat, with what
+      // the AM was sent (Hadoop's sendAMContainerToNM); other completions
+      // once the AM has them.
+      if (entry.container.is_am && !entry.am_acked) {
+        entry.am_acked = true;
+        to_ack_[node].insert(r.id);
+        AckSentToAmLocked(r.id.attempt);
+      }
       cleanup.erase(r.id);
     } else if (entry.completed) {
       // Completed by the RM (released, attempt over) but still running there.
@@ -187,6 +193,14 @@ void ContainerRegistry::OnAttemptEnded(const ApplicationAttemptId& attempt, bool
                    /*kill=*/true, nullptr);
   }
   undelivered_.erase(attempt);
+  AckSentToAmLocked(attempt);
+}
+
+void ContainerRegistry::AckSentToAmLocked(const ApplicationAttemptId& attempt) {
+  auto it = sent_to_am_.find(attempt);
+  if (it == sent_to_am_.end()) return;
+  for (const auto& [node, id] : it->second) to_ack_[node].insert(id);
+  sent_to_am_.erase(it);
 }
 
 void ContainerRegistry::OnApplicationFinished(const ApplicationId& app) {
@@ -205,15 +219,33 @@ void ContainerRegistry::OnApplicationFinished(const ApplicationId& app) {
   for (auto it = undelivered_.begin(); it != undelivered_.end();) {
     it = it->first.app == app ? undelivered_.erase(it) : std::next(it);
   }
+  for (auto it = sent_to_am_.begin(); it != sent_to_am_.end();) {
+    if (it->first.app != app) {
+      ++it;
+      continue;
+    }
+    for (const auto& [node, id] : it->second) to_ack_[node].insert(id);
+    it = sent_to_am_.erase(it);
+  }
 }
 
 std::vector<CompletedContainer> ContainerRegistry::TakeCompleted(
     const ApplicationAttemptId& attempt) {
   MutexLock lock(&mu_);
+  // A new allocate: the AM has what the previous one sent.
+  AckSentToAmLocked(attempt);
   auto it = undelivered_.find(attempt);
   if (it == undelivered_.end()) return {};
   std::vector<CompletedContainer> out = std::move(it->second);
   undelivered_.erase(it);
+  auto& sent = sent_to_am_[attempt];
+  for (const CompletedContainer& done : out) {
+    auto entry = containers_.find(done.id);
+    if (!done.is_am && entry != containers_.end()) {
+      sent.emplace_back(entry->second.container.node, done.id);
+    }
+  }
+  if (sent.empty()) sent_to_am_.erase(attempt);
   return out;
 }
 

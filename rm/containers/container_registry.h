@@ -5,6 +5,12 @@
 // owning attempt is told in its next allocate response, and the node is told
 // to kill what it should no longer run and to forget what completed.
 //
+// A node may forget a completed container (containers_to_be_removed_from_nm)
+// once the AM has it, as Hadoop's RMAppAttemptImpl decides: a completion
+// handed to the AM by one allocate is acknowledged at the AM's next allocate,
+// or when its AM container completes or the attempt ends; the AM container
+// itself is acknowledged as soon as its node reports it complete.
+//
 // Thread contract: all public methods are thread-safe (one mutex); the pool
 // is called with it held (Release takes only the pool's own locks).
 #pragma once
@@ -97,8 +103,8 @@ class ContainerRegistry {
   void MoveApplicationQueue(const ApplicationId& app, pool::QueueId to);
 
   // A node's heartbeat: completes what it reports complete, asks it to kill
-  // live containers the RM does not know (or no longer wants), acknowledges
-  // completions it already processed, and hands over pending cleanups.
+  // live containers the RM does not know (or no longer wants), and hands
+  // over pending cleanups and acknowledgements (see above).
   NodeContainerActions OnNodeReport(const NodeId& node,
                                     const std::vector<ReportedContainer>& reported);
 
@@ -118,24 +124,31 @@ class ContainerRegistry {
   // The application is over: nodes that ran it are told to clean it up.
   void OnApplicationFinished(const ApplicationId& app);
 
-  // Completions not yet delivered to the attempt's AM (allocate response).
+  // Completions not yet delivered to the attempt's AM (allocate response);
+  // those the previous call delivered are acknowledged to their nodes.
   std::vector<CompletedContainer> TakeCompleted(const ApplicationAttemptId& attempt);
 
  private:
   struct Entry {
     RmContainer container;
     bool completed = false;
+    bool am_acked = false;  // an AM container's completion was acknowledged
   };
   // Marks a live container completed and frees its resources; `kill` also
   // queues it for killing on its node.
   void CompleteLocked(Entry& entry, int32_t exit_status, const std::string& diagnostics, bool kill,
                       std::vector<CompletedContainer>* out) REQUIRES(mu_);
+  // Nodes may forget what the attempt's AM has been sent.
+  void AckSentToAmLocked(const ApplicationAttemptId& attempt) REQUIRES(mu_);
 
   pool::SchedulerPool* const pool_;
   const Clock* const clock_;
   mutable Mutex mu_;
   std::map<ContainerId, Entry> containers_ GUARDED_BY(mu_);
   std::map<ApplicationAttemptId, std::vector<CompletedContainer>> undelivered_ GUARDED_BY(mu_);
+  // Completions the AM was sent, not yet acknowledged to their nodes.
+  std::map<ApplicationAttemptId, std::vector<std::pair<NodeId, ContainerId>>> sent_to_am_
+      GUARDED_BY(mu_);
   std::map<NodeId, std::set<ContainerId>> to_cleanup_ GUARDED_BY(mu_);
   std::map<NodeId, std::set<ContainerId>> to_ack_ GUARDED_BY(mu_);
   std::map<NodeId, std::set<ApplicationId>> apps_on_node_ GUARDED_BY(mu_);

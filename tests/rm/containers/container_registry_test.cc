@@ -61,14 +61,47 @@ TEST_F(ContainerRegistryTest, NodeReportedCompletionFreesOnceAndIsAcknowledged) 
   ASSERT_EQ(done.completed.size(), 1u);
   EXPECT_EQ(done.completed[0].id, c.id);
   EXPECT_EQ(Allocated(), pool::Resource());
-  // Re-reported (the NM did not see our answer): not completed twice.
+  // Re-reported (the NM keeps it until told to forget it): not completed
+  // twice, and not acknowledged before the AM has it.
   auto again = registry_->OnNodeReport(h1_, {{c.id, true, 0, "ok"}});
   EXPECT_TRUE(again.completed.empty());
-  EXPECT_EQ(again.to_remove_from_nm, std::vector<ContainerId>{c.id});
+  EXPECT_TRUE(again.to_remove_from_nm.empty());
   auto completions = registry_->TakeCompleted(attempt_);
   ASSERT_EQ(completions.size(), 1u);
   EXPECT_EQ(completions[0].diagnostics, "ok");
+  EXPECT_TRUE(registry_->OnNodeReport(h1_, {{c.id, true, 0, "ok"}}).to_remove_from_nm.empty())
+      << "sent to the AM, not yet known to have reached it";
+  // The AM's next allocate: it has the completion, the node may forget it.
   EXPECT_TRUE(registry_->TakeCompleted(attempt_).empty()) << "delivered once";
+  auto acked = registry_->OnNodeReport(h1_, {{c.id, true, 0, "ok"}});
+  EXPECT_EQ(acked.to_remove_from_nm, std::vector<ContainerId>{c.id});
+  EXPECT_TRUE(registry_->OnNodeReport(h1_, {}).to_remove_from_nm.empty()) << "acknowledged once";
+}
+
+TEST_F(ContainerRegistryTest, AmContainerCompletionIsAcknowledgedAtOnceWithWhatTheAmWasSent) {
+  RmContainer am = Allocate(1);
+  RmContainer task = Allocate(2);
+  registry_->OnNodeReport(h1_, {{task.id, true, 0, ""}});
+  ASSERT_EQ(registry_->TakeCompleted(attempt_).size(), 1u);
+  auto first = registry_->OnNodeReport(h1_, {{am.id, true, 0, ""}, {task.id, true, 0, ""}});
+  ASSERT_EQ(first.completed.size(), 1u);
+  EXPECT_TRUE(first.completed[0].is_am);
+  auto next = registry_->OnNodeReport(h1_, {{am.id, true, 0, ""}, {task.id, true, 0, ""}});
+  EXPECT_EQ(next.to_remove_from_nm, (std::vector<ContainerId>{am.id, task.id}));
+  EXPECT_TRUE(registry_->OnNodeReport(h1_, {{am.id, true, 0, ""}}).to_remove_from_nm.empty())
+      << "acknowledged once";
+}
+
+TEST_F(ContainerRegistryTest, AttemptEndAcknowledgesWhatTheAmWasSent) {
+  RmContainer sent = Allocate(2);
+  RmContainer unsent = Allocate(3);
+  registry_->OnNodeReport(h1_, {{sent.id, true, 0, ""}});
+  ASSERT_EQ(registry_->TakeCompleted(attempt_).size(), 1u);
+  registry_->OnNodeReport(h1_, {{unsent.id, true, 0, ""}});
+  registry_->OnAttemptEnded(attempt_, /*keep_containers=*/false);
+  auto actions = registry_->OnNodeReport(h1_, {{sent.id, true, 0, ""}, {unsent.id, true, 0, ""}});
+  EXPECT_EQ(actions.to_remove_from_nm, std::vector<ContainerId>{sent.id})
+      << "what the AM never got stays on the node until the application is cleaned up";
 }
 
 TEST_F(ContainerRegistryTest, ReleaseCompletesAtOnceAndKillsOnTheNode) {

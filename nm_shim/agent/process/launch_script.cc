@@ -127,7 +127,10 @@ Result<std::vector<EnvEntry>> BuildEnvironment(const NodeEnvironment& node,
   put("NM_HOST", node.nm_host, true);
   put("NM_HTTP_PORT", std::to_string(node.nm_http_port), true);
   put("LOCAL_DIRS", JoinComma(paths.app_dirs), true);
-  put("LOCAL_USER_DIRS", JoinComma(paths.user_dirs), true);
+  // Hadoop 3 ends each user dir with '/'; scripts that append a name rely on it.
+  std::vector<std::string> user_dirs;
+  for (const std::string& dir : paths.user_dirs) user_dirs.push_back(dir + "/");
+  put("LOCAL_USER_DIRS", JoinComma(user_dirs), true);
   put("LOG_DIRS", JoinComma(paths.container_log_dirs), true);
   put("USER", spec.user, true);
   put("LOGNAME", spec.user, true);

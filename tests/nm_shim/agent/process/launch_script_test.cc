@@ -82,7 +82,7 @@ TEST(LaunchScriptTest, EnvironmentHasTheNodeManagerVariables) {
   EXPECT_EQ(by_name["NM_PORT"].value, "45454");
   EXPECT_EQ(by_name["NM_HTTP_PORT"].value, "8042");
   EXPECT_EQ(by_name["LOCAL_DIRS"].value, app_dir1 + "," + app_dir2);
-  EXPECT_EQ(by_name["LOCAL_USER_DIRS"].value, "/l1/usercache/alice,/l2/usercache/alice");
+  EXPECT_EQ(by_name["LOCAL_USER_DIRS"].value, "/l1/usercache/alice/,/l2/usercache/alice/");
   EXPECT_EQ(by_name["LOG_DIRS"].value, "/g1/application_1700000000000_0007/" + cid);
   EXPECT_EQ(by_name["USER"].value, "alice");
   EXPECT_EQ(by_name["LOGNAME"].value, "alice");

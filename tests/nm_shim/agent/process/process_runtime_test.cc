@@ -461,6 +461,103 @@ TEST_F(ProcessRuntimeTest, CleanupApplicationRemovesItsCacheButNotItsLogs) {
   EXPECT_TRUE(fs::exists(WorkDir(other_app)));
 }
 
+TEST_F(ProcessRuntimeTest, LeftoversOfAFinishedCommandAreTerminated) {
+  Start();
+  const ContainerLaunchSpec spec = Spec(1, "sleep 1000 & echo \\$! > bg.pid");
+  const ContainerExit exit = RunToExit(spec);
+  EXPECT_EQ(exit.exit_status, 0) << exit.diagnostics;
+  const pid_t bg = std::stoi(ReadAll(WorkDir(spec) + "/bg.pid"));
+  EXPECT_TRUE(Eventually([&] { return ProcessGone(bg); }));
+}
+
+TEST_F(ProcessRuntimeTest, KillRightAfterLaunchReportsTheKillWhateverTheContainerWasDoing) {
+  Start();
+  std::vector<ContainerLaunchSpec> specs;
+  for (int i = 1; i <= 6; ++i) specs.push_back(Spec(i, "sleep 1000"));
+  for (const auto& s : specs) {
+    runtime_->Launch(s);
+    runtime_->Kill(s.container, kExitKilledByAppMaster, "changed my mind");
+  }
+  for (const auto& s : specs) {
+    const ContainerExit exit = recorder_.WaitExit(s.container);
+    EXPECT_EQ(exit.exit_status, kExitKilledByAppMaster);
+    EXPECT_THAT(exit.diagnostics, HasSubstr("changed my mind"));
+  }
+  runtime_->Shutdown();
+  for (const auto& s : specs) EXPECT_EQ(recorder_.ExitCount(s.container), 1);
+}
+
+TEST_F(ProcessRuntimeTest, PublicResourcesMustBeReadableByEveryone) {
+  Start();
+  const std::string src = root_ + "/src";
+  WriteAll(src + "/shared.txt", "shared\n");
+  LocalResource r = FileResource("shared.txt", src + "/shared.txt");
+  r.visibility = LocalResource::Visibility::kPublic;
+  // mkdtemp made root_ 0700: others cannot reach the file.
+  ContainerLaunchSpec hidden = Spec(1, "true");
+  hidden.local_resources.push_back(r);
+  const ContainerExit e1 = RunToExit(hidden);
+  EXPECT_EQ(e1.exit_status, kExitInvalid);
+  EXPECT_THAT(e1.diagnostics, HasSubstr("is not publicly accessible"));
+
+  fs::permissions(root_, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                             fs::perms::others_read | fs::perms::others_exec);
+  fs::permissions(src, fs::perms::owner_all | fs::perms::others_read | fs::perms::others_exec);
+  fs::permissions(src + "/shared.txt",
+                  fs::perms::owner_read | fs::perms::owner_write | fs::perms::others_read);
+  ContainerLaunchSpec visible = Spec(2, "cat shared.txt > seen.txt");
+  visible.local_resources.push_back(r);
+  const ContainerExit e2 = RunToExit(visible);
+  ASSERT_EQ(e2.exit_status, 0) << e2.diagnostics;
+  EXPECT_EQ(ReadAll(WorkDir(visible) + "/seen.txt"), "shared\n");
+  EXPECT_THAT(fs::read_symlink(WorkDir(visible) + "/shared.txt").string(),
+              HasSubstr(root_ + "/local/filecache/"));
+}
+
+TEST_F(ProcessRuntimeTest, PatternKeepsMatchingJarEntriesAndTheJar) {
+  if (system("command -v zip >/dev/null && command -v unzip >/dev/null") != 0) {
+    GTEST_SKIP() << "zip/unzip not installed";
+  }
+  Start();
+  const std::string src = root_ + "/src";
+  fs::create_directories(src + "/j/lib");
+  fs::create_directories(src + "/j/classes");
+  WriteAll(src + "/j/lib/dep.txt", "dep\n");
+  WriteAll(src + "/j/classes/A.class", "A\n");
+  ASSERT_EQ(system(("cd " + src + "/j && zip -qr " + src + "/app.jar lib classes").c_str()), 0);
+  LocalResource r = FileResource("app", src + "/app.jar");
+  r.type = LocalResource::Type::kPattern;
+  r.pattern = "lib/.*";
+  ContainerLaunchSpec spec =
+      Spec(1, "cat app/lib/dep.txt > seen.txt && test ! -e app/classes && test -f app/app.jar");
+  spec.local_resources.push_back(r);
+  const ContainerExit exit = RunToExit(spec);
+  ASSERT_EQ(exit.exit_status, 0) << exit.diagnostics;
+  EXPECT_EQ(ReadAll(WorkDir(spec) + "/seen.txt"), "dep\n");
+}
+
+TEST_F(ProcessRuntimeTest, ConcurrentContainersShareOneDownload) {
+  Start();
+  const std::string src = root_ + "/src";
+  WriteAll(src + "/data.txt", "payload\n");
+  std::vector<ContainerLaunchSpec> specs;
+  for (int i = 1; i <= 4; ++i) {
+    ContainerLaunchSpec s = Spec(i, "cat data.txt > seen.txt");
+    s.local_resources.push_back(FileResource("data.txt", src + "/data.txt"));
+    specs.push_back(s);
+  }
+  for (const auto& s : specs) runtime_->Launch(s);
+  std::string target;
+  for (const auto& s : specs) {
+    const ContainerExit exit = recorder_.WaitExit(s.container);
+    ASSERT_EQ(exit.exit_status, 0) << exit.diagnostics;
+    EXPECT_EQ(ReadAll(WorkDir(s) + "/seen.txt"), "payload\n");
+    const std::string t = fs::read_symlink(WorkDir(s) + "/data.txt").string();
+    if (target.empty()) target = t;
+    EXPECT_EQ(t, target);
+  }
+}
+
 TEST_F(ProcessRuntimeTest, RejectsBadOptions) {
   options_.node.local_dirs = {};
   EXPECT_FALSE(NewProcessRuntime(options_, recorder_.Listener()).ok());

@@ -176,6 +176,8 @@ class ProcessRuntime final : public ContainerRuntime {
     }
     Wake();
     work_cv_.SignalAll();
+    // Concurrent Shutdown() calls all get here; one joins, the others wait.
+    MutexLock join_lock(&join_mu_);
     for (std::thread& t : launchers_) {
       if (t.joinable()) t.join();
     }
@@ -589,6 +591,8 @@ class ProcessRuntime final : public ContainerRuntime {
   const ContainerListener listener_;
   Localizer localizer_;
   int wake_fd_ = -1;
+  // Started by Start(), joined by Shutdown() under join_mu_.
+  Mutex join_mu_;
   std::vector<std::thread> launchers_;
   std::thread supervisor_;
 

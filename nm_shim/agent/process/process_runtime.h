@@ -8,7 +8,14 @@
 // (launch_script.h), then start the wrapper in a new session (setsid) with the
 // work dir as cwd. A supervisor thread reaps it by pid, checks the tree's
 // physical memory every monitor interval (memory_monitor.h), and delivers
-// SIGTERM then SIGKILL to the whole tree (process_tree.h) on Kill().
+// SIGTERM then SIGKILL to the whole tree (process_tree.h) on Kill(). The
+// wrapper starts with the agent's own environment, as DefaultContainerExecutor's
+// children start with the Java NM's; launch_container.sh exports the
+// container's variables over it. Files per container: launch_container.sh and
+// container_tokens in the work dir; the wrapper, <container>.pid and
+// <container>.pid.exitcode in the private dir; prelaunch.out/prelaunch.err
+// (the scripts' own output) and stdout/stderr (the command's, unless it
+// redirects them) in the log dir.
 //
 // Exit statuses (ContainerExit.exit_status):
 //   * the launch command's exit code; 128 + N if it died of signal N (the

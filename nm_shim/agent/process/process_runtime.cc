@@ -118,10 +118,10 @@ class ProcessRuntime final : public ContainerRuntime {
       }
     }
     if (stopped) {
-      // No thread is left to report it; documented as a caller error.
-      LOG(WARNING) << "Launch of " << spec.container.ToString() << " after Shutdown";
-      listener_.on_exit(ContainerExit{spec.container, kExitAborted,
-                                      "Container not launched: the node agent has shut down"});
+      // No runtime thread is left to report it, and calling on_exit from
+      // the caller's thread could deadlock an agent that holds its own lock
+      // around Launch(); a caller error, so it is only logged.
+      LOG(ERROR) << "Launch of " << spec.container.ToString() << " after Shutdown: ignored";
       return;
     }
     work_cv_.Signal();

@@ -30,6 +30,9 @@
 // SIGTERM, then SIGKILL after sigkill_delay_ms, before on_exit is called, so
 // a finished container leaves no processes behind.
 //
+// Launch() during Shutdown() reports the container at once with kExitAborted;
+// Launch() after Shutdown() returned is a caller error, logged and ignored.
+//
 // Thread-safety: all ContainerRuntime methods are thread-safe and return
 // without waiting for containers, except Shutdown(). Listener callbacks run on
 // the runtime's own threads (launcher threads for on_running and for

@@ -558,6 +558,32 @@ TEST_F(ProcessRuntimeTest, ConcurrentContainersShareOneDownload) {
   }
 }
 
+TEST_F(ProcessRuntimeTest, ListenersMayCallBackIntoTheRuntime) {
+  // on_running kills its own container; on_exit launches the next one.
+  const ContainerLaunchSpec first = Spec(1, "sleep 1000");
+  const ContainerLaunchSpec second = Spec(2, "echo second > second.txt");
+  ContainerRuntime* runtime = nullptr;
+  ContainerListener inner = recorder_.Listener();
+  ContainerListener listener{[&](const rm::ContainerId& id) {
+                               inner.on_running(id);
+                               if (id == first.container)
+                                 runtime->Kill(id, kExitKilledByAppMaster, "from on_running");
+                             },
+                             [&](const ContainerExit& exit) {
+                               inner.on_exit(exit);
+                               if (exit.container == first.container) runtime->Launch(second);
+                             }};
+  Result<std::unique_ptr<ContainerRuntime>> r = NewProcessRuntime(options_, listener);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  runtime_ = std::move(r).value();
+  runtime = runtime_.get();
+  runtime_->Launch(first);
+  EXPECT_EQ(recorder_.WaitExit(first.container).exit_status, kExitKilledByAppMaster);
+  EXPECT_EQ(recorder_.WaitExit(second.container).exit_status, 0);
+  EXPECT_EQ(ReadAll(WorkDir(second) + "/second.txt"), "second\n");
+  runtime_->Shutdown();  // before `listener`'s captures go away
+}
+
 TEST_F(ProcessRuntimeTest, RejectsBadOptions) {
   options_.node.local_dirs = {};
   EXPECT_FALSE(NewProcessRuntime(options_, recorder_.Listener()).ok());

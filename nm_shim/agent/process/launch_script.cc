@@ -154,7 +154,7 @@ Result<std::vector<EnvEntry>> BuildEnvironment(const NodeEnvironment& node,
 }
 
 Status ValidateLinkName(const std::string& name) {
-  if (name.empty() || name.front() == '/') {
+  if (name.empty() || name == "." || name.front() == '/') {
     return Status::InvalidArgument("Invalid resource name '" + name +
                                    "': a link name must be a relative path");
   }
@@ -188,12 +188,13 @@ std::string LaunchScript(const std::vector<EnvEntry>& env, const std::vector<Sym
                          const std::string& command, const std::string& shell,
                          const std::string& log_dir) {
   std::string s = "#!" + shell + "\n\n";
-  // A failing export or link stops the script before the command runs; its
-  // message lands in prelaunch.err.
-  s += "set -e\n";
+  // An export that fails (a readonly name such as UID) is reported in
+  // prelaunch.err and skipped, as the Java NM's script does.
   for (const EnvEntry& e : env) {
     s += "export " + e.name + "=\"" + (e.literal ? EscapeDoubleQuoted(e.value) : e.value) + "\"\n";
   }
+  // A link that cannot be made stops the script before the command runs.
+  s += "set -e\n";
   for (const SymlinkEntry& link : links) {
     const size_t slash = link.name.rfind('/');
     if (slash != std::string::npos && slash > 0) {

@@ -409,15 +409,26 @@ class ProcessRuntime final : public ContainerRuntime {
   }
 
   struct SignalJob {
-    pid_t root;
+    rm::ContainerId container;
+    pid_t root;  // 0 once reaped
     pid_t session;
     int signal;
+  };
+
+  // State only the supervisor thread touches, so it needs no lock.
+  struct SupervisorState {
+    std::map<rm::ContainerId, MemoryMonitor> monitors;
+    std::map<rm::ContainerId, TrackedTree> trees;
+
+    TrackedTree& Tree(const rm::ContainerId& id, pid_t session) {
+      return trees.try_emplace(id, session).first->second;
+    }
   };
 
   void SupervisorLoop() EXCLUDES(mu_) {
     auto next_monitor =
         SteadyClock::now() + std::chrono::milliseconds(options_.monitor_interval_ms);
-    std::map<rm::ContainerId, MemoryMonitor> monitors;  // this thread's only
+    SupervisorState state;
     for (;;) {
       std::vector<pollfd> fds = {pollfd{wake_fd_, POLLIN, 0}};
       std::vector<SignalJob> signals;
@@ -434,13 +445,13 @@ class ProcessRuntime final : public ContainerRuntime {
           const bool exited = c->phase == Phase::kDraining;
           const pid_t root = exited ? 0 : c->pid;
           if (c->kill_requested && !c->term_sent) {
-            signals.push_back({root, c->pid, SIGTERM});
+            signals.push_back({id, root, c->pid, SIGTERM});
             c->term_sent = true;
             c->sigkill_at = now + std::chrono::milliseconds(options_.sigkill_delay_ms);
           }
           if (c->term_sent && !c->sigkill_sent) {
             if (now >= c->sigkill_at) {
-              signals.push_back({root, c->pid, SIGKILL});
+              signals.push_back({id, root, c->pid, SIGKILL});
               c->sigkill_sent = true;
             } else {
               timeout = std::min(timeout,
@@ -463,7 +474,10 @@ class ProcessRuntime final : public ContainerRuntime {
 
       if (!signals.empty()) {
         const ProcTable table = ProcTable::Read();
-        for (const SignalJob& job : signals) SignalTree(table, job.root, job.session, job.signal);
+        for (const SignalJob& job : signals) {
+          TrackedTree& tree = state.Tree(job.container, job.session);
+          SignalMembers(table, tree.Members(table, job.root), job.session, job.signal);
+        }
       }
       if (options_.pmem_check_enabled && !running.empty()) {
         if (now >= next_monitor) {
@@ -473,20 +487,20 @@ class ProcessRuntime final : public ContainerRuntime {
         timeout =
             std::min(timeout, std::chrono::ceil<std::chrono::milliseconds>(next_monitor - now));
       }
-      if (monitor_now) CheckMemory(running, &monitors);
+      if (monitor_now) CheckMemory(running, &state);
 
       poll(fds.data(), fds.size(), static_cast<int>(std::max<int64_t>(0, timeout.count())));
       uint64_t drained;
       while (read(wake_fd_, &drained, sizeof(drained)) > 0) {
       }
 
-      Reap(running, &monitors);
-      Drain(draining);
+      Reap(running, &state);
+      Drain(draining, &state);
     }
   }
 
   void CheckMemory(const std::vector<std::pair<rm::ContainerId, pid_t>>& running,
-                   std::map<rm::ContainerId, MemoryMonitor>* monitors) EXCLUDES(mu_) {
+                   SupervisorState* state) EXCLUDES(mu_) {
     const ProcTable table = ProcTable::Read();
     for (const auto& [id, pid] : running) {
       int64_t limit_mb;
@@ -499,8 +513,8 @@ class ProcessRuntime final : public ContainerRuntime {
         id_string = it->second->id;
       }
       if (limit_mb <= 0) continue;
-      auto [mon, inserted] = monitors->try_emplace(id, limit_mb * 1024 * 1024);
-      const std::vector<pid_t> members = table.TreeOf(pid, pid);
+      auto [mon, inserted] = state->monitors.try_emplace(id, limit_mb * 1024 * 1024);
+      const std::vector<pid_t> members = state->Tree(id, pid).Members(table, pid);
       const MemoryUsage usage = mon->second.Check(table, members);
       VLOG(2) << "Container " << id_string << " uses " << FormatBytes(usage.rss_bytes) << " of "
               << FormatBytes(mon->second.limit_bytes());
@@ -521,8 +535,8 @@ class ProcessRuntime final : public ContainerRuntime {
   }
 
   // Reaps exited wrappers (by pid, never waitpid(-1)).
-  void Reap(const std::vector<std::pair<rm::ContainerId, pid_t>>& running,
-            std::map<rm::ContainerId, MemoryMonitor>* monitors) EXCLUDES(mu_) {
+  void Reap(const std::vector<std::pair<rm::ContainerId, pid_t>>& running, SupervisorState* state)
+      EXCLUDES(mu_) {
     bool any = false;
     for (const auto& [id, pid] : running) {
       int status = 0;
@@ -537,7 +551,7 @@ class ProcessRuntime final : public ContainerRuntime {
         PLOG(WARNING) << "waitpid(" << pid << ")";
         status = 255 << 8;
       }
-      monitors->erase(id);
+      state->monitors.erase(id);
       MutexLock lock(&mu_);
       auto it = containers_.find(id);
       if (it == containers_.end()) continue;
@@ -559,7 +573,7 @@ class ProcessRuntime final : public ContainerRuntime {
 
   // Ends exited containers once their leftovers are gone: SIGTERM, then
   // SIGKILL after the grace period (scheduled by the supervisor loop).
-  void Drain(const std::vector<rm::ContainerId>& draining) EXCLUDES(mu_) {
+  void Drain(const std::vector<rm::ContainerId>& draining, SupervisorState* state) EXCLUDES(mu_) {
     if (draining.empty()) return;
     const ProcTable table = ProcTable::Read();
     const auto now = SteadyClock::now();
@@ -570,12 +584,12 @@ class ProcessRuntime final : public ContainerRuntime {
         auto it = containers_.find(id);
         if (it == containers_.end()) continue;
         Container* c = it->second.get();
-        const bool empty = table.TreeOf(0, c->pid).empty();
+        const std::vector<pid_t> members = state->Tree(id, c->pid).Members(table, 0);
         const bool settled = c->sigkill_sent && now >= c->sigkill_at + kSigkillSettle;
-        if (!empty && !settled) {
+        if (!members.empty() && !settled) {
           if (!c->term_sent) {
             // Leftovers of a command that exited by itself.
-            SignalTree(table, 0, c->pid, SIGTERM);
+            SignalMembers(table, members, c->pid, SIGTERM);
             c->term_sent = true;
             c->sigkill_at = now + std::chrono::milliseconds(options_.sigkill_delay_ms);
           }
@@ -583,6 +597,8 @@ class ProcessRuntime final : public ContainerRuntime {
         }
         e = TakeEnding(id);
       }
+      state->trees.erase(id);
+      state->monitors.erase(id);
       Deliver(e);
     }
   }

@@ -53,16 +53,18 @@ bool ProcTable::ParseStatLine(const std::string& line, ProcInfo* info) {
   info->comm = line.substr(open + 1, close - open - 1);
   std::istringstream rest(line.substr(close + 1));
   // Fields after comm, numbered as in proc(5): 3 state, 4 ppid, 5 pgrp,
-  // 6 session, 7..13 skipped, 14 utime, 15 stime, 16..22 skipped, 23 vsize,
-  // 24 rss.
+  // 6 session, 7..13 skipped, 14 utime, 15 stime, 16..21 skipped,
+  // 22 starttime, 23 vsize, 24 rss.
   std::string state;
   int64_t ppid = 0, pgrp = 0, session = 0, utime = 0, stime = 0, vsize = 0, rss = 0;
+  uint64_t start = 0;
   std::string skip;
   if (!(rest >> state >> ppid >> pgrp >> session)) return false;
   for (int f = 7; f <= 13; ++f) rest >> skip;
   rest >> utime >> stime;
-  for (int f = 16; f <= 22; ++f) rest >> skip;
-  if (!(rest >> vsize >> rss)) return false;
+  for (int f = 16; f <= 21; ++f) rest >> skip;
+  if (!(rest >> start >> vsize >> rss)) return false;
+  info->start_ticks = start;
   info->state = state.empty() ? '?' : state[0];
   info->ppid = static_cast<pid_t>(ppid);
   info->pgrp = static_cast<pid_t>(pgrp);
@@ -150,13 +152,31 @@ std::string ProcTable::Dump(const std::vector<pid_t>& pids) const {
   return out;
 }
 
-int SignalTree(const ProcTable& table, pid_t root, pid_t session, int signal) {
-  const std::vector<pid_t> members = table.TreeOf(root, session);
+std::vector<pid_t> TrackedTree::Members(const ProcTable& table, pid_t root) {
+  std::set<pid_t> members;
+  for (pid_t pid : table.TreeOf(root, session_)) members.insert(pid);
+  for (auto it = seen_.begin(); it != seen_.end();) {
+    auto p = table.processes().find(it->first);
+    if (p == table.processes().end() || p->second.start_ticks != it->second ||
+        p->second.state == 'Z') {
+      it = seen_.erase(it);  // gone, or its pid now names another process
+      continue;
+    }
+    members.insert(it->first);
+    ++it;
+  }
+  for (pid_t pid : members) seen_[pid] = table.processes().at(pid).start_ticks;
+  return std::vector<pid_t>(members.begin(), members.end());
+}
+
+int SignalMembers(const ProcTable& table, const std::vector<pid_t>& members, pid_t session,
+                  int signal) {
   int signalled = 0;
-  if (session > 1 && kill(-session, signal) == 0) ++signalled;
+  bool group_alive = false;
+  for (pid_t pid : members) group_alive |= table.processes().at(pid).pgrp == session;
+  if (group_alive && session > 1 && kill(-session, signal) == 0) ++signalled;
   for (pid_t pid : members) {
-    const ProcInfo& info = table.processes().at(pid);
-    if (info.pgrp == session) continue;  // reached through the group
+    if (table.processes().at(pid).pgrp == session) continue;  // reached through the group
     if (kill(pid, signal) == 0) ++signalled;
   }
   return signalled;

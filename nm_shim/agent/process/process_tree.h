@@ -32,6 +32,7 @@ struct ProcInfo {
   int64_t stime_ms = 0;
   int64_t vmem_bytes = 0;
   int64_t rss_pages = 0;
+  uint64_t start_ticks = 0;  // start time since boot: tells a pid's reuse apart
 };
 
 class ProcTable {
@@ -55,9 +56,30 @@ class ProcTable {
   std::map<pid_t, ProcInfo> processes_;
 };
 
-// Sends `signal` to the process group `session` and to every member of the
-// tree in `table` that sits in another group. Returns how many targets were
-// signalled (0: nothing left).
-int SignalTree(const ProcTable& table, pid_t root, pid_t session, int signal);
+// One container's processes across readings of /proc: what TreeOf() finds
+// now, plus every process found by an earlier reading that is still the same
+// process (same start time). The memory keeps a child that left the session
+// in reach after its parent died, which TreeOf() alone cannot do.
+//
+// Thread-safety: not thread-safe; one owner.
+class TrackedTree {
+ public:
+  explicit TrackedTree(pid_t session) : session_(session) {}
+
+  // The live members, in pid order. `root` is the container's main pid while
+  // it is unreaped, 0 after (its number may then belong to someone else).
+  std::vector<pid_t> Members(const ProcTable& table, pid_t root);
+  pid_t session() const { return session_; }
+
+ private:
+  const pid_t session_;
+  std::map<pid_t, uint64_t> seen_;  // pid -> start_ticks
+};
+
+// Sends `signal` to the process group `session` (if a member is still in
+// it) and to every member in another group. Returns how many targets were
+// signalled.
+int SignalMembers(const ProcTable& table, const std::vector<pid_t>& members, pid_t session,
+                  int signal);
 
 }  // namespace spindle::nm

@@ -55,6 +55,7 @@ TEST(LaunchScriptTest, LinkNamesStayInTheWorkDir) {
   EXPECT_TRUE(ValidateLinkName("job.jar").ok());
   EXPECT_TRUE(ValidateLinkName("conf/site.xml").ok());
   EXPECT_FALSE(ValidateLinkName("").ok());
+  EXPECT_FALSE(ValidateLinkName(".").ok());
   EXPECT_FALSE(ValidateLinkName("/etc/passwd").ok());
   EXPECT_FALSE(ValidateLinkName("../escape").ok());
   EXPECT_FALSE(ValidateLinkName("a/../../escape").ok());

@@ -262,6 +262,17 @@ TEST_F(ProcessRuntimeTest, ExpandsPlaceholdersInCommandsAndEnvironment) {
             "a:b " + log + " " + spec.container.ToString() + "-x " + log + " alice\n");
 }
 
+TEST_F(ProcessRuntimeTest, AReadonlyShellVariableDoesNotStopTheContainer) {
+  Start();
+  ContainerLaunchSpec spec = Spec(1, "echo ok > ok.txt");
+  spec.environment = {{"UID", "12345"}, {"AFTER", "still-set"}};
+  spec.commands = {"echo $AFTER > ok.txt"};
+  const ContainerExit exit = RunToExit(spec);
+  ASSERT_EQ(exit.exit_status, 0) << exit.diagnostics;
+  EXPECT_EQ(ReadAll(WorkDir(spec) + "/ok.txt"), "still-set\n");
+  EXPECT_THAT(ReadAll(LogDir(spec) + "/prelaunch.err"), HasSubstr("UID"));
+}
+
 TEST_F(ProcessRuntimeTest, WritesTheCredentialsFile) {
   Start();
   ContainerLaunchSpec spec = Spec(1, "cat $HADOOP_TOKEN_FILE_LOCATION > copy.bin");
@@ -373,10 +384,13 @@ TEST_F(ProcessRuntimeTest, BadResourcesFailOnlyTheirContainer) {
 
 TEST_F(ProcessRuntimeTest, KillEndsTheWholeTreeWithTheCallersStatus) {
   Start();
-  // A background child, and one that leaves the session, each outlive the
-  // shell that started them unless the kill reaches them.
-  const ContainerLaunchSpec spec = Spec(
-      1, "sleep 1000 & echo \\$! > child.pid; setsid sleep 1000 & echo \\$! > escaped.pid; wait");
+  // A background child, and one that leaves the session and ignores
+  // SIGTERM, each outlive the shell that started them unless the kill
+  // reaches them: the second only the SIGKILL, after its parent is gone.
+  const std::string stubborn = root_ + "/src/stubborn.sh";
+  WriteAll(stubborn, "trap '' TERM\nwhile true; do sleep 1; done\n");
+  const ContainerLaunchSpec spec = Spec(1, "sleep 1000 & echo \\$! > child.pid; setsid /bin/bash " +
+                                               stubborn + " & echo \\$! > escaped.pid; wait");
   const ContainerLaunchSpec other = Spec(2, "sleep 1000");
   runtime_->Launch(spec);
   runtime_->Launch(other);

@@ -32,13 +32,6 @@ Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
   return options;
 }
 
-nm::RuntimeFactory RealRuntimeFactory(const nm::AgentOptions& options) {
-  LOG(WARNING) << "spindle nm: this build has no process runtime yet; containers are simulated "
-                  "(they hold their resources for "
-               << options.simulated_default_duration_ms << " ms or what their launch context says)";
-  return nm::SimulatedRuntimeFactory(options);
-}
-
 int NmMain(const CommandLine& flags) {
   auto options = NmOptionsFromFlags(flags);
   if (!options.ok()) {
@@ -47,7 +40,7 @@ int NmMain(const CommandLine& flags) {
   }
   nm::RuntimeFactory runtimes = options->simulated_nodes > 0
                                     ? nm::SimulatedRuntimeFactory(options->agent)
-                                    : RealRuntimeFactory(options->agent);
+                                    : nm::ProcessRuntimeFactory(options->agent);
   auto agent = nm::NodeAgent::Create(*options, std::move(runtimes));
   if (!agent.ok()) {
     std::fprintf(stderr, "spindle nm: %s\n", agent.status().message().c_str());

@@ -4,9 +4,10 @@
 // the submitter and the ApplicationMaster. The AM's containers are started on
 // the agents with the NMTokens and container tokens the RM handed out.
 //
-// The agents here use the simulated runtime (containers hold their resources
-// for what their command says); what needs real processes (commands writing
-// files, the memory limit) waits for the process runtime.
+// NmAgentTest's agents use the simulated runtime (containers hold their
+// resources for what their command says); NmAgentProcessTest's run their
+// containers as child processes (nm_shim/agent/process): shell commands
+// writing files, the memory limit, a SIGKILLed agent with containers.
 #include <glog/logging.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -69,6 +70,9 @@ class RecordingRuntime : public nm::ContainerRuntime {
 class NmAgentTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    work_dir_ = ::testing::TempDir() + "/nm-agent-test-" + std::to_string(getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::create_directories(work_dir_);
     StartRm(0);
     for (int i = 0; i < 2; ++i) agents_.push_back(StartAgent());
     ASSERT_TRUE(WaitFor([&] { return rm_->nodes().Counts().active == 2; }))
@@ -77,6 +81,7 @@ class NmAgentTest : public ::testing::Test {
   void TearDown() override {
     for (auto& a : agents_) a->Stop();
     if (rm_) rm_->Stop();
+    if (std::getenv("SPINDLE_KEEP_TEST_DIRS") == nullptr) std::filesystem::remove_all(work_dir_);
   }
 
   rm::Configuration RmConf(uint16_t tracker_port) {
@@ -114,6 +119,9 @@ class NmAgentTest : public ::testing::Test {
     conf.Set("yarn.nodemanager.resource.cpu-vcores", "4");
     conf.Set("spindle.nm.heartbeat.initial-interval-ms", "100");
     conf.Set("spindle.nm.rm-retry.max-interval-ms", "200");
+    conf.Set("yarn.nodemanager.local-dirs", work_dir_ + "/local");
+    conf.Set("yarn.nodemanager.log-dirs", work_dir_ + "/logs");
+    conf.Set("yarn.nodemanager.container-monitor.interval-ms", "200");
     return conf;
   }
 
@@ -122,12 +130,13 @@ class NmAgentTest : public ::testing::Test {
     EXPECT_TRUE(agent_options.ok()) << agent_options.status().ToString();
     nm::NodeAgentOptions options;
     options.agent = *agent_options;
-    nm::RuntimeFactory simulated = nm::SimulatedRuntimeFactory(options.agent);
+    nm::RuntimeFactory inner_factory = processes_ ? nm::ProcessRuntimeFactory(options.agent)
+                                                  : nm::SimulatedRuntimeFactory(options.agent);
     auto factory =
-        [this, simulated](
+        [this, inner_factory](
             const nm::NodeEnvironment& env, nm::EventLoop* loop,
             nm::ContainerListener listener) -> Result<std::unique_ptr<nm::ContainerRuntime>> {
-      ASSIGN_OR_RETURN(auto inner, simulated(env, loop, std::move(listener)));
+      ASSIGN_OR_RETURN(auto inner, inner_factory(env, loop, std::move(listener)));
       return std::unique_ptr<nm::ContainerRuntime>(std::make_unique<RecordingRuntime>(
           std::move(inner), [this](const nm::ContainerLaunchSpec& spec) {
             std::lock_guard<std::mutex> lock(mu_);
@@ -221,12 +230,12 @@ class NmAgentTest : public ::testing::Test {
   }
 
   // Allocates `n` task containers of 256 MB.
-  std::vector<y::ContainerProto> AllocateContainers(int n) {
+  std::vector<y::ContainerProto> AllocateContainers(int n, int64_t memory_mb = 256) {
     y::AllocateRequestProto ask;
     auto* r = ask.add_ask();
     r->mutable_priority()->set_priority(1);
     r->set_resource_name("*");
-    r->mutable_capability()->set_memory(256);
+    r->mutable_capability()->set_memory(memory_mb);
     r->mutable_capability()->set_virtual_cores(1);
     r->set_num_containers(n);
     std::vector<y::ContainerProto> allocated;
@@ -269,6 +278,8 @@ class NmAgentTest : public ::testing::Test {
     return 0;
   }
 
+  bool processes_ = false;  // agents run containers as processes
+  std::string work_dir_;
   std::unique_ptr<RmDaemon> rm_;
   std::vector<std::unique_ptr<nm::NodeAgent>> agents_;
   ipc::RpcClient client_;
@@ -278,6 +289,71 @@ class NmAgentTest : public ::testing::Test {
   int32_t response_id_ = 0;
   std::map<rm::NodeId, hadoop::common::TokenProto> nm_tokens_;
   std::map<rm::ContainerId, y::ContainerStatusProto> completed_;
+
+  // Submits an app (its AM container runs `sleep 600`), registers its AM and
+  // starts one container of `memory_mb` running `command`.
+  y::ContainerProto StartOne(const std::string& command, int64_t memory_mb = 256) {
+    const rm::ApplicationId app = Submit("sleep 600");
+    StartAm(app);
+    const auto containers = AllocateContainers(1, memory_mb);
+    EXPECT_EQ(containers.size(), 1u);
+    if (containers.empty()) return {};
+    EXPECT_EQ(StartOn(containers[0], command).succeeded_requests_size(), 1);
+    return containers[0];
+  }
+
+  // Allocates until the RM reports `id` completed; its status.
+  y::ContainerStatusProto WaitForCompletion(const rm::ContainerId& id) {
+    EXPECT_TRUE(WaitFor([&] {
+      Allocate();
+      return completed_.count(id) > 0;
+    })) << id.ToString();
+    return completed_.count(id) > 0 ? completed_.at(id) : y::ContainerStatusProto();
+  }
+
+  // The AM stops a running container; the RM reports KILLED_BY_APPMASTER.
+  void TheAmKillsARunningContainer() {
+    const y::ContainerProto c = StartOne("sleep 600");
+    ASSERT_TRUE(WaitFor([&] {
+      y::GetContainerStatusesRequestProto query;
+      *query.add_container_id() = c.id();
+      y::GetContainerStatusesResponseProto statuses;
+      EXPECT_TRUE(client_.Call(NmSpec(c.nodeid()), "getContainerStatuses", query, &statuses).ok());
+      return statuses.status_size() == 1 && statuses.status(0).state() == y::C_RUNNING;
+    }));
+    y::StopContainersRequestProto stop;
+    *stop.add_container_id() = c.id();
+    y::StopContainersResponseProto stopped;
+    ASSERT_TRUE(client_.Call(NmSpec(c.nodeid()), "stopContainers", stop, &stopped).ok());
+    EXPECT_EQ(stopped.succeeded_requests_size(), 1);
+    EXPECT_EQ(WaitForCompletion(rm::FromProto(c.id())).exit_status(), nm::kExitKilledByAppMaster);
+  }
+
+  // `spindle nm` as a child process (real mode) with `memory_mb`.
+  pid_t SpawnAgentProcess(int64_t memory_mb) {
+    const std::string dir = work_dir_ + "/child-conf";
+    std::filesystem::create_directories(dir);
+    {
+      std::ofstream site(dir + "/yarn-site.xml");
+      site << "<configuration>\n";
+      auto property = [&](const std::string& k, const std::string& v) {
+        site << "<property><name>" << k << "</name><value>" << v << "</value></property>\n";
+      };
+      property("yarn.resourcemanager.resource-tracker.address",
+               "127.0.0.1:" + std::to_string(rm_->resource_tracker_port()));
+      property("yarn.nodemanager.address", "127.0.0.1:0");
+      property("yarn.nodemanager.resource.memory-mb", std::to_string(memory_mb));
+      property("yarn.nodemanager.local-dirs", work_dir_ + "/child-local");
+      property("yarn.nodemanager.log-dirs", work_dir_ + "/child-logs");
+      site << "</configuration>\n";
+    }
+    const pid_t child = fork();
+    if (child == 0) {
+      execl(SPINDLE_BINARY, SPINDLE_BINARY, "nm", "--conf", dir.c_str(), nullptr);
+      _exit(127);
+    }
+    return child;
+  }
 };
 
 TEST_F(NmAgentTest, AnApplicationRunsItsContainersOnTheAgents) {
@@ -323,24 +399,7 @@ TEST_F(NmAgentTest, AnApplicationRunsItsContainersOnTheAgents) {
       0u);
 }
 
-TEST_F(NmAgentTest, TheAmKillsAContainer) {
-  const rm::ApplicationId app = Submit("sleep 600");
-  StartAm(app);
-  const auto containers = AllocateContainers(1);
-  ASSERT_EQ(containers.size(), 1u);
-  const auto& c = containers[0];
-  ASSERT_EQ(StartOn(c, "sleep 600").succeeded_requests_size(), 1);
-  y::StopContainersRequestProto stop;
-  *stop.add_container_id() = c.id();
-  y::StopContainersResponseProto stopped;
-  ASSERT_TRUE(client_.Call(NmSpec(c.nodeid()), "stopContainers", stop, &stopped).ok());
-  EXPECT_EQ(stopped.succeeded_requests_size(), 1);
-  ASSERT_TRUE(WaitFor([&] {
-    Allocate();
-    return completed_.count(rm::FromProto(c.id())) > 0;
-  }));
-  EXPECT_EQ(completed_.at(rm::FromProto(c.id())).exit_status(), nm::kExitKilledByAppMaster);
-}
+TEST_F(NmAgentTest, TheAmKillsAContainer) { TheAmKillsARunningContainer(); }
 
 TEST_F(NmAgentTest, ForgedExpiredAndForeignContainerTokensAreRejected) {
   const rm::ApplicationId app = Submit("sleep 600");
@@ -434,27 +493,14 @@ TEST_F(NmAgentTest, AgentsResyncWithARestartedRm) {
   }));
 }
 
+class NmAgentProcessTest : public NmAgentTest {
+ protected:
+  NmAgentProcessTest() { processes_ = true; }
+};
+
 TEST_F(NmAgentTest, ASigkilledAgentProcessIsLost) {
-  const std::string dir = ::testing::TempDir() + "/nm-agent-conf-" + std::to_string(getpid());
-  std::filesystem::create_directories(dir);
-  {
-    std::ofstream site(dir + "/yarn-site.xml");
-    site << "<configuration>\n";
-    auto property = [&](const std::string& k, const std::string& v) {
-      site << "<property><name>" << k << "</name><value>" << v << "</value></property>\n";
-    };
-    property("yarn.resourcemanager.resource-tracker.address",
-             "127.0.0.1:" + std::to_string(rm_->resource_tracker_port()));
-    property("yarn.nodemanager.address", "127.0.0.1:0");
-    property("yarn.nodemanager.resource.memory-mb", "2048");
-    site << "</configuration>\n";
-  }
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    execl(SPINDLE_BINARY, SPINDLE_BINARY, "nm", "--conf", dir.c_str(), nullptr);
-    _exit(127);
-  }
+  const pid_t child = SpawnAgentProcess(2048);
+  ASSERT_GT(child, 0);
   const bool joined = WaitFor([&] { return rm_->nodes().Counts().active == 3; });
   kill(child, SIGKILL);
   int status = 0;
@@ -463,7 +509,82 @@ TEST_F(NmAgentTest, ASigkilledAgentProcessIsLost) {
   ASSERT_TRUE(WaitFor([&] { return rm_->nodes().Counts().lost == 1; }))
       << "the RM marks the silent node LOST";
   EXPECT_EQ(rm_->nodes().Counts().active, 2);
-  std::filesystem::remove_all(dir);
+}
+
+TEST_F(NmAgentProcessTest, ContainersRunShellCommandsThatWriteFiles) {
+  const rm::ApplicationId app = Submit("sleep 600");
+  StartAm(app);
+  const auto containers = AllocateContainers(2);
+  ASSERT_EQ(containers.size(), 2u);
+  const std::string out = work_dir_ + "/out";
+  std::filesystem::create_directories(out);
+  for (const auto& c : containers) {
+    // Launch commands go into `bash -c "..."` unescaped, as Hadoop's
+    // launch script has them: no double quotes inside.
+    auto started = StartOn(c, "echo $CONTAINER_ID on $NM_HOST:$NM_PORT > " + out +
+                                  "/$CONTAINER_ID.txt && pwd >> " + out + "/$CONTAINER_ID.txt");
+    ASSERT_EQ(started.succeeded_requests_size(), 1);
+  }
+  ASSERT_TRUE(WaitFor([&] {
+    Allocate();
+    return completed_.size() == 2;
+  }));
+  for (const auto& c : containers) {
+    const rm::ContainerId id = rm::FromProto(c.id());
+    EXPECT_EQ(completed_.at(id).exit_status(), 0) << completed_.at(id).diagnostics();
+    std::ifstream in(out + "/" + id.ToString() + ".txt");
+    std::string line;
+    ASSERT_TRUE(std::getline(in, line)) << "the container wrote its file; " << [&] {
+      std::string names;
+      for (const auto& e : std::filesystem::directory_iterator(out))
+        names += e.path().string() + " ";
+      return names;
+    }();
+    EXPECT_EQ(line, id.ToString() + " on " + rm::FromProto(c.nodeid()).ToString());
+    ASSERT_TRUE(std::getline(in, line));
+    EXPECT_NE(line.find(id.ToString()), std::string::npos) << "runs in its own work dir: " << line;
+  }
+}
+
+TEST_F(NmAgentProcessTest, AContainerOverItsMemoryLimitIsKilled) {
+  const y::ContainerProto c =
+      StartOne("python3 -c 'b = bytearray(400 << 20); import time; time.sleep(60)'", 128);
+  const y::ContainerStatusProto status = WaitForCompletion(rm::FromProto(c.id()));
+  EXPECT_EQ(status.exit_status(), nm::kExitKilledExceededPmem) << status.diagnostics();
+}
+
+TEST_F(NmAgentProcessTest, TheAmKillsARunningProcess) { TheAmKillsARunningContainer(); }
+
+TEST_F(NmAgentProcessTest, ContainersOfASigkilledAgentCompleteAsAborted) {
+  const pid_t child = SpawnAgentProcess(8192);
+  ASSERT_GT(child, 0);
+  bool joined = WaitFor([&] { return rm_->nodes().Counts().active == 3; });
+  if (!joined) kill(child, SIGKILL);
+  ASSERT_TRUE(joined);
+  const rm::ApplicationId app = Submit("sleep 600");
+  StartAm(app);
+  // 6 GB fits only the child agent (the in-process ones have 4 GB).
+  const auto containers = AllocateContainers(1, 6144);
+  if (containers.size() != 1u) kill(child, SIGKILL);
+  ASSERT_EQ(containers.size(), 1u);
+  const auto& c = containers[0];
+  const auto started = StartOn(c, "sleep 20");
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_EQ(started.succeeded_requests_size(), 1);
+  const rm::ContainerId id = rm::FromProto(c.id());
+  ASSERT_TRUE(WaitFor([&] {
+    Allocate();
+    return completed_.count(id) > 0;
+  })) << "the RM completes the lost node's container";
+  EXPECT_EQ(rm_->nodes().Counts().lost, 1);
+  EXPECT_EQ(completed_.at(id).exit_status(), nm::kExitAborted) << completed_.at(id).diagnostics();
+  // The killed agent's container (its own session) is an orphan now: end it.
+  std::ifstream pid_file(work_dir_ + "/child-local/nmPrivate/" + app.ToString() + "/" +
+                         id.ToString() + "/" + id.ToString() + ".pid");
+  pid_t orphan = 0;
+  if (pid_file >> orphan && orphan > 1) kill(-orphan, SIGKILL);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <glog/logging.h>
 
+#include "nm_shim/agent/process/process_runtime.h"
 #include "nm_shim/agent/simulated/simulated_runtime.h"
 
 namespace spindle::nm {
@@ -13,6 +14,17 @@ RuntimeFactory SimulatedRuntimeFactory(const AgentOptions& options) {
                ContainerListener listener) -> Result<std::unique_ptr<ContainerRuntime>> {
     return std::unique_ptr<ContainerRuntime>(
         std::make_unique<SimulatedRuntime>(sim, loop, std::move(listener)));
+  };
+}
+
+RuntimeFactory ProcessRuntimeFactory(const AgentOptions& options) {
+  return [options](const NodeEnvironment& env, EventLoop*, ContainerListener listener) {
+    ProcessRuntimeOptions process;
+    process.node = env;
+    process.sigkill_delay_ms = options.sigkill_delay_ms;
+    process.monitor_interval_ms = options.monitor_interval_ms;
+    process.pmem_check_enabled = options.pmem_check_enabled;
+    return NewProcessRuntime(std::move(process), std::move(listener));
   };
 }
 

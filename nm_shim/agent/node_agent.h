@@ -43,6 +43,9 @@ using RuntimeFactory = std::function<Result<std::unique_ptr<ContainerRuntime>>(
 
 // The simulated runtime, with the agent's default duration.
 RuntimeFactory SimulatedRuntimeFactory(const AgentOptions& options);
+// The process runtime (nm_shim/agent/process): containers are child
+// processes, with the agent's directories, kill delay and memory monitor.
+RuntimeFactory ProcessRuntimeFactory(const AgentOptions& options);
 
 // The host of virtual node `index` (0-based): 127.1.0.1, 127.1.0.2, ...
 std::string SimulatedNodeHost(int64_t index);

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <functional>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "am_protocol/ipc/rpc_client.h"
@@ -125,11 +126,13 @@ class NmAgentTest : public ::testing::Test {
     return conf;
   }
 
-  std::unique_ptr<nm::NodeAgent> StartAgent() {
+  // An in-process agent: one node, or `simulated_nodes` virtual ones.
+  std::unique_ptr<nm::NodeAgent> StartAgent(int64_t simulated_nodes = 0) {
     auto agent_options = nm::AgentOptionsFromConfiguration(AgentConf());
     EXPECT_TRUE(agent_options.ok()) << agent_options.status().ToString();
     nm::NodeAgentOptions options;
     options.agent = *agent_options;
+    options.simulated_nodes = simulated_nodes;
     nm::RuntimeFactory inner_factory = processes_ ? nm::ProcessRuntimeFactory(options.agent)
                                                   : nm::SimulatedRuntimeFactory(options.agent);
     auto factory =
@@ -138,9 +141,11 @@ class NmAgentTest : public ::testing::Test {
             nm::ContainerListener listener) -> Result<std::unique_ptr<nm::ContainerRuntime>> {
       ASSIGN_OR_RETURN(auto inner, inner_factory(env, loop, std::move(listener)));
       return std::unique_ptr<nm::ContainerRuntime>(std::make_unique<RecordingRuntime>(
-          std::move(inner), [this](const nm::ContainerLaunchSpec& spec) {
+          std::move(inner),
+          [this, node = rm::NodeId{env.nm_host, env.nm_port}](const nm::ContainerLaunchSpec& spec) {
             std::lock_guard<std::mutex> lock(mu_);
             launched_.push_back(spec);
+            launched_on_[spec.container] = node;
           }));
     };
     auto agent = nm::NodeAgent::Create(options, factory);
@@ -285,6 +290,7 @@ class NmAgentTest : public ::testing::Test {
   ipc::RpcClient client_;
   std::mutex mu_;
   std::vector<nm::ContainerLaunchSpec> launched_;
+  std::map<rm::ContainerId, rm::NodeId> launched_on_;  // which node's runtime ran it
   std::optional<ipc::ClientToken> amrm_;
   int32_t response_id_ = 0;
   std::map<rm::NodeId, hadoop::common::TokenProto> nm_tokens_;
@@ -397,6 +403,37 @@ TEST_F(NmAgentTest, AnApplicationRunsItsContainersOnTheAgents) {
   EXPECT_EQ(
       agents_[0]->containers(0).live_containers() + agents_[1]->containers(0).live_containers(),
       0u);
+}
+
+TEST_F(NmAgentTest, SimulatedNodesShareOnePortAndEachGetsItsOwnContainers) {
+  // Only virtual nodes this time.
+  for (auto& a : agents_) a->Stop();
+  ASSERT_TRUE(WaitFor([&] { return rm_->nodes().Counts().active == 0; }));
+  agents_.push_back(StartAgent(/*simulated_nodes=*/3));
+  nm::NodeAgent& sim = *agents_.back();
+  ASSERT_TRUE(WaitFor([&] { return rm_->nodes().Counts().active == 3; }));
+  EXPECT_EQ(sim.node_id(0), (rm::NodeId{"127.1.0.1", sim.port()}));
+  EXPECT_EQ(sim.node_id(2), (rm::NodeId{"127.1.0.3", sim.port()}));
+
+  // The RM launches the AM on a virtual node through the shared port.
+  const rm::ApplicationId app = Submit("sleep 600");
+  StartAm(app);
+  const auto containers = AllocateContainers(6);
+  ASSERT_EQ(containers.size(), 6u);
+  std::set<rm::NodeId> nodes;
+  for (const auto& c : containers) {
+    nodes.insert(rm::FromProto(c.nodeid()));
+    ASSERT_EQ(StartOn(c, "sleep 0.2").succeeded_requests_size(), 1);
+  }
+  EXPECT_GE(nodes.size(), 2u) << "6 x 256 MB spread over 4 GB nodes";
+  for (const auto& c : containers) {
+    EXPECT_EQ(WaitForCompletion(rm::FromProto(c.id())).exit_status(), 0);
+  }
+  // Each container ran on the virtual node its token names.
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& c : containers) {
+    EXPECT_EQ(launched_on_.at(rm::FromProto(c.id())), rm::FromProto(c.nodeid()));
+  }
 }
 
 TEST_F(NmAgentTest, TheAmKillsAContainer) { TheAmKillsARunningContainer(); }

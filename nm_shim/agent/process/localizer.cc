@@ -61,7 +61,9 @@ std::string FindProgram(const std::string& name) {
   std::string dir;
   while (std::getline(dirs, dir, ':')) {
     if (dir.empty()) continue;
-    const std::string candidate = dir + "/" + name;
+    std::string candidate = dir;
+    candidate += '/';
+    candidate += name;
     if (access(candidate.c_str(), X_OK) == 0) return candidate;
   }
   return "";

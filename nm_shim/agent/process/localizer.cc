@@ -61,7 +61,9 @@ std::string FindProgram(const std::string& name) {
   std::string dir;
   while (std::getline(dirs, dir, ':')) {
     if (dir.empty()) continue;
-    const std::string candidate = dir + "/" + name;
+    std::string candidate = dir;
+    candidate += '/';
+    candidate += name;
     if (access(candidate.c_str(), X_OK) == 0) return candidate;
   }
   return "";
@@ -225,24 +227,33 @@ Result<std::string> Localizer::Localize(const LocalResource& resource, const std
   key += "|" + source + "|" + std::to_string(resource.timestamp) + "|" +
          std::to_string(resource.size) + "|" + std::to_string(static_cast<int>(resource.type)) +
          "|" + resource.pattern;
-  {
-    MutexLock lock(&mu_);
-    for (;;) {
+  // Either a cached copy that still exists, or this thread's claim to
+  // download it (the disk is checked without the lock held).
+  for (;;) {
+    std::string cached;
+    {
+      MutexLock lock(&mu_);
       auto it = cache_.find(key);
-      if (it == cache_.end()) break;
-      if (it->second.state == State::kDownloading) {
+      while (it != cache_.end() && it->second.state == State::kDownloading) {
         changed_.Wait(&mu_);
-        continue;
+        it = cache_.find(key);
       }
-      std::error_code ec;
-      if (fs::exists(it->second.path, ec)) return it->second.path;
-      cache_.erase(it);  // removed behind our back: fetch it again
-      break;
+      if (it == cache_.end()) {
+        Entry entry;
+        entry.app_id =
+            resource.visibility == LocalResource::Visibility::kApplication ? app_id : std::string();
+        cache_[key] = entry;
+        break;
+      }
+      cached = it->second.path;
     }
-    Entry entry;
-    entry.app_id =
-        resource.visibility == LocalResource::Visibility::kApplication ? app_id : std::string();
-    cache_[key] = entry;
+    std::error_code ec;
+    if (fs::exists(cached, ec)) return cached;
+    MutexLock lock(&mu_);  // removed behind our back: forget it, fetch it again
+    auto it = cache_.find(key);
+    if (it != cache_.end() && it->second.state == State::kReady && it->second.path == cached) {
+      cache_.erase(it);
+    }
   }
   Result<std::string> local = Download(resource, source, CacheRoot(resource, user, app_id));
   {

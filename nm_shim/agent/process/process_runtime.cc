@@ -229,6 +229,7 @@ class ProcessRuntime final : public ContainerRuntime {
   }
 
   void Wake() {
+    if (wake_fd_ < 0) return;  // Start() failed before making it
     const uint64_t one = 1;
     if (write(wake_fd_, &one, sizeof(one)) < 0 && errno != EAGAIN) {
       PLOG(WARNING) << "eventfd write";
@@ -549,14 +550,19 @@ class ProcessRuntime final : public ContainerRuntime {
         // Someone else reaped it (a waitpid(-1) elsewhere in the process);
         // the exit code file the wrapper wrote is the best we have.
         PLOG(WARNING) << "waitpid(" << pid << ")";
-        status = 255 << 8;
+        std::string exit_code_file;
+        {
+          MutexLock lock(&mu_);
+          auto it = containers_.find(id);
+          if (it != containers_.end()) exit_code_file = it->second->paths.exit_code_file;
+        }
+        status = ExitCodeFromFile(exit_code_file) << 8;
       }
       state->monitors.erase(id);
       MutexLock lock(&mu_);
       auto it = containers_.find(id);
       if (it == containers_.end()) continue;
       Container* c = it->second.get();
-      if (r < 0) status = ExitCodeFromFile(c->paths.exit_code_file) << 8;
       c->wait_status = status;
       c->phase = Phase::kDraining;
       any = true;

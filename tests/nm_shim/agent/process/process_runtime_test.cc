@@ -328,6 +328,25 @@ TEST_F(ProcessRuntimeTest, LocalisesFilesAndArchivesUnderTheirNames) {
   EXPECT_EQ(fs::read_symlink(WorkDir(again) + "/data.txt").string(), target);
 }
 
+TEST_F(ProcessRuntimeTest, ACachedCopyRemovedFromDiskIsFetchedAgain) {
+  Start();
+  const std::string src = root_ + "/src";
+  WriteAll(src + "/data.txt", "payload\n");
+  LocalResource r = FileResource("data.txt", src + "/data.txt");
+  r.visibility = LocalResource::Visibility::kPrivate;
+  ContainerLaunchSpec first = Spec(1, "cat data.txt > seen.txt");
+  first.local_resources.push_back(r);
+  ASSERT_EQ(RunToExit(first).exit_status, 0);
+  const std::string private_cache = root_ + "/local/usercache/alice/filecache";
+  EXPECT_THAT(fs::read_symlink(WorkDir(first) + "/data.txt").string(), HasSubstr(private_cache));
+  fs::remove_all(private_cache);
+  ContainerLaunchSpec second = Spec(2, "cat data.txt > seen.txt");
+  second.local_resources.push_back(r);
+  const ContainerExit exit = RunToExit(second);
+  ASSERT_EQ(exit.exit_status, 0) << exit.diagnostics;
+  EXPECT_EQ(ReadAll(WorkDir(second) + "/seen.txt"), "payload\n");
+}
+
 TEST_F(ProcessRuntimeTest, BadResourcesFailOnlyTheirContainer) {
   Start();
   const std::string src = root_ + "/src";
@@ -444,6 +463,17 @@ TEST_F(ProcessRuntimeTest, TreeOverItsMemoryIsKilledWithMinus104) {
                                           "] is running beyond physical memory limits."));
   EXPECT_THAT(exit.diagnostics, HasSubstr("of 16 MB physical memory used"));
   EXPECT_THAT(exit.diagnostics, HasSubstr("Killing container."));
+}
+
+TEST_F(ProcessRuntimeTest, NoMemoryCheckWhenPmemCheckIsDisabled) {
+  options_.monitor_interval_ms = 50;
+  options_.pmem_check_enabled = false;
+  Start();
+  ContainerLaunchSpec spec = Spec(1, "x=\\$(head -c 50000000 /dev/zero | tr '\\0' a); echo done");
+  spec.memory_mb = 16;
+  const ContainerExit exit = RunToExit(spec);
+  EXPECT_EQ(exit.exit_status, 0) << exit.diagnostics;
+  EXPECT_EQ(ReadAll(LogDir(spec) + "/stdout"), "done\n");
 }
 
 TEST_F(ProcessRuntimeTest, ShutdownKillsEveryContainer) {

@@ -6,9 +6,11 @@
 #include <string>
 
 #include "bench/ipc_bench.h"
+#include "bench/nm_bench.h"
 #include "bench/pool_bench.h"
 #include "bench/windtunnel_bench.h"
 #include "cmd/command_line.h"
+#include "cmd/nm_daemon.h"
 #include "cmd/rm_daemon.h"
 #include "cmd/shell_app.h"
 
@@ -32,8 +34,13 @@ void PrintUsage() {
       "  bench windtunnel  ParSync's Wind Tunnel (bench/windtunnel/README.md) [--clock\n"
       "              real|virtual] [--phase-seconds 60] [--scale X] [--peak] [--json F]\n"
       "              [--csv F] [--html F] [--modes parsync,statesync,monolithic]\n"
+      "  bench nm    heartbeats/s the RM serves from one `spindle nm --simulate N`\n"
+      "              agent, and the agent's CPU and RSS [--nodes 5000] [--seconds 20]\n"
+      "              [--interval-ms 1000] [--register-timeout 120]\n"
       "  rm          the ResourceManager [--conf DIR] (default $HADOOP_CONF_DIR)\n"
       "              [--ports-file F] (where it listens, once listening)\n"
+      "  nm          the node agent [--conf DIR] [--simulate N]\n"
+      "              [--resource-tracker HOST:PORT]\n"
       "  shell       run a command in N containers (a DistributedShell of our own)\n"
       "              --command CMD [--num-containers N] [--memory-mb M] [--vcores V]\n"
       "              [--rm HOST:PORT (127.0.0.1:8032)] [--rm-scheduler HOST:PORT]\n"
@@ -56,6 +63,7 @@ int Bench(int argc, char** argv) {
   const std::string name = argv[2];
   if (name == "ipc") return spindle::bench::IpcBenchMain(*flags);
   if (name == "pool") return spindle::bench::PoolBenchMain(*flags);
+  if (name == "nm") return spindle::bench::NmBenchMain(*flags);
   if (name == "windtunnel") return spindle::bench::WindTunnelBenchMain(*flags);
   std::fprintf(stderr, "spindle bench: unknown benchmark '%s'\n", name.c_str());
   return 2;
@@ -87,6 +95,14 @@ int main(int argc, char** argv) {
       return 2;
     }
     return command == "shell" ? spindle::ShellClientMain(*flags) : spindle::ShellAmMain(*flags);
+  }
+  if (command == "nm") {
+    auto flags = spindle::CommandLine::Parse(argc, argv, 2);
+    if (!flags.ok()) {
+      std::fprintf(stderr, "spindle nm: %s\n", flags.status().ToString().c_str());
+      return 2;
+    }
+    return spindle::NmMain(*flags);
   }
   std::fprintf(stderr, "spindle: unknown command '%s'\n", command.c_str());
   PrintUsage();

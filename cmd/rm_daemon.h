@@ -82,6 +82,8 @@ class RmDaemon : public am_protocol::AdminActions {
   uint16_t scheduler_port() const { return scheduler_server_->port(); }
   uint16_t resource_tracker_port() const { return tracker_server_->port(); }
   uint16_t admin_port() const { return admin_server_->port(); }
+  // Calls the ResourceTracker port has answered (registrations, heartbeats).
+  int64_t resource_tracker_calls() const { return tracker_server_->calls_served(); }
 
   rm::ApplicationManager& apps() { return *apps_; }
   rm::NodeRegistry& nodes() { return *nodes_; }

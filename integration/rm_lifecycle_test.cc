@@ -14,8 +14,9 @@
 
 #include "am_protocol/ipc/rpc_client.h"
 #include "am_protocol/ipc/rpc_server.h"
-#include "base/crypto.h"
 #include "cmd/rm_daemon.h"
+#include "integration/wait_for.h"
+#include "nm_shim/agent/token_verifier.h"
 #include "rm/security/credentials.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
@@ -37,35 +38,22 @@ constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolP
 constexpr char kAdmin[] =
     "org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocolPB";
 
-bool WaitFor(const std::function<bool()>& predicate, std::chrono::milliseconds timeout = 20s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (predicate()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return predicate();
-}
-
-// A NodeManager's ContainerManagementProtocol: NMTokens are checked with the
-// NM-token master key from registration, as a Java NM does.
+// A NodeManager's ContainerManagementProtocol: NMTokens and container tokens
+// are checked with the master keys from registration, by the node agent's
+// own checks (nm_shim/agent/token_verifier.h), as a Java NM does.
 class TestNodeManager : public ipc::TokenSecretProvider {
  public:
   Result<ipc::TokenSecret> RetrieveSecret(std::string_view identifier) const override {
-    std::lock_guard<std::mutex> lock(mu_);
-    y::NMTokenIdentifierProto id;
-    if (!id.ParseFromArray(identifier.data(), static_cast<int>(identifier.size())) ||
-        id.keyid() != nm_key_.key_id()) {
-      return Status::Remote("org.apache.hadoop.security.token.SecretManager$InvalidToken",
-                            "unknown NMToken key");
-    }
-    return ipc::TokenSecret{HmacSha1(nm_key_.bytes(), identifier),
-                            rm::FromProto(id.appattemptid()).ToString()};
+    ASSIGN_OR_RETURN(nm::NmTokenInfo info, nm::VerifyNmToken(identifier, node_, keys_));
+    return ipc::TokenSecret{info.password, info.attempt.ToString()};
   }
 
-  void SetKeys(const y::MasterKeyProto& nm_key, const y::MasterKeyProto& container_key) {
-    std::lock_guard<std::mutex> lock(mu_);
-    nm_key_ = nm_key;
-    container_key_ = container_key;
+  void SetKeys(const y::MasterKeyProto& nm_key, const y::MasterKeyProto& container_key,
+               int64_t rm_identifier) {
+    keys_.Apply(nm::NodeTokenKeys::Family::kNmTokens, {nm_key.key_id(), nm_key.bytes()});
+    keys_.Apply(nm::NodeTokenKeys::Family::kContainerTokens,
+                {container_key.key_id(), container_key.bytes()});
+    keys_.set_rm_identifier(rm_identifier);
   }
 
   Status Start() {
@@ -75,18 +63,16 @@ class TestNodeManager : public ipc::TokenSecretProvider {
         "startContainers",
         [this](const ipc::ConnectionIdentity& who, const y::StartContainersRequestProto& request,
                y::StartContainersResponseProto* response) {
+          ASSIGN_OR_RETURN(nm::NmTokenInfo caller,
+                           nm::VerifyNmToken(who.token_identifier, node_, keys_));
           std::lock_guard<std::mutex> lock(mu_);
           for (const auto& start : request.start_container_request()) {
-            const auto& token = start.container_token();
-            y::ContainerTokenIdentifierProto id;
-            if (!id.ParseFromString(token.identifier()) ||
-                HmacSha1(container_key_.bytes(), token.identifier()) != token.password()) {
-              return Status::Remote("org.apache.hadoop.yarn.exceptions.YarnException",
-                                    "Unauthorized request to start container");
-            }
-            started_.push_back(
-                {rm::FromProto(id.containerid()), start.container_launch_context(), who.user});
-            *response->add_succeeded_requests() = id.containerid();
+            ASSIGN_OR_RETURN(
+                nm::VerifiedContainerToken token,
+                nm::VerifyContainerToken(start.container_token(), node_, keys_, caller.attempt,
+                                         SystemClock::Get()->WallMillis()));
+            started_.push_back({token.container, start.container_launch_context(), who.user});
+            *response->add_succeeded_requests() = token.identifier.containerid();
           }
           return Status::OK();
         });
@@ -104,7 +90,9 @@ class TestNodeManager : public ipc::TokenSecretProvider {
     options.session.simple_enabled = false;
     options.session.token_provider = this;
     server_ = std::make_unique<ipc::RpcServer>(options, registry);
-    return server_->Start();
+    RETURN_NOT_OK(server_->Start());
+    node_ = rm::NodeId{"127.0.0.1", server_->port()};
+    return Status::OK();
   }
   uint16_t port() const { return server_->port(); }
 
@@ -124,8 +112,8 @@ class TestNodeManager : public ipc::TokenSecretProvider {
 
  private:
   mutable std::mutex mu_;
-  y::MasterKeyProto nm_key_;
-  y::MasterKeyProto container_key_;
+  rm::NodeId node_;
+  nm::NodeTokenKeys keys_;
   std::vector<Started> started_;
   std::vector<rm::ContainerId> stopped_;
   std::unique_ptr<ipc::RpcServer> server_;
@@ -175,7 +163,8 @@ class RmLifecycleTest : public ::testing::Test {
     ASSERT_TRUE(response.has_nm_token_master_key());
     ASSERT_TRUE(response.has_container_token_master_key());
     EXPECT_EQ(response.rm_identifier(), daemon_->apps().cluster_timestamp());
-    nm_.SetKeys(response.nm_token_master_key(), response.container_token_master_key());
+    nm_.SetKeys(response.nm_token_master_key(), response.container_token_master_key(),
+                response.rm_identifier());
   }
 
   // One heartbeat reporting `statuses`; returns the response.

@@ -13,6 +13,7 @@ PACKAGES=(
   libgoogle-glog-dev libgflags-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libssl-dev
+  unzip zip                         # nm agent: zip/jar archive resources (unzip) and their tests (zip)
 )
 
 missing=()

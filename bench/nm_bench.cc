@@ -1,0 +1,180 @@
+#include "bench/nm_bench.h"
+
+#include <glog/logging.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "cmd/rm_daemon.h"
+
+namespace spindle::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+// utime + stime of `pid`, in seconds.
+double ProcessCpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const size_t paren = text.rfind(')');
+  if (paren == std::string::npos) return 0;
+  std::istringstream fields(text.substr(paren + 2));
+  std::string field;
+  double utime = 0, stime = 0;
+  // Fields 3.. after the command: state is field 3, utime 14, stime 15.
+  for (int i = 3; i <= 15 && (fields >> field); ++i) {
+    if (i == 14) utime = std::stod(field);
+    if (i == 15) stime = std::stod(field);
+  }
+  return (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// VmRSS / VmHWM of `pid` in MB.
+double StatusMb(pid_t pid, const std::string& key) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(key + ":", 0) == 0) {
+      std::istringstream words(line.substr(key.size() + 1));
+      double kb = 0;
+      words >> kb;
+      return kb / 1024;
+    }
+  }
+  return 0;
+}
+
+double SelfCpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
+}  // namespace
+
+Result<NmBenchResult> RunNmBench(const NmBenchOptions& options) {
+  if (options.nodes <= 0 || options.seconds <= 0 || options.heartbeat_interval_ms <= 0) {
+    return Status::InvalidArgument("--nodes, --seconds and --interval-ms must be positive");
+  }
+  rm::Configuration conf;
+  for (const char* key :
+       {"yarn.resourcemanager.address", "yarn.resourcemanager.scheduler.address",
+        "yarn.resourcemanager.resource-tracker.address", "yarn.resourcemanager.admin.address"}) {
+    conf.Set(key, "127.0.0.1:0");
+  }
+  conf.Set("yarn.scheduler.capacity.root.queues", "default");
+  conf.Set("yarn.scheduler.capacity.root.default.capacity", "100");
+  conf.Set("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms",
+           std::to_string(options.heartbeat_interval_ms));
+  ASSIGN_OR_RETURN(auto rm, RmDaemon::Create(std::move(conf)));
+  RETURN_NOT_OK(rm->Start());
+
+  // An empty configuration directory: the agent reads only its flags.
+  const std::string conf_dir = std::filesystem::temp_directory_path().string() +
+                               "/spindle-bench-nm-" + std::to_string(getpid());
+  std::filesystem::create_directories(conf_dir);
+  const std::string tracker = "127.0.0.1:" + std::to_string(rm->resource_tracker_port());
+  const std::string nodes = std::to_string(options.nodes);
+  const auto start = Clock::now();
+  const pid_t child = fork();
+  if (child < 0) return Status::IoError("fork failed");
+  if (child == 0) {
+    execl("/proc/self/exe", "spindle", "nm", "--conf", conf_dir.c_str(), "--simulate",
+          nodes.c_str(), "--resource-tracker", tracker.c_str(), nullptr);
+    _exit(127);
+  }
+  NmBenchResult result;
+  result.nodes = options.nodes;
+  Status status = Status::OK();
+  const auto register_deadline = start + std::chrono::seconds(options.register_timeout_seconds);
+  while (rm->nodes().Counts().active < options.nodes && Clock::now() < register_deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const int32_t registered = rm->nodes().Counts().active;
+  result.register_seconds = Seconds(Clock::now() - start);
+  if (registered < options.nodes) {
+    status = Status::TimedOut("only " + std::to_string(registered) + " of " + nodes +
+                              " nodes registered in " +
+                              std::to_string(options.register_timeout_seconds) + " s");
+  } else {
+    // One interval to settle into the steady heartbeat rhythm.
+    std::this_thread::sleep_for(std::chrono::milliseconds(options.heartbeat_interval_ms));
+    const auto t0 = Clock::now();
+    const int64_t calls0 = rm->resource_tracker_calls();
+    const double agent0 = ProcessCpuSeconds(child);
+    const double self0 = SelfCpuSeconds();
+    std::this_thread::sleep_for(std::chrono::seconds(options.seconds));
+    const double elapsed = Seconds(Clock::now() - t0);
+    result.heartbeats_per_second =
+        static_cast<double>(rm->resource_tracker_calls() - calls0) / elapsed;
+    result.agent_cpu_percent = 100 * (ProcessCpuSeconds(child) - agent0) / elapsed;
+    result.rm_cpu_percent = 100 * (SelfCpuSeconds() - self0) / elapsed;
+    result.agent_rss_mb = StatusMb(child, "VmRSS");
+    result.agent_peak_rss_mb = StatusMb(child, "VmHWM");
+    result.expected_per_second = options.nodes * 1000.0 / options.heartbeat_interval_ms;
+  }
+  kill(child, SIGTERM);
+  int wstatus = 0;
+  waitpid(child, &wstatus, 0);
+  rm->Stop();
+  std::filesystem::remove_all(conf_dir);
+  RETURN_NOT_OK(status);
+  return result;
+}
+
+int NmBenchMain(const CommandLine& flags) {
+  Status known = flags.CheckKnown({"nodes", "seconds", "interval-ms", "register-timeout"});
+  if (!known.ok()) {
+    std::fprintf(stderr, "spindle bench nm: %s\n", known.ToString().c_str());
+    return 2;
+  }
+  NmBenchOptions options;
+  for (auto [name, field] : {std::pair{"nodes", &options.nodes},
+                             std::pair{"interval-ms", &options.heartbeat_interval_ms}}) {
+    auto v = flags.GetInt(name, *field);
+    if (!v.ok()) {
+      std::fprintf(stderr, "spindle bench nm: %s\n", v.status().ToString().c_str());
+      return 2;
+    }
+    *field = *v;
+  }
+  auto seconds = flags.GetInt("seconds", options.seconds);
+  auto timeout = flags.GetInt("register-timeout", options.register_timeout_seconds);
+  if (!seconds.ok() || !timeout.ok()) {
+    std::fprintf(stderr, "spindle bench nm: --seconds and --register-timeout take integers\n");
+    return 2;
+  }
+  options.seconds = static_cast<int>(*seconds);
+  options.register_timeout_seconds = static_cast<int>(*timeout);
+  auto r = RunNmBench(options);
+  if (!r.ok()) {
+    std::fprintf(stderr, "spindle bench nm: %s\n", r.status().ToString().c_str());
+    return 1;
+  }
+  std::printf(
+      "spindle bench nm: one `spindle nm --simulate %lld` agent -> in-process spindle rm, "
+      "heartbeat interval %lld ms, %d s measured\n",
+      static_cast<long long>(r->nodes), static_cast<long long>(options.heartbeat_interval_ms),
+      options.seconds);
+  std::printf("%-8s %12s %14s %14s %12s %12s %14s %10s\n", "nodes", "register_s", "heartbeats/s",
+              "expected/s", "agent_cpu%", "agent_rss_mb", "agent_peak_mb", "rm_cpu%");
+  std::printf("%-8lld %12.2f %14.1f %14.1f %12.1f %12.1f %14.1f %10.1f\n",
+              static_cast<long long>(r->nodes), r->register_seconds, r->heartbeats_per_second,
+              r->expected_per_second, r->agent_cpu_percent, r->agent_rss_mb, r->agent_peak_rss_mb,
+              r->rm_cpu_percent);
+  return 0;
+}
+
+}  // namespace spindle::bench

@@ -1,0 +1,166 @@
+#include "nm_shim/agent/agent_options.h"
+
+#include <unistd.h>
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace spindle::nm {
+
+namespace {
+
+Status Bad(const rm::Configuration& conf, const std::string& key, const std::string& value,
+           const std::string& why) {
+  return Status::InvalidArgument(conf.SourceOf(key) + ": " + key + " = '" + value + "' " + why);
+}
+
+Result<HostPort> ParseHostPort(const rm::Configuration& conf, const std::string& key,
+                               const std::string& fallback) {
+  const std::string value = conf.GetTrimmed(key).value_or(fallback);
+  const size_t colon = value.rfind(':');
+  int port = -1;
+  if (colon != std::string::npos) {
+    std::string_view digits(value.data() + colon + 1, value.size() - colon - 1);
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
+    if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size()) port = -1;
+  }
+  if (colon == std::string::npos || colon == 0 || port < 0 || port > 65535) {
+    return Bad(conf, key, value, "is not host:port");
+  }
+  return HostPort{value.substr(0, colon), port};
+}
+
+Result<int64_t> Positive(const rm::Configuration& conf, const std::string& key, int64_t fallback) {
+  ASSIGN_OR_RETURN(int64_t v, conf.GetInt(key, fallback));
+  if (v <= 0) return Bad(conf, key, std::to_string(v), "must be positive");
+  return v;
+}
+
+std::string LocalHostName() {
+  char name[256] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0 || name[0] == '\0') return "localhost";
+  return name;
+}
+
+}  // namespace
+
+Result<int64_t> DetectMemoryMb() {
+  std::ifstream in("/proc/meminfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string name;
+    int64_t kb = 0;
+    if (words >> name >> kb && name == "MemTotal:") return kb / 1024;
+  }
+  return Status::IoError("cannot read MemTotal from /proc/meminfo");
+}
+
+int32_t DetectVcores() {
+  const long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<int32_t>(n) : 1;
+}
+
+NodeEnvironment AgentOptions::Environment() const {
+  NodeEnvironment env;
+  env.nm_host = node_host;
+  env.nm_port = nm_address.port;
+  env.nm_http_port = http_port;
+  env.local_dirs = local_dirs;
+  env.log_dirs = log_dirs;
+  env.user_home_dir = user_home_dir;
+  env.env_whitelist = env_whitelist;
+  env.admin_env = admin_env;
+  return env;
+}
+
+Result<AgentOptions> AgentOptionsFromConfiguration(const rm::Configuration& conf) {
+  AgentOptions o;
+  const std::string rm_host = conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0");
+  ASSIGN_OR_RETURN(
+      o.resource_tracker,
+      ParseHostPort(conf, "yarn.resourcemanager.resource-tracker.address", rm_host + ":8031"));
+  if (o.resource_tracker.port == 0) {
+    return Bad(conf, "yarn.resourcemanager.resource-tracker.address",
+               o.resource_tracker.host + ":0", "needs the RM's port");
+  }
+  o.nm_hostname = conf.GetTrimmed("yarn.nodemanager.hostname").value_or("0.0.0.0");
+  ASSIGN_OR_RETURN(o.nm_address,
+                   ParseHostPort(conf, "yarn.nodemanager.address", o.nm_hostname + ":0"));
+  o.node_host = o.nm_address.host == "0.0.0.0" ? LocalHostName() : o.nm_address.host;
+  ASSIGN_OR_RETURN(HostPort web,
+                   ParseHostPort(conf, "yarn.nodemanager.webapp.address", o.nm_hostname + ":8042"));
+  o.http_port = web.port;
+
+  ASSIGN_OR_RETURN(o.memory_mb, conf.GetInt("yarn.nodemanager.resource.memory-mb", 8192));
+  if (o.memory_mb == -1) {
+    ASSIGN_OR_RETURN(o.memory_mb, DetectMemoryMb());
+  } else if (o.memory_mb <= 0) {
+    return Bad(conf, "yarn.nodemanager.resource.memory-mb", std::to_string(o.memory_mb),
+               "must be positive, or -1 to detect");
+  }
+  ASSIGN_OR_RETURN(int64_t vcores, conf.GetInt("yarn.nodemanager.resource.cpu-vcores", 8));
+  if (vcores == -1) {
+    vcores = DetectVcores();
+  } else if (vcores <= 0 || vcores > 1'000'000) {
+    return Bad(conf, "yarn.nodemanager.resource.cpu-vcores", std::to_string(vcores),
+               "must be positive, or -1 to detect");
+  }
+  o.vcores = static_cast<int32_t>(vcores);
+
+  std::string tmp = conf.GetTrimmed("hadoop.tmp.dir").value_or("");
+  if (tmp.empty()) {
+    ASSIGN_OR_RETURN(tmp, conf.Substitute("/tmp/hadoop-${user.name}"));
+  }
+  o.local_dirs = conf.GetTrimmedStrings("yarn.nodemanager.local-dirs");
+  if (o.local_dirs.empty()) o.local_dirs = {tmp + "/nm-local-dir"};
+  o.log_dirs = conf.GetTrimmedStrings("yarn.nodemanager.log-dirs");
+  if (o.log_dirs.empty()) o.log_dirs = {tmp + "/nm-logs"};
+  for (const auto& [key, dirs] : {std::pair{"yarn.nodemanager.local-dirs", &o.local_dirs},
+                                  std::pair{"yarn.nodemanager.log-dirs", &o.log_dirs}}) {
+    for (std::string& dir : *dirs) {
+      if (dir.rfind("file://", 0) == 0) dir = dir.substr(7);
+      if (dir.empty() || dir[0] != '/') {
+        return Bad(conf, key, dir, "is not an absolute local path");
+      }
+    }
+  }
+  o.user_home_dir = conf.GetTrimmed("yarn.nodemanager.user-home-dir").value_or("/home/");
+  if (conf.GetTrimmed("yarn.nodemanager.env-whitelist").has_value()) {
+    o.env_whitelist = conf.GetTrimmedStrings("yarn.nodemanager.env-whitelist");
+  } else {
+    o.env_whitelist = NodeEnvironment().env_whitelist;
+  }
+  const std::string admin =
+      conf.GetRaw("yarn.nodemanager.admin-env").value_or("MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX");
+  std::istringstream entries(admin);
+  std::string entry;
+  while (std::getline(entries, entry, ',')) {
+    if (entry.find_first_not_of(" \t") == std::string::npos) continue;
+    const size_t eq = entry.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return Bad(conf, "yarn.nodemanager.admin-env", admin, "is not a list of NAME=VALUE");
+    }
+    o.admin_env[entry.substr(0, eq)] = entry.substr(eq + 1);
+  }
+  ASSIGN_OR_RETURN(o.sigkill_delay_ms,
+                   conf.GetInt("yarn.nodemanager.sleep-delay-before-sigkill.ms", 250));
+  if (o.sigkill_delay_ms < 0) {
+    return Bad(conf, "yarn.nodemanager.sleep-delay-before-sigkill.ms",
+               std::to_string(o.sigkill_delay_ms), "must not be negative");
+  }
+  ASSIGN_OR_RETURN(o.monitor_interval_ms,
+                   Positive(conf, "yarn.nodemanager.container-monitor.interval-ms", 3000));
+  ASSIGN_OR_RETURN(o.pmem_check_enabled, conf.GetBool("yarn.nodemanager.pmem-check-enabled", true));
+  ASSIGN_OR_RETURN(o.initial_heartbeat_interval_ms,
+                   Positive(conf, "spindle.nm.heartbeat.initial-interval-ms", 1000));
+  ASSIGN_OR_RETURN(o.max_retry_interval_ms,
+                   Positive(conf, "spindle.nm.rm-retry.max-interval-ms", 10000));
+  ASSIGN_OR_RETURN(o.simulated_default_duration_ms,
+                   Positive(conf, "spindle.nm.simulate.default-duration-ms", 10000));
+  return o;
+}
+
+}  // namespace spindle::nm

@@ -1,0 +1,71 @@
+#include "nm_shim/agent/container_management_service.h"
+
+#include "rm/security/yarn_id_protos.h"
+
+namespace spindle::nm {
+
+namespace y = hadoop::yarn;
+
+Result<std::pair<NmTokenInfo, const HostedNode*>> ContainerManagementService::Resolve(
+    std::string_view identifier) const {
+  auto id = DecodeNmTokenIdentifier(identifier);
+  if (!id.ok()) {
+    return Status::Remote(java::kInvalidToken, "not an NMToken", Status::Code::kUnauthorized);
+  }
+  const rm::NodeId node = rm::FromProto(id->nodeid());
+  const HostedNode* hosted = find_(node);
+  if (hosted == nullptr) {
+    return Status::Remote(java::kInvalidToken,
+                          "NMToken for node " + node.ToString() + " which this agent does not host",
+                          Status::Code::kUnauthorized);
+  }
+  ASSIGN_OR_RETURN(NmTokenInfo info, VerifyNmToken(identifier, node, *hosted->keys));
+  return std::make_pair(std::move(info), hosted);
+}
+
+Result<std::pair<NmTokenInfo, const HostedNode*>> ContainerManagementService::Caller(
+    const ipc::ConnectionIdentity& who) const {
+  if (who.auth_method != ipc::AuthMethod::kToken) {
+    return Status::Remote(ipc::java::kAccessControl,
+                          "ContainerManagementProtocol needs an NMToken-authenticated connection",
+                          Status::Code::kUnauthorized);
+  }
+  return Resolve(who.token_identifier);
+}
+
+Result<ipc::TokenSecret> ContainerManagementService::RetrieveSecret(
+    std::string_view identifier) const {
+  ASSIGN_OR_RETURN(auto resolved, Resolve(identifier));
+  return ipc::TokenSecret{std::move(resolved.first.password), resolved.first.attempt.ToString()};
+}
+
+std::unique_ptr<ipc::RpcService> ContainerManagementService::MakeRpcService() {
+  auto service = std::make_unique<ipc::RpcService>(kContainerManagementProtocol);
+  service->AddMethod<y::StartContainersRequestProto, y::StartContainersResponseProto>(
+      "startContainers",
+      [this](const ipc::ConnectionIdentity& who, const y::StartContainersRequestProto& request,
+             y::StartContainersResponseProto* response) {
+        ASSIGN_OR_RETURN(auto caller, Caller(who));
+        caller.second->containers->StartContainers(caller.first, request, response);
+        return Status::OK();
+      });
+  service->AddMethod<y::StopContainersRequestProto, y::StopContainersResponseProto>(
+      "stopContainers",
+      [this](const ipc::ConnectionIdentity& who, const y::StopContainersRequestProto& request,
+             y::StopContainersResponseProto* response) {
+        ASSIGN_OR_RETURN(auto caller, Caller(who));
+        caller.second->containers->StopContainers(caller.first, request, response);
+        return Status::OK();
+      });
+  service->AddMethod<y::GetContainerStatusesRequestProto, y::GetContainerStatusesResponseProto>(
+      "getContainerStatuses",
+      [this](const ipc::ConnectionIdentity& who, const y::GetContainerStatusesRequestProto& request,
+             y::GetContainerStatusesResponseProto* response) {
+        ASSIGN_OR_RETURN(auto caller, Caller(who));
+        caller.second->containers->GetContainerStatuses(caller.first, request, response);
+        return Status::OK();
+      });
+  return service;
+}
+
+}  // namespace spindle::nm

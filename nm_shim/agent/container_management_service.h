@@ -1,0 +1,51 @@
+// ContainerManagementService: ContainerManagementProtocol
+// (org.apache.hadoop.yarn.api.ContainerManagementProtocolPB) for every node an
+// agent hosts, on one RPC port. Connections must authenticate with an NMToken
+// (TOKEN/DIGEST-MD5 only, as on a Java NM); the service is the server's
+// TokenSecretProvider and computes NMToken passwords with the keys of the
+// node the token names. Calls go to that node's ContainerManager, so one port
+// serves a single real node or thousands of simulated ones (whose NodeIds
+// differ in host and share the port).
+//
+// Thread-safety: thread-safe; `find` must be.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include "am_protocol/ipc/rpc_service.h"
+#include "am_protocol/ipc/token_secret_provider.h"
+#include "nm_shim/agent/container_manager.h"
+#include "nm_shim/agent/node_token_keys.h"
+
+namespace spindle::nm {
+
+inline constexpr char kContainerManagementProtocol[] =
+    "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
+
+struct HostedNode {
+  const NodeTokenKeys* keys = nullptr;
+  ContainerManager* containers = nullptr;
+};
+
+class ContainerManagementService final : public ipc::TokenSecretProvider {
+ public:
+  // The node hosted under a NodeId, or nullptr.
+  using NodeFinder = std::function<const HostedNode*(const rm::NodeId&)>;
+
+  explicit ContainerManagementService(NodeFinder find) : find_(std::move(find)) {}
+
+  Result<ipc::TokenSecret> RetrieveSecret(std::string_view identifier) const override;
+  std::unique_ptr<ipc::RpcService> MakeRpcService();
+
+ private:
+  // A verified NMToken identifier and the hosted node it names.
+  Result<std::pair<NmTokenInfo, const HostedNode*>> Resolve(std::string_view identifier) const;
+  // The verified NMToken of a connection and the node it names.
+  Result<std::pair<NmTokenInfo, const HostedNode*>> Caller(
+      const ipc::ConnectionIdentity& who) const;
+
+  const NodeFinder find_;
+};
+
+}  // namespace spindle::nm

@@ -1,0 +1,125 @@
+// NodeAgent: the assembled `spindle nm`: one or many nodes in one process,
+// sharing one EventLoop (heartbeats, simulated container timers), one
+// RpcClient connection to the RM's ResourceTracker and one
+// ContainerManagementProtocol port.
+//
+// Node ids. Real mode hosts one node, NodeId = <node_host>:<bound CMP port>.
+// Simulate mode (`simulated_nodes` = N > 0) hosts N virtual nodes whose ids
+// are distinct loopback addresses on the shared port:
+//   node i = 127.<1 + i / 254 / 256>.<i / 254 % 256>.<i % 254 + 1>:<port>
+// (first 127.1.0.1, see SimulatedNodeHost). Linux routes all of 127/8 to
+// loopback, so an AM or the RM connecting to any virtual node's host:port
+// reaches the one socket (bound to 0.0.0.0 by default in this mode), and the
+// service finds the node from the NMToken the connection authenticated with
+// (and the container token's nmHostAddr must match it). One port and one
+// I/O thread for 5,000+ nodes, instead of 5,000 listening servers; every
+// node still has a distinct, resolvable, connectable NodeId.
+//
+// Thread contract: Start() and Stop() from one controlling thread; the
+// accessors from any thread after Start().
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "am_protocol/ipc/rpc_client.h"
+#include "am_protocol/ipc/rpc_server.h"
+#include "base/clock.h"
+#include "nm_shim/agent/agent_options.h"
+#include "nm_shim/agent/container_management_service.h"
+#include "nm_shim/agent/container_manager.h"
+#include "nm_shim/agent/event_loop.h"
+#include "nm_shim/agent/ipc_tracker_transport.h"
+#include "nm_shim/agent/node_status_updater.h"
+
+namespace spindle::nm {
+
+// Makes the runtime of one node. `loop` is the agent's shared loop.
+using RuntimeFactory = std::function<Result<std::unique_ptr<ContainerRuntime>>(
+    const NodeEnvironment& env, EventLoop* loop, ContainerListener listener)>;
+
+// The simulated runtime, with the agent's default duration.
+RuntimeFactory SimulatedRuntimeFactory(const AgentOptions& options);
+// The process runtime (nm_shim/agent/process): containers are child
+// processes, with the agent's directories, kill delay and memory monitor.
+RuntimeFactory ProcessRuntimeFactory(const AgentOptions& options);
+
+// The host of virtual node `index` (0-based): 127.1.0.1, 127.1.0.2, ...
+std::string SimulatedNodeHost(int64_t index);
+
+struct NodeAgentOptions {
+  AgentOptions agent;
+  // 0: one real node. N > 0: N virtual nodes (simulate mode).
+  int64_t simulated_nodes = 0;
+  // The user the agent calls the RM as (SIMPLE). Default: "yarn".
+  std::string user = "yarn";
+  // RPC server threads for ContainerManagementProtocol. Default: 4.
+  int cmp_worker_threads = 4;
+};
+
+class NodeAgent {
+ public:
+  // `clock` must outlive the agent.
+  static Result<std::unique_ptr<NodeAgent>> Create(NodeAgentOptions options,
+                                                   RuntimeFactory runtimes,
+                                                   const Clock* clock = SystemClock::Get());
+  ~NodeAgent();
+
+  // Binds the CMP port, creates the nodes and starts registering them.
+  // IoError if the port cannot be bound; runtime creation errors as is.
+  Status Start();
+  // Unregisters every node, kills their containers, closes the port. Idempotent.
+  void Stop();
+  // Blocks until every node has stopped on its own (the RM said SHUTDOWN, or
+  // refused registration) or `timeout` passes; returns the first node's
+  // error, OK if none, TimedOut on timeout.
+  Status WaitUntilStopped(std::chrono::milliseconds timeout);
+
+  uint16_t port() const { return server_->port(); }
+  size_t node_count() const { return nodes_.size(); }
+  const rm::NodeId& node_id(size_t i) const { return nodes_[i]->id; }
+  ContainerManager& containers(size_t i) { return *nodes_[i]->containers; }
+  NodeStatusUpdater& updater(size_t i) { return *nodes_[i]->updater; }
+  ContainerRuntime& runtime(size_t i) { return *nodes_[i]->runtime; }
+  const NodeTokenKeys& keys(size_t i) const { return nodes_[i]->keys; }
+  // Nodes currently registered (state kRunning).
+  size_t registered_nodes() const;
+  int64_t heartbeats() const;
+
+ private:
+  struct Node {
+    rm::NodeId id;
+    NodeTokenKeys keys;
+    std::unique_ptr<ContainerManager> containers;
+    std::unique_ptr<ContainerRuntime> runtime;
+    std::unique_ptr<NodeStatusUpdater> updater;
+    HostedNode hosted;
+  };
+
+  NodeAgent(NodeAgentOptions options, RuntimeFactory runtimes, const Clock* clock);
+  void OnNodeStopped(const Status& s) EXCLUDES(mu_);
+
+  const NodeAgentOptions options_;
+  const RuntimeFactory runtimes_;
+  const Clock* const clock_;
+  // Declared before client_: the client's destructor posts failed calls to it.
+  EventLoop loop_;
+  std::unique_ptr<ipc::RpcClient> client_;
+  std::unique_ptr<IpcTrackerTransport> transport_;
+  std::unique_ptr<ContainerManagementService> service_;
+  std::unique_ptr<ipc::RpcServer> server_;
+  std::vector<std::unique_ptr<Node>> nodes_;
+  std::unordered_map<rm::NodeId, const HostedNode*> by_id_;  // read-only after Start
+
+  Mutex mu_;
+  CondVar stopped_cv_;
+  size_t stopped_ GUARDED_BY(mu_) = 0;
+  Status first_error_ GUARDED_BY(mu_);
+  bool started_ = false;
+  bool stopped_all_ = false;
+};
+
+}  // namespace spindle::nm

@@ -1,0 +1,115 @@
+#include "nm_shim/agent/agent_options.h"
+
+#include <gtest/gtest.h>
+
+namespace spindle::nm {
+namespace {
+
+TEST(AgentOptionsTest, HadoopDefaults) {
+  rm::Configuration conf;
+  conf.Set("hadoop.tmp.dir", "/var/tmp/h");
+  auto o = AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(o->resource_tracker.host, "0.0.0.0");
+  EXPECT_EQ(o->resource_tracker.port, 8031);
+  EXPECT_EQ(o->nm_address.host, "0.0.0.0");
+  EXPECT_EQ(o->nm_address.port, 0);
+  EXPECT_FALSE(o->node_host.empty());
+  EXPECT_NE(o->node_host, "0.0.0.0") << "the wildcard becomes this machine's name";
+  EXPECT_EQ(o->http_port, 8042);
+  EXPECT_EQ(o->memory_mb, 8192);
+  EXPECT_EQ(o->vcores, 8);
+  EXPECT_EQ(o->local_dirs, std::vector<std::string>{"/var/tmp/h/nm-local-dir"});
+  EXPECT_EQ(o->log_dirs, std::vector<std::string>{"/var/tmp/h/nm-logs"});
+  EXPECT_EQ(o->user_home_dir, "/home/");
+  EXPECT_EQ(o->env_whitelist.size(), 6u);
+  EXPECT_EQ(o->admin_env.at("MALLOC_ARENA_MAX"), "$MALLOC_ARENA_MAX");
+  EXPECT_EQ(o->sigkill_delay_ms, 250);
+  EXPECT_EQ(o->monitor_interval_ms, 3000);
+  EXPECT_TRUE(o->pmem_check_enabled);
+}
+
+TEST(AgentOptionsTest, EveryKnob) {
+  rm::Configuration conf;
+  conf.Set("yarn.resourcemanager.hostname", "rm.example");
+  conf.Set("yarn.nodemanager.hostname", "10.1.2.3");
+  conf.Set("yarn.nodemanager.webapp.address", "${yarn.nodemanager.hostname}:18042");
+  conf.Set("yarn.nodemanager.resource.memory-mb", "4096");
+  conf.Set("yarn.nodemanager.resource.cpu-vcores", "3");
+  conf.Set("yarn.nodemanager.local-dirs", "/a, file:///b");
+  conf.Set("yarn.nodemanager.log-dirs", "/logs");
+  conf.Set("yarn.nodemanager.user-home-dir", "/users/");
+  conf.Set("yarn.nodemanager.env-whitelist", "JAVA_HOME,PATH");
+  conf.Set("yarn.nodemanager.admin-env", "A=1,B=x=y");
+  conf.Set("yarn.nodemanager.sleep-delay-before-sigkill.ms", "0");
+  conf.Set("yarn.nodemanager.container-monitor.interval-ms", "500");
+  conf.Set("yarn.nodemanager.pmem-check-enabled", "false");
+  auto o = AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(o->resource_tracker.host, "rm.example");
+  EXPECT_EQ(o->resource_tracker.port, 8031);
+  EXPECT_EQ(o->nm_address.host, "10.1.2.3");
+  EXPECT_EQ(o->node_host, "10.1.2.3");
+  EXPECT_EQ(o->http_port, 18042);
+  EXPECT_EQ(o->memory_mb, 4096);
+  EXPECT_EQ(o->vcores, 3);
+  EXPECT_EQ(o->local_dirs, (std::vector<std::string>{"/a", "/b"}));
+  EXPECT_EQ(o->log_dirs, std::vector<std::string>{"/logs"});
+  EXPECT_EQ(o->user_home_dir, "/users/");
+  EXPECT_EQ(o->env_whitelist, (std::vector<std::string>{"JAVA_HOME", "PATH"}));
+  EXPECT_EQ(o->admin_env.at("A"), "1");
+  EXPECT_EQ(o->admin_env.at("B"), "x=y");
+  EXPECT_EQ(o->sigkill_delay_ms, 0);
+  EXPECT_EQ(o->monitor_interval_ms, 500);
+  EXPECT_FALSE(o->pmem_check_enabled);
+  const NodeEnvironment env = o->Environment();
+  EXPECT_EQ(env.nm_host, "10.1.2.3");
+  EXPECT_EQ(env.nm_http_port, 18042);
+  EXPECT_EQ(env.local_dirs, o->local_dirs);
+}
+
+TEST(AgentOptionsTest, ExplicitAddressesAndDetection) {
+  rm::Configuration conf;
+  conf.Set("yarn.resourcemanager.resource-tracker.address", "127.0.0.1:9031");
+  conf.Set("yarn.nodemanager.address", "127.0.0.1:45454");
+  conf.Set("yarn.nodemanager.resource.memory-mb", "-1");
+  conf.Set("yarn.nodemanager.resource.cpu-vcores", "-1");
+  auto o = AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(o->resource_tracker.port, 9031);
+  EXPECT_EQ(o->nm_address.port, 45454);
+  EXPECT_EQ(o->node_host, "127.0.0.1");
+  EXPECT_EQ(o->memory_mb, DetectMemoryMb().value());
+  EXPECT_GT(o->memory_mb, 0);
+  EXPECT_EQ(o->vcores, DetectVcores());
+}
+
+TEST(AgentOptionsTest, BadValuesNameTheKeyAndValue) {
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"yarn.resourcemanager.resource-tracker.address", "no-port"},
+      {"yarn.resourcemanager.resource-tracker.address", "host:0"},
+      {"yarn.nodemanager.address", "host:70000"},
+      {"yarn.nodemanager.webapp.address", ":8042"},
+      {"yarn.nodemanager.resource.memory-mb", "0"},
+      {"yarn.nodemanager.resource.memory-mb", "lots"},
+      {"yarn.nodemanager.resource.cpu-vcores", "-2"},
+      {"yarn.nodemanager.local-dirs", "relative/dir"},
+      {"yarn.nodemanager.log-dirs", "hdfs://nn/logs"},
+      {"yarn.nodemanager.admin-env", "NOEQUALS"},
+      {"yarn.nodemanager.sleep-delay-before-sigkill.ms", "-1"},
+      {"yarn.nodemanager.container-monitor.interval-ms", "0"},
+      {"yarn.nodemanager.pmem-check-enabled", "maybe"},
+      {"spindle.nm.simulate.default-duration-ms", "-5"},
+  };
+  for (const auto& [key, value] : bad) {
+    rm::Configuration conf;
+    conf.Set(key, value);
+    auto o = AgentOptionsFromConfiguration(conf);
+    ASSERT_FALSE(o.ok()) << key << "=" << value;
+    EXPECT_NE(o.status().message().find(key), std::string::npos) << o.status().message();
+    EXPECT_NE(o.status().message().find(value), std::string::npos) << o.status().message();
+  }
+}
+
+}  // namespace
+}  // namespace spindle::nm

@@ -2,6 +2,7 @@
 
 #include <glog/logging.h>
 
+#include <atomic>
 #include <future>
 
 namespace spindle::ipc {
@@ -82,13 +83,27 @@ void RpcServer::Stop() {
     closed.set_value();
   });
   closed.get_future().wait();
+  std::vector<std::shared_ptr<ServerConnection>> open;
   {
     std::lock_guard<std::mutex> lock(connections_mu_);
     for (auto& weak : connections_) {
-      if (auto connection = weak.lock()) connection->Close();
+      if (auto connection = weak.lock()) open.push_back(std::move(connection));
     }
     connections_.clear();
   }
+  // Wait for every close to run before the I/O threads stop, so that peers
+  // see their connections end now (as Hadoop's Server.stop closes them), not
+  // when this object is destroyed.
+  auto remaining = std::make_shared<std::atomic<size_t>>(open.size());
+  std::promise<void> all_closed;
+  if (open.empty()) all_closed.set_value();
+  for (auto& connection : open) {
+    connection->Close([remaining, &all_closed] {
+      if (remaining->fetch_sub(1) == 1) all_closed.set_value();
+    });
+  }
+  all_closed.get_future().wait();
+  open.clear();
   workers_.join();
   io_.stop();
   for (auto& t : io_threads_) t.join();

@@ -51,8 +51,11 @@ void ServerConnection::Start() {
   });
 }
 
-void ServerConnection::Close() {
-  asio::post(strand_, [self = shared_from_this()] { self->CloseNow("server stopping"); });
+void ServerConnection::Close(std::function<void()> closed) {
+  asio::post(strand_, [self = shared_from_this(), closed = std::move(closed)] {
+    self->CloseNow("server stopping");
+    if (closed) closed();
+  });
 }
 
 void ServerConnection::DoRead() {

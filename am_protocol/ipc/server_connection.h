@@ -10,6 +10,7 @@
 #include <atomic>
 #include <boost/asio.hpp>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,8 +43,9 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection>,
   ~ServerConnection() override;
 
   void Start();
-  // Closes the socket now (pending output is dropped). Any thread.
-  void Close();
+  // Closes the socket on the connection's strand (pending output is
+  // dropped), then runs `closed` there if given. Any thread.
+  void Close(std::function<void()> closed = nullptr);
   void SendResponse(std::string frame) override;
 
  private:

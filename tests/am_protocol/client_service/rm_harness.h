@@ -2,7 +2,8 @@
 // ApplicationManager with a fake AM launcher, QueueManager) behind a real
 // ClientRmService served by an ipc::RpcServer on 127.0.0.1 port 0, and an
 // ipc::RpcClient to call it. Tests drive the app lifecycle by hand (Step,
-// LaunchAll, Register, Finish) and call the protocol over the wire.
+// LaunchAll, Register, Finish) and call the protocol over the wire. RM
+// delegation tokens come from a secret manager on the same ManualClock.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -90,6 +91,11 @@ class RmHarness {
     deps.containers = containers_.get();
     deps.clock = &clock_;
     deps.groups = &options_.groups;
+    auto delegation_tokens =
+        rm::RmDelegationTokenSecretManager::Create(rm::RmDelegationTokenOptions{}, &clock_);
+    EXPECT_TRUE(delegation_tokens.ok()) << delegation_tokens.status().ToString();
+    delegation_tokens_ = std::move(delegation_tokens).value();
+    deps.delegation_tokens = delegation_tokens_.get();
     service_ = std::make_unique<ClientRmService>(options_.service, deps);
     auto registry = std::make_shared<ipc::ServiceRegistry>();
     registry->Add(service_->MakeRpcService());
@@ -147,6 +153,7 @@ class RmHarness {
   rm::QueueManager& queues() { return *queues_; }
   FakeLauncher& launcher() { return launcher_; }
   ClientRmService& service() { return *service_; }
+  rm::RmDelegationTokenSecretManager& delegation_tokens() { return *delegation_tokens_; }
 
  private:
   HarnessOptions options_;
@@ -157,6 +164,7 @@ class RmHarness {
   FakeLauncher launcher_;
   std::unique_ptr<rm::ContainerRegistry> containers_;
   std::unique_ptr<rm::ApplicationManager> apps_;
+  std::unique_ptr<rm::RmDelegationTokenSecretManager> delegation_tokens_;
   std::unique_ptr<ClientRmService> service_;
   std::unique_ptr<ipc::RpcServer> server_;
   ipc::RpcClient client_;

@@ -241,9 +241,14 @@ Status RmDaemon::Init() {
   client_service_ = std::make_unique<client_service::ClientRmService>(client_options, client_deps);
   auto client_services = std::make_shared<ipc::ServiceRegistry>();
   client_services->Add(client_service_->MakeRpcService());
-  ASSIGN_OR_RETURN(client_server_,
-                   server("ApplicationClientProtocol", addresses_.client,
-                          "yarn.resourcemanager.client.thread-count", client_services, {}));
+  // Like Hadoop's RM, 8032 offers TOKEN (RM delegation tokens) and SIMPLE.
+  delegation_provider_ =
+      std::make_unique<rm::RmDelegationTokenSecretProvider>(delegation_tokens_.get());
+  ipc::ServerSessionOptions token_or_simple;
+  token_or_simple.token_provider = delegation_provider_.get();
+  ASSIGN_OR_RETURN(client_server_, server("ApplicationClientProtocol", addresses_.client,
+                                          "yarn.resourcemanager.client.thread-count",
+                                          client_services, token_or_simple));
 
   auto scheduler_services = std::make_shared<ipc::ServiceRegistry>();
   scheduler_services->Add(am_service_->MakeRpcService());

@@ -842,6 +842,35 @@ TEST_F(ClientRmServiceTest, DelegationTokensAreIssuedRenewedAndCancelled) {
             "unknown token");
 }
 
+// Hadoop's 8032 accepts the delegation token as TOKEN authentication: the
+// connection's user is then the token's owner, whatever the client claims.
+TEST_F(ClientRmServiceTest, DelegationTokensAuthenticateConnections) {
+  hadoop::common::GetDelegationTokenRequestProto get;
+  get.set_renewer("yarn");
+  hadoop::common::GetDelegationTokenResponseProto issued;
+  ASSERT_TRUE(rm_.Call("getDelegationToken", get, &issued, "alice").ok());
+
+  hadoop::common::GetDelegationTokenResponseProto second;
+  Status s = rm_.CallWithToken("getDelegationToken", get, &second, issued.token(), "mallory");
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  auto id = rm::DecodeRmDelegationTokenIdentifier(second.token().identifier());
+  ASSERT_TRUE(id.ok()) << id.status().ToString();
+  EXPECT_EQ(id->owner, "alice");
+  EXPECT_EQ(id->sequence_number, 2);
+
+  // A wrong password, and a cancelled token, open no connection.
+  hadoop::common::TokenProto forged = issued.token();
+  forged.mutable_password()->at(0) ^= 1;
+  EXPECT_FALSE(rm_.CallWithToken("getDelegationToken", get, &second, forged, "eve").ok());
+  hadoop::common::CancelDelegationTokenRequestProto cancel;
+  *cancel.mutable_token() = issued.token();
+  hadoop::common::CancelDelegationTokenResponseProto cancelled;
+  ASSERT_TRUE(rm_.Call("cancelDelegationToken", cancel, &cancelled, "alice").ok());
+  s = rm_.CallWithToken("getDelegationToken", get, &second, issued.token(), "mallory2");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("can't be found in cache"), std::string::npos) << s.ToString();
+}
+
 TEST_F(ClientRmServiceTest, ExpiredDelegationTokensCannotBeRenewed) {
   hadoop::common::GetDelegationTokenRequestProto get;
   get.set_renewer("yarn");

@@ -6,6 +6,7 @@
 
 #include "base/crypto.h"
 #include "rm/security/amrm_token_secret_manager.h"  // kInvalidTokenClass
+#include "rm/yarn_exceptions.h"
 
 namespace spindle::rm {
 
@@ -20,7 +21,7 @@ Status InvalidToken(const std::string& message) {
 }
 
 Status AccessDenied(const std::string& message) {
-  return Status::Remote(kAccessControlExceptionClass, message, Status::Code::kUnauthorized);
+  return Status::Remote(yarn::kAccessControl, message, Status::Code::kUnauthorized);
 }
 
 // Compares without an early exit, so that the time taken does not tell how

@@ -61,10 +61,6 @@
 
 namespace spindle::rm {
 
-inline constexpr char kRmDelegationTokenKind[] = "RM_DELEGATION_TOKEN";
-inline constexpr char kAccessControlExceptionClass[] =
-    "org.apache.hadoop.security.AccessControlException";
-
 struct RmDelegationTokenOptions {
   // yarn.resourcemanager.delegation.key.update-interval: how often a new
   // master key becomes current. Default: 1 day.

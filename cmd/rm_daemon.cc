@@ -172,6 +172,9 @@ Status RmDaemon::Init() {
                                                conf_, app_options.cluster_timestamp_ms));
   ASSIGN_OR_RETURN(container_tokens_,
                    rm::ContainerTokenSecretManager::Create(container_options, clock_));
+  ASSIGN_OR_RETURN(auto delegation_options, rm::RmDelegationTokenOptionsFromConfiguration(conf_));
+  ASSIGN_OR_RETURN(delegation_tokens_,
+                   rm::RmDelegationTokenSecretManager::Create(delegation_options, clock_));
 
   nm_client_ = std::make_unique<ipc::RpcClient>();
   launcher_ = std::make_unique<nm_shim::IpcAmLauncher>(
@@ -234,12 +237,18 @@ Status RmDaemon::Init() {
   client_deps.groups = groups_.get();
   client_deps.containers = containers_.get();
   client_deps.clock = clock_;
+  client_deps.delegation_tokens = delegation_tokens_.get();
   client_service_ = std::make_unique<client_service::ClientRmService>(client_options, client_deps);
   auto client_services = std::make_shared<ipc::ServiceRegistry>();
   client_services->Add(client_service_->MakeRpcService());
-  ASSIGN_OR_RETURN(client_server_,
-                   server("ApplicationClientProtocol", addresses_.client,
-                          "yarn.resourcemanager.client.thread-count", client_services, {}));
+  // Like Hadoop's RM, 8032 offers TOKEN (RM delegation tokens) and SIMPLE.
+  delegation_provider_ =
+      std::make_unique<rm::RmDelegationTokenSecretProvider>(delegation_tokens_.get());
+  ipc::ServerSessionOptions token_or_simple;
+  token_or_simple.token_provider = delegation_provider_.get();
+  ASSIGN_OR_RETURN(client_server_, server("ApplicationClientProtocol", addresses_.client,
+                                          "yarn.resourcemanager.client.thread-count",
+                                          client_services, token_or_simple));
 
   auto scheduler_services = std::make_shared<ipc::ServiceRegistry>();
   scheduler_services->Add(am_service_->MakeRpcService());
@@ -320,6 +329,7 @@ void RmDaemon::Housekeeping() {
       amrm_tokens_->Advance();
       nm_tokens_->Advance();
       container_tokens_->Advance();
+      delegation_tokens_->Advance();
     } else {
       RefreshPoolQueues();
     }

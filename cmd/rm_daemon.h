@@ -30,6 +30,8 @@
 #include "rm/security/amrm_token_secret_provider.h"
 #include "rm/security/container_token_secret_manager.h"
 #include "rm/security/nm_token_secret_manager.h"
+#include "rm/security/rm_delegation_token_secret_manager.h"
+#include "rm/security/rm_delegation_token_secret_provider.h"
 #include "scheduler_pool/scheduler_pool.h"
 
 namespace spindle {
@@ -116,7 +118,9 @@ class RmDaemon : public am_protocol::AdminActions {
   std::unique_ptr<rm::AmrmTokenSecretManager> amrm_tokens_;
   std::unique_ptr<rm::ContainerTokenSecretManager> container_tokens_;
   std::unique_ptr<rm::NmTokenSecretManager> nm_tokens_;
+  std::unique_ptr<rm::RmDelegationTokenSecretManager> delegation_tokens_;
   std::unique_ptr<rm::AmrmTokenSecretProvider> amrm_provider_;
+  std::unique_ptr<rm::RmDelegationTokenSecretProvider> delegation_provider_;
   std::unique_ptr<ipc::RpcClient> nm_client_;
   std::unique_ptr<nm_shim::IpcAmLauncher> launcher_;
   std::unique_ptr<rm::ApplicationManager> apps_;

@@ -150,6 +150,22 @@ std::unique_ptr<ipc::RpcService> ClientRmService::MakeRpcService() {
   SPINDLE_ACP_METHOD("getResourceTypeInfo", GetResourceTypeInfo, GetAllResourceTypeInfoRequestProto,
                      GetAllResourceTypeInfoResponseProto);
 #undef SPINDLE_ACP_METHOD
+  if (deps_.delegation_tokens != nullptr) {
+    namespace c = hadoop::common;
+#define SPINDLE_ACP_TOKEN_METHOD(name, Method, Req, Resp)                      \
+  service->AddMethod<c::Req, c::Resp>(                                         \
+      name, [this](const Who& who, const c::Req& request, c::Resp* response) { \
+        VLOG(2) << name << " from " << who.user << "@" << who.remote_address;  \
+        return Method(who, request, response);                                 \
+      })
+    SPINDLE_ACP_TOKEN_METHOD("getDelegationToken", GetDelegationToken,
+                             GetDelegationTokenRequestProto, GetDelegationTokenResponseProto);
+    SPINDLE_ACP_TOKEN_METHOD("renewDelegationToken", RenewDelegationToken,
+                             RenewDelegationTokenRequestProto, RenewDelegationTokenResponseProto);
+    SPINDLE_ACP_TOKEN_METHOD("cancelDelegationToken", CancelDelegationToken,
+                             CancelDelegationTokenRequestProto, CancelDelegationTokenResponseProto);
+#undef SPINDLE_ACP_TOKEN_METHOD
+  }
   // Resource profiles are off: answer as Hadoop does then, whatever the
   // request (their messages are not among Spindle's protos).
   for (const char* method : {"getResourceProfiles", "getResourceProfile"}) {
@@ -778,6 +794,56 @@ Status ClientRmService::GetQueueUserAcls(const Who& who, const y::GetQueueUserAc
       acls->add_useracls(y::QACL_ADMINISTER_QUEUE);
     }
   }
+  return Status::OK();
+}
+
+// ---- delegation tokens -------------------------------------------------------
+//
+// Java's ClientRMService checks isAllowedDelegationTokenOp() first: with
+// security off (Spindle's only mode: SIMPLE and TOKEN auth) it is true, so
+// every caller may ask. Its IOExceptions reach the client through
+// RPCUtil.getRemoteException: a YarnException whose message is the cause's
+// toString(), "<class>: <message>".
+
+namespace {
+
+Status AsYarnException(const Status& cause) {
+  const std::string& java_class =
+      cause.java_class().empty() ? std::string("java.io.IOException") : cause.java_class();
+  return Status::Remote(rm::yarn::kYarnException, java_class + ": " + cause.message());
+}
+
+}  // namespace
+
+Status ClientRmService::GetDelegationToken(
+    const Who& who, const hadoop::common::GetDelegationTokenRequestProto& request,
+    hadoop::common::GetDelegationTokenResponseProto* response) {
+  // Java: owner = the caller's user name, realUser = its real user (proxy
+  // users), renewer = new Text(request.getRenewer()) reduced to a short name.
+  const rm::Token token =
+      deps_.delegation_tokens->CreateToken(who.user, request.renewer(), who.real_user);
+  rm::ToTokenProto(token, response->mutable_token());
+  return Status::OK();
+}
+
+Status ClientRmService::RenewDelegationToken(
+    const Who& who, const hadoop::common::RenewDelegationTokenRequestProto& request,
+    hadoop::common::RenewDelegationTokenResponseProto* response) {
+  // Java renews as the caller's short name (getRenewerForToken; its
+  // exception for the RM's own login user does not arise: Spindle's RM makes
+  // no RPCs to itself).
+  auto expiry = deps_.delegation_tokens->Renew(
+      rm::FromTokenProto(request.token()), rm::RmDelegationTokenSecretManager::ShortName(who.user));
+  if (!expiry.ok()) return AsYarnException(expiry.status());
+  response->set_newexpirytime(static_cast<uint64_t>(*expiry));
+  return Status::OK();
+}
+
+Status ClientRmService::CancelDelegationToken(
+    const Who& who, const hadoop::common::CancelDelegationTokenRequestProto& request,
+    hadoop::common::CancelDelegationTokenResponseProto* /*response*/) {
+  auto cancelled = deps_.delegation_tokens->Cancel(rm::FromTokenProto(request.token()), who.user);
+  if (!cancelled.ok()) return AsYarnException(cancelled.status());
   return Status::OK();
 }
 

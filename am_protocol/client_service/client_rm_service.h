@@ -16,7 +16,10 @@
 //   a real change is refused), failApplicationAttempt (finished attempts
 //   only), getClusterNodeLabels (none), getResourceTypeInfo,
 //   getResourceProfiles / getResourceProfile (YARNFeatureNotEnabledException,
-//   which DistributedShell's client expects when profiles are off).
+//   which DistributedShell's client expects when profiles are off),
+//   getDelegationToken / renewDelegationToken / cancelDelegationToken (when
+//   the deps carry an RM delegation token secret manager; Apache's RM
+//   serves them with security off too).
 // Other methods answer RpcNoSuchMethodException from the IPC layer.
 //
 // The caller is the connection's user (ConnectionIdentity::user); errors
@@ -46,7 +49,9 @@
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/group_mapping.h"
 #include "rm/queues/queue_manager.h"
+#include "rm/security/rm_delegation_token_secret_manager.h"
 #include "scheduler_pool/scheduler_pool.h"
+#include "security.pb.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::client_service {
@@ -93,6 +98,9 @@ struct ClientRmServiceDeps {
   // owner in application reports while the attempt is LAUNCHED.
   std::function<std::optional<hadoop::common::TokenProto>(const rm::ApplicationAttemptId&)>
       amrm_token;
+  // Optional: issues, renews and cancels RM delegation tokens. Without it the
+  // three delegation token methods are not served (RpcNoSuchMethod).
+  rm::RmDelegationTokenSecretManager* delegation_tokens = nullptr;
 };
 
 class ClientRmService {
@@ -155,6 +163,19 @@ class ClientRmService {
   Status GetResourceTypeInfo(const Who& who,
                              const hadoop::yarn::GetAllResourceTypeInfoRequestProto& request,
                              hadoop::yarn::GetAllResourceTypeInfoResponseProto* response);
+  // The delegation token methods; deps.delegation_tokens must be set.
+  // Errors are YarnExceptions whose message is "<Java class>: <message>" of
+  // the secret manager's InvalidToken or AccessControlException, as
+  // ClientRMService's RPCUtil.getRemoteException(IOException) makes them.
+  Status GetDelegationToken(const Who& who,
+                            const hadoop::common::GetDelegationTokenRequestProto& request,
+                            hadoop::common::GetDelegationTokenResponseProto* response);
+  Status RenewDelegationToken(const Who& who,
+                              const hadoop::common::RenewDelegationTokenRequestProto& request,
+                              hadoop::common::RenewDelegationTokenResponseProto* response);
+  Status CancelDelegationToken(const Who& who,
+                               const hadoop::common::CancelDelegationTokenRequestProto& request,
+                               hadoop::common::CancelDelegationTokenResponseProto* response);
 
  private:
   // The app's extras, parsed from its context once and cached.

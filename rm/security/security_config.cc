@@ -64,4 +64,23 @@ Result<ContainerTokenSecretManager::Options> ContainerTokenOptionsFromConfigurat
   return options;
 }
 
+Result<RmDelegationTokenOptions> RmDelegationTokenOptionsFromConfiguration(
+    const Configuration& conf) {
+  constexpr int64_t kDayMs = int64_t{24} * 3600 * 1000;
+  RmDelegationTokenOptions options;
+  ASSIGN_OR_RETURN(
+      const int64_t key_update_ms,
+      GetPositive(conf, "yarn.resourcemanager.delegation.key.update-interval", kDayMs, kMaxMs));
+  ASSIGN_OR_RETURN(
+      const int64_t renew_ms,
+      GetPositive(conf, "yarn.resourcemanager.delegation.token.renew-interval", kDayMs, kMaxMs));
+  ASSIGN_OR_RETURN(
+      const int64_t max_lifetime_ms,
+      GetPositive(conf, "yarn.resourcemanager.delegation.token.max-lifetime", 7 * kDayMs, kMaxMs));
+  options.key_update_interval = std::chrono::milliseconds(key_update_ms);
+  options.renew_interval = std::chrono::milliseconds(renew_ms);
+  options.max_lifetime = std::chrono::milliseconds(max_lifetime_ms);
+  return options;
+}
+
 }  // namespace spindle::rm

@@ -16,12 +16,14 @@ namespace spindle::rm {
 inline constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
 inline constexpr char kNmTokenKind[] = "NMToken";
 inline constexpr char kContainerTokenKind[] = "ContainerToken";
+inline constexpr char kRmDelegationTokenKind[] = "RM_DELEGATION_TOKEN";
 
 struct Token {
   std::string identifier;  // raw identifier bytes (a serialized *TokenIdentifierProto)
   std::string password;    // raw password bytes: HMAC-SHA1(master key, identifier)
   std::string kind;
-  std::string service;  // "IP:port" of the server the token is for; empty for AMRM tokens
+  std::string service;  // "IP:port" of the server the token is for; empty for AMRM and
+                        // RM delegation tokens as the RM makes them
 
   bool operator==(const Token&) const = default;
 };

@@ -66,4 +66,44 @@ Result<AmrmTokenIdentifier> DecodeAmrmTokenIdentifier(std::string_view identifie
   return decoded;
 }
 
+std::string RmDelegationTokenIdentifier::ToString() const {
+  return "owner=" + owner + ", renewer=" + renewer + ", realUser=" + real_user +
+         ", issueDate=" + std::to_string(issue_date_ms) +
+         ", maxDate=" + std::to_string(max_date_ms) +
+         ", sequenceNumber=" + std::to_string(sequence_number) +
+         ", masterKeyId=" + std::to_string(master_key_id);
+}
+
+std::string EncodeRmDelegationTokenIdentifier(const RmDelegationTokenIdentifier& id) {
+  hadoop::yarn::YARNDelegationTokenIdentifierProto proto;
+  // set_* marks each field present, so empty strings and zeros are written
+  // too (the 2.6 RM's form; see the header).
+  proto.set_owner(id.owner);
+  proto.set_renewer(id.renewer);
+  proto.set_realuser(id.real_user);
+  proto.set_issuedate(id.issue_date_ms);
+  proto.set_maxdate(id.max_date_ms);
+  proto.set_sequencenumber(id.sequence_number);
+  proto.set_masterkeyid(id.master_key_id);
+  return proto.SerializeAsString();
+}
+
+Result<RmDelegationTokenIdentifier> DecodeRmDelegationTokenIdentifier(std::string_view identifier) {
+  hadoop::yarn::YARNDelegationTokenIdentifierProto proto;
+  if (identifier.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
+      !proto.ParseFromArray(identifier.data(), static_cast<int>(identifier.size()))) {
+    return Status::Corruption("not a YARNDelegationTokenIdentifierProto (" +
+                              std::to_string(identifier.size()) + " bytes)");
+  }
+  RmDelegationTokenIdentifier id;
+  id.owner = proto.owner();
+  id.renewer = proto.renewer();
+  id.real_user = proto.realuser();
+  id.issue_date_ms = proto.issuedate();
+  id.max_date_ms = proto.maxdate();
+  id.sequence_number = proto.sequencenumber();
+  id.master_key_id = proto.masterkeyid();
+  return id;
+}
+
 }  // namespace spindle::rm

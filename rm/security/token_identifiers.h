@@ -7,6 +7,8 @@
 //   NMTokenIdentifierProto          {appAttemptId, nodeId, appSubmitter, keyId}
 //   ContainerTokenIdentifierProto   fields 1-9 always, 10 with a log
 //                                   aggregation context, 11-16 per layout
+//   YARNDelegationTokenIdentifierProto  all seven fields, in field order
+//                                   (RM_DELEGATION_TOKEN; see below)
 #pragma once
 
 #include <cstdint>
@@ -77,5 +79,47 @@ struct AmrmTokenIdentifier {
 };
 // Corruption if the bytes are not an AMRMTokenIdentifierProto.
 Result<AmrmTokenIdentifier> DecodeAmrmTokenIdentifier(std::string_view identifier);
+
+// An RM delegation token identifier (Java: RMDelegationTokenIdentifier, a
+// YARNDelegationTokenIdentifier). Times are wall-clock ms.
+//
+// Byte layout: the raw YARNDelegationTokenIdentifierProto {owner=1,
+// renewer=2, realUser=3 (strings), issueDate=4, maxDate=5 (int64),
+// sequenceNumber=6, masterKeyId=7 (int32)}, no version byte, no length
+// prefix. Why this and not the generic Writable layout of
+// AbstractDelegationTokenIdentifier (version 0, Text owner/renewer/realUser,
+// VLong dates, VInt numbers): YARN-2615 made the YARN identifiers protobuf
+// before 2.6.0 was released, and every targeted version (2.6.0, 2.7.x, 2.8+,
+// 3.x) reads an RM delegation token with builder.mergeFrom(), i.e. parses it
+// as this proto only; the Writable reader (readFieldsInOldFormat, 3.x) is
+// used only by RM recovery of pre-2.6 state (YARN-5594), never on the wire.
+// A Writable identifier would therefore not decode in any client.
+//
+// Which fields: a 2.6 RM sets all seven (empty strings and zeros
+// included); 2.7+ and 3.x RMs (YARN-2936) write only the fields that differ from the proto
+// defaults. All readers decode both alike (proto2 optional fields), so we
+// write the 2.6 form: all seven, in field-number order, which is
+// deterministic and byte-exact with the oldest targeted RM.
+struct RmDelegationTokenIdentifier {
+  std::string owner;
+  std::string renewer;
+  std::string real_user;
+  int64_t issue_date_ms = 0;
+  int64_t max_date_ms = 0;
+  int32_t sequence_number = 0;
+  int32_t master_key_id = 0;
+
+  auto operator<=>(const RmDelegationTokenIdentifier&) const = default;
+  bool operator==(const RmDelegationTokenIdentifier&) const = default;
+  // Java's (2.6) AbstractDelegationTokenIdentifier.toString(): "owner=...,
+  // renewer=..., realUser=..., issueDate=..., maxDate=..., sequenceNumber=...,
+  // masterKeyId=...", the form Hadoop's error messages embed.
+  std::string ToString() const;
+};
+
+std::string EncodeRmDelegationTokenIdentifier(const RmDelegationTokenIdentifier& id);
+// Parses the proto form; missing fields take the proto defaults ("" and 0),
+// as Java's readFields does. Corruption if the bytes are not the proto.
+Result<RmDelegationTokenIdentifier> DecodeRmDelegationTokenIdentifier(std::string_view identifier);
 
 }  // namespace spindle::rm

@@ -781,8 +781,110 @@ TEST_F(ClientRmServiceTest, ResourceTypesProfilesLabelsAndUnknownMethods) {
   EXPECT_EQ(labels.nodelabels_size(), 0);
   EXPECT_EQ(labels.deprecatednodelabels_size(), 0);
 
-  EXPECT_EQ(rm_.Call("getDelegationToken", empty, &ignored).java_class(),
+  EXPECT_EQ(rm_.Call("listReservations", empty, &ignored).java_class(),
             ipc::java::kRpcNoSuchMethod);
+}
+
+// RM delegation tokens over the wire, with the answers a Hadoop client gets.
+TEST_F(ClientRmServiceTest, DelegationTokensAreIssuedRenewedAndCancelled) {
+  hadoop::common::GetDelegationTokenRequestProto get;
+  get.set_renewer("yarn");
+  hadoop::common::GetDelegationTokenResponseProto issued;
+  ASSERT_TRUE(rm_.Call("getDelegationToken", get, &issued, "alice").ok());
+  ASSERT_TRUE(issued.has_token());
+  const hadoop::common::TokenProto& token = issued.token();
+  EXPECT_EQ(token.kind(), "RM_DELEGATION_TOKEN");
+  EXPECT_TRUE(token.has_service());  // required field, empty as Java's RM sends it
+  EXPECT_EQ(token.service(), "");
+  EXPECT_EQ(token.password().size(), 20u);
+  auto id = rm::DecodeRmDelegationTokenIdentifier(token.identifier());
+  ASSERT_TRUE(id.ok()) << id.status().ToString();
+  EXPECT_EQ(id->owner, "alice");
+  EXPECT_EQ(id->renewer, "yarn");
+  EXPECT_EQ(id->real_user, "");
+  const int64_t now = rm_.clock().WallMillis();
+  EXPECT_EQ(id->issue_date_ms, now);
+  EXPECT_EQ(id->max_date_ms, now + int64_t{7} * 86'400'000);
+  EXPECT_EQ(id->sequence_number, 1);
+
+  // Only the renewer renews: newExpiryTime = now + the renew interval.
+  hadoop::common::RenewDelegationTokenRequestProto renew;
+  *renew.mutable_token() = token;
+  hadoop::common::RenewDelegationTokenResponseProto renewed;
+  rm_.clock().Advance(std::chrono::hours(1));
+  ASSERT_TRUE(rm_.Call("renewDelegationToken", renew, &renewed, "yarn").ok());
+  EXPECT_EQ(renewed.newexpirytime(),
+            static_cast<uint64_t>(rm_.clock().WallMillis() + int64_t{86'400'000}));
+  Status s = rm_.Call("renewDelegationToken", renew, &renewed, "alice");
+  EXPECT_EQ(s.java_class(), rm::yarn::kYarnException);
+  EXPECT_EQ(s.message(),
+            "org.apache.hadoop.security.AccessControlException: alice tries to renew a token "
+            "with renewer yarn");
+
+  // Cancel: not by others; by the owner; then the token is gone.
+  hadoop::common::CancelDelegationTokenRequestProto cancel;
+  *cancel.mutable_token() = token;
+  hadoop::common::CancelDelegationTokenResponseProto cancelled;
+  s = rm_.Call("cancelDelegationToken", cancel, &cancelled, "mallory");
+  EXPECT_EQ(s.java_class(), rm::yarn::kYarnException);
+  EXPECT_EQ(s.message(),
+            "org.apache.hadoop.security.AccessControlException: mallory is not authorized to "
+            "cancel the token");
+  ASSERT_TRUE(rm_.Call("cancelDelegationToken", cancel, &cancelled, "alice").ok());
+  s = rm_.Call("cancelDelegationToken", cancel, &cancelled, "alice");
+  EXPECT_EQ(s.java_class(), rm::yarn::kYarnException);
+  EXPECT_EQ(s.message(),
+            "org.apache.hadoop.security.token.SecretManager$InvalidToken: Token not found");
+  s = rm_.Call("renewDelegationToken", renew, &renewed, "yarn");
+  EXPECT_EQ(s.java_class(), rm::yarn::kYarnException);
+  EXPECT_EQ(s.message(),
+            "org.apache.hadoop.security.token.SecretManager$InvalidToken: Renewal request for "
+            "unknown token");
+}
+
+// Hadoop's 8032 accepts the delegation token as TOKEN authentication: the
+// connection's user is then the token's owner, whatever the client claims.
+TEST_F(ClientRmServiceTest, DelegationTokensAuthenticateConnections) {
+  hadoop::common::GetDelegationTokenRequestProto get;
+  get.set_renewer("yarn");
+  hadoop::common::GetDelegationTokenResponseProto issued;
+  ASSERT_TRUE(rm_.Call("getDelegationToken", get, &issued, "alice").ok());
+
+  hadoop::common::GetDelegationTokenResponseProto second;
+  Status s = rm_.CallWithToken("getDelegationToken", get, &second, issued.token(), "mallory");
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  auto id = rm::DecodeRmDelegationTokenIdentifier(second.token().identifier());
+  ASSERT_TRUE(id.ok()) << id.status().ToString();
+  EXPECT_EQ(id->owner, "alice");
+  EXPECT_EQ(id->sequence_number, 2);
+
+  // A wrong password, and a cancelled token, open no connection.
+  hadoop::common::TokenProto forged = issued.token();
+  forged.mutable_password()->at(0) ^= 1;
+  EXPECT_FALSE(rm_.CallWithToken("getDelegationToken", get, &second, forged, "eve").ok());
+  hadoop::common::CancelDelegationTokenRequestProto cancel;
+  *cancel.mutable_token() = issued.token();
+  hadoop::common::CancelDelegationTokenResponseProto cancelled;
+  ASSERT_TRUE(rm_.Call("cancelDelegationToken", cancel, &cancelled, "alice").ok());
+  s = rm_.CallWithToken("getDelegationToken", get, &second, issued.token(), "mallory2");
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("can't be found in cache"), std::string::npos) << s.ToString();
+}
+
+TEST_F(ClientRmServiceTest, ExpiredDelegationTokensCannotBeRenewed) {
+  hadoop::common::GetDelegationTokenRequestProto get;
+  get.set_renewer("yarn");
+  hadoop::common::GetDelegationTokenResponseProto issued;
+  ASSERT_TRUE(rm_.Call("getDelegationToken", get, &issued, "bob").ok());
+  rm_.clock().Advance(std::chrono::hours(24 * 7) + std::chrono::milliseconds(1));
+  hadoop::common::RenewDelegationTokenRequestProto renew;
+  *renew.mutable_token() = issued.token();
+  hadoop::common::RenewDelegationTokenResponseProto renewed;
+  const Status s = rm_.Call("renewDelegationToken", renew, &renewed, "yarn");
+  EXPECT_EQ(s.java_class(), rm::yarn::kYarnException);
+  EXPECT_EQ(s.message(),
+            "org.apache.hadoop.security.token.SecretManager$InvalidToken: yarn tried to renew an "
+            "expired token");
 }
 
 // With yarn.acl.enable: owners, admins, queue admins and the app's ACLs.

@@ -2,7 +2,8 @@
 // ApplicationManager with a fake AM launcher, QueueManager) behind a real
 // ClientRmService served by an ipc::RpcServer on 127.0.0.1 port 0, and an
 // ipc::RpcClient to call it. Tests drive the app lifecycle by hand (Step,
-// LaunchAll, Register, Finish) and call the protocol over the wire.
+// LaunchAll, Register, Finish) and call the protocol over the wire. RM
+// delegation tokens come from a secret manager on the same ManualClock.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -20,6 +21,7 @@
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/group_mapping.h"
 #include "rm/queues/queue_manager.h"
+#include "rm/security/rm_delegation_token_secret_provider.h"
 #include "scheduler_pool/scheduler_pool.h"
 
 namespace spindle::client_service::testing {
@@ -90,10 +92,20 @@ class RmHarness {
     deps.containers = containers_.get();
     deps.clock = &clock_;
     deps.groups = &options_.groups;
+    auto delegation_tokens =
+        rm::RmDelegationTokenSecretManager::Create(rm::RmDelegationTokenOptions{}, &clock_);
+    EXPECT_TRUE(delegation_tokens.ok()) << delegation_tokens.status().ToString();
+    delegation_tokens_ = std::move(delegation_tokens).value();
+    deps.delegation_tokens = delegation_tokens_.get();
     service_ = std::make_unique<ClientRmService>(options_.service, deps);
     auto registry = std::make_shared<ipc::ServiceRegistry>();
     registry->Add(service_->MakeRpcService());
-    server_ = std::make_unique<ipc::RpcServer>(ipc::RpcServerOptions{}, registry);
+    // 8032 as the daemon runs it: TOKEN (RM delegation tokens) and SIMPLE.
+    delegation_provider_ =
+        std::make_unique<rm::RmDelegationTokenSecretProvider>(delegation_tokens_.get());
+    ipc::RpcServerOptions server_options;
+    server_options.session.token_provider = delegation_provider_.get();
+    server_ = std::make_unique<ipc::RpcServer>(server_options, registry);
     EXPECT_TRUE(server_->Start().ok());
   }
   ~RmHarness() { server_->Stop(); }
@@ -139,6 +151,22 @@ class RmHarness {
     return client_.Call(spec, method, request, response);
   }
 
+  // A call on a connection authenticated with `token` (TOKEN/DIGEST-MD5);
+  // `user` only keeps connections apart (a token connection's user is the
+  // token's).
+  Status CallWithToken(const std::string& method, const google::protobuf::MessageLite& request,
+                       google::protobuf::MessageLite* response,
+                       const hadoop::common::TokenProto& token, const std::string& user) {
+    ipc::ConnectionSpec spec;
+    spec.host = "127.0.0.1";
+    spec.port = server_->port();
+    spec.protocol = kApplicationClientProtocol;
+    spec.user = user;
+    spec.token =
+        ipc::ClientToken{token.identifier(), token.password(), token.kind(), token.service()};
+    return client_.Call(spec, method, request, response);
+  }
+
   ManualClock& clock() { return clock_; }
   pool::SchedulerPool& pool() { return *pool_; }
   rm::NodeRegistry& nodes() { return *nodes_; }
@@ -147,6 +175,7 @@ class RmHarness {
   rm::QueueManager& queues() { return *queues_; }
   FakeLauncher& launcher() { return launcher_; }
   ClientRmService& service() { return *service_; }
+  rm::RmDelegationTokenSecretManager& delegation_tokens() { return *delegation_tokens_; }
 
  private:
   HarnessOptions options_;
@@ -157,6 +186,8 @@ class RmHarness {
   FakeLauncher launcher_;
   std::unique_ptr<rm::ContainerRegistry> containers_;
   std::unique_ptr<rm::ApplicationManager> apps_;
+  std::unique_ptr<rm::RmDelegationTokenSecretManager> delegation_tokens_;
+  std::unique_ptr<rm::RmDelegationTokenSecretProvider> delegation_provider_;
   std::unique_ptr<ClientRmService> service_;
   std::unique_ptr<ipc::RpcServer> server_;
   ipc::RpcClient client_;

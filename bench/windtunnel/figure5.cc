@@ -143,7 +143,7 @@ void AddFigure5(WindTunnelReport* report, double tau_ms) {
       detail += Format("; growth from phase 1 x%.1f vs x%.1f", growth(*qf), growth(*lf));
     }
     add("5a",
-        "parsync/quality-first's delay rises much faster into the peak than latency-first's "
+        "parsync/quality-first's delay rises faster into the peak than latency-first's "
         "and adaptive's",
         holds, detail);
   }

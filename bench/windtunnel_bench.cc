@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "bench/windtunnel/csv_report.h"
+#include "bench/windtunnel/figure5.h"
 #include "bench/windtunnel/html_report.h"
 #include "bench/windtunnel/json_report.h"
 #include "bench/windtunnel/real_driver.h"
@@ -115,9 +116,11 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
                                   "figure-scale",
                                   "figure-seconds",
                                   "figure-strategy",
+                                  "figure-seeds",
                                   "seed",
                                   "json",
                                   "csv",
+                                  "figures-csv",
                                   "html"}));
   WindTunnelBenchOptions o;
   windtunnel::RunSpec& s = o.base;
@@ -172,6 +175,10 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
   ASSIGN_OR_RETURN(s.alpha, GetDouble(flags, "alpha", 1, 0.01, 100));
   ASSIGN_OR_RETURN(double cost_us, GetDouble(flags, "decision-cost-us", 250, 0.001, 1e6));
   s.decision_cost = Seconds(cost_us / 1e6);
+  // The real clock measures this code's own cost unless told to emulate one.
+  if (s.clock == ClockKind::kReal && flags.Has("decision-cost-us")) {
+    s.real_decision_cost = s.decision_cost;
+  }
   // Quality-first decisions cost 1.5x by default (ParSync §6.2: its overhead
   // is higher; `spindle bench pool` measures ~3x the CPU per placement).
   ASSIGN_OR_RETURN(s.quality_cost_factor, GetDouble(flags, "quality-cost-factor", 1.5, 0.01, 1000));
@@ -233,6 +240,11 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
   ASSIGN_OR_RETURN(o.figures.scale, GetDouble(flags, "figure-scale", 0.05, 0.001, 1));
   ASSIGN_OR_RETURN(double fig_seconds, GetDouble(flags, "figure-seconds", 30, 1, 3600));
   o.figures.seconds = Seconds(fig_seconds);
+  ASSIGN_OR_RETURN(int64_t fig_seeds, flags.GetInt("figure-seeds", o.figures.seeds));
+  if (fig_seeds < 1 || fig_seeds > 100) {
+    return Status::InvalidArgument("--figure-seeds must be 1..100");
+  }
+  o.figures.seeds = static_cast<int>(fig_seeds);
   if (flags.Has("figure-strategy")) {
     ASSIGN_OR_RETURN(o.figures.fig2_strategy,
                      pool::ParseStrategy(flags.GetString("figure-strategy", "")));
@@ -246,6 +258,7 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
 
   o.json_path = flags.GetString("json", "");
   o.csv_path = flags.GetString("csv", "");
+  o.figures_csv_path = flags.GetString("figures-csv", "");
   o.html_path = flags.GetString("html", "");
 
   windtunnel::RunSpec check = s;
@@ -270,6 +283,14 @@ int WindTunnelBenchMain(const CommandLine& flags) {
   }(s.sync_gap);
   const double tau_ms = std::chrono::duration<double, std::milli>(s.tau).count();
 
+  // Real clock with --decision-cost-us: each scheduler sleeps out the
+  // modelled cost of its decisions (PoolOptions::emulated_decision_cost).
+  const bool emulated = !virt && s.real_decision_cost > Duration(0);
+  const Duration modelled = virt ? s.decision_cost : s.real_decision_cost;
+  const std::string cost_us = Num(std::chrono::duration<double, std::micro>(modelled).count());
+  const std::string cost_setting = virt       ? cost_us + " (virtual clock model)"
+                                   : emulated ? cost_us + " (real clock, emulated by sleeping)"
+                                              : "- (real clock: this code's own)";
   windtunnel::WindTunnelReport report;
   report.clock = windtunnel::ClockKindName(s.clock);
   std::string phases;
@@ -293,16 +314,14 @@ int WindTunnelBenchMain(const CommandLine& flags) {
       {"preference tilt", Num(s.workload.preference_tilt)},
       {"alpha (TET on preferred)", Num(s.alpha)},
       {"tasks per scheduler step", std::to_string(s.step_tasks)},
-      {"decision cost (us, virtual)",
-       virt ? Num(std::chrono::duration<double, std::micro>(s.decision_cost).count()) : "-"},
-      {"quality-first cost factor (virtual)", virt ? Num(s.quality_cost_factor) : "-"},
+      {"decision cost (us)", cost_setting},
+      {"quality-first cost factor", virt || emulated ? Num(s.quality_cost_factor) : "-"},
       {"seed", std::to_string(s.seed)},
       {"hardware threads", std::to_string(std::thread::hardware_concurrency())},
   };
   std::string cost;
-  if (virt) {
-    cost = ", " + Num(std::chrono::duration<double, std::micro>(s.decision_cost).count()) +
-           " us/decision";
+  if (virt || emulated) {
+    cost = ", " + cost_us + (emulated ? " us/decision emulated by sleeping" : " us/decision");
     if (s.quality_cost_factor != 1) cost += " (x" + Num(s.quality_cost_factor) + " quality-first)";
   }
   std::printf(
@@ -366,14 +385,21 @@ int WindTunnelBenchMain(const CommandLine& flags) {
     std::printf("\n%s", windtunnel::FormatSummary(report).c_str());
     std::printf("\n%s", windtunnel::FormatRatios(report, "parsync/latency-first").c_str());
     std::printf("\n%s", windtunnel::FormatTargets(report, tau_ms).c_str());
+    windtunnel::AddFigure5(&report, tau_ms);
+    for (const windtunnel::PhaseFigure& f : report.phase_figures) {
+      std::printf("\n%s", windtunnel::FormatPhaseFigure(f).c_str());
+    }
+    if (!report.trends.empty()) {
+      std::printf("\n%s", windtunnel::FormatTrends(report.trends).c_str());
+    }
     std::fflush(stdout);
   }
   if (o.run_figures) {
     std::printf(
         "\nsimulation figures (virtual clock, scale %g of the paper's setting, %g s of "
-        "submission; figure 2: %s, figure 3: %s)\n",
-        o.figures.scale, std::chrono::duration<double>(o.figures.seconds).count(),
-        pool::StrategyKindName(o.figures.fig2_strategy),
+        "submission, %d seed%s per point; figure 2: %s, figure 3: %s)\n",
+        o.figures.scale, std::chrono::duration<double>(o.figures.seconds).count(), o.figures.seeds,
+        o.figures.seeds == 1 ? "" : "s", pool::StrategyKindName(o.figures.fig2_strategy),
         pool::StrategyKindName(o.figures.fig3_strategy));
     std::fflush(stdout);
     auto tables = windtunnel::RunFigures(o.figures, [](const windtunnel::FigureTable& t) {
@@ -394,6 +420,7 @@ int WindTunnelBenchMain(const CommandLine& flags) {
     std::string (*render)(const windtunnel::WindTunnelReport&);
   } outputs[] = {{o.json_path, windtunnel::ToJson},
                  {o.csv_path, windtunnel::ToCsv},
+                 {o.figures_csv_path, windtunnel::ToFiguresCsv},
                  {o.html_path, windtunnel::ToHtml}};
   for (const auto& out : outputs) {
     if (out.path.empty()) continue;

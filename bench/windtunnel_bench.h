@@ -2,7 +2,8 @@
 // process — the real scheduler pool placing 1-slot, 5 s tasks on 100,000
 // simulated nodes (200,000 slots) under five phases of load — for parsync
 // with each strategy, statesync and monolithic, on the same workload and
-// seed; on the virtual clock also the simulations of Figures 2 and 3.
+// seed, with the paper's Figure 5 (delay and quality per phase) read off
+// the run; on the virtual clock also the simulations of Figures 2 and 3.
 // Prints per-phase tables, summaries, ratios between modes and the targets
 // it reports against; writes JSON, CSV and a self-contained HTML report on
 // request. The library is bench/windtunnel/.
@@ -33,6 +34,8 @@ struct WindTunnelBenchOptions {
   int jobs = 1;
   std::string json_path;
   std::string csv_path;
+  // The paper's figures (2, 3 and 5) in long form (windtunnel::ToFiguresCsv).
+  std::string figures_csv_path;
   std::string html_path;
 };
 

@@ -19,6 +19,31 @@ struct alignas(64) CellState::Partition {
   std::vector<uint32_t> log GUARDED_BY(mu);
   // Sum of `allocated` over the partition's nodes (removed nodes hold none).
   Resource allocated GUARDED_BY(mu);
+
+  // Records a change to nodes[slot]: bumps its version and the partition's
+  // and logs the slot for delta syncs.
+  void Touch(uint32_t slot) REQUIRES(mu) {
+    ++nodes[slot].version;
+    ++version;
+    log[version % log.size()] = slot;
+  }
+  // The node in `slot`, or null if there is none or it was removed.
+  NodeState* LiveNode(uint32_t slot) REQUIRES(mu) {
+    return slot < nodes.size() && nodes[slot].status != NodeStatus::kRemoved ? &nodes[slot]
+                                                                             : nullptr;
+  }
+  // Checks `claim` (on a node of this partition) against the master copy
+  // and, if it may commit, applies it. The one place a claim is applied, for
+  // both transaction modes.
+  ClaimOutcome ApplyClaim(const Claim& claim, ConflictMode mode) REQUIRES(mu);
+  // Takes back a claim ApplyClaim committed while the lock has been held
+  // since, restoring the versions exactly (no one saw them).
+  void UndoClaim(const Claim& claim) REQUIRES(mu);
+  // Appends the master state of the nodes claimed by txn.claims[order[k]],
+  // k in [begin, end) (all on this partition), to result->refreshed, each
+  // node once; with `failed_only`, only those whose claim did not commit.
+  void AddRefreshed(const Transaction& txn, const std::vector<uint32_t>& order, uint32_t begin,
+                    uint32_t end, bool failed_only, CommitResult* result) const REQUIRES(mu);
 };
 
 namespace {
@@ -42,13 +67,6 @@ CellState::CellState(const CellStateOptions& options)
 }
 
 CellState::~CellState() = default;
-
-void CellState::Touch(Partition& part, uint32_t slot, NodeState& node) {
-  part.mu.AssertHeld();
-  ++node.version;
-  ++part.version;
-  part.log[part.version % log_entries_] = slot;
-}
 
 void CellState::AddCapacity(const Resource& r, int sign) {
   topology_mu_.AssertHeld();
@@ -99,7 +117,7 @@ Result<NodeId> CellState::AddNode(const NodeSpec& spec) {
     node.rack = rack;
     node.status = NodeStatus::kRunning;
     part.nodes.push_back(node);
-    Touch(part, slot, part.nodes.back());
+    part.Touch(slot);
     id = NodeId(p, slot);
   }
   ++*least;
@@ -118,16 +136,15 @@ Status CellState::UpdateNode(NodeId id, const NodeUpdate& update) {
   if (update.set_score && !ValidScore(update.score)) {
     return Status::InvalidArgument("node score must be finite and > 0");
   }
-  if (!id.valid() || id.partition() >= static_cast<uint32_t>(num_partitions_)) {
+  if (!InCell(id)) {
     return Status::NotFound("unknown node");
   }
   MutexLock topo(&topology_mu_);
   Partition& part = partition(id.partition());
   MutexLock lock(&part.mu);
-  if (id.slot() >= part.nodes.size() || part.nodes[id.slot()].status == NodeStatus::kRemoved) {
-    return Status::NotFound("unknown or removed node");
-  }
-  NodeState& node = part.nodes[id.slot()];
+  NodeState* live = part.LiveNode(id.slot());
+  if (live == nullptr) return Status::NotFound("unknown or removed node");
+  NodeState& node = *live;
   const bool was_running = node.status == NodeStatus::kRunning;
   if (was_running) AddCapacity(node.total, -1);
   if (update.set_total) node.total = update.total;
@@ -135,28 +152,27 @@ Status CellState::UpdateNode(NodeId id, const NodeUpdate& update) {
   if (update.set_score) node.score = update.score;
   node.overcommitted = !node.allocated.FitsIn(node.total);
   if (node.status == NodeStatus::kRunning) AddCapacity(node.total, +1);
-  Touch(part, id.slot(), node);
+  part.Touch(id.slot());
   return Status::OK();
 }
 
 Status CellState::RemoveNode(NodeId id) {
-  if (!id.valid() || id.partition() >= static_cast<uint32_t>(num_partitions_)) {
+  if (!InCell(id)) {
     return Status::NotFound("unknown node");
   }
   MutexLock topo(&topology_mu_);
   Partition& part = partition(id.partition());
   {
     MutexLock lock(&part.mu);
-    if (id.slot() >= part.nodes.size() || part.nodes[id.slot()].status == NodeStatus::kRemoved) {
-      return Status::NotFound("unknown or removed node");
-    }
-    NodeState& node = part.nodes[id.slot()];
+    NodeState* live = part.LiveNode(id.slot());
+    if (live == nullptr) return Status::NotFound("unknown or removed node");
+    NodeState& node = *live;
     if (node.status == NodeStatus::kRunning) AddCapacity(node.total, -1);
     part.allocated -= node.allocated;
     node.allocated = Resource();
     node.status = NodeStatus::kRemoved;
     node.overcommitted = false;
-    Touch(part, id.slot(), node);
+    part.Touch(id.slot());
   }
   --nodes_per_partition_[id.partition()];
   topology_version_.fetch_add(1, std::memory_order_acq_rel);
@@ -164,7 +180,7 @@ Status CellState::RemoveNode(NodeId id) {
 }
 
 Result<NodeState> CellState::GetNode(NodeId id) const {
-  if (!id.valid() || id.partition() >= static_cast<uint32_t>(num_partitions_)) {
+  if (!InCell(id)) {
     return Status::NotFound("unknown node");
   }
   const Partition& part = partition(id.partition());
@@ -203,20 +219,47 @@ ClaimOutcome Check(const NodeState& node, const Claim& claim, ConflictMode mode)
   return ClaimOutcome::kCommitted;
 }
 
-// Appends `id`'s state to `refreshed` unless already there (searching only
-// the entries added for the current partition, from `first`).
-void AddRefreshed(CommitResult* result, size_t first, NodeId id, const NodeState& node) {
-  for (size_t i = first; i < result->refreshed.size(); ++i) {
-    if (result->refreshed[i].first == id) return;
-  }
-  result->refreshed.emplace_back(id, node);
-}
-
 }  // namespace
 
-// Locks a varying set of partitions in ascending order, which the static
-// analysis cannot follow; the lock discipline is stated in cell_state.h.
-void CellState::Commit(const Transaction& txn, CommitResult* result) NO_THREAD_SAFETY_ANALYSIS {
+ClaimOutcome CellState::Partition::ApplyClaim(const Claim& claim, ConflictMode mode) {
+  const uint32_t slot = claim.node.slot();
+  if (slot >= nodes.size()) return ClaimOutcome::kUnknownNode;
+  NodeState& node = nodes[slot];
+  const ClaimOutcome outcome = Check(node, claim, mode);
+  if (outcome != ClaimOutcome::kCommitted) return outcome;
+  node.allocated += claim.resource;
+  allocated += claim.resource;
+  Touch(slot);
+  return outcome;
+}
+
+void CellState::Partition::UndoClaim(const Claim& claim) {
+  NodeState& node = nodes[claim.node.slot()];
+  node.allocated -= claim.resource;
+  allocated -= claim.resource;
+  --node.version;
+  --version;
+}
+
+void CellState::Partition::AddRefreshed(const Transaction& txn, const std::vector<uint32_t>& order,
+                                        uint32_t begin, uint32_t end, bool failed_only,
+                                        CommitResult* result) const {
+  // Duplicates are searched only among this partition's entries.
+  const size_t first = result->refreshed.size();
+  for (uint32_t k = begin; k < end; ++k) {
+    const uint32_t i = order[k];
+    const NodeId id = txn.claims[i].node;
+    if (failed_only && result->outcomes[i] == ClaimOutcome::kCommitted) continue;
+    if (id.slot() >= nodes.size()) continue;
+    bool seen = false;
+    for (size_t j = first; j < result->refreshed.size() && !seen; ++j) {
+      seen = result->refreshed[j].first == id;
+    }
+    if (!seen) result->refreshed.emplace_back(id, nodes[id.slot()]);
+  }
+}
+
+void CellState::Commit(const Transaction& txn, CommitResult* result) {
   const size_t n = txn.claims.size();
   result->outcomes.assign(n, ClaimOutcome::kCommitted);
   result->refreshed.clear();
@@ -250,105 +293,10 @@ void CellState::Commit(const Transaction& txn, CommitResult* result) NO_THREAD_S
   counts[0] = 0;
   // counts[p]..counts[p+1] now index `order` for partition p.
 
-  const ConflictMode mode = txn.conflict;
   if (txn.mode == TransactionMode::kIncremental) {
-    for (uint32_t p = 0; p < np; ++p) {
-      const uint32_t begin = counts[p], end = counts[p + 1];
-      if (begin == end) continue;
-      Partition& part = partition(p);
-      MutexLock lock(&part.mu);
-      bool any_failed = false;
-      for (uint32_t k = begin; k < end; ++k) {
-        const uint32_t i = order[k];
-        const Claim& c = txn.claims[i];
-        if (c.node.slot() >= part.nodes.size()) {
-          result->outcomes[i] = ClaimOutcome::kUnknownNode;
-          any_failed = true;
-          continue;
-        }
-        NodeState& node = part.nodes[c.node.slot()];
-        const ClaimOutcome o = Check(node, c, mode);
-        result->outcomes[i] = o;
-        if (o != ClaimOutcome::kCommitted) {
-          any_failed = true;
-          continue;
-        }
-        node.allocated += c.resource;
-        part.allocated += c.resource;
-        Touch(part, c.node.slot(), node);
-      }
-      if (any_failed) {
-        const size_t first = result->refreshed.size();
-        for (uint32_t k = begin; k < end; ++k) {
-          const uint32_t i = order[k];
-          const Claim& c = txn.claims[i];
-          if (result->outcomes[i] != ClaimOutcome::kCommitted &&
-              c.node.slot() < part.nodes.size()) {
-            AddRefreshed(result, first, c.node, part.nodes[c.node.slot()]);
-          }
-        }
-      }
-    }
+    CommitIncremental(txn, result);
   } else {
-    // All or nothing: lock every partition involved, ascending; apply in
-    // order, undoing everything if any claim fails.
-    for (uint32_t p = 0; p < np; ++p) {
-      if (counts[p] != counts[p + 1]) partition(p).mu.Lock();
-    }
-    bool failed = known != n;  // a claim on an unknown partition fails the whole
-    uint32_t applied = 0;      // order[0..applied) were applied
-    for (uint32_t k = 0; k < known && !failed; ++k) {
-      const uint32_t i = order[k];
-      const Claim& c = txn.claims[i];
-      Partition& part = partition(c.node.partition());
-      if (c.node.slot() >= part.nodes.size()) {
-        result->outcomes[i] = ClaimOutcome::kUnknownNode;
-        failed = true;
-        break;
-      }
-      NodeState& node = part.nodes[c.node.slot()];
-      const ClaimOutcome o = Check(node, c, mode);
-      result->outcomes[i] = o;
-      if (o != ClaimOutcome::kCommitted) {
-        failed = true;
-        break;
-      }
-      node.allocated += c.resource;
-      part.allocated += c.resource;
-      Touch(part, c.node.slot(), node);
-      applied = k + 1;
-    }
-    if (failed) {
-      // Undo in reverse order, restoring versions exactly: no one saw them.
-      for (uint32_t k = applied; k-- > 0;) {
-        const uint32_t i = order[k];
-        const Claim& c = txn.claims[i];
-        Partition& part = partition(c.node.partition());
-        NodeState& node = part.nodes[c.node.slot()];
-        node.allocated -= c.resource;
-        part.allocated -= c.resource;
-        --node.version;
-        --part.version;
-      }
-      for (uint32_t i = 0; i < n; ++i) {
-        if (result->outcomes[i] == ClaimOutcome::kCommitted) {
-          result->outcomes[i] = ClaimOutcome::kAborted;
-        }
-      }
-      for (uint32_t p = 0; p < np; ++p) {
-        const size_t first = result->refreshed.size();
-        Partition& part = partition(p);
-        for (uint32_t k = counts[p]; k < counts[p + 1]; ++k) {
-          const Claim& c = txn.claims[order[k]];
-          if (c.node.slot() < part.nodes.size()) {
-            AddRefreshed(result, first, c.node, part.nodes[c.node.slot()]);
-          }
-        }
-      }
-    }
-    for (uint32_t p = np; p-- > 0;) {
-      if (counts[p] != counts[p + 1]) partition(p).mu.Unlock();
-    }
+    CommitAllOrNothing(txn, /*all_known=*/known == n, result);
   }
   for (ClaimOutcome o : result->outcomes) {
     if (o == ClaimOutcome::kCommitted) {
@@ -356,6 +304,63 @@ void CellState::Commit(const Transaction& txn, CommitResult* result) NO_THREAD_S
     } else {
       ++result->conflicted;
     }
+  }
+}
+
+void CellState::CommitIncremental(const Transaction& txn, CommitResult* result) {
+  const std::vector<uint32_t>& counts = result->scratch_counts;
+  const std::vector<uint32_t>& order = result->scratch;
+  for (uint32_t p = 0; p + 1 < counts.size(); ++p) {
+    const uint32_t begin = counts[p], end = counts[p + 1];
+    if (begin == end) continue;
+    Partition& part = partition(p);
+    MutexLock lock(&part.mu);
+    bool any_failed = false;
+    for (uint32_t k = begin; k < end; ++k) {
+      const uint32_t i = order[k];
+      result->outcomes[i] = part.ApplyClaim(txn.claims[i], txn.conflict);
+      any_failed |= result->outcomes[i] != ClaimOutcome::kCommitted;
+    }
+    if (any_failed) part.AddRefreshed(txn, order, begin, end, /*failed_only=*/true, result);
+  }
+}
+
+// Locks a varying set of partitions in ascending order, which the static
+// analysis cannot follow; the lock discipline is stated in cell_state.h.
+void CellState::CommitAllOrNothing(const Transaction& txn, bool all_known,
+                                   CommitResult* result) NO_THREAD_SAFETY_ANALYSIS {
+  const std::vector<uint32_t>& counts = result->scratch_counts;
+  const std::vector<uint32_t>& order = result->scratch;
+  const auto np = static_cast<uint32_t>(counts.size() - 1);
+  const uint32_t known = counts[np];
+  for (uint32_t p = 0; p < np; ++p) {
+    if (counts[p] != counts[p + 1]) partition(p).mu.Lock();
+  }
+  bool failed = !all_known;  // a claim on an unknown partition fails the whole
+  uint32_t applied = 0;      // order[0..applied) were applied
+  for (uint32_t k = 0; k < known && !failed; ++k) {
+    const uint32_t i = order[k];
+    const Claim& c = txn.claims[i];
+    result->outcomes[i] = partition(c.node.partition()).ApplyClaim(c, txn.conflict);
+    failed = result->outcomes[i] != ClaimOutcome::kCommitted;
+    if (!failed) applied = k + 1;
+  }
+  if (failed) {
+    // Undo in reverse order, so each node's version steps back exactly.
+    for (uint32_t k = applied; k-- > 0;) {
+      const Claim& c = txn.claims[order[k]];
+      partition(c.node.partition()).UndoClaim(c);
+    }
+    for (ClaimOutcome& o : result->outcomes) {
+      if (o == ClaimOutcome::kCommitted) o = ClaimOutcome::kAborted;
+    }
+    for (uint32_t p = 0; p < np; ++p) {
+      partition(p).AddRefreshed(txn, order, counts[p], counts[p + 1], /*failed_only=*/false,
+                                result);
+    }
+  }
+  for (uint32_t p = np; p-- > 0;) {
+    if (counts[p] != counts[p + 1]) partition(p).mu.Unlock();
   }
 }
 
@@ -369,7 +374,7 @@ Status CellState::ReleaseBatch(const NodeRelease* releases, size_t count) {
   size_t i = 0;
   while (i < count) {
     const NodeId id = releases[i].node;
-    if (!id.valid() || id.partition() >= static_cast<uint32_t>(num_partitions_)) {
+    if (!InCell(id)) {
       if (first_error.ok()) first_error = Status::NotFound("unknown node");
       ++i;
       continue;
@@ -397,7 +402,7 @@ Status CellState::ReleaseBatch(const NodeRelease* releases, size_t count) {
       node.allocated -= r.resource;
       part.allocated -= r.resource;
       if (node.overcommitted && node.allocated.FitsIn(node.total)) node.overcommitted = false;
-      Touch(part, r.node.slot(), node);
+      part.Touch(r.node.slot());
     }
   }
   return first_error;

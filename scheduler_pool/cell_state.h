@@ -137,8 +137,17 @@ class CellState {
   struct Partition;
 
   Partition& partition(uint32_t p) const { return *partitions_[p]; }
+  // Whether `id` names a partition of this cell (its slot may still be unknown).
+  bool InCell(NodeId id) const {
+    return id.valid() && id.partition() < static_cast<uint32_t>(num_partitions_);
+  }
   void AddCapacity(const Resource& r, int sign);
-  void Touch(Partition& part, uint32_t slot, NodeState& node);
+  // Commit() after it sorted the claims by partition into
+  // result->scratch_counts / result->scratch. Incremental locks one
+  // partition at a time; all-or-nothing locks every partition involved
+  // (ascending) and applies nothing unless `all_known` and every claim fits.
+  void CommitIncremental(const Transaction& txn, CommitResult* result);
+  void CommitAllOrNothing(const Transaction& txn, bool all_known, CommitResult* result);
 
   const int num_partitions_;
   const uint32_t log_entries_;

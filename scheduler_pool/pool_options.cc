@@ -79,8 +79,9 @@ Result<StrategyKind> ParseStrategy(const std::string& s) {
   if (s == "latency-first") return StrategyKind::kLatencyFirst;
   if (s == "quality-first") return StrategyKind::kQualityFirst;
   if (s == "adaptive") return StrategyKind::kAdaptive;
-  return Status::InvalidArgument("'" + s +
-                                 "' is not one of latency-first, quality-first, adaptive");
+  if (s == "score-sampling") return StrategyKind::kScoreSampling;
+  return Status::InvalidArgument(
+      "'" + s + "' is not one of latency-first, quality-first, adaptive, score-sampling");
 }
 
 Status PoolOptions::Validate() const {
@@ -124,6 +125,12 @@ Status PoolOptions::Validate() const {
   }
   if (change_log_entries < 1) return bad("change-log-entries", change_log_entries, "must be >= 1");
   if (series_seconds < 1) return bad("metrics.series-seconds", series_seconds, "must be >= 1");
+  if (emulated_decision_cost.count() < 0) {
+    return Status::InvalidArgument("emulated decision cost must be >= 0");
+  }
+  if (!(emulated_quality_cost_factor > 0)) {
+    return Status::InvalidArgument("emulated quality-first cost factor must be > 0");
+  }
   auto types = ResourceTypes::Create(resource_types);
   if (!types.ok()) {
     std::string joined;

@@ -37,7 +37,8 @@ struct PoolOptions {
   // spindle.scheduler.mode: parsync | samesync | statesync | monolithic.
   // Default: parsync.
   SyncMode mode = SyncMode::kParSync;
-  // spindle.scheduler.strategy: latency-first | quality-first | adaptive.
+  // spindle.scheduler.strategy: latency-first | quality-first | adaptive
+  // (or score-sampling, the paper's simulator picker, for its figures).
   // Default: latency-first.
   StrategyKind strategy = StrategyKind::kLatencyFirst;
   // spindle.scheduler.adaptive.tau-ms: adaptive's delay threshold tau
@@ -82,6 +83,18 @@ struct PoolOptions {
   // spindle.scheduler.seed: seed of the schedulers' random generators.
   // Default: 1.
   uint64_t seed = 1;
+
+  // Not configuration keys: for the wind tunnel's real clock (they need the
+  // system clock). When > 0, a scheduler makes each decision (claim tried)
+  // last at least emulated_decision_cost, sleeping before it commits what it
+  // decided, as a scheduler whose decisions cost that much would (ParSync's
+  // 0.25 ms); decisions made with quality-first (adaptive's too, while it
+  // uses quality-first) last emulated_quality_cost_factor (> 0) times that.
+  // Sleeping, not spinning, so that N emulated schedulers need not N cores:
+  // in the paper each scheduler has a machine of its own. Defaults: 0 (off:
+  // a decision costs what this code costs) and 1.
+  Duration emulated_decision_cost{0};
+  double emulated_quality_cost_factor = 1.0;
 
   // Schedulers actually run: 1 in monolithic mode, else num_schedulers.
   int effective_schedulers() const { return mode == SyncMode::kMonolithic ? 1 : num_schedulers; }

@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "scheduler_pool/strategies/locality.h"
 
@@ -342,6 +343,7 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
   sctx.freshness_order = &freshness_order_;
 
   for (int round = 0; round <= options_.max_retries; ++round) {
+    deciding_since_ = ctx_.clock->Now();
     policy_->Begin(input);
     txn_.claims.clear();
     meta_.clear();
@@ -391,10 +393,22 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
   }
 }
 
+void Scheduler::PaceDecisions(size_t decisions) {
+  if (options_.emulated_decision_cost.count() <= 0 || decisions == 0) return;
+  const double factor = strategy_->active() == StrategyKind::kQualityFirst
+                            ? options_.emulated_quality_cost_factor
+                            : 1.0;
+  const auto cost = std::chrono::duration_cast<Duration>(options_.emulated_decision_cost *
+                                                         (factor * static_cast<double>(decisions)));
+  std::this_thread::sleep_until(deciding_since_ + cost);
+}
+
 int64_t Scheduler::CommitPending(StepResult* result) {
+  PaceDecisions(txn_.claims.size());
   ctx_.cell->Commit(txn_, &commit_);
   ++step_.transactions;
   const TimePoint committed_at = ctx_.clock->Now();
+  deciding_since_ = committed_at;
   int64_t conflicts = 0;
   // Quota reserved for refused claims goes back, one ledger call per queue.
   QueueId refund_queue;

@@ -144,6 +144,9 @@ class Scheduler {
   void PlaceAndCommit(TimePoint now, StepResult* result);
   // Commits txn_, applies the outcomes; returns the number of conflicts.
   int64_t CommitPending(StepResult* result);
+  // With options_.emulated_decision_cost: sleeps until `decisions` decisions
+  // made since deciding_since_ have lasted what they are to cost.
+  void PaceDecisions(size_t decisions);
   void Deliver() EXCLUDES(outbox_mu_);
   void CloseSecond(int64_t second) EXCLUDES(metrics_mu_);
   void Account(TimePoint now, int64_t synced, int64_t busy_nanos) EXCLUDES(metrics_mu_);
@@ -165,6 +168,8 @@ class Scheduler {
   int64_t last_slot_ = 0;
   std::vector<int> freshness_order_;
   uint64_t next_placement_ = 0;
+  // When the decisions of the transaction being built began.
+  TimePoint deciding_since_;
   // Step scratch, reused.
   Transaction txn_;
   CommitResult commit_;

@@ -8,6 +8,7 @@
 #include "scheduler_pool/strategies/adaptive.h"
 #include "scheduler_pool/strategies/latency_first.h"
 #include "scheduler_pool/strategies/quality_first.h"
+#include "scheduler_pool/strategies/score_sampling.h"
 
 namespace spindle::pool {
 
@@ -21,6 +22,8 @@ std::unique_ptr<PlacementStrategy> MakeStrategy(const PoolOptions& o) {
       return std::make_unique<QualityFirst>();
     case StrategyKind::kAdaptive:
       return std::make_unique<Adaptive>(o.tau, o.ema_alpha);
+    case StrategyKind::kScoreSampling:
+      return std::make_unique<ScoreSampling>();
   }
   return std::make_unique<LatencyFirst>();
 }

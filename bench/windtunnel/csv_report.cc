@@ -26,3 +26,53 @@ std::string ToCsv(const WindTunnelReport& r) {
 }
 
 }  // namespace spindle::windtunnel
+
+namespace spindle::windtunnel {
+
+namespace {
+
+// A CSV field: quoted if it holds a comma or a quote.
+std::string Field(const std::string& s) {
+  if (s.find_first_of(",\"") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+void Row(std::string* out, const std::string& figure, const std::string& series,
+         const std::string& x_label, const std::string& x, const std::string& metric,
+         double value) {
+  char v[32] = "";
+  if (value >= 0) std::snprintf(v, sizeof(v), "%.6g", value);
+  *out += Field(figure) + "," + Field(series) + "," + Field(x_label) + "," + Field(x) + "," +
+          metric + "," + v + "\n";
+}
+
+}  // namespace
+
+std::string ToFiguresCsv(const WindTunnelReport& r) {
+  std::string out = "figure,series,x_label,x,metric,value\n";
+  for (const FigureTable& t : r.figures) {
+    for (size_t s = 0; s < t.series.size(); ++s) {
+      for (size_t i = 0; i < t.xs.size(); ++i) {
+        char x[32];
+        std::snprintf(x, sizeof(x), "%g", t.xs[i]);
+        Row(&out, t.id, t.series[s], t.x_label, x, "extra_percent", t.extra_percent[s][i]);
+        Row(&out, t.id, t.series[s], t.x_label, x, "extra_slots", t.extra_slots[s][i]);
+      }
+    }
+  }
+  for (const PhaseFigure& f : r.phase_figures) {
+    for (size_t s = 0; s < f.series.size(); ++s) {
+      for (size_t i = 0; i < f.phases.size(); ++i) {
+        Row(&out, f.id, f.series[s], "phase", f.phases[i], f.metric, f.values[s][i]);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace spindle::windtunnel

@@ -86,6 +86,19 @@ Result<double> ExtraSlotsNeeded(const FigureOptions& o, const SimPoint& p) {
   return grid[static_cast<size_t>(hi)];
 }
 
+Result<double> MeanExtraSlotsNeeded(const FigureOptions& o, const SimPoint& p) {
+  if (o.seeds < 1) return Status::InvalidArgument("seeds must be >= 1");
+  double sum = 0;
+  for (int k = 0; k < o.seeds; ++k) {
+    FigureOptions one = o;
+    one.seed = o.seed + static_cast<uint64_t>(k);
+    ASSIGN_OR_RETURN(double e, ExtraSlotsNeeded(one, p));
+    if (e < 0) return -1.0;
+    sum += e;
+  }
+  return sum / o.seeds;
+}
+
 namespace {
 
 enum class Param { kRate, kGap, kVariance };
@@ -155,6 +168,7 @@ Result<std::vector<FigureTable>> RunFigures(
       p.table.id = figure + k.suffix;
       p.table.title = "Figure " + figure + ": extra slots vs " + k.what + " (" + context + ")";
       p.table.max_percent = o.grid_percent.empty() ? 0 : o.grid_percent.back();
+      p.table.seeds = o.seeds;
       switch (k.param) {
         case Param::kRate:
           p.table.x_label = "R (tasks/s)";
@@ -222,7 +236,7 @@ Result<std::vector<FigureTable>> RunFigures(
   Status failure;
   const auto work = [&] {
     for (size_t i = next.fetch_add(1); i < points.size(); i = next.fetch_add(1)) {
-      auto e = ExtraSlotsNeeded(o, points[i]);
+      auto e = MeanExtraSlotsNeeded(o, points[i]);
       if (!e.ok()) {
         MutexLock lock(&mu);
         failure = e.status();

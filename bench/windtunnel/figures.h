@@ -12,9 +12,14 @@
 // The setting is the paper's scaled down by `scale` (cluster, rate and
 // batch x scale, decision cost / scale), which keeps every ratio that
 // drives conflicts (tasks per scheduler per G vs free slots) and makes a
-// sweep take seconds. Each point is a bisection over a grid of extra
-// percentages of S (assuming more slots never hurt); a point that fails
-// even at the largest is reported as < 0. Points run on `jobs` threads;
+// sweep take seconds. For each of `seeds` seeds (cluster, workload and
+// schedulers all drawn from it) a bisection over a grid of extra
+// percentages of S (assuming more slots never hurt) finds the least extra
+// that passes; a point's value is the mean over the seeds, or < 0 if some
+// seed fails even at the largest extra. A single seed is a pass/fail
+// threshold on one random draw, and the scaled-down runs are small enough
+// for the draw to move it by a grid step or two either way, so one seed
+// can put neighbouring points out of order. Points run on `jobs` threads;
 // each run is deterministic, so the tables do not depend on `jobs`.
 #pragma once
 
@@ -44,11 +49,14 @@ struct FigureOptions {
   // The extra slots tried, percent of S, ascending. Default: 0 .. 200.
   std::vector<double> grid_percent = {0,  2.5, 5,  7.5, 10,  15,  20,  30,
                                       40, 50,  60, 80,  100, 125, 150, 200};
-  // How schedulers pick slots. Figure 2: quality-first (weighted sampling
-  // by score, the paper's [A1]); Figure 3: latency-first (ParSync's:
-  // freshest partitions first, any partition if need be).
-  pool::StrategyKind fig2_strategy = pool::StrategyKind::kQualityFirst;
-  pool::StrategyKind fig3_strategy = pool::StrategyKind::kLatencyFirst;
+  // How schedulers pick slots: the paper's simulator picker for both
+  // (score-sampling: every free slot of the view, in any partition, drawn
+  // by score; §4.3 [A1], and §5.2 "a scheduler may pick slots from any
+  // partition"). Latency-first would hide what Figure 3 is about: it
+  // ignores scores (so V cannot matter) and by design keeps each DiffSyn
+  // scheduler in its own fresh partitions.
+  pool::StrategyKind fig2_strategy = pool::StrategyKind::kScoreSampling;
+  pool::StrategyKind fig3_strategy = pool::StrategyKind::kScoreSampling;
   // Defaults of the parameters not being varied: R, G, V.
   double rate = 40'000;
   Duration gap = std::chrono::milliseconds(500);
@@ -69,6 +77,8 @@ struct FigureOptions {
   int preferred_per_task = 1;
   double preference_tilt = 1.0;
   uint64_t seed = 1;
+  // Seeds per point: seed, seed + 1, ... (>= 1). Default: 3.
+  int seeds = 3;
   // Threads running simulation points at once. Default: 1.
   int jobs = 1;
 };
@@ -88,8 +98,12 @@ struct SimPoint {
 RunSpec MakeSimSpec(const FigureOptions& options, const SimPoint& point, double extra_percent);
 // Whether that run finishes within 110% of its submission period.
 Result<bool> SimPasses(const FigureOptions& options, const SimPoint& point, double extra_percent);
-// The smallest extra percentage of the grid that passes; < 0 if none.
+// The smallest extra percentage of the grid that passes with
+// options.seed; < 0 if none.
 Result<double> ExtraSlotsNeeded(const FigureOptions& options, const SimPoint& point);
+// ExtraSlotsNeeded() averaged over options.seeds seeds from options.seed;
+// < 0 if it is < 0 for any of them.
+Result<double> MeanExtraSlotsNeeded(const FigureOptions& options, const SimPoint& point);
 
 // Runs the figures; `progress` (may be null) gets each table when done
 // (called from the calling thread).

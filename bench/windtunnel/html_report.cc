@@ -52,33 +52,46 @@ std::string SeriesChart(const WindTunnelReport& r, const std::string& title,
   return RenderLineChart(c);
 }
 
-// One chart with a point per phase (the paper's Figure 5 form).
-std::string PhaseChart(const WindTunnelReport& r, const std::string& title,
-                       const std::string& y_label, bool log_y,
-                       const std::function<double(const PhaseResult&)>& get) {
+// Figure 5: a chart with a point per load phase and series, and its table.
+std::string PhaseFigureSection(const PhaseFigure& f) {
   ChartSpec c;
-  c.title = title;
+  c.title = f.title;
   c.x_label = "phase";
-  c.y_label = y_label;
-  c.log_y = log_y;
-  for (const ModeResult& m : r.modes) {
-    ChartSeries s;
-    s.name = m.label;
-    s.style = StyleOf(m);
-    int i = 0;
-    for (const PhaseResult& p : m.phases) {
-      ++i;
-      if (p.fraction <= 0) continue;  // the drain
-      s.points.emplace_back(i, get(p));
-    }
-    c.series.push_back(std::move(s));
+  c.y_label = f.metric == "quality" ? "share on preferred slots" : "delay (" + f.unit + ")";
+  c.log_y = f.metric != "quality";
+  for (size_t i = 0; i < f.phases.size(); ++i) {
+    if (f.fractions[i] > 0) c.x_ticks.push_back(static_cast<double>(i + 1));
   }
-  if (!r.modes.empty()) {
-    for (size_t i = 0; i < r.modes.front().phases.size(); ++i) {
-      if (r.modes.front().phases[i].fraction > 0) c.x_ticks.push_back(static_cast<double>(i + 1));
+  for (size_t s = 0; s < f.series.size(); ++s) {
+    ChartSeries cs;
+    cs.name = f.series[s];
+    cs.style = f.series[s].rfind("statesync", 0) == 0 ? LineStyle::kDashed : LineStyle::kSolid;
+    for (size_t i = 0; i < f.phases.size(); ++i) {
+      if (f.fractions[i] > 0) cs.points.emplace_back(static_cast<double>(i + 1), f.values[s][i]);
     }
+    c.series.push_back(std::move(cs));
   }
-  return RenderLineChart(c);
+  const char* fmt = f.metric == "quality" ? "%.3f" : "%.1f";
+  std::string o = "<div class=\"chart\">" + RenderLineChart(c) + "</div>";
+  o += "<table><tr><th>mode \\ phase</th>";
+  for (const std::string& p : f.phases) o += "<th>" + EscapeXml(p) + "</th>";
+  o += "</tr>";
+  for (size_t s = 0; s < f.series.size(); ++s) {
+    o += "<tr><td>" + EscapeXml(f.series[s]) + "</td>";
+    for (double v : f.values[s]) o += "<td>" + F(fmt, v) + "</td>";
+    o += "</tr>";
+  }
+  o += "</table>";
+  return o;
+}
+
+std::string TrendList(const std::vector<TrendCheck>& trends) {
+  std::string o = "<ul>";
+  for (const TrendCheck& t : trends) {
+    o += "<li>[" + EscapeXml(t.figure) + "] " + EscapeXml(t.claim) + ": <b>" +
+         (t.holds ? "yes" : "no") + "</b> (" + EscapeXml(t.detail) + ")</li>";
+  }
+  return o + "</ul>";
 }
 
 std::string PhaseTable(const ModeResult& m) {
@@ -155,15 +168,12 @@ std::string ToHtml(const WindTunnelReport& r) {
   }
   o += "</table>\n";
   if (!r.modes.empty()) {
-    o += "<h2>Figure 5: ParSync vs StateSync per phase</h2>\n";
-    o += "<div class=\"chart\">" +
-         PhaseChart(r, "Figure 5a: average scheduling delay per phase", "delay (ms)", true,
-                    [](const PhaseResult& p) { return p.delay_mean_ms; }) +
-         "</div>\n";
-    o += "<div class=\"chart\">" +
-         PhaseChart(r, "Figure 5b: scheduling quality per phase", "share on preferred nodes", false,
-                    [](const PhaseResult& p) { return p.quality; }) +
-         "</div>\n";
+    if (!r.phase_figures.empty()) {
+      o += "<h2>Figure 5: ParSync vs StateSync per phase</h2>\n";
+      for (const PhaseFigure& f : r.phase_figures) o += PhaseFigureSection(f) + "\n";
+      o += "<p>The paper's trends in this run (figures, not asserts):</p>" + TrendList(r.trends) +
+           "\n";
+    }
     o += "<h2>Time series (1 s)</h2>\n";
     o += "<div class=\"chart\">" +
          SeriesChart(r, "Scheduling delay, p99 per second", "delay (ms)", true,

@@ -229,6 +229,7 @@ std::string ToJson(const WindTunnelReport& r) {
     w.Field("title", t.title);
     w.Field("x_label", t.x_label);
     w.Field("max_percent", t.max_percent);
+    w.Field("seeds", t.seeds);
     w.Key("xs");
     w.BeginArray();
     for (double x : t.xs) w.Num(x);
@@ -261,6 +262,49 @@ std::string ToJson(const WindTunnelReport& r) {
       w.EndObject();
     }
     w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("figure5");
+  w.BeginArray();
+  for (const PhaseFigure& f : r.phase_figures) {
+    w.BeginObject();
+    w.Field("id", f.id);
+    w.Field("title", f.title);
+    w.Field("metric", f.metric);
+    w.Field("unit", f.unit);
+    w.Key("phases");
+    w.BeginArray();
+    for (size_t i = 0; i < f.phases.size(); ++i) {
+      w.BeginObject();
+      w.Field("name", f.phases[i]);
+      w.Field("fraction", f.fractions[i]);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("series");
+    w.BeginArray();
+    for (size_t s = 0; s < f.series.size(); ++s) {
+      w.BeginObject();
+      w.Field("name", f.series[s]);
+      w.Key("values");
+      w.BeginArray();
+      for (double v : f.values[s]) w.Num(v);
+      w.EndArray();
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("trends");
+  w.BeginArray();
+  for (const TrendCheck& t : r.trends) {
+    w.BeginObject();
+    w.Field("figure", t.figure);
+    w.Field("claim", t.claim);
+    w.Field("holds", t.holds);
+    w.Field("detail", t.detail);
     w.EndObject();
   }
   w.EndArray();

@@ -106,6 +106,29 @@ struct FigureTable {
   // [series][x]: the same in slots at the paper's full scale (R x T x %).
   std::vector<std::vector<double>> extra_slots;
   double max_percent = 0;
+  // The values are means over this many seeds.
+  int seeds = 1;
+};
+
+// A figure with one value per phase of the wind tunnel run and series (a
+// mode): the paper's Figure 5, "Performance of ParSync and StateSync".
+struct PhaseFigure {
+  std::string id;  // "5a", "5b"
+  std::string title;
+  std::string metric;                       // "delay_mean_ms" or "quality"
+  std::string unit;                         // of the values: "ms" or "share"
+  std::vector<std::string> phases;          // "1@50%", ..., then "drain"
+  std::vector<double> fractions;            // of R per phase (0 for the drain)
+  std::vector<std::string> series;          // mode labels
+  std::vector<std::vector<double>> values;  // [series][phase]
+};
+
+// One trend the paper reads off a figure, and whether this run shows it.
+struct TrendCheck {
+  std::string figure;  // "5a"
+  std::string claim;   // the paper's finding, in short
+  bool holds = false;
+  std::string detail;  // the figures it was judged on
 };
 
 // A key/value of the run's settings, for the reports' headers.
@@ -119,6 +142,9 @@ struct WindTunnelReport {
   std::vector<Setting> settings;
   std::vector<ModeResult> modes;
   std::vector<FigureTable> figures;
+  // Figure 5 (from `modes`, see figure5.h) and the paper's trends in it.
+  std::vector<PhaseFigure> phase_figures;
+  std::vector<TrendCheck> trends;
 };
 
 // The ratio of `mode`'s figure to the reference mode's, per phase.

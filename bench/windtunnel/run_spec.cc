@@ -37,6 +37,9 @@ Status ValidateRunSpec(const RunSpec& spec) {
     return Status::InvalidArgument("quality cost factor must be > 0");
   }
   if (spec.tick <= Duration(0)) return Status::InvalidArgument("tick must be > 0");
+  if (spec.real_decision_cost < Duration(0)) {
+    return Status::InvalidArgument("real-clock decision cost must be >= 0");
+  }
   return MakePoolOptions(spec).Validate();
 }
 
@@ -53,6 +56,11 @@ pool::PoolOptions MakePoolOptions(const RunSpec& spec) {
   o.seed = spec.seed;
   // A view one sync gap behind copies only what changed (as bench pool).
   o.change_log_entries = 1 << 16;
+  // The virtual driver charges decision costs itself, on its own clock.
+  if (spec.clock == ClockKind::kReal) {
+    o.emulated_decision_cost = spec.real_decision_cost;
+    o.emulated_quality_cost_factor = spec.quality_cost_factor;
+  }
   return o;
 }
 

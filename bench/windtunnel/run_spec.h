@@ -58,6 +58,11 @@ struct RunSpec {
   // a higher scheduling overhead as it checks all partitions to find
   // preferred slots". Default: 1 (every decision costs the same).
   double quality_cost_factor = 1.0;
+  // Real clock: the decision cost the schedulers emulate by sleeping
+  // (PoolOptions::emulated_decision_cost, quality-first decisions
+  // quality_cost_factor times longer). Default: 0 (none: a decision costs
+  // what this code costs on this machine).
+  Duration real_decision_cost{0};
   // Real clock: how often the driver polls for placements and releases.
   // Default: 2 ms.
   Duration tick = std::chrono::milliseconds(2);

@@ -131,8 +131,10 @@ std::string FormatRatios(const WindTunnelReport& r, const std::string& reference
 std::string FormatFigureTable(const FigureTable& t) {
   std::string out;
   Append(&out, "%s: %s\n", t.id.c_str(), t.title.c_str());
-  Append(&out, "  extra slots needed, %% of R x T (full-scale slots); '>%.0f%%' = not enough\n",
-         t.max_percent);
+  Append(&out,
+         "  extra slots needed, %% of R x T (full-scale slots), mean of %d seed%s; '>%.0f%%' = not "
+         "enough\n",
+         t.seeds, t.seeds == 1 ? "" : "s", t.max_percent);
   Append(&out, "  %-18s", t.x_label.c_str());
   for (double x : t.xs) Append(&out, " %14g", x);
   out += "\n";
@@ -149,6 +151,31 @@ std::string FormatFigureTable(const FigureTable& t) {
       Append(&out, " %14s", cell);
     }
     out += "\n";
+  }
+  return out;
+}
+
+std::string FormatPhaseFigure(const PhaseFigure& f) {
+  std::string out;
+  Append(&out, "%s (%s)\n%-26s", f.title.c_str(), f.unit.c_str(), "mode \\ phase");
+  for (const std::string& p : f.phases) Append(&out, " %10s", p.c_str());
+  out += "\n";
+  const char* fmt = f.metric == "quality" ? " %10.3f" : " %10.1f";
+  for (size_t s = 0; s < f.series.size(); ++s) {
+    Append(&out, "%-26s", f.series[s].c_str());
+    for (double v : f.values[s]) Append(&out, fmt, v);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string FormatTrends(const std::vector<TrendCheck>& trends) {
+  std::string out;
+  if (trends.empty()) return out;
+  Append(&out, "the paper's Figure 5 trends in this run (figures, not asserts)\n");
+  for (const TrendCheck& t : trends) {
+    Append(&out, "  [%s] %s: %s\n      %s\n", t.figure.c_str(), t.claim.c_str(),
+           t.holds ? "yes" : "NO", t.detail.c_str());
   }
   return out;
 }

@@ -10,6 +10,8 @@ const char* StrategyKindName(StrategyKind kind) {
       return "quality-first";
     case StrategyKind::kAdaptive:
       return "adaptive";
+    case StrategyKind::kScoreSampling:
+      return "score-sampling";
   }
   return "unknown";
 }

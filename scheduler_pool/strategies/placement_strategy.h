@@ -23,7 +23,9 @@
 
 namespace spindle::pool {
 
-enum class StrategyKind : uint8_t { kLatencyFirst, kQualityFirst, kAdaptive };
+// kScoreSampling is the paper's simulator picker (score_sampling.h), for
+// its Figures 2 and 3; the other three are ParSync's strategies.
+enum class StrategyKind : uint8_t { kLatencyFirst, kQualityFirst, kAdaptive, kScoreSampling };
 const char* StrategyKindName(StrategyKind kind);
 
 struct Choice {

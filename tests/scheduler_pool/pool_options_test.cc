@@ -7,6 +7,23 @@ namespace {
 
 using std::chrono::milliseconds;
 
+// The wind tunnel's emulated decision cost: off by default, never negative.
+TEST(PoolOptionsTest, EmulatedDecisionCostIsOffByDefaultAndChecked) {
+  PoolOptions o;
+  EXPECT_EQ(o.emulated_decision_cost, Duration(0));
+  EXPECT_EQ(o.emulated_quality_cost_factor, 1.0);
+  o.emulated_decision_cost = std::chrono::microseconds(250);
+  o.emulated_quality_cost_factor = 1.5;
+  EXPECT_TRUE(o.Validate().ok());
+  o.emulated_decision_cost = Duration(-1);
+  EXPECT_FALSE(o.Validate().ok());
+  o.emulated_decision_cost = Duration(0);
+  o.emulated_quality_cost_factor = 0;
+  EXPECT_FALSE(o.Validate().ok());
+  EXPECT_EQ(ParseStrategy("score-sampling").value(), StrategyKind::kScoreSampling);
+  EXPECT_FALSE(ParseStrategy("scores").ok());
+}
+
 TEST(PoolOptionsTest, DefaultsValidate) {
   PoolOptions o;
   EXPECT_TRUE(o.Validate().ok());

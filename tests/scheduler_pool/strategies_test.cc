@@ -1,11 +1,14 @@
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "base/random.h"
 #include "scheduler_pool/cell_view.h"
 #include "scheduler_pool/strategies/adaptive.h"
 #include "scheduler_pool/strategies/latency_first.h"
 #include "scheduler_pool/strategies/locality.h"
 #include "scheduler_pool/strategies/quality_first.h"
+#include "scheduler_pool/strategies/score_sampling.h"
 #include "tests/scheduler_pool/test_util.h"
 
 namespace spindle::pool {
@@ -70,6 +73,41 @@ TEST_F(StrategyTest, LatencyFirstUsesTheFreshestPartitionThenTheLeastStale) {
   EXPECT_EQ(out[4].node.partition(), 0u);
   // Claims are applied to the view: the chosen nodes are now full there.
   EXPECT_FALSE(view_->CanFit(out[0].node, kSlot));
+}
+
+// One draw by score over every free node of the view, whatever partition
+// it is in: node i of any partition has score i + 1, and partition 1 has
+// more free nodes (its view shows them free), so it wins more draws.
+TEST_F(StrategyTest, ScoreSamplingDrawsEveryFreeNodeByScore) {
+  Build(2, 4, 1, [](int, int i) { return i + 1.0; });
+  SyncAt(0, 10);
+  SyncAt(1, 10);
+  ScoreSampling s;
+  EXPECT_EQ(s.kind(), StrategyKind::kScoreSampling);
+  auto ctx = Context(20);
+  // Partition 0 looks full but for its node of score 1.
+  std::vector<Choice> taken;
+  for (uint32_t slot = 1; slot < 4; ++slot) {
+    const NodeId id(0, slot);
+    taken.push_back(Choice{id, view_->Claim(id, kSlot), Locality::kOffSwitch});
+  }
+  // Free: (0, score 1) and (1, scores 1..4); total score 11.
+  std::map<std::pair<uint32_t, uint32_t>, int> hits;
+  const int kDraws = 22'000;
+  for (int d = 0; d < kDraws; ++d) {
+    std::vector<Choice> out;
+    ASSERT_EQ(s.PlaceAnywhere(kSlot, 1, ctx, &out), 1);
+    ++hits[{out[0].node.partition(), out[0].node.slot()}];
+    view_->Unclaim(out[0].node, kSlot);
+  }
+  const auto hit = [&](uint32_t p, uint32_t slot) { return hits[std::make_pair(p, slot)]; };
+  EXPECT_EQ(hit(0, 1), 0);  // claimed in the view
+  EXPECT_NEAR(hit(0, 0), kDraws * 1 / 11.0, 300);
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_NEAR(hit(1, i), kDraws * (i + 1) / 11.0, 300) << i;
+  // Five tasks take the five free nodes, then nothing is left.
+  std::vector<Choice> out;
+  EXPECT_EQ(s.PlaceAnywhere(kSlot, 7, ctx, &out), 5);
+  EXPECT_EQ(s.Rank(ctx, NodeId(1, 3)), 4.0);
 }
 
 TEST_F(StrategyTest, LatencyFirstTiesAreBrokenByRotation) {

@@ -11,7 +11,10 @@ using std::chrono::milliseconds;
 using std::chrono::seconds;
 
 TEST(FiguresTest, SimSpecScalesThePapersSetting) {
-  FigureOptions o;  // scale 0.05, 0.25 ms per decision
+  FigureOptions o;  // scale 0.05, 0.25 ms per decision, score-sampling
+  EXPECT_EQ(o.fig2_strategy, pool::StrategyKind::kScoreSampling);
+  EXPECT_EQ(o.fig3_strategy, pool::StrategyKind::kScoreSampling);
+  EXPECT_EQ(o.seeds, 3);
   SimPoint p;
   p.mode = pool::SyncMode::kParSync;
   p.strategy = pool::StrategyKind::kLatencyFirst;
@@ -47,6 +50,7 @@ TEST(FiguresTest, TinySweepHasTheShapeOfTheTables) {
   o.gaps_s = {0.5};
   o.variances = {2};
   o.fig2_a = {2, 4};
+  o.seeds = 1;
   o.jobs = 2;
   int progress = 0;
   auto tables = RunFigures(o, [&](const FigureTable&) { ++progress; });
@@ -68,6 +72,42 @@ TEST(FiguresTest, TinySweepHasTheShapeOfTheTables) {
   // The default point (R, G, V) recurs in each table: one answer.
   EXPECT_EQ((*tables)[0].extra_percent, (*tables)[1].extra_percent);
   EXPECT_EQ((*tables)[1].extra_percent, (*tables)[2].extra_percent);
+}
+
+// A point's value is the mean of its seeds' own answers, each a grid value.
+TEST(FiguresTest, PointsAreMeansOverSeeds) {
+  FigureOptions o;
+  o.scale = 0.01;
+  o.seconds = seconds(4);
+  o.grid_percent = {0, 25, 100};
+  o.seed = 5;
+  o.seeds = 3;
+  SimPoint p;
+  p.mode = pool::SyncMode::kSameSync;
+  p.strategy = pool::StrategyKind::kScoreSampling;
+  p.a = 2;
+  p.partitions = 8;
+  double sum = 0;
+  bool all_pass = true;
+  for (uint64_t seed = 5; seed < 8; ++seed) {
+    FigureOptions one = o;
+    one.seed = seed;
+    auto e = ExtraSlotsNeeded(one, p);
+    ASSERT_TRUE(e.ok()) << e.status().ToString();
+    all_pass &= *e >= 0;
+    EXPECT_TRUE(*e < 0 || std::find(o.grid_percent.begin(), o.grid_percent.end(), *e) !=
+                              o.grid_percent.end());
+    sum += *e;
+  }
+  auto mean = MeanExtraSlotsNeeded(o, p);
+  ASSERT_TRUE(mean.ok());
+  if (all_pass) {
+    EXPECT_DOUBLE_EQ(*mean, sum / 3);
+  } else {
+    EXPECT_LT(*mean, 0);
+  }
+  o.seeds = 0;
+  EXPECT_FALSE(MeanExtraSlotsNeeded(o, p).ok());
 }
 
 }  // namespace

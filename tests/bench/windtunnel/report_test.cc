@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "bench/windtunnel/csv_report.h"
+#include "bench/windtunnel/figure5.h"
 #include "bench/windtunnel/html_report.h"
 #include "bench/windtunnel/json_report.h"
 #include "bench/windtunnel/svg_chart.h"
@@ -219,6 +221,7 @@ WindTunnelReport SampleReport() {
   t.extra_slots = {{20'000, 80'000, -1}, {0, 10'000, 30'000}};
   t.max_percent = 200;
   report.figures.push_back(t);
+  AddFigure5(&report, 2000);
   return report;
 }
 
@@ -245,8 +248,8 @@ TEST_F(ReportTest, JsonIsWellFormedAndCarriesEveryMode) {
   EXPECT_NE(json.find("\"ratios\":[{"), std::string::npos);
   // The figure's missing point (-1) is null, not a number.
   EXPECT_NE(json.find("\"extra_percent\":[10,40,null]"), std::string::npos);
-  // 3 windows (2 phases, drain) per mode.
-  EXPECT_EQ(Count(json, "\"name\":\"drain\""), 2u);
+  // 3 windows (2 phases, drain) per mode (Figure 5 names them again).
+  EXPECT_EQ(Count(json.substr(0, json.find("\"figure5\"")), "\"name\":\"drain\""), 2u);
 }
 
 TEST(JsonTest, EmptyReportAndNonFiniteNumbersStayWellFormed) {
@@ -279,6 +282,28 @@ TEST_F(ReportTest, CsvHasOneRowPerModeAndSecondWithEveryColumn) {
     EXPECT_TRUE(lines[i].rfind("parsync/", 0) == 0 || lines[i].rfind("statesync/", 0) == 0);
   }
   EXPECT_EQ(lines[1].substr(0, lines[1].find(',')), "parsync/latency-first");
+}
+
+TEST_F(ReportTest, FiguresCsvHasEveryFigureInLongForm) {
+  const std::vector<std::string> lines = SplitLines(ToFiguresCsv(*report_));
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines[0], "figure,series,x_label,x,metric,value");
+  // Figure 2b: 2 series x 3 xs x 2 metrics; 5a and 5b: 2 modes x 3 windows.
+  ASSERT_EQ(lines.size(), 1u + 12 + 2 * 2 * 3);
+  for (const std::string& line : lines) EXPECT_EQ(Count(line, ","), 5u) << line;
+  // The point that needed more than the largest extra has no value.
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "2b,A=1,G (s),1,extra_percent,"), lines.end());
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "2b,A=2,G (s),0.5,extra_slots,10000"),
+            lines.end());
+  EXPECT_EQ(lines.back().rfind("5b,statesync/latency-first,phase,drain,quality,", 0), 0u);
+}
+
+TEST_F(ReportTest, JsonCarriesFigure5AndItsTrends) {
+  const std::string json = ToJson(*report_);
+  EXPECT_NE(json.find("\"figure5\":[{\"id\":\"5a\""), std::string::npos);
+  EXPECT_NE(json.find("\"metric\":\"quality\""), std::string::npos);
+  EXPECT_NE(json.find("\"phases\":[{\"name\":\"1@50%\",\"fraction\":0.5}"), std::string::npos);
+  EXPECT_NE(json.find("\"trends\":[{\"figure\":\"5a\""), std::string::npos);
 }
 
 TEST_F(ReportTest, HtmlIsSelfContainedBalancedAndHasTheCharts) {

@@ -3,39 +3,13 @@
 #include <gtest/gtest.h>
 
 #include "bench/windtunnel/json_report.h"
+#include "tests/bench/windtunnel/small_spec.h"
 
 namespace spindle::windtunnel {
 namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-// A few seconds of a small wind tunnel: 2,000 nodes (4,000 slots), 4
-// schedulers, phases at 50% and 95% of 2,000 tasks/s, 1 ms per decision.
-RunSpec SmallSpec(pool::SyncMode mode, pool::StrategyKind strategy) {
-  RunSpec s;
-  s.label = std::string(pool::SyncModeName(mode)) + "/" + pool::StrategyKindName(strategy);
-  s.mode = mode;
-  s.strategy = strategy;
-  s.schedulers = 4;
-  s.partitions = 8;
-  s.sync_gap = milliseconds(100);
-  s.tau = milliseconds(200);
-  s.step_tasks = 20;
-  s.seed = 9;
-  s.cluster.nodes = 2000;
-  s.cluster.seed = 9;
-  s.workload.base_rate = 2000;
-  s.workload.fractions = {0.5, 0.95};
-  s.workload.phase_length = seconds(2);
-  s.workload.tasks_per_job = 20;
-  s.workload.preferred_nodes = 20;
-  s.workload.seed = 9;
-  s.task_duration = seconds(1);
-  s.drain = seconds(3);
-  s.decision_cost = milliseconds(1);
-  return s;
-}
 
 // The summary without the wall-clock time (the only figure that may vary).
 std::string Summary(ModeResult r) {

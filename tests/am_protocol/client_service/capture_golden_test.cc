@@ -19,6 +19,7 @@
 #include "am_protocol/client_service/record_protos.h"
 #include "ipc_connection_context.pb.h"
 #include "tests/am_protocol/captures/capture_corpus.h"
+#include "tests/am_protocol/captures/field_sets.h"
 #include "tests/am_protocol/client_service/rm_harness.h"
 
 namespace spindle::client_service {
@@ -32,8 +33,8 @@ using testing::HarnessOptions;
 using testing::RmHarness;
 
 // Fields Spindle sets that Hadoop 2.6.0 had not yet defined.
-const std::map<std::string, std::set<int>>& NewerFields() {
-  static const auto* fields = new std::map<std::string, std::set<int>>{
+const captures::NewerFields& NewerFields() {
+  static const auto* fields = new captures::NewerFields{
       // log_aggregation_status, unmanaged_application, priority (2.8),
       // appNodeLabelExpression, amNodeLabelExpression (2.8), appTimeouts (2.9),
       // launchTime (3.2), submitTime (3.3).
@@ -49,40 +50,6 @@ const std::map<std::string, std::set<int>>& NewerFields() {
       {"hadoop.yarn.YarnClusterMetricsProto", {2, 3, 4, 5, 6}},
   };
   return *fields;
-}
-
-bool IsSet(const pb::Message& m, const pb::FieldDescriptor* f) {
-  const pb::Reflection* r = m.GetReflection();
-  return f->is_repeated() ? r->FieldSize(m, f) > 0 : r->HasField(m, f);
-}
-
-// Differences in which fields are set, recursively.
-void CompareFieldSets(const pb::Message& apache, const pb::Message& ours, const std::string& path,
-                      std::vector<std::string>* problems) {
-  const pb::Descriptor* d = apache.GetDescriptor();
-  const auto newer = NewerFields().find(d->full_name());
-  for (int i = 0; i < d->field_count(); ++i) {
-    const pb::FieldDescriptor* f = d->field(i);
-    const bool a = IsSet(apache, f);
-    const bool o = IsSet(ours, f);
-    const std::string where = path + "." + f->name() + " (#" + std::to_string(f->number()) + ")";
-    if (a && !o) problems->push_back(where + ": set by Apache 2.6.0, not by Spindle");
-    if (!a && o && (newer == NewerFields().end() || newer->second.count(f->number()) == 0)) {
-      problems->push_back(where + ": set by Spindle, not by Apache 2.6.0");
-    }
-    if (!a || !o || f->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) continue;
-    const pb::Reflection* ra = apache.GetReflection();
-    const pb::Reflection* ro = ours.GetReflection();
-    if (!f->is_repeated()) {
-      CompareFieldSets(ra->GetMessage(apache, f), ro->GetMessage(ours, f), where, problems);
-      continue;
-    }
-    const int n = std::min(ra->FieldSize(apache, f), ro->FieldSize(ours, f));
-    for (int k = 0; k < n; ++k) {
-      CompareFieldSets(ra->GetRepeatedMessage(apache, f, k), ro->GetRepeatedMessage(ours, f, k),
-                       where + "[" + std::to_string(k) + "]", problems);
-    }
-  }
 }
 
 // One captured call and Apache's answer to it.
@@ -160,7 +127,8 @@ int ReplayCalls(RmHarness& rm, const Replay& replay,
     } else {
       EXPECT_TRUE(s.ok()) << s.ToString();
       std::vector<std::string> problems;
-      CompareFieldSets(*exchange.apache_response, *response, exchange.call.method, &problems);
+      captures::CompareFieldSets(*exchange.apache_response, *response, exchange.call.method,
+                                 NewerFields(), &problems);
       EXPECT_THAT(problems, ::testing::IsEmpty());
     }
     ++compared;

@@ -35,6 +35,7 @@
 #include "nm_shim/tracker/resource_tracker_service.h"
 #include "rm/security/yarn_id_protos.h"
 #include "tests/am_protocol/captures/capture_corpus.h"
+#include "tests/am_protocol/captures/field_sets.h"
 #include "tests/am_protocol/client_service/rm_harness.h"
 
 namespace spindle::nm_shim {
@@ -49,43 +50,9 @@ using client_service::testing::RmHarness;
 // none so far. areNodeLabelsAcceptedByRM, resource (2.8) and
 // areNodeAttributesAcceptedByRM (3.3) of the register response, and the
 // heartbeat response's fields 11-19 (2.8-3.3) would go here if set.
-const std::map<std::string, std::set<int>>& NewerFields() {
-  static const auto* fields = new std::map<std::string, std::set<int>>{};
+const captures::NewerFields& NewerFields() {
+  static const auto* fields = new captures::NewerFields{};
   return *fields;
-}
-
-bool IsSet(const pb::Message& m, const pb::FieldDescriptor* f) {
-  const pb::Reflection* r = m.GetReflection();
-  return f->is_repeated() ? r->FieldSize(m, f) > 0 : r->HasField(m, f);
-}
-
-// Differences in which fields are set, recursively.
-void CompareFieldSets(const pb::Message& apache, const pb::Message& ours, const std::string& path,
-                      std::vector<std::string>* problems) {
-  const pb::Descriptor* d = apache.GetDescriptor();
-  const auto newer = NewerFields().find(d->full_name());
-  for (int i = 0; i < d->field_count(); ++i) {
-    const pb::FieldDescriptor* f = d->field(i);
-    const bool a = IsSet(apache, f);
-    const bool o = IsSet(ours, f);
-    const std::string where = path + "." + f->name() + " (#" + std::to_string(f->number()) + ")";
-    if (a && !o) problems->push_back(where + ": set by Apache 2.6.0, not by Spindle");
-    if (!a && o && (newer == NewerFields().end() || newer->second.count(f->number()) == 0)) {
-      problems->push_back(where + ": set by Spindle, not by Apache 2.6.0");
-    }
-    if (!a || !o || f->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) continue;
-    const pb::Reflection* ra = apache.GetReflection();
-    const pb::Reflection* ro = ours.GetReflection();
-    if (!f->is_repeated()) {
-      CompareFieldSets(ra->GetMessage(apache, f), ro->GetMessage(ours, f), where, problems);
-      continue;
-    }
-    const int n = std::min(ra->FieldSize(apache, f), ro->FieldSize(ours, f));
-    for (int k = 0; k < n; ++k) {
-      CompareFieldSets(ra->GetRepeatedMessage(apache, f, k), ro->GetRepeatedMessage(ours, f, k),
-                       where + "[" + std::to_string(k) + "]", problems);
-    }
-  }
 }
 
 // One captured call, when the NM sent it, and Apache's answer.
@@ -362,7 +329,8 @@ int ReplayCalls(TrackerHarness& harness, const Replay& replay, const ReplayOptio
     EXPECT_TRUE(s.ok()) << s.ToString();
     if (!s.ok()) continue;
     std::vector<std::string> problems;
-    CompareFieldSets(*exchange.apache_response, *response, exchange.call.method, &problems);
+    captures::CompareFieldSets(*exchange.apache_response, *response, exchange.call.method,
+                               NewerFields(), &problems);
     EXPECT_THAT(problems, ::testing::IsEmpty())
         << "Apache: " << exchange.apache_response->ShortDebugString()
         << "\nSpindle: " << response->ShortDebugString();

@@ -5,6 +5,7 @@
 // tokens with the master keys the RM gave it) and as an ApplicationMaster
 // (authenticating with the AMRM token the RM put into its launch context).
 #include <glog/logging.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -121,6 +122,9 @@ class TestNodeManager : public ipc::TokenSecretProvider {
 
 class RmLifecycleTest : public ::testing::Test {
  protected:
+  // Settings of a fixture's own, applied last.
+  virtual void Configure(rm::Configuration*) {}
+
   void SetUp() override {
     rm::Configuration conf;
     for (const char* key :
@@ -134,6 +138,7 @@ class RmLifecycleTest : public ::testing::Test {
     conf.Set("spindle.scheduler.count", "2");
     conf.Set("yarn.admin.acl", "admin");
     conf.Set("spindle.scheduler.partitions", "2");
+    Configure(&conf);
     auto daemon = RmDaemon::Create(std::move(conf));
     ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
     daemon_ = std::move(daemon).value();
@@ -363,7 +368,7 @@ TEST_F(RmLifecycleTest, SubmitLaunchRegisterAllocateFinish) {
 TEST_F(RmLifecycleTest, BlacklistedHostsGetNoContainersUntilRemoved) {
   RegisterNode();
   Heartbeat({});
-  Submit();
+  const rm::ApplicationId app = Submit();
   ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
   const ipc::ClientToken amrm = AmrmTokenOf(nm_.started()[0]);
   y::RegisterApplicationMasterRequestProto reg;
@@ -371,10 +376,12 @@ TEST_F(RmLifecycleTest, BlacklistedHostsGetNoContainersUntilRemoved) {
   ASSERT_TRUE(client_.Call(AmSpec(amrm), "registerApplicationMaster", reg, &reg_response).ok());
 
   int32_t response_id = 0;
+  y::ContainerIdProto last_allocated;
   auto allocate = [&](y::AllocateRequestProto request, y::AllocateResponseProto* response) {
     request.set_response_id(response_id);
     Status s = client_.Call(AmSpec(amrm), "allocate", request, response);
     if (s.ok()) response_id = response->response_id();
+    for (const auto& c : response->allocated_containers()) last_allocated = c.id();
     return s;
   };
   y::AllocateRequestProto any;
@@ -411,6 +418,22 @@ TEST_F(RmLifecycleTest, BlacklistedHostsGetNoContainersUntilRemoved) {
     allocated += response.allocated_containers_size();
     return allocated == 1;
   }));
+
+  // Container updates are answered with an error per request, not dropped.
+  y::AllocateRequestProto update;
+  auto* resize = update.add_update_requests();
+  resize->set_container_version(0);
+  *resize->mutable_container_id() = last_allocated;
+  resize->set_update_type(y::INCREASE_RESOURCE);
+  auto* unknown = update.add_update_requests();
+  unknown->set_container_version(0);
+  rm::ToProto(rm::ContainerId{{app, 1}, 999}, unknown->mutable_container_id());
+  unknown->set_update_type(y::INCREASE_RESOURCE);
+  ASSERT_TRUE(allocate(update, &response).ok());
+  ASSERT_EQ(response.update_errors_size(), 2);
+  EXPECT_EQ(response.update_errors(0).reason().rfind("UPDATE_NOT_SUPPORTED", 0), 0u)
+      << response.update_errors(0).reason();
+  EXPECT_EQ(response.update_errors(1).reason(), "INVALID_CONTAINER_ID");
 }
 
 TEST_F(RmLifecycleTest, AmExitRetriesWithANewAttemptAndTheOldTokenStopsWorking) {
@@ -510,6 +533,33 @@ TEST_F(RmLifecycleTest, AdminProtocolEnforcesTheAdminAcl) {
   y::GetGroupsForUserResponseProto groups_response;
   ASSERT_TRUE(client_.Call(mallory, "getGroupsForUser", groups, &groups_response).ok());
   EXPECT_GT(groups_response.groups_size(), 0) << "root has at least its primary group";
+}
+
+// AMs that go silent, or never register, time out like Hadoop's
+// AMLivelinessMonitor says (yarn.am.liveness-monitor.expiry-interval-ms).
+class RmAmExpiryTest : public RmLifecycleTest {
+ protected:
+  void Configure(rm::Configuration* conf) override {
+    conf->Set("yarn.am.liveness-monitor.expiry-interval-ms", "1000");
+  }
+};
+
+TEST_F(RmAmExpiryTest, SilentAmsExpireAndTheAppFailsAfterItsAttempts) {
+  RegisterNode();
+  const rm::ApplicationId app = Submit(/*max_attempts=*/2);
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
+  const ipc::ClientToken first = AmrmTokenOf(nm_.started()[0]);
+  y::RegisterApplicationMasterRequestProto reg;
+  y::RegisterApplicationMasterResponseProto reg_response;
+  ASSERT_TRUE(client_.Call(AmSpec(first), "registerApplicationMaster", reg, &reg_response).ok());
+  // The first AM registers and then goes silent: a second attempt starts.
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 2; })) << "a second AM container";
+  EXPECT_EQ(nm_.started()[1].id.attempt.attempt, 2);
+  // The second never registers at all: it times out too, and that was the last attempt.
+  ASSERT_TRUE(WaitFor([&] { return StateOf(app) == y::FAILED; }));
+  EXPECT_THAT(Report(app).diagnostics(), ::testing::HasSubstr("failed 2 times due to "
+                                                              "ApplicationMaster for attempt"));
+  EXPECT_THAT(Report(app).diagnostics(), ::testing::HasSubstr("timed out"));
 }
 
 }  // namespace

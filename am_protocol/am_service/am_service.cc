@@ -289,6 +289,24 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
     RETURN_NOT_OK(deps_.pool->SetAsks(pool_app, std::move(asks)));
   }
 
+  // Container updates (2.8+: resize, promote, demote) are answered, never
+  // dropped: each gets an update error the AMRMClient hands to the AM.
+  for (const auto& update : request.update_requests()) {
+    auto* error = response->add_update_errors();
+    *error->mutable_update_request() = update;
+    const auto container = deps_.containers->Get(rm::FromProto(update.container_id()));
+    if (!container.has_value() || container->id.attempt != attempt) {
+      error->set_reason("INVALID_CONTAINER_ID");  // as RMServerUtils says it
+    } else if (update.container_version() != 0) {
+      error->set_reason("INCORRECT_CONTAINER_VERSION_ERROR");
+      error->set_current_container_version(0);
+    } else {
+      error->set_reason(
+          "UPDATE_NOT_SUPPORTED: Spindle does not resize, promote or demote "
+          "running containers");
+      error->set_current_container_version(0);
+    }
+  }
   auto app = deps_.apps->GetApp(attempt.app);
   const std::string user = app.ok() ? app->submission.user : "";
   std::vector<pool::Placement> placements;

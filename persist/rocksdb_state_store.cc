@@ -93,12 +93,36 @@ Status RocksDbStateStore::Close() {
   return Status::OK();
 }
 
+Result<RocksDbStateStore::Pinned> RocksDbStateStore::Pin() {
+  MutexLock lock(&mu_);
+  if (db_ == nullptr || closing_) {
+    return Status::Unavailable("state store " + options_.path + " is not open");
+  }
+  ++in_flight_;
+  Pinned pinned;
+  pinned.db = db_.get();
+  for (size_t i = 0; i < kNumFamilies; ++i) pinned.handles[i] = handles_[i];
+  return pinned;
+}
+
+void RocksDbStateStore::Unpin() {
+  MutexLock lock(&mu_);
+  CHECK_GT(in_flight_, 0);
+  if (--in_flight_ == 0) idle_.SignalAll();
+}
+
 void RocksDbStateStore::CloseLocked() {
   if (db_ == nullptr) return;
+  // Calls that pinned the database finish first; new ones are refused, so
+  // the wait ends.
+  closing_ = true;
+  while (in_flight_ > 0) idle_.Wait(&mu_);
+  closing_ = false;
+  if (db_ == nullptr) return;  // a concurrent Close() got there first
   for (auto* h : handles_) db_->DestroyColumnFamilyHandle(h).PermitUncheckedError();
   handles_.clear();
-  // Close() flushes nothing that is not already in the (synced) log; an
-  // error here leaves the data as recoverable as a crash would.
+  // Every write is already in the log, so an error closing leaves the data
+  // as recoverable as a crash would: warn, and go on.
   const rocksdb::Status s = db_->Close();
   if (!s.ok()) LOG(WARNING) << "closing state store " << options_.path << ": " << s.ToString();
   db_.reset();
@@ -231,17 +255,25 @@ Status RocksDbStateStore::OpenLocked(bool create) {
 }
 
 Result<LoadedState> RocksDbStateStore::Load() {
-  MutexLock lock(&mu_);
-  if (db_ == nullptr) return Status::Unavailable("state store " + options_.path + " is not open");
+  ASSIGN_OR_RETURN(const Pinned pinned, Pin());
+  // A RocksDB snapshot makes the state one point in time while writers go on.
+  const rocksdb::Snapshot* snapshot = pinned.db->GetSnapshot();
+  Result<LoadedState> result = LoadFrom(pinned, snapshot);
+  pinned.db->ReleaseSnapshot(snapshot);
+  Unpin();
+  return result;
+}
+
+Result<LoadedState> RocksDbStateStore::LoadFrom(const Pinned& pinned,
+                                                const rocksdb::Snapshot* snapshot) const {
   const std::string& path = options_.path;
-  // Writers go through this object and hold mu_, so the column families do
-  // not change while we read them: the state is one point in time.
   LoadedState state;
   rocksdb::ReadOptions ro;
+  ro.snapshot = snapshot;
   ro.verify_checksums = true;
   ro.fill_cache = false;  // a full scan at startup would only evict
   for (size_t f = kApplications; f < kNumFamilies; ++f) {
-    std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(ro, handles_[f]));
+    std::unique_ptr<rocksdb::Iterator> it(pinned.db->NewIterator(ro, pinned.handles[f]));
     for (it->SeekToFirst(); it->Valid(); it->Next()) {
       const std::string_view key(it->key().data(), it->key().size());
       std::string value = it->value().ToString();
@@ -299,8 +331,13 @@ Result<LoadedState> RocksDbStateStore::Load() {
 Status RocksDbStateStore::Apply(const StoreBatch& batch) {
   RETURN_NOT_OK(batch.Validate());
   if (batch.empty()) return Status::OK();
-  MutexLock lock(&mu_);
-  if (db_ == nullptr) return Status::Unavailable("state store " + options_.path + " is not open");
+  ASSIGN_OR_RETURN(const Pinned pinned, Pin());
+  const Status status = ApplyTo(pinned, batch);
+  Unpin();
+  return status;
+}
+
+Status RocksDbStateStore::ApplyTo(const Pinned& pinned, const StoreBatch& batch) const {
   using Kind = StoreBatch::Kind;
   using OpType = StoreBatch::OpType;
   // One RocksDB WriteBatch per logical update: it reaches the log as one
@@ -311,39 +348,39 @@ Status RocksDbStateStore::Apply(const StoreBatch& batch) {
     switch (op.kind) {
       case Kind::kApplication:
         if (op.type == OpType::kPut) {
-          s = wb.Put(handles_[kApplications], op.id, op.value);
+          s = wb.Put(pinned.handles[kApplications], op.id, op.value);
         } else {
-          s = wb.Delete(handles_[kApplications], op.id);
+          s = wb.Delete(pinned.handles[kApplications], op.id);
           // A range tombstone covers attempts written by any earlier batch
           // without reading them first.
           if (s.ok()) {
-            s = wb.DeleteRange(handles_[kAttempts], AttemptRangeBegin(op.id),
+            s = wb.DeleteRange(pinned.handles[kAttempts], AttemptRangeBegin(op.id),
                                AttemptRangeEnd(op.id));
           }
         }
         break;
       case Kind::kAttempt:
         if (op.type == OpType::kPut) {
-          s = wb.Put(handles_[kAttempts], AttemptKey(op.id, op.sub_id), op.value);
+          s = wb.Put(pinned.handles[kAttempts], AttemptKey(op.id, op.sub_id), op.value);
         } else {
-          s = wb.Delete(handles_[kAttempts], AttemptKey(op.id, op.sub_id));
+          s = wb.Delete(pinned.handles[kAttempts], AttemptKey(op.id, op.sub_id));
         }
         break;
       case Kind::kMasterKey:
         if (op.type == OpType::kPut) {
-          s = wb.Put(handles_[kMasterKeys], MasterKeyKey(op.id, op.number), op.value);
+          s = wb.Put(pinned.handles[kMasterKeys], MasterKeyKey(op.id, op.number), op.value);
         } else {
-          s = wb.Delete(handles_[kMasterKeys], MasterKeyKey(op.id, op.number));
+          s = wb.Delete(pinned.handles[kMasterKeys], MasterKeyKey(op.id, op.number));
         }
         break;
       case Kind::kCluster:
-        s = wb.Put(handles_[kCluster], ClusterFieldName(op.field), EncodeInt64(op.number));
+        s = wb.Put(pinned.handles[kCluster], ClusterFieldName(op.field), EncodeInt64(op.number));
         break;
       case Kind::kNode:
         if (op.type == OpType::kPut) {
-          s = wb.Put(handles_[kNodes], op.id, op.value);
+          s = wb.Put(pinned.handles[kNodes], op.id, op.value);
         } else {
-          s = wb.Delete(handles_[kNodes], op.id);
+          s = wb.Delete(pinned.handles[kNodes], op.id);
         }
         break;
     }
@@ -351,7 +388,7 @@ Status RocksDbStateStore::Apply(const StoreBatch& batch) {
   }
   rocksdb::WriteOptions wo;
   wo.sync = options_.sync_writes;
-  s = db_->Write(wo, &wb);
+  s = pinned.db->Write(wo, &wb);
   if (!s.ok()) return FromRocks(s, "writing", options_.path);
   return Status::OK();
 }

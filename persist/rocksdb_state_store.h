@@ -10,13 +10,16 @@
 // returned as Status::Corruption naming the path; no exception crosses this
 // class.
 //
-// Thread-safety: all methods are thread-safe. One mutex serialises the calls;
-// it is held across RocksDB reads and writes so that Close() and Format()
-// never free the database under a concurrent call. The RM has one writer of
-// the store, so serialising costs little (and a synced write is one fsync of
-// the log either way).
+// Thread-safety: all methods are thread-safe. Load() and Apply() run their
+// RocksDB I/O without holding the store's mutex, so concurrent synced writes
+// share an fsync (RocksDB's group commit); they pin the open database through
+// an in-flight count that Close() and Format() wait on before freeing it.
+// Every call may block on disk: callers should not hold their own locks
+// across it.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -27,6 +30,7 @@
 namespace rocksdb {
 class DB;
 class ColumnFamilyHandle;
+class Snapshot;
 }  // namespace rocksdb
 
 namespace spindle::persist {
@@ -63,16 +67,32 @@ class RocksDbStateStore final : public StateStore {
 
   // `create`: initialise an absent or empty path (Format() always does).
   Status OpenLocked(bool create) REQUIRES(mu_);
+  // Waits for in-flight calls, then frees the database.
   void CloseLocked() REQUIRES(mu_);
   // Checks the existing database at the path read-only. Returns true if it
   // holds no version key and no records (a store whose creation was cut
   // short), i.e. it must be initialised.
   Result<bool> CheckExistingLocked() REQUIRES(mu_);
 
+  // The open database, pinned for one Load() or Apply() call: valid until
+  // the matching Unpin().
+  struct Pinned {
+    rocksdb::DB* db = nullptr;
+    std::array<rocksdb::ColumnFamilyHandle*, kNumFamilies> handles{};
+  };
+  // Unavailable if the store is not open or is closing.
+  Result<Pinned> Pin() EXCLUDES(mu_);
+  void Unpin() EXCLUDES(mu_);
+  Result<LoadedState> LoadFrom(const Pinned& pinned, const rocksdb::Snapshot* snapshot) const;
+  Status ApplyTo(const Pinned& pinned, const StoreBatch& batch) const;
+
   const StateStoreOptions options_;
   Mutex mu_;
+  CondVar idle_;  // signalled when in_flight_ drops to zero
   std::unique_ptr<rocksdb::DB> db_ GUARDED_BY(mu_);
   std::vector<rocksdb::ColumnFamilyHandle*> handles_ GUARDED_BY(mu_);
+  int64_t in_flight_ GUARDED_BY(mu_) = 0;
+  bool closing_ GUARDED_BY(mu_) = false;  // new calls are refused meanwhile
 };
 
 }  // namespace spindle::persist

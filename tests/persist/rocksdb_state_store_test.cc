@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 #include <rocksdb/db.h>
+#include <unistd.h>
 
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -248,6 +251,46 @@ TEST_F(RocksDbStateStoreTest, CreateIfMissingOffNeedsAnExistingStore) {
   EXPECT_FALSE(fs::exists(o.path));
   ASSERT_NO_FATAL_FAILURE(WriteOneApp());
   ASSERT_OK(RocksDbStateStore(o).Open());
+}
+
+// A process killed without Close() keeps every acknowledged write: nothing
+// depends on a clean shutdown (the RM is SIGKILLed in the crash test).
+TEST_F(RocksDbStateStoreTest, AcknowledgedWritesSurviveSigkill) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  // The "threadsafe" child re-runs this test from the top with a TempDir of
+  // its own; the environment (set here only if unset) carries the parent's
+  // path to it.
+  constexpr const char* kPathEnv = "SPINDLE_PERSIST_SIGKILL_STORE";
+  setenv(kPathEnv, Options().path.c_str(), /*overwrite=*/0);
+  StateStoreOptions o = Options();
+  o.path = getenv(kPathEnv);
+  EXPECT_EXIT(
+      {
+        RocksDbStateStore store(o);
+        if (!store.Open().ok()) _exit(1);
+        StoreBatch b;
+        b.PutApplication("application_1_1", "app");
+        b.PutAttempt("application_1_1", "appattempt_1_1_000001", "attempt");
+        b.SetClusterValue(ClusterField::kAppIdCounter, 1);
+        if (!store.Apply(b).ok()) _exit(1);
+        if (!store.PutNode("host:1", "excluded").ok()) _exit(1);
+        // The child's own (unused) TempDir would outlive the kill.
+        std::error_code ec;
+        if (Options().path != o.path) fs::remove_all(dir_.path(), ec);
+        raise(SIGKILL);
+      },
+      testing::KilledBySignal(SIGKILL), "");
+  unsetenv(kPathEnv);
+  RocksDbStateStore store(o);
+  ASSERT_OK(store.Open());
+  auto loaded = store.Load();
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  LoadedState want;
+  want.applications["application_1_1"] = "app";
+  want.attempts["application_1_1"]["appattempt_1_1_000001"] = "attempt";
+  want.cluster[ClusterField::kAppIdCounter] = 1;
+  want.nodes["host:1"] = "excluded";
+  EXPECT_EQ(*loaded, want);
 }
 
 TEST_F(RocksDbStateStoreTest, TwoStoresOnOnePathExcludeEachOther) {

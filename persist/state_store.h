@@ -18,8 +18,13 @@
 // applied in some serial order; none is lost.
 //
 // Lifecycle: Open() before anything else except Format(); calls on a store
-// that is not open return Unavailable. Close() (also run by the destructor)
+// that is not open (or is being closed or formatted) return Unavailable.
+// Close() (also run by the destructor) waits for calls in progress, then
 // releases the store; Open() may follow again.
+//
+// Errors: InvalidArgument for a bad batch (nothing applied), Unavailable as
+// above, Corruption when stored data fails its checks, IoError for disk
+// trouble; store-specific refusals at Open() are listed by each store.
 #pragma once
 
 #include <cstdint>

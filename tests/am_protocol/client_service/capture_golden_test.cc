@@ -18,6 +18,7 @@
 #include "am_protocol/client_service/client_rm_service.h"
 #include "am_protocol/client_service/record_protos.h"
 #include "ipc_connection_context.pb.h"
+#include "tests/am_protocol/captures/call_replay.h"
 #include "tests/am_protocol/captures/capture_corpus.h"
 #include "tests/am_protocol/captures/field_sets.h"
 #include "tests/am_protocol/client_service/rm_harness.h"
@@ -52,61 +53,13 @@ const captures::NewerFields& NewerFields() {
   return *fields;
 }
 
-// One captured call and Apache's answer to it.
-struct Exchange {
-  captures::CapturedCall call;
-  const pb::MethodDescriptor* method = nullptr;
-  bool apache_ok = false;
-  std::string apache_exception;
-  std::unique_ptr<pb::Message> apache_response;
-};
-
-struct Replay {
-  std::string user;  // effectiveUser of the connection context
-  std::vector<Exchange> exchanges;
-};
+using Exchange = captures::CallExchange;
+using Replay = captures::CallReplay;
 
 Replay Load(const std::string& scenario, const std::string& file) {
-  auto conversation = captures::LoadConversation(scenario, file);
-  EXPECT_TRUE(conversation.ok()) << conversation.status().ToString();
-  Replay replay;
-  std::map<int32_t, captures::ServerFrame> answers;
-  for (auto& frame : captures::ServerFrames(*conversation)) {
-    answers.emplace(frame.call_id(), std::move(frame));
-  }
-  for (const captures::ClientFrame& frame : captures::ClientFrames(*conversation)) {
-    if (frame.header.callid() == -3) {
-      hadoop::common::IpcConnectionContextProto context;
-      std::string_view rest = frame.rest;
-      std::vector<std::string> problems;
-      EXPECT_TRUE(captures::ReadStrict(&rest, &context, "context", &problems));
-      replay.user = context.userinfo().effectiveuser();
-      continue;
-    }
-    auto call = captures::AsProtobufCall(frame);
-    if (!call.has_value()) continue;
-    Exchange exchange;
-    exchange.method = captures::ServiceForProtocol(call->protocol)->FindMethodByName(call->method);
-    EXPECT_NE(exchange.method, nullptr) << call->method;
-    auto answer = answers.find(call->call_id);
-    EXPECT_NE(answer, answers.end()) << "no answer to call " << call->call_id;
-    if (exchange.method == nullptr || answer == answers.end()) continue;
-    const auto& header = answer->second.header;
-    exchange.apache_ok = header.status() == hadoop::common::RpcResponseHeaderProto::SUCCESS;
-    exchange.apache_exception = header.exceptionclassname();
-    if (exchange.apache_ok) {
-      exchange.apache_response = captures::NewMessage(exchange.method->output_type());
-      std::string_view rest = answer->second.rest;
-      std::vector<std::string> problems;
-      EXPECT_TRUE(
-          captures::ReadStrict(&rest, exchange.apache_response.get(), call->method, &problems));
-      EXPECT_THAT(problems, ::testing::IsEmpty());
-    }
-    exchange.call = std::move(*call);
-    replay.exchanges.push_back(std::move(exchange));
-  }
-  EXPECT_FALSE(replay.user.empty());
-  return replay;
+  auto replay = captures::LoadCallReplay(scenario, file);
+  EXPECT_TRUE(replay.ok()) << replay.status().ToString();
+  return replay.ok() ? std::move(replay).value() : Replay{};
 }
 
 // Sends every captured call; `before` may bring the RM into Apache's state

@@ -34,6 +34,7 @@
 #include "ipc_connection_context.pb.h"
 #include "nm_shim/tracker/resource_tracker_service.h"
 #include "rm/security/yarn_id_protos.h"
+#include "tests/am_protocol/captures/call_replay.h"
 #include "tests/am_protocol/captures/capture_corpus.h"
 #include "tests/am_protocol/captures/field_sets.h"
 #include "tests/am_protocol/client_service/rm_harness.h"
@@ -55,77 +56,19 @@ const captures::NewerFields& NewerFields() {
   return *fields;
 }
 
-// One captured call, when the NM sent it, and Apache's answer.
-struct Exchange {
-  captures::CapturedCall call;
-  double t = 0;  // capture time of the call's first byte
-  const pb::MethodDescriptor* method = nullptr;
-  bool apache_ok = false;
-  std::string apache_exception;
-  std::unique_ptr<pb::Message> apache_response;
-};
+using Exchange = captures::CallExchange;
+using Replay = captures::CallReplay;
 
-struct Replay {
-  std::string user;
-  std::vector<Exchange> exchanges;
-};
-
-// Capture time of the c2s stream byte at `offset`.
-double TimeOf(const captures::Conversation& conversation, size_t offset) {
-  size_t start = 0;
-  for (const captures::Segment& segment : conversation.segments) {
-    if (segment.dir != captures::Direction::kClientToServer) continue;
-    if (offset < start + segment.bytes.size()) return segment.t;
-    start += segment.bytes.size();
-  }
-  return -1;
-}
-
+// The NM's conversation with the RM's 8031 in `scenario`.
 Replay Load(const std::string& scenario) {
-  auto conversation = captures::LoadConversation(scenario, "01-nm-to-rm-8031.jsonl");
-  EXPECT_TRUE(conversation.ok()) << conversation.status().ToString();
-  Replay replay;
-  if (!conversation.ok()) return replay;
-  std::map<int32_t, captures::ServerFrame> answers;
-  for (auto& frame : captures::ServerFrames(*conversation)) {
-    answers.emplace(frame.call_id(), std::move(frame));
+  auto replay = captures::LoadCallReplay(scenario, "01-nm-to-rm-8031.jsonl");
+  EXPECT_TRUE(replay.ok()) << replay.status().ToString();
+  if (!replay.ok()) return Replay{};
+  EXPECT_EQ(replay->protocol, kResourceTrackerProtocol);
+  for (const Exchange& exchange : replay->exchanges) {
+    EXPECT_EQ(exchange.call.protocol, kResourceTrackerProtocol);
   }
-  for (const captures::ClientFrame& frame : captures::ClientFrames(*conversation)) {
-    if (frame.header.callid() == -3) {
-      hadoop::common::IpcConnectionContextProto context;
-      std::string_view rest = frame.rest;
-      std::vector<std::string> problems;
-      EXPECT_TRUE(captures::ReadStrict(&rest, &context, "context", &problems));
-      EXPECT_EQ(context.protocol(), kResourceTrackerProtocol);
-      replay.user = context.userinfo().effectiveuser();
-      continue;
-    }
-    auto call = captures::AsProtobufCall(frame);
-    if (!call.has_value()) continue;
-    Exchange exchange;
-    exchange.t = TimeOf(*conversation, frame.offset);
-    EXPECT_EQ(call->protocol, kResourceTrackerProtocol);
-    exchange.method = captures::ServiceForProtocol(call->protocol)->FindMethodByName(call->method);
-    EXPECT_NE(exchange.method, nullptr) << call->method;
-    auto answer = answers.find(call->call_id);
-    EXPECT_NE(answer, answers.end()) << "no answer to call " << call->call_id;
-    if (exchange.method == nullptr || answer == answers.end()) continue;
-    const auto& header = answer->second.header;
-    exchange.apache_ok = header.status() == hadoop::common::RpcResponseHeaderProto::SUCCESS;
-    exchange.apache_exception = header.exceptionclassname();
-    if (exchange.apache_ok) {
-      exchange.apache_response = captures::NewMessage(exchange.method->output_type());
-      std::string_view rest = answer->second.rest;
-      std::vector<std::string> problems;
-      EXPECT_TRUE(
-          captures::ReadStrict(&rest, exchange.apache_response.get(), call->method, &problems));
-      EXPECT_THAT(problems, ::testing::IsEmpty());
-    }
-    exchange.call = std::move(*call);
-    replay.exchanges.push_back(std::move(exchange));
-  }
-  EXPECT_FALSE(replay.user.empty());
-  return replay;
+  return std::move(replay).value();
 }
 
 rm::KeyRollingOptions Keys(int32_t first_key_id) {
@@ -240,7 +183,7 @@ std::vector<double> AllocateTimes(const std::string& scenario, const std::string
   for (const captures::ClientFrame& frame : captures::ClientFrames(*conversation)) {
     auto call = captures::AsProtobufCall(frame);
     if (call.has_value() && call->method == "allocate") {
-      times.push_back(TimeOf(*conversation, frame.offset));
+      times.push_back(captures::CaptureTimeOf(*conversation, frame.offset));
     }
   }
   return times;

@@ -63,6 +63,11 @@ void CellView::Hide(NodeId id) {
   Partition& part = partition(static_cast<int>(id.partition()));
   NodeState& n = part.nodes[id.slot()];
   if (n.status != NodeStatus::kRunning) return;  // takes nothing anyway (or hidden already)
+  const int p = static_cast<int>(id.partition());
+  if (std::none_of(hidden_partitions_.begin(), hidden_partitions_.end(),
+                   [p](const UnfitNote& note) { return note.partition == p; })) {
+    hidden_partitions_.push_back(UnfitNote{p, part.has_unfit, part.unfit});
+  }
   hidden_.emplace_back(id, n.status);
   n.status = NodeStatus::kDecommissioning;
   if (part.index_valid) UpdateIndex(part, id.slot());
@@ -72,10 +77,16 @@ void CellView::UnhideAll() {
   for (const auto& [id, status] : hidden_) {
     Partition& part = partition(static_cast<int>(id.partition()));
     part.nodes[id.slot()].status = status;
-    part.has_unfit = false;
     if (part.index_valid) UpdateIndex(part, id.slot());
   }
   hidden_.clear();
+  // A partition that seemed full only because of hidden nodes is not.
+  for (const UnfitNote& note : hidden_partitions_) {
+    Partition& part = partition(note.partition);
+    part.has_unfit = note.has_unfit;
+    part.unfit = note.unfit;
+  }
+  hidden_partitions_.clear();
 }
 
 void CellView::Refresh(NodeId id, const NodeState& state) {

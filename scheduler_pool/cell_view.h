@@ -98,7 +98,7 @@ class CellView {
   // An app's blacklist (YARN's): the nodes take nothing while hidden, so
   // every strategy passes them by. Hide and UnhideAll bracket one app's turn
   // with no sync or refresh in between; hiding changes no version. Unhiding
-  // forgets the partitions' "unfit" notes, which hiding may have caused.
+  // puts back the partitions' "unfit" notes as they were before hiding.
   void Hide(NodeId id);
   void UnhideAll();
 
@@ -110,8 +110,14 @@ class CellView {
   std::vector<std::vector<NodeId>> racks_;
   bool racks_dirty_ = true;
   std::vector<std::pair<NodeId, NodeStatus>> hidden_;  // and their real status
-  std::vector<uint32_t> changed_;                      // scratch for delta syncs
-  std::vector<double> weights_;                        // scratch for index builds
+  struct UnfitNote {
+    int partition;
+    bool has_unfit;
+    Resource unfit;
+  };
+  std::vector<UnfitNote> hidden_partitions_;  // before the first Hide in each
+  std::vector<uint32_t> changed_;             // scratch for delta syncs
+  std::vector<double> weights_;               // scratch for index builds
   static const std::vector<NodeId> kNoNodes;
 };
 

@@ -101,6 +101,12 @@ void QueueLedger::ForceCharge(QueueId queue, const Resource& amount) {
   e->usage += amount;
 }
 
+void QueueLedger::Move(QueueId from, QueueId to, const Resource& amount) {
+  if (from == to) return;
+  Release(from, amount);
+  ForceCharge(to, amount);
+}
+
 void QueueLedger::Release(QueueId queue, const Resource& amount) {
   Entry* e = entry(queue);
   MutexLock l(&e->mu);

@@ -72,6 +72,9 @@ class QueueLedger {
   // Gives back reserved or used resources (a release, or a reservation not
   // committed). Usage never goes below zero.
   void Release(QueueId queue, const Resource& amount);
+  // Moves usage from one queue to another (an app changed queues); `to`
+  // may exceed its max, as the usage already exists.
+  void Move(QueueId from, QueueId to, const Resource& amount);
 
   QueueSnapshot Snapshot(QueueId queue) const;
   Resource Usage(QueueId queue) const;

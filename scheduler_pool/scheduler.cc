@@ -80,9 +80,7 @@ void Scheduler::UpdateApp(const AppSpec& spec) {
     auto it = outboxes_.find(spec.id);
     if (it != outboxes_.end()) {
       for (Placement& p : it->second.ready) {
-        if (p.queue == spec.queue) continue;
-        ctx_.queues->Release(p.queue, p.resource);
-        ctx_.queues->ForceCharge(spec.queue, p.resource);
+        ctx_.queues->Move(p.queue, spec.queue, p.resource);
         p.queue = spec.queue;
       }
     }
@@ -343,7 +341,7 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
   sctx.freshness_order = &freshness_order_;
 
   for (int round = 0; round <= options_.max_retries; ++round) {
-    deciding_since_ = ctx_.clock->Now();
+    if (options_.emulated_decision_cost.count() > 0) deciding_since_ = ctx_.clock->Now();
     policy_->Begin(input);
     txn_.claims.clear();
     meta_.clear();
@@ -362,12 +360,15 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
       }
       choices_.clear();
       const AppState& app = *pick.app;
-      for (NodeId n : app.blacklist_nodes) view_.Hide(n);
-      for (RackId r : app.blacklist_racks) {
-        for (NodeId n : view_.NodesInRack(r)) view_.Hide(n);
+      const bool blacklisted = !app.blacklist_nodes.empty() || !app.blacklist_racks.empty();
+      if (blacklisted) {
+        for (NodeId n : app.blacklist_nodes) view_.Hide(n);
+        for (RackId r : app.blacklist_racks) {
+          for (NodeId n : view_.NodesInRack(r)) view_.Hide(n);
+        }
       }
       int64_t placed = PlaceWithLocality(ask.ask, granted, strategy_.get(), sctx, &choices_);
-      view_.UnhideAll();
+      if (blacklisted) view_.UnhideAll();
       if (gang && placed < granted) {
         // A gang goes whole or not at all: give the view back its nodes.
         for (size_t i = choices_.size(); i-- > 0;) view_.Unclaim(choices_[i].node, unit);

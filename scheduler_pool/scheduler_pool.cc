@@ -169,9 +169,7 @@ Status SchedulerPool::MoveCharge(Placement* placement, QueueId to) {
   if (!queues_.Contains(to) || !queues_.Contains(placement->queue)) {
     return Status::InvalidArgument("move: unknown queue");
   }
-  if (placement->queue == to) return Status::OK();
-  queues_.Release(placement->queue, placement->resource);
-  queues_.ForceCharge(to, placement->resource);
+  queues_.Move(placement->queue, to, placement->resource);
   placement->queue = to;
   return Status::OK();
 }

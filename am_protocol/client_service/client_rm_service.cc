@@ -594,13 +594,16 @@ Status ClientRmService::GetClusterMetrics(const Who&, const y::GetClusterMetrics
 Status ClientRmService::GetClusterNodes(const Who&, const y::GetClusterNodesRequestProto& request,
                                         y::GetClusterNodesResponseProto* response) {
   std::set<int> states(request.nodestates().begin(), request.nodestates().end());
+  const std::map<rm::NodeId, int32_t> live = deps_.containers != nullptr
+                                                 ? deps_.containers->LiveCountByNode()
+                                                 : std::map<rm::NodeId, int32_t>{};
   for (const rm::NodeReport& node : deps_.nodes->Nodes()) {
     if (!states.empty() && states.count(static_cast<int>(node.state)) == 0) continue;
     rm::NodeReport report = node;
     // Like Hadoop's SchedulerNodeReport: what the RM has placed there.
     if (deps_.containers != nullptr) {
-      report.num_containers =
-          static_cast<int32_t>(deps_.containers->LiveContainersOn(node.info.id).size());
+      auto count = live.find(node.info.id);
+      report.num_containers = count == live.end() ? 0 : count->second;
     }
     ReportBuilder::NodeReport(report, response->add_nodereports());
   }

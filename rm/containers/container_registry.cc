@@ -52,11 +52,11 @@ std::vector<RmContainer> ContainerRegistry::LiveContainersOf(
   return out;
 }
 
-std::vector<RmContainer> ContainerRegistry::LiveContainersOn(const NodeId& node) const {
+std::map<NodeId, int32_t> ContainerRegistry::LiveCountByNode() const {
   MutexLock lock(&mu_);
-  std::vector<RmContainer> out;
+  std::map<NodeId, int32_t> out;
   for (const auto& [id, entry] : containers_) {
-    if (entry.container.node == node && !entry.completed) out.push_back(entry.container);
+    if (!entry.completed) ++out[entry.container.node];
   }
   return out;
 }
@@ -66,8 +66,11 @@ ResourceSeconds ContainerRegistry::UsageSecondsOf(const ApplicationId& app) cons
   ResourceSeconds total;
   if (auto it = completed_seconds_.find(app); it != completed_seconds_.end()) total = it->second;
   const int64_t now = clock_->WallMillis();
-  for (const auto& [id, entry] : containers_) {
-    if (id.attempt.app != app || entry.completed) continue;
+  // Container ids sort by app first: only the app's own range is read.
+  for (auto it = containers_.lower_bound(ContainerId{{app, 0}, 0});
+       it != containers_.end() && it->first.attempt.app == app; ++it) {
+    const Entry& entry = it->second;
+    if (entry.completed) continue;
     Accumulate(&total,
                SecondsOf(entry.container.placement.resource, now - entry.container.created_ms));
   }
@@ -81,11 +84,14 @@ void ContainerRegistry::ForgetApplication(const ApplicationId& app) {
 
 void ContainerRegistry::MoveApplicationQueue(const ApplicationId& app, pool::QueueId to) {
   MutexLock lock(&mu_);
-  for (auto& [id, entry] : containers_) {
-    if (id.attempt.app != app || entry.completed || entry.container.placement.queue == to) continue;
+  for (auto it = containers_.lower_bound(ContainerId{{app, 0}, 0});
+       it != containers_.end() && it->first.attempt.app == app; ++it) {
+    Entry& entry = it->second;
+    if (entry.completed || entry.container.placement.queue == to) continue;
     Status moved = pool_->MoveCharge(&entry.container.placement, to);
     if (!moved.ok()) {
-      LOG(WARNING) << "moving " << id.ToString() << " to another queue: " << moved.ToString();
+      LOG(WARNING) << "moving " << it->first.ToString()
+                   << " to another queue: " << moved.ToString();
     }
   }
 }
@@ -181,6 +187,10 @@ std::vector<CompletedContainer> ContainerRegistry::OnNodeLost(const NodeId& node
   }
   to_cleanup_.erase(node);
   to_ack_.erase(node);
+  // Nothing to acknowledge to a node that is gone.
+  for (auto& [attempt, sent] : sent_to_am_) {
+    std::erase_if(sent, [&node](const auto& pair) { return pair.first == node; });
+  }
   return out;
 }
 
@@ -219,14 +229,11 @@ void ContainerRegistry::OnApplicationFinished(const ApplicationId& app) {
   for (auto it = undelivered_.begin(); it != undelivered_.end();) {
     it = it->first.app == app ? undelivered_.erase(it) : std::next(it);
   }
-  for (auto it = sent_to_am_.begin(); it != sent_to_am_.end();) {
-    if (it->first.app != app) {
-      ++it;
-      continue;
-    }
-    for (const auto& [node, id] : it->second) to_ack_[node].insert(id);
-    it = sent_to_am_.erase(it);
+  std::vector<ApplicationAttemptId> sent;
+  for (const auto& [attempt, pairs] : sent_to_am_) {
+    if (attempt.app == app) sent.push_back(attempt);
   }
+  for (const auto& attempt : sent) AckSentToAmLocked(attempt);
 }
 
 std::vector<CompletedContainer> ContainerRegistry::TakeCompleted(

@@ -87,8 +87,9 @@ class ContainerRegistry {
   std::optional<RmContainer> Get(const ContainerId& id) const;
   // Live containers of an attempt (for reports and recovery).
   std::vector<RmContainer> LiveContainersOf(const ApplicationAttemptId& attempt) const;
-  // Live containers on a node (node reports' numContainers and used).
-  std::vector<RmContainer> LiveContainersOn(const NodeId& node) const;
+  // How many live containers each node holds (node reports' numContainers),
+  // in one pass.
+  std::map<NodeId, int32_t> LiveCountByNode() const;
 
   // The app's aggregate allocation so far: its completed containers plus its
   // live ones up to now. Kept after the app finishes, until Forget().

@@ -87,6 +87,15 @@ void ContainerManager::StartContainers(const NmTokenInfo& caller,
   for (const auto& spec : launches) {
     VLOG(1) << options_.node.ToString() << ": starting " << spec.container.ToString();
     runtime_->Launch(spec);
+    std::optional<std::pair<int32_t, std::string>> held;
+    {
+      MutexLock lock(&mu_);
+      auto it = containers_.find(spec.container);
+      if (it == containers_.end()) continue;
+      it->second.launched = true;
+      held = std::move(it->second.held_kill);
+    }
+    if (held.has_value()) runtime_->Kill(spec.container, held->first, held->second);
   }
 }
 
@@ -255,7 +264,18 @@ std::vector<rm::ApplicationId> ContainerManager::RunningApplications() const {
 
 void ContainerManager::KillAll(const std::vector<rm::ContainerId>& ids, int32_t exit_status,
                                const std::string& diagnostics) {
-  for (const auto& id : ids) runtime_->Kill(id, exit_status, diagnostics);
+  for (const auto& id : ids) {
+    {
+      MutexLock lock(&mu_);
+      auto it = containers_.find(id);
+      if (it != containers_.end() && !it->second.launched) {
+        // Started but not yet handed to the runtime: killed right after.
+        it->second.held_kill = std::make_pair(exit_status, diagnostics);
+        continue;
+      }
+    }
+    runtime_->Kill(id, exit_status, diagnostics);
+  }
 }
 
 void ContainerManager::CleanupContainers(const std::vector<rm::ContainerId>& ids) {

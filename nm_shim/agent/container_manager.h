@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -109,6 +110,10 @@ class ContainerManager {
     bool in_flight = false;  // completed status sent, heartbeat not answered yet
     bool acked = false;      // completed status reached the RM
     TimePoint acked_at{};
+    // The runtime has it (Launch returned). A kill that comes before is
+    // held here and applied right after Launch, so that none is lost.
+    bool launched = false;
+    std::optional<std::pair<int32_t, std::string>> held_kill;
   };
 
   // Kills `ids` with `exit_status` (outside the lock).

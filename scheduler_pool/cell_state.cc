@@ -364,6 +364,29 @@ void CellState::CommitAllOrNothing(const Transaction& txn, bool all_known,
   }
 }
 
+Result<RecoveredFit> CellState::Recover(NodeId id, const Resource& resource) {
+  if (resource.AnyNegative() || resource.IsZero()) {
+    return Status::InvalidArgument("recovered allocation must be positive: " + resource.ToString());
+  }
+  if (!InCell(id)) return Status::NotFound("unknown node");
+  Partition& part = partition(id.partition());
+  MutexLock lock(&part.mu);
+  NodeState* live = part.LiveNode(id.slot());
+  if (live == nullptr) return Status::NotFound("unknown or removed node");
+  const Claim claim{id, resource, live->version};
+  if (part.ApplyClaim(claim, ConflictMode::kFineGrained) == ClaimOutcome::kCommitted) {
+    return RecoveredFit::kFits;
+  }
+  // The claim path refused it (no room, or the node takes no claims), but
+  // the container exists: record it as a fact.
+  NodeState& node = *live;
+  node.allocated += resource;
+  part.allocated += resource;
+  if (!node.allocated.FitsIn(node.total)) node.overcommitted = true;
+  part.Touch(id.slot());
+  return node.overcommitted ? RecoveredFit::kOvercommitted : RecoveredFit::kFits;
+}
+
 Status CellState::Release(NodeId node, const Resource& resource) {
   NodeRelease r{node, resource};
   return ReleaseBatch(&r, 1);

@@ -59,6 +59,12 @@ struct CellTotals {
   double Utilisation() const { return allocated.DominantShare(capacity); }
 };
 
+// How a recovered allocation left its node (see CellState::Recover).
+enum class RecoveredFit : uint8_t {
+  kFits,           // within the node's total
+  kOvercommitted,  // beyond it: the node is marked overcommitted
+};
+
 // One node's release, for ReleaseBatch().
 struct NodeRelease {
   NodeId node;
@@ -81,7 +87,8 @@ class CellState {
   // Applies a heartbeat's or the admin's change. NotFound for an unknown or
   // removed node; InvalidArgument for status kRemoved or a negative total.
   // Shrinking total below allocated is allowed: the node is then marked
-  // overcommitted and takes no claims until releases make it fit.
+  // overcommitted and takes no claims until releases make it fit (Recover()
+  // may mark it so too).
   Status UpdateNode(NodeId node, const NodeUpdate& update);
   // Marks the node removed and forgets its allocation. NotFound if unknown
   // or already removed.
@@ -96,6 +103,18 @@ class CellState {
 
   // Checks and applies `txn`; fills `result` (cleared first).
   void Commit(const Transaction& txn, CommitResult* result);
+
+  // Records an allocation that already exists on `node` (a container it
+  // reports running after an RM restart), through the same partition claim
+  // path as Commit(): if it fits a running node it is applied exactly like a
+  // fine-grained claim. Otherwise it is applied anyway, as the node is
+  // running it: a node left with allocated > total is marked overcommitted
+  // (as after a capacity shrink) and takes no claims until releases make it
+  // fit; a node that is not running (decommissioning, lost) keeps its
+  // status. Either way views see the change at their next sync.
+  // NotFound (and no effect) for an unknown or removed node;
+  // InvalidArgument for a negative or zero resource.
+  Result<RecoveredFit> Recover(NodeId node, const Resource& resource);
 
   // Frees `resource` on `node`. OK (and no effect) if the node was removed;
   // NotFound if it never existed; InvalidArgument (and no effect) if more

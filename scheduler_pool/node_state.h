@@ -48,8 +48,9 @@ struct NodeState {
   double score = 1.0;
   RackId rack;
   NodeStatus status = NodeStatus::kRemoved;
-  // Set when a capacity change left allocated > total; cleared once the
-  // node fits again. While set, the node takes no claims.
+  // Set when a capacity change or a recovered container
+  // (CellState::Recover) left allocated > total; cleared once the node fits
+  // again. While set, the node takes no claims.
   bool overcommitted = false;
 
   Resource available() const { return total - allocated; }

@@ -130,6 +130,14 @@ void Scheduler::OnReleased(AppId app, const Resource& amount) {
   Post(std::move(m));
 }
 
+void Scheduler::OnRecovered(AppId app, const Resource& amount) {
+  Message m;
+  m.kind = Message::Kind::kRecovered;
+  m.spec.id = app;
+  m.amount = amount;
+  Post(std::move(m));
+}
+
 void Scheduler::TakePlacements(AppId app, std::vector<Placement>* out) {
   MutexLock lock(&outbox_mu_);
   auto it = outboxes_.find(app);
@@ -228,6 +236,9 @@ void Scheduler::ProcessInbox() {
           it->second->usage -= m.amount;
           it->second->usage = it->second->usage.Max(Resource());
         }
+        break;
+      case Message::Kind::kRecovered:
+        if (it != apps_.end()) it->second->usage += m.amount;
         break;
     }
   }

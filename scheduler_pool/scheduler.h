@@ -13,7 +13,7 @@
 // Thread contract:
 //  - RunOnce(), view() and partition_syncs() belong to one thread at a time
 //    (the owner), like the view, the apps' pending state and the strategy.
-//  - AddApp, RemoveApp, SetAsks, OnReleased, TakePlacements, Metrics, Series,
+//  - AddApp, RemoveApp, SetAsks, OnReleased, OnRecovered, TakePlacements, Metrics, Series,
 //    WaitForWork and Wake may be called from any thread. Changes to apps and
 //    asks go through an inbox the owner drains at the start of each step;
 //    committed placements go to a per-app outbox.
@@ -91,6 +91,9 @@ class Scheduler {
       EXCLUDES(inbox_mu_);
   // The app's usage went down by `amount` (containers released).
   void OnReleased(AppId app, const Resource& amount) EXCLUDES(inbox_mu_);
+  // The app's usage went up by `amount` (a running container recovered after
+  // an RM restart; it never enters the outbox).
+  void OnRecovered(AppId app, const Resource& amount) EXCLUDES(inbox_mu_);
   // Moves the app's committed placements to the end of `out`.
   void TakePlacements(AppId app, std::vector<Placement>* out) EXCLUDES(outbox_mu_);
   SchedulerMetrics Metrics() const EXCLUDES(metrics_mu_);
@@ -114,7 +117,8 @@ class Scheduler {
       kUpdateApp,
       kSetAsks,
       kSetBlacklist,
-      kReleased
+      kReleased,
+      kRecovered
     };
     Kind kind = Kind::kAddApp;
     AppSpec spec;

@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "scheduler_pool/policy/quota_drf_policy.h"
 #include "scheduler_pool/strategies/adaptive.h"
@@ -111,7 +112,7 @@ int SchedulerPool::SchedulerFor(AppId app, std::string_view queue_name) const {
 int SchedulerPool::SchedulerOfApp(AppId app) const {
   MutexLock lock(&apps_mu_);
   auto it = apps_.find(app);
-  return it == apps_.end() ? -1 : it->second;
+  return it == apps_.end() ? -1 : it->second.scheduler;
 }
 
 Status SchedulerPool::AddApp(const AppSpec& spec) {
@@ -124,7 +125,7 @@ Status SchedulerPool::AddApp(const AppSpec& spec) {
   const int s = pinning_.SchedulerFor(spec.id, queue_name);
   {
     MutexLock lock(&apps_mu_);
-    if (!apps_.emplace(spec.id, s).second) {
+    if (!apps_.emplace(spec.id, AppEntry{s, spec.queue}).second) {
       return Status::AlreadyExists("application " + std::to_string(spec.id.value()) +
                                    " already added");
     }
@@ -141,7 +142,7 @@ Status SchedulerPool::RemoveApp(AppId app) {
     if (it == apps_.end()) {
       return Status::NotFound("application " + std::to_string(app.value()) + " not found");
     }
-    s = it->second;
+    s = it->second.scheduler;
     apps_.erase(it);
   }
   const std::vector<Placement> untaken = schedulers_[static_cast<size_t>(s)]->RemoveApp(app);
@@ -157,9 +158,15 @@ Status SchedulerPool::UpdateApp(const AppSpec& spec) {
     return Status::InvalidArgument("application " + std::to_string(spec.id.value()) +
                                    ": unknown queue");
   }
-  const int s = SchedulerOfApp(spec.id);
-  if (s < 0) {
-    return Status::NotFound("application " + std::to_string(spec.id.value()) + " not found");
+  int s = -1;
+  {
+    MutexLock lock(&apps_mu_);
+    auto it = apps_.find(spec.id);
+    if (it == apps_.end()) {
+      return Status::NotFound("application " + std::to_string(spec.id.value()) + " not found");
+    }
+    s = it->second.scheduler;
+    it->second.queue = spec.queue;
   }
   schedulers_[static_cast<size_t>(s)]->UpdateApp(spec);
   return Status::OK();
@@ -234,6 +241,42 @@ Status SchedulerPool::ReleaseBatch(const std::vector<Placement>& placements) {
     i = j;
   }
   return status;
+}
+
+Result<Placement> SchedulerPool::RecoverPlacement(AppId app, NodeId node, const Resource& resource,
+                                                  int32_t priority, int64_t allocation_request_id) {
+  MutexLock lock(&apps_mu_);
+  auto it = apps_.find(app);
+  if (it == apps_.end()) {
+    return Status::NotFound("application " + std::to_string(app.value()) + " not found");
+  }
+  const AppEntry entry = it->second;
+  auto fit = cell_->Recover(node, resource);
+  if (!fit.ok()) {
+    std::ostringstream msg;
+    msg << "recover container of application " << app.value() << " on node " << node;
+    return fit.status().WithContext(msg.str());
+  }
+  if (*fit == RecoveredFit::kOvercommitted) {
+    LOG(WARNING) << "recovered container of application " << app.value() << " ("
+                 << resource.ToString() << ") over-commits node " << node
+                 << "; it takes no new containers until it fits again";
+  }
+  queues_.ForceCharge(entry.queue, resource);
+  schedulers_[static_cast<size_t>(entry.scheduler)]->OnRecovered(app, resource);
+  Placement p;
+  p.id = (uint64_t{1} << 63) | next_recovered_.fetch_add(1, std::memory_order_relaxed);
+  p.app = app;
+  p.queue = entry.queue;
+  p.node = node;
+  p.resource = resource;
+  p.priority = priority;
+  p.allocation_request_id = allocation_request_id;
+  p.locality = Locality::kOffSwitch;
+  p.preferred = false;
+  p.committed_at = clock_->Now();
+  p.asked_at = p.committed_at;
+  return p;
 }
 
 StepResult SchedulerPool::RunOnce(int scheduler, TimePoint now) {

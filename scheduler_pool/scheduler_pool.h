@@ -119,6 +119,35 @@ class SchedulerPool {
   Status Release(const Placement& placement) EXCLUDES(apps_mu_);
   Status ReleaseBatch(const std::vector<Placement>& placements) EXCLUDES(apps_mu_);
 
+  // ---- Recovery (work-preserving RM restart) ----
+  // Records a container that is already running on `node` for `app` (a live
+  // app added with AddApp), as a NodeManager reports it when it re-registers
+  // after an RM restart. Claims `resource` on the node in the cell state
+  // (CellState::Recover: the commit path's claim, so the schedulers' views
+  // see the node as used at their next sync), charges the app's queue
+  // without checking its maximum (QueueLedger::ForceCharge) and counts it in
+  // the app's usage. Returns a Placement with a fresh unique id, the app's
+  // current queue, `node`, `resource`, `priority`, `allocation_request_id`,
+  // locality kOffSwitch and asked_at = committed_at = now; Release() gives it
+  // back exactly like a scheduled placement (and MoveCharge moves it, as a
+  // taken one). It never appears in TakePlacements: it is already delivered,
+  // and it does not count against the app's asks.
+  //
+  // Over-commit: if the node has no room for it (or takes no claims), it is
+  // recorded anyway, since the node is running it: the node's allocation
+  // exceeds its total, the cell state marks it overcommitted (as after a
+  // capacity shrink) and it takes no new claims until releases bring it
+  // back within its total. A WARNING is logged.
+  //
+  // NotFound (and no effect) for an unknown app or an unknown or removed
+  // node; InvalidArgument for a negative or zero resource. Holds the app
+  // table's lock throughout, so a concurrent RemoveApp either precedes it
+  // (NotFound) or follows it (then the caller releases what it recovered,
+  // as it does for the placements it took).
+  Result<Placement> RecoverPlacement(AppId app, NodeId node, const Resource& resource,
+                                     int32_t priority, int64_t allocation_request_id)
+      EXCLUDES(apps_mu_);
+
   // ---- Driving without threads ----
   int num_schedulers() const { return static_cast<int>(schedulers_.size()); }
   // The scheduler an app is (or would be) pinned to.
@@ -154,9 +183,18 @@ class SchedulerPool {
   Pinning pinning_;
   std::vector<std::unique_ptr<Scheduler>> schedulers_;
 
+  struct AppEntry {
+    int scheduler = -1;
+    QueueId queue;  // its current queue (kept by AddApp/UpdateApp)
+  };
+
+  // Lock order: apps_mu_ before the cell state's, the ledger's and the
+  // schedulers' mutexes (only RecoverPlacement holds it across them).
   mutable Mutex apps_mu_;
-  // App -> its scheduler.
-  std::unordered_map<AppId, int> apps_ GUARDED_BY(apps_mu_);
+  std::unordered_map<AppId, AppEntry> apps_ GUARDED_BY(apps_mu_);
+  // Ids of recovered placements: bit 63 set, so they never meet the
+  // schedulers' (scheduler index << 44 | sequence).
+  std::atomic<uint64_t> next_recovered_{0};
 
   Mutex threads_mu_;
   std::vector<std::thread> threads_ GUARDED_BY(threads_mu_);

@@ -219,6 +219,48 @@ TEST(CellStateTest, ReleaseAndCapacityChanges) {
   EXPECT_TRUE(cell.CheckInvariants().ok());
 }
 
+TEST(CellStateTest, RecoverRecordsRunningContainersEvenBeyondCapacity) {
+  CellState cell(Options(1));
+  const auto ids = AddNodes(&cell, 2, 2);
+  const NodeId a = ids[0];
+  const uint64_t before = cell.partition_version(0);
+  // Within capacity: applied like a committed claim, versions bumped.
+  ASSERT_EQ(*cell.Recover(a, kSlot), RecoveredFit::kFits);
+  EXPECT_EQ(cell.GetNode(a)->allocated, kSlot);
+  EXPECT_FALSE(cell.GetNode(a)->overcommitted);
+  EXPECT_EQ(cell.partition_version(0), before + 1);
+  // Beyond it: recorded anyway, the node is flagged and refuses claims.
+  ASSERT_EQ(*cell.Recover(a, kSlot * 2), RecoveredFit::kOvercommitted);
+  EXPECT_EQ(cell.GetNode(a)->allocated, kSlot * 3);
+  EXPECT_TRUE(cell.GetNode(a)->overcommitted);
+  EXPECT_TRUE(cell.CheckInvariants().ok());
+  Transaction txn;
+  txn.claims = {Claim{a, kSlot, 0}};
+  CommitResult r;
+  cell.Commit(txn, &r);
+  EXPECT_EQ(r.outcomes[0], ClaimOutcome::kNotRunning);
+  ASSERT_TRUE(cell.Release(a, kSlot).ok());
+  EXPECT_FALSE(cell.GetNode(a)->overcommitted);
+  EXPECT_EQ(cell.Allocated(), kSlot * 2);
+  // A node that takes no claims still records what it runs.
+  NodeUpdate decommission;
+  decommission.set_status = true;
+  decommission.status = NodeStatus::kDecommissioning;
+  ASSERT_TRUE(cell.UpdateNode(ids[1], decommission).ok());
+  ASSERT_EQ(*cell.Recover(ids[1], kSlot), RecoveredFit::kFits);
+  EXPECT_EQ(cell.GetNode(ids[1])->status, NodeStatus::kDecommissioning);
+  EXPECT_EQ(cell.GetNode(ids[1])->allocated, kSlot);
+  // Errors change nothing.
+  EXPECT_TRUE(cell.Recover(NodeId(0, 77), kSlot).status().IsNotFound());
+  EXPECT_TRUE(cell.Recover(NodeId(5, 0), kSlot).status().IsNotFound());
+  EXPECT_EQ(cell.Recover(a, Resource()).status().code(), Status::Code::kInvalidArgument);
+  EXPECT_EQ(cell.Recover(a, Resource::Of(-1, 1)).status().code(), Status::Code::kInvalidArgument);
+  ASSERT_TRUE(cell.RemoveNode(ids[1]).ok());
+  EXPECT_TRUE(cell.Recover(ids[1], kSlot).status().IsNotFound());
+  EXPECT_EQ(cell.Allocated(), kSlot * 2);
+  EXPECT_TRUE(cell.CheckInvariants().ok());
+}
+
 TEST(CellStateTest, SyncCopiesOnlyChangesWhileTheLogCoversThem) {
   CellState cell(Options(1, /*log=*/8));
   auto ids = AddNodes(&cell, 20, 4);

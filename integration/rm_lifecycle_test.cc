@@ -136,6 +136,8 @@ class RmLifecycleTest : public ::testing::Test {
     conf.Set("yarn.scheduler.capacity.root.queues", "default");
     conf.Set("yarn.scheduler.capacity.root.default.capacity", "100");
     conf.Set("spindle.scheduler.count", "2");
+    // The state store in memory: tests run side by side.
+    conf.Set("yarn.resourcemanager.store.class", "memory");
     conf.Set("yarn.admin.acl", "admin");
     conf.Set("spindle.scheduler.partitions", "2");
     Configure(&conf);

@@ -50,8 +50,10 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& r) {
   const std::string node = r.id.ToString();
   if (!AdmittedLocked(r.id.host)) {
     LOG(WARNING) << "disallowed NodeManager " << node << ": not in the include list or excluded";
-    return {NodeAction::kShutdown, "Disallowed NodeManager from  " + r.id.host +
-                                       ", Sending SHUTDOWN signal to the NodeManager."};
+    return {NodeAction::kShutdown,
+            "Disallowed NodeManager from  " + r.id.host +
+                ", Sending SHUTDOWN signal to the NodeManager.",
+            pool::NodeId()};
   }
   if (r.capability.memory_mb() < options_.min_allocation.memory_mb() ||
       r.capability.vcores() < options_.min_allocation.vcores()) {
@@ -59,7 +61,8 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& r) {
     return {NodeAction::kShutdown,
             "NodeManager from  " + r.id.host +
                 " doesn't satisfy minimum allocations, Sending SHUTDOWN signal to the "
-                "NodeManager."};
+                "NodeManager.",
+            pool::NodeId()};
   }
   auto it = nodes_.find(r.id);
   if (it != nodes_.end() && it->second.report.state != NodeState::kDecommissioned &&
@@ -81,13 +84,13 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& r) {
       entry.last_heard = clock_->Now();
       LOG(INFO) << "NodeManager " << node << " reconnected with " << r.capability.memory_mb()
                 << " MB, " << r.capability.vcores() << " vcores";
-      return {};
+      return {NodeAction::kNormal, "", entry.report.pool_node};
     }
   }
   auto added = pool_->AddNode({r.capability, r.rack, 1.0});
   if (!added.ok()) {
     LOG(ERROR) << "cannot add node " << node << ": " << added.status().ToString();
-    return {NodeAction::kShutdown, added.status().message()};
+    return {NodeAction::kShutdown, added.status().message(), pool::NodeId()};
   }
   Entry entry;
   entry.report.info = NodeInfo{r.id, r.id.host + ":" + std::to_string(r.http_port), r.rack};
@@ -103,7 +106,7 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& r) {
             << " httpPort: " << r.http_port
             << ") registered with capability: <memory:" << r.capability.memory_mb()
             << ", vCores:" << r.capability.vcores() << ">, assigned nodeId " << node;
-  return {};
+  return {NodeAction::kNormal, "", *added};
 }
 
 HeartbeatVerdict NodeRegistry::Heartbeat(const NodeHeartbeat& h) {

@@ -86,6 +86,7 @@ struct NodeRegistration {
 struct RegistrationResult {
   NodeAction action = NodeAction::kNormal;
   std::string diagnostics;
+  pool::NodeId pool_node;  // the node in the pool, when admitted
 };
 
 struct NodeHeartbeat {

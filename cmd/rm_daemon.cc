@@ -271,6 +271,7 @@ Status RmDaemon::Init() {
   deps.container_tokens = container_tokens_.get();
   deps.nm_tokens = nm_tokens_.get();
   deps.clock = clock_;
+  deps.store = app_store_.get();
   am_service_ = std::make_unique<am_protocol::AmService>(deps);
 
   rm::ApplicationManager::Listener listener;
@@ -289,6 +290,7 @@ Status RmDaemon::Init() {
         amrm_tokens_->AddRecoveredAttempt(attempt->id);
       }
     }
+    am_service_->SetRecoveredAsks(recovered.asks);
     awaited_nodes_ = std::move(recovered.nodes);
     holding_ = !awaited_nodes_.empty();
   }

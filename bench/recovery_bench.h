@@ -82,8 +82,13 @@ Result<std::vector<RecoveryRun>> RunRecoveryBench(const RecoveryBenchOptions& op
 // Prints the runs as a table, with the target line.
 void PrintRecoveryRuns(const RecoveryBenchOptions& options, const std::vector<RecoveryRun>& runs);
 
+// The runs as JSON (the table's figures), to `path`.
+Status WriteRecoveryJson(const std::string& path, const RecoveryBenchOptions& options,
+                         const std::vector<RecoveryRun>& runs);
+
 // Entry point for `spindle bench recovery [--apps 10000,100000] [--nodes 20]
-// [--live-apps 40] [--dir DIR] [--keep] [--no-restart] [--timeout 120]`.
+// [--live-apps 2*K] [--dir DIR] [--keep] [--no-restart] [--timeout 120]
+// [--json FILE]`.
 int RecoveryBenchMain(const CommandLine& flags);
 
 }  // namespace spindle::bench

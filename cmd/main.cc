@@ -41,7 +41,7 @@ void PrintUsage() {
       "  bench recovery  RM restart without loss: reload time of M stored apps, and\n"
       "              restart (SIGKILL) to first allocation with K simulated nodes\n"
       "              [--apps 10000,100000] [--nodes 20] [--live-apps 2*K] [--dir D]\n"
-      "              [--keep] [--no-restart] [--timeout 120]\n"
+      "              [--keep] [--no-restart] [--timeout 120] [--json F]\n"
       "  rm          the ResourceManager [--conf DIR] (default $HADOOP_CONF_DIR)\n"
       "              [--ports-file F] (where it listens, once listening)\n"
       "  nm          the node agent [--conf DIR] [--simulate N]\n"

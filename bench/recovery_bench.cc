@@ -215,7 +215,6 @@ Status Fill(const std::string& store_dir, RecoveryRun* run) {
   RETURN_NOT_OK(store.Apply(batch));
   RETURN_NOT_OK(store.Close());
   run->fill_seconds = Seconds(SteadyClock::now() - start);
-  run->store_mb = static_cast<double>(DirectoryBytes(store_dir)) / (1 << 20);
   return Status::OK();
 }
 
@@ -235,7 +234,8 @@ class NoNodes final : public rm::NodeDirectory {
   std::optional<rm::NodeInfo> Find(pool::NodeId) const override { return std::nullopt; }
 };
 
-Status Reload(const std::string& store_dir, RecoveryRun* run) {
+Status Reload(const std::string& store_dir, RecoveryRun* run, ReloadTimes* times) {
+  times->store_mb = static_cast<double>(DirectoryBytes(store_dir)) / (1 << 20);
   persist::StateStoreOptions options;
   options.path = store_dir;
   options.create_if_missing = false;
@@ -269,12 +269,12 @@ Status Reload(const std::string& store_dir, RecoveryRun* run) {
   const size_t decoded = recovered.apps.size();
   manager.Recover(std::move(recovered.apps), recovered.last_app_id);
   auto t5 = SteadyClock::now();
-  run->open_seconds = Seconds(t1 - t0);
-  run->load_seconds = Seconds(t2 - t1);
-  run->decode_seconds = Seconds(t3 - t2);
-  run->recover_seconds = Seconds(t5 - t4);
-  run->reload_seconds =
-      run->open_seconds + run->load_seconds + run->decode_seconds + run->recover_seconds;
+  times->open_seconds = Seconds(t1 - t0);
+  times->load_seconds = Seconds(t2 - t1);
+  times->decode_seconds = Seconds(t3 - t2);
+  times->recover_seconds = Seconds(t5 - t4);
+  times->total_seconds =
+      times->open_seconds + times->load_seconds + times->decode_seconds + times->recover_seconds;
 
   // Every application back, in the state it was stored in.
   std::map<rm::YarnAppState, int64_t> states;
@@ -731,7 +731,8 @@ Result<std::vector<RecoveryRun>> RunRecoveryBench(const RecoveryBenchOptions& op
     run.apps = m;
     const std::string store_dir = work + "/rmstore";
     status = Fill(store_dir, &run);
-    if (status.ok()) status = Reload(store_dir, &run);
+    if (status.ok()) status = Reload(store_dir, &run, &run.after_fill);
+    if (status.ok()) status = Reload(store_dir, &run, &run.reopened);
     if (status.ok() && !options.skip_restart) status = Restart(options, store_dir, work, &run);
     if (!status.ok()) {
       status = status.WithContext("M = " + std::to_string(m));
@@ -755,13 +756,17 @@ void PrintRecoveryRuns(const RecoveryBenchOptions& options, const std::vector<Re
       "containers\n",
       static_cast<long long>(options.nodes), static_cast<long long>(options.live_apps));
   std::printf("reload in process (Open + Load + DecodeRmState + ApplicationManager::Recover):\n");
-  std::printf("%-8s %9s %8s %8s %8s %9s %9s %10s %9s %8s\n", "apps", "store_mb", "fill_s", "open_s",
-              "load_s", "decode_s", "recover_s", "reload_s", "recovered", "lost");
+  std::printf("%-8s %-10s %9s %8s %8s %8s %9s %9s %10s %9s %5s\n", "apps", "store", "store_mb",
+              "fill_s", "open_s", "load_s", "decode_s", "recover_s", "reload_s", "recovered",
+              "lost");
   for (const RecoveryRun& r : runs) {
-    std::printf("%-8lld %9.1f %8.2f %8.3f %8.3f %9.3f %9.3f %10.3f %9lld %8d\n",
-                static_cast<long long>(r.apps), r.store_mb, r.fill_seconds, r.open_seconds,
-                r.load_seconds, r.decode_seconds, r.recover_seconds, r.reload_seconds,
-                static_cast<long long>(r.apps_recovered), 0);
+    for (const auto& [label, t] :
+         {std::pair{"after-fill", &r.after_fill}, std::pair{"reopened", &r.reopened}}) {
+      std::printf("%-8lld %-10s %9.1f %8.2f %8.3f %8.3f %9.3f %9.3f %10.3f %9lld %5d\n",
+                  static_cast<long long>(r.apps), label, t->store_mb, r.fill_seconds,
+                  t->open_seconds, t->load_seconds, t->decode_seconds, t->recover_seconds,
+                  t->total_seconds, static_cast<long long>(r.apps_recovered), 0);
+    }
   }
   if (!options.skip_restart) {
     std::printf(
@@ -782,8 +787,12 @@ void PrintRecoveryRuns(const RecoveryBenchOptions& options, const std::vector<Re
   }
   for (const RecoveryRun& r : runs) {
     if (r.apps != 10000) continue;
-    std::printf("target: reload of 10,000 apps < 1 s: %.3f s (%s, %.1fx the target)\n",
-                r.reload_seconds, r.reload_seconds < 1.0 ? "met" : "MISSED", r.reload_seconds);
+    std::printf(
+        "target: reload of 10,000 apps < 1 s: %.3f s after the fill (%s, %.2fx the target), "
+        "%.3f s reopened (%s, %.2fx)\n",
+        r.after_fill.total_seconds, r.after_fill.total_seconds < 1.0 ? "met" : "MISSED",
+        r.after_fill.total_seconds, r.reopened.total_seconds,
+        r.reopened.total_seconds < 1.0 ? "met" : "MISSED", r.reopened.total_seconds);
   }
 }
 
@@ -797,11 +806,16 @@ Status WriteRecoveryJson(const std::string& path, const RecoveryBenchOptions& op
     const RecoveryRun& r = runs[i];
     out << (i == 0 ? "" : ",") << "{\"apps\":" << r.apps << ",\"finished\":" << r.finished
         << ",\"failed\":" << r.failed << ",\"killed\":" << r.killed << ",\"running\":" << r.running
-        << ",\"store_mb\":" << r.store_mb << ",\"fill_seconds\":" << r.fill_seconds
-        << ",\"open_seconds\":" << r.open_seconds << ",\"load_seconds\":" << r.load_seconds
-        << ",\"decode_seconds\":" << r.decode_seconds
-        << ",\"recover_seconds\":" << r.recover_seconds
-        << ",\"reload_seconds\":" << r.reload_seconds << ",\"apps_recovered\":" << r.apps_recovered
+        << ",\"fill_seconds\":" << r.fill_seconds;
+    for (const auto& [label, t] :
+         {std::pair{"after_fill", &r.after_fill}, std::pair{"reopened", &r.reopened}}) {
+      out << ",\"" << label << "\":{\"store_mb\":" << t->store_mb
+          << ",\"open_seconds\":" << t->open_seconds << ",\"load_seconds\":" << t->load_seconds
+          << ",\"decode_seconds\":" << t->decode_seconds
+          << ",\"recover_seconds\":" << t->recover_seconds
+          << ",\"reload_seconds\":" << t->total_seconds << "}";
+    }
+    out << ",\"apps_recovered\":" << r.apps_recovered
         << ",\"restarted\":" << (r.restarted ? "true" : "false")
         << ",\"first_start_seconds\":" << r.first_start_seconds
         << ",\"listening_seconds\":" << r.listening_seconds

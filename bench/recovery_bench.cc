@@ -278,11 +278,10 @@ Status Reload(const std::string& store_dir, RecoveryRun* run, ReloadTimes* times
 
   // Every application back, in the state it was stored in.
   std::map<rm::YarnAppState, int64_t> states;
-  int64_t attempts = 0, wrong_attempts = 0;
+  int64_t wrong_attempts = 0;
   const std::vector<rm::RmApp> apps = manager.ListApps();
   for (const rm::RmApp& app : apps) {
     ++states[app.yarn_state()];
-    attempts += static_cast<int64_t>(app.attempts.size());
     const Kind kind = KindOf(app.submission.id.id - 1);
     if (app.attempts.size() != (kind == Kind::kFailed ? 2u : 1u)) ++wrong_attempts;
   }

@@ -243,6 +243,10 @@ Status RmDaemon::Init() {
   ASSIGN_OR_RETURN(container_tokens_,
                    rm::ContainerTokenSecretManager::Create(container_options, clock_));
   ASSIGN_OR_RETURN(auto delegation_options, rm::RmDelegationTokenOptionsFromConfiguration(conf_));
+  if (store_ != nullptr) {
+    delegation_options.recovered = std::move(recovered.delegation_tokens);
+    delegation_options.listener = rm::StoringDelegationTokenListener(store_.get());
+  }
   ASSIGN_OR_RETURN(delegation_tokens_,
                    rm::RmDelegationTokenSecretManager::Create(delegation_options, clock_));
 

@@ -21,6 +21,7 @@
 #include "integration/wait_for.h"
 #include "nm_shim/agent/token_verifier.h"
 #include "rm/security/credentials.h"
+#include "rm/security/token_identifiers.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
 #include "yarn_security_token.pb.h"
@@ -773,7 +774,24 @@ TEST_F(RmRestartTest, ApplicationsAndIdsSurviveAndACorruptStoreIsRefused) {
   Heartbeat({});
   const rm::ApplicationId first = Submit();
   ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
+  hadoop::common::GetDelegationTokenRequestProto get;
+  get.set_renewer("alice");
+  hadoop::common::GetDelegationTokenResponseProto issued;
+  ASSERT_TRUE(client_.Call(ClientSpec(), "getDelegationToken", get, &issued).ok());
   Restart();
+  // The delegation token of the previous run still renews (its key and the
+  // token itself were stored), and new tokens do not reuse its number.
+  hadoop::common::RenewDelegationTokenRequestProto renew;
+  *renew.mutable_token() = issued.token();
+  hadoop::common::RenewDelegationTokenResponseProto renewed;
+  Status renewal = client_.Call(ClientSpec(), "renewDelegationToken", renew, &renewed);
+  EXPECT_TRUE(renewal.ok()) << renewal.ToString();
+  hadoop::common::GetDelegationTokenResponseProto next;
+  ASSERT_TRUE(client_.Call(ClientSpec(), "getDelegationToken", get, &next).ok());
+  auto before = rm::DecodeRmDelegationTokenIdentifier(issued.token().identifier());
+  auto after = rm::DecodeRmDelegationTokenIdentifier(next.token().identifier());
+  ASSERT_TRUE(before.ok() && after.ok());
+  EXPECT_GT(after->sequence_number, before->sequence_number);
   EXPECT_EQ(Report(first).yarn_application_state(), y::ACCEPTED)
       << "its AM has until the expiry to re-register";
   const rm::ApplicationId second = Submit();

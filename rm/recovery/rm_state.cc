@@ -1,5 +1,7 @@
 #include "rm/recovery/rm_state.h"
 
+#include <glog/logging.h>
+
 #include <algorithm>
 
 #include "rm/recovery/app_records.h"
@@ -20,6 +22,35 @@ void ToProto(const MasterKey& key, y::MasterKeyProto* proto) {
 }
 
 MasterKey FromProto(const y::MasterKeyProto& proto) { return {proto.key_id(), proto.bytes()}; }
+
+Status DecodeDelegationTokens(const persist::LoadedState& loaded, RecoveredRmState* state) {
+  RmDelegationTokenState tokens;
+  bool any = false;
+  for (const auto& [where, bytes] : loaded.master_keys) {
+    const auto& [family, id] = where;
+    if (family == kDelegationKeysFamily) {
+      auto key = DecodeDelegationKeyRecord(bytes);
+      if (!key.ok())
+        return key.status().WithContext("RM delegation key " + std::to_string(id) + ": ");
+      tokens.keys.push_back(std::move(key).value());
+      any = true;
+    } else if (family == kDelegationTokensFamily) {
+      auto token = DecodeDelegationTokenRecord(bytes);
+      if (!token.ok()) {
+        return token.status().WithContext("RM delegation token " + std::to_string(id) + ": ");
+      }
+      tokens.tokens.push_back(std::move(token).value());
+      any = true;
+    }
+  }
+  auto sequence = loaded.cluster.find(persist::ClusterField::kDelegationTokenSequence);
+  if (sequence != loaded.cluster.end()) {
+    tokens.sequence_number = static_cast<int32_t>(sequence->second);
+    any = true;
+  }
+  if (any) state->delegation_tokens = std::move(tokens);
+  return Status::OK();
+}
 
 }  // namespace
 
@@ -108,7 +139,43 @@ Result<RecoveredRmState> DecodeRmState(const persist::LoadedState& loaded) {
     state.keys[family] = std::move(keys).value();
   }
   for (const auto& [node, bytes] : loaded.nodes) state.nodes.insert(node);
+  RETURN_NOT_OK(DecodeDelegationTokens(loaded, &state));
   return state;
+}
+
+RmDelegationTokenListener StoringDelegationTokenListener(persist::StateStore* store) {
+  auto apply = [store](const persist::StoreBatch& batch, const char* what) {
+    Status saved = store->Apply(batch);
+    if (!saved.ok()) LOG(ERROR) << "cannot store " << what << ": " << saved.ToString();
+  };
+  RmDelegationTokenListener listener;
+  listener.key_stored = [apply](const DelegationKeyRecord& key) {
+    persist::StoreBatch batch;
+    batch.PutMasterKey(kDelegationKeysFamily, key.key_id, EncodeDelegationKeyRecord(key));
+    apply(batch, "an RM delegation key");
+  };
+  listener.key_removed = [apply](int32_t key_id) {
+    persist::StoreBatch batch;
+    batch.DeleteMasterKey(kDelegationKeysFamily, key_id);
+    apply(batch, "the removal of an RM delegation key");
+  };
+  listener.token_stored = [apply](const DelegationTokenRecord& token) {
+    persist::StoreBatch batch;
+    batch.PutMasterKey(kDelegationTokensFamily, token.identifier.sequence_number,
+                       EncodeDelegationTokenRecord(token));
+    apply(batch, "an RM delegation token");
+  };
+  listener.token_removed = [apply](const RmDelegationTokenIdentifier& identifier) {
+    persist::StoreBatch batch;
+    batch.DeleteMasterKey(kDelegationTokensFamily, identifier.sequence_number);
+    apply(batch, "the removal of an RM delegation token");
+  };
+  listener.sequence_changed = [apply](int32_t sequence) {
+    persist::StoreBatch batch;
+    batch.SetClusterValue(persist::ClusterField::kDelegationTokenSequence, sequence);
+    apply(batch, "the RM delegation token sequence");
+  };
+  return listener;
 }
 
 }  // namespace spindle::rm

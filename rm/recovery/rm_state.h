@@ -22,6 +22,7 @@
 #include "rm/apps/rm_app.h"
 #include "rm/security/master_key.h"
 #include "rm/security/master_key_manager.h"
+#include "rm/security/rm_delegation_token_secret_manager.h"
 
 namespace spindle::rm {
 
@@ -40,6 +41,8 @@ struct RecoveredRmState {
   std::set<std::string> nodes;
   // What live attempts still asked for (AppStore::SaveAsks), by attempt.
   std::map<ApplicationAttemptId, std::string> asks;
+  // RM delegation tokens and their keys; unset if none was ever stored.
+  std::optional<RmDelegationTokenState> delegation_tokens;
 
   bool empty() const { return !cluster_timestamp.has_value() && apps.empty(); }
 };
@@ -53,5 +56,15 @@ Result<KeyState> DecodeKeyState(const std::string& bytes);
 
 // The batch operation that stores one family's keys.
 void PutKeyState(KeyFamily family, const KeyState& keys, persist::StoreBatch* batch);
+
+// RM delegation token keys and tokens live in the master-key records under
+// these families: keys by key id, tokens by sequence number; the sequence
+// itself is ClusterField::kDelegationTokenSequence.
+inline constexpr char kDelegationKeysFamily[] = "rm-delegation-keys";
+inline constexpr char kDelegationTokensFamily[] = "rm-delegation-tokens";
+// A listener that writes every change of the delegation token state to
+// `store` (synced: a token is stored before a client is given it). Errors
+// are logged. `store` must outlive the listener.
+RmDelegationTokenListener StoringDelegationTokenListener(persist::StateStore* store);
 
 }  // namespace spindle::rm

@@ -6,39 +6,12 @@
 #include <mutex>
 
 #include "rm/yarn_exceptions.h"
+#include "tests/rm/apps/app_manager_fakes.h"
 
 namespace spindle::rm {
 namespace {
 
 using namespace std::chrono_literals;
-
-// AmLauncher test double: records launches; the test decides their outcome.
-class FakeLauncher : public AmLauncher {
- public:
-  void Launch(const AmLaunch& launch, std::function<void(Status)> done) override {
-    launches.push_back(launch);
-    pending.push_back(std::move(done));
-  }
-  void Cleanup(const AmLaunch& launch) override { cleanups.push_back(launch); }
-  void CompleteAll(Status status) {
-    auto callbacks = std::move(pending);
-    pending.clear();
-    for (auto& done : callbacks) done(status);
-  }
-  std::vector<AmLaunch> launches;
-  std::vector<AmLaunch> cleanups;
-  std::vector<std::function<void(Status)>> pending;
-};
-
-class FakeNodes : public NodeDirectory {
- public:
-  std::optional<NodeInfo> Find(pool::NodeId node) const override {
-    auto it = nodes.find(node.value());
-    if (it == nodes.end()) return std::nullopt;
-    return it->second;
-  }
-  std::map<uint32_t, NodeInfo> nodes;
-};
 
 class AppManagerTest : public ::testing::Test {
  protected:

@@ -9,6 +9,7 @@
 #include "rm/recovery/rm_state.h"
 #include "rm/recovery/store_app_store.h"
 #include "rm/yarn_exceptions.h"
+#include "tests/rm/apps/app_manager_fakes.h"
 
 namespace spindle::rm {
 namespace {
@@ -16,33 +17,6 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr int64_t kClusterTs = 1700000000000;
-
-class FakeLauncher : public AmLauncher {
- public:
-  void Launch(const AmLaunch& launch, std::function<void(Status)> done) override {
-    launches.push_back(launch);
-    pending.push_back(std::move(done));
-  }
-  void Cleanup(const AmLaunch& launch) override { cleanups.push_back(launch); }
-  void CompleteAll(Status status) {
-    auto callbacks = std::move(pending);
-    pending.clear();
-    for (auto& done : callbacks) done(status);
-  }
-  std::vector<AmLaunch> launches;
-  std::vector<AmLaunch> cleanups;
-  std::vector<std::function<void(Status)>> pending;
-};
-
-class FakeNodes : public NodeDirectory {
- public:
-  std::optional<NodeInfo> Find(pool::NodeId node) const override {
-    auto it = nodes.find(node.value());
-    if (it == nodes.end()) return std::nullopt;
-    return it->second;
-  }
-  std::map<uint32_t, NodeInfo> nodes;
-};
 
 // An AppStore that refuses every write (a full or failed disk).
 class FailingAppStore : public AppStore {

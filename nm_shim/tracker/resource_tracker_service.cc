@@ -120,6 +120,7 @@ Status ResourceTrackerService::RegisterNodeManager(
     running.created_ms = status.creation_time();
     apps_->RecoverContainer(running);
   }
+  apps_->OnNodeReregistered(registration.id);
   if (!reported.empty()) {
     NotifyCompleted(containers_->OnNodeReport(registration.id, reported).completed);
   }

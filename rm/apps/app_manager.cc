@@ -851,7 +851,10 @@ void ApplicationManager::ResumeLocked(RmApp& app, Actions* actions) {
     attempt->state = AttemptState::kLaunched;
     attempt->last_heard = clock_->Now();
     attempt->next_container_sequence = FirstContainerSequence();
-    if (attempt->am_container.has_value()) am_containers_[attempt->am_container->id] = attempt->id;
+    if (attempt->am_container.has_value()) {
+      am_containers_[attempt->am_container->id] = attempt->id;
+      unconfirmed_am_containers_[attempt->am_container->node].insert(attempt->am_container->id);
+    }
     return;
   }
   // The attempt ended but the RM stopped before the app took note: the app
@@ -864,6 +867,24 @@ void ApplicationManager::ResumeLocked(RmApp& app, Actions* actions) {
   // FINISHING -> FINISHED is not a saving transition: its record was made
   // when the AM unregistered, which this app never got to.
   if (app.state == AppState::kFinished) SaveAppLocked(app);
+}
+
+void ApplicationManager::OnNodeReregistered(const NodeId& node) {
+  std::set<ContainerId> missing;
+  {
+    MutexLock lock(&mu_);
+    auto it = unconfirmed_am_containers_.find(node);
+    if (it == unconfirmed_am_containers_.end()) return;
+    missing = std::move(it->second);
+    unconfirmed_am_containers_.erase(it);
+  }
+  for (const ContainerId& id : missing) {
+    LOG(WARNING) << "AM container " << id.ToString() << " is not on " << node.ToString()
+                 << " after the restart";
+    OnContainerFinished(id, kExitAborted,
+                        "Container " + id.ToString() + " was not found on node " + node.ToString() +
+                            " after the ResourceManager restarted");
+  }
 }
 
 bool ApplicationManager::RecoverContainer(const ReportedRunningContainer& reported) {
@@ -893,6 +914,10 @@ bool ApplicationManager::RecoverContainer(const ReportedRunningContainer& report
   if (is_am) {
     current->am_container->placement = *placement;
     am_containers_[reported.id] = current->id;
+    if (auto it = unconfirmed_am_containers_.find(reported.node);
+        it != unconfirmed_am_containers_.end()) {
+      it->second.erase(reported.id);
+    }
   }
   VLOG(1) << "recovered container " << reported.id.ToString() << " on " << reported.node.ToString();
   return true;

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,13 @@ class ApplicationManager {
   // registry, and true is returned; otherwise false (the node should kill
   // it).
   bool RecoverContainer(const ReportedRunningContainer& container);
+  // A node registered after a restart and reported what it runs (after
+  // RecoverContainer for each): AM containers of recovered attempts that
+  // were placed on it and that it did not report are gone (the RM stopped
+  // before their launch, or they ended and the node forgot them). Their
+  // attempts fail now, as after an AM container exit, rather than after
+  // the AM expiry.
+  void OnNodeReregistered(const NodeId& node);
 
   // submitApplication. Returns once the app is in the store. Synchronous errors: duplicate id
   // (YarnException), an AM resource outside [0, max allocation] (InvalidResourceRequestException),
@@ -219,6 +227,8 @@ class ApplicationManager {
   std::map<ApplicationId, RmApp> apps_ GUARDED_BY(mu_);
   std::vector<ApplicationId> completed_order_ GUARDED_BY(mu_);
   std::map<ContainerId, ApplicationAttemptId> am_containers_ GUARDED_BY(mu_);
+  // Recovered AM containers no node has reported yet, by node.
+  std::map<NodeId, std::set<ContainerId>> unconfirmed_am_containers_ GUARDED_BY(mu_);
   Listener listener_ GUARDED_BY(mu_);
 };
 

@@ -225,6 +225,30 @@ TEST_F(AppRecoveryTest, ARunningAppWaitsForItsAmToRegisterAgain) {
   EXPECT_EQ(App(attempt.app).attempts.size(), 2u);
 }
 
+TEST_F(AppRecoveryTest, AnAmContainerItsNodeDoesNotReportFailsTheAttemptAtOnce) {
+  const ApplicationAttemptId attempt = RunningApp();
+  StartRm();
+  // Another node coming back says nothing about it.
+  manager_->OnNodeReregistered(NodeId{"host2", 45454});
+  EXPECT_EQ(App(attempt.app).attempts.size(), 1u);
+  // Its own node comes back without it: the attempt fails, the next starts.
+  manager_->OnNodeReregistered(NodeId{"host1", 45454});
+  const RmApp app = App(attempt.app);
+  ASSERT_EQ(app.attempts.size(), 2u);
+  EXPECT_EQ(app.attempts[0].state, AttemptState::kFailed);
+  EXPECT_NE(app.attempts[0].diagnostics.find("not found on node"), std::string::npos);
+}
+
+TEST_F(AppRecoveryTest, AnAmContainerItsNodeReportsIsKept) {
+  const ApplicationAttemptId attempt = RunningApp();
+  const ContainerId am = App(attempt.app).current_attempt()->am_container->id;
+  StartRm();
+  ASSERT_TRUE(manager_->RecoverContainer(Reported(am, pool::Resource::Of(256, 1))));
+  manager_->OnNodeReregistered(NodeId{"host1", 45454});
+  EXPECT_EQ(App(attempt.app).attempts.size(), 1u);
+  EXPECT_EQ(App(attempt.app).current_attempt()->state, AttemptState::kLaunched);
+}
+
 TEST_F(AppRecoveryTest, ALaunchedAmThatNeverRegistersExpires) {
   const ApplicationAttemptId attempt = LaunchedApp();
   StartRm();

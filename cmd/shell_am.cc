@@ -50,19 +50,28 @@ std::string IdString(const y::ContainerIdProto& id) { return rm::FromProto(id).T
 }  // namespace
 
 Result<RmConnectRetry> RmConnectRetry::FromConfiguration(const rm::Configuration& conf) {
-  RmConnectRetry r;
+  // Checked as Hadoop's RMProxy.createRetryPolicy checks them.
   ASSIGN_OR_RETURN(const int64_t max_wait, conf.GetInt(kMaxWaitKey, kDefaultMaxWaitMs));
   ASSIGN_OR_RETURN(const int64_t interval, conf.GetInt(kRetryIntervalKey, kDefaultRetryIntervalMs));
-  if (interval <= 0) {
-    return Status::InvalidArgument(std::string(kRetryIntervalKey) + " must be positive, not " +
+  if (interval < 0) {
+    return Status::InvalidArgument(std::string(kRetryIntervalKey) + " must not be negative, not " +
                                    std::to_string(interval));
   }
+  if (max_wait < -1) {
+    return Status::InvalidArgument(std::string(kMaxWaitKey) +
+                                   " can be -1 (forever) but no other negative number, not " +
+                                   std::to_string(max_wait));
+  }
+  RmConnectRetry r;
   r.max_wait = std::chrono::milliseconds(max_wait);
   r.retry_interval = std::chrono::milliseconds(interval);
   return r;
 }
 
-ShellAm::ShellAm(ShellAmOptions options) : options_(std::move(options)), client_(options_.client) {
+ShellAm::ShellAm(ShellAmOptions options)
+    : options_(std::move(options)),
+      client_(options_.client),
+      send_blacklist_(!options_.blacklist.empty()) {
   y::ResourceRequestProto ask;
   ask.mutable_priority()->set_priority(0);
   ask.set_resource_name("*");
@@ -113,12 +122,12 @@ Status ShellAm::Register() {
 Status ShellAm::Resync(const std::string& why) {
   LOG(WARNING) << "the RM does not know this ApplicationMaster (" << why
                << "); re-registering and re-sending " << asks_.size() << " ask(s), "
-               << blacklist_.size() << " blacklisted node(s) and " << pending_release_.size()
-               << " release(s)";
+               << options_.blacklist.size() << " blacklisted node(s) and "
+               << pending_release_.size() << " release(s)";
   RETURN_NOT_OK(Register());
   resyncs_.fetch_add(1);
   send_asks_ = true;
-  send_blacklist_ = !blacklist_.empty();
+  send_blacklist_ = !options_.blacklist.empty();
   // Releases already queued stay; those sent but not confirmed go again.
   std::set<std::string> queued;
   for (const auto& id : to_release_) queued.insert(IdString(id));
@@ -146,7 +155,7 @@ Status ShellAm::Run() {
       for (const auto& ask : asks_) *request.add_ask() = ask;
     }
     if (send_blacklist_) {
-      for (const auto& node : blacklist_) {
+      for (const auto& node : options_.blacklist) {
         request.mutable_blacklist_request()->add_blacklist_additions(node);
       }
     }
@@ -154,10 +163,14 @@ Status ShellAm::Run() {
     y::AllocateResponseProto response;
     Status s = CallRm("allocate", request, &response);
     if (IsNotRegistered(s)) {
+      // Allocate again at once, from response id 0; pace an RM that keeps
+      // forgetting us.
+      if (++resyncs_in_a_row_ > 1) std::this_thread::sleep_for(options_.heartbeat_interval);
       RETURN_NOT_OK(Resync(s.ToString()));
-      continue;  // allocate again at once, from response id 0
+      continue;
     }
     RETURN_NOT_OK(s);
+    resyncs_in_a_row_ = 0;
     // Sent: the RM has them now (a resync sends them again).
     send_asks_ = false;
     send_blacklist_ = false;

@@ -51,14 +51,16 @@ struct ShellSpec {
 // How long calls to the RM are retried while it cannot be reached.
 struct RmConnectRetry {
   // yarn.resourcemanager.connect.max-wait.ms: give up on a call after this
-  // long without reaching the RM; negative retries forever. Default: 900000.
+  // long without reaching the RM (one attempt only if shorter than the
+  // interval); -1 retries forever. Default: 900000.
   std::chrono::milliseconds max_wait{900000};
   // yarn.resourcemanager.connect.retry-interval.ms: the pause between
   // attempts. Default: 30000.
   std::chrono::milliseconds retry_interval{30000};
 
   // Reads both keys (their defaults when unset). InvalidArgument naming the
-  // key for a value that is not an integer, or a retry interval <= 0.
+  // key for a value that is not an integer, a negative retry interval or a
+  // max wait below -1 (as Hadoop's RMProxy).
   static Result<RmConnectRetry> FromConfiguration(const rm::Configuration& conf);
 };
 
@@ -75,6 +77,9 @@ struct ShellAmOptions {
   std::string host = "localhost";
   int32_t rpc_port = -1;
   std::string tracking_url;
+  // Nodes (host names) its containers must avoid: sent with the first
+  // allocate and again after every resync. Default: none.
+  std::vector<std::string> blacklist;
   RmConnectRetry retry;
   // Pause between allocate calls. Default: 200 ms.
   std::chrono::milliseconds heartbeat_interval{200};
@@ -128,12 +133,13 @@ class ShellAm {
   const ShellAmOptions options_;
   ipc::RpcClient client_;
   int32_t response_id_ = 0;
-  // The ask table (never decremented, as DistributedShell's) and blacklist.
+  // NotRegistered answers since the last successful allocate.
+  int resyncs_in_a_row_ = 0;
+  // The ask table (never decremented, as DistributedShell's).
   std::vector<hadoop::yarn::ResourceRequestProto> asks_;
-  std::vector<std::string> blacklist_;
   // What the next allocate must send.
   bool send_asks_ = true;
-  bool send_blacklist_ = false;
+  bool send_blacklist_;
   std::vector<hadoop::yarn::ContainerIdProto> to_release_;
   // Released and not yet reported completed (re-sent on resync), by id.
   std::map<std::string, hadoop::yarn::ContainerIdProto> pending_release_;

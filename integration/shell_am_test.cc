@@ -334,19 +334,27 @@ TEST_F(ShellAmTest, NotRegisteredReRegistersAndResendsItsAsks) {
   EXPECT_EQ(finishes[0].final_application_status(), y::APP_SUCCEEDED);
 }
 
-// An allocate answer carrying AM_RESYNC does the same.
+// An allocate answer carrying AM_RESYNC does the same, blacklist included.
 TEST_F(ShellAmTest, AmResyncCommandReRegisters) {
   rm_.Script({Allocated({1}), Resync(), Completed({{1, 0}})});
-  ShellAm am(Options(1));
+  ShellAmOptions o = Options(1);
+  o.blacklist = {"bad-host"};
+  ShellAm am(o);
   const Status s = am.Run();
   ASSERT_TRUE(s.ok()) << s.ToString();
   ExpectSameRegistrations(2);
   EXPECT_EQ(am.resyncs(), 1);
   const auto allocates = rm_.allocates();
   ASSERT_GE(allocates.size(), 3u);
+  ASSERT_EQ(allocates[0].blacklist_request().blacklist_additions_size(), 1);
+  EXPECT_EQ(allocates[0].blacklist_request().blacklist_additions(0), "bad-host");
   EXPECT_EQ(Asked(allocates[1]), 0);  // the one answered with AM_RESYNC
+  EXPECT_FALSE(allocates[1].has_blacklist_request());
+  // After the resync: response id 0, the whole ask table and the blacklist.
   EXPECT_EQ(allocates[2].response_id(), 0);
   EXPECT_EQ(Asked(allocates[2]), 1);
+  ASSERT_EQ(allocates[2].blacklist_request().blacklist_additions_size(), 1);
+  EXPECT_EQ(allocates[2].blacklist_request().blacklist_additions(0), "bad-host");
   EXPECT_EQ(nm_.started().size(), 1u);
   ASSERT_EQ(rm_.finishes().size(), 1u);
   EXPECT_EQ(rm_.finishes()[0].final_application_status(), y::APP_SUCCEEDED);
@@ -420,7 +428,14 @@ TEST(RmConnectRetryTest, ReadsHadoopsKeysWithTheirDefaults) {
   ASSERT_TRUE(set.ok());
   EXPECT_EQ(set->max_wait, 5000ms);
   EXPECT_EQ(set->retry_interval, 250ms);
-  conf.Set("yarn.resourcemanager.connect.retry-interval.ms", "0");
+  conf.Set("yarn.resourcemanager.connect.max-wait.ms", "-1");  // forever
+  ASSERT_TRUE(RmConnectRetry::FromConfiguration(conf).ok());
+  EXPECT_EQ(RmConnectRetry::FromConfiguration(conf)->max_wait, -1ms);
+  conf.Set("yarn.resourcemanager.connect.max-wait.ms", "-2");
+  EXPECT_EQ(RmConnectRetry::FromConfiguration(conf).status().code(),
+            Status::Code::kInvalidArgument);
+  conf.Set("yarn.resourcemanager.connect.max-wait.ms", "1000");
+  conf.Set("yarn.resourcemanager.connect.retry-interval.ms", "-1");
   EXPECT_EQ(RmConnectRetry::FromConfiguration(conf).status().code(),
             Status::Code::kInvalidArgument);
   conf.Set("yarn.resourcemanager.connect.retry-interval.ms", "soon");

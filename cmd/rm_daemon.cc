@@ -110,8 +110,69 @@ Result<std::unique_ptr<RmDaemon>> RmDaemon::Create(rm::Configuration conf, std::
   return daemon;
 }
 
+Status RmDaemon::FormatStateStore(const rm::Configuration& conf) {
+  ASSIGN_OR_RETURN(rm::RecoveryConfig config, rm::RecoveryConfig::FromConfiguration(conf));
+  std::unique_ptr<persist::StateStore> store = rm::MakeStateStore(config);
+  if (store == nullptr) return Status::OK();
+  Status formatted = store->Format();
+  if (!formatted.ok()) {
+    return Status::IoError("cannot format the state store at " + config.store.path + ": " +
+                           formatted.message());
+  }
+  LOG(INFO) << "state store at " << config.store.path << " formatted";
+  return Status::OK();
+}
+
+Status RmDaemon::OpenStore(int64_t start_ms, rm::RecoveredRmState* recovered) {
+  ASSIGN_OR_RETURN(recovery_, rm::RecoveryConfig::FromConfiguration(conf_));
+  // As Hadoop: without recovery the RM neither reads nor writes a store.
+  if (!recovery_.recovery_enabled) return Status::OK();
+  store_ = rm::MakeStateStore(recovery_);
+  if (store_ == nullptr) return Status::OK();
+  const std::string where =
+      recovery_.kind == rm::StoreKind::kRocksDb ? " at " + recovery_.store.path : "";
+  const std::string remedy = " (it is left as it is; `spindle rm --format-state-store` wipes it): ";
+  Status opened = store_->Open();
+  if (!opened.ok()) return opened.WithContext("cannot open the state store" + where + remedy);
+  auto loaded = store_->Load();
+  if (!loaded.ok()) {
+    return loaded.status().WithContext("cannot read the state store" + where + remedy);
+  }
+  auto decoded = rm::DecodeRmState(*loaded);
+  if (!decoded.ok()) {
+    return Status::Corruption("the state store" + where + " holds a record this RM cannot read" +
+                              remedy + decoded.status().message());
+  }
+  *recovered = std::move(decoded).value();
+  persist::StoreBatch batch;
+  batch.SetClusterValue(persist::ClusterField::kClusterTimestamp,
+                        recovered->cluster_timestamp.value_or(start_ms));
+  batch.SetClusterValue(persist::ClusterField::kEpoch,
+                        recovered->cluster_timestamp.has_value() ? recovered->epoch + 1 : 0);
+  Status saved = store_->Apply(batch);
+  if (!saved.ok())
+    return Status::IoError("cannot write the state store" + where + ": " + saved.message());
+  if (!recovered->cluster_timestamp.has_value()) {
+    recovered->cluster_timestamp = start_ms;
+  } else {
+    ++recovered->epoch;
+    LOG(INFO) << "recovering from the state store" << where << ": " << recovered->apps.size()
+              << " applications, " << recovered->nodes.size() << " nodes, epoch "
+              << recovered->epoch;
+  }
+  stored_nodes_ = recovered->nodes;
+  return Status::OK();
+}
+
 Status RmDaemon::Init() {
   ASSIGN_OR_RETURN(addresses_, RmAddressesFromConfiguration(conf_));
+  // Ids keep the first run's timestamp; what NMs see as the RM's identity
+  // (and container tokens carry) is this run's start, as with Hadoop, so
+  // that a token of a previous run is told apart.
+  const int64_t start_ms = clock_->WallMillis();
+  rm::RecoveredRmState recovered;
+  RETURN_NOT_OK(OpenStore(start_ms, &recovered));
+  const int64_t cluster_timestamp = recovered.cluster_timestamp.value_or(start_ms);
 
   std::map<std::string, std::string> pool_keys;
   for (const auto& key : conf_.KeysWithPrefix("spindle.scheduler.")) {
@@ -146,7 +207,8 @@ Status RmDaemon::Init() {
   containers_ = std::make_unique<rm::ContainerRegistry>(pool_.get());
 
   rm::ApplicationManagerOptions app_options;
-  app_options.cluster_timestamp_ms = clock_->WallMillis();
+  app_options.cluster_timestamp_ms = cluster_timestamp;
+  app_options.epoch = recovered.epoch;
   ASSIGN_OR_RETURN(int64_t max_attempts, conf_.GetInt("yarn.resourcemanager.am.max-attempts", 2));
   if (max_attempts <= 0) {
     return Status::InvalidArgument(conf_.SourceOf("yarn.resourcemanager.am.max-attempts") +
@@ -162,14 +224,22 @@ Status RmDaemon::Init() {
                    conf_.GetInt("yarn.resourcemanager.max-completed-applications", 10000));
   app_options.max_completed_apps = static_cast<int32_t>(max_completed);
 
+  // Recovered keys keep the tokens of the previous run valid.
+  auto recovered_keys = [&recovered](rm::KeyRollingOptions* options) {
+    auto it = recovered.keys.find(options->family);
+    if (it != recovered.keys.end()) options->recovered = it->second;
+  };
   ASSIGN_OR_RETURN(auto amrm_keys,
                    rm::KeyRollingOptionsFromConfiguration(conf_, rm::KeyFamily::kAmrmTokens));
+  recovered_keys(&amrm_keys);
   ASSIGN_OR_RETURN(amrm_tokens_, rm::AmrmTokenSecretManager::Create(amrm_keys, clock_));
   ASSIGN_OR_RETURN(auto nm_keys,
                    rm::KeyRollingOptionsFromConfiguration(conf_, rm::KeyFamily::kNmTokens));
+  recovered_keys(&nm_keys);
   ASSIGN_OR_RETURN(nm_tokens_, rm::NmTokenSecretManager::Create(nm_keys, clock_));
-  ASSIGN_OR_RETURN(auto container_options, rm::ContainerTokenOptionsFromConfiguration(
-                                               conf_, app_options.cluster_timestamp_ms));
+  ASSIGN_OR_RETURN(auto container_options,
+                   rm::ContainerTokenOptionsFromConfiguration(conf_, start_ms));
+  recovered_keys(&container_options.keys);
   ASSIGN_OR_RETURN(container_tokens_,
                    rm::ContainerTokenSecretManager::Create(container_options, clock_));
   ASSIGN_OR_RETURN(auto delegation_options, rm::RmDelegationTokenOptionsFromConfiguration(conf_));
@@ -179,13 +249,15 @@ Status RmDaemon::Init() {
   nm_client_ = std::make_unique<ipc::RpcClient>();
   launcher_ = std::make_unique<nm_shim::IpcAmLauncher>(
       nm_client_.get(), amrm_tokens_.get(), container_tokens_.get(), nm_tokens_.get(), clock_);
+  if (store_ != nullptr) app_store_ = std::make_unique<rm::StateStoreAppStore>(store_.get());
   apps_ = std::make_unique<rm::ApplicationManager>(app_options, pool_.get(), containers_.get(),
-                                                   launcher_.get(), nodes_.get(), clock_);
+                                                   launcher_.get(), nodes_.get(), clock_,
+                                                   app_store_.get());
 
   nm_shim::ResourceTrackerOptions tracker_options;
   ASSIGN_OR_RETURN(tracker_options.heartbeat_interval_ms,
                    conf_.GetInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 1000));
-  tracker_options.rm_identifier = app_options.cluster_timestamp_ms;
+  tracker_options.rm_identifier = start_ms;
   tracker_ = std::make_unique<nm_shim::ResourceTrackerService>(
       tracker_options, nodes_.get(), containers_.get(), apps_.get(), container_tokens_.get(),
       nm_tokens_.get());
@@ -199,6 +271,7 @@ Status RmDaemon::Init() {
   deps.container_tokens = container_tokens_.get();
   deps.nm_tokens = nm_tokens_.get();
   deps.clock = clock_;
+  deps.store = app_store_.get();
   am_service_ = std::make_unique<am_protocol::AmService>(deps);
 
   rm::ApplicationManager::Listener listener;
@@ -208,6 +281,19 @@ Status RmDaemon::Init() {
     am_service_->AttemptEnded(attempt.id);
   };
   apps_->SetListener(std::move(listener));
+  if (store_ != nullptr) {
+    SaveKeys();
+    apps_->Recover(std::move(recovered.apps), recovered.last_app_id);
+    for (const rm::RmApp& app : apps_->ListApps()) {
+      const rm::RmAttempt* attempt = app.current_attempt();
+      if (attempt != nullptr && attempt->state == rm::AttemptState::kLaunched) {
+        amrm_tokens_->AddRecoveredAttempt(attempt->id);
+      }
+    }
+    am_service_->SetRecoveredAsks(recovered.asks);
+    awaited_nodes_ = std::move(recovered.nodes);
+    holding_ = !awaited_nodes_.empty();
+  }
 
   auto server = [this](
                     const std::string& name, const RmAddress& address,
@@ -281,7 +367,16 @@ RmDaemon::~RmDaemon() { Stop(); }
 
 Status RmDaemon::Start() {
   CHECK(!started_) << "RmDaemon started twice";
-  RETURN_NOT_OK(pool_->Start());
+  if (holding_) {
+    hold_until_ = clock_->Now() + recovery_.scheduling_wait;
+    LOG(INFO)
+        << "new placements wait for " << awaited_nodes_.size()
+        << " node(s) of the previous run, at most "
+        << std::chrono::duration_cast<std::chrono::milliseconds>(recovery_.scheduling_wait).count()
+        << " ms";
+  } else {
+    RETURN_NOT_OK(pool_->Start());
+  }
   for (auto* s : {client_server_.get(), scheduler_server_.get(), tracker_server_.get(),
                   admin_server_.get()}) {
     Status started = s->Start();
@@ -321,20 +416,95 @@ void RmDaemon::Housekeeping() {
   auto last_slow = clock_->Now();
   while (!stopping_.load()) {
     apps_->Tick();
+    if (holding_) ReleaseHoldIfDue();
+    // The node list is stored as soon as it changes: a restart waits for
+    // the nodes that were there.
+    if (const uint64_t version = nodes_->membership_version(); version != saved_nodes_version_) {
+      if (SaveNodes()) saved_nodes_version_ = version;
+    }
     const auto now = clock_->Now();
     if (now - last_slow >= std::chrono::milliseconds(500)) {
       last_slow = now;
       tracker_->ExpireNodes();
       RefreshPoolQueues();
-      amrm_tokens_->Advance();
-      nm_tokens_->Advance();
-      container_tokens_->Advance();
+      // Every family advances, whichever rolled.
+      const bool amrm_rolled = amrm_tokens_->Advance().any();
+      const bool nm_rolled = nm_tokens_->Advance().any();
+      const bool container_rolled = container_tokens_->Advance().any();
+      const bool rolled = amrm_rolled || nm_rolled || container_rolled;
+      if (rolled) SaveKeys();
       delegation_tokens_->Advance();
     } else {
       RefreshPoolQueues();
     }
     std::this_thread::sleep_for(kTick);
   }
+}
+
+void RmDaemon::SaveKeys() {
+  if (store_ == nullptr) return;
+  persist::StoreBatch batch;
+  rm::PutKeyState(rm::KeyFamily::kAmrmTokens, amrm_tokens_->Keys(), &batch);
+  rm::PutKeyState(rm::KeyFamily::kNmTokens, nm_tokens_->Keys(), &batch);
+  rm::PutKeyState(rm::KeyFamily::kContainerTokens, container_tokens_->Keys(), &batch);
+  Status saved = store_->Apply(batch);
+  if (!saved.ok()) LOG(ERROR) << "cannot store the master keys: " << saved.ToString();
+}
+
+void RmDaemon::ReleaseHoldIfDue() {
+  for (const rm::NodeReport& node : nodes_->Nodes()) {
+    if (node.state == rm::NodeState::kRunning || node.state == rm::NodeState::kUnhealthy) {
+      awaited_nodes_.erase(node.info.id.ToString());
+    }
+  }
+  const bool timed_out = clock_->Now() >= hold_until_;
+  if (!awaited_nodes_.empty() && !timed_out) return;
+  if (timed_out && !awaited_nodes_.empty()) {
+    LOG(WARNING) << awaited_nodes_.size()
+                 << " node(s) of the previous run did not come back within the recovery "
+                    "scheduling wait; placing without them";
+  } else {
+    LOG(INFO) << "every node of the previous run is back; placing";
+  }
+  Status started = pool_->Start();
+  if (!started.ok()) LOG(ERROR) << "cannot start the schedulers: " << started.ToString();
+  holding_ = false;
+  // Those that did not come back are no longer part of the cluster.
+  awaited_nodes_.clear();
+  saved_nodes_version_ = ~uint64_t{0};
+}
+
+bool RmDaemon::SaveNodes() {
+  if (store_ == nullptr) return true;
+  std::set<std::string> live;
+  for (const rm::NodeReport& node : nodes_->Nodes()) {
+    switch (node.state) {
+      case rm::NodeState::kRunning:
+      case rm::NodeState::kUnhealthy:
+      case rm::NodeState::kDecommissioning:
+        live.insert(node.info.id.ToString());
+        break;
+      default:
+        break;
+    }
+  }
+  // Nodes still awaited stay listed: a second restart waits for them too.
+  live.insert(awaited_nodes_.begin(), awaited_nodes_.end());
+  if (live == stored_nodes_) return true;
+  persist::StoreBatch batch;
+  for (const auto& node : live) {
+    if (stored_nodes_.count(node) == 0) batch.PutNode(node, node);
+  }
+  for (const auto& node : stored_nodes_) {
+    if (live.count(node) == 0) batch.DeleteNode(node);
+  }
+  Status saved = store_->Apply(batch);
+  if (!saved.ok()) {
+    LOG(ERROR) << "cannot store the node list: " << saved.ToString();
+    return false;
+  }
+  stored_nodes_ = std::move(live);
+  return true;
 }
 
 Status RmDaemon::RefreshAdminAclFrom(const rm::Configuration& conf) {
@@ -386,7 +556,7 @@ std::vector<std::string> RmDaemon::GroupsOf(const std::string& user) const {
 }
 
 int RmMain(const CommandLine& flags) {
-  Status known = flags.CheckKnown({"conf", "ports-file"});
+  Status known = flags.CheckKnown({"conf", "ports-file", "format-state-store"});
   if (!known.ok()) {
     std::fprintf(stderr, "spindle rm: %s\n", known.ToString().c_str());
     return 2;
@@ -400,6 +570,15 @@ int RmMain(const CommandLine& flags) {
   if (!conf.ok()) {
     std::fprintf(stderr, "spindle rm: %s\n", conf.status().message().c_str());
     return 1;
+  }
+  if (flags.Has("format-state-store")) {
+    Status formatted = RmDaemon::FormatStateStore(*conf);
+    if (!formatted.ok()) {
+      std::fprintf(stderr, "spindle rm: %s\n", formatted.message().c_str());
+      return 1;
+    }
+    std::printf("spindle rm: state store formatted\n");
+    return 0;
   }
   auto daemon = RmDaemon::Create(std::move(conf).value(), dir);
   if (!daemon.ok()) {

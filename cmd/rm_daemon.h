@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -26,6 +27,9 @@
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/os_group_mapping.h"
 #include "rm/queues/queue_manager.h"
+#include "rm/recovery/recovery_config.h"
+#include "rm/recovery/rm_state.h"
+#include "rm/recovery/store_app_store.h"
 #include "rm/security/amrm_token_secret_manager.h"
 #include "rm/security/amrm_token_secret_provider.h"
 #include "rm/security/container_token_secret_manager.h"
@@ -55,9 +59,11 @@ Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf);
 
 class RmDaemon : public am_protocol::AdminActions {
  public:
-  // Reads and validates everything; nothing listens yet. Errors name the
-  // file, key and value. `conf_dir` (may be empty) is where refreshQueues,
-  // refreshNodes and refreshAdminAcls re-read their files from.
+  // Reads and validates everything, opens the state store and recovers what
+  // a previous run left in it (rm/recovery); nothing listens yet. Errors
+  // name the file, key and value; a corrupt store, or one of another format,
+  // is refused with a message naming it, and left as it is. `conf_dir` (may be empty) is where
+  // refreshQueues, refreshNodes and refreshAdminAcls re-read their files from.
   static Result<std::unique_ptr<RmDaemon>> Create(rm::Configuration conf, std::string conf_dir = "",
                                                   const Clock* clock = SystemClock::Get());
   ~RmDaemon() override;
@@ -74,8 +80,14 @@ class RmDaemon : public am_protocol::AdminActions {
   rm::AccessControlList AdminAcl() const override;
   std::vector<std::string> GroupsOf(const std::string& user) const override;
 
+  // `spindle rm --format-state-store`: wipes the configured state store
+  // (whatever it holds, even a store Create() refuses).
+  static Status FormatStateStore(const rm::Configuration& conf);
+
   // Binds the four ports and starts the schedulers and the housekeeping
-  // thread. IoError if a port cannot be bound.
+  // thread. IoError if a port cannot be bound. After a recovery, the
+  // schedulers start placing only once every node of the previous run has
+  // registered again, or the recovery scheduling wait is over.
   Status Start();
   void Stop();
 
@@ -91,6 +103,8 @@ class RmDaemon : public am_protocol::AdminActions {
   rm::NodeRegistry& nodes() { return *nodes_; }
   pool::SchedulerPool& pool() { return *pool_; }
   const rm::Configuration& conf() const { return conf_; }
+  // True while new placements wait for the previous run's nodes.
+  bool holding_placements() const { return holding_.load(); }
 
  private:
   RmDaemon(rm::Configuration conf, std::string conf_dir, const Clock* clock)
@@ -102,10 +116,32 @@ class RmDaemon : public am_protocol::AdminActions {
   Status RefreshAdminAclFrom(const rm::Configuration& conf);
   // Pushes the queue tree's specs for the current cluster capacity.
   void RefreshPoolQueues();
+  // Opens the store and reads what a previous run left; writes the cluster
+  // timestamp (`start_ms` for a new store) and this run's epoch.
+  Status OpenStore(int64_t start_ms, rm::RecoveredRmState* recovered);
+  // Stores every token family's keys (at start, and after a roll).
+  void SaveKeys();
+  // Housekeeping after a recovery: starts the schedulers once the previous
+  // run's nodes are back (or the wait is over).
+  void ReleaseHoldIfDue();
+  // Keeps the store's list of cluster nodes in step with the registry;
+  // false if the store refused.
+  bool SaveNodes();
 
   rm::Configuration conf_;
   const std::string conf_dir_;
   const Clock* const clock_;
+  rm::RecoveryConfig recovery_;
+  std::unique_ptr<persist::StateStore> store_;
+  std::unique_ptr<rm::StateStoreAppStore> app_store_;
+  // Recovery: nodes of the previous run not registered again yet, and when
+  // the schedulers start regardless (set by Start()). Housekeeping only.
+  std::set<std::string> awaited_nodes_;
+  TimePoint hold_until_;
+  std::atomic<bool> holding_{false};
+  // The node ids the store lists. Housekeeping only (after Init).
+  std::set<std::string> stored_nodes_;
+  uint64_t saved_nodes_version_ = 0;
   std::unique_ptr<rm::OsGroupMapping> groups_;
   mutable Mutex admin_mu_;
   rm::AccessControlList admin_acl_ GUARDED_BY(admin_mu_);

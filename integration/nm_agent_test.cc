@@ -100,6 +100,8 @@ class NmAgentTest : public ::testing::Test {
     conf.Set("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "100");
     conf.Set("yarn.nm.liveness-monitor.expiry-interval-ms", "2000");
     conf.Set("spindle.scheduler.count", "1");
+    // The state store in memory: tests run side by side.
+    conf.Set("yarn.resourcemanager.store.class", "memory");
     conf.Set("spindle.scheduler.partitions", "1");
     return conf;
   }

@@ -29,6 +29,7 @@ mkdir -p "$work/rm-conf" "$work/nm-conf" "$work/nm/local" "$work/nm/logs"
     property "yarn.resourcemanager.$key" 127.0.0.1:0
   done
   property yarn.scheduler.minimum-allocation-mb 64
+  property spindle.store.path "$work/rmstore"
   echo '</configuration>'
 } >"$work/rm-conf/yarn-site.xml"
 {

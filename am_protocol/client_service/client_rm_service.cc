@@ -278,7 +278,7 @@ void ClientRmService::FillReport(const Caller& caller, const rm::RmApp& app, boo
 
 Status ClientRmService::GetNewApplication(const Who&, const y::GetNewApplicationRequestProto&,
                                           y::GetNewApplicationResponseProto* response) {
-  const rm::ApplicationId id = deps_.apps->NewApplicationId();
+  ASSIGN_OR_RETURN(const rm::ApplicationId id, deps_.apps->NewApplicationId());
   ToProto(id, response->mutable_application_id());
   ToProto(deps_.apps->options().max_allocation, response->mutable_maximumcapability());
   VLOG(1) << "Allocated new applicationId: " << id.id;

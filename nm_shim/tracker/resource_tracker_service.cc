@@ -100,9 +100,25 @@ Status ResourceTrackerService::RegisterNodeManager(
   // finished with, keep the rest (their completion arrives by heartbeat).
   std::vector<rm::ReportedContainer> reported;
   for (const auto& status : request.container_statuses()) {
-    reported.push_back({rm::FromProto(status.container_id()),
-                        status.container_state() == y::C_COMPLETE, status.container_exit_status(),
-                        status.diagnostics()});
+    const rm::ContainerId id = rm::FromProto(status.container_id());
+    const bool complete = status.container_state() == y::C_COMPLETE;
+    reported.push_back({id, complete, status.container_exit_status(), status.diagnostics()});
+    if (containers_->Get(id).has_value()) continue;
+    // After an RM restart: what kept running is taken back (work-preserving
+    // recovery); an AM container that ended meanwhile ends its attempt.
+    if (complete) {
+      apps_->OnContainerFinished(id, status.container_exit_status(), status.diagnostics());
+      continue;
+    }
+    rm::ReportedRunningContainer running;
+    running.id = id;
+    running.node = registration.id;
+    running.pool_node = result.pool_node;
+    running.resource = FromProto(status.resource());
+    running.priority = status.priority().priority();
+    running.allocation_request_id = status.allocation_request_id();
+    running.created_ms = status.creation_time();
+    apps_->RecoverContainer(running);
   }
   if (!reported.empty()) {
     NotifyCompleted(containers_->OnNodeReport(registration.id, reported).completed);

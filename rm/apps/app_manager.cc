@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include <algorithm>
+#include <tuple>
 
 #include "rm/yarn_exceptions.h"
 
@@ -20,13 +21,14 @@ int64_t RoundUp(int64_t value, int64_t step) {
 ApplicationManager::ApplicationManager(const ApplicationManagerOptions& options,
                                        pool::SchedulerPool* pool, ContainerRegistry* containers,
                                        AmLauncher* launcher, const NodeDirectory* nodes,
-                                       const Clock* clock)
+                                       const Clock* clock, AppStore* store)
     : options_(options),
       pool_(pool),
       containers_(containers),
       launcher_(launcher),
       nodes_(nodes),
       clock_(clock),
+      store_(store),
       cluster_timestamp_(options.cluster_timestamp_ms > 0 ? options.cluster_timestamp_ms
                                                           : clock->WallMillis()) {}
 
@@ -35,8 +37,19 @@ void ApplicationManager::SetListener(Listener listener) {
   listener_ = std::move(listener);
 }
 
-ApplicationId ApplicationManager::NewApplicationId() {
+Result<ApplicationId> ApplicationManager::NewApplicationId() {
   MutexLock lock(&mu_);
+  if (store_ != nullptr && next_app_seq_ > reserved_app_seq_) {
+    const int32_t reserve = next_app_seq_ + std::max(options_.app_id_block, 1) - 1;
+    Status reserved = store_->ReserveAppIds(reserve);
+    if (!reserved.ok()) {
+      LOG(ERROR) << "cannot reserve application ids in the state store: " << reserved.ToString();
+      return Status::Remote(
+          "java.io.IOException",
+          "The ResourceManager cannot store new application ids: " + reserved.message());
+    }
+    reserved_app_seq_ = reserve;
+  }
   return ApplicationId{cluster_timestamp_, next_app_seq_++};
 }
 
@@ -52,6 +65,8 @@ RmApp* ApplicationManager::FindLocked(const ApplicationId& id) {
 
 Status ApplicationManager::Submit(Submission submission) {
   Actions actions;
+  const ApplicationId submission_id = submission.id;
+  std::optional<RmApp> record;
   {
     MutexLock lock(&mu_);
     const ApplicationId id = submission.id;
@@ -98,15 +113,34 @@ Status ApplicationManager::Submit(Submission submission) {
     LOG(INFO) << "application " << id.ToString() << " submitted by " << stored.submission.user
               << " to queue " << stored.submission.queue;
     AppEventLocked(stored, AppEvent::kStart, &actions);
-    // The store write goes here (persist/); in memory it is immediate.
+    if (store_ != nullptr) record = stored;
+  }
+  // The client is answered once the app is durable. The write is made
+  // without the lock, so that submissions share syncs; while the app is
+  // NEW_SAVING nothing else changes it (kills wait, moves are refused).
+  if (record.has_value()) {
+    Status saved = store_->SaveApp(*record);
+    if (!saved.ok()) {
+      LOG(ERROR) << "cannot store application " << record->submission.id.ToString() << ": "
+                 << saved.ToString();
+      MutexLock lock(&mu_);
+      apps_.erase(record->submission.id);
+      return Status::Remote("java.io.IOException", "The ResourceManager cannot store application " +
+                                                       record->submission.id.ToString() + ": " +
+                                                       saved.message());
+    }
+  }
+  {
+    MutexLock lock(&mu_);
+    RmApp& stored = apps_.at(submission_id);
     AppEventLocked(stored, AppEvent::kSaved, &actions);
     // The scheduler's acceptance.
     auto queue = PoolQueueLocked(stored.submission.queue);
     std::string full;
     if (!queue.ok()) {
       RejectLocked(stored,
-                   "Application " + id.ToString() + " submitted by user " + stored.submission.user +
-                       " to unknown queue: " + stored.submission.queue,
+                   "Application " + submission_id.ToString() + " submitted by user " +
+                       stored.submission.user + " to unknown queue: " + stored.submission.queue,
                    &actions);
     } else if (full =
                    QueueFullLocked(stored, stored.submission.queue, stored.submission.queue_limits);
@@ -145,6 +179,7 @@ Result<bool> ApplicationManager::Kill(const ApplicationId& id, const std::string
       return Status::Remote(yarn::kApplicationNotFound,
                             "Trying to kill an absent application " + id.ToString());
     }
+    if (app->state == AppState::kNewSaving) return false;
     if (!IsFinal(app->state) && app->state != AppState::kKilling &&
         app->state != AppState::kFinishing) {
       app->diagnostics = diagnostics.empty() ? "Application killed by user." : diagnostics;
@@ -363,6 +398,7 @@ void ApplicationManager::Tick() {
           Status recorded = containers_->Add(RmContainer{am.id, am.node, p, /*is_am=*/true});
           if (!recorded.ok()) LOG(ERROR) << recorded.ToString();
           AttemptEventLocked(app, *attempt, AttemptEvent::kContainerAllocated, &actions);
+          SaveAttemptLocked(app, *attempt);
           AttemptEventLocked(app, *attempt, AttemptEvent::kSaved, &actions);
         }
       }
@@ -394,8 +430,11 @@ void ApplicationManager::AppEventLocked(RmApp& app, AppEvent event, Actions* act
     if (app.state != AppState::kKilling) app.before_special = app.state;
     app.after_saving = t.after_saving;
     app.state = AppState::kFinalSaving;
-    // The final state goes to the store here (persist/); in memory the write
-    // completes at once.
+    // What is stored is what the app will end as.
+    app.finish_time_ms = clock_->WallMillis();
+    if (app.after_saving == AppState::kFailed) app.final_status = FinalStatus::kFailed;
+    if (app.after_saving == AppState::kKilled) app.final_status = FinalStatus::kKilled;
+    SaveAppLocked(app);
     EnterAppState(app, app.after_saving, actions);
     return;
   }
@@ -429,6 +468,7 @@ void ApplicationManager::StartAttemptLocked(RmApp& app, Actions* actions) {
       ApplicationAttemptId{app.submission.id, static_cast<int32_t>(app.attempts.size()) + 1};
   attempt.start_time_ms = clock_->WallMillis();
   attempt.last_heard = clock_->Now();
+  attempt.next_container_sequence = FirstContainerSequence();
   app.attempts.push_back(std::move(attempt));
   RmAttempt& current = app.attempts.back();
   AttemptEventLocked(app, current, AttemptEvent::kStart, actions);
@@ -440,6 +480,7 @@ void ApplicationManager::StartAttemptLocked(RmApp& app, Actions* actions) {
   }
   if (app.submission.unmanaged_am) {
     AttemptEventLocked(app, current, AttemptEvent::kScheduledUnmanaged, actions);
+    SaveAttemptLocked(app, current);
     AttemptEventLocked(app, current, AttemptEvent::kSaved, actions);
     current.last_heard = clock_->Now();
     return;
@@ -470,6 +511,8 @@ void ApplicationManager::AttemptEventLocked(RmApp& app, RmAttempt& attempt, Atte
     attempt.before_saving = attempt.state;
     attempt.after_saving = t.after_saving;
     attempt.state = AttemptState::kFinalSaving;
+    attempt.finish_time_ms = clock_->WallMillis();
+    SaveAttemptLocked(app, attempt);
     EnterAttemptState(app, attempt, attempt.after_saving, actions);
     return;
   }
@@ -583,6 +626,13 @@ void ApplicationManager::RetireCompletedLocked() {
     completed_order_.erase(completed_order_.begin());
     apps_.erase(oldest);
     containers_->ForgetApplication(oldest);
+    if (store_ != nullptr) {
+      Status removed = store_->RemoveApp(oldest);
+      if (!removed.ok()) {
+        LOG(ERROR) << "cannot remove application " << oldest.ToString()
+                   << " from the state store: " << removed.ToString();
+      }
+    }
   }
 }
 
@@ -628,7 +678,6 @@ Status ApplicationManager::Move(const ApplicationId& id, const std::string& queu
   // ClientRMService.ACTIVE_APP_STATES.
   switch (app->state) {
     case AppState::kNew:
-    case AppState::kNewSaving:
     case AppState::kSubmitted:
     case AppState::kAccepted:
     case AppState::kRunning:
@@ -651,6 +700,7 @@ Status ApplicationManager::Move(const ApplicationId& id, const std::string& queu
             << " to " << queue_name;
   app->submission.queue = queue_name;
   app->submission.queue_limits = limits;
+  SaveAppLocked(*app);
   return Status::OK();
 }
 
@@ -679,6 +729,7 @@ Result<int32_t> ApplicationManager::UpdatePriority(const ApplicationId& id, int3
   LOG(INFO) << "application " << id.ToString() << " priority " << app->submission.priority << " -> "
             << priority;
   app->submission.priority = priority;
+  SaveAppLocked(*app);
   return priority;
 }
 
@@ -710,6 +761,141 @@ Status ApplicationManager::FailAttempt(const ApplicationAttemptId& id,
   }
   Run(actions);
   return Status::OK();
+}
+
+void ApplicationManager::SaveAppLocked(const RmApp& app) {
+  if (store_ == nullptr) return;
+  Status saved = store_->SaveApp(app);
+  if (!saved.ok()) {
+    LOG(ERROR) << "cannot store application " << app.submission.id.ToString() << ": "
+               << saved.ToString();
+  }
+}
+
+void ApplicationManager::SaveAttemptLocked(const RmApp& app, const RmAttempt& attempt) {
+  if (store_ == nullptr) return;
+  Status saved = store_->SaveAttempt(app, attempt);
+  if (!saved.ok()) {
+    LOG(ERROR) << "cannot store attempt " << attempt.id.ToString() << ": " << saved.ToString();
+  }
+}
+
+void ApplicationManager::Recover(std::vector<RmApp> apps, int32_t last_app_id) {
+  Actions actions;
+  {
+    MutexLock lock(&mu_);
+    CHECK(apps_.empty()) << "Recover() after applications arrived";
+    next_app_seq_ = std::max(next_app_seq_, last_app_id + 1);
+    reserved_app_seq_ = next_app_seq_ - 1;
+    // Finished apps retire oldest first, as they would have.
+    std::sort(apps.begin(), apps.end(), [](const RmApp& a, const RmApp& b) {
+      return std::tie(a.finish_time_ms, a.submission.id) <
+             std::tie(b.finish_time_ms, b.submission.id);
+    });
+    size_t resumed = 0;
+    for (auto& recovered : apps) {
+      const ApplicationId id = recovered.submission.id;
+      if (id.cluster_timestamp == cluster_timestamp_) {
+        next_app_seq_ = std::max(next_app_seq_, id.id + 1);
+      }
+      auto [it, inserted] = apps_.emplace(id, std::move(recovered));
+      if (!inserted) continue;
+      RmApp& app = it->second;
+      if (IsFinal(app.state)) {
+        completed_order_.push_back(id);
+      } else {
+        ++resumed;
+        ResumeLocked(app, &actions);
+      }
+    }
+    LOG(INFO) << "recovered " << apps_.size() << " applications (" << resumed
+              << " unfinished); application ids continue at " << next_app_seq_;
+    RetireCompletedLocked();
+  }
+  Run(actions);
+}
+
+void ApplicationManager::ResumeLocked(RmApp& app, Actions* actions) {
+  // An attempt is stored once its AM container is placed (or its unmanaged
+  // AM may start); a record without either never got that far.
+  while (!app.attempts.empty() && !IsFinal(app.attempts.back().state) &&
+         !app.attempts.back().am_container.has_value() && !app.submission.unmanaged_am) {
+    app.attempts.pop_back();
+  }
+  app.state = AppState::kSubmitted;
+  auto queue = PoolQueueLocked(app.submission.queue);
+  if (!queue.ok()) {
+    RejectLocked(app,
+                 "Application " + app.submission.id.ToString() +
+                     " recovered into a queue that no longer exists: " + app.submission.queue,
+                 actions);
+    return;
+  }
+  app.pool_app = pool::AppId(next_pool_app_++);
+  Status added = pool_->AddApp({app.pool_app, *queue, app.submission.priority});
+  if (!added.ok()) {
+    RejectLocked(app, added.message(), actions);
+    return;
+  }
+  app.in_pool = true;
+  app.state = AppState::kAccepted;
+  RmAttempt* attempt = app.current_attempt();
+  if (attempt == nullptr) {
+    StartAttemptLocked(app, actions);
+    return;
+  }
+  if (!IsFinal(attempt->state)) {
+    // Its AM ran, or was being launched, when the RM stopped: it is given
+    // the AM expiry interval to re-register. Its containers come back as
+    // their nodes report them.
+    attempt->state = AttemptState::kLaunched;
+    attempt->last_heard = clock_->Now();
+    attempt->next_container_sequence = FirstContainerSequence();
+    if (attempt->am_container.has_value()) am_containers_[attempt->am_container->id] = attempt->id;
+    return;
+  }
+  // The attempt ended but the RM stopped before the app took note: the app
+  // goes on from the attempt's end as it would have.
+  app.state = attempt->state == AttemptState::kFinished ? AppState::kFinishing
+              : attempt->state == AttemptState::kKilled ? AppState::kKilling
+                                                        : AppState::kRunning;
+  if (app.final_status == FinalStatus::kUndefined) app.final_status = attempt->final_status;
+  AttemptEndedLocked(app, *attempt, actions);
+  // FINISHING -> FINISHED is not a saving transition: its record was made
+  // when the AM unregistered, which this app never got to.
+  if (app.state == AppState::kFinished) SaveAppLocked(app);
+}
+
+bool ApplicationManager::RecoverContainer(const ReportedRunningContainer& reported) {
+  MutexLock lock(&mu_);
+  RmApp* app = FindLocked(reported.id.attempt.app);
+  if (app == nullptr || !app->in_pool || IsFinal(app->state)) return false;
+  RmAttempt* current = app->current_attempt();
+  if (current == nullptr || IsFinal(current->state)) return false;
+  const bool is_am = current->am_container.has_value() && current->am_container->id == reported.id;
+  if (reported.id.attempt != current->id && !app->submission.keep_containers_across_attempts) {
+    return false;
+  }
+  auto placement = pool_->RecoverPlacement(
+      app->pool_app, reported.pool_node, reported.resource, reported.priority,
+      is_am ? kAmAllocationRequestId : reported.allocation_request_id);
+  if (!placement.ok()) {
+    LOG(WARNING) << "cannot recover container " << reported.id.ToString() << " on "
+                 << reported.node.ToString() << ": " << placement.status().ToString();
+    return false;
+  }
+  Status added = containers_->Add(
+      RmContainer{reported.id, reported.node, *placement, is_am, reported.created_ms});
+  if (!added.ok()) {
+    pool_->Release(*placement).PermitUnchecked();
+    return false;
+  }
+  if (is_am) {
+    current->am_container->placement = *placement;
+    am_containers_[reported.id] = current->id;
+  }
+  VLOG(1) << "recovered container " << reported.id.ToString() << " on " << reported.node.ToString();
+  return true;
 }
 
 }  // namespace spindle::rm

@@ -22,6 +22,7 @@
 #include "base/mutex.h"
 #include "base/result.h"
 #include "rm/apps/am_launcher.h"
+#include "rm/apps/app_store.h"
 #include "rm/apps/rm_app.h"
 #include "rm/containers/container_registry.h"
 #include "rm/nodes/node_directory.h"
@@ -44,31 +45,72 @@ struct ApplicationManagerOptions {
   pool::Resource max_allocation = pool::Resource::Of(8192, 4);
   // yarn.resourcemanager.max-completed-applications. Default: 10000.
   int32_t max_completed_apps = 10000;
+  // This RM start's epoch (restarts with recovery so far): the high bits of
+  // every container id it hands out, so that ids never repeat across
+  // restarts. Default: 0.
+  int64_t epoch = 0;
+  // Application sequence numbers reserved in the store at a time (one
+  // synced write per block; a restart skips what is left of a block).
+  // Default: 1000.
+  int32_t app_id_block = 1000;
+};
+
+// A container a node reports at registration that this RM has no record of:
+// after a restart, the containers that kept running while it was down.
+struct ReportedRunningContainer {
+  ContainerId id;
+  NodeId node;
+  pool::NodeId pool_node;
+  pool::Resource resource;
+  int32_t priority = 0;
+  int64_t allocation_request_id = -1;
+  int64_t created_ms = 0;
 };
 
 class ApplicationManager {
  public:
   // Every pointer must outlive the manager. AM containers are recorded in
-  // `containers`, which also ends an attempt's containers with it.
+  // `containers`, which also ends an attempt's containers with it. `store`
+  // (may be null: nothing is persisted) makes submissions, attempts and
+  // final states durable.
   ApplicationManager(const ApplicationManagerOptions& options, pool::SchedulerPool* pool,
                      ContainerRegistry* containers, AmLauncher* launcher,
-                     const NodeDirectory* nodes, const Clock* clock);
+                     const NodeDirectory* nodes, const Clock* clock, AppStore* store = nullptr);
 
   int64_t cluster_timestamp() const { return cluster_timestamp_; }
   const ApplicationManagerOptions& options() const { return options_; }
 
-  // getNewApplication: the next id (application_<clusterTs>_<seq>).
-  ApplicationId NewApplicationId();
+  // getNewApplication: the next id (application_<clusterTs>_<seq>). An
+  // IOException if the store cannot reserve more ids.
+  Result<ApplicationId> NewApplicationId();
 
-  // submitApplication. Synchronous errors: duplicate id (YarnException),
-  // an AM resource outside [0, max allocation] (InvalidResourceRequestException),
+  // RM restart: resumes from the applications a previous run stored (each
+  // with its attempts, as rm/recovery decodes them) before anything else is
+  // called. Finished apps are kept up to max_completed_apps (older ones are
+  // removed from the store); an unfinished app is back in the pool, waiting
+  // for its AM to re-register (its current attempt had an AM container or an
+  // unmanaged AM) or for a new AM container; an app whose queue is gone
+  // fails. New ids continue after `last_app_id`.
+  void Recover(std::vector<RmApp> apps, int32_t last_app_id);
+
+  // A running container a node reports that the RM has no record of (see
+  // ReportedRunningContainer). If it belongs to a live attempt of a
+  // recovered app (or to an earlier attempt whose containers the app keeps)
+  // it is recorded again, in the pool on its node and in the container
+  // registry, and true is returned; otherwise false (the node should kill
+  // it).
+  bool RecoverContainer(const ReportedRunningContainer& container);
+
+  // submitApplication. Returns once the app is in the store. Synchronous errors: duplicate id
+  // (YarnException), an AM resource outside [0, max allocation] (InvalidResourceRequestException),
   // an id this RM never handed out. An unknown or non-leaf queue is not an
   // error here: as in Hadoop the app is rejected and ends FAILED with a
   // diagnostic the client sees when it polls.
   Status Submit(Submission submission);
 
   // forceKillApplication: true once the app is in a final state (YarnClient
-  // repeats the call until then). ApplicationNotFoundException if unknown.
+  // repeats the call until then; an app still being saved is left alone
+  // until it is). ApplicationNotFoundException if unknown.
   Result<bool> Kill(const ApplicationId& app, const std::string& diagnostics);
 
   // moveApplicationAcrossQueues to the pool queue `queue` (checked by the
@@ -143,6 +185,17 @@ class ApplicationManager {
   void AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Actions* actions) REQUIRES(mu_);
   void RejectLocked(RmApp& app, const std::string& diagnostics, Actions* actions) REQUIRES(mu_);
   void RetireCompletedLocked() REQUIRES(mu_);
+  // Store writes made under the lock, in the order the state changed. A
+  // failure is logged: the RM goes on with what it has in memory.
+  void SaveAppLocked(const RmApp& app) REQUIRES(mu_);
+  void SaveAttemptLocked(const RmApp& app, const RmAttempt& attempt) REQUIRES(mu_);
+  // Puts a recovered unfinished app back to work.
+  void ResumeLocked(RmApp& app, Actions* actions) REQUIRES(mu_);
+  // The first container sequence number of an attempt started (or resumed)
+  // by this RM.
+  int64_t FirstContainerSequence() const {
+    return (options_.epoch << ContainerId::kEpochShift) + 1;
+  }
   Result<pool::QueueId> PoolQueueLocked(const std::string& name) const REQUIRES(mu_);
   // Why `app` cannot (now) be in `queue` under `limits`, or "" if it can.
   std::string QueueFullLocked(const RmApp& app, const std::string& queue,
@@ -155,10 +208,13 @@ class ApplicationManager {
   AmLauncher* const launcher_;
   const NodeDirectory* const nodes_;
   const Clock* const clock_;
+  AppStore* const store_;
   const int64_t cluster_timestamp_;
 
   mutable Mutex mu_;
   int32_t next_app_seq_ GUARDED_BY(mu_) = 1;
+  // Sequence numbers up to here are reserved in the store.
+  int32_t reserved_app_seq_ GUARDED_BY(mu_) = 0;
   uint64_t next_pool_app_ GUARDED_BY(mu_) = 1;
   std::map<ApplicationId, RmApp> apps_ GUARDED_BY(mu_);
   std::vector<ApplicationId> completed_order_ GUARDED_BY(mu_);

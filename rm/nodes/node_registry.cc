@@ -50,8 +50,10 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& r) {
   const std::string node = r.id.ToString();
   if (!AdmittedLocked(r.id.host)) {
     LOG(WARNING) << "disallowed NodeManager " << node << ": not in the include list or excluded";
-    return {NodeAction::kShutdown, "Disallowed NodeManager from  " + r.id.host +
-                                       ", Sending SHUTDOWN signal to the NodeManager."};
+    return {NodeAction::kShutdown,
+            "Disallowed NodeManager from  " + r.id.host +
+                ", Sending SHUTDOWN signal to the NodeManager.",
+            pool::NodeId()};
   }
   if (r.capability.memory_mb() < options_.min_allocation.memory_mb() ||
       r.capability.vcores() < options_.min_allocation.vcores()) {
@@ -59,7 +61,8 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& r) {
     return {NodeAction::kShutdown,
             "NodeManager from  " + r.id.host +
                 " doesn't satisfy minimum allocations, Sending SHUTDOWN signal to the "
-                "NodeManager."};
+                "NodeManager.",
+            pool::NodeId()};
   }
   auto it = nodes_.find(r.id);
   if (it != nodes_.end() && it->second.report.state != NodeState::kDecommissioned &&
@@ -76,22 +79,24 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& r) {
       entry.report.info.http_address = r.id.host + ":" + std::to_string(r.http_port);
       entry.report.nm_version = r.nm_version;
       entry.report.state = NodeState::kRunning;
+      membership_version_.fetch_add(1, std::memory_order_relaxed);
       entry.report.healthy = true;
       entry.last_response_id = 0;
       entry.last_heard = clock_->Now();
       LOG(INFO) << "NodeManager " << node << " reconnected with " << r.capability.memory_mb()
                 << " MB, " << r.capability.vcores() << " vcores";
-      return {};
+      return {NodeAction::kNormal, "", entry.report.pool_node};
     }
   }
   auto added = pool_->AddNode({r.capability, r.rack, 1.0});
   if (!added.ok()) {
     LOG(ERROR) << "cannot add node " << node << ": " << added.status().ToString();
-    return {NodeAction::kShutdown, added.status().message()};
+    return {NodeAction::kShutdown, added.status().message(), pool::NodeId()};
   }
   Entry entry;
   entry.report.info = NodeInfo{r.id, r.id.host + ":" + std::to_string(r.http_port), r.rack};
   entry.report.state = NodeState::kRunning;
+  membership_version_.fetch_add(1, std::memory_order_relaxed);
   entry.report.capability = r.capability;
   entry.report.nm_version = r.nm_version;
   entry.report.pool_node = *added;
@@ -103,7 +108,7 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& r) {
             << " httpPort: " << r.http_port
             << ") registered with capability: <memory:" << r.capability.memory_mb()
             << ", vCores:" << r.capability.vcores() << ">, assigned nodeId " << node;
-  return {};
+  return {NodeAction::kNormal, "", *added};
 }
 
 HeartbeatVerdict NodeRegistry::Heartbeat(const NodeHeartbeat& h) {
@@ -175,6 +180,7 @@ void NodeRegistry::LeavePoolLocked(Entry& entry, NodeState state) {
     pool_->RemoveNode(entry.report.pool_node).PermitUnchecked();
   }
   entry.report.state = state;
+  membership_version_.fetch_add(1, std::memory_order_relaxed);
   entry.report.num_containers = 0;
   LOG(INFO) << "node " << entry.report.info.id.ToString() << " is now " << Name(state);
 }

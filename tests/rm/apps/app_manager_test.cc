@@ -65,7 +65,7 @@ class AppManagerTest : public ::testing::Test {
 
   Submission NewSubmission(const std::string& queue = "default") {
     Submission s;
-    s.id = manager_->NewApplicationId();
+    s.id = manager_->NewApplicationId().value();
     s.user = "alice";
     s.name = "demo";
     s.queue = queue;
@@ -103,8 +103,8 @@ class AppManagerTest : public ::testing::Test {
 };
 
 TEST_F(AppManagerTest, IdsUseTheClusterTimestamp) {
-  EXPECT_EQ(manager_->NewApplicationId().ToString(), "application_1700000000000_0001");
-  EXPECT_EQ(manager_->NewApplicationId().ToString(), "application_1700000000000_0002");
+  EXPECT_EQ(manager_->NewApplicationId().value().ToString(), "application_1700000000000_0001");
+  EXPECT_EQ(manager_->NewApplicationId().value().ToString(), "application_1700000000000_0002");
 }
 
 TEST_F(AppManagerTest, SubmitAllocateLaunchRegisterFinish) {
@@ -312,7 +312,7 @@ TEST_F(AppManagerTest, CompletedAppsAreRetiredBeyondTheLimit) {
   std::vector<ApplicationId> ids;
   for (int i = 0; i < 4; ++i) {
     Submission s = NewSubmission("nosuchqueue");  // fails at once
-    s.id = manager.NewApplicationId();
+    s.id = manager.NewApplicationId().value();
     ids.push_back(s.id);
     ASSERT_TRUE(manager.Submit(s).ok());
   }

@@ -1,0 +1,247 @@
+#include "rm/recovery/app_records.h"
+
+#include "rm/security/yarn_id_protos.h"
+#include "yarn_server_resourcemanager_recovery.pb.h"
+
+namespace spindle::rm {
+
+namespace y = hadoop::yarn;
+
+namespace {
+
+// The final state a record stands for: an app or attempt in FINAL_SAVING is
+// stored as the state it is saving, and FINISHING (the AM unregistered) is
+// already FINISHED as far as the store is concerned, as in Hadoop.
+std::optional<y::RMAppStateProto> StoredState(const RmApp& app) {
+  const AppState state = app.state == AppState::kFinalSaving ? app.after_saving : app.state;
+  switch (state) {
+    case AppState::kFinishing:
+    case AppState::kFinished:
+      return y::RMAPP_FINISHED;
+    case AppState::kFailed:
+      return y::RMAPP_FAILED;
+    case AppState::kKilled:
+      return y::RMAPP_KILLED;
+    default:
+      return std::nullopt;
+  }
+}
+
+std::optional<y::RMAppAttemptStateProto> StoredState(const RmAttempt& attempt) {
+  const AttemptState state =
+      attempt.state == AttemptState::kFinalSaving ? attempt.after_saving : attempt.state;
+  switch (state) {
+    case AttemptState::kFinishing:
+    case AttemptState::kFinished:
+      return y::RMATTEMPT_FINISHED;
+    case AttemptState::kFailed:
+      return y::RMATTEMPT_FAILED;
+    case AttemptState::kKilled:
+      return y::RMATTEMPT_KILLED;
+    default:
+      return std::nullopt;
+  }
+}
+
+void ToProto(const pool::Resource& resource, y::ResourceProto* proto) {
+  proto->set_memory(resource.memory_mb());
+  proto->set_virtual_cores(static_cast<int32_t>(resource.vcores()));
+}
+
+pool::Resource FromProto(const y::ResourceProto& proto) {
+  return pool::Resource::Of(proto.memory(), proto.virtual_cores());
+}
+
+FinalStatus FromProto(y::FinalApplicationStatusProto status) {
+  switch (status) {
+    case y::APP_SUCCEEDED:
+      return FinalStatus::kSucceeded;
+    case y::APP_FAILED:
+      return FinalStatus::kFailed;
+    case y::APP_KILLED:
+      return FinalStatus::kKilled;
+    case y::APP_ENDED:
+      return FinalStatus::kEnded;
+    default:
+      return FinalStatus::kUndefined;
+  }
+}
+
+y::FinalApplicationStatusProto ToProto(FinalStatus status) {
+  switch (status) {
+    case FinalStatus::kSucceeded:
+      return y::APP_SUCCEEDED;
+    case FinalStatus::kFailed:
+      return y::APP_FAILED;
+    case FinalStatus::kKilled:
+      return y::APP_KILLED;
+    case FinalStatus::kEnded:
+      return y::APP_ENDED;
+    case FinalStatus::kUndefined:
+      break;
+  }
+  return y::APP_UNDEFINED;
+}
+
+}  // namespace
+
+std::string EncodeAppRecord(const RmApp& app) {
+  const Submission& s = app.submission;
+  y::ApplicationStateDataProto proto;
+  proto.set_submit_time(app.submit_time_ms);
+  proto.set_application_submission_context(s.context_bytes);
+  proto.set_user(s.user);
+  proto.set_start_time(app.start_time_ms);
+  if (auto state = StoredState(app); state.has_value()) {
+    proto.set_application_state(*state);
+    proto.set_finish_time(app.finish_time_ms);
+  }
+  proto.set_diagnostics(app.diagnostics);
+  ToProto(s.id, proto.mutable_spindle_application_id());
+  proto.set_spindle_queue(s.queue);
+  proto.set_spindle_priority(s.priority);
+  proto.set_spindle_max_attempts(app.max_attempts);
+  ToProto(s.am_resource, proto.mutable_spindle_am_resource());
+  proto.set_spindle_final_status(ToProto(app.final_status));
+  proto.set_spindle_queue_path(s.queue_limits.path);
+  proto.set_spindle_queue_max_apps(s.queue_limits.max_apps);
+  proto.set_spindle_queue_max_apps_per_user(s.queue_limits.max_apps_per_user);
+  proto.set_spindle_name(s.name);
+  proto.set_spindle_type(s.type);
+  for (const auto& tag : s.tags) proto.add_spindle_tags(tag);
+  proto.set_spindle_unmanaged_am(s.unmanaged_am);
+  proto.set_spindle_keep_containers(s.keep_containers_across_attempts);
+  return proto.SerializeAsString();
+}
+
+Result<RmApp> DecodeAppRecord(const std::string& bytes) {
+  y::ApplicationStateDataProto proto;
+  if (!proto.ParseFromString(bytes)) {
+    return Status::Corruption("application record does not parse as ApplicationStateDataProto");
+  }
+  if (!proto.has_spindle_application_id()) {
+    return Status::Corruption("application record has no application id");
+  }
+  RmApp app;
+  Submission& s = app.submission;
+  s.id = rm::FromProto(proto.spindle_application_id());
+  s.user = proto.user();
+  s.name = proto.spindle_name();
+  s.queue = proto.spindle_queue();
+  s.queue_limits = {proto.spindle_queue_path(), proto.spindle_queue_max_apps(),
+                    proto.spindle_queue_max_apps_per_user()};
+  s.type = proto.spindle_type();
+  s.tags.assign(proto.spindle_tags().begin(), proto.spindle_tags().end());
+  s.priority = proto.spindle_priority();
+  s.max_attempts = proto.spindle_max_attempts();
+  s.unmanaged_am = proto.spindle_unmanaged_am();
+  s.keep_containers_across_attempts = proto.spindle_keep_containers();
+  s.am_resource = FromProto(proto.spindle_am_resource());
+  s.context_bytes = proto.application_submission_context();
+  app.max_attempts = proto.spindle_max_attempts();
+  app.final_status = FromProto(proto.spindle_final_status());
+  app.diagnostics = proto.diagnostics();
+  app.submit_time_ms = proto.submit_time();
+  app.start_time_ms = proto.start_time();
+  app.finish_time_ms = proto.finish_time();
+  switch (proto.has_application_state() ? proto.application_state() : y::RMAPP_NEW) {
+    case y::RMAPP_FINISHED:
+      app.state = AppState::kFinished;
+      break;
+    case y::RMAPP_FAILED:
+      app.state = AppState::kFailed;
+      break;
+    case y::RMAPP_KILLED:
+      app.state = AppState::kKilled;
+      break;
+    default:
+      app.state = AppState::kNew;
+      break;
+  }
+  return app;
+}
+
+namespace {
+constexpr std::string_view kAsksSuffix = "/asks";
+}  // namespace
+
+std::string AsksRecordId(const ApplicationAttemptId& attempt) {
+  return attempt.ToString() + std::string(kAsksSuffix);
+}
+
+bool IsAsksRecordId(std::string_view record_id) {
+  return record_id.size() > kAsksSuffix.size() &&
+         record_id.substr(record_id.size() - kAsksSuffix.size()) == kAsksSuffix;
+}
+
+std::string EncodeAttemptRecord(const RmAttempt& attempt) {
+  y::ApplicationAttemptStateDataProto proto;
+  ToProto(attempt.id, proto.mutable_attemptid());
+  if (attempt.am_container.has_value()) {
+    const AmContainer& am = *attempt.am_container;
+    y::ContainerProto* container = proto.mutable_master_container();
+    ToProto(am.id, container->mutable_id());
+    ToProto(am.node, container->mutable_nodeid());
+    container->set_node_http_address(am.node_http_address);
+    ToProto(am.placement.resource, container->mutable_resource());
+    container->mutable_priority()->set_priority(am.placement.priority);
+  }
+  if (auto state = StoredState(attempt); state.has_value()) {
+    proto.set_app_attempt_state(*state);
+    proto.set_finish_time(attempt.finish_time_ms);
+    proto.set_final_application_status(ToProto(attempt.final_status));
+  }
+  proto.set_final_tracking_url(attempt.tracking_url);
+  proto.set_diagnostics(attempt.diagnostics);
+  proto.set_start_time(attempt.start_time_ms);
+  if (attempt.am_exit_status.has_value()) {
+    proto.set_am_container_exit_status(*attempt.am_exit_status);
+  }
+  return proto.SerializeAsString();
+}
+
+Result<RmAttempt> DecodeAttemptRecord(const std::string& bytes) {
+  y::ApplicationAttemptStateDataProto proto;
+  if (!proto.ParseFromString(bytes)) {
+    return Status::Corruption("attempt record does not parse as ApplicationAttemptStateDataProto");
+  }
+  if (!proto.has_attemptid()) return Status::Corruption("attempt record has no attempt id");
+  RmAttempt attempt;
+  attempt.id = rm::FromProto(proto.attemptid());
+  if (proto.has_master_container()) {
+    const y::ContainerProto& container = proto.master_container();
+    AmContainer am;
+    am.id = rm::FromProto(container.id());
+    am.node = rm::FromProto(container.nodeid());
+    am.node_http_address = container.node_http_address();
+    am.placement.resource = FromProto(container.resource());
+    am.placement.priority = container.priority().priority();
+    am.placement.allocation_request_id = kAmAllocationRequestId;
+    attempt.am_container = am;
+  }
+  switch (proto.has_app_attempt_state() ? proto.app_attempt_state() : y::RMATTEMPT_NEW) {
+    case y::RMATTEMPT_FINISHED:
+      attempt.state = AttemptState::kFinished;
+      break;
+    case y::RMATTEMPT_FAILED:
+      attempt.state = AttemptState::kFailed;
+      break;
+    case y::RMATTEMPT_KILLED:
+      attempt.state = AttemptState::kKilled;
+      break;
+    default:
+      attempt.state = AttemptState::kNew;
+      break;
+  }
+  attempt.tracking_url = proto.final_tracking_url();
+  attempt.diagnostics = proto.diagnostics();
+  attempt.start_time_ms = proto.start_time();
+  attempt.finish_time_ms = proto.finish_time();
+  attempt.final_status = FromProto(proto.final_application_status());
+  if (proto.has_am_container_exit_status()) {
+    attempt.am_exit_status = proto.am_container_exit_status();
+  }
+  return attempt;
+}
+
+}  // namespace spindle::rm

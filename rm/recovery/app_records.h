@@ -1,0 +1,40 @@
+// The state store's bytes for applications and attempts: RmApp and RmAttempt
+// as ApplicationStateDataProto and ApplicationAttemptStateDataProto
+// (yarn_server_resourcemanager_recovery.proto).
+//
+// What is kept is what a restarted RM needs to resume: the submission (the
+// client's context bytes and what the RM made of them), times, final states,
+// final statuses and diagnostics, and each attempt's AM container. Live
+// state is not kept (a non-final app or attempt is stored without a state;
+// registration details and progress come back when the AM re-registers),
+// nor anything the pool assigns (its app id), nor extra resource types
+// beyond memory and vcores.
+//
+// Pure functions; thread-safe.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/result.h"
+#include "rm/apps/rm_app.h"
+
+namespace spindle::rm {
+
+std::string EncodeAppRecord(const RmApp& app);
+// The app without attempts. Its state is the stored final state, or kNew
+// for an app stored before it ended. Corruption for bytes that do not parse
+// or lack the application id.
+Result<RmApp> DecodeAppRecord(const std::string& bytes);
+
+// An attempt's outstanding asks are kept beside its record, under this id.
+std::string AsksRecordId(const ApplicationAttemptId& attempt);
+// True if `record_id` names an AsksRecordId rather than an attempt.
+bool IsAsksRecordId(std::string_view record_id);
+
+std::string EncodeAttemptRecord(const RmAttempt& attempt);
+// The attempt's state is the stored final state, or kNew for an attempt
+// stored before it ended. Corruption as above.
+Result<RmAttempt> DecodeAttemptRecord(const std::string& bytes);
+
+}  // namespace spindle::rm

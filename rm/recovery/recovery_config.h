@@ -1,0 +1,51 @@
+// RecoveryConfig: which state store the RM keeps its master state in and how
+// it recovers, from the Hadoop configuration:
+//
+//   yarn.resourcemanager.recovery.enabled       default true (Spindle; Hadoop
+//                                               defaults to false)
+//   yarn.resourcemanager.store.class            default: the embedded RocksDB
+//       store. Accepted: "rocksdb" or Hadoop's LeveldbRMStateStore (both the
+//       embedded RocksDB store), "memory" or MemoryRMStateStore (process
+//       memory: nothing survives the process), "null" or NullRMStateStore
+//       (nothing stored, nothing recovered). Others (ZKRMStateStore,
+//       FileSystemRMStateStore) are refused by name.
+//   spindle.store.path                          the RocksDB directory; else
+//       yarn.resourcemanager.leveldb-state-store.path; else
+//       ${hadoop.tmp.dir}/yarn/system/rmstore, hadoop.tmp.dir defaulting to
+//       /tmp/hadoop-<user>, as Hadoop's leveldb store.
+//   spindle.store.sync-writes                   default true: every write the
+//       RM acts on is fsynced before it acts (off only for benchmarks).
+//   yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms
+//       default 10000: after a restart, new placements wait this long at most
+//       for the nodes of the previous run to report back.
+//
+// Thread-safety: values and pure functions.
+#pragma once
+
+#include <memory>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "persist/state_store.h"
+#include "persist/state_store_options.h"
+#include "rm/config/configuration.h"
+
+namespace spindle::rm {
+
+enum class StoreKind { kNone, kMemory, kRocksDb };
+
+struct RecoveryConfig {
+  bool recovery_enabled = true;
+  StoreKind kind = StoreKind::kRocksDb;
+  // For kRocksDb.
+  persist::StateStoreOptions store;
+  Duration scheduling_wait = std::chrono::milliseconds(10000);
+
+  // InvalidArgument naming the file, key and value at fault.
+  static Result<RecoveryConfig> FromConfiguration(const Configuration& conf);
+};
+
+// The store the configuration names, not yet open; nullptr for kNone.
+std::unique_ptr<persist::StateStore> MakeStateStore(const RecoveryConfig& config);
+
+}  // namespace spindle::rm

@@ -1,0 +1,57 @@
+// RecoveredRmState: what a restarted ResourceManager resumes from, decoded
+// from everything its state store holds (persist::LoadedState), and the
+// store records it is made of besides applications and attempts
+// (app_records.h): the cluster's counters, each token family's master keys,
+// the nodes that were part of the cluster.
+//
+// Key families are stored under their configuration name (KeyFamilyName) as
+// one AMRMTokenSecretManagerStateProto {current, next} with key id 0.
+//
+// Thread-safety: pure functions and values.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "persist/state_store.h"
+#include "rm/apps/rm_app.h"
+#include "rm/security/master_key.h"
+#include "rm/security/master_key_manager.h"
+
+namespace spindle::rm {
+
+struct RecoveredRmState {
+  // The first run's start time, which prefixes every application id; unset
+  // for an empty store.
+  std::optional<int64_t> cluster_timestamp;
+  // The last epoch a run started with (0 if none was stored).
+  int64_t epoch = 0;
+  // Application sequence numbers reserved so far.
+  int32_t last_app_id = 0;
+  // Every stored application with its attempts (in attempt order).
+  std::vector<RmApp> apps;
+  std::map<KeyFamily, KeyState> keys;
+  // Node ids (host:port) that were in the cluster when the RM stopped.
+  std::set<std::string> nodes;
+  // What live attempts still asked for (AppStore::SaveAsks), by attempt.
+  std::map<ApplicationAttemptId, std::string> asks;
+
+  bool empty() const { return !cluster_timestamp.has_value() && apps.empty(); }
+};
+
+// Corruption naming the record that does not decode: a restart must not go
+// on with part of its state.
+Result<RecoveredRmState> DecodeRmState(const persist::LoadedState& loaded);
+
+std::string EncodeKeyState(const KeyState& keys);
+Result<KeyState> DecodeKeyState(const std::string& bytes);
+
+// The batch operation that stores one family's keys.
+void PutKeyState(KeyFamily family, const KeyState& keys, persist::StoreBatch* batch);
+
+}  // namespace spindle::rm

@@ -245,7 +245,7 @@ void ReportBuilder::LiveContainerReport(const rm::RmApp& app, const rm::RmContai
   ToProto(container.placement.resource, r->mutable_resource());
   ToProto(container.node, r->mutable_node_id());
   r->mutable_priority()->set_priority(container.placement.priority);
-  r->set_creation_time(WallMillis(container.placement.committed_at));
+  r->set_creation_time(container.created_ms);
   r->set_finish_time(0);
   r->set_diagnostics_info("");
   const std::string node_http = "http://" + node_http_address;

@@ -285,6 +285,7 @@ TEST_F(AppRecoveryTest, TaskContainersOfALiveAttemptAreTakenBack) {
   EXPECT_FALSE(recovered->is_am);
   EXPECT_EQ(recovered->placement.priority, 3);
   EXPECT_EQ(recovered->placement.allocation_request_id, 7);
+  EXPECT_EQ(recovered->created_ms, kClusterTs) << "its start is the node's, not the restart's";
   EXPECT_EQ(containers_->LiveContainersOf(attempt).size(), 1u);
   // Reported twice (a second registration): recorded once.
   EXPECT_FALSE(manager_->RecoverContainer(c));

@@ -70,7 +70,7 @@ constexpr char kClient[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocol
 constexpr char kAms[] = "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
 constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
 constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
-constexpr int kMaxLiveApps = 10;
+constexpr int kMaxLiveApps = 16;
 constexpr int kMaxLongApps = 4;
 constexpr int64_t kContainerMb = 128;
 
@@ -182,6 +182,9 @@ struct TestApp {
   // What was acknowledged.
   bool unregistered = false;
   bool killed = false;
+  // Asked, answer not (yet) seen: the RM may have done it before it died.
+  bool finish_requested = false;
+  bool kill_requested = false;
   bool done_signalled = false;
   y::YarnApplicationStateProto last_seen = y::NEW;
 
@@ -272,6 +275,10 @@ class RmCrashTest : public ::testing::Test {
     p["yarn.resourcemanager.am.max-attempts"] = "2";
     p["spindle.scheduler.count"] = "1";
     p["spindle.scheduler.partitions"] = "1";
+    // An AM the RM died before launching is given up (and its app's next
+    // attempt started) after this long; the test's AMs heartbeat every
+    // 30 ms, except while a check runs (at most ~15 s if it fails).
+    p["yarn.am.liveness-monitor.expiry-interval-ms"] = "20000";
     return p;
   }
 
@@ -433,8 +440,8 @@ class RmCrashTest : public ::testing::Test {
       if (app.fate == Fate::kLong) ++long_lived;
     }
     const auto now = SteadyClock::now();
-    if (live >= kMaxLiveApps || now - last_submit_ < 100ms) return;
-    last_submit_ = now;
+    if (live >= kMaxLiveApps || now < next_submit_) return;
+    next_submit_ = now + std::chrono::milliseconds(Uniform(0, 150));
     y::GetNewApplicationRequestProto new_request;
     y::GetNewApplicationResponseProto new_response;
     Status s = am_client_->Call(ClientSpec(), "getNewApplication", new_request, &new_response);
@@ -479,7 +486,7 @@ class RmCrashTest : public ::testing::Test {
       app.lifetime = std::chrono::milliseconds(Uniform(0, 4000));
     } else {
       app.fate = Fate::kFinish;
-      app.lifetime = std::chrono::milliseconds(Uniform(500, 6000));
+      app.lifetime = std::chrono::milliseconds(Uniform(200, 5000));
     }
   }
 
@@ -517,14 +524,20 @@ class RmCrashTest : public ::testing::Test {
       return false;
     }
     app.am_container = *container;
-    NoteContainerId(app, *container);
+    NoteContainerId(app, *container, /*just_allocated=*/false);
     return true;
   }
 
-  void NoteContainerId(const TestApp& app, const rm::ContainerId& id) {
+  void NoteContainerId(const TestApp& app, const rm::ContainerId& id, bool just_allocated) {
     const bool fresh = handed_out_.insert(id).second;
     EXPECT_TRUE(fresh) << app.id.ToString() << ": container id " << id.ToString()
                        << " handed out twice (RM run " << rm_starts_ << ")";
+    // Run r has epoch r - 1 (an answer of the run just killed may arrive
+    // after the next one started).
+    const int run = rm_starts_.load();
+    EXPECT_TRUE(!just_allocated || id.epoch() == run - 1 || id.epoch() == run - 2)
+        << app.id.ToString() << ": container " << id.ToString() << " has epoch " << id.epoch()
+        << " in RM run " << run;
   }
 
   void Register(TestApp& app) {
@@ -558,6 +571,7 @@ class RmCrashTest : public ::testing::Test {
       y::KillApplicationRequestProto request;
       rm::ToProto(app.id, request.mutable_application_id());
       y::KillApplicationResponseProto response;
+      app.kill_requested = true;
       Status s = am_client_->Call(ClientSpec(), "forceKillApplication", request, &response);
       if (s.ok() && response.is_kill_completed()) app.killed = true;
       if (!s.ok() && !IsConnectionError(s)) {
@@ -576,6 +590,7 @@ class RmCrashTest : public ::testing::Test {
       y::FinishApplicationMasterRequestProto request;
       request.set_final_application_status(y::APP_SUCCEEDED);
       y::FinishApplicationMasterResponseProto response;
+      app.finish_requested = true;
       Status s = am_client_->Call(AmSpec(app), "finishApplicationMaster", request, &response);
       if (s.ok() && response.isunregistered()) app.unregistered = true;
       if (s.IsRemote() && s.java_class() == rm::yarn::kApplicationMasterNotRegistered) {
@@ -631,7 +646,7 @@ class RmCrashTest : public ::testing::Test {
     for (const auto& t : response.nm_tokens()) app.nm_tokens[rm::FromProto(t.nodeid())] = t.token();
     for (const auto& c : response.allocated_containers()) {
       const rm::ContainerId id = rm::FromProto(c.id());
-      NoteContainerId(app, id);
+      NoteContainerId(app, id, /*just_allocated=*/true);
       if (static_cast<int>(app.running.size()) >= app.tasks_wanted) {
         app.to_release.push_back(id);
         continue;
@@ -723,9 +738,15 @@ class RmCrashTest : public ::testing::Test {
       }
       const auto state = report.yarn_application_state();
       const std::string got = Name(state) + " (diagnostics: " + report.diagnostics() + ")";
+      if (!app.killed && app.kill_requested && state == y::KILLED) {
+        app.killed = true;  // the RM did it before it died; the answer was lost
+      }
+      if (!app.unregistered && app.finish_requested && state == y::FINISHED) {
+        app.unregistered = true;
+      }
       if (app.killed) {
         EXPECT_EQ(state, y::KILLED) << name << " was killed, is " << got << when;
-      } else if (app.unregistered) {
+      } else if (app.unregistered || (app.finish_requested && state == y::RUNNING)) {
         EXPECT_TRUE(state == y::RUNNING || state == y::FINISHED)
             << name << " unregistered, is " << got << when;
         if (state == y::FINISHED) {
@@ -764,7 +785,10 @@ class RmCrashTest : public ::testing::Test {
         [&] {
           mismatch.clear();
           for (auto& [id, app] : apps_) {
-            if (app.Over() || !app.am_container.has_value() || !app.first_registered_at) continue;
+            if (app.Over() || app.finish_requested || app.kill_requested ||
+                !app.am_container.has_value() || !app.first_registered_at) {
+              continue;
+            }
             std::set<rm::ContainerId> expected = app.running;
             expected.insert(*app.am_container);
             y::GetContainersRequestProto request;
@@ -798,7 +822,7 @@ class RmCrashTest : public ::testing::Test {
           }
           return mismatch.empty();
         },
-        15s);
+        8s);
     if (!agreed) {
       for (const auto& [id, text] : mismatch) {
         ADD_FAILURE() << id.ToString() << " (" << FateName(apps_[id].fate) << "): " << text << when;
@@ -811,6 +835,70 @@ class RmCrashTest : public ::testing::Test {
                                      << " no longer runs on the node" << when;
       }
     }
+    // The node's containers are those of the live attempts (its used
+    // resources may also hold placements the paused AMs have not picked
+    // up). An AM container allocated by an earlier run that never launched
+    // (the RM died first) is not on the node: the RM waits for that AM until
+    // the AM expiry; such apps are counted, and get a second attempt.
+    std::string node_text;
+    const bool node_agrees = WaitFor(
+        [&] {
+          int32_t listed = 0;
+          std::string detail;
+          for (const auto& [id, app] : apps_) {
+            y::ApplicationReportProto report;
+            if (!Report(*client_, id, &report).ok()) return false;
+            if (IsFinal(report.yarn_application_state()) ||
+                !report.has_currentapplicationattemptid()) {
+              continue;
+            }
+            y::GetContainersRequestProto request;
+            *request.mutable_application_attempt_id() = report.currentapplicationattemptid();
+            y::GetContainersResponseProto response;
+            if (!client_->Call(ClientSpec(), "getContainers", request, &response).ok()) {
+              return false;
+            }
+            y::GetApplicationAttemptReportRequestProto attempt_request;
+            *attempt_request.mutable_application_attempt_id() =
+                report.currentapplicationattemptid();
+            y::GetApplicationAttemptReportResponseProto attempt;
+            if (!client_
+                     ->Call(ClientSpec(), "getApplicationAttemptReport", attempt_request, &attempt)
+                     .ok()) {
+              return false;
+            }
+            const auto& am = attempt.application_attempt_report();
+            detail += "\n  " + id.ToString() + " " + Name(report.yarn_application_state()) + ":";
+            for (const auto& c : response.containers()) {
+              const rm::ContainerId cid = rm::FromProto(c.container_id());
+              detail +=
+                  " " + cid.ToString() + "=" + y::ContainerStateProto_Name(c.container_state());
+              if (am.has_am_container_id() && rm::FromProto(am.am_container_id()) == cid &&
+                  cid.epoch() < rm_starts_.load() - 1 &&
+                  Lines(work_ + "/am/" + id.ToString()).empty()) {
+                never_launched_.insert(id);
+                detail += "(never launched)";
+                continue;
+              }
+              ++listed;
+            }
+          }
+          y::GetClusterNodesRequestProto request;
+          y::GetClusterNodesResponseProto response;
+          if (!client_->Call(ClientSpec(), "getClusterNodes", request, &response).ok() ||
+              response.nodereports_size() != 1) {
+            node_text =
+                "getClusterNodes: " + std::to_string(response.nodereports_size()) + " nodes";
+            return false;
+          }
+          const auto& node = response.nodereports(0);
+          node_text = "the node has " + std::to_string(node.numcontainers()) + " containers, " +
+                      std::to_string(node.used().memory()) + " MB used; the applications list " +
+                      std::to_string(listed) + " containers:" + detail;
+          return node.numcontainers() == listed && node.used().memory() >= listed * kContainerMb;
+        },
+        5s);
+    EXPECT_TRUE(node_agrees) << node_text << when;
   }
 
   int kills_ = 20;
@@ -823,7 +911,7 @@ class RmCrashTest : public ::testing::Test {
   uint16_t admin_port_ = 0;
   pid_t rm_pid_ = -1;
   pid_t nm_pid_ = -1;
-  int rm_starts_ = 0;
+  std::atomic<int> rm_starts_{0};
   std::vector<int64_t> restart_ms_;
   std::unique_ptr<ipc::RpcClient> client_;     // the checks
   std::unique_ptr<ipc::RpcClient> am_client_;  // the workload
@@ -832,7 +920,7 @@ class RmCrashTest : public ::testing::Test {
   std::atomic<bool> stop_workload_{false};
   std::mutex model_mu_;  // the workload runs its steps under it
   bool submitting_ = true;
-  SteadyClock::time_point last_submit_;
+  SteadyClock::time_point next_submit_;
   int64_t cluster_timestamp_ = 0;
   int32_t last_app_seq_ = 0;
   int new_ids_ = 0;
@@ -842,6 +930,8 @@ class RmCrashTest : public ::testing::Test {
   std::map<rm::ApplicationId, TestApp> apps_;
   std::set<rm::ApplicationId> uncertain_;
   std::set<rm::ContainerId> handed_out_;
+  // Apps whose AM container an RM run allocated and died before launching.
+  std::set<rm::ApplicationId> never_launched_;
 };
 
 TEST_F(RmCrashTest, AcknowledgedWorkSurvivesRandomSigkills) {
@@ -920,6 +1010,23 @@ TEST_F(RmCrashTest, AcknowledgedWorkSurvivesRandomSigkills) {
     EXPECT_LE(Lines(work_ + "/am/" + id.ToString()).size(), 1u) << id.ToString();
   }
   EXPECT_TRUE(ended);
+  // Nothing leaked: with every app over, the node holds nothing.
+  std::string node_text;
+  EXPECT_TRUE(WaitFor([&] {
+    y::GetClusterNodesRequestProto request;
+    y::GetClusterNodesResponseProto response;
+    if (!client_->Call(ClientSpec(), "getClusterNodes", request, &response).ok() ||
+        response.nodereports_size() != 1) {
+      return false;
+    }
+    const auto& node = response.nodereports(0);
+    node_text = std::to_string(node.numcontainers()) + " containers, " +
+                std::to_string(node.used().memory()) + " MB, " +
+                std::to_string(node.used().virtual_cores()) + " vcores";
+    return node.numcontainers() == 0 && node.used().memory() == 0 &&
+           node.used().virtual_cores() == 0;
+  })) << "with every application over the node still has "
+      << node_text;
 
   // Errors the RMs logged, for the record.
   int errors = 0;
@@ -942,12 +1049,13 @@ TEST_F(RmCrashTest, AcknowledgedWorkSurvivesRandomSigkills) {
   std::printf(
       "[ crash    ] %d kills, %d RM runs, %d full checks, %.1f s; %d ids handed out, %d apps "
       "acknowledged (%d adopted after a lost answer), %d FINISHED, %d KILLED, %d did not end; "
-      "%d AM resyncs; %zu container ids; %d container starts refused; restart to listening "
-      "avg %lld ms max %lld ms; %d RM error lines\n",
-      kills_, rm_starts_, full_checks,
+      "%d AM resyncs; %zu container ids; %d container starts refused; %zu AMs allocated but "
+      "never launched before a kill; restart to listening avg %lld ms max %lld ms; %d RM error "
+      "lines\n",
+      kills_, rm_starts_.load(), full_checks,
       std::chrono::duration<double>(SteadyClock::now() - test_start).count(), new_ids_, submitted_,
       adopted_, final_states[y::FINISHED], final_states[y::KILLED], stuck, resyncs,
-      handed_out_.size(), rejected_starts_,
+      handed_out_.size(), rejected_starts_, never_launched_.size(),
       static_cast<long long>(restart_ms_.size() > 1 ? sum_restart / (restart_ms_.size() - 1) : 0),
       static_cast<long long>(max_restart), errors);
 }

@@ -7,16 +7,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
 #include <thread>
 
-#include "am_protocol/am_service/am_service.h"
 #include "am_protocol/client_service/client_rm_service.h"
 #include "am_protocol/ipc/rpc_client.h"
 #include "base/base64.h"
-#include "nm_shim/am_launcher/ipc_am_launcher.h"
+#include "cmd/shell_am.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/credentials.h"
 #include "rm/security/yarn_id_protos.h"
@@ -79,22 +77,6 @@ int Fail(const char* command, const Status& status) {
 }
 
 // ---- the client -------------------------------------------------------------
-
-struct ShellSpec {
-  int64_t containers = 1;
-  int64_t memory_mb = 128;
-  int64_t vcores = 1;
-  std::string command;
-};
-
-// A NodeManager runs a launch command as `bash -c "<command>"` without
-// escaping it (Hadoop's launch script does the same), so the user's command
-// travels in base64, whose alphabet means nothing to a shell, and is decoded
-// by the shell that runs it. DistributedShell ships it in a file for the
-// same reason.
-std::string EncodedCommand(const std::string& command) {
-  return "echo " + Base64Encode(command) + " | base64 -d | /bin/bash";
-}
 
 std::string AmCommand(const ShellSpec& spec, const std::string& scheduler) {
   std::ostringstream out;
@@ -216,148 +198,36 @@ Result<ipc::ClientToken> AmrmTokenFromEnvironment(const HostPort& scheduler) {
   return Status::NotFound(std::string("no ") + kAmrmTokenKind + " in " + path);
 }
 
-class ShellAm {
- public:
-  ShellAm(HostPort scheduler, ipc::ClientToken amrm, ShellSpec spec, std::string user)
-      : scheduler_(std::move(scheduler)),
-        amrm_(std::move(amrm)),
-        spec_(std::move(spec)),
-        user_(std::move(user)) {}
-
-  Status Run(std::chrono::seconds timeout) {
-    y::RegisterApplicationMasterRequestProto reg;
-    const char* host = std::getenv("NM_HOST");
-    reg.set_host(host != nullptr ? host : "localhost");
-    reg.set_rpc_port(-1);
-    y::RegisterApplicationMasterResponseProto registered;
-    RETURN_NOT_OK(client_.Call(AmSpec(), "registerApplicationMaster", reg, &registered));
-    LOG(INFO) << "registered; asking for " << spec_.containers << " containers";
-
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    bool asked = false;
-    while (completed_ < spec_.containers) {
-      if (std::chrono::steady_clock::now() > deadline) {
-        return Finish(y::APP_FAILED, "timed out after " + std::to_string(completed_) + " of " +
-                                         std::to_string(spec_.containers) + " containers");
-      }
-      y::AllocateRequestProto request;
-      request.set_response_id(response_id_);
-      request.set_progress(static_cast<float>(completed_) / static_cast<float>(spec_.containers));
-      if (!asked) {
-        y::ResourceRequestProto* ask = request.add_ask();
-        ask->mutable_priority()->set_priority(0);
-        ask->set_resource_name("*");
-        ask->mutable_capability()->set_memory(spec_.memory_mb);
-        ask->mutable_capability()->set_virtual_cores(static_cast<int32_t>(spec_.vcores));
-        ask->set_num_containers(static_cast<int32_t>(spec_.containers));
-        asked = true;
-      }
-      for (const auto& id : to_release_) *request.add_release() = id;
-      to_release_.clear();
-      y::AllocateResponseProto response;
-      RETURN_NOT_OK(client_.Call(AmSpec(), "allocate", request, &response));
-      response_id_ = response.response_id();
-      for (const auto& nm : response.nm_tokens()) {
-        nm_tokens_[rm::FromProto(nm.nodeid()).ToString()] = nm.token();
-      }
-      for (const auto& container : response.allocated_containers()) Launch(container);
-      for (const auto& status : response.completed_container_statuses()) {
-        ++completed_;
-        if (status.exit_status() != 0) ++failed_;
-        std::printf("container %s completed, exit status %d%s%s\n",
-                    rm::FromProto(status.container_id()).ToString().c_str(), status.exit_status(),
-                    status.diagnostics().empty() ? "" : ": ", status.diagnostics().c_str());
-        std::fflush(stdout);
-      }
-      if (completed_ < spec_.containers)
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
-    if (failed_ == 0) return Finish(y::APP_SUCCEEDED, "");
-    return Finish(y::APP_FAILED, std::to_string(failed_) + " of " +
-                                     std::to_string(spec_.containers) + " containers failed");
+// The AM's configuration: --conf DIR, else $HADOOP_CONF_DIR, else
+// $YARN_CONF_DIR (core-site.xml then yarn-site.xml, each if present), as
+// YarnConfiguration finds it on a Java AM's classpath. None: defaults.
+Result<rm::Configuration> LoadAmConfiguration(const CommandLine& flags) {
+  rm::Configuration conf;
+  std::string dir = flags.GetString("conf", "");
+  for (const char* env : {"HADOOP_CONF_DIR", "YARN_CONF_DIR"}) {
+    if (!dir.empty()) break;
+    const char* value = std::getenv(env);
+    if (value != nullptr) dir = value;
   }
-
- private:
-  ipc::ConnectionSpec AmSpec() const {
-    return {scheduler_.host, scheduler_.port, am_protocol::kApplicationMasterProtocol, user_,
-            amrm_};
+  if (dir.empty()) return conf;
+  for (const char* name : {"core-site.xml", "yarn-site.xml"}) {
+    const std::string path = dir + "/" + name;
+    if (access(path.c_str(), R_OK) != 0) continue;
+    RETURN_NOT_OK(conf.AddResourceFile(path));
   }
-
-  // Starts the command in `container`; a container that cannot be started
-  // counts as a failed one.
-  void Launch(const y::ContainerProto& container) {
-    const rm::ContainerId id = rm::FromProto(container.id());
-    if (launched_ >= spec_.containers) {
-      to_release_.push_back(container.id());  // more than we asked for
-      return;
-    }
-    ++launched_;
-    const rm::NodeId node = rm::FromProto(container.nodeid());
-    auto token = nm_tokens_.find(node.ToString());
-    Status started;
-    if (token == nm_tokens_.end()) {
-      started = Status::NotFound("no NM token for " + node.ToString());
-    } else {
-      y::StartContainersRequestProto request;
-      y::StartContainerRequestProto* start = request.add_start_container_request();
-      start->mutable_container_launch_context()->add_command(EncodedCommand(spec_.command));
-      *start->mutable_container_token() = container.container_token();
-      const ipc::ClientToken nm{token->second.identifier(), token->second.password(),
-                                token->second.kind(), token->second.service()};
-      const ipc::ConnectionSpec cmp{node.host, static_cast<uint16_t>(node.port),
-                                    nm_shim::kContainerManagementProtocol, user_, nm};
-      y::StartContainersResponseProto response;
-      started = client_.Call(cmp, "startContainers", request, &response);
-      if (started.ok() && response.failed_requests_size() > 0) {
-        const auto& e = response.failed_requests(0).exception();
-        started = Status::Remote(e.class_name(), e.message());
-      }
-    }
-    if (started.ok()) {
-      LOG(INFO) << "started " << id.ToString() << " on " << node.ToString();
-      return;
-    }
-    LOG(WARNING) << "could not start " << id.ToString() << ": " << started.ToString();
-    ++completed_;
-    ++failed_;
-    to_release_.push_back(container.id());
-  }
-
-  Status Finish(y::FinalApplicationStatusProto final_status, const std::string& diagnostics) {
-    y::FinishApplicationMasterRequestProto request;
-    request.set_final_application_status(final_status);
-    request.set_diagnostics(diagnostics);
-    for (int i = 0; i < 100; ++i) {
-      y::FinishApplicationMasterResponseProto response;
-      RETURN_NOT_OK(client_.Call(AmSpec(), "finishApplicationMaster", request, &response));
-      if (response.isunregistered()) return Status::OK();
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return Status::TimedOut("the RM did not confirm unregistration");
-  }
-
-  const HostPort scheduler_;
-  const ipc::ClientToken amrm_;
-  const ShellSpec spec_;
-  const std::string user_;
-  ipc::RpcClient client_;
-  int32_t response_id_ = 0;
-  int64_t launched_ = 0;
-  int64_t completed_ = 0;
-  int64_t failed_ = 0;
-  std::map<std::string, hadoop::common::TokenProto> nm_tokens_;
-  std::vector<y::ContainerIdProto> to_release_;
-};
+  return conf;
+}
 
 }  // namespace
 
 int ShellAmMain(const CommandLine& flags) {
   Status known = flags.CheckKnown({"rm-scheduler", "num-containers", "memory-mb", "vcores",
-                                   "command-base64", "timeout-seconds"});
+                                   "command-base64", "timeout-seconds", "conf"});
   if (!known.ok()) return Fail("shell-am", known);
   auto scheduler = ParseHostPort(flags.GetString("rm-scheduler", ""), "rm-scheduler");
   if (!scheduler.ok()) return Fail("shell-am", scheduler.status());
-  ShellSpec spec;
+  ShellAmOptions options;
+  ShellSpec& spec = options.spec;
   auto command = Base64Decode(flags.GetString("command-base64", ""));
   if (!command.ok() || command->empty()) {
     return Fail("shell-am",
@@ -376,10 +246,22 @@ int ShellAmMain(const CommandLine& flags) {
   spec.containers = *containers;
   spec.memory_mb = *memory;
   spec.vcores = *vcores;
+  auto conf = LoadAmConfiguration(flags);
+  if (!conf.ok()) return Fail("shell-am", conf.status());
+  auto retry = RmConnectRetry::FromConfiguration(*conf);
+  if (!retry.ok()) return Fail("shell-am", retry.status());
   auto amrm = AmrmTokenFromEnvironment(*scheduler);
   if (!amrm.ok()) return Fail("shell-am", amrm.status());
-  ShellAm am(*scheduler, *amrm, spec, CurrentUser());
-  Status s = am.Run(std::chrono::seconds(*timeout));
+  options.scheduler_host = scheduler->host;
+  options.scheduler_port = scheduler->port;
+  options.amrm = *amrm;
+  options.user = CurrentUser();
+  const char* host = std::getenv("NM_HOST");
+  options.host = host != nullptr ? host : "localhost";
+  options.retry = *retry;
+  options.timeout = std::chrono::seconds(*timeout);
+  ShellAm am(std::move(options));
+  Status s = am.Run();
   if (!s.ok()) return Fail("shell-am", s);
   return 0;
 }

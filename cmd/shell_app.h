@@ -9,7 +9,10 @@
 //    from HADOOP_TOKEN_FILE_LOCATION, registers, asks for N containers,
 //    starts the command in each over ContainerManagementProtocol with the
 //    NM tokens it was given, waits for all to complete and unregisters
-//    SUCCEEDED if every command exited 0, FAILED otherwise.
+//    SUCCEEDED if every command exited 0, FAILED otherwise (cmd/shell_am.h,
+//    which also says how it survives an RM restart). It reads
+//    yarn.resourcemanager.connect.* from --conf DIR, $HADOOP_CONF_DIR or
+//    $YARN_CONF_DIR (core-site.xml, yarn-site.xml).
 #pragma once
 
 #include "cmd/command_line.h"

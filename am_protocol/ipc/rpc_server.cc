@@ -42,6 +42,7 @@ Status RpcServer::Start() {
   }
   port_ = acceptor_.local_endpoint().port();
   started_ = true;
+  work_.emplace(io_.get_executor());
   DoAccept();
   for (int i = 0; i < std::max(1, options_.io_threads); ++i) {
     io_threads_.emplace_back([this] { io_.run(); });
@@ -105,6 +106,7 @@ void RpcServer::Stop() {
   all_closed.get_future().wait();
   open.clear();
   workers_.join();
+  work_.reset();
   io_.stop();
   for (auto& t : io_threads_) t.join();
   io_threads_.clear();

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -71,6 +72,10 @@ class RpcServer {
   boost::asio::thread_pool workers_;
   boost::asio::io_context io_;
   boost::asio::ip::tcp::acceptor acceptor_;
+  // Keeps the I/O threads running until Stop() has closed every connection:
+  // without it they return as soon as nothing is pending (acceptor closed,
+  // peers gone), and the closes Stop() posts would never run.
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::vector<std::thread> io_threads_;
   std::mutex connections_mu_;
   std::vector<std::weak_ptr<ServerConnection>> connections_;  // guarded by connections_mu_

@@ -420,9 +420,11 @@ void RmDaemon::Housekeeping() {
       last_slow = now;
       tracker_->ExpireNodes();
       RefreshPoolQueues();
-      const bool rolled = amrm_tokens_->Advance().any() | nm_tokens_->Advance().any() |
-                          container_tokens_->Advance().any();
-      if (rolled) SaveKeys();
+      // Each family advances, whatever the others did.
+      const bool amrm_rolled = amrm_tokens_->Advance().any();
+      const bool nm_rolled = nm_tokens_->Advance().any();
+      const bool container_rolled = container_tokens_->Advance().any();
+      if (amrm_rolled || nm_rolled || container_rolled) SaveKeys();
       delegation_tokens_->Advance();
       SaveNodes();
     } else {

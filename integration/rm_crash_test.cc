@@ -52,6 +52,7 @@
 #include <vector>
 
 #include "am_protocol/ipc/rpc_client.h"
+#include "base/base64.h"
 #include "integration/wait_for.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/credentials.h"
@@ -72,6 +73,7 @@ constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolP
 constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
 constexpr int kMaxLiveApps = 16;
 constexpr int kMaxLongApps = 4;
+constexpr int kMaxShellApps = 2;  // `spindle shell-am` AMs at a time
 constexpr int64_t kContainerMb = 128;
 
 int EnvInt(const char* name, int fallback) {
@@ -146,7 +148,7 @@ void WriteSite(const std::string& path, const std::map<std::string, std::string>
   std::filesystem::rename(tmp, path);
 }
 
-enum class Fate { kFinish, kKill, kLong };
+enum class Fate { kFinish, kKill, kLong, kShell };
 
 const char* FateName(Fate f) {
   switch (f) {
@@ -156,6 +158,8 @@ const char* FateName(Fate f) {
       return "kill";
     case Fate::kLong:
       return "long";
+    case Fate::kShell:
+      return "shell";
   }
   return "?";
 }
@@ -187,6 +191,7 @@ struct TestApp {
   bool kill_requested = false;
   bool done_signalled = false;
   y::YarnApplicationStateProto last_seen = y::NEW;
+  SteadyClock::time_point next_poll;
 
   bool Over() const { return unregistered || killed; }
 };
@@ -202,7 +207,8 @@ class RmCrashTest : public ::testing::Test {
                 static_cast<unsigned long long>(seed_));
     work_ = ::testing::TempDir() + "/rm-crash-test-" + std::to_string(getpid());
     std::filesystem::remove_all(work_);
-    for (const char* d : {"rm-conf", "nm-conf", "nm/local", "nm/logs", "am", "tok", "done"}) {
+    for (const char* d :
+         {"rm-conf", "nm-conf", "am-conf", "nm/local", "nm/logs", "am", "tok", "done"}) {
       std::filesystem::create_directories(work_ + "/" + d);
     }
     ipc::RpcClientOptions options;
@@ -415,6 +421,19 @@ class RmCrashTest : public ::testing::Test {
            app + " ]; do sleep 0.3; done";
   }
 
+  // `spindle shell-am` (the AM of `spindle shell`) with 3 containers that
+  // sleep 1-4 s and exit 0; it unregisters SUCCEEDED iff all 3 exited 0.
+  // Its RM calls are retried every 100 ms (am-conf/yarn-site.xml).
+  std::string ShellAmCommand(const rm::ApplicationId& id) {
+    const std::string task = "sleep " + std::to_string(Uniform(1, 4));
+    return "echo $CONTAINER_ID >> " + work_ + "/am/" + id.ToString() + " && exec " +
+           SPINDLE_BINARY + " shell-am --conf " + work_ +
+           "/am-conf --rm-scheduler 127.0.0.1:" + std::to_string(scheduler_port_) +
+           " --num-containers 3 --memory-mb 128 --vcores 1 --timeout-seconds 150 "
+           "--command-base64 " +
+           Base64Encode(task) + " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr";
+  }
+
   // ---- the workload: submissions and AMs ------------------------------------
 
   void WorkloadLoop() {
@@ -434,10 +453,12 @@ class RmCrashTest : public ::testing::Test {
     if (!submitting_) return;
     int live = 0;
     int long_lived = 0;
+    int shells = 0;
     for (const auto& [id, app] : apps_) {
       if (app.Over()) continue;
       ++live;
       if (app.fate == Fate::kLong) ++long_lived;
+      if (app.fate == Fate::kShell) ++shells;
     }
     const auto now = SteadyClock::now();
     if (live >= kMaxLiveApps || now < next_submit_) return;
@@ -459,14 +480,17 @@ class RmCrashTest : public ::testing::Test {
         << last_app_seq_ << " (RM run " << rm_starts_ << ")";
     last_app_seq_ = std::max(last_app_seq_, id.id);
 
+    const bool shell = shells < kMaxShellApps && Uniform(0, 99) < 30;
     y::SubmitApplicationRequestProto submit;
     auto* context = submit.mutable_application_submission_context();
     *context->mutable_application_id() = new_response.application_id();
-    context->set_application_name("crash-test");
+    context->set_application_name(shell ? "crash-test-shell" : "crash-test");
     context->set_queue("default");
     context->mutable_resource()->set_memory(kContainerMb);
     context->mutable_resource()->set_virtual_cores(1);
-    context->mutable_am_container_spec()->add_command(AmCommand(id));
+    // As `spindle shell`: one attempt, so an AM that fails fails the app.
+    if (shell) context->set_maxappattempts(1);
+    context->mutable_am_container_spec()->add_command(shell ? ShellAmCommand(id) : AmCommand(id));
     y::SubmitApplicationResponseProto submitted;
     s = am_client_->Call(ClientSpec(), "submitApplication", submit, &submitted);
     if (!s.ok()) {
@@ -479,7 +503,9 @@ class RmCrashTest : public ::testing::Test {
     }
     TestApp& app = Adopt(id);
     const int roll = Uniform(0, 99);
-    if (roll < 25 && long_lived < kMaxLongApps) {
+    if (shell) {
+      app.fate = Fate::kShell;
+    } else if (roll < 25 && long_lived < kMaxLongApps) {
       app.fate = Fate::kLong;
     } else if (roll < 50) {
       app.fate = Fate::kKill;
@@ -567,6 +593,10 @@ class RmCrashTest : public ::testing::Test {
       app.done_signalled = true;
     }
     if (app.Over()) return;
+    if (app.fate == Fate::kShell) {
+      PollShellApp(app);
+      return;
+    }
     if (app.fate == Fate::kKill && now - app.acked_at >= app.lifetime) {
       y::KillApplicationRequestProto request;
       rm::ToProto(app.id, request.mutable_application_id());
@@ -603,6 +633,42 @@ class RmCrashTest : public ::testing::Test {
       return;
     }
     Allocate(app);
+  }
+
+  // A `spindle shell-am` app runs by itself; it must end FINISHED/SUCCEEDED.
+  void PollShellApp(TestApp& app) {
+    const auto now = SteadyClock::now();
+    if (now < app.next_poll) return;
+    app.next_poll = now + 300ms;
+    y::GetApplicationReportRequestProto request;
+    rm::ToProto(app.id, request.mutable_application_id());
+    y::GetApplicationReportResponseProto response;
+    Status s = am_client_->Call(ClientSpec(), "getApplicationReport", request, &response);
+    if (!s.ok()) return;  // checked after the restart
+    const auto& report = response.application_report();
+    if (!IsFinal(report.yarn_application_state())) return;
+    app.unregistered = true;
+    app.done_signalled = true;
+    EXPECT_TRUE(report.yarn_application_state() == y::FINISHED &&
+                report.final_application_status() == y::APP_SUCCEEDED)
+        << app.id.ToString() << " (shell) ended " << Name(report.yarn_application_state()) << "/"
+        << y::FinalApplicationStatusProto_Name(report.final_application_status()) << ": "
+        << report.diagnostics() << "; its AM's stdout:\n"
+        << ShellAmOutput(app.id);
+  }
+
+  std::string ShellAmOutput(const rm::ApplicationId& id) {
+    std::string out;
+    std::error_code ec;
+    const std::string dir = work_ + "/nm/logs/" + id.ToString();
+    if (!std::filesystem::exists(dir, ec)) return "(no logs)";
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
+      const std::string name = e.path().filename().string();
+      if (name == "stdout" || name == "stderr") {
+        out += e.path().string() + ":\n" + Tail(e.path().string(), 15);
+      }
+    }
+    return out;
   }
 
   void Allocate(TestApp& app) {
@@ -744,7 +810,19 @@ class RmCrashTest : public ::testing::Test {
       if (!app.unregistered && app.finish_requested && state == y::FINISHED) {
         app.unregistered = true;
       }
-      if (app.killed) {
+      if (app.fate == Fate::kShell && !app.unregistered && IsFinal(state)) {
+        app.next_poll = {};
+        PollShellApp(app);  // it ended while the RM was down: SUCCEEDED?
+      }
+      if (app.fate == Fate::kShell && app.unregistered) {
+        // Its end was checked when it was seen (PollShellApp); it stays.
+        if (IsFinal(app.last_seen)) {
+          EXPECT_EQ(state, app.last_seen)
+              << name << " was " << Name(app.last_seen) << ", is " << got << when;
+        } else {
+          EXPECT_TRUE(IsFinal(state)) << name << " ended, is " << got << when;
+        }
+      } else if (app.killed) {
         EXPECT_EQ(state, y::KILLED) << name << " was killed, is " << got << when;
       } else if (app.unregistered || (app.finish_requested && state == y::RUNNING)) {
         EXPECT_TRUE(state == y::RUNNING || state == y::FINISHED)
@@ -766,11 +844,13 @@ class RmCrashTest : public ::testing::Test {
       // The AM: launched once; still the current attempt.
       const auto launches = Lines(work_ + "/am/" + id.ToString());
       EXPECT_LE(launches.size(), 1u) << name << ": AM container launched more than once" << when;
-      if (app.am_container.has_value() && !app.killed && !IsFinal(state)) {
+      auto am = launches.empty() ? Result<rm::ContainerId>(Status::NotFound(""))
+                                 : rm::ContainerId::Parse(launches.front());
+      if (am.ok() && !app.killed && !IsFinal(state)) {
         const rm::ApplicationAttemptId current =
             rm::FromProto(report.currentapplicationattemptid());
-        EXPECT_EQ(current, app.am_container->attempt)
-            << name << ": its AM runs as " << app.am_container->attempt.ToString()
+        EXPECT_EQ(current, am->attempt)
+            << name << ": its AM runs as " << am->attempt.ToString()
             << " but the RM's current attempt is " << current.ToString() << when;
       }
     }
@@ -941,6 +1021,9 @@ TEST_F(RmCrashTest, AcknowledgedWorkSurvivesRandomSigkills) {
             {{"yarn.scheduler.capacity.root.queues", "default"},
              {"yarn.scheduler.capacity.root.default.capacity", "100"}});
   ASSERT_NO_FATAL_FAILURE(StartRm());
+  WriteSite(work_ + "/am-conf/yarn-site.xml",
+            {{"yarn.resourcemanager.connect.retry-interval.ms", "100"},
+             {"yarn.resourcemanager.connect.max-wait.ms", "60000"}});
   ASSERT_NO_FATAL_FAILURE(StartNm());
   ASSERT_TRUE(WaitFor([&] { return RunningNodes() == 1; })) << "the node registered";
   workload_ = std::thread([this] { WorkloadLoop(); });
@@ -996,7 +1079,9 @@ TEST_F(RmCrashTest, AcknowledgedWorkSurvivesRandomSigkills) {
       ADD_FAILURE() << id.ToString() << " (" << FateName(app.fate) << ") did not end: "
                     << (s.ok() ? Name(report.yarn_application_state()) + " " + report.diagnostics()
                                : s.ToString())
-                    << (app.amrm.has_value() ? "" : "; its AM never started");
+                    << (app.fate == Fate::kShell ? "; its AM's output:\n" + ShellAmOutput(id)
+                        : app.amrm.has_value()   ? ""
+                                                 : "; its AM never started");
       continue;
     }
     const y::YarnApplicationStateProto want = app.killed ? y::KILLED : y::FINISHED;

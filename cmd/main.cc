@@ -8,6 +8,7 @@
 #include "bench/ipc_bench.h"
 #include "bench/nm_bench.h"
 #include "bench/pool_bench.h"
+#include "bench/recovery_bench.h"
 #include "bench/windtunnel_bench.h"
 #include "cmd/command_line.h"
 #include "cmd/nm_daemon.h"
@@ -37,6 +38,10 @@ void PrintUsage() {
       "  bench nm    heartbeats/s the RM serves from one `spindle nm --simulate N`\n"
       "              agent, and the agent's CPU and RSS [--nodes 5000] [--seconds 20]\n"
       "              [--interval-ms 1000] [--register-timeout 120]\n"
+      "  bench recovery  RM restart without loss: reload time of M stored apps, and\n"
+      "              restart (SIGKILL) to first allocation with K simulated nodes\n"
+      "              [--apps 10000,100000] [--nodes 20] [--live-apps 2*K] [--dir D]\n"
+      "              [--keep] [--no-restart] [--timeout 120] [--json F]\n"
       "  rm          the ResourceManager [--conf DIR] (default $HADOOP_CONF_DIR)\n"
       "              [--ports-file F] (where it listens, once listening)\n"
       "  nm          the node agent [--conf DIR] [--simulate N]\n"
@@ -64,6 +69,7 @@ int Bench(int argc, char** argv) {
   if (name == "ipc") return spindle::bench::IpcBenchMain(*flags);
   if (name == "pool") return spindle::bench::PoolBenchMain(*flags);
   if (name == "nm") return spindle::bench::NmBenchMain(*flags);
+  if (name == "recovery") return spindle::bench::RecoveryBenchMain(*flags);
   if (name == "windtunnel") return spindle::bench::WindTunnelBenchMain(*flags);
   std::fprintf(stderr, "spindle bench: unknown benchmark '%s'\n", name.c_str());
   return 2;

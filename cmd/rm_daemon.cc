@@ -123,7 +123,7 @@ Status RmDaemon::FormatStateStore(const rm::Configuration& conf) {
   return Status::OK();
 }
 
-Status RmDaemon::OpenStore(rm::RecoveredRmState* recovered) {
+Status RmDaemon::OpenStore(int64_t start_ms, rm::RecoveredRmState* recovered) {
   ASSIGN_OR_RETURN(recovery_, rm::RecoveryConfig::FromConfiguration(conf_));
   // As Hadoop: without recovery the RM neither reads nor writes a store.
   if (!recovery_.recovery_enabled) return Status::OK();
@@ -146,14 +146,14 @@ Status RmDaemon::OpenStore(rm::RecoveredRmState* recovered) {
   *recovered = std::move(decoded).value();
   persist::StoreBatch batch;
   batch.SetClusterValue(persist::ClusterField::kClusterTimestamp,
-                        recovered->cluster_timestamp.value_or(clock_->WallMillis()));
+                        recovered->cluster_timestamp.value_or(start_ms));
   batch.SetClusterValue(persist::ClusterField::kEpoch,
                         recovered->cluster_timestamp.has_value() ? recovered->epoch + 1 : 0);
   Status saved = store_->Apply(batch);
   if (!saved.ok())
     return Status::IoError("cannot write the state store" + where + ": " + saved.message());
   if (!recovered->cluster_timestamp.has_value()) {
-    recovered->cluster_timestamp = batch.ops()[0].number;
+    recovered->cluster_timestamp = start_ms;
   } else {
     ++recovered->epoch;
     LOG(INFO) << "recovering from the state store" << where << ": " << recovered->apps.size()
@@ -166,12 +166,12 @@ Status RmDaemon::OpenStore(rm::RecoveredRmState* recovered) {
 
 Status RmDaemon::Init() {
   ASSIGN_OR_RETURN(addresses_, RmAddressesFromConfiguration(conf_));
-  rm::RecoveredRmState recovered;
-  RETURN_NOT_OK(OpenStore(&recovered));
   // Ids keep the first run's timestamp; what NMs see as the RM's identity
   // (and container tokens carry) is this run's start, as with Hadoop, so
   // that a token of a previous run is told apart.
   const int64_t start_ms = clock_->WallMillis();
+  rm::RecoveredRmState recovered;
+  RETURN_NOT_OK(OpenStore(start_ms, &recovered));
   const int64_t cluster_timestamp = recovered.cluster_timestamp.value_or(start_ms);
 
   std::map<std::string, std::string> pool_keys;
@@ -271,6 +271,7 @@ Status RmDaemon::Init() {
   deps.container_tokens = container_tokens_.get();
   deps.nm_tokens = nm_tokens_.get();
   deps.clock = clock_;
+  deps.store = app_store_.get();
   am_service_ = std::make_unique<am_protocol::AmService>(deps);
 
   rm::ApplicationManager::Listener listener;
@@ -289,6 +290,7 @@ Status RmDaemon::Init() {
         amrm_tokens_->AddRecoveredAttempt(attempt->id);
       }
     }
+    am_service_->SetRecoveredAsks(recovered.asks);
     awaited_nodes_ = std::move(recovered.nodes);
     holding_ = !awaited_nodes_.empty();
   }
@@ -415,18 +417,23 @@ void RmDaemon::Housekeeping() {
   while (!stopping_.load()) {
     apps_->Tick();
     if (holding_) ReleaseHoldIfDue();
+    // The node list is stored as soon as it changes: a restart waits for
+    // the nodes that were there.
+    if (const uint64_t version = nodes_->membership_version(); version != saved_nodes_version_) {
+      if (SaveNodes()) saved_nodes_version_ = version;
+    }
     const auto now = clock_->Now();
     if (now - last_slow >= std::chrono::milliseconds(500)) {
       last_slow = now;
       tracker_->ExpireNodes();
       RefreshPoolQueues();
-      // Each family advances, whatever the others did.
+      // Every family advances, whichever rolled.
       const bool amrm_rolled = amrm_tokens_->Advance().any();
       const bool nm_rolled = nm_tokens_->Advance().any();
       const bool container_rolled = container_tokens_->Advance().any();
-      if (amrm_rolled || nm_rolled || container_rolled) SaveKeys();
+      const bool rolled = amrm_rolled || nm_rolled || container_rolled;
+      if (rolled) SaveKeys();
       delegation_tokens_->Advance();
-      SaveNodes();
     } else {
       RefreshPoolQueues();
     }
@@ -462,10 +469,13 @@ void RmDaemon::ReleaseHoldIfDue() {
   Status started = pool_->Start();
   if (!started.ok()) LOG(ERROR) << "cannot start the schedulers: " << started.ToString();
   holding_ = false;
+  // Those that did not come back are no longer part of the cluster.
+  awaited_nodes_.clear();
+  saved_nodes_version_ = ~uint64_t{0};
 }
 
-void RmDaemon::SaveNodes() {
-  if (store_ == nullptr) return;
+bool RmDaemon::SaveNodes() {
+  if (store_ == nullptr) return true;
   std::set<std::string> live;
   for (const rm::NodeReport& node : nodes_->Nodes()) {
     switch (node.state) {
@@ -480,7 +490,7 @@ void RmDaemon::SaveNodes() {
   }
   // Nodes still awaited stay listed: a second restart waits for them too.
   live.insert(awaited_nodes_.begin(), awaited_nodes_.end());
-  if (live == stored_nodes_) return;
+  if (live == stored_nodes_) return true;
   persist::StoreBatch batch;
   for (const auto& node : live) {
     if (stored_nodes_.count(node) == 0) batch.PutNode(node, node);
@@ -491,9 +501,10 @@ void RmDaemon::SaveNodes() {
   Status saved = store_->Apply(batch);
   if (!saved.ok()) {
     LOG(ERROR) << "cannot store the node list: " << saved.ToString();
-    return;
+    return false;
   }
   stored_nodes_ = std::move(live);
+  return true;
 }
 
 Status RmDaemon::RefreshAdminAclFrom(const rm::Configuration& conf) {

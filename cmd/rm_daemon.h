@@ -116,16 +116,17 @@ class RmDaemon : public am_protocol::AdminActions {
   Status RefreshAdminAclFrom(const rm::Configuration& conf);
   // Pushes the queue tree's specs for the current cluster capacity.
   void RefreshPoolQueues();
-  // Opens the store and reads what a previous run left; writes this run's
-  // cluster timestamp and epoch.
-  Status OpenStore(rm::RecoveredRmState* recovered);
+  // Opens the store and reads what a previous run left; writes the cluster
+  // timestamp (`start_ms` for a new store) and this run's epoch.
+  Status OpenStore(int64_t start_ms, rm::RecoveredRmState* recovered);
   // Stores every token family's keys (at start, and after a roll).
   void SaveKeys();
   // Housekeeping after a recovery: starts the schedulers once the previous
   // run's nodes are back (or the wait is over).
   void ReleaseHoldIfDue();
-  // Keeps the store's list of cluster nodes in step with the registry.
-  void SaveNodes();
+  // Keeps the store's list of cluster nodes in step with the registry;
+  // false if the store refused.
+  bool SaveNodes();
 
   rm::Configuration conf_;
   const std::string conf_dir_;
@@ -140,6 +141,7 @@ class RmDaemon : public am_protocol::AdminActions {
   std::atomic<bool> holding_{false};
   // The node ids the store lists. Housekeeping only (after Init).
   std::set<std::string> stored_nodes_;
+  uint64_t saved_nodes_version_ = 0;
   std::unique_ptr<rm::OsGroupMapping> groups_;
   mutable Mutex admin_mu_;
   rm::AccessControlList admin_acl_ GUARDED_BY(admin_mu_);

@@ -87,24 +87,29 @@ ipc::ConnectionSpec ShellAm::AmSpec() const {
           options_.user, options_.amrm};
 }
 
-Status ShellAm::CallRm(const std::string& method, const google::protobuf::MessageLite& request,
-                       google::protobuf::MessageLite* response) {
+Status CallRmWithRetry(ipc::RpcClient* client, const ipc::ConnectionSpec& spec,
+                       const std::string& method, const google::protobuf::MessageLite& request,
+                       google::protobuf::MessageLite* response, const RmConnectRetry& retry) {
   const auto start = std::chrono::steady_clock::now();
-  const RmConnectRetry& retry = options_.retry;
   for (int attempt = 1;; ++attempt) {
-    Status s = client_.Call(AmSpec(), method, request, response);
+    Status s = client->Call(spec, method, request, response);
     if (!IsConnectionFailure(s)) return s;
     const auto waited = std::chrono::steady_clock::now() - start;
     if (retry.max_wait.count() >= 0 && waited + retry.retry_interval > retry.max_wait) {
-      return s.WithContext(method + ": the RM at " + options_.scheduler_host + ":" +
-                           std::to_string(options_.scheduler_port) + " was not reachable for " +
-                           std::to_string(retry.max_wait.count()) + " ms");
+      return s.WithContext(method + ": the RM at " + spec.host + ":" + std::to_string(spec.port) +
+                           " was not reachable for " + std::to_string(retry.max_wait.count()) +
+                           " ms");
     }
-    LOG(WARNING) << method << ": cannot reach the RM at " << options_.scheduler_host << ":"
-                 << options_.scheduler_port << " (" << s.ToString() << "); attempt " << attempt
-                 << ", retrying in " << retry.retry_interval.count() << " ms";
+    LOG(WARNING) << method << ": cannot reach the RM at " << spec.host << ":" << spec.port << " ("
+                 << s.ToString() << "); attempt " << attempt << ", retrying in "
+                 << retry.retry_interval.count() << " ms";
     std::this_thread::sleep_for(retry.retry_interval);
   }
+}
+
+Status ShellAm::CallRm(const std::string& method, const google::protobuf::MessageLite& request,
+                       google::protobuf::MessageLite* response) {
+  return CallRmWithRetry(&client_, AmSpec(), method, request, response, options_.retry);
 }
 
 Status ShellAm::Register() {

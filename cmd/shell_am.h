@@ -64,6 +64,14 @@ struct RmConnectRetry {
   static Result<RmConnectRetry> FromConfiguration(const rm::Configuration& conf);
 };
 
+// client->Call, retried per `retry` while the call fails to reach the RM
+// (IoError, TimedOut or Aborted without a remote exception): RMProxy's retry
+// policy, for the AM and for `spindle shell` alike. After max_wait, the last
+// error with the wait in its message.
+Status CallRmWithRetry(ipc::RpcClient* client, const ipc::ConnectionSpec& spec,
+                       const std::string& method, const google::protobuf::MessageLite& request,
+                       google::protobuf::MessageLite* response, const RmConnectRetry& retry);
+
 struct ShellAmOptions {
   // The RM's ApplicationMasterProtocol address (yarn.resourcemanager.scheduler.address).
   std::string scheduler_host;

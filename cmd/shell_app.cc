@@ -87,6 +87,26 @@ std::string AmCommand(const ShellSpec& spec, const std::string& scheduler) {
   return out.str();
 }
 
+// The configuration of `spindle shell` and its AM: --conf DIR, else $HADOOP_CONF_DIR, else
+// $YARN_CONF_DIR (core-site.xml then yarn-site.xml, each if present), as
+// YarnConfiguration finds it on a Java client's or AM's classpath. None: defaults.
+Result<rm::Configuration> LoadConfiguration(const CommandLine& flags) {
+  rm::Configuration conf;
+  std::string dir = flags.GetString("conf", "");
+  for (const char* env : {"HADOOP_CONF_DIR", "YARN_CONF_DIR"}) {
+    if (!dir.empty()) break;
+    const char* value = std::getenv(env);
+    if (value != nullptr) dir = value;
+  }
+  if (dir.empty()) return conf;
+  for (const char* name : {"core-site.xml", "yarn-site.xml"}) {
+    const std::string path = dir + "/" + name;
+    if (access(path.c_str(), R_OK) != 0) continue;
+    RETURN_NOT_OK(conf.AddResourceFile(path));
+  }
+  return conf;
+}
+
 const char* StateName(y::YarnApplicationStateProto state) {
   return y::YarnApplicationStateProto_Name(state).c_str();
 }
@@ -96,7 +116,7 @@ const char* StateName(y::YarnApplicationStateProto state) {
 int ShellClientMain(const CommandLine& flags) {
   Status known =
       flags.CheckKnown({"rm", "rm-scheduler", "num-containers", "memory-mb", "vcores", "command",
-                        "am-memory-mb", "queue", "name", "user", "timeout-seconds"});
+                        "am-memory-mb", "queue", "name", "user", "timeout-seconds", "conf"});
   if (!known.ok()) return Fail("shell", known);
   auto rm = ParseHostPort(flags.GetString("rm", "127.0.0.1:8032"), "rm");
   if (!rm.ok()) return Fail("shell", rm.status());
@@ -118,12 +138,16 @@ int ShellClientMain(const CommandLine& flags) {
   spec.memory_mb = *memory;
   spec.vcores = *vcores;
 
+  auto conf = LoadConfiguration(flags);
+  if (!conf.ok()) return Fail("shell", conf.status());
+  auto retry = RmConnectRetry::FromConfiguration(*conf);
+  if (!retry.ok()) return Fail("shell", retry.status());
   ipc::RpcClient client;
   const ipc::ConnectionSpec acp{rm->host, rm->port, client_service::kApplicationClientProtocol,
                                 flags.GetString("user", CurrentUser()), std::nullopt};
   y::GetNewApplicationRequestProto new_request;
   y::GetNewApplicationResponseProto new_response;
-  Status s = client.Call(acp, "getNewApplication", new_request, &new_response);
+  Status s = CallRmWithRetry(&client, acp, "getNewApplication", new_request, &new_response, *retry);
   if (!s.ok()) return Fail("shell", s);
   const rm::ApplicationId id = rm::FromProto(new_response.application_id());
 
@@ -138,7 +162,7 @@ int ShellClientMain(const CommandLine& flags) {
   context->mutable_resource()->set_virtual_cores(1);
   context->mutable_am_container_spec()->add_command(AmCommand(spec, scheduler));
   y::SubmitApplicationResponseProto submitted;
-  s = client.Call(acp, "submitApplication", submit, &submitted);
+  s = CallRmWithRetry(&client, acp, "submitApplication", submit, &submitted, *retry);
   if (!s.ok()) return Fail("shell", s);
   std::printf("Submitted application %s\n", id.ToString().c_str());
   std::fflush(stdout);
@@ -149,7 +173,7 @@ int ShellClientMain(const CommandLine& flags) {
   y::YarnApplicationStateProto last = y::NEW;
   while (true) {
     y::GetApplicationReportResponseProto report;
-    s = client.Call(acp, "getApplicationReport", report_request, &report);
+    s = CallRmWithRetry(&client, acp, "getApplicationReport", report_request, &report, *retry);
     if (!s.ok()) return Fail("shell", s);
     const y::ApplicationReportProto& r = report.application_report();
     if (r.yarn_application_state() != last) {
@@ -198,26 +222,6 @@ Result<ipc::ClientToken> AmrmTokenFromEnvironment(const HostPort& scheduler) {
   return Status::NotFound(std::string("no ") + kAmrmTokenKind + " in " + path);
 }
 
-// The AM's configuration: --conf DIR, else $HADOOP_CONF_DIR, else
-// $YARN_CONF_DIR (core-site.xml then yarn-site.xml, each if present), as
-// YarnConfiguration finds it on a Java AM's classpath. None: defaults.
-Result<rm::Configuration> LoadAmConfiguration(const CommandLine& flags) {
-  rm::Configuration conf;
-  std::string dir = flags.GetString("conf", "");
-  for (const char* env : {"HADOOP_CONF_DIR", "YARN_CONF_DIR"}) {
-    if (!dir.empty()) break;
-    const char* value = std::getenv(env);
-    if (value != nullptr) dir = value;
-  }
-  if (dir.empty()) return conf;
-  for (const char* name : {"core-site.xml", "yarn-site.xml"}) {
-    const std::string path = dir + "/" + name;
-    if (access(path.c_str(), R_OK) != 0) continue;
-    RETURN_NOT_OK(conf.AddResourceFile(path));
-  }
-  return conf;
-}
-
 }  // namespace
 
 int ShellAmMain(const CommandLine& flags) {
@@ -246,7 +250,7 @@ int ShellAmMain(const CommandLine& flags) {
   spec.containers = *containers;
   spec.memory_mb = *memory;
   spec.vcores = *vcores;
-  auto conf = LoadAmConfiguration(flags);
+  auto conf = LoadConfiguration(flags);
   if (!conf.ok()) return Fail("shell-am", conf.status());
   auto retry = RmConnectRetry::FromConfiguration(*conf);
   if (!retry.ok()) return Fail("shell-am", retry.status());

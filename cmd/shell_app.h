@@ -10,9 +10,10 @@
 //    starts the command in each over ContainerManagementProtocol with the
 //    NM tokens it was given, waits for all to complete and unregisters
 //    SUCCEEDED if every command exited 0, FAILED otherwise (cmd/shell_am.h,
-//    which also says how it survives an RM restart). It reads
-//    yarn.resourcemanager.connect.* from --conf DIR, $HADOOP_CONF_DIR or
-//    $YARN_CONF_DIR (core-site.xml, yarn-site.xml).
+//    which also says how it survives an RM restart).
+// Both retry calls that cannot reach the RM per yarn.resourcemanager.connect.*
+// (as Hadoop's RMProxy), read from --conf DIR, $HADOOP_CONF_DIR or
+// $YARN_CONF_DIR (core-site.xml, yarn-site.xml).
 #pragma once
 
 #include "cmd/command_line.h"

@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <mutex>
 #include <thread>
@@ -141,6 +143,7 @@ class RmLifecycleTest : public ::testing::Test {
     conf.Set("yarn.admin.acl", "admin");
     conf.Set("spindle.scheduler.partitions", "2");
     Configure(&conf);
+    conf_ = conf;
     auto daemon = RmDaemon::Create(std::move(conf));
     ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
     daemon_ = std::move(daemon).value();
@@ -251,6 +254,7 @@ class RmLifecycleTest : public ::testing::Test {
     return Report(id).yarn_application_state();
   }
 
+  rm::Configuration conf_;
   std::unique_ptr<RmDaemon> daemon_;
   TestNodeManager nm_;
   ipc::RpcClient client_;
@@ -562,6 +566,243 @@ TEST_F(RmAmExpiryTest, SilentAmsExpireAndTheAppFailsAfterItsAttempts) {
   EXPECT_THAT(Report(app).diagnostics(), ::testing::HasSubstr("failed 2 times due to "
                                                               "ApplicationMaster for attempt"));
   EXPECT_THAT(Report(app).diagnostics(), ::testing::HasSubstr("timed out"));
+}
+
+// RM restart on a RocksDB store: a new RmDaemon (new ports) on the store the
+// previous one left, as after a crash: only what the store holds survives.
+class RmRestartTest : public RmLifecycleTest {
+ protected:
+  void Configure(rm::Configuration* conf) override {
+    char dir[] = "/tmp/spindle-restart-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    store_dir_ = dir;
+    conf->Set("yarn.resourcemanager.store.class", "rocksdb");
+    conf->Set("spindle.store.path", store_dir_ + "/rmstore");
+    conf->Set("spindle.store.sync-writes", "false");
+    conf->Set("yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms", "30000");
+    // Schedulers see released room within 20 ms, so a drain of a few hundred
+    // ms shows every container the pool would hand out.
+    conf->Set("spindle.scheduler.sync-gap-ms", "20");
+  }
+  void TearDown() override {
+    RmLifecycleTest::TearDown();
+    daemon_.reset();
+    std::filesystem::remove_all(store_dir_);
+  }
+
+  void Restart() {
+    daemon_->Stop();
+    daemon_.reset();  // closes the store
+    auto daemon = RmDaemon::Create(conf_);
+    ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+    daemon_ = std::move(daemon).value();
+    ASSERT_TRUE(daemon_->Start().ok());
+    nm_response_id_ = 0;
+  }
+
+  static y::NMContainerStatusProto Running(const rm::ContainerId& id, int64_t memory,
+                                           int32_t priority) {
+    y::NMContainerStatusProto s;
+    rm::ToProto(id, s.mutable_container_id());
+    s.set_container_state(y::C_RUNNING);
+    s.mutable_resource()->set_memory(memory);
+    s.mutable_resource()->set_virtual_cores(1);
+    s.mutable_priority()->set_priority(priority);
+    return s;
+  }
+
+  // The node registers again after the RM's RESYNC, reporting what it runs.
+  void ReRegisterNode(const std::vector<y::NMContainerStatusProto>& running) {
+    y::NodeHeartbeatResponseProto beat = Heartbeat({});
+    ASSERT_EQ(beat.nodeaction(), y::RESYNC) << "a restarted RM does not know the node yet";
+    y::RegisterNodeManagerRequestProto request;
+    *request.mutable_node_id() = node_id_;
+    request.set_http_port(8042);
+    request.mutable_resource()->set_memory(8192);
+    request.mutable_resource()->set_virtual_cores(8);
+    request.set_nm_version("2.6.0");
+    for (const auto& c : running) *request.add_container_statuses() = c;
+    y::RegisterNodeManagerResponseProto response;
+    ASSERT_TRUE(client_.Call(TrackerSpec(), "registerNodeManager", request, &response).ok());
+    ASSERT_EQ(response.nodeaction(), y::NORMAL);
+  }
+
+  // An AM at the RM: register, then allocate as AMRMClient does.
+  struct Am {
+    ipc::ClientToken token;
+    int32_t response_id = 0;
+  };
+  Status Allocate(Am* am, const y::AllocateRequestProto& request_in,
+                  std::vector<y::ContainerProto>* allocated) {
+    y::AllocateRequestProto request = request_in;
+    request.set_response_id(am->response_id);
+    y::AllocateResponseProto response;
+    RETURN_NOT_OK(client_.Call(AmSpec(am->token), "allocate", request, &response));
+    am->response_id = response.response_id();
+    for (const auto& c : response.allocated_containers()) allocated->push_back(c);
+    return Status::OK();
+  }
+  // Allocates with an empty request for a while; returns what arrived.
+  std::vector<y::ContainerProto> Drain(Am* am, std::chrono::milliseconds how_long) {
+    std::vector<y::ContainerProto> allocated;
+    const auto end = std::chrono::steady_clock::now() + how_long;
+    while (std::chrono::steady_clock::now() < end) {
+      EXPECT_TRUE(Allocate(am, y::AllocateRequestProto(), &allocated).ok());
+      std::this_thread::sleep_for(20ms);
+    }
+    return allocated;
+  }
+
+  static y::AllocateRequestProto Ask(int32_t priority, int64_t memory, int32_t count) {
+    y::AllocateRequestProto request;
+    auto* r = request.add_ask();
+    r->mutable_priority()->set_priority(priority);
+    r->set_resource_name("*");
+    r->mutable_capability()->set_memory(memory);
+    r->mutable_capability()->set_virtual_cores(1);
+    r->set_num_containers(count);
+    return request;
+  }
+
+  // An app whose AM asked for 4 x 2 GB on the one 8 GB node: 3 fit beside
+  // the AM, 1 is outstanding. Then the RM restarts and the node comes back.
+  void RunThenRestart(Am* am, rm::ApplicationId* app, std::vector<y::ContainerProto>* tasks,
+                      rm::ContainerId* am_container) {
+    RegisterNode();
+    Heartbeat({});
+    *app = Submit();
+    ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
+    *am_container = nm_.started()[0].id;
+    am->token = AmrmTokenOf(nm_.started()[0]);
+    // The RM takes note of the launch just after the node accepted it.
+    ASSERT_TRUE(WaitFor([&] {
+      auto report = daemon_->apps().GetApp(*app);
+      return report.ok() && report->current_attempt() != nullptr &&
+             report->current_attempt()->state == rm::AttemptState::kLaunched;
+    }));
+    y::RegisterApplicationMasterRequestProto reg;
+    y::RegisterApplicationMasterResponseProto reg_response;
+    ASSERT_TRUE(
+        client_.Call(AmSpec(am->token), "registerApplicationMaster", reg, &reg_response).ok());
+    ASSERT_TRUE(Allocate(am, Ask(1, 2048, 4), tasks).ok());
+    ASSERT_TRUE(WaitFor([&] {
+      EXPECT_TRUE(Allocate(am, y::AllocateRequestProto(), tasks).ok());
+      return tasks->size() >= 3;
+    }));
+    ASSERT_EQ(Drain(am, 200ms).size(), 0u) << "the fourth does not fit";
+    ASSERT_EQ(tasks->size(), 3u);
+
+    Restart();
+    std::vector<y::NMContainerStatusProto> running = {Running(*am_container, 256, 0)};
+    for (const auto& c : *tasks) running.push_back(Running(rm::FromProto(c.id()), 2048, 1));
+    ReRegisterNode(running);
+    ASSERT_TRUE(WaitFor([&] { return !daemon_->holding_placements(); }))
+        << "placements resume once the only node of the previous run is back";
+    EXPECT_EQ(daemon_->pool().Metrics().allocated, pool::Resource::Of(256 + 3 * 2048, 4))
+        << "the running containers are accounted for again";
+
+    // The AM's next allocate tells it to re-register (its token still works).
+    y::AllocateResponseProto response;
+    y::AllocateRequestProto beat;
+    beat.set_response_id(am->response_id);
+    Status s = client_.Call(AmSpec(am->token), "allocate", beat, &response);
+    EXPECT_EQ(s.java_class(), rm::yarn::kApplicationMasterNotRegistered) << s.ToString();
+    ASSERT_TRUE(
+        client_.Call(AmSpec(am->token), "registerApplicationMaster", reg, &reg_response).ok());
+    am->response_id = 0;
+    EXPECT_EQ(StateOf(*app), y::RUNNING);
+    EXPECT_EQ(nm_.started().size(), 1u) << "the AM was not launched again";
+  }
+
+  // The AM gives back one task container: room for exactly one more.
+  void ReleaseOne(Am* am, const y::ContainerProto& task) {
+    y::AllocateRequestProto release;
+    *release.add_release() = task.id();
+    std::vector<y::ContainerProto> ignored;
+    ASSERT_TRUE(Allocate(am, release, &ignored).ok());
+    EXPECT_TRUE(ignored.empty());
+  }
+
+  std::string store_dir_;
+};
+
+TEST_F(RmRestartTest, AnAmThatResendsItsOriginalTotalGetsOnlyWhatWasOutstanding) {
+  Am am;
+  rm::ApplicationId app;
+  std::vector<y::ContainerProto> tasks;
+  rm::ContainerId am_container;
+  RunThenRestart(&am, &app, &tasks, &am_container);
+  // Like DistributedShell's AMRMClient table, the re-sent total is the
+  // original 4: Apache's RM would grant them all again.
+  std::vector<y::ContainerProto> after;
+  ASSERT_TRUE(Allocate(&am, Ask(1, 2048, 4), &after).ok());
+  after = Drain(&am, 300ms);
+  EXPECT_EQ(after.size(), 0u) << "the node is full with the recovered containers";
+  ReleaseOne(&am, tasks[0]);
+  ASSERT_TRUE(WaitFor([&] {
+    for (const auto& c : Drain(&am, 50ms)) after.push_back(c);
+    return !after.empty();
+  }));
+  ReleaseOne(&am, tasks[1]);
+  for (const auto& c : Drain(&am, 400ms)) after.push_back(c);
+  ASSERT_EQ(after.size(), 1u) << "only the one that was outstanding before the restart";
+  EXPECT_EQ(rm::FromProto(after[0].id()).epoch(), 1) << "container ids carry the new epoch";
+}
+
+TEST_F(RmRestartTest, AnAmThatResendsWhatItStillNeedsGetsIt) {
+  Am am;
+  rm::ApplicationId app;
+  std::vector<y::ContainerProto> tasks;
+  rm::ContainerId am_container;
+  RunThenRestart(&am, &app, &tasks, &am_container);
+  // An AM that counts what it received (MapReduce's) re-sends 1.
+  std::vector<y::ContainerProto> after;
+  ASSERT_TRUE(Allocate(&am, Ask(1, 2048, 1), &after).ok());
+  ReleaseOne(&am, tasks[0]);
+  ReleaseOne(&am, tasks[1]);
+  for (const auto& c : Drain(&am, 500ms)) after.push_back(c);
+  EXPECT_EQ(after.size(), 1u);
+  // New asks after the re-send are taken as they come.
+  ASSERT_TRUE(Allocate(&am, Ask(1, 2048, 1), &after).ok());
+  for (const auto& c : Drain(&am, 500ms)) after.push_back(c);
+  EXPECT_EQ(after.size(), 2u);
+}
+
+TEST_F(RmRestartTest, ApplicationsAndIdsSurviveAndACorruptStoreIsRefused) {
+  RegisterNode();
+  Heartbeat({});
+  const rm::ApplicationId first = Submit();
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
+  Restart();
+  EXPECT_EQ(Report(first).yarn_application_state(), y::ACCEPTED)
+      << "its AM has until the expiry to re-register";
+  const rm::ApplicationId second = Submit();
+  EXPECT_EQ(second.cluster_timestamp, first.cluster_timestamp);
+  EXPECT_GT(second.id, first.id);
+
+  // A store this RM cannot read: refused with a message, and left alone.
+  daemon_->Stop();
+  daemon_.reset();
+  const std::string path = store_dir_ + "/rmstore";
+  {
+    std::ofstream garbage(path + "/CURRENT", std::ios::trunc);
+    garbage << "not a manifest name\n";
+  }
+  auto refused = RmDaemon::Create(conf_);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), ::testing::HasSubstr(path));
+  EXPECT_THAT(refused.status().message(), ::testing::HasSubstr("--format-state-store"));
+  std::ifstream kept(path + "/CURRENT");
+  std::string line;
+  std::getline(kept, line);
+  EXPECT_EQ(line, "not a manifest name") << "the data is left untouched";
+  // Formatting wipes it: the RM starts empty.
+  ASSERT_TRUE(RmDaemon::FormatStateStore(conf_).ok());
+  auto daemon = RmDaemon::Create(conf_);
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  daemon_ = std::move(daemon).value();
+  ASSERT_TRUE(daemon_->Start().ok());
+  EXPECT_TRUE(daemon_->apps().ListApps().empty());
 }
 
 }  // namespace

@@ -387,7 +387,7 @@ Status RocksDbStateStore::ApplyTo(const Pinned& pinned, const StoreBatch& batch)
     if (!s.ok()) return FromRocks(s, "building a write batch", options_.path);
   }
   rocksdb::WriteOptions wo;
-  wo.sync = options_.sync_writes;
+  wo.sync = options_.sync_writes && batch.sync();
   s = pinned.db->Write(wo, &wb);
   if (!s.ok()) return FromRocks(s, "writing", options_.path);
   return Status::OK();

@@ -92,8 +92,16 @@ class StoreBatch {
   size_t size() const { return ops_.size(); }
   void Clear() { ops_.clear(); }
 
+  // A batch that need not be synced: it survives a crash of the process
+  // (it is in the write-ahead log when Apply() returns) but may be lost with
+  // the machine. For records whose loss costs only work done again, written
+  // too often to sync each. Default: synced (as the store's options say).
+  void set_sync(bool sync) { sync_ = sync; }
+  bool sync() const { return sync_; }
+
  private:
   std::vector<Op> ops_;
+  bool sync_ = true;
 };
 
 // Everything a store holds, as returned by Load().

@@ -100,8 +100,48 @@ std::shared_ptr<AmService::AttemptState> AmService::StateOf(const rm::Applicatio
 }
 
 void AmService::AttemptEnded(const rm::ApplicationAttemptId& attempt) {
+  {
+    MutexLock lock(&mu_);
+    attempts_.erase(attempt);
+    recovered_asks_.erase(attempt);
+  }
+  if (deps_.store != nullptr) {
+    Status removed = deps_.store->SaveAsks(attempt, "");
+    if (!removed.ok()) LOG(WARNING) << "cannot drop the asks of " << attempt.ToString();
+  }
+}
+
+AmService::AskKey AmService::KeyOf(const y::ResourceRequestProto& ask) const {
+  const pool::Resource capability =
+      Normalized(ask.capability(), deps_.apps->options().min_allocation);
+  return AskKey{ask.priority().priority(), ask.allocation_request_id(), ask.resource_name(),
+                capability.memory_mb(), capability.vcores()};
+}
+
+void AmService::SetRecoveredAsks(const std::map<rm::ApplicationAttemptId, std::string>& asks) {
   MutexLock lock(&mu_);
-  attempts_.erase(attempt);
+  for (const auto& [attempt, bytes] : asks) {
+    y::AllocateRequestProto table;
+    if (!table.ParseFromString(bytes)) {
+      LOG(WARNING) << "the stored asks of " << attempt.ToString()
+                   << " do not parse; its re-sent asks are taken as they come";
+      continue;
+    }
+    auto& recovered = recovered_asks_[attempt];
+    for (const auto& ask : table.ask()) recovered[KeyOf(ask)] = ask.num_containers();
+  }
+}
+
+void AmService::SaveAsks(const rm::ApplicationAttemptId& attempt, const AttemptState& state) {
+  if (deps_.store == nullptr) return;
+  y::AllocateRequestProto table;
+  for (const auto& [key, ask] : state.asks) *table.add_ask() = ask;
+  // An empty table is still a table (nothing outstanding), not a removal.
+  if (table.ask_size() == 0) table.set_response_id(0);
+  Status saved = deps_.store->SaveAsks(attempt, table.SerializeAsString());
+  if (!saved.ok()) {
+    LOG(WARNING) << "cannot keep the asks of " << attempt.ToString() << ": " << saved.ToString();
+  }
 }
 
 Status AmService::Register(const ipc::ConnectionIdentity& who,
@@ -117,6 +157,20 @@ Status AmService::Register(const ipc::ConnectionIdentity& who,
     state->last_response_id = 0;
     state->last_response.Clear();
     state->asks.clear();
+  }
+  {
+    // After an RM restart: what the previous run still had outstanding.
+    std::map<AskKey, int32_t> recovered;
+    {
+      MutexLock lock(&mu_);
+      auto it = recovered_asks_.find(attempt);
+      if (it != recovered_asks_.end()) {
+        recovered = std::move(it->second);
+        recovered_asks_.erase(it);
+      }
+    }
+    MutexLock lock(&state->mu);
+    state->recovered = std::move(recovered);
   }
   deps_.nm_tokens->RegisterAttempt(attempt);
   ToProto(deps_.apps->options().max_allocation, response->mutable_maximumcapability());
@@ -249,15 +303,19 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
     RETURN_NOT_OK(deps_.containers->Release(attempt, rm::FromProto(id)));
   }
   for (const auto& ask : request.ask()) {
-    const pool::Resource capability = Normalized(ask.capability(), min);
-    AskKey key{ask.priority().priority(), ask.allocation_request_id(), ask.resource_name(),
-               capability.memory_mb(), capability.vcores()};
+    const AskKey key = KeyOf(ask);
     if (ask.num_containers() == 0) {
       state->asks.erase(key);
-    } else {
-      state->asks[key] = ask;
+      continue;
+    }
+    y::ResourceRequestProto& row = state->asks[key] = ask;
+    if (auto it = state->recovered.find(key); it != state->recovered.end()) {
+      // Re-sent after a restart: no more than was still outstanding.
+      row.set_num_containers(std::min(row.num_containers(), it->second));
     }
   }
+  // The AM re-sends its whole table at once after re-registering.
+  if (request.ask_size() > 0) state->recovered.clear();
   ASSIGN_OR_RETURN(pool::AppId pool_app, deps_.apps->PoolAppOf(attempt));
   RETURN_NOT_OK(UpdateBlacklist(request.blacklist_request(), pool_app, state.get()));
   if (request.ask_size() > 0) {
@@ -382,6 +440,9 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
   if (auto id = rm::DecodeAmrmTokenIdentifier(who.token_identifier);
       id.ok() && deps_.amrm_tokens->NeedsNewToken(id->key_id)) {
     rm::ToTokenProto(deps_.amrm_tokens->CreateToken(attempt), response->mutable_am_rm_token());
+  }
+  if (request.ask_size() > 0 || response->allocated_containers_size() > 0) {
+    SaveAsks(attempt, *state);
   }
   state->last_response_id = (state->last_response_id + 1) & 0x7fffffff;
   response->set_response_id(state->last_response_id);

@@ -41,6 +41,9 @@ struct AmServiceDeps {
   const rm::ContainerTokenSecretManager* container_tokens = nullptr;
   rm::NmTokenSecretManager* nm_tokens = nullptr;
   const Clock* clock = nullptr;
+  // Where each live attempt's outstanding asks are kept for a restarted RM
+  // (may be null: nothing is kept).
+  rm::AppStore* store = nullptr;
 };
 
 class AmService {
@@ -62,6 +65,15 @@ class AmService {
   // Forget an attempt's allocate state once it ended.
   void AttemptEnded(const rm::ApplicationAttemptId& attempt);
 
+  // RM restart: the ask tables (AppStore::SaveAsks bytes) that live attempts
+  // had when the previous run stopped. An AM that re-registers re-sends its
+  // asks; those are capped by what the previous run still had outstanding
+  // for the same key, so that work already granted (and recovered with its
+  // containers) is not granted again, whether the AM's own table counts
+  // what it received (Hadoop's DistributedShell does not) or not. Call
+  // before the service serves.
+  void SetRecoveredAsks(const std::map<rm::ApplicationAttemptId, std::string>& asks);
+
  private:
   // (priority, allocation request id, resource name, memory, vcores)
   using AskKey = std::tuple<int32_t, int64_t, std::string, int64_t, int64_t>;
@@ -71,6 +83,9 @@ class AmService {
     int32_t last_response_id GUARDED_BY(mu) = 0;
     hadoop::yarn::AllocateResponseProto last_response GUARDED_BY(mu);
     std::map<AskKey, hadoop::yarn::ResourceRequestProto> asks GUARDED_BY(mu);
+    // After an RM restart, until the AM re-sent its asks: what the previous
+    // run still had outstanding per key.
+    std::map<AskKey, int32_t> recovered GUARDED_BY(mu);
     // Host and rack names the AM blacklisted, and what the pool was last
     // told they resolve to.
     std::set<std::string> blacklist GUARDED_BY(mu);
@@ -84,6 +99,10 @@ class AmService {
   // now (hosts that registered since count too).
   Status UpdateBlacklist(const hadoop::yarn::ResourceBlacklistRequestProto& update,
                          pool::AppId pool_app, AttemptState* state) REQUIRES(state->mu);
+  AskKey KeyOf(const hadoop::yarn::ResourceRequestProto& ask) const;
+  // Keeps the attempt's table for a restarted RM.
+  void SaveAsks(const rm::ApplicationAttemptId& attempt, const AttemptState& state)
+      REQUIRES(state.mu);
   // The pool asks that the AM's ResourceRequest table amounts to.
   std::vector<pool::Ask> ToPoolAsks(
       const std::map<AskKey, hadoop::yarn::ResourceRequestProto>& asks) const;
@@ -91,6 +110,8 @@ class AmService {
   const AmServiceDeps deps_;
   Mutex mu_;
   std::map<rm::ApplicationAttemptId, std::shared_ptr<AttemptState>> attempts_ GUARDED_BY(mu_);
+  // SetRecoveredAsks() tables, until their attempt re-registers.
+  std::map<rm::ApplicationAttemptId, std::map<AskKey, int32_t>> recovered_asks_ GUARDED_BY(mu_);
 };
 
 }  // namespace spindle::am_protocol

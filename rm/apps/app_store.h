@@ -30,6 +30,13 @@ class AppStore {
   // Application sequence numbers up to `last` may have been handed out: a
   // restarted RM continues after it, so no id is ever handed out twice.
   virtual Status ReserveAppIds(int32_t last) = 0;
+  // The RM's table of what a live attempt still asks for (opaque bytes of
+  // the AM service), replaced whole; empty bytes remove it. A restarted RM
+  // uses it to tell re-sent asks from new ones. Exempt from the contract
+  // above: not synced, as it changes with every allocation; it survives a
+  // crash of the process, and its loss with the machine costs at most
+  // containers granted again.
+  virtual Status SaveAsks(const ApplicationAttemptId& attempt, const std::string& bytes) = 0;
 };
 
 }  // namespace spindle::rm

@@ -79,6 +79,7 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& r) {
       entry.report.info.http_address = r.id.host + ":" + std::to_string(r.http_port);
       entry.report.nm_version = r.nm_version;
       entry.report.state = NodeState::kRunning;
+      membership_version_.fetch_add(1, std::memory_order_relaxed);
       entry.report.healthy = true;
       entry.last_response_id = 0;
       entry.last_heard = clock_->Now();
@@ -95,6 +96,7 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& r) {
   Entry entry;
   entry.report.info = NodeInfo{r.id, r.id.host + ":" + std::to_string(r.http_port), r.rack};
   entry.report.state = NodeState::kRunning;
+  membership_version_.fetch_add(1, std::memory_order_relaxed);
   entry.report.capability = r.capability;
   entry.report.nm_version = r.nm_version;
   entry.report.pool_node = *added;
@@ -178,6 +180,7 @@ void NodeRegistry::LeavePoolLocked(Entry& entry, NodeState state) {
     pool_->RemoveNode(entry.report.pool_node).PermitUnchecked();
   }
   entry.report.state = state;
+  membership_version_.fetch_add(1, std::memory_order_relaxed);
   entry.report.num_containers = 0;
   LOG(INFO) << "node " << entry.report.info.id.ToString() << " is now " << Name(state);
 }

@@ -10,6 +10,7 @@
 // locks only), so that the registry and the cell state never disagree.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <optional>
 #include <set>
@@ -143,6 +144,12 @@ class NodeRegistry : public NodeDirectory {
   ClusterNodeCounts Counts() const;
   // Number of nodes that can run containers (for allocate responses).
   int32_t NumUsableNodes() const;
+  // Changes whenever a node joins or leaves the cluster (registers, comes
+  // back, shuts down, is lost or decommissioned): a cheap "anything to
+  // look at?" for those who keep the member list elsewhere.
+  uint64_t membership_version() const {
+    return membership_version_.load(std::memory_order_relaxed);
+  }
 
  private:
   struct Entry {
@@ -157,6 +164,7 @@ class NodeRegistry : public NodeDirectory {
   pool::SchedulerPool* const pool_;
   const Clock* const clock_;
 
+  std::atomic<uint64_t> membership_version_{0};
   mutable Mutex mu_;
   std::set<std::string> include_ GUARDED_BY(mu_);
   std::set<std::string> exclude_ GUARDED_BY(mu_);

@@ -161,6 +161,19 @@ Result<RmApp> DecodeAppRecord(const std::string& bytes) {
   return app;
 }
 
+namespace {
+constexpr std::string_view kAsksSuffix = "/asks";
+}  // namespace
+
+std::string AsksRecordId(const ApplicationAttemptId& attempt) {
+  return attempt.ToString() + std::string(kAsksSuffix);
+}
+
+bool IsAsksRecordId(std::string_view record_id) {
+  return record_id.size() > kAsksSuffix.size() &&
+         record_id.substr(record_id.size() - kAsksSuffix.size()) == kAsksSuffix;
+}
+
 std::string EncodeAttemptRecord(const RmAttempt& attempt) {
   y::ApplicationAttemptStateDataProto proto;
   ToProto(attempt.id, proto.mutable_attemptid());

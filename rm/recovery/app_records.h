@@ -14,6 +14,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "base/result.h"
 #include "rm/apps/rm_app.h"
@@ -25,6 +26,11 @@ std::string EncodeAppRecord(const RmApp& app);
 // for an app stored before it ended. Corruption for bytes that do not parse
 // or lack the application id.
 Result<RmApp> DecodeAppRecord(const std::string& bytes);
+
+// An attempt's outstanding asks are kept beside its record, under this id.
+std::string AsksRecordId(const ApplicationAttemptId& attempt);
+// True if `record_id` names an AsksRecordId rather than an attempt.
+bool IsAsksRecordId(std::string_view record_id);
 
 std::string EncodeAttemptRecord(const RmAttempt& attempt);
 // The attempt's state is the stored final state, or kNew for an attempt

@@ -73,6 +73,15 @@ Result<RecoveredRmState> DecodeRmState(const persist::LoadedState& loaded) {
     auto attempts = loaded.attempts.find(id);
     if (attempts != loaded.attempts.end()) {
       for (const auto& [attempt_id, attempt_bytes] : attempts->second) {
+        if (IsAsksRecordId(attempt_id)) {
+          auto owner = ApplicationAttemptId::Parse(
+              std::string_view(attempt_id).substr(0, attempt_id.rfind('/')));
+          if (!owner.ok() || owner->app != app->submission.id) {
+            return Status::Corruption("asks record " + attempt_id + " is not of application " + id);
+          }
+          state.asks[*owner] = attempt_bytes;
+          continue;
+        }
         auto attempt = DecodeAttemptRecord(attempt_bytes);
         if (!attempt.ok()) {
           return Status::Corruption("attempt " + attempt_id + ": " + attempt.status().message());

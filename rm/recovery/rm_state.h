@@ -38,6 +38,8 @@ struct RecoveredRmState {
   std::map<KeyFamily, KeyState> keys;
   // Node ids (host:port) that were in the cluster when the RM stopped.
   std::set<std::string> nodes;
+  // What live attempts still asked for (AppStore::SaveAsks), by attempt.
+  std::map<ApplicationAttemptId, std::string> asks;
 
   bool empty() const { return !cluster_timestamp.has_value() && apps.empty(); }
 };

@@ -17,6 +17,17 @@ Status StateStoreAppStore::RemoveApp(const ApplicationId& app) {
   return store_->RemoveApplication(app.ToString());
 }
 
+Status StateStoreAppStore::SaveAsks(const ApplicationAttemptId& attempt, const std::string& bytes) {
+  persist::StoreBatch batch;
+  batch.set_sync(false);
+  if (bytes.empty()) {
+    batch.DeleteAttempt(attempt.app.ToString(), AsksRecordId(attempt));
+  } else {
+    batch.PutAttempt(attempt.app.ToString(), AsksRecordId(attempt), bytes);
+  }
+  return store_->Apply(batch);
+}
+
 Status StateStoreAppStore::ReserveAppIds(int32_t last) {
   return store_->SetClusterValue(persist::ClusterField::kAppIdCounter, last);
 }

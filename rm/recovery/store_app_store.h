@@ -19,6 +19,7 @@ class StateStoreAppStore final : public AppStore {
   Status SaveAttempt(const RmApp& app, const RmAttempt& attempt) override;
   Status RemoveApp(const ApplicationId& app) override;
   Status ReserveAppIds(int32_t last) override;
+  Status SaveAsks(const ApplicationAttemptId& attempt, const std::string& bytes) override;
 
  private:
   persist::StateStore* const store_;

@@ -53,6 +53,9 @@ class FailingAppStore : public AppStore {
   }
   Status RemoveApp(const ApplicationId&) override { return Status::IoError("disk full"); }
   Status ReserveAppIds(int32_t) override { return Status::OK(); }
+  Status SaveAsks(const ApplicationAttemptId&, const std::string&) override {
+    return Status::IoError("disk full");
+  }
 };
 
 class AppRecoveryTest : public ::testing::Test {

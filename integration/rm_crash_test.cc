@@ -1001,7 +1001,11 @@ class RmCrashTest : public ::testing::Test {
           std::string unlisted;
           for (const auto& c : LiveContainerProcesses()) {
             if (detail.find(c.ToString() + "=") == std::string::npos) {
-              unlisted += " " + c.ToString();
+              auto it = apps_.find(c.attempt.app);
+              unlisted += " " + c.ToString() +
+                          (it == apps_.end() ? " (app not acknowledged)"
+                                             : std::string(" (app ") + FateName(it->second.fate) +
+                                                   (it->second.Over() ? ", over)" : ")"));
             }
           }
           if (!unlisted.empty()) detail += "\n  running on the node, not listed:" + unlisted;

@@ -106,10 +106,14 @@ Status ResourceTrackerService::RegisterNodeManager(
     if (containers_->Get(id).has_value()) continue;
     // After an RM restart: what kept running is taken back (work-preserving
     // recovery); an AM container that ended meanwhile ends its attempt.
-    if (complete) {
-      apps_->OnContainerFinished(id, status.container_exit_status(), status.diagnostics());
+    if (complete &&
+        apps_->OnContainerFinished(id, status.container_exit_status(), status.diagnostics())) {
       continue;
     }
+    // A task container that ended while the RM was down (or whose end the
+    // previous run had not yet handed to its AM): taken back and completed
+    // at once by OnNodeReport below, so that its AM hears of it (as
+    // Hadoop's RMContainerImpl recovers a COMPLETE container).
     rm::ReportedRunningContainer running;
     running.id = id;
     running.node = registration.id;

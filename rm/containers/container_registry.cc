@@ -164,12 +164,18 @@ NodeContainerActions ContainerRegistry::OnNodeReport(
 }
 
 Status ContainerRegistry::Release(const ApplicationAttemptId& attempt, const ContainerId& id) {
-  MutexLock lock(&mu_);
-  auto it = containers_.find(id);
-  if (it == containers_.end() || id.attempt.app != attempt.app) {
+  if (id.attempt.app != attempt.app) {
     return Status::Remote(yarn::kInvalidContainerRelease,
                           "Cannot release container : " + id.ToString() +
                               " not belonging to this application attempt : " + attempt.ToString());
+  }
+  MutexLock lock(&mu_);
+  auto it = containers_.find(id);
+  if (it == containers_.end()) {
+    // AbstractYarnScheduler.releaseContainers: logged, not an error.
+    LOG(INFO) << attempt.ToString() << " released " << id.ToString()
+              << ", which this RM does not know; ignored";
+    return Status::OK();
   }
   CompleteLocked(it->second, kExitAborted, "Container released by application", /*kill=*/true,
                  nullptr);

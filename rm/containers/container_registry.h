@@ -111,7 +111,11 @@ class ContainerRegistry {
 
   // The AM gives a container back: completed now (ABORTED, "Container
   // released by application"), killed on its node at the next heartbeat.
-  // InvalidContainerReleaseException if the attempt does not own it.
+  // InvalidContainerReleaseException if the container is another
+  // application's. An id of the attempt's own application that the RM does
+  // not know is ignored (OK), as Hadoop's scheduler ignores it: after an RM
+  // restart an AM re-sends the releases it has no answer for, and a
+  // container an earlier run allocated but never saw running is unknown.
   Status Release(const ApplicationAttemptId& attempt, const ContainerId& id);
 
   // The node is gone: its containers complete as ABORTED.

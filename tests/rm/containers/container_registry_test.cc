@@ -114,10 +114,24 @@ TEST_F(ContainerRegistryTest, ReleaseCompletesAtOnceAndKillsOnTheNode) {
   ASSERT_EQ(completions.size(), 1u);
   EXPECT_EQ(completions[0].exit_status, kExitAborted);
   EXPECT_EQ(completions[0].diagnostics, "Container released by application");
-  // Another app's attempt may not release it; unknown ids neither.
+  // Another app's attempt may not release it.
   EXPECT_EQ(registry_->Release({{100, 2}, 1}, c.id).java_class(), yarn::kInvalidContainerRelease);
-  EXPECT_EQ(registry_->Release(attempt_, ContainerId{attempt_, 99}).java_class(),
-            yarn::kInvalidContainerRelease);
+}
+
+TEST_F(ContainerRegistryTest, ReleasingAnUnknownContainerOfTheAppIsIgnored) {
+  // After an RM restart an AM re-sends the releases it had no answer for,
+  // of containers an earlier run allocated and never saw running: Hadoop's
+  // scheduler logs them and goes on, and so does the registry.
+  RmContainer c = Allocate(2);
+  const pool::Resource before = Allocated();
+  EXPECT_TRUE(registry_->Release(attempt_, ContainerId{attempt_, 99}).ok());
+  EXPECT_TRUE(registry_
+                  ->Release(ApplicationAttemptId{attempt_.app, attempt_.attempt + 1},
+                            ContainerId{attempt_, 98})
+                  .ok());
+  EXPECT_EQ(Allocated(), before);
+  EXPECT_TRUE(registry_->TakeCompleted(attempt_).empty());
+  EXPECT_TRUE(registry_->Get(c.id).has_value());
 }
 
 TEST_F(ContainerRegistryTest, UnknownRunningContainersAreKilled) {

@@ -276,6 +276,7 @@ Status RmDaemon::Init() {
   deps.nm_tokens = nm_tokens_.get();
   deps.clock = clock_;
   deps.store = app_store_.get();
+  deps.placements_held = [this] { return holding_.load(); };
   am_service_ = std::make_unique<am_protocol::AmService>(deps);
 
   rm::ApplicationManager::Listener listener;

@@ -769,6 +769,48 @@ TEST_F(RmRestartTest, AnAmThatResendsWhatItStillNeedsGetsIt) {
   EXPECT_EQ(after.size(), 2u);
 }
 
+TEST_F(RmRestartTest, GrantsNoNodeRunsAreGrantedAgain) {
+  RegisterNode();
+  Heartbeat({});
+  const rm::ApplicationId app = Submit();
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
+  const rm::ContainerId am_container = nm_.started()[0].id;
+  Am am;
+  am.token = AmrmTokenOf(nm_.started()[0]);
+  ASSERT_TRUE(WaitFor([&] {
+    auto report = daemon_->apps().GetApp(app);
+    return report.ok() && report->current_attempt() != nullptr &&
+           report->current_attempt()->state == rm::AttemptState::kLaunched;
+  }));
+  y::RegisterApplicationMasterRequestProto reg;
+  y::RegisterApplicationMasterResponseProto reg_response;
+  ASSERT_TRUE(client_.Call(AmSpec(am.token), "registerApplicationMaster", reg, &reg_response).ok());
+  std::vector<y::ContainerProto> granted;
+  ASSERT_TRUE(Allocate(&am, Ask(1, 512, 2), &granted).ok());
+  ASSERT_TRUE(WaitFor([&] {
+    EXPECT_TRUE(Allocate(&am, y::AllocateRequestProto(), &granted).ok());
+    return granted.size() >= 2;
+  }));
+  // The RM dies before the AM starts them (as if their allocate answer was
+  // lost): the node comes back with the AM container only.
+  Restart();
+  ReRegisterNode({Running(am_container, 256, 0)});
+  ASSERT_TRUE(WaitFor([&] { return !daemon_->holding_placements(); }));
+  y::AllocateRequestProto beat;
+  beat.set_response_id(am.response_id);
+  y::AllocateResponseProto response;
+  EXPECT_EQ(client_.Call(AmSpec(am.token), "allocate", beat, &response).java_class(),
+            rm::yarn::kApplicationMasterNotRegistered);
+  ASSERT_TRUE(client_.Call(AmSpec(am.token), "registerApplicationMaster", reg, &reg_response).ok());
+  am.response_id = 0;
+  // The AM still needs both and says so.
+  std::vector<y::ContainerProto> again;
+  ASSERT_TRUE(Allocate(&am, Ask(1, 512, 2), &again).ok());
+  for (const auto& c : Drain(&am, 500ms)) again.push_back(c);
+  ASSERT_EQ(again.size(), 2u) << "grants no node runs were lost: granted again";
+  EXPECT_EQ(rm::FromProto(again[0].id()).epoch(), 1);
+}
+
 TEST_F(RmRestartTest, ApplicationsAndIdsSurviveAndACorruptStoreIsRefused) {
   RegisterNode();
   Heartbeat({});

@@ -121,23 +121,62 @@ AmService::AskKey AmService::KeyOf(const y::ResourceRequestProto& ask) const {
 void AmService::SetRecoveredAsks(const std::map<rm::ApplicationAttemptId, std::string>& asks) {
   MutexLock lock(&mu_);
   for (const auto& [attempt, bytes] : asks) {
-    y::AllocateRequestProto table;
+    y::SpindleAttemptAsksProto table;
     if (!table.ParseFromString(bytes)) {
       LOG(WARNING) << "the stored asks of " << attempt.ToString()
                    << " do not parse; its re-sent asks are taken as they come";
       continue;
     }
-    auto& recovered = recovered_asks_[attempt];
-    for (const auto& ask : table.ask()) recovered[KeyOf(ask)] = ask.num_containers();
+    RecoveredAsks& recovered = recovered_asks_[attempt];
+    for (const auto& ask : table.ask()) recovered.outstanding[KeyOf(ask)] = ask.num_containers();
+    for (const auto& c : table.granted()) {
+      recovered.granted.emplace_back(rm::FromProto(c.id()), GrantKey(c));
+    }
   }
+}
+
+AmService::AskKey AmService::GrantKey(const y::ContainerProto& c) {
+  return AskKey{c.priority().priority(), c.allocation_request_id(), kAnyResource,
+                c.resource().memory(), c.resource().virtual_cores()};
+}
+
+bool AmService::PlacementsHeld() const {
+  return deps_.placements_held != nullptr && deps_.placements_held();
+}
+
+void AmService::CapResentAsks(AttemptState* state) {
+  const RecoveredAsks& recovered = *state->recovered;
+  // Grants of the previous run that no node reports now never reached a
+  // running container: they may be granted again.
+  std::map<AskKey, int32_t> lost;
+  for (const auto& [id, key] : recovered.granted) {
+    if (!deps_.containers->Get(id).has_value()) ++lost[key];
+  }
+  for (auto& [key, row] : state->asks) {
+    auto outstanding = recovered.outstanding.find(key);
+    auto again = lost.find(key);
+    if (outstanding == recovered.outstanding.end() && again == lost.end()) continue;  // new
+    const int32_t cap = (outstanding == recovered.outstanding.end() ? 0 : outstanding->second) +
+                        (again == lost.end() ? 0 : again->second);
+    row.set_num_containers(std::min(row.num_containers(), cap));
+  }
+  state->recovered.reset();
 }
 
 void AmService::SaveAsks(const rm::ApplicationAttemptId& attempt, const AttemptState& state) {
   if (deps_.store == nullptr) return;
-  y::AllocateRequestProto table;
+  y::SpindleAttemptAsksProto table;
   for (const auto& [key, ask] : state.asks) *table.add_ask() = ask;
+  for (const rm::RmContainer& c : deps_.containers->LiveContainersOf(attempt)) {
+    if (c.is_am) continue;
+    y::ContainerProto* granted = table.add_granted();
+    rm::ToProto(c.id, granted->mutable_id());
+    ToProto(c.placement.resource, granted->mutable_resource());
+    granted->mutable_priority()->set_priority(c.placement.priority);
+    granted->set_allocation_request_id(c.placement.allocation_request_id);
+  }
   // An empty table is still a table (nothing outstanding), not a removal.
-  if (table.ask_size() == 0) table.set_response_id(0);
+  if (table.ask_size() == 0 && table.granted_size() == 0) table.add_ask();
   Status saved = deps_.store->SaveAsks(attempt, table.SerializeAsString());
   if (!saved.ok()) {
     LOG(WARNING) << "cannot keep the asks of " << attempt.ToString() << ": " << saved.ToString();
@@ -159,8 +198,8 @@ Status AmService::Register(const ipc::ConnectionIdentity& who,
     state->asks.clear();
   }
   {
-    // After an RM restart: what the previous run still had outstanding.
-    std::map<AskKey, int32_t> recovered;
+    // After an RM restart: what the previous run had for the attempt.
+    std::optional<RecoveredAsks> recovered;
     {
       MutexLock lock(&mu_);
       auto it = recovered_asks_.find(attempt);
@@ -308,17 +347,22 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
       state->asks.erase(key);
       continue;
     }
-    y::ResourceRequestProto& row = state->asks[key] = ask;
-    if (auto it = state->recovered.find(key); it != state->recovered.end()) {
-      // Re-sent after a restart: no more than was still outstanding.
-      row.set_num_containers(std::min(row.num_containers(), it->second));
-    }
+    state->asks[key] = ask;
   }
   // The AM re-sends its whole table at once after re-registering.
-  if (request.ask_size() > 0) state->recovered.clear();
+  if (state->recovered.has_value() && request.ask_size() > 0) state->recovered->resent = true;
   ASSIGN_OR_RETURN(pool::AppId pool_app, deps_.apps->PoolAppOf(attempt));
   RETURN_NOT_OK(UpdateBlacklist(request.blacklist_request(), pool_app, state.get()));
-  if (request.ask_size() > 0) {
+  if (state->recovered.has_value()) {
+    // After a restart the pool hears of the re-sent table only once it is
+    // capped, and that waits until the nodes of the previous run are back
+    // (placements are held until then), so that every grant they still run
+    // is known.
+    if (state->recovered->resent && !PlacementsHeld()) {
+      CapResentAsks(state.get());
+      RETURN_NOT_OK(deps_.pool->SetAsks(pool_app, ToPoolAsks(state->asks)));
+    }
+  } else if (request.ask_size() > 0) {
     // Only the keys this request touched: a total the AM did not resend
     // stays as the pool has it (resending it would ask again for what was
     // already placed).
@@ -441,7 +485,9 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
       id.ok() && deps_.amrm_tokens->NeedsNewToken(id->key_id)) {
     rm::ToTokenProto(deps_.amrm_tokens->CreateToken(attempt), response->mutable_am_rm_token());
   }
-  if (request.ask_size() > 0 || response->allocated_containers_size() > 0) {
+  if ((request.ask_size() > 0 || response->allocated_containers_size() > 0) &&
+      !state->recovered.has_value()) {
+    // (While a re-sent table is not capped yet, the stored one stays.)
     SaveAsks(attempt, *state);
   }
   state->last_response_id = (state->last_response_id + 1) & 0x7fffffff;

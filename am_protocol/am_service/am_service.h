@@ -11,8 +11,10 @@
 // flight at a time anyway); state shared across attempts is behind mu_.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -25,6 +27,7 @@
 #include "rm/security/amrm_token_secret_manager.h"
 #include "rm/security/container_token_secret_manager.h"
 #include "rm/security/nm_token_secret_manager.h"
+#include "yarn_server_resourcemanager_recovery.pb.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::am_protocol {
@@ -44,6 +47,8 @@ struct AmServiceDeps {
   // Where each live attempt's outstanding asks are kept for a restarted RM
   // (may be null: nothing is kept).
   rm::AppStore* store = nullptr;
+  // True while new placements wait after an RM restart (may be null: never).
+  std::function<bool()> placements_held;
 };
 
 class AmService {
@@ -65,27 +70,33 @@ class AmService {
   // Forget an attempt's allocate state once it ended.
   void AttemptEnded(const rm::ApplicationAttemptId& attempt);
 
-  // RM restart: the ask tables (AppStore::SaveAsks bytes) that live attempts
-  // had when the previous run stopped. An AM that re-registers re-sends its
-  // asks; those are capped by what the previous run still had outstanding
-  // for the same key, so that work already granted (and recovered with its
-  // containers) is not granted again, whether the AM's own table counts
-  // what it received (Hadoop's DistributedShell does not) or not. Call
-  // before the service serves.
+  // RM restart: what live attempts had when the previous run stopped
+  // (AppStore::SaveAsks bytes): the RM's ask table, already reduced by what
+  // was granted, and the containers granted. An AM that re-registers
+  // re-sends its asks; each key is capped by what was still outstanding plus
+  // the grants no node reports (lost on the way to the AM, or never
+  // started), so that work a recovered container covers is not granted
+  // again, whether the AM's own table counts what it received (Hadoop's
+  // DistributedShell does not) or not. Call before the service serves.
   void SetRecoveredAsks(const std::map<rm::ApplicationAttemptId, std::string>& asks);
 
  private:
   // (priority, allocation request id, resource name, memory, vcores)
   using AskKey = std::tuple<int32_t, int64_t, std::string, int64_t, int64_t>;
+  struct RecoveredAsks {
+    std::map<AskKey, int32_t> outstanding;
+    // Each grant with the key of its "*" row.
+    std::vector<std::pair<rm::ContainerId, AskKey>> granted;
+    bool resent = false;  // the AM has re-sent its asks
+  };
   struct AttemptState {
     Mutex mu;
     bool registered GUARDED_BY(mu) = false;
     int32_t last_response_id GUARDED_BY(mu) = 0;
     hadoop::yarn::AllocateResponseProto last_response GUARDED_BY(mu);
     std::map<AskKey, hadoop::yarn::ResourceRequestProto> asks GUARDED_BY(mu);
-    // After an RM restart, until the AM re-sent its asks: what the previous
-    // run still had outstanding per key.
-    std::map<AskKey, int32_t> recovered GUARDED_BY(mu);
+    // After an RM restart, until the AM's re-sent asks are capped.
+    std::optional<RecoveredAsks> recovered GUARDED_BY(mu);
     // Host and rack names the AM blacklisted, and what the pool was last
     // told they resolve to.
     std::set<std::string> blacklist GUARDED_BY(mu);
@@ -100,6 +111,10 @@ class AmService {
   Status UpdateBlacklist(const hadoop::yarn::ResourceBlacklistRequestProto& update,
                          pool::AppId pool_app, AttemptState* state) REQUIRES(state->mu);
   AskKey KeyOf(const hadoop::yarn::ResourceRequestProto& ask) const;
+  static AskKey GrantKey(const hadoop::yarn::ContainerProto& container);
+  bool PlacementsHeld() const;
+  // Applies the recovered caps to the re-sent table (see SetRecoveredAsks).
+  void CapResentAsks(AttemptState* state) REQUIRES(state->mu);
   // Keeps the attempt's table for a restarted RM.
   void SaveAsks(const rm::ApplicationAttemptId& attempt, const AttemptState& state)
       REQUIRES(state.mu);
@@ -111,7 +126,7 @@ class AmService {
   Mutex mu_;
   std::map<rm::ApplicationAttemptId, std::shared_ptr<AttemptState>> attempts_ GUARDED_BY(mu_);
   // SetRecoveredAsks() tables, until their attempt re-registers.
-  std::map<rm::ApplicationAttemptId, std::map<AskKey, int32_t>> recovered_asks_ GUARDED_BY(mu_);
+  std::map<rm::ApplicationAttemptId, RecoveredAsks> recovered_asks_ GUARDED_BY(mu_);
 };
 
 }  // namespace spindle::am_protocol

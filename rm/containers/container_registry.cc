@@ -46,8 +46,10 @@ std::vector<RmContainer> ContainerRegistry::LiveContainersOf(
     const ApplicationAttemptId& attempt) const {
   MutexLock lock(&mu_);
   std::vector<RmContainer> out;
-  for (const auto& [id, entry] : containers_) {
-    if (id.attempt == attempt && !entry.completed) out.push_back(entry.container);
+  // Ids sort by attempt first: the attempt's containers are one range.
+  for (auto it = containers_.lower_bound(ContainerId{attempt, INT64_MIN});
+       it != containers_.end() && it->first.attempt == attempt; ++it) {
+    if (!it->second.completed) out.push_back(it->second.container);
   }
   return out;
 }

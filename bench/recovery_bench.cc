@@ -5,6 +5,7 @@
 #include <glog/logging.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -362,6 +363,8 @@ Result<pid_t> Spawn(const std::string& binary, const std::vector<std::string>& a
   const pid_t child = fork();
   if (child < 0) return Status::IoError("fork failed");
   if (child == 0) {
+    // Dies with its parent: a crashed run leaves no daemons behind.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd >= 0) {
       dup2(fd, 1);

@@ -33,6 +33,7 @@
 #include <glog/logging.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -76,10 +77,10 @@ constexpr int kMaxLongApps = 4;
 constexpr int kMaxShellApps = 2;  // `spindle shell-am` AMs at a time
 constexpr int64_t kContainerMb = 128;
 
-int EnvInt(const char* name, int fallback) {
+int64_t EnvInt(const char* name, int64_t fallback) {
   const char* value = std::getenv(name);
   if (value == nullptr || *value == '\0') return fallback;
-  return std::atoi(value);
+  return std::strtoll(value, nullptr, 10);
 }
 
 std::string ReadAll(const std::string& path) {
@@ -123,6 +124,8 @@ pid_t Spawn(const std::vector<std::string>& args, const std::string& log,
   envp.push_back(nullptr);
   const pid_t child = fork();
   if (child == 0) {
+    // Dies with its parent: a crashed run leaves no daemons behind.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
     const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd >= 0) {
       dup2(fd, 1);
@@ -202,7 +205,7 @@ struct TestApp {
 class RmCrashTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    kills_ = EnvInt("SPINDLE_CRASH_KILLS", 20);
+    kills_ = static_cast<int>(EnvInt("SPINDLE_CRASH_KILLS", 20));
     seed_ = static_cast<uint64_t>(EnvInt("SPINDLE_CRASH_SEED", 0));
     if (seed_ == 0) seed_ = static_cast<uint64_t>(SteadyClock::now().time_since_epoch().count());
     rng_.seed(seed_);

@@ -226,7 +226,7 @@ void ReportBuilder::AmContainerReport(const rm::RmApp& app, const rm::RmAttempt&
   ToProto(am.placement.resource, r->mutable_resource());
   ToProto(am.node, r->mutable_node_id());
   r->mutable_priority()->set_priority(0);
-  r->set_creation_time(WallMillis(am.placement.committed_at));
+  r->set_creation_time(am.created_ms != 0 ? am.created_ms : WallMillis(am.placement.committed_at));
   const bool ended = attempt.am_exit_status.has_value() || rm::IsFinal(attempt.state);
   r->set_finish_time(ended ? std::max(attempt.finish_time_ms, attempt.start_time_ms) : 0);
   r->set_diagnostics_info(ended ? attempt.diagnostics : "");

@@ -393,6 +393,7 @@ void ApplicationManager::Tick() {
           am.node = node->id;
           am.node_http_address = node->http_address;
           am.placement = p;
+          am.created_ms = clock_->WallMillis();
           attempt->am_container = am;
           am_containers_[am.id] = attempt->id;
           Status recorded = containers_->Add(RmContainer{am.id, am.node, p, /*is_am=*/true});
@@ -913,6 +914,7 @@ bool ApplicationManager::RecoverContainer(const ReportedRunningContainer& report
   }
   if (is_am) {
     current->am_container->placement = *placement;
+    current->am_container->created_ms = reported.created_ms;
     am_containers_[reported.id] = current->id;
     if (auto it = unconfirmed_am_containers_.find(reported.node);
         it != unconfirmed_am_containers_.end()) {

@@ -55,6 +55,9 @@ struct AmContainer {
   NodeId node;
   std::string node_http_address;
   pool::Placement placement;
+  // When it was allocated (wall ms); after a restart, when its node says it
+  // was created. 0 until known.
+  int64_t created_ms = 0;
 };
 
 struct RmAttempt {

@@ -212,6 +212,7 @@ TEST_F(AppRecoveryTest, ARunningAppWaitsForItsAmToRegisterAgain) {
   // Its container comes back with its node.
   EXPECT_TRUE(manager_->RecoverContainer(Reported(am, pool::Resource::Of(256, 1))));
   EXPECT_EQ(pool_->Metrics().allocated, pool::Resource::Of(256, 1));
+  EXPECT_EQ(App(attempt.app).current_attempt()->am_container->created_ms, kClusterTs);
   EXPECT_TRUE(containers_->Get(am).has_value());
   ASSERT_TRUE(manager_->RegisterAm(attempt, "am-host", 1234, "http://am:1").ok());
   EXPECT_EQ(StateOf(attempt.app), YarnAppState::kRunning);

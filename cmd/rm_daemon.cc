@@ -161,6 +161,8 @@ Status RmDaemon::OpenStore(int64_t start_ms, rm::RecoveredRmState* recovered) {
               << recovered->epoch;
   }
   stored_nodes_ = recovered->nodes;
+  MutexLock lock(&queue_version_mu_);
+  queue_config_version_ = recovered->queue_config_version;
   return Status::OK();
 }
 
@@ -533,6 +535,15 @@ Status RmDaemon::RefreshQueues() {
   }
   last_capacity_mb_ = -1;  // re-apply at the current capacity
   RefreshPoolQueues();
+  MutexLock lock(&queue_version_mu_);
+  ++queue_config_version_;
+  if (store_ != nullptr) {
+    Status saved =
+        store_->SetClusterValue(persist::ClusterField::kQueueConfigVersion, queue_config_version_);
+    if (!saved.ok())
+      LOG(ERROR) << "cannot store the queue configuration version: " << saved.ToString();
+  }
+  LOG(INFO) << "queue configuration version " << queue_config_version_;
   return Status::OK();
 }
 

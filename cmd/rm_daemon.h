@@ -103,6 +103,11 @@ class RmDaemon : public am_protocol::AdminActions {
   rm::NodeRegistry& nodes() { return *nodes_; }
   pool::SchedulerPool& pool() { return *pool_; }
   const rm::Configuration& conf() const { return conf_; }
+  // refreshQueues so far, over every run that shared the state store.
+  int64_t queue_config_version() const {
+    MutexLock lock(&queue_version_mu_);
+    return queue_config_version_;
+  }
   // True while new placements wait for the previous run's nodes.
   bool holding_placements() const { return holding_.load(); }
 
@@ -142,6 +147,8 @@ class RmDaemon : public am_protocol::AdminActions {
   // The node ids the store lists. Housekeeping only (after Init).
   std::set<std::string> stored_nodes_;
   uint64_t saved_nodes_version_ = 0;
+  mutable Mutex queue_version_mu_;
+  int64_t queue_config_version_ GUARDED_BY(queue_version_mu_) = 0;
   std::unique_ptr<rm::OsGroupMapping> groups_;
   mutable Mutex admin_mu_;
   rm::AccessControlList admin_acl_ GUARDED_BY(admin_mu_);

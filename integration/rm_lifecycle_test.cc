@@ -820,7 +820,10 @@ TEST_F(RmRestartTest, ApplicationsAndIdsSurviveAndACorruptStoreIsRefused) {
   get.set_renewer("alice");
   hadoop::common::GetDelegationTokenResponseProto issued;
   ASSERT_TRUE(client_.Call(ClientSpec(), "getDelegationToken", get, &issued).ok());
+  ASSERT_TRUE(daemon_->RefreshQueues().ok());
+  EXPECT_EQ(daemon_->queue_config_version(), 1);
   Restart();
+  EXPECT_EQ(daemon_->queue_config_version(), 1) << "the queue configuration version is kept";
   // The delegation token of the previous run still renews (its key and the
   // token itself were stored), and new tokens do not reuse its number.
   hadoop::common::RenewDelegationTokenRequestProto renew;

@@ -86,6 +86,10 @@ Result<RecoveredRmState> DecodeRmState(const persist::LoadedState& loaded) {
   if (auto it = loaded.cluster.find(ClusterField::kEpoch); it != loaded.cluster.end()) {
     state.epoch = it->second;
   }
+  if (auto it = loaded.cluster.find(ClusterField::kQueueConfigVersion);
+      it != loaded.cluster.end()) {
+    state.queue_config_version = it->second;
+  }
   if (auto it = loaded.cluster.find(ClusterField::kAppIdCounter); it != loaded.cluster.end()) {
     if (it->second < 0 || it->second > INT32_MAX) {
       return Status::Corruption("stored application id counter " + std::to_string(it->second) +

@@ -6,9 +6,11 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "rm/apps/am_launcher.h"
+#include "rm/apps/app_manager.h"
 #include "rm/nodes/node_directory.h"
 
 namespace spindle::rm {
@@ -40,5 +42,17 @@ class FakeNodes : public NodeDirectory {
   }
   std::map<uint32_t, NodeInfo> nodes;
 };
+
+// A small managed app for `queue`, with the next id `manager` hands out.
+inline Submission DemoSubmission(ApplicationManager* manager, const std::string& queue) {
+  Submission s;
+  s.id = manager->NewApplicationId().value();
+  s.user = "alice";
+  s.name = "demo";
+  s.queue = queue;
+  s.am_resource = pool::Resource::Of(200, 1);
+  s.context_bytes = "opaque-context";
+  return s;
+}
 
 }  // namespace spindle::rm

@@ -37,14 +37,7 @@ class AppManagerTest : public ::testing::Test {
   }
 
   Submission NewSubmission(const std::string& queue = "default") {
-    Submission s;
-    s.id = manager_->NewApplicationId().value();
-    s.user = "alice";
-    s.name = "demo";
-    s.queue = queue;
-    s.am_resource = pool::Resource::Of(200, 1);
-    s.context_bytes = "opaque-context";
-    return s;
+    return DemoSubmission(manager_.get(), queue);
   }
 
   // Lets the pool place, then the manager pick up AM placements.

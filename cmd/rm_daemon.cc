@@ -459,9 +459,13 @@ void RmDaemon::SaveKeys() {
 }
 
 void RmDaemon::ReleaseHoldIfDue() {
-  for (const rm::NodeReport& node : nodes_->Nodes()) {
-    if (node.state == rm::NodeState::kRunning || node.state == rm::NodeState::kUnhealthy) {
-      awaited_nodes_.erase(node.info.id.ToString());
+  // The node list is read only when someone joined since the last look.
+  if (const uint64_t version = nodes_->membership_version(); version != hold_checked_version_) {
+    hold_checked_version_ = version;
+    for (const rm::NodeReport& node : nodes_->Nodes()) {
+      if (node.state == rm::NodeState::kRunning || node.state == rm::NodeState::kUnhealthy) {
+        awaited_nodes_.erase(node.info.id.ToString());
+      }
     }
   }
   const bool timed_out = clock_->Now() >= hold_until_;

@@ -143,6 +143,7 @@ class RmDaemon : public am_protocol::AdminActions {
   // the schedulers start regardless (set by Start()). Housekeeping only.
   std::set<std::string> awaited_nodes_;
   TimePoint hold_until_;
+  uint64_t hold_checked_version_ = ~uint64_t{0};
   std::atomic<bool> holding_{false};
   // The node ids the store lists. Housekeeping only (after Init).
   std::set<std::string> stored_nodes_;

@@ -13,31 +13,6 @@ namespace {
 constexpr char kKeyWhat[] = "delegation key";
 constexpr char kTokenWhat[] = "delegation token record";
 
-// Every field set, as EncodeRmDelegationTokenIdentifier writes them, so that
-// the nested identifier's bytes are the token's identifier bytes.
-void ToProto(const RmDelegationTokenIdentifier& id,
-             hadoop::yarn::YARNDelegationTokenIdentifierProto* proto) {
-  proto->set_owner(id.owner);
-  proto->set_renewer(id.renewer);
-  proto->set_realuser(id.real_user);
-  proto->set_issuedate(id.issue_date_ms);
-  proto->set_maxdate(id.max_date_ms);
-  proto->set_sequencenumber(id.sequence_number);
-  proto->set_masterkeyid(id.master_key_id);
-}
-
-RmDelegationTokenIdentifier FromProto(const hadoop::yarn::YARNDelegationTokenIdentifierProto& p) {
-  RmDelegationTokenIdentifier id;
-  id.owner = p.owner();
-  id.renewer = p.renewer();
-  id.real_user = p.realuser();
-  id.issue_date_ms = p.issuedate();
-  id.max_date_ms = p.maxdate();
-  id.sequence_number = p.sequencenumber();
-  id.master_key_id = p.masterkeyid();
-  return id;
-}
-
 }  // namespace
 
 std::string EncodeDelegationKeyRecord(const DelegationKeyRecord& key) {

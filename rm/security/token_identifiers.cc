@@ -74,17 +74,34 @@ std::string RmDelegationTokenIdentifier::ToString() const {
          ", masterKeyId=" + std::to_string(master_key_id);
 }
 
-std::string EncodeRmDelegationTokenIdentifier(const RmDelegationTokenIdentifier& id) {
-  hadoop::yarn::YARNDelegationTokenIdentifierProto proto;
+void ToProto(const RmDelegationTokenIdentifier& id,
+             hadoop::yarn::YARNDelegationTokenIdentifierProto* proto) {
   // set_* marks each field present, so empty strings and zeros are written
   // too (the 2.6 RM's form; see the header).
-  proto.set_owner(id.owner);
-  proto.set_renewer(id.renewer);
-  proto.set_realuser(id.real_user);
-  proto.set_issuedate(id.issue_date_ms);
-  proto.set_maxdate(id.max_date_ms);
-  proto.set_sequencenumber(id.sequence_number);
-  proto.set_masterkeyid(id.master_key_id);
+  proto->set_owner(id.owner);
+  proto->set_renewer(id.renewer);
+  proto->set_realuser(id.real_user);
+  proto->set_issuedate(id.issue_date_ms);
+  proto->set_maxdate(id.max_date_ms);
+  proto->set_sequencenumber(id.sequence_number);
+  proto->set_masterkeyid(id.master_key_id);
+}
+
+RmDelegationTokenIdentifier FromProto(const hadoop::yarn::YARNDelegationTokenIdentifierProto& p) {
+  RmDelegationTokenIdentifier id;
+  id.owner = p.owner();
+  id.renewer = p.renewer();
+  id.real_user = p.realuser();
+  id.issue_date_ms = p.issuedate();
+  id.max_date_ms = p.maxdate();
+  id.sequence_number = p.sequencenumber();
+  id.master_key_id = p.masterkeyid();
+  return id;
+}
+
+std::string EncodeRmDelegationTokenIdentifier(const RmDelegationTokenIdentifier& id) {
+  hadoop::yarn::YARNDelegationTokenIdentifierProto proto;
+  ToProto(id, &proto);
   return proto.SerializeAsString();
 }
 
@@ -95,15 +112,7 @@ Result<RmDelegationTokenIdentifier> DecodeRmDelegationTokenIdentifier(std::strin
     return Status::Corruption("not a YARNDelegationTokenIdentifierProto (" +
                               std::to_string(identifier.size()) + " bytes)");
   }
-  RmDelegationTokenIdentifier id;
-  id.owner = proto.owner();
-  id.renewer = proto.renewer();
-  id.real_user = proto.realuser();
-  id.issue_date_ms = proto.issuedate();
-  id.max_date_ms = proto.maxdate();
-  id.sequence_number = proto.sequencenumber();
-  id.master_key_id = proto.masterkeyid();
-  return id;
+  return FromProto(proto);
 }
 
 }  // namespace spindle::rm

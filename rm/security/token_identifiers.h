@@ -20,6 +20,7 @@
 #include "base/result.h"
 #include "rm/records/yarn_ids.h"
 #include "yarn_protos.pb.h"
+#include "yarn_security_token.pb.h"
 
 namespace spindle::rm {
 
@@ -118,6 +119,12 @@ struct RmDelegationTokenIdentifier {
 };
 
 std::string EncodeRmDelegationTokenIdentifier(const RmDelegationTokenIdentifier& id);
+// The identifier as its message (every field set, so that its bytes are
+// EncodeRmDelegationTokenIdentifier's), and back (absent fields are empty/0).
+void ToProto(const RmDelegationTokenIdentifier& id,
+             hadoop::yarn::YARNDelegationTokenIdentifierProto* proto);
+RmDelegationTokenIdentifier FromProto(
+    const hadoop::yarn::YARNDelegationTokenIdentifierProto& proto);
 // Parses the proto form; missing fields take the proto defaults ("" and 0),
 // as Java's readFields does. Corruption if the bytes are not the proto.
 Result<RmDelegationTokenIdentifier> DecodeRmDelegationTokenIdentifier(std::string_view identifier);

@@ -1,0 +1,70 @@
+// TraceReader: a stream of jobs in arrival order, read from a trace file or
+// made by a generator. Readers stream: they hold only what they need to
+// finish the jobs not yet returned (a multi-GB trace is never loaded
+// whole).
+//
+// Bad input: a malformed line or record is an InvalidArgument (or
+// Corruption for a broken gzip stream) naming the file, the line and the
+// field ("task_events.csv.gz:1234: field 10 (memory request): 'x' is not a
+// number"). With ReadOptions::skip_bad the record is skipped, counted in
+// ReadStats::skipped and its first few errors kept in ReadStats::examples,
+// and reading goes on. Nothing is silently misread: a value a reader cannot
+// interpret is an error, never a default.
+//
+// Thread-safety: none (one driver owns a reader).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/result.h"
+#include "replay/trace/trace.h"
+
+namespace spindle::replay {
+
+struct ReadOptions {
+  // Skip and count malformed records instead of failing. Default: false.
+  bool skip_bad = false;
+  // Errors kept as examples when skipping. Default: 5.
+  int max_examples = 5;
+  // Traces with normalised resources (Google 2011: 0..1 of the largest
+  // machine; Alibaba: cores x 100, memory 0..100) are mapped onto this node
+  // shape. Default: 65536 MB, 32 vcores.
+  int64_t node_memory_mb = 65536;
+  int32_t node_vcores = 32;
+  // Tasks get at least this much (YARN's minimum allocation). Default: 1 MB
+  // and 1 vcore, so that a tiny normalised request is never zero.
+  int64_t min_memory_mb = 1;
+  int32_t min_vcores = 1;
+  // Jobs arriving at or after this many ms from the trace start are not
+  // returned (0: no limit). Default: 0.
+  int64_t max_arrival_ms = 0;
+  // At most this many jobs are returned (0: no limit). Default: 0.
+  int64_t max_jobs = 0;
+};
+
+struct ReadStats {
+  int64_t lines = 0;    // lines (or JSON records) read
+  int64_t jobs = 0;     // jobs returned
+  int64_t tasks = 0;    // tasks in them
+  int64_t skipped = 0;  // malformed records skipped (skip_bad)
+  // Well-formed records that make no task, by reason (e.g. "task never
+  // ended in the trace", "job has no tasks"): counted, not errors.
+  std::vector<std::pair<std::string, int64_t>> dropped;
+  std::vector<std::string> examples;  // the first skipped records' errors
+};
+
+class TraceReader {
+ public:
+  virtual ~TraceReader() = default;
+  // The next job in arrival order: true and *job filled, false at the end.
+  // An error (see above) leaves the reader unusable unless skip_bad.
+  virtual Result<bool> Next(TraceJob* job) = 0;
+  virtual const ReadStats& stats() const = 0;
+  // What is being read, for reports: "google-2011 task_events-...csv.gz".
+  virtual std::string Describe() const = 0;
+};
+
+}  // namespace spindle::replay

@@ -1,0 +1,320 @@
+#include "replay/report/replay_recorder.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace spindle::replay {
+
+namespace {
+
+double Seconds(Duration d) { return std::chrono::duration<double>(d).count(); }
+double Millis(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+double Percentile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0;
+  const double rank = q * static_cast<double>(sorted.size() - 1);
+  const auto lo = static_cast<size_t>(std::floor(rank));
+  const size_t hi = std::min(lo + 1, sorted.size() - 1);
+  const double f = rank - static_cast<double>(lo);
+  return sorted[lo] * (1 - f) + sorted[hi] * f;
+}
+
+// Jain's index of `x`: (sum x)^2 / (n sum x^2); -1 for fewer than two
+// values or all zero.
+double Jain(const std::vector<double>& x) {
+  if (x.size() < 2) return -1;
+  double sum = 0;
+  double sq = 0;
+  for (double v : x) {
+    sum += v;
+    sq += v * v;
+  }
+  if (sq <= 0) return -1;
+  return sum * sum / (static_cast<double>(x.size()) * sq);
+}
+
+}  // namespace
+
+Distribution MakeDistribution(std::vector<double>* values) {
+  Distribution d;
+  std::sort(values->begin(), values->end());
+  d.count = static_cast<int64_t>(values->size());
+  if (values->empty()) return d;
+  double sum = 0;
+  for (double v : *values) sum += v;
+  d.mean = sum / static_cast<double>(values->size());
+  d.p50 = Percentile(*values, 0.50);
+  d.p90 = Percentile(*values, 0.90);
+  d.p99 = Percentile(*values, 0.99);
+  d.max = values->back();
+  constexpr size_t kPoints = 200;
+  const size_t n = values->size();
+  const size_t step = std::max<size_t>(1, n / kPoints);
+  for (size_t i = step - 1; i < n; i += step) {
+    d.cdf.emplace_back((*values)[i], static_cast<double>(i + 1) / static_cast<double>(n));
+  }
+  if (d.cdf.empty() || d.cdf.back().second < 1.0) d.cdf.emplace_back(values->back(), 1.0);
+  return d;
+}
+
+ReplayRecorder::ReplayRecorder(RecorderOptions options) : options_(std::move(options)) {
+  MutexLock lock(&mu_);
+  for (const QueueShareSpec& q : options_.queues) {
+    queue_names_.push_back(q.name);
+    queue_guaranteed_.push_back(q.guaranteed);
+  }
+}
+
+ReplayRecorder::Bucket& ReplayRecorder::BucketAt(Duration at) {
+  const int64_t i = std::max<int64_t>(0, at / options_.bucket);
+  if (static_cast<size_t>(i) >= buckets_.size()) buckets_.resize(static_cast<size_t>(i) + 1);
+  return buckets_[static_cast<size_t>(i)];
+}
+
+ReplayRecorder::JobRecord& ReplayRecorder::Job(int64_t job) {
+  if (static_cast<size_t>(job) >= jobs_.size()) jobs_.resize(static_cast<size_t>(job) + 1);
+  return jobs_[static_cast<size_t>(job)];
+}
+
+int32_t ReplayRecorder::QueueIndex(const std::string& name) {
+  for (size_t i = 0; i < queue_names_.size(); ++i) {
+    if (queue_names_[i] == name) return static_cast<int32_t>(i);
+  }
+  queue_names_.push_back(name);
+  queue_guaranteed_.push_back(0);
+  return static_cast<int32_t>(queue_names_.size() - 1);
+}
+
+void ReplayRecorder::OnJobSubmitted(int64_t job, const std::string& trace_id,
+                                    const std::string& queue, int64_t tasks, Duration at) {
+  MutexLock lock(&mu_);
+  JobRecord& j = Job(job);
+  j.trace_id = trace_id;
+  j.queue = QueueIndex(queue);
+  j.tasks = tasks;
+  j.submitted = at;
+  ++BucketAt(at).submitted_jobs;
+}
+
+void ReplayRecorder::OnJobRejected(int64_t job, const std::string& reason, Duration at) {
+  MutexLock lock(&mu_);
+  JobRecord& j = Job(job);
+  j.rejected = true;
+  j.finished = at;
+  rejections_.push_back(j.trace_id + ": " + reason);
+}
+
+void ReplayRecorder::OnTasksAsked(int64_t job, int64_t count, Duration at) {
+  MutexLock lock(&mu_);
+  Bucket& b = BucketAt(at);
+  b.asked += count;
+  const JobRecord& j = Job(job);
+  if (j.queue >= 0) usage_.push_back(UsageStep{at, j.queue, 0, 0});  // marks demand
+}
+
+void ReplayRecorder::OnTaskPlaced(int64_t job, Duration asked, Duration placed, int64_t node,
+                                  int64_t memory_mb, int64_t vcores, bool with_preference,
+                                  bool preferred) {
+  (void)node;
+  MutexLock lock(&mu_);
+  JobRecord& j = Job(job);
+  ++j.placed;
+  if (j.first_placed < Duration(0)) j.first_placed = placed;
+  j.last_placed = std::max(j.last_placed, placed);
+  Bucket& b = BucketAt(placed);
+  ++b.placed;
+  const double delay = std::max(0.0, Millis(placed - asked));
+  b.delays_ms.push_back(delay);
+  all_delays_ms_.push_back(delay);
+  if (with_preference) {
+    ++b.with_preference;
+    if (preferred) ++b.preferred;
+  }
+  usage_.push_back(UsageStep{placed, std::max(j.queue, 0), memory_mb, vcores});
+  ++placed_;
+}
+
+void ReplayRecorder::OnTaskEnded(int64_t job, Duration at, int64_t memory_mb, int64_t vcores) {
+  MutexLock lock(&mu_);
+  JobRecord& j = Job(job);
+  ++j.ended;
+  ++BucketAt(at).ended;
+  usage_.push_back(UsageStep{at, std::max(j.queue, 0), -memory_mb, -vcores});
+}
+
+void ReplayRecorder::OnJobFinished(int64_t job, Duration at) {
+  MutexLock lock(&mu_);
+  Job(job).finished = at;
+}
+
+void ReplayRecorder::OnConflicts(Duration at, int64_t count) {
+  if (count <= 0) return;
+  MutexLock lock(&mu_);
+  BucketAt(at).conflicts += count;
+}
+
+ReplayModeResult ReplayRecorder::Finish(Duration end) const {
+  MutexLock lock(&mu_);
+  ReplayModeResult r;
+  r.end_s = Seconds(end);
+  r.queues = queue_names_;
+  r.queue_guaranteed = queue_guaranteed_;
+  r.rejections = rejections_;
+
+  // Jobs.
+  std::vector<double> jct;
+  Duration first_submit = Duration::max();
+  Duration last_finish{0};
+  for (const JobRecord& j : jobs_) {
+    if (j.submitted < Duration(0)) continue;
+    ++r.jobs_submitted;
+    first_submit = std::min(first_submit, j.submitted);
+    if (j.rejected) {
+      ++r.jobs_rejected;
+      continue;
+    }
+    if (j.finished >= Duration(0)) {
+      ++r.jobs_finished;
+      jct.push_back(Seconds(j.finished - j.submitted));
+      last_finish = std::max(last_finish, j.finished);
+    }
+  }
+  r.jct_s = MakeDistribution(&jct);
+  if (r.jobs_finished > 0) r.makespan_s = Seconds(last_finish - first_submit);
+
+  // Tasks, series.
+  std::vector<double> delays = all_delays_ms_;
+  r.delay_ms = MakeDistribution(&delays);
+  const double bucket_s = Seconds(options_.bucket);
+  const auto buckets = static_cast<size_t>(
+      std::max<int64_t>(static_cast<int64_t>(buckets_.size()),
+                        (end + options_.bucket - Duration(1)) / options_.bucket));
+  int64_t with_pref = 0;
+  int64_t preferred = 0;
+  int64_t asked = 0;
+  int64_t placed = 0;
+  int64_t ended = 0;
+  r.series.resize(buckets);
+  for (size_t i = 0; i < buckets; ++i) {
+    ReplaySeriesRow& row = r.series[i];
+    row.second = static_cast<int64_t>(i);
+    if (i < buckets_.size()) {
+      const Bucket& b = buckets_[i];
+      row.jobs_submitted = b.submitted_jobs;
+      row.asked = b.asked;
+      row.placed = b.placed;
+      row.ended = b.ended;
+      row.conflicts = b.conflicts;
+      std::vector<double> d = b.delays_ms;
+      std::sort(d.begin(), d.end());
+      row.delay_p50_ms = Percentile(d, 0.5);
+      row.delay_p99_ms = Percentile(d, 0.99);
+      if (b.with_preference > 0) {
+        row.quality = static_cast<double>(b.preferred) / static_cast<double>(b.with_preference);
+      }
+      with_pref += b.with_preference;
+      preferred += b.preferred;
+      r.conflicts += b.conflicts;
+      asked += b.asked;
+      placed += b.placed;
+      ended += b.ended;
+    }
+    row.backlog = asked - placed;
+    row.running = placed - ended;
+  }
+  r.tasks_asked = asked;
+  r.tasks_placed = placed;
+  r.tasks_ended = ended;
+  if (with_pref > 0) r.quality = static_cast<double>(preferred) / static_cast<double>(with_pref);
+  if (r.end_s > 0) r.conflicts_per_s = static_cast<double>(r.conflicts) / r.end_s;
+
+  // Utilisation and queue shares: integrate the allocated resources, a
+  // step function of the usage changes, over each bucket and window.
+  std::vector<UsageStep> steps = usage_;
+  std::stable_sort(steps.begin(), steps.end(),
+                   [](const UsageStep& a, const UsageStep& b) { return a.at < b.at; });
+  const size_t queues = queue_names_.size();
+  const auto windows =
+      static_cast<size_t>((std::max(end, Duration(1)) + options_.fairness_window - Duration(1)) /
+                          options_.fairness_window);
+  std::vector<std::vector<double>> queue_mb_s(windows, std::vector<double>(queues, 0));
+  std::vector<std::vector<uint8_t>> demand(windows, std::vector<uint8_t>(queues, 0));
+  std::vector<double> mem_s(buckets, 0);
+  std::vector<double> vc_s(buckets, 0);
+  std::vector<int64_t> queue_mb(queues, 0);
+  int64_t mem = 0;
+  int64_t vc = 0;
+  Duration t{0};
+  // Adds the current level over [t, until) to the buckets and windows.
+  const auto integrate = [&](Duration until) {
+    while (t < until) {
+      const int64_t bi = t / options_.bucket;
+      const int64_t wi = t / options_.fairness_window;
+      const Duration next =
+          std::min({until, (bi + 1) * options_.bucket, (wi + 1) * options_.fairness_window});
+      const double span = Seconds(next - t);
+      if (static_cast<size_t>(bi) < buckets) {
+        mem_s[static_cast<size_t>(bi)] += static_cast<double>(mem) * span;
+        vc_s[static_cast<size_t>(bi)] += static_cast<double>(vc) * span;
+      }
+      if (static_cast<size_t>(wi) < windows) {
+        for (size_t q = 0; q < queues; ++q) {
+          queue_mb_s[static_cast<size_t>(wi)][q] += static_cast<double>(queue_mb[q]) * span;
+          if (queue_mb[q] > 0) demand[static_cast<size_t>(wi)][q] = 1;
+        }
+      }
+      t = next;
+    }
+  };
+  for (const UsageStep& s : steps) {
+    const Duration at = std::clamp(s.at, Duration(0), end);
+    integrate(at);
+    mem += s.memory_mb;
+    vc += s.vcores;
+    queue_mb[static_cast<size_t>(s.queue)] += s.memory_mb;
+    const auto wi = static_cast<size_t>(at / options_.fairness_window);
+    if (wi < windows) demand[wi][static_cast<size_t>(s.queue)] = 1;
+  }
+  integrate(end);
+  const double cap_mb = static_cast<double>(std::max<int64_t>(1, options_.capacity_memory_mb));
+  const double cap_vc = static_cast<double>(std::max<int64_t>(1, options_.capacity_vcores));
+  double mem_total = 0;
+  double vc_total = 0;
+  for (size_t i = 0; i < buckets; ++i) {
+    r.series[i].utilisation_memory = mem_s[i] / (cap_mb * bucket_s);
+    r.series[i].utilisation_vcores = vc_s[i] / (cap_vc * bucket_s);
+    mem_total += mem_s[i];
+    vc_total += vc_s[i];
+  }
+  if (r.end_s > 0) {
+    r.utilisation_memory = mem_total / (cap_mb * r.end_s);
+    r.utilisation_vcores = vc_total / (cap_vc * r.end_s);
+  }
+  double jain_sum = 0;
+  int jain_n = 0;
+  for (size_t w = 0; w < windows; ++w) {
+    FairnessWindow fw;
+    fw.start_s = Seconds(options_.fairness_window * static_cast<int64_t>(w));
+    fw.end_s = std::min(r.end_s, Seconds(options_.fairness_window * static_cast<int64_t>(w + 1)));
+    const double span = std::max(1e-9, fw.end_s - fw.start_s);
+    std::vector<double> normalised;
+    for (size_t q = 0; q < queues; ++q) {
+      const double share = queue_mb_s[w][q] / (cap_mb * span);
+      fw.share.push_back(share);
+      if (demand[w][q] && queue_guaranteed_[q] > 0) {
+        normalised.push_back(share / queue_guaranteed_[q]);
+      }
+    }
+    fw.jain = Jain(normalised);
+    if (fw.jain >= 0) {
+      jain_sum += fw.jain;
+      ++jain_n;
+      r.jain_min = r.jain_min < 0 ? fw.jain : std::min(r.jain_min, fw.jain);
+    }
+    r.windows.push_back(std::move(fw));
+  }
+  if (jain_n > 0) r.jain_mean = jain_sum / jain_n;
+  return r;
+}
+
+}  // namespace spindle::replay

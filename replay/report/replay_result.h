@@ -1,0 +1,99 @@
+// The figures of a replay, as plain values: per mode (a policy or driver
+// compared in the run) a summary, distributions with their CDFs, a 1 s
+// time series and per-queue shares with Jain's fairness index over
+// windows. The report writers (text, JSON, CSV, HTML) only read these.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace spindle::replay {
+
+struct Distribution {
+  int64_t count = 0;
+  double mean = 0;
+  double p50 = 0;
+  double p90 = 0;
+  double p99 = 0;
+  double max = 0;
+  // (value, fraction of samples <= value), ascending; at most ~200 points.
+  std::vector<std::pair<double, double>> cdf;
+};
+
+// Builds a Distribution of `values` (sorted in place).
+Distribution MakeDistribution(std::vector<double>* values);
+
+struct ReplaySeriesRow {
+  int64_t second = 0;
+  int64_t jobs_submitted = 0;
+  int64_t asked = 0;
+  int64_t placed = 0;
+  int64_t ended = 0;
+  int64_t conflicts = 0;
+  int64_t backlog = 0;            // asked and not placed, at the end of the second
+  int64_t running = 0;            // placed and not ended, at the end of the second
+  double utilisation_memory = 0;  // mean over the second, 0..1
+  double utilisation_vcores = 0;
+  double delay_p50_ms = 0;  // of the tasks placed in the second
+  double delay_p99_ms = 0;
+  double quality = -1;  // -1: no task with a preference placed
+};
+
+// One fairness window.
+struct FairnessWindow {
+  double start_s = 0;
+  double end_s = 0;
+  // Per queue (ReplayModeResult::queues): mean share of the cluster's
+  // memory it held in the window (0..1).
+  std::vector<double> share;
+  // Jain's index over share / guaranteed of the queues that had demand in
+  // the window (1 = perfectly fair); -1 if fewer than two had.
+  double jain = -1;
+};
+
+struct ReplayModeResult {
+  std::string label;   // "parsync:latency-first"
+  std::string driver;  // "windtunnel" or "cell"
+  double wall_seconds = 0;
+  double end_s = 0;  // trace time the run stopped
+  int64_t jobs_submitted = 0;
+  int64_t jobs_rejected = 0;
+  int64_t jobs_finished = 0;
+  int64_t tasks_asked = 0;
+  int64_t tasks_placed = 0;
+  int64_t tasks_ended = 0;
+  Distribution delay_ms;  // task scheduling delay, asked -> placed
+  Distribution jct_s;     // job completion time, submitted -> finished
+  double quality = -1;    // share on preferred nodes; -1: none had a preference
+  int64_t conflicts = 0;
+  double conflicts_per_s = 0;
+  double utilisation_memory = 0;  // mean over the run
+  double utilisation_vcores = 0;
+  double makespan_s = 0;  // first submission -> last job finished
+  double jain_mean = -1;  // over windows with an index
+  double jain_min = -1;
+  std::vector<std::string> queues;
+  std::vector<double> queue_guaranteed;
+  std::vector<ReplaySeriesRow> series;
+  std::vector<FairnessWindow> windows;
+  // Jobs the RM refused, with its reason ("job_3: unknown queue x").
+  std::vector<std::string> rejections;
+  // Problems the driver saw (a task run twice, a job over its queue's
+  // limit, ...): the run's own checks. Empty when all held.
+  std::vector<std::string> violations;
+};
+
+struct ReplaySetting {
+  std::string key;
+  std::string value;
+};
+
+struct ReplayReport {
+  std::string title;  // "spindle replay: inputsls.json (sls)"
+  std::vector<ReplaySetting> settings;
+  std::vector<ReplayModeResult> modes;
+};
+
+}  // namespace spindle::replay

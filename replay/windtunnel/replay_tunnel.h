@@ -1,0 +1,177 @@
+// ReplayTunnel: one wind-tunnel replay's world around the real scheduler
+// pool. The cluster is the trace's node list; the queues are the RM's own
+// queue tree (capacity-scheduler.xml read by rm/queues, turned into pool
+// queues as the RM does); each job is an application of the pool driven by
+// an in-process simulated AM that asks for its ready tasks (JobProgress:
+// DAG stages released as parents finish, submit offsets honoured), takes
+// its placements, holds each container for the task's duration and then
+// releases it. Everything is reported to a ReplayRecorder.
+//
+// Submission is checked as the RM checks it: an unknown, non-leaf or
+// STOPPED queue rejects the job, as does a task larger than the maximum
+// allocation (InvalidResourceRequestException); task resources are
+// normalised up to multiples of the minimum allocation.
+//
+// Asks: the tasks of a stage with the same resources and preferences form
+// one ask key (their own allocationRequestId), so a placement is matched to
+// a task of exactly that shape and preference, and thousands of identical
+// tasks cost one key.
+//
+// Like bench/windtunnel's Tunnel it does not decide *when*: the drivers
+// (tunnel_driver.cc, virtual or real clock) call it. Times are trace
+// durations since the start of the run.
+//
+// Thread-safety: none; one driver thread owns it (the pool's own threads
+// may run meanwhile: the pool calls are thread-safe).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <queue>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "replay/driver/job_progress.h"
+#include "replay/report/replay_recorder.h"
+#include "replay/trace/trace.h"
+#include "rm/queues/queue_tree.h"
+#include "scheduler_pool/scheduler_pool.h"
+
+namespace spindle::replay {
+
+struct TunnelSetup {
+  pool::PoolOptions pool;
+  std::vector<TraceNode> nodes;
+  // The RM's queue tree; must outlive the tunnel.
+  const rm::QueueTree* queues = nullptr;
+  // yarn.scheduler.minimum-allocation-*: asks are rounded up to multiples.
+  // Default: 1024 MB, 1 vcore.
+  pool::Resource min_allocation = pool::Resource::Of(1024, 1);
+  // yarn.scheduler.maximum-allocation-*: larger tasks reject their job.
+  // Default: none given = the largest node.
+  std::optional<pool::Resource> max_allocation;
+};
+
+class ReplayTunnel {
+ public:
+  // InvalidArgument for no nodes, duplicate host names, no queue tree, or
+  // pool options that do not validate. `clock` and `recorder` must outlive
+  // the tunnel.
+  static Result<std::unique_ptr<ReplayTunnel>> Create(const TunnelSetup& setup, const Clock* clock,
+                                                      ReplayRecorder* recorder);
+
+  pool::SchedulerPool& pool() { return *pool_; }
+
+  // The job arrives at `now`: rejected (and recorded so) or registered with
+  // its ready tasks asked for.
+  Status Submit(TraceJob job, Duration now);
+  // Tasks whose submit offset passed by `now` are asked for.
+  Status WakeOffsets(Duration now);
+  // When the next submit offset falls due; Duration::max() if none.
+  Duration NextOffset() const;
+  // Takes at least `expected` new placements of `scheduler` from the pool
+  // (oldest job first, as the default FIFO ordering commits them) and books
+  // them as placed at `commit_at` (virtual clock) or at the placement's own
+  // commit time (real clock). Returns how many were taken.
+  Result<int64_t> Collect(int scheduler, int64_t expected, std::optional<Duration> commit_at);
+  // Ends every task due at or before `now`: releases it, and asks for the
+  // tasks it unblocks; finished jobs leave the pool.
+  Status ReleaseDue(Duration now);
+  // The earliest task end; Duration::max() if none.
+  Duration NextRelease() const;
+
+  // Schedulers whose apps' asks changed since the last call (the virtual
+  // driver wakes them).
+  void TakeTouched(std::vector<int>* out);
+
+  int64_t jobs_in_flight() const { return in_flight_; }
+  int64_t tasks_waiting() const { return waiting_; }
+  int64_t tasks_running() const { return running_; }
+  // Placements the pool made beyond what a job asked for (must stay 0).
+  int64_t surplus_placements() const { return surplus_; }
+  // Preferences naming a node not in the cluster (ignored).
+  int64_t unknown_preferences() const { return unknown_preferences_; }
+
+  // The pool's epoch as the run's time origin, and trace time per clock
+  // time (the real clock's --speed).
+  TimePoint origin() const { return origin_; }
+  void set_origin(TimePoint t, double speed = 1.0) {
+    origin_ = t;
+    speed_ = speed;
+  }
+  Duration Since(TimePoint t) const {
+    return std::chrono::duration_cast<Duration>((t - origin_) * speed_);
+  }
+
+ private:
+  struct AskGroup {
+    pool::Ask ask;  // count: tasks handed out and not yet matched
+    std::deque<std::pair<TaskRef, Duration>> waiting;  // task, asked at
+    bool with_preference = false;
+    bool dirty = false;
+  };
+  struct JobRun {
+    explicit JobRun(TraceJob j) : job(std::move(j)), progress(&job) {}
+    TraceJob job;
+    JobProgress progress;
+    int64_t index = 0;
+    pool::AppId app;
+    pool::QueueId queue;
+    int scheduler = 0;
+    Duration arrival{0};
+    std::vector<AskGroup> groups;
+    std::vector<std::vector<int32_t>> group_of;  // [stage][task] -> group
+    int64_t waiting = 0;
+  };
+  struct Running {
+    pool::Placement placement;
+    int64_t job = 0;
+    TaskRef task;
+  };
+
+  ReplayTunnel(const Clock* clock, ReplayRecorder* recorder);
+  // The job's ask groups, with resolved preferences (then dropped from the
+  // tasks, which keeps a job of many tasks with long preference lists small).
+  void BuildGroups(JobRun* run);
+  // Asks for the tasks ready at `now` and pushes changed totals to the pool.
+  Status AskReady(JobRun* run, Duration now);
+  void ScheduleOffset(const JobRun& run);
+  void FinishJob(JobRun* run, Duration now);
+
+  const Clock* const clock_;
+  ReplayRecorder* const recorder_;
+  std::unique_ptr<pool::SchedulerPool> pool_;
+  const rm::QueueTree* queues_ = nullptr;
+  std::unordered_map<std::string, pool::QueueId> queue_ids_;
+  pool::Resource min_allocation_;
+  pool::Resource max_allocation_;
+  std::unordered_map<std::string, pool::NodeId> node_by_host_;
+  std::unordered_map<std::string, pool::RackId> rack_by_name_;
+  std::unordered_map<pool::NodeId, int64_t> node_index_;
+  TimePoint origin_;
+  double speed_ = 1.0;
+
+  std::vector<std::unique_ptr<JobRun>> jobs_;  // by index; null once finished
+  // Per scheduler: jobs with tasks not yet placed, oldest first.
+  std::vector<std::map<int64_t, JobRun*>> pending_;
+  // (end, sequence) -> task; a map keeps ends ordered and pops in batches.
+  std::multimap<Duration, Running> running_tasks_;
+  // (due, job) of submit offsets.
+  std::priority_queue<std::pair<Duration, int64_t>, std::vector<std::pair<Duration, int64_t>>,
+                      std::greater<>>
+      offsets_;
+  std::vector<uint8_t> touched_;
+  std::vector<pool::Placement> taken_;
+  int64_t in_flight_ = 0;
+  int64_t waiting_ = 0;
+  int64_t running_ = 0;
+  int64_t surplus_ = 0;
+  int64_t unknown_preferences_ = 0;
+};
+
+}  // namespace spindle::replay

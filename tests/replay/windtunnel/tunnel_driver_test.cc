@@ -1,0 +1,188 @@
+#include "replay/windtunnel/tunnel_driver.h"
+
+#include <gtest/gtest.h>
+
+#include "replay/trace/job_list_reader.h"
+#include "rm/config/configuration.h"
+
+namespace spindle::replay {
+namespace {
+
+constexpr char kQueues[] = R"(<configuration>
+  <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b,off</value></property>
+  <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>70</value></property>
+  <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>30</value></property>
+  <property><name>yarn.scheduler.capacity.root.off.capacity</name><value>0</value></property>
+  <property><name>yarn.scheduler.capacity.root.off.state</name><value>STOPPED</value></property>
+</configuration>)";
+
+rm::QueueTree Tree() {
+  rm::Configuration conf;
+  CHECK(conf.AddResourceString(kQueues, "test").ok());
+  auto tree = rm::QueueTree::Parse(conf);
+  CHECK(tree.ok()) << tree.status().ToString();
+  return *std::move(tree);
+}
+
+TraceStage Stage(const std::string& name, int tasks, int64_t ms, std::vector<int32_t> parents,
+                 const std::string& host = "") {
+  TraceStage s;
+  s.name = name;
+  s.parents = std::move(parents);
+  for (int i = 0; i < tasks; ++i) {
+    TraceTask t;
+    t.duration_ms = ms;
+    if (!host.empty()) t.preferred_nodes = {host};
+    s.tasks.push_back(t);
+  }
+  return s;
+}
+
+std::vector<TraceJob> Jobs() {
+  TraceJob mr;
+  mr.id = "mr";
+  mr.queue = "a";
+  mr.stages = {Stage("map", 4, 1000, {}, "n1"), Stage("reduce", 1, 1000, {0})};
+  mr.stages[1].priority = 10;
+  TraceJob small;
+  small.id = "small";
+  small.queue = "root.b";
+  small.arrival_ms = 500;
+  small.stages = {Stage("tasks", 2, 3000, {})};
+  small.stages[0].tasks[1].submit_offset_ms = 2000;
+  TraceJob unknown = small;
+  unknown.id = "unknown";
+  unknown.queue = "nope";
+  unknown.arrival_ms = 600;
+  TraceJob stopped = small;
+  stopped.id = "stopped";
+  stopped.queue = "off";
+  stopped.arrival_ms = 700;
+  TraceJob huge = small;
+  huge.id = "huge";
+  huge.arrival_ms = 800;
+  huge.stages[0].tasks[0].memory_mb = 100000;
+  return {mr, small, unknown, stopped, huge};
+}
+
+TunnelSetup SmallCell(const rm::QueueTree* tree) {
+  TunnelSetup setup;
+  setup.queues = tree;
+  setup.pool.num_schedulers = 2;
+  setup.pool.num_partitions = 2;
+  setup.pool.sync_gap = std::chrono::milliseconds(100);
+  for (int i = 1; i <= 4; ++i) {
+    setup.nodes.push_back(TraceNode{"n" + std::to_string(i), i <= 2 ? "/r1" : "/r2", 4096, 4});
+  }
+  return setup;
+}
+
+RecorderOptions Recording() {
+  RecorderOptions o;
+  o.capacity_memory_mb = 4 * 4096;
+  o.capacity_vcores = 16;
+  o.nodes = 4;
+  o.queues = {{"a", 0.7}, {"b", 0.3}};
+  return o;
+}
+
+TEST(TunnelDriverTest, VirtualReplayRunsEveryTaskOnceAndRejectsAsTheRmWould) {
+  const rm::QueueTree tree = Tree();
+  JobListReader reader(Jobs());
+  ReplayRecorder recorder(Recording());
+  auto r = RunWindTunnel(TunnelRunOptions{}, SmallCell(&tree), &reader, &recorder);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->violations.empty()) << r->violations.front();
+  EXPECT_EQ(r->jobs_submitted, 5);
+  EXPECT_EQ(r->jobs_finished, 2);
+  EXPECT_EQ(r->jobs_rejected, 3);
+  ASSERT_EQ(r->rejections.size(), 3u);
+  EXPECT_NE(r->rejections[0].find("unknown or non-leaf queue nope"), std::string::npos);
+  EXPECT_NE(r->rejections[1].find("STOPPED"), std::string::npos);
+  EXPECT_NE(r->rejections[2].find("InvalidResourceRequestException"), std::string::npos);
+  EXPECT_EQ(r->tasks_asked, 7);
+  EXPECT_EQ(r->tasks_placed, 7);
+  EXPECT_EQ(r->tasks_ended, 7);
+  // The reduce waits for the maps: the MapReduce job takes two task
+  // durations at least; the small job's second task starts at 2.5 s.
+  ASSERT_EQ(r->jct_s.count, 2);
+  EXPECT_GE(r->jct_s.cdf.front().first, 2.0);
+  EXPECT_GE(r->jct_s.max, 5.0);
+  EXPECT_GE(r->makespan_s, 5.0);
+  // 4 maps preferring n1 (4 slots of 1 GB there): all on their node.
+  EXPECT_DOUBLE_EQ(r->quality, 1.0);
+  EXPECT_GT(r->utilisation_memory, 0);
+  EXPECT_EQ(r->driver, "windtunnel");
+}
+
+TEST(TunnelDriverTest, VirtualReplayIsDeterministic) {
+  const rm::QueueTree tree = Tree();
+  auto run = [&] {
+    JobListReader reader(Jobs());
+    ReplayRecorder recorder(Recording());
+    auto r = RunWindTunnel(TunnelRunOptions{}, SmallCell(&tree), &reader, &recorder);
+    CHECK(r.ok());
+    return *std::move(r);
+  };
+  const ReplayModeResult a = run();
+  const ReplayModeResult b = run();
+  EXPECT_EQ(a.delay_ms.mean, b.delay_ms.mean);
+  EXPECT_EQ(a.jct_s.mean, b.jct_s.mean);
+  EXPECT_EQ(a.end_s, b.end_s);
+}
+
+TEST(TunnelDriverTest, QueueMaximumHoldsTasksBack) {
+  // b may use 30% (max 30% of 16 GB = 4.8 GB): 8 one-GB tasks run 4 at a
+  // time, so the job takes two rounds.
+  rm::Configuration conf;
+  ASSERT_TRUE(conf.AddResourceString(R"(<configuration>
+    <property><name>yarn.scheduler.capacity.root.queues</name><value>a,b</value></property>
+    <property><name>yarn.scheduler.capacity.root.a.capacity</name><value>70</value></property>
+    <property><name>yarn.scheduler.capacity.root.b.capacity</name><value>30</value></property>
+    <property><name>yarn.scheduler.capacity.root.b.maximum-capacity</name><value>30</value></property>
+  </configuration>)",
+                                     "test")
+                  .ok());
+  auto tree = rm::QueueTree::Parse(conf);
+  ASSERT_TRUE(tree.ok());
+  TraceJob job;
+  job.id = "wide";
+  job.queue = "b";
+  job.stages = {Stage("tasks", 8, 1000, {})};
+  JobListReader reader({job});
+  ReplayRecorder recorder(Recording());
+  auto r = RunWindTunnel(TunnelRunOptions{}, SmallCell(&*tree), &reader, &recorder);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ(r->tasks_ended, 8);
+  EXPECT_GE(r->jct_s.max, 2.0);
+  for (const ReplaySeriesRow& row : r->series) EXPECT_LE(row.running, 4);
+}
+
+TEST(TunnelDriverTest, RealClockReplayFinishesTheSameWork) {
+  const rm::QueueTree tree = Tree();
+  JobListReader reader(Jobs());
+  ReplayRecorder recorder(Recording());
+  TunnelRunOptions options;
+  options.clock = TunnelClock::kReal;
+  options.speed = 20;
+  auto r = RunWindTunnel(options, SmallCell(&tree), &reader, &recorder);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->violations.empty());
+  EXPECT_EQ(r->jobs_finished, 2);
+  EXPECT_EQ(r->tasks_ended, 7);
+  EXPECT_GE(r->jct_s.max, 5.0) << "trace time, not wall time";
+}
+
+TEST(TunnelDriverTest, ReaderErrorsStopTheRun) {
+  const rm::QueueTree tree = Tree();
+  std::vector<TraceJob> jobs = Jobs();
+  std::swap(jobs[0], jobs[1]);
+  JobListReader reader(jobs);
+  ReplayRecorder recorder(Recording());
+  auto r = RunWindTunnel(TunnelRunOptions{}, SmallCell(&tree), &reader, &recorder);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().ToString().find("arrives before"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace spindle::replay

@@ -14,7 +14,7 @@
 #include "bench/windtunnel/real_driver.h"
 #include "bench/windtunnel/text_report.h"
 #include "bench/windtunnel/virtual_driver.h"
-#include "bench/windtunnel/write_file.h"
+#include "replay/report/write_file.h"
 
 namespace spindle::bench {
 
@@ -424,7 +424,7 @@ int WindTunnelBenchMain(const CommandLine& flags) {
                  {o.html_path, windtunnel::ToHtml}};
   for (const auto& out : outputs) {
     if (out.path.empty()) continue;
-    const Status st = windtunnel::WriteTextFile(out.path, out.render(report));
+    const Status st = replay::WriteTextFile(out.path, out.render(report));
     if (!st.ok()) {
       std::fprintf(stderr, "spindle bench windtunnel: %s\n", st.ToString().c_str());
       return 1;

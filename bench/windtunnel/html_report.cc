@@ -3,9 +3,15 @@
 #include <cstdio>
 #include <functional>
 
-#include "bench/windtunnel/svg_chart.h"
+#include "replay/report/svg_chart.h"
 
 namespace spindle::windtunnel {
+
+using replay::ChartSeries;
+using replay::ChartSpec;
+using replay::EscapeXml;
+using replay::LineStyle;
+using replay::RenderLineChart;
 
 namespace {
 

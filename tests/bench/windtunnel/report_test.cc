@@ -10,7 +10,7 @@
 #include "bench/windtunnel/figure5.h"
 #include "bench/windtunnel/html_report.h"
 #include "bench/windtunnel/json_report.h"
-#include "bench/windtunnel/svg_chart.h"
+#include "replay/report/svg_chart.h"
 #include "bench/windtunnel/text_report.h"
 #include "bench/windtunnel/virtual_driver.h"
 
@@ -19,6 +19,9 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
+using replay::ChartSeries;
+using replay::ChartSpec;
+using replay::RenderLineChart;
 
 // ---- A strict little JSON checker (RFC 8259 grammar, no extensions) ----
 class JsonChecker {

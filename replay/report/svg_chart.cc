@@ -1,10 +1,10 @@
-#include "bench/windtunnel/svg_chart.h"
+#include "replay/report/svg_chart.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-namespace spindle::windtunnel {
+namespace spindle::replay {
 
 namespace {
 
@@ -214,4 +214,4 @@ std::string RenderLineChart(const ChartSpec& spec) {
   return o;
 }
 
-}  // namespace spindle::windtunnel
+}  // namespace spindle::replay

@@ -7,7 +7,7 @@
 
 #include "base/status.h"
 
-namespace spindle::windtunnel {
+namespace spindle::replay {
 
 inline Status WriteTextFile(const std::string& path, const std::string& contents) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -17,4 +17,4 @@ inline Status WriteTextFile(const std::string& path, const std::string& contents
   return Status::OK();
 }
 
-}  // namespace spindle::windtunnel
+}  // namespace spindle::replay

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace spindle::windtunnel {
+namespace spindle::replay {
 
 enum class LineStyle : uint8_t { kSolid, kDashed, kDotted };
 
@@ -38,4 +38,4 @@ std::string RenderLineChart(const ChartSpec& spec);
 // Escapes &, <, >, " and ' for XML text and attributes.
 std::string EscapeXml(std::string_view text);
 
-}  // namespace spindle::windtunnel
+}  // namespace spindle::replay

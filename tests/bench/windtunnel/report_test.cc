@@ -10,18 +10,20 @@
 #include "bench/windtunnel/figure5.h"
 #include "bench/windtunnel/html_report.h"
 #include "bench/windtunnel/json_report.h"
-#include "replay/report/svg_chart.h"
 #include "bench/windtunnel/text_report.h"
 #include "bench/windtunnel/virtual_driver.h"
+#include "replay/report/svg_chart.h"
+#include "tests/support/html_checks.h"
 
 namespace spindle::windtunnel {
 namespace {
 
-using std::chrono::milliseconds;
-using std::chrono::seconds;
 using replay::ChartSeries;
 using replay::ChartSpec;
 using replay::RenderLineChart;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+using testing::CheckTags;
 
 // ---- A strict little JSON checker (RFC 8259 grammar, no extensions) ----
 class JsonChecker {
@@ -144,32 +146,6 @@ class JsonChecker {
 
 // Checks that every non-void element is closed in order; returns "" or
 // the first problem.
-std::string CheckTags(const std::string& html) {
-  static const std::vector<std::string> kVoid = {"meta", "br", "hr", "img", "link", "input"};
-  std::vector<std::string> open;
-  size_t i = 0;
-  while ((i = html.find('<', i)) != std::string::npos) {
-    const size_t end = html.find('>', i);
-    if (end == std::string::npos) return "unterminated tag";
-    std::string tag = html.substr(i + 1, end - i - 1);
-    i = end + 1;
-    if (tag.empty()) return "empty tag";
-    if (tag[0] == '!') continue;  // doctype
-    const bool closing = tag[0] == '/';
-    const bool self_closing = tag.back() == '/';
-    std::string name = tag.substr(closing ? 1 : 0);
-    name = name.substr(0, name.find_first_of(" /"));
-    if (name.empty()) return "nameless tag";
-    if (closing) {
-      if (open.empty() || open.back() != name) return "unbalanced </" + name + ">";
-      open.pop_back();
-    } else if (!self_closing && std::find(kVoid.begin(), kVoid.end(), name) == kVoid.end()) {
-      open.push_back(name);
-    }
-  }
-  return open.empty() ? "" : "unclosed <" + open.back() + ">";
-}
-
 std::vector<std::string> SplitLines(const std::string& s) {
   std::vector<std::string> lines;
   size_t start = 0;

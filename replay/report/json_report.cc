@@ -1,0 +1,121 @@
+#include "replay/report/json_writer.h"
+#include "replay/report/replay_writers.h"
+
+namespace spindle::replay {
+
+namespace {
+
+void WriteDistribution(JsonWriter* w, const std::string& key, const Distribution& d) {
+  w->Key(key);
+  w->BeginObject();
+  w->Field("count", d.count);
+  w->Field("mean", d.mean);
+  w->Field("p50", d.p50);
+  w->Field("p90", d.p90);
+  w->Field("p99", d.p99);
+  w->Field("max", d.max);
+  w->Key("cdf");
+  w->BeginArray();
+  for (const auto& [v, f] : d.cdf) {
+    w->BeginArray();
+    w->Num(v);
+    w->Num(f);
+    w->EndArray();
+  }
+  w->EndArray();
+  w->EndObject();
+}
+
+void WriteMode(JsonWriter* w, const ReplayModeResult& m) {
+  w->BeginObject();
+  w->Field("label", m.label);
+  w->Field("driver", m.driver);
+  w->Field("wall_seconds", m.wall_seconds);
+  w->Field("end_s", m.end_s);
+  w->Field("jobs_submitted", m.jobs_submitted);
+  w->Field("jobs_rejected", m.jobs_rejected);
+  w->Field("jobs_finished", m.jobs_finished);
+  w->Field("tasks_asked", m.tasks_asked);
+  w->Field("tasks_placed", m.tasks_placed);
+  w->Field("tasks_ended", m.tasks_ended);
+  WriteDistribution(w, "delay_ms", m.delay_ms);
+  WriteDistribution(w, "jct_s", m.jct_s);
+  w->Field("quality", m.quality);
+  w->Field("conflicts", m.conflicts);
+  w->Field("conflicts_per_s", m.conflicts_per_s);
+  w->Field("utilisation_memory", m.utilisation_memory);
+  w->Field("utilisation_vcores", m.utilisation_vcores);
+  w->Field("makespan_s", m.makespan_s);
+  w->Field("jain_mean", m.jain_mean);
+  w->Field("jain_min", m.jain_min);
+  w->Key("queues");
+  w->BeginArray();
+  for (size_t q = 0; q < m.queues.size(); ++q) {
+    w->BeginObject();
+    w->Field("name", m.queues[q]);
+    w->Field("guaranteed", q < m.queue_guaranteed.size() ? m.queue_guaranteed[q] : 0.0);
+    w->EndObject();
+  }
+  w->EndArray();
+  w->Key("windows");
+  w->BeginArray();
+  for (const FairnessWindow& fw : m.windows) {
+    w->BeginObject();
+    w->Field("start_s", fw.start_s);
+    w->Field("end_s", fw.end_s);
+    w->Field("jain", fw.jain);
+    w->Key("share");
+    w->BeginArray();
+    for (double s : fw.share) w->Num(s);
+    w->EndArray();
+    w->EndObject();
+  }
+  w->EndArray();
+  w->Key("series");
+  w->BeginArray();
+  for (const ReplaySeriesRow& r : m.series) {
+    w->BeginObject();
+    w->Field("second", r.second);
+    w->Field("jobs_submitted", r.jobs_submitted);
+    w->Field("asked", r.asked);
+    w->Field("placed", r.placed);
+    w->Field("ended", r.ended);
+    w->Field("conflicts", r.conflicts);
+    w->Field("backlog", r.backlog);
+    w->Field("running", r.running);
+    w->Field("utilisation_memory", r.utilisation_memory);
+    w->Field("utilisation_vcores", r.utilisation_vcores);
+    w->Field("delay_p50_ms", r.delay_p50_ms);
+    w->Field("delay_p99_ms", r.delay_p99_ms);
+    w->Field("quality", r.quality);
+    w->EndObject();
+  }
+  w->EndArray();
+  for (const auto* list : {&m.violations, &m.rejections}) {
+    w->Key(list == &m.violations ? "violations" : "rejections");
+    w->BeginArray();
+    for (const std::string& v : *list) w->Str(v);
+    w->EndArray();
+  }
+  w->EndObject();
+}
+
+}  // namespace
+
+std::string ToJson(const ReplayReport& report) {
+  JsonWriter w;
+  w.BeginObject();
+  w.Field("title", report.title);
+  w.Key("settings");
+  w.BeginObject();
+  for (const ReplaySetting& s : report.settings) w.Field(s.key, s.value);
+  w.EndObject();
+  w.Key("modes");
+  w.BeginArray();
+  for (const ReplayModeResult& m : report.modes) WriteMode(&w, m);
+  w.EndArray();
+  w.EndObject();
+  return w.Take() + "\n";
+}
+
+}  // namespace spindle::replay

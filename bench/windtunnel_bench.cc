@@ -25,42 +25,11 @@ using windtunnel::ClockKind;
 constexpr double kBaseRate = 40'000;
 constexpr double kPeakRate = 61'000;
 
-Result<double> GetDouble(const CommandLine& flags, const std::string& name, double fallback,
-                         double min, double max) {
-  if (!flags.Has(name)) return fallback;
-  const std::string text = flags.GetString(name, "");
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !std::isfinite(v)) {
-    return Status::InvalidArgument("--" + name + " wants a number, got '" + text + "'");
-  }
-  if (v < min || v > max) {
-    return Status::InvalidArgument("--" + name + " must be in [" + std::to_string(min) + ", " +
-                                   std::to_string(max) + "]");
-  }
-  return v;
-}
-
-std::vector<std::string> Split(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
-    std::string item =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (!item.empty()) out.push_back(item);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 Result<std::vector<double>> DoubleList(const CommandLine& flags, const std::string& name,
                                        std::vector<double> fallback, double scale_by) {
   if (!flags.Has(name)) return fallback;
   std::vector<double> out;
-  for (const std::string& item : Split(flags.GetString(name, ""))) {
+  for (const std::string& item : flags.GetList(name)) {
     char* end = nullptr;
     const double v = std::strtod(item.c_str(), &end);
     if (end != item.c_str() + item.size() || !std::isfinite(v) || v < 0) {
@@ -132,15 +101,15 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
   } else {
     return Status::InvalidArgument("--clock: real or virtual");
   }
-  ASSIGN_OR_RETURN(double phase_seconds, GetDouble(flags, "phase-seconds", 60, 0.001, 86400));
+  ASSIGN_OR_RETURN(double phase_seconds, flags.GetDouble("phase-seconds", 60, 0.001, 86400));
   s.workload.phase_length = Seconds(phase_seconds);
-  ASSIGN_OR_RETURN(double drain, GetDouble(flags, "drain-seconds", 10, 0, 86400));
+  ASSIGN_OR_RETURN(double drain, flags.GetDouble("drain-seconds", 10, 0, 86400));
   s.drain = Seconds(drain);
   ASSIGN_OR_RETURN(s.workload.fractions,
                    DoubleList(flags, "phases", {0.5, 0.8, 0.95, 0.8, 0.5}, 0.01));
-  ASSIGN_OR_RETURN(double scale, GetDouble(flags, "scale", 1, 0.01, 100));
+  ASSIGN_OR_RETURN(double scale, flags.GetDouble("scale", 1, 0.01, 100));
   const bool peak = flags.Has("peak") && flags.GetString("peak", "true") != "false";
-  ASSIGN_OR_RETURN(double rate, GetDouble(flags, "rate", peak ? kPeakRate : kBaseRate, 1, 1e8));
+  ASSIGN_OR_RETURN(double rate, flags.GetDouble("rate", peak ? kPeakRate : kBaseRate, 1, 1e8));
   s.workload.base_rate = rate * scale;
   // --scale grows the cluster with the load (the paper's scalability test,
   // Table 2: 1-4x the rate on 1-4x the slots), unless --nodes says otherwise.
@@ -164,16 +133,16 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
     }
     *f.field = static_cast<int>(v);
   }
-  ASSIGN_OR_RETURN(double gap_ms, GetDouble(flags, "gap-ms", 500, 0.001, 3.6e6));
+  ASSIGN_OR_RETURN(double gap_ms, flags.GetDouble("gap-ms", 500, 0.001, 3.6e6));
   s.sync_gap = Seconds(gap_ms / 1000);
-  ASSIGN_OR_RETURN(double tau_ms, GetDouble(flags, "tau-ms", 2000, 0.001, 3.6e6));
+  ASSIGN_OR_RETURN(double tau_ms, flags.GetDouble("tau-ms", 2000, 0.001, 3.6e6));
   s.tau = Seconds(tau_ms / 1000);
-  ASSIGN_OR_RETURN(double task_seconds, GetDouble(flags, "task-seconds", 5, 0.001, 86400));
+  ASSIGN_OR_RETURN(double task_seconds, flags.GetDouble("task-seconds", 5, 0.001, 86400));
   s.task_duration = Seconds(task_seconds);
-  ASSIGN_OR_RETURN(s.cluster.score_variance, GetDouble(flags, "score-variance", 2, 0, 100));
-  ASSIGN_OR_RETURN(s.workload.preference_tilt, GetDouble(flags, "preference-tilt", 1, 0, 100));
-  ASSIGN_OR_RETURN(s.alpha, GetDouble(flags, "alpha", 1, 0.01, 100));
-  ASSIGN_OR_RETURN(double cost_us, GetDouble(flags, "decision-cost-us", 250, 0.001, 1e6));
+  ASSIGN_OR_RETURN(s.cluster.score_variance, flags.GetDouble("score-variance", 2, 0, 100));
+  ASSIGN_OR_RETURN(s.workload.preference_tilt, flags.GetDouble("preference-tilt", 1, 0, 100));
+  ASSIGN_OR_RETURN(s.alpha, flags.GetDouble("alpha", 1, 0.01, 100));
+  ASSIGN_OR_RETURN(double cost_us, flags.GetDouble("decision-cost-us", 250, 0.001, 1e6));
   s.decision_cost = Seconds(cost_us / 1e6);
   // The real clock measures this code's own cost unless told to emulate one.
   if (s.clock == ClockKind::kReal && flags.Has("decision-cost-us")) {
@@ -181,11 +150,11 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
   }
   // Quality-first decisions cost 1.5x by default (ParSync §6.2: its overhead
   // is higher; `spindle bench pool` measures ~3x the CPU per placement).
-  ASSIGN_OR_RETURN(s.quality_cost_factor, GetDouble(flags, "quality-cost-factor", 1.5, 0.01, 1000));
+  ASSIGN_OR_RETURN(s.quality_cost_factor, flags.GetDouble("quality-cost-factor", 1.5, 0.01, 1000));
   ASSIGN_OR_RETURN(int64_t jobs, flags.GetInt("jobs", 1));
   if (jobs < 1 || jobs > 64) return Status::InvalidArgument("--jobs must be 1..64");
   o.jobs = static_cast<int>(jobs);
-  ASSIGN_OR_RETURN(double tick_ms, GetDouble(flags, "tick-ms", 2, 0.1, 1000));
+  ASSIGN_OR_RETURN(double tick_ms, flags.GetDouble("tick-ms", 2, 0.1, 1000));
   s.tick = Seconds(tick_ms / 1000);
   ASSIGN_OR_RETURN(int64_t seed, flags.GetInt("seed", 1));
   s.seed = static_cast<uint64_t>(seed);
@@ -198,14 +167,14 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
                                                 pool::StrategyKind::kAdaptive};
   if (flags.Has("strategies")) {
     strategies.clear();
-    for (const std::string& item : Split(flags.GetString("strategies", ""))) {
+    for (const std::string& item : flags.GetList("strategies")) {
       ASSIGN_OR_RETURN(pool::StrategyKind k, pool::ParseStrategy(item));
       strategies.push_back(k);
     }
     if (strategies.empty()) return Status::InvalidArgument("--strategies is empty");
   }
   for (const std::string& item :
-       Split(flags.GetString("modes", "parsync,statesync,monolithic/latency-first"))) {
+       flags.GetList("modes", {"parsync", "statesync", "monolithic/latency-first"})) {
     const size_t slash = item.find('/');
     ASSIGN_OR_RETURN(pool::SyncMode mode, pool::ParseSyncMode(item.substr(0, slash)));
     if (slash != std::string::npos) {
@@ -224,7 +193,7 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
       flags.GetString("figures", s.clock == ClockKind::kVirtual ? "2,3" : "none");
   o.figures.figures.clear();
   if (figures != "none") {
-    for (const std::string& item : Split(figures)) {
+    for (const std::string& item : flags.GetList("figures", {"2", "3"})) {
       if (item != "2" && item != "3") return Status::InvalidArgument("--figures: 2, 3 or none");
       o.figures.figures.push_back(item[0] - '0');
     }
@@ -237,8 +206,8 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
   if (!o.run_tunnel && !o.run_figures) {
     return Status::InvalidArgument("--figures-only without figures");
   }
-  ASSIGN_OR_RETURN(o.figures.scale, GetDouble(flags, "figure-scale", 0.05, 0.001, 1));
-  ASSIGN_OR_RETURN(double fig_seconds, GetDouble(flags, "figure-seconds", 30, 1, 3600));
+  ASSIGN_OR_RETURN(o.figures.scale, flags.GetDouble("figure-scale", 0.05, 0.001, 1));
+  ASSIGN_OR_RETURN(double fig_seconds, flags.GetDouble("figure-seconds", 30, 1, 3600));
   o.figures.seconds = Seconds(fig_seconds);
   ASSIGN_OR_RETURN(int64_t fig_seeds, flags.GetInt("figure-seeds", o.figures.seeds));
   if (fig_seeds < 1 || fig_seeds > 100) {

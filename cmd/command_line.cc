@@ -1,6 +1,9 @@
 #include "cmd/command_line.h"
 
+#include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 
 namespace spindle {
 
@@ -46,6 +49,42 @@ Result<int64_t> CommandLine::GetInt(const std::string& name, int64_t fallback) c
     return Status::InvalidArgument("--" + name + " wants an integer, got '" + text + "'");
   }
   return value;
+}
+
+Result<double> CommandLine::GetDouble(const std::string& name, double fallback, double min,
+                                      double max) const {
+  auto it = flags_.find(name);
+  if (it == flags_.end()) return fallback;
+  const std::string& text = it->second;
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !std::isfinite(v)) {
+    return Status::InvalidArgument("--" + name + " wants a number, got '" + text + "'");
+  }
+  if (v < min || v > max) {
+    return Status::InvalidArgument("--" + name + " must be in [" + std::to_string(min) + ", " +
+                                   std::to_string(max) + "]");
+  }
+  return v;
+}
+
+std::vector<std::string> CommandLine::GetList(const std::string& name,
+                                              std::vector<std::string> fallback) const {
+  auto it = flags_.find(name);
+  if (it == flags_.end()) return fallback;
+  std::vector<std::string> out;
+  const std::string& text = it->second;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = text.find(',', start);
+    std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!item.empty()) out.push_back(item);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
 }
 
 Status CommandLine::CheckKnown(const std::set<std::string>& known) const {

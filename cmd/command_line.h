@@ -21,6 +21,11 @@ class CommandLine {
   bool Has(const std::string& name) const;
   std::string GetString(const std::string& name, const std::string& fallback) const;
   Result<int64_t> GetInt(const std::string& name, int64_t fallback) const;
+  // A finite number in [min, max]; InvalidArgument naming the flag otherwise.
+  Result<double> GetDouble(const std::string& name, double fallback, double min, double max) const;
+  // A comma-separated list (empty items dropped); `fallback` if absent.
+  std::vector<std::string> GetList(const std::string& name,
+                                   std::vector<std::string> fallback = {}) const;
   const std::vector<std::string>& positional() const { return positional_; }
 
   // InvalidArgument naming the first flag not in `known`.

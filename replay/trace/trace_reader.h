@@ -65,6 +65,10 @@ class TraceReader {
   virtual const ReadStats& stats() const = 0;
   // What is being read, for reports: "google-2011 task_events-...csv.gz".
   virtual std::string Describe() const = 0;
+  // How much of the input has been consumed, in [0, 1] (bytes read of a
+  // file, jobs made of a generator's total), for a progress bar; -1 if the
+  // reader cannot tell.
+  virtual double Progress() const { return -1; }
 };
 
 }  // namespace spindle::replay

@@ -85,6 +85,30 @@ int32_t ReplayRecorder::QueueIndex(const std::string& name) {
   return static_cast<int32_t>(queue_names_.size() - 1);
 }
 
+ReplayRecorder::QueueWindow& ReplayRecorder::WindowAt(Duration at, int32_t queue) {
+  const int64_t w = std::max<int64_t>(0, at / options_.fairness_window);
+  if (static_cast<size_t>(w) >= windows_.size()) windows_.resize(static_cast<size_t>(w) + 1);
+  auto& row = windows_[static_cast<size_t>(w)];
+  if (static_cast<size_t>(queue) >= row.size()) row.resize(static_cast<size_t>(queue) + 1);
+  return row[static_cast<size_t>(queue)];
+}
+
+void ReplayRecorder::ChangeUsage(Duration at, int32_t queue, int64_t memory_mb, int64_t vcores) {
+  at = std::max(at, Duration(0));
+  Bucket& b = BucketAt(at);
+  const Duration bucket_end = (at / options_.bucket + 1) * options_.bucket;
+  const double left = Seconds(bucket_end - at);
+  b.memory_delta += static_cast<double>(memory_mb);
+  b.memory_partial += static_cast<double>(memory_mb) * left;
+  b.vcores_delta += static_cast<double>(vcores);
+  b.vcores_partial += static_cast<double>(vcores) * left;
+  QueueWindow& w = WindowAt(at, queue);
+  const Duration window_end = (at / options_.fairness_window + 1) * options_.fairness_window;
+  w.delta += static_cast<double>(memory_mb);
+  w.partial += static_cast<double>(memory_mb) * Seconds(window_end - at);
+  if (memory_mb > 0) w.demand = true;
+}
+
 void ReplayRecorder::OnJobSubmitted(int64_t job, const std::string& trace_id,
                                     const std::string& queue, int64_t tasks, Duration at) {
   MutexLock lock(&mu_);
@@ -109,7 +133,7 @@ void ReplayRecorder::OnTasksAsked(int64_t job, int64_t count, Duration at) {
   Bucket& b = BucketAt(at);
   b.asked += count;
   const JobRecord& j = Job(job);
-  if (j.queue >= 0) usage_.push_back(UsageStep{at, j.queue, 0, 0});  // marks demand
+  if (j.queue >= 0) WindowAt(at, j.queue).demand = true;
 }
 
 void ReplayRecorder::OnTaskPlaced(int64_t job, Duration asked, Duration placed, int64_t node,
@@ -130,7 +154,7 @@ void ReplayRecorder::OnTaskPlaced(int64_t job, Duration asked, Duration placed, 
     ++b.with_preference;
     if (preferred) ++b.preferred;
   }
-  usage_.push_back(UsageStep{placed, std::max(j.queue, 0), memory_mb, vcores});
+  ChangeUsage(placed, std::max(j.queue, 0), memory_mb, vcores);
   ++placed_;
 }
 
@@ -139,7 +163,7 @@ void ReplayRecorder::OnTaskEnded(int64_t job, Duration at, int64_t memory_mb, in
   JobRecord& j = Job(job);
   ++j.ended;
   ++BucketAt(at).ended;
-  usage_.push_back(UsageStep{at, std::max(j.queue, 0), -memory_mb, -vcores});
+  ChangeUsage(at, std::max(j.queue, 0), -memory_mb, -vcores);
 }
 
 void ReplayRecorder::OnJobFinished(int64_t job, Duration at) {
@@ -228,67 +252,62 @@ ReplayModeResult ReplayRecorder::Finish(Duration end) const {
   if (with_pref > 0) r.quality = static_cast<double>(preferred) / static_cast<double>(with_pref);
   if (r.end_s > 0) r.conflicts_per_s = static_cast<double>(r.conflicts) / r.end_s;
 
-  // Utilisation and queue shares: integrate the allocated resources, a
-  // step function of the usage changes, over each bucket and window.
-  std::vector<UsageStep> steps = usage_;
-  std::stable_sort(steps.begin(), steps.end(),
-                   [](const UsageStep& a, const UsageStep& b) { return a.at < b.at; });
+  // Utilisation: the integral of allocated resources over each bucket is
+  // the level at its start times its length plus its changes' partials.
+  const double cap_mb = static_cast<double>(std::max<int64_t>(1, options_.capacity_memory_mb));
+  const double cap_vc = static_cast<double>(std::max<int64_t>(1, options_.capacity_vcores));
+  double memory = 0;
+  double vcores = 0;
+  double memory_total = 0;
+  double vcores_total = 0;
+  for (size_t i = 0; i < buckets; ++i) {
+    double memory_s = memory * bucket_s;
+    double vcores_s = vcores * bucket_s;
+    if (i < buckets_.size()) {
+      memory_s += buckets_[i].memory_partial;
+      vcores_s += buckets_[i].vcores_partial;
+      memory += buckets_[i].memory_delta;
+      vcores += buckets_[i].vcores_delta;
+    }
+    r.series[i].utilisation_memory = memory_s / (cap_mb * bucket_s);
+    r.series[i].utilisation_vcores = vcores_s / (cap_vc * bucket_s);
+    // The run ends inside the last bucket: what it held after the end is
+    // not part of the run.
+    const double past_end = Seconds(options_.bucket * static_cast<int64_t>(i + 1) - end);
+    if (past_end > 0) {
+      memory_s -= memory * past_end;
+      vcores_s -= vcores * past_end;
+    }
+    memory_total += memory_s;
+    vcores_total += vcores_s;
+  }
+  if (r.end_s > 0) {
+    r.utilisation_memory = memory_total / (cap_mb * r.end_s);
+    r.utilisation_vcores = vcores_total / (cap_vc * r.end_s);
+  }
+  // Queue shares per window, the same way.
   const size_t queues = queue_names_.size();
   const auto windows =
       static_cast<size_t>((std::max(end, Duration(1)) + options_.fairness_window - Duration(1)) /
                           options_.fairness_window);
+  const double window_s = Seconds(options_.fairness_window);
+  std::vector<double> level(queues, 0);
   std::vector<std::vector<double>> queue_mb_s(windows, std::vector<double>(queues, 0));
   std::vector<std::vector<uint8_t>> demand(windows, std::vector<uint8_t>(queues, 0));
-  std::vector<double> mem_s(buckets, 0);
-  std::vector<double> vc_s(buckets, 0);
-  std::vector<int64_t> queue_mb(queues, 0);
-  int64_t mem = 0;
-  int64_t vc = 0;
-  Duration t{0};
-  // Adds the current level over [t, until) to the buckets and windows.
-  const auto integrate = [&](Duration until) {
-    while (t < until) {
-      const int64_t bi = t / options_.bucket;
-      const int64_t wi = t / options_.fairness_window;
-      const Duration next =
-          std::min({until, (bi + 1) * options_.bucket, (wi + 1) * options_.fairness_window});
-      const double span = Seconds(next - t);
-      if (static_cast<size_t>(bi) < buckets) {
-        mem_s[static_cast<size_t>(bi)] += static_cast<double>(mem) * span;
-        vc_s[static_cast<size_t>(bi)] += static_cast<double>(vc) * span;
+  for (size_t w = 0; w < windows; ++w) {
+    for (size_t q = 0; q < queues; ++q) {
+      double mb_s = level[q] * window_s;
+      demand[w][q] = level[q] > 0;
+      if (w < windows_.size() && q < windows_[w].size()) {
+        const QueueWindow& qw = windows_[w][q];
+        mb_s += qw.partial;
+        level[q] += qw.delta;
+        if (qw.demand) demand[w][q] = 1;
       }
-      if (static_cast<size_t>(wi) < windows) {
-        for (size_t q = 0; q < queues; ++q) {
-          queue_mb_s[static_cast<size_t>(wi)][q] += static_cast<double>(queue_mb[q]) * span;
-          if (queue_mb[q] > 0) demand[static_cast<size_t>(wi)][q] = 1;
-        }
-      }
-      t = next;
+      const double past_end = Seconds(options_.fairness_window * static_cast<int64_t>(w + 1) - end);
+      if (past_end > 0) mb_s -= level[q] * past_end;
+      queue_mb_s[w][q] = mb_s;
     }
-  };
-  for (const UsageStep& s : steps) {
-    const Duration at = std::clamp(s.at, Duration(0), end);
-    integrate(at);
-    mem += s.memory_mb;
-    vc += s.vcores;
-    queue_mb[static_cast<size_t>(s.queue)] += s.memory_mb;
-    const auto wi = static_cast<size_t>(at / options_.fairness_window);
-    if (wi < windows) demand[wi][static_cast<size_t>(s.queue)] = 1;
-  }
-  integrate(end);
-  const double cap_mb = static_cast<double>(std::max<int64_t>(1, options_.capacity_memory_mb));
-  const double cap_vc = static_cast<double>(std::max<int64_t>(1, options_.capacity_vcores));
-  double mem_total = 0;
-  double vc_total = 0;
-  for (size_t i = 0; i < buckets; ++i) {
-    r.series[i].utilisation_memory = mem_s[i] / (cap_mb * bucket_s);
-    r.series[i].utilisation_vcores = vc_s[i] / (cap_vc * bucket_s);
-    mem_total += mem_s[i];
-    vc_total += vc_s[i];
-  }
-  if (r.end_s > 0) {
-    r.utilisation_memory = mem_total / (cap_mb * r.end_s);
-    r.utilisation_vcores = vc_total / (cap_vc * r.end_s);
   }
   double jain_sum = 0;
   int jain_n = 0;

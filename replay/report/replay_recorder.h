@@ -83,6 +83,21 @@ class ReplayRecorder {
     int64_t preferred = 0;
     int64_t with_preference = 0;
     std::vector<double> delays_ms;  // of the tasks placed in the bucket
+    // Allocated resources change within the bucket: the sum of the changes,
+    // and of each change times the seconds left in the bucket after it
+    // (what it adds to the bucket's integral). O(1) per event, whatever
+    // the order events arrive in.
+    double memory_delta = 0;
+    double memory_partial = 0;
+    double vcores_delta = 0;
+    double vcores_partial = 0;
+  };
+  // The same per fairness window and queue (memory only), and whether the
+  // queue asked for anything in the window.
+  struct QueueWindow {
+    double delta = 0;
+    double partial = 0;
+    bool demand = false;
   };
   struct JobRecord {
     std::string trace_id;
@@ -96,17 +111,13 @@ class ReplayRecorder {
     Duration finished{-1};
     bool rejected = false;
   };
-  // A change of allocated resources at a time, for utilisation and shares.
-  struct UsageStep {
-    Duration at;
-    int32_t queue;
-    int64_t memory_mb;  // signed delta
-    int64_t vcores;
-  };
 
   Bucket& BucketAt(Duration at) REQUIRES(mu_);
   JobRecord& Job(int64_t job) REQUIRES(mu_);
   int32_t QueueIndex(const std::string& name) REQUIRES(mu_);
+  QueueWindow& WindowAt(Duration at, int32_t queue) REQUIRES(mu_);
+  // Allocated resources of `queue` change by (memory_mb, vcores) at `at`.
+  void ChangeUsage(Duration at, int32_t queue, int64_t memory_mb, int64_t vcores) REQUIRES(mu_);
 
   const RecorderOptions options_;
   mutable Mutex mu_;
@@ -114,7 +125,7 @@ class ReplayRecorder {
   std::vector<double> queue_guaranteed_ GUARDED_BY(mu_);
   std::vector<JobRecord> jobs_ GUARDED_BY(mu_);
   std::vector<Bucket> buckets_ GUARDED_BY(mu_);
-  std::vector<UsageStep> usage_ GUARDED_BY(mu_);
+  std::vector<std::vector<QueueWindow>> windows_ GUARDED_BY(mu_);  // [window][queue]
   std::vector<double> all_delays_ms_ GUARDED_BY(mu_);
   std::vector<std::string> rejections_ GUARDED_BY(mu_);
   int64_t placed_ GUARDED_BY(mu_) = 0;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <functional>
+
 namespace spindle::replay {
 namespace {
 
@@ -84,6 +87,38 @@ TEST(ReplayRecorderTest, RejectedJobsAndUnknownQueues) {
   EXPECT_EQ(r.rejections[0], "j0: unknown queue nope");
   ASSERT_EQ(r.queues.size(), 3u);
   EXPECT_EQ(r.queues[2], "nope");
+}
+
+TEST(ReplayRecorderTest, EventOrderDoesNotChangeTheFigures) {
+  // A driver may report a placement committed at the end of a step before
+  // a release earlier in time.
+  const auto run = [](bool reversed) {
+    ReplayRecorder rec(TwoQueues());
+    rec.OnJobSubmitted(0, "j", "a", 2, seconds(0));
+    rec.OnTasksAsked(0, 2, seconds(0));
+    std::vector<std::function<void()>> events = {
+        [&] { rec.OnTaskPlaced(0, seconds(0), milliseconds(500), 0, 300, 1, false, false); },
+        [&] { rec.OnTaskEnded(0, milliseconds(2500), 300, 1); },
+        [&] { rec.OnTaskPlaced(0, seconds(0), milliseconds(7250), 0, 600, 2, false, false); },
+        [&] { rec.OnTaskEnded(0, milliseconds(12100), 600, 2); }};
+    if (reversed) std::reverse(events.begin(), events.end());
+    for (auto& e : events) e();
+    return rec.Finish(seconds(15));
+  };
+  const ReplayModeResult a = run(false);
+  const ReplayModeResult b = run(true);
+  EXPECT_NEAR(a.utilisation_memory, (300 * 2.0 + 600 * 4.85) / (1000 * 15), 1e-9);
+  EXPECT_NEAR(a.utilisation_memory, b.utilisation_memory, 1e-9);
+  ASSERT_EQ(a.series.size(), b.series.size());
+  for (size_t i = 0; i < a.series.size(); ++i) {
+    EXPECT_NEAR(a.series[i].utilisation_memory, b.series[i].utilisation_memory, 1e-9) << i;
+  }
+  EXPECT_NEAR(a.series[7].utilisation_memory, 0.6 * 0.75, 1e-9);
+  ASSERT_EQ(a.windows.size(), 2u);
+  EXPECT_NEAR(a.windows[0].share[0], (300 * 2.0 + 600 * 2.75) / (1000 * 10), 1e-9);
+  EXPECT_NEAR(a.windows[1].share[0], 600 * 2.1 / (1000 * 5), 1e-9)
+      << "the last window ends with the run";
+  EXPECT_NEAR(a.windows[1].share[0], b.windows[1].share[0], 1e-9);
 }
 
 TEST(DistributionTest, PercentilesAndCdf) {

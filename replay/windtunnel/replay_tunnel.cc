@@ -267,7 +267,7 @@ Result<int64_t> ReplayTunnel::Collect(int scheduler, int64_t expected,
 Status ReplayTunnel::ReleaseDue(Duration now) {
   std::vector<Running> due;
   while (!running_tasks_.empty() && running_tasks_.begin()->first <= now) {
-    due.push_back(std::move(running_tasks_.begin()->second));
+    due.push_back(running_tasks_.begin()->second);
     running_tasks_.erase(running_tasks_.begin());
   }
   if (due.empty()) return Status::OK();

@@ -256,7 +256,10 @@ Result<std::string> JsonStream::ParseString() {
     const int c = Get();
     if (c < 0) return Error("bad JSON: unterminated string");
     if (c == '"') return out;
-    if (c < 0x20) return Error("bad JSON: control character " + Describe(c) + " in a string");
+    if (c < 0x20) {
+      if (c == '\n') --line_;  // name the line the string is on
+      return Error("bad JSON: control character " + Describe(c) + " in a string");
+    }
     if (c != '\\') {
       out.push_back(static_cast<char>(c));
       continue;

@@ -8,7 +8,9 @@
 // arrives before one already returned (the file is out of order by more
 // than the window), is an InvalidArgument naming the file, the record's
 // line and the field; under skip_bad it is skipped and counted. A JSON
-// syntax error always ends the read (json_stream.h says why).
+// syntax error always ends the read (json_stream.h says why). The window
+// reads ahead: an error in a record up to `window` records further on is
+// reported before the jobs read ahead of it are returned.
 //
 // Thread-safety: none (one driver owns a reader).
 #pragma once

@@ -78,8 +78,11 @@ Status SlsReader::ParseTask(const JsonFields& f, MapReduceStages* stages, int64_
     task.preferred_racks.push_back(path->rack);
   }
 
-  const char* memory_field =
-      f.Get("container.memory-mb") != nullptr ? "container.memory-mb" : "container.memory";
+  const bool hadoop3_memory = f.Get("container.memory-mb") != nullptr;
+  if (hadoop3_memory && f.Get("container.memory") != nullptr) {
+    return f.Error("container.memory", "give container.memory-mb or container.memory, not both");
+  }
+  const char* memory_field = hadoop3_memory ? "container.memory-mb" : "container.memory";
   ASSIGN_OR_RETURN(int64_t memory, PositiveOr(f, memory_field, sls_options_.default_memory_mb));
   ASSIGN_OR_RETURN(int64_t vcores, PositiveOr(f, "container.vcores", sls_options_.default_vcores));
   if (vcores > INT32_MAX) return f.Error("container.vcores", "too large");

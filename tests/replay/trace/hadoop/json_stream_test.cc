@@ -123,6 +123,8 @@ TEST(JsonStreamTest, BadTokensNameFileAndLine) {
   EXPECT_THAT(FirstError("{\"a\": -}").message(), HasSubstr("a digit"));
   EXPECT_THAT(FirstError("{\"a\": 1x}").message(), HasSubstr("delimiter after a number"));
   EXPECT_THAT(FirstError("{\"a\": \"x\ty\"}").message(), HasSubstr("control character"));
+  EXPECT_THAT(FirstError("{\n\"a\": \"x\ny\"}").message(),
+              HasSubstr("t.json:2: bad JSON: control"));
   EXPECT_THAT(FirstError("{\"a\": \"\\q\"}").message(), HasSubstr("escape"));
   EXPECT_THAT(FirstError("{\"a\": \"\\ud800x\"}").message(), HasSubstr("surrogate"));
   EXPECT_THAT(FirstError("{\"a\": \"abc").message(), HasSubstr("unterminated string"));

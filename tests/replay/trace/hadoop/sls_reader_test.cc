@@ -202,6 +202,11 @@ TEST(SlsReaderTest, FieldErrorsNameFileLineAndField) {
   EXPECT_THAT(ReadError(Job("a", 1, "{\"duration.ms\": 5, \"container.vcores\": 0}")).message(),
               HasSubstr("container.vcores: must be > 0"));
   EXPECT_THAT(ReadError(Job("a", -1, kTask)).message(), HasSubstr("job.start.ms: must be >= 0"));
+  EXPECT_THAT(ReadError(Job("a", 1,
+                            "{\"duration.ms\": 5, \"container.memory\": 1, "
+                            "\"container.memory-mb\": 2}"))
+                  .message(),
+              HasSubstr("not both"));
   EXPECT_THAT(ReadError(Job("a", 1, "{\"duration.ms\": 5, \"container.host\": \"/r/\"}")).message(),
               HasSubstr("container.host: host path '/r/' has no host name"));
 }

@@ -459,14 +459,14 @@ Result<bool> SynthReader::Next(TraceJob* out) {
     MapReduceStages stages;
     int64_t total = 0;
     int64_t dropped = 0;
+    bool too_big = false;
     for (const SynthTaskClass& tc : jc.tasks) {
       const int64_t count = std::max<int64_t>(Round(Draw(tc.count, &rng)), 0);
       const int64_t memory = std::max<int64_t>(Round(Draw(tc.memory, &rng)), 1024);
       const int64_t vcores = std::clamp<int64_t>(Round(Draw(tc.vcores, &rng)), 1, INT32_MAX);
       if (count > options_.max_tasks_per_job - total) {
-        return Status::InvalidArgument(name_ + ": job " + job.id + " of class " + jc.name +
-                                       " samples more than " +
-                                       std::to_string(options_.max_tasks_per_job) + " tasks");
+        too_big = true;
+        break;
       }
       total += count;
       for (int64_t i = 0; i < count; ++i) {
@@ -482,6 +482,17 @@ Result<bool> SynthReader::Next(TraceJob* out) {
         task.vcores = std::max(static_cast<int32_t>(vcores), options_.read.min_vcores);
         stages.Add(tc.kind, tc.priority, std::move(task));
       }
+    }
+    if (too_big) {
+      const Status error = Status::InvalidArgument(
+          name_ + ": job " + job.id + " of class " + jc.name + " samples more than " +
+          std::to_string(options_.max_tasks_per_job) + " tasks");
+      if (!options_.read.skip_bad) return error;
+      ++stats_.skipped;
+      if (static_cast<int>(stats_.examples.size()) < options_.read.max_examples) {
+        stats_.examples.push_back(error.message());
+      }
+      continue;
     }
     if (dropped > 0) CountDropped("synthetic task time rounds to <= 0", dropped);
     if (stages.empty()) {

@@ -38,7 +38,9 @@
 // every job's submit time, workload, class and seed; Next() expands one
 // job's tasks at a time.
 //
-// Errors: InvalidArgument naming the file, line and field, from Open().
+// Errors: InvalidArgument naming the file, line and field, from Open();
+// from Next(), a job sampling more than max_tasks_per_job tasks (skipped
+// and counted under skip_bad).
 // Thread-safety: none (one driver owns a reader).
 #pragma once
 

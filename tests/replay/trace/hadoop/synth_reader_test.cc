@@ -191,6 +191,25 @@ TEST(SynthReaderTest, ZeroTimeTasksAreDroppedAndCounted) {
                           ::testing::Pair("job has no tasks", 3)));
 }
 
+TEST(SynthReaderTest, TooManyTasks) {
+  const std::string tasks = "[{\"type\": \"map\", \"count\": 5, \"time\": 1}]";
+  SynthReaderOptions o;
+  o.max_tasks_per_job = 4;
+  Result<std::unique_ptr<SynthReader>> r = SynthReader::FromString("s.json", Spec(tasks, 2), o);
+  ASSERT_TRUE(r.ok());
+  TraceJob job;
+  Result<bool> got = (*r)->Next(&job);
+  ASSERT_FALSE(got.ok());
+  EXPECT_THAT(got.status().message(), HasSubstr("job c_000000 of class c samples more than 4"));
+
+  o.read.skip_bad = true;
+  r = SynthReader::FromString("s.json", Spec(tasks, 2), o);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(ReadAll(r->get()).empty());
+  EXPECT_EQ((*r)->stats().skipped, 2);
+  EXPECT_EQ((*r)->stats().examples.size(), 2u);
+}
+
 TEST(SynthReaderTest, MaxJobs) {
   SynthReaderOptions o;
   o.read.max_jobs = 2;

@@ -64,7 +64,7 @@ std::string SeriesChart(const ReplayReport& r, const std::string& title, const s
 }
 
 std::string CdfChart(const ReplayReport& r, const std::string& title, const std::string& x_label,
-                     const std::function<const Distribution&(const ReplayModeResult&)>& get) {
+                     const std::function<const SampleSummary&(const ReplayModeResult&)>& get) {
   ChartSpec c;
   c.title = title;
   c.x_label = x_label;
@@ -149,7 +149,7 @@ std::string ToHtml(const ReplayReport& r) {
   }
   o += "<h2>Scheduling delay</h2>\n";
   o += CdfChart(r, "Task scheduling delay CDF (asked -> placed)", "delay (ms)",
-                [](const ReplayModeResult& m) -> const Distribution& { return m.delay_ms; });
+                [](const ReplayModeResult& m) -> const SampleSummary& { return m.delay_ms; });
   o += SeriesChart(
       r, "Scheduling delay p99 per second", "delay p99 (ms)", false,
       [](const ReplaySeriesRow& row) { return row.placed > 0 ? row.delay_p99_ms : -1; });
@@ -173,7 +173,7 @@ std::string ToHtml(const ReplayReport& r) {
   for (const ReplayModeResult& m : r.modes) o += QueueShareChart(m);
   o += "<h2>Job completion time</h2>\n";
   o += CdfChart(r, "Job completion time CDF (submitted -> last task ended)", "JCT (s)",
-                [](const ReplayModeResult& m) -> const Distribution& { return m.jct_s; });
+                [](const ReplayModeResult& m) -> const SampleSummary& { return m.jct_s; });
   o += "</body></html>\n";
   return o;
 }

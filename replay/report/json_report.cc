@@ -5,7 +5,7 @@ namespace spindle::replay {
 
 namespace {
 
-void WriteDistribution(JsonWriter* w, const std::string& key, const Distribution& d) {
+void WriteSummary(JsonWriter* w, const std::string& key, const SampleSummary& d) {
   w->Key(key);
   w->BeginObject();
   w->Field("count", d.count);
@@ -38,8 +38,8 @@ void WriteMode(JsonWriter* w, const ReplayModeResult& m) {
   w->Field("tasks_asked", m.tasks_asked);
   w->Field("tasks_placed", m.tasks_placed);
   w->Field("tasks_ended", m.tasks_ended);
-  WriteDistribution(w, "delay_ms", m.delay_ms);
-  WriteDistribution(w, "jct_s", m.jct_s);
+  WriteSummary(w, "delay_ms", m.delay_ms);
+  WriteSummary(w, "jct_s", m.jct_s);
   w->Field("quality", m.quality);
   w->Field("conflicts", m.conflicts);
   w->Field("conflicts_per_s", m.conflicts_per_s);

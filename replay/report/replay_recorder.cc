@@ -35,8 +35,8 @@ double Jain(const std::vector<double>& x) {
 
 }  // namespace
 
-Distribution MakeDistribution(std::vector<double>* values) {
-  Distribution d;
+SampleSummary Summarize(std::vector<double>* values) {
+  SampleSummary d;
   std::sort(values->begin(), values->end());
   d.count = static_cast<int64_t>(values->size());
   if (values->empty()) return d;
@@ -203,12 +203,12 @@ ReplayModeResult ReplayRecorder::Finish(Duration end) const {
       last_finish = std::max(last_finish, j.finished);
     }
   }
-  r.jct_s = MakeDistribution(&jct);
+  r.jct_s = Summarize(&jct);
   if (r.jobs_finished > 0) r.makespan_s = Seconds(last_finish - first_submit);
 
   // Tasks, series.
   std::vector<double> delays = all_delays_ms_;
-  r.delay_ms = MakeDistribution(&delays);
+  r.delay_ms = Summarize(&delays);
   const double bucket_s = Seconds(options_.bucket);
   const auto buckets = static_cast<size_t>(
       std::max<int64_t>(static_cast<int64_t>(buckets_.size()),

@@ -11,7 +11,7 @@
 
 namespace spindle::replay {
 
-struct Distribution {
+struct SampleSummary {
   int64_t count = 0;
   double mean = 0;
   double p50 = 0;
@@ -22,8 +22,8 @@ struct Distribution {
   std::vector<std::pair<double, double>> cdf;
 };
 
-// Builds a Distribution of `values` (sorted in place).
-Distribution MakeDistribution(std::vector<double>* values);
+// Summarises `values` (sorted in place).
+SampleSummary Summarize(std::vector<double>* values);
 
 struct ReplaySeriesRow {
   int64_t second = 0;
@@ -64,9 +64,9 @@ struct ReplayModeResult {
   int64_t tasks_asked = 0;
   int64_t tasks_placed = 0;
   int64_t tasks_ended = 0;
-  Distribution delay_ms;  // task scheduling delay, asked -> placed
-  Distribution jct_s;     // job completion time, submitted -> finished
-  double quality = -1;    // share on preferred nodes; -1: none had a preference
+  SampleSummary delay_ms;  // task scheduling delay, asked -> placed
+  SampleSummary jct_s;     // job completion time, submitted -> finished
+  double quality = -1;     // share on preferred nodes; -1: none had a preference
   int64_t conflicts = 0;
   double conflicts_per_s = 0;
   double utilisation_memory = 0;  // mean over the run

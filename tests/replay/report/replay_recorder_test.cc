@@ -121,10 +121,10 @@ TEST(ReplayRecorderTest, EventOrderDoesNotChangeTheFigures) {
   EXPECT_NEAR(a.windows[1].share[0], b.windows[1].share[0], 1e-9);
 }
 
-TEST(DistributionTest, PercentilesAndCdf) {
+TEST(SampleSummaryTest, PercentilesAndCdf) {
   std::vector<double> v;
   for (int i = 1000; i >= 1; --i) v.push_back(i);
-  const Distribution d = MakeDistribution(&v);
+  const SampleSummary d = Summarize(&v);
   EXPECT_EQ(d.count, 1000);
   EXPECT_NEAR(d.p50, 500.5, 1e-9);
   EXPECT_DOUBLE_EQ(d.max, 1000);

@@ -1,5 +1,8 @@
 #include "replay/trace/hadoop/json_stream.h"
 
+#include <sys/stat.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -58,7 +61,10 @@ Result<std::unique_ptr<JsonStream>> JsonStream::Open(const std::string& path,
     return err == ENOENT ? Status::NotFound(msg) : Status::IoError(msg);
   }
   if (options.chunk_bytes == 0) options.chunk_bytes = 1;
-  return std::unique_ptr<JsonStream>(new JsonStream(path, f, std::string(), options));
+  std::unique_ptr<JsonStream> stream(new JsonStream(path, f, std::string(), options));
+  struct stat st {};
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) stream->total_bytes_ = st.st_size;
+  return stream;
 }
 
 std::unique_ptr<JsonStream> JsonStream::FromString(std::string name, std::string text,
@@ -76,8 +82,18 @@ bool JsonStream::Refill() {
   buffer_.resize(old + options_.chunk_bytes);
   const size_t n = std::fread(buffer_.data() + old, 1, options_.chunk_bytes, file_);
   buffer_.resize(old + n);
+  bytes_read_ += static_cast<int64_t>(n);
   if (n == 0) eof_ = true;
   return n > 0;
+}
+
+double JsonStream::Progress() const {
+  if (file_ == nullptr) {
+    return buffer_.empty() ? 1.0 : static_cast<double>(pos_) / static_cast<double>(buffer_.size());
+  }
+  if (total_bytes_ <= 0) return total_bytes_ == 0 ? 1.0 : -1.0;
+  const auto consumed = bytes_read_ - static_cast<int64_t>(buffer_.size() - pos_);
+  return std::clamp(static_cast<double>(consumed) / static_cast<double>(total_bytes_), 0.0, 1.0);
 }
 
 int JsonStream::Peek() {

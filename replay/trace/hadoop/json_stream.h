@@ -60,6 +60,9 @@ class JsonStream {
   const std::string& name() const { return name_; }
   // The line the stream is at (1-based).
   int64_t line() const { return line_; }
+  // The share of the input consumed so far, in [0, 1] (for progress bars);
+  // -1 if the input's size is unknown (a pipe).
+  double Progress() const;
 
  private:
   JsonStream(std::string name, std::FILE* file, std::string text, JsonStreamOptions options);
@@ -88,6 +91,8 @@ class JsonStream {
   std::string buffer_;
   size_t pos_ = 0;
   bool eof_ = false;
+  int64_t bytes_read_ = 0;    // from the file, in all
+  int64_t total_bytes_ = -1;  // the file's size; -1 unknown
   int64_t line_ = 1;
   Mode mode_ = Mode::kUnknown;
   bool array_first_ = true;

@@ -30,6 +30,7 @@ class JsonTraceReader : public TraceReader {
  public:
   Result<bool> Next(TraceJob* job) final;
   const ReadStats& stats() const final { return stats_; }
+  double Progress() const final { return stream_->Progress(); }
 
  protected:
   // `window`: jobs held to restore arrival order (ArrivalOrder). With

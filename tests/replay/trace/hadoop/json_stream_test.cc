@@ -199,5 +199,22 @@ TEST(JsonFieldsTest, TypedAccessAndErrors) {
   EXPECT_TRUE(f.Array("a").ok());
 }
 
+TEST(JsonStreamTest, ProgressCountsWhatWasConsumed) {
+  std::string text;
+  for (int i = 0; i < 100; ++i) text += "{\"k\": " + std::to_string(i) + "}\n";
+  const std::string path = WriteTempFile("progress.json", text);
+  JsonStreamOptions small;
+  small.chunk_bytes = 16;
+  auto stream = JsonStream::Open(path, small);
+  ASSERT_TRUE(stream.ok());
+  EXPECT_DOUBLE_EQ((*stream)->Progress(), 0.0);
+  JsonValue v;
+  for (int i = 0; i < 50; ++i) ASSERT_TRUE(*(*stream)->Next(&v));
+  EXPECT_NEAR((*stream)->Progress(), 0.5, 0.05);
+  while (*(*stream)->Next(&v)) {
+  }
+  EXPECT_DOUBLE_EQ((*stream)->Progress(), 1.0);
+}
+
 }  // namespace
 }  // namespace spindle::replay::hadoop

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/replay/trace/cluster/test_files.h"
+
 namespace spindle::replay {
 namespace {
 
@@ -15,37 +17,10 @@ const std::string kDir = std::string(SPINDLE_SHARED_DIR) + "/traces/google-2011/
 const std::string kTasks = kDir + "task_events-part-00001-of-00500.csv.gz";
 const std::string kJobs = kDir + "job_events-part-00001-of-00500.csv.gz";
 
-int64_t Dropped(const ReadStats& stats, const std::string& reason) {
-  for (const auto& [r, n] : stats.dropped) {
-    if (r == reason) return n;
-  }
-  return 0;
-}
-
-std::string WriteFile(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + name;
-  std::ofstream(path) << text;
-  return path;
-}
-
-struct ReadAll {
-  std::vector<TraceJob> jobs;
-  Status status;
-};
-
-ReadAll Drain(TraceReader* reader) {
-  ReadAll all;
-  while (true) {
-    TraceJob job;
-    Result<bool> r = reader->Next(&job);
-    if (!r.ok()) {
-      all.status = r.status();
-      return all;
-    }
-    if (!*r) return all;
-    all.jobs.push_back(std::move(job));
-  }
-}
+using testing_files::Drain;
+using testing_files::Dropped;
+using testing_files::ReadAll;
+using testing_files::WriteFile;
 
 // Figures computed independently of the reader with zcat | awk over the
 // task events (a run opens at SUBMIT, ends at event 2..6):

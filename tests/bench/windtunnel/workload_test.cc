@@ -8,7 +8,7 @@
 #include <set>
 
 #include "bench/windtunnel/cluster_model.h"
-#include "bench/windtunnel/preference_sampler.h"
+#include "replay/trace/synthetic/preference_sampler.h"
 #include "bench/windtunnel/release_queue.h"
 
 namespace spindle::windtunnel {

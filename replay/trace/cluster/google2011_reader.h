@@ -38,9 +38,9 @@
 // if job_events are read, its job end event has been seen; it is returned
 // once complete and every job arriving before it has been returned, and
 // only after all events of the timestamp at which it completed (so a same-
-// timestamp event is never lost). Memory is the not-yet-returned jobs: a
+// timestamp event is never lost). Memory is the not-yet-returned jobs (a
 // long-running job holds back the jobs that arrive after it until it ends
-// or the slice does.
+// or the slice does), plus 8 bytes or so per returned job id.
 //
 // Thread-safety: none.
 #pragma once

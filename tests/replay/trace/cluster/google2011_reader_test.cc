@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -312,6 +313,26 @@ TEST(Google2011ReaderTest, SkipBadCountsAndKeepsExamples) {
   ASSERT_EQ(stats.examples.size(), 3u);
   EXPECT_EQ(stats.examples[0], "skip.csv:2: field 11 (memory request): 'x' is not a number");
   EXPECT_EQ(stats.examples[2], "skip.csv:4: field 11 (memory request): 'x' is not a number");
+}
+
+TEST(Google2011ReaderTest, TruncatedGzipIsCorruptionNamingTheFile) {
+  std::ifstream in(kTasks, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 500'000u);
+  Google2011Options options;
+  options.task_events = {WriteFile("cut-task-events.csv.gz", bytes.substr(0, 500'000))};
+  auto reader = Google2011Reader::Open(options, ReadOptions());
+  ASSERT_TRUE(reader.ok());
+  ReadAll all = Drain(reader->get());
+  ASSERT_FALSE(all.status.ok());
+  EXPECT_EQ(all.status.code(), Status::Code::kCorruption);
+  EXPECT_NE(all.status.message().find("cut-task-events.csv.gz"), std::string::npos);
+  // Even with skip_bad: a broken stream is not a bad record.
+  ReadOptions read;
+  read.skip_bad = true;
+  reader = Google2011Reader::Open(options, read);
+  ASSERT_TRUE(reader.ok());
+  EXPECT_EQ(Drain(reader->get()).status.code(), Status::Code::kCorruption);
 }
 
 TEST(Google2011ReaderTest, OptionsAreValidated) {

@@ -1,7 +1,9 @@
 #include "replay/trace/input_file.h"
 
+#include <sys/stat.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -31,10 +33,13 @@ Result<std::unique_ptr<InputFile>> InputFile::Open(const std::string& path, size
     return err == ENOENT ? Status::NotFound(msg) : Status::IoError(msg);
   }
   std::unique_ptr<InputFile> file(new InputFile(path, f, chunk_bytes == 0 ? 1 : chunk_bytes));
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) file->size_ = st.st_size;
   // Tell gzip by its magic bytes; whatever was read stays in raw_ or buffer_.
   unsigned char magic[2];
   const size_t n = std::fread(magic, 1, 2, f);
   if (std::ferror(f)) return Status::IoError(path + ": read error");
+  file->bytes_read_ = static_cast<int64_t>(n);
   if (n == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
     file->gzip_ = std::make_unique<Gzip>();
     // 16 + MAX_WBITS: a gzip wrapper, not zlib or raw deflate.
@@ -56,6 +61,12 @@ InputFile::~InputFile() {
   if (file_ != nullptr) std::fclose(file_);
 }
 
+double InputFile::Progress() const {
+  if (size_ < 0) return -1;
+  if (size_ == 0) return 1;
+  return std::clamp(static_cast<double>(bytes_read_) / static_cast<double>(size_), 0.0, 1.0);
+}
+
 std::string InputFile::Where() const { return name_ + ":" + std::to_string(line_number_); }
 
 Result<bool> InputFile::Fill() {
@@ -65,6 +76,7 @@ Result<bool> InputFile::Fill() {
   buffer_.resize(old + chunk_bytes_);
   const size_t n = std::fread(buffer_.data() + old, 1, chunk_bytes_, file_);
   buffer_.resize(old + n);
+  bytes_read_ += static_cast<int64_t>(n);
   if (std::ferror(file_)) return Status::IoError(path_ + ": read error");
   if (n == 0) eof_ = true;
   return n > 0;
@@ -77,6 +89,7 @@ Result<bool> InputFile::FillGzip() {
       raw_.resize(chunk_bytes_);
       const size_t n = std::fread(raw_.data(), 1, chunk_bytes_, file_);
       raw_.resize(n);
+      bytes_read_ += static_cast<int64_t>(n);
       if (std::ferror(file_)) return Status::IoError(path_ + ": read error");
       if (n == 0) eof_ = true;
     }

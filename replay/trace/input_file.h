@@ -45,6 +45,12 @@ class InputFile {
   const std::string& path() const { return path_; }
   const std::string& name() const { return name_; }
   bool gzipped() const { return gzip_ != nullptr; }
+  // Bytes read from the file so far (compressed, for gzip), and its size
+  // at open (-1 if unknown): together, how far through it the reader is.
+  int64_t bytes_read() const { return bytes_read_; }
+  int64_t size() const { return size_; }
+  // bytes_read() / size() in [0, 1]; -1 if the size is unknown.
+  double Progress() const;
   // "<name>:<line_number()>", the prefix of an error about the last line.
   std::string Where() const;
 
@@ -65,6 +71,8 @@ class InputFile {
   size_t pos_ = 0;
   bool eof_ = false;
   int64_t line_number_ = 0;
+  int64_t bytes_read_ = 0;
+  int64_t size_ = -1;
 };
 
 }  // namespace spindle::replay

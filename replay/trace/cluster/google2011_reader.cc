@@ -94,6 +94,17 @@ class Google2011Reader::EventStream {
     return static_cast<const Event*>(&event_);
   }
   void Pop() { has_event_ = false; }
+  // Files done plus the open one's fraction, over all files.
+  double Progress() const {
+    if (paths_.empty()) return 1;
+    double done = static_cast<double>(next_path_);
+    if (file_ != nullptr) {
+      const double p = file_->Progress();
+      if (p < 0) return -1;
+      done += p - 1;
+    }
+    return done / static_cast<double>(paths_.size());
+  }
 
  private:
   Status Parse(std::string_view line) {
@@ -148,6 +159,9 @@ Result<std::unique_ptr<Google2011Reader>> Google2011Reader::Open(const Google201
   if (options.task_events.empty()) {
     return Status::InvalidArgument("Google2011Options::task_events: no file given");
   }
+  if (options.max_hold_ms < 0) {
+    return Status::InvalidArgument("Google2011Options::max_hold_ms: must be >= 0");
+  }
   if (options.origin_us < -1) {
     return Status::InvalidArgument("Google2011Options::origin_us: must be >= -1");
   }
@@ -177,6 +191,8 @@ std::string Google2011Reader::Describe() const {
   for (const std::string& p : options_.task_events) d += " " + p.substr(p.find_last_of('/') + 1);
   return d;
 }
+
+double Google2011Reader::Progress() const { return at_end_ ? 1.0 : tasks_->Progress(); }
 
 int64_t Google2011Reader::ToMs(int64_t us) const {
   return std::max<int64_t>(0, us - origin_us_) / 1000;
@@ -292,37 +308,46 @@ Status Google2011Reader::Apply(const Event& e) {
   return Status::OK();
 }
 
+void Google2011Reader::CloseRuns(Job* job, const std::string& reason) {
+  for (auto& [index, run] : job->open_runs) {
+    if (!options_.end_open_runs_at_trace_end) {
+      Drop(reason);
+      continue;
+    }
+    TraceTask task;
+    const int64_t start = run.schedule_us >= 0 ? run.schedule_us : run.submit_us;
+    task.duration_ms = std::max<int64_t>(1, (now_us_ - start) / 1000);
+    task.submit_offset_ms = std::max<int64_t>(0, (run.submit_us - job->arrival_us) / 1000);
+    if (!run.cpu || !run.memory) ++counters_.missing_requests;
+    task.memory_mb = std::max<int64_t>(
+        read_.min_memory_mb,
+        run.memory ? std::llround(*run.memory * static_cast<double>(read_.node_memory_mb)) : 0);
+    task.vcores = static_cast<int32_t>(std::max<int64_t>(
+        read_.min_vcores, run.cpu ? std::llround(*run.cpu * read_.node_vcores) : 0));
+    job->tasks.push_back(std::move(task));
+    ++counters_.ended_at_trace_end;
+  }
+  job->open_runs.clear();
+}
+
 void Google2011Reader::Finish() {
   at_end_ = true;
-  for (const int64_t id : order_) {
-    Job& job = *open_.at(id);
-    for (auto& [index, run] : job.open_runs) {
-      if (!options_.end_open_runs_at_trace_end) {
-        Drop("task never ended in the trace slice");
-        continue;
-      }
-      TraceTask task;
-      const int64_t start = run.schedule_us >= 0 ? run.schedule_us : run.submit_us;
-      task.duration_ms = std::max<int64_t>(1, (now_us_ - start) / 1000);
-      task.submit_offset_ms = std::max<int64_t>(0, (run.submit_us - job.arrival_us) / 1000);
-      if (!run.cpu || !run.memory) ++counters_.missing_requests;
-      task.memory_mb = std::max<int64_t>(
-          read_.min_memory_mb,
-          run.memory ? std::llround(*run.memory * static_cast<double>(read_.node_memory_mb)) : 0);
-      task.vcores = static_cast<int32_t>(std::max<int64_t>(
-          read_.min_vcores, run.cpu ? std::llround(*run.cpu * read_.node_vcores) : 0));
-      job.tasks.push_back(std::move(task));
-      ++counters_.ended_at_trace_end;
-    }
-    job.open_runs.clear();
-  }
+  for (const int64_t id : order_)
+    CloseRuns(open_.at(id).get(), "task never ended in the trace slice");
 }
 
 bool Google2011Reader::PopReady(TraceJob* out) {
   while (!order_.empty()) {
     auto it = open_.find(order_.front());
     Job& job = *it->second;
-    if (!at_end_ && (job.complete_at_us < 0 || now_us_ <= job.complete_at_us)) return false;
+    const bool complete = job.complete_at_us >= 0 && now_us_ > job.complete_at_us;
+    if (!at_end_ && !complete) {
+      if (options_.max_hold_ms <= 0 || now_us_ - job.arrival_us <= options_.max_hold_ms * 1000) {
+        return false;
+      }
+      CloseRuns(&job, "task still running max_hold_ms after its job arrived");
+      ++counters_.jobs_closed_by_hold;
+    }
     std::unique_ptr<Job> owned = std::move(it->second);
     open_.erase(it);
     order_.pop_front();

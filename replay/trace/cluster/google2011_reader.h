@@ -31,6 +31,7 @@
 // - "task never ended in the trace slice": runs still open at the end
 //   (unless Options::end_open_runs_at_trace_end).
 // - "task submitted after its job was returned": see ordering below.
+// - "task still running max_hold_ms after its job arrived" (see max_hold_ms).
 // - "job has no task run in the slice".
 //
 // Streaming and order: events are time-sorted (an event earlier than its
@@ -38,7 +39,8 @@
 // if job_events are read, its job end event has been seen; it is returned
 // once complete and every job arriving before it has been returned, and
 // only after all events of the timestamp at which it completed (so a same-
-// timestamp event is never lost). Memory is the not-yet-returned jobs (a
+// timestamp event is never lost); or once Options::max_hold_ms has passed
+// since its arrival (its open runs then dropped). Memory is the not-yet-returned jobs (a
 // long-running job holds back the jobs that arrive after it until it ends
 // or the slice does), plus 8 bytes or so per returned job id.
 //
@@ -70,9 +72,18 @@ struct Google2011Options {
   // read (from either stream). Earlier events (the trace's 0, "before the
   // trace") are placed at the origin. Default: -1.
   int64_t origin_us = -1;
-  // Give runs still open when the slice ends the slice's last timestamp as
-  // their end instead of dropping them. Default: false.
+  // Give runs still open when the slice ends (or when max_hold_ms closes
+  // their job) that time as their end instead of dropping them.
+  // Default: false.
   bool end_open_runs_at_trace_end = false;
+  // Bounds what streaming holds: the first job in arrival order waits at
+  // most this long (trace time after its arrival) for its runs to end (and,
+  // with job_events, for its end event); then its open runs are dropped as
+  // "task still running max_hold_ms after its job arrived" (or ended then,
+  // see above) and it is returned, so that a service job running for the
+  // whole trace does not hold back every job after it. 0: no bound (a
+  // slice may then be held whole). Default: 6 hours.
+  int64_t max_hold_ms = 6 * 3600 * 1000;
   // The queue of every job. Default: "default".
   std::string queue = "default";
 };
@@ -80,11 +91,12 @@ struct Google2011Options {
 class Google2011Reader : public TraceReader {
  public:
   struct Counters {
-    int64_t runs = 0;                // runs returned (== stats().tasks)
-    int64_t resubmissions = 0;       // runs after a task's first SUBMIT
-    int64_t unscheduled_runs = 0;    // runs given SUBMIT -> end (no SCHEDULE)
-    int64_t missing_requests = 0;    // runs given the minimum resources
-    int64_t ended_at_trace_end = 0;  // end_open_runs_at_trace_end
+    int64_t runs = 0;                 // runs returned (== stats().tasks)
+    int64_t resubmissions = 0;        // runs after a task's first SUBMIT
+    int64_t unscheduled_runs = 0;     // runs given SUBMIT -> end (no SCHEDULE)
+    int64_t missing_requests = 0;     // runs given the minimum resources
+    int64_t ended_at_trace_end = 0;   // end_open_runs_at_trace_end
+    int64_t jobs_closed_by_hold = 0;  // jobs returned by max_hold_ms
   };
 
   // InvalidArgument for bad options; NotFound/IoError if a file won't open.
@@ -95,6 +107,8 @@ class Google2011Reader : public TraceReader {
   Result<bool> Next(TraceJob* job) override;
   const ReadStats& stats() const override { return stats_; }
   std::string Describe() const override;
+  // Through the task_events files (each an equal share).
+  double Progress() const override;
   const Counters& counters() const { return counters_; }
 
  private:
@@ -113,6 +127,8 @@ class Google2011Reader : public TraceReader {
   void Drop(const std::string& reason, int64_t n = 1);
   // Closes the slice: open runs are dropped (or ended), all jobs complete.
   void Finish();
+  // Drops (or ends at now_us_) a job's open runs, counting them as `reason`.
+  void CloseRuns(Job* job, const std::string& reason);
   int64_t ToMs(int64_t us) const;
 
   const Google2011Options options_;

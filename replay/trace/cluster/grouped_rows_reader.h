@@ -44,6 +44,8 @@ class GroupedRowsReader : public TraceReader {
   Result<bool> Next(TraceJob* job) override;
   const ReadStats& stats() const override { return stats_; }
   std::string Describe() const override { return describe_; }
+  // Bytes read of the file.
+  double Progress() const override { return at_end_ ? 1.0 : file_->Progress(); }
 
  protected:
   // One row as read: its text and "file:line".

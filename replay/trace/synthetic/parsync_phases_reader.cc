@@ -72,6 +72,11 @@ std::string ParSyncPhasesReader::Describe() const {
   return d.str();
 }
 
+double ParSyncPhasesReader::Progress() const {
+  const int64_t total = arrivals_.total_jobs();
+  return total == 0 ? 1.0 : static_cast<double>(next_) / static_cast<double>(total);
+}
+
 Result<bool> ParSyncPhasesReader::Next(TraceJob* job) {
   if (next_ >= arrivals_.total_jobs()) return false;
   if (read_.max_jobs > 0 && stats_.jobs >= read_.max_jobs) return false;

@@ -68,6 +68,8 @@ class ParSyncPhasesReader : public TraceReader {
   Result<bool> Next(TraceJob* job) override;
   const ReadStats& stats() const override { return stats_; }
   std::string Describe() const override;
+  // Jobs made of all phases' jobs.
+  double Progress() const override;
   const PhasedArrivals& arrivals() const { return arrivals_; }
 
  private:

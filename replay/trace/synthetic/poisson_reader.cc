@@ -47,14 +47,31 @@ std::string PoissonReader::Describe() const {
          options_.task_duration_ms.ToString();
 }
 
+double PoissonReader::Progress() const {
+  if (done_) return 1.0;
+  double p = 0;
+  if (options_.jobs > 0) {
+    p = std::max(p, static_cast<double>(next_) / static_cast<double>(options_.jobs));
+  }
+  if (options_.horizon_ms > 0)
+    p = std::max(p, clock_ms_ / static_cast<double>(options_.horizon_ms));
+  return std::min(p, 1.0);
+}
+
+bool PoissonReader::Finish() {
+  done_ = true;
+  return false;
+}
+
 Result<bool> PoissonReader::Next(TraceJob* job) {
-  if (options_.jobs > 0 && next_ >= options_.jobs) return false;
-  if (read_.max_jobs > 0 && stats_.jobs >= read_.max_jobs) return false;
+  if (done_) return false;
+  if (options_.jobs > 0 && next_ >= options_.jobs) return Finish();
+  if (read_.max_jobs > 0 && stats_.jobs >= read_.max_jobs) return Finish();
   // Exponential gap, inverse CDF (1 - u in (0, 1]).
   clock_ms_ += -std::log(1.0 - arrivals_rng_.NextDouble()) * 1000.0 / options_.jobs_per_second;
   const auto arrival_ms = static_cast<int64_t>(std::floor(clock_ms_));
-  if (options_.horizon_ms > 0 && arrival_ms >= options_.horizon_ms) return false;
-  if (read_.max_arrival_ms > 0 && arrival_ms >= read_.max_arrival_ms) return false;
+  if (options_.horizon_ms > 0 && arrival_ms >= options_.horizon_ms) return Finish();
+  if (read_.max_arrival_ms > 0 && arrival_ms >= read_.max_arrival_ms) return Finish();
   *job = TraceJob();
   job->id = "poisson_" + std::to_string(next_);
   job->arrival_ms = arrival_ms;

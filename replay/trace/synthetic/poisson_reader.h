@@ -59,8 +59,12 @@ class PoissonReader : public TraceReader {
   Result<bool> Next(TraceJob* job) override;
   const ReadStats& stats() const override { return stats_; }
   std::string Describe() const override;
+  // Jobs made of `jobs`, or time reached of `horizon_ms` (the further).
+  double Progress() const override;
 
  private:
+  // Marks the stream ended; false.
+  bool Finish();
   PoissonReader(const PoissonOptions& options, std::vector<TraceNode> nodes,
                 const ReadOptions& read);
 
@@ -74,6 +78,7 @@ class PoissonReader : public TraceReader {
   ReadStats stats_;
   double clock_ms_ = 0;  // the last arrival, unrounded
   int64_t next_ = 0;
+  bool done_ = false;               // a limit was reached
   std::vector<int32_t> preferred_;  // scratch
 };
 

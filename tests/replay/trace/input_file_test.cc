@@ -112,6 +112,25 @@ TEST(InputFileTest, MissingFileIsNotFound) {
   EXPECT_NE(file.status().message().find("no-such-file.csv"), std::string::npos);
 }
 
+TEST(InputFileTest, ProgressIsBytesReadOfTheFile) {
+  std::string big;
+  for (int i = 0; i < 1000; ++i) big += "line " + std::to_string(i) + "\n";
+  for (const bool zip : {false, true}) {
+    auto file = InputFile::Open(WriteBytes("progress.csv", zip ? Gzip(big) : big), 256);
+    ASSERT_TRUE(file.ok());
+    EXPECT_GT((*file)->size(), 0);
+    std::string_view line;
+    ASSERT_TRUE(*(*file)->NextLine(&line));
+    const double early = (*file)->Progress();
+    EXPECT_GT(early, 0);
+    EXPECT_LT(early, 0.5) << zip;
+    while (*(*file)->NextLine(&line)) {
+    }
+    EXPECT_EQ((*file)->Progress(), 1.0);
+    EXPECT_EQ((*file)->bytes_read(), (*file)->size());
+  }
+}
+
 TEST(InputFileTest, WhereNamesFileAndLine) {
   auto file = InputFile::Open(WriteBytes("where.csv", "a\nb\n"));
   ASSERT_TRUE(file.ok());

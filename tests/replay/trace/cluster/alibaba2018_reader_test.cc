@@ -76,6 +76,7 @@ TEST(Alibaba2018ReaderTest, DagStagesResourcesAndArrivalOrder) {
   EXPECT_EQ(stats.jobs, 2);
   EXPECT_EQ(stats.tasks, 12);
   EXPECT_EQ((*reader)->Describe(), "alibaba-2018 dag.csv");
+  EXPECT_EQ((*reader)->Progress(), 1.0);
 }
 
 TEST(Alibaba2018ReaderTest, ChildListedBeforeItsParentComesAfterIt) {

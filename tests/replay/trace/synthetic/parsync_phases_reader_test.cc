@@ -70,6 +70,7 @@ TEST(ParSyncPhasesReaderTest, RatesPerPhaseAndJobShape) {
   EXPECT_NEAR(per_phase[4], 5000, 10);
   EXPECT_EQ(jobs[0].id, "parsync_0");
   EXPECT_EQ((*reader)->stats().jobs, 3550);
+  EXPECT_EQ((*reader)->Progress(), 1.0);
   EXPECT_EQ((*reader)->stats().tasks, 35500);
 }
 

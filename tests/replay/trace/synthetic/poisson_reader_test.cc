@@ -100,6 +100,9 @@ TEST(PoissonReaderTest, HorizonPreferencesAndValidation) {
   EXPECT_NEAR(static_cast<double>(jobs.size()), 600, 100);
   EXPECT_LT(jobs.back().arrival_ms, 60'000);
   EXPECT_EQ(jobs[0].stages[0].tasks[0].preferred_nodes.size(), 2u);
+  EXPECT_EQ((*reader)->Progress(), 1.0);
+  TraceJob after;
+  EXPECT_FALSE(*(*reader)->Next(&after));  // and stays ended
 
   o.horizon_ms = 0;
   auto bad = PoissonReader::Open(o);

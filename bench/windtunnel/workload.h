@@ -1,11 +1,10 @@
 // Workload: the wind tunnel's job stream (ParSync §6). Jobs arrive as
 // batches of `tasks_per_job` 1-slot tasks; the submission rate follows
 // phases, each a fraction of the base rate R (default 50%, 80%, 95%, 80%,
-// 50% of 40,000 tasks/s, 60 s each). Arrivals are evenly spaced at the
-// phase's rate: job k arrives when the cumulative task count reaches
-// (k + 1/2) x tasks_per_job, so each phase gets rate x length / tasks_per_job
-// jobs (to within one) and a rate change takes effect at once. Each job
-// names `preferred_nodes` preferred nodes drawn by a PreferenceSampler.
+// 50% of 40,000 tasks/s, 60 s each), at the times PhasedArrivals gives
+// (replay/trace/synthetic, shared with `spindle replay`'s ParSync phases
+// reader). Each job names `preferred_nodes` preferred nodes drawn by a
+// PreferenceSampler.
 //
 // Deterministic: the same options, scores and seed give the same jobs.
 // Thread-safety: none (one driver owns it).
@@ -16,7 +15,8 @@
 
 #include "base/clock.h"
 #include "base/random.h"
-#include "bench/windtunnel/preference_sampler.h"
+#include "replay/trace/synthetic/phased_arrivals.h"
+#include "replay/trace/synthetic/preference_sampler.h"
 
 namespace spindle::windtunnel {
 
@@ -37,12 +37,8 @@ struct WorkloadOptions {
   uint64_t seed = 1;
 };
 
-struct PhaseSpec {
-  double fraction = 0;
-  double rate = 0;  // tasks/s
-  Duration start{0};
-  Duration end{0};
-};
+using PhaseSpec = replay::Phase;
+using replay::PreferenceSampler;
 
 struct JobSpec {
   int64_t index = 0;    // 0, 1, 2, ... in arrival order
@@ -59,13 +55,13 @@ class Workload {
   Workload(const WorkloadOptions& options, const std::vector<double>& scores, double score_mean);
 
   const WorkloadOptions& options() const { return options_; }
-  const std::vector<PhaseSpec>& phases() const { return phases_; }
+  const std::vector<PhaseSpec>& phases() const { return arrivals_.phases(); }
   // The end of the last phase.
-  Duration end() const { return phases_.empty() ? Duration(0) : phases_.back().end; }
+  Duration end() const { return arrivals_.end(); }
   // The phase containing `t` (0-based); phases().size() at or after end().
-  int PhaseAt(Duration t) const;
+  int PhaseAt(Duration t) const { return arrivals_.PhaseAt(t); }
   // Jobs the whole workload submits.
-  int64_t total_jobs() const { return total_jobs_; }
+  int64_t total_jobs() const { return arrivals_.total_jobs(); }
 
   // The next job in arrival order; false once the last phase has ended.
   bool Next(JobSpec* job);
@@ -73,14 +69,10 @@ class Workload {
   Duration PeekArrival() const;
 
  private:
-  Duration ArrivalOf(int64_t k) const;
-
   const WorkloadOptions options_;
+  const replay::PhasedArrivals arrivals_;
   PreferenceSampler sampler_;
   Random rng_;
-  std::vector<PhaseSpec> phases_;
-  std::vector<double> cumulative_;  // tasks submitted before each phase
-  int64_t total_jobs_ = 0;
   int64_t next_ = 0;
 };
 

@@ -8,8 +8,8 @@
 #include <set>
 
 #include "bench/windtunnel/cluster_model.h"
-#include "bench/windtunnel/preference_sampler.h"
 #include "bench/windtunnel/release_queue.h"
+#include "replay/trace/synthetic/preference_sampler.h"
 
 namespace spindle::windtunnel {
 namespace {

@@ -5,6 +5,9 @@
 // high-score nodes (ParSync §4.2 [A1]: contention for high-quality slots
 // grows with the variance of the scores). tilt = 0 draws uniformly.
 //
+// Shared by the wind tunnel (bench/windtunnel/workload) and the ParSync
+// phases reader (parsync_phases_reader).
+//
 // Thread-safety: const after construction; Draw() takes the caller's Random.
 #pragma once
 
@@ -13,7 +16,7 @@
 
 #include "base/random.h"
 
-namespace spindle::windtunnel {
+namespace spindle::replay {
 
 class PreferenceSampler {
  public:
@@ -29,4 +32,4 @@ class PreferenceSampler {
   std::vector<double> cumulative_;  // prefix sums of the weights
 };
 
-}  // namespace spindle::windtunnel
+}  // namespace spindle::replay

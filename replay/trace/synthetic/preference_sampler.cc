@@ -1,9 +1,9 @@
-#include "bench/windtunnel/preference_sampler.h"
+#include "replay/trace/synthetic/preference_sampler.h"
 
 #include <algorithm>
 #include <cmath>
 
-namespace spindle::windtunnel {
+namespace spindle::replay {
 
 PreferenceSampler::PreferenceSampler(const std::vector<double>& scores, double mean, double tilt) {
   cumulative_.reserve(scores.size());
@@ -37,4 +37,4 @@ void PreferenceSampler::Draw(int count, Random* rng, std::vector<int32_t>* out) 
   }
 }
 
-}  // namespace spindle::windtunnel
+}  // namespace spindle::replay

@@ -14,6 +14,7 @@
 #include "cmd/nm_daemon.h"
 #include "cmd/rm_daemon.h"
 #include "cmd/shell_app.h"
+#include "replay/replay_command.h"
 
 namespace {
 
@@ -42,6 +43,12 @@ void PrintUsage() {
       "              restart (SIGKILL) to first allocation with K simulated nodes\n"
       "              [--apps 10000,100000] [--nodes 20] [--live-apps 2*K] [--dir D]\n"
       "              [--keep] [--no-restart] [--timeout 120] [--json F]\n"
+      "  replay      replay a trace against Spindle's scheduling (replay/README.md)\n"
+      "              --trace FILE | --format phases|poisson [--mode windtunnel|cell]\n"
+      "              [--clock virtual|real] [--speed X] [--nodes N | --nodes-file F]\n"
+      "              [--node-shape MB,VC] [--queues capacity-scheduler.xml|a,b]\n"
+      "              [--compare parsync:latency-first,parsync:adaptive,statesync,monolithic]\n"
+      "              [--skip-bad] [--max-jobs N] [--max-seconds S] [--out DIR]\n"
       "  rm          the ResourceManager [--conf DIR] (default $HADOOP_CONF_DIR)\n"
       "              [--ports-file F] (where it listens, once listening)\n"
       "  nm          the node agent [--conf DIR] [--simulate N]\n"
@@ -101,6 +108,14 @@ int main(int argc, char** argv) {
       return 2;
     }
     return command == "shell" ? spindle::ShellClientMain(*flags) : spindle::ShellAmMain(*flags);
+  }
+  if (command == "replay") {
+    auto flags = spindle::CommandLine::Parse(argc, argv, 2);
+    if (!flags.ok()) {
+      std::fprintf(stderr, "spindle replay: %s\n", flags.status().ToString().c_str());
+      return 2;
+    }
+    return spindle::replay::ReplayMain(*flags);
   }
   if (command == "nm") {
     auto flags = spindle::CommandLine::Parse(argc, argv, 2);

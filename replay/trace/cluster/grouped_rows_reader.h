@@ -29,7 +29,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "replay/trace/cluster/arrival_window.h"
+#include "replay/trace/arrival_window.h"
 #include "replay/trace/csv_row.h"
 #include "replay/trace/input_file.h"
 #include "replay/trace/trace_reader.h"

@@ -1,5 +1,6 @@
 #include "replay/trace/hadoop/json_trace_reader.h"
 
+#include <optional>
 #include <utility>
 
 #include "replay/trace/hadoop/json_fields.h"
@@ -8,7 +9,7 @@ namespace spindle::replay::hadoop {
 
 JsonTraceReader::JsonTraceReader(std::unique_ptr<JsonStream> stream, ReadOptions options,
                                  int64_t window, bool rebase)
-    : stream_(std::move(stream)), options_(options), rebase_(rebase), order_(window) {}
+    : stream_(std::move(stream)), options_(options), rebase_(rebase), order_(window - 1) {}
 
 void JsonTraceReader::CountDropped(const std::string& reason, int64_t n) {
   for (auto& [r, count] : stats_.dropped) {
@@ -30,7 +31,7 @@ Status JsonTraceReader::Skip(const Status& error) {
 }
 
 Status JsonTraceReader::Fill() {
-  while (!eof_ && !order_.full()) {
+  while (!eof_ && !order_.over()) {
     JsonValue record;
     ASSIGN_OR_RETURN(bool got, stream_->Next(&record));
     if (!got) {
@@ -45,15 +46,15 @@ Status JsonTraceReader::Fill() {
                                              ": a record must be a JSON object, got " +
                                              DescribeJson(record));
     for (size_t i = 0; s.ok() && i < jobs.size(); ++i) {
-      if (order_.IsLate(jobs[i].arrival_ms)) {
+      if (!order_.InOrder(jobs[i].arrival_ms)) {
         const JsonValue* at = record.Find(arrival_field());
         s = Status::InvalidArgument(
             file() + ":" + std::to_string(at != nullptr ? at->line() : record.line()) + ": field " +
             arrival_field() + ": job " + jobs[i].id + " arrives at " +
             std::to_string(jobs[i].arrival_ms) + ", before a job already returned (at " +
-            std::to_string(order_.watermark_ms()) +
+            std::to_string(order_.released_ms()) +
             "): the trace is out of order by more than the reorder window of " +
-            std::to_string(order_.window()) + " jobs; sort it by " + arrival_field() +
+            std::to_string(order_.capacity() + 1) + " jobs; sort it by " + arrival_field() +
             " or widen the window");
       }
     }
@@ -61,7 +62,7 @@ Status JsonTraceReader::Fill() {
       RETURN_NOT_OK(Skip(s));
       continue;
     }
-    for (TraceJob& job : jobs) order_.Push(std::move(job));
+    for (TraceJob& job : jobs) RETURN_NOT_OK(order_.Push(std::move(job), file()));
   }
   return Status::OK();
 }
@@ -78,11 +79,12 @@ Result<bool> JsonTraceReader::Next(TraceJob* job) {
     failed_ = s;
     return s;
   }
-  if (order_.empty()) {
+  std::optional<TraceJob> popped = order_.Pop(eof_);
+  if (!popped.has_value()) {
     done_ = true;
     return false;
   }
-  TraceJob next = order_.Pop();
+  TraceJob next = std::move(*popped);
   if (!based_) {
     base_ms_ = rebase_ ? next.arrival_ms : 0;
     based_ = true;

@@ -1,7 +1,7 @@
 // JsonTraceReader: the part of a TraceReader shared by the readers of
 // JSON-record traces (SLS, Rumen): it pulls records from a JsonStream, has
 // a subclass turn each into jobs, puts them in arrival order within a
-// bounded window (ArrivalOrder), and applies ReadOptions (skip_bad,
+// bounded window (ArrivalWindow), and applies ReadOptions (skip_bad,
 // max_jobs, max_arrival_ms) and ReadStats.
 //
 // Errors (trace_reader.h): a record whose fields are wrong, or a job that
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "replay/trace/hadoop/arrival_order.h"
+#include "replay/trace/arrival_window.h"
 #include "replay/trace/hadoop/json_stream.h"
 #include "replay/trace/trace_reader.h"
 
@@ -33,7 +33,7 @@ class JsonTraceReader : public TraceReader {
   double Progress() const final { return stream_->Progress(); }
 
  protected:
-  // `window`: jobs held to restore arrival order (ArrivalOrder). With
+  // `window`: jobs held to restore arrival order (ArrivalWindow). With
   // `rebase`, arrivals are returned relative to the earliest job (Rumen's
   // absolute submit times); without, as the trace gives them (SLS).
   JsonTraceReader(std::unique_ptr<JsonStream> stream, ReadOptions options, int64_t window,
@@ -59,7 +59,7 @@ class JsonTraceReader : public TraceReader {
   std::unique_ptr<JsonStream> stream_;
   const ReadOptions options_;
   const bool rebase_;
-  ArrivalOrder order_;
+  ArrivalWindow order_;
   ReadStats stats_;
   bool eof_ = false;
   bool done_ = false;

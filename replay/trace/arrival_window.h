@@ -22,10 +22,19 @@ namespace spindle::replay {
 
 class ArrivalWindow {
  public:
-  explicit ArrivalWindow(int64_t capacity) : capacity_(capacity < 1 ? 1 : capacity) {}
+  explicit ArrivalWindow(int64_t capacity) : capacity_(capacity < 0 ? 0 : capacity) {}
 
+  int64_t capacity() const { return capacity_; }
+  // Whether a job arriving at `arrival_ms` can still be put in order (no
+  // later job was released). A reader checks every job of a record before
+  // pushing any, so that a record is taken or skipped whole.
+  bool InOrder(int64_t arrival_ms) const { return arrival_ms >= released_ms_; }
+  // The arrival of the last job released (-1 before the first).
+  int64_t released_ms() const { return released_ms_; }
   // `where` ("batch_task.csv:12") names the job's place for the error.
   Status Push(TraceJob job, const std::string& where);
+  // Whether more than `capacity` jobs are held (Pop releases one).
+  bool over() const { return static_cast<int64_t>(heap_.size()) > capacity_; }
   // The earliest job if more than capacity are held (or any, once `at_end`).
   std::optional<TraceJob> Pop(bool at_end);
   size_t size() const { return heap_.size(); }

@@ -1,4 +1,4 @@
-#include "replay/trace/cluster/arrival_window.h"
+#include "replay/trace/arrival_window.h"
 
 #include <utility>
 

@@ -21,8 +21,7 @@ std::string TaskShape(const TraceTask& t) {
 
 }  // namespace
 
-ReplayTunnel::ReplayTunnel(const Clock* clock, ReplayRecorder* recorder)
-    : clock_(clock), recorder_(recorder) {}
+ReplayTunnel::ReplayTunnel(ReplayRecorder* recorder) : recorder_(recorder) {}
 
 Result<std::unique_ptr<ReplayTunnel>> ReplayTunnel::Create(const TunnelSetup& setup,
                                                            const Clock* clock,
@@ -37,7 +36,7 @@ Result<std::unique_ptr<ReplayTunnel>> ReplayTunnel::Create(const TunnelSetup& se
   if (options.mode == pool::SyncMode::kParSync || options.mode == pool::SyncMode::kSameSync) {
     options.num_schedulers = std::min(options.num_schedulers, options.num_partitions);
   }
-  std::unique_ptr<ReplayTunnel> t(new ReplayTunnel(clock, recorder));
+  std::unique_ptr<ReplayTunnel> t(new ReplayTunnel(recorder));
   ASSIGN_OR_RETURN(t->pool_, pool::SchedulerPool::Create(options, clock));
   t->queues_ = setup.queues;
   t->min_allocation_ = setup.min_allocation;

@@ -134,7 +134,7 @@ class ReplayTunnel {
     TaskRef task;
   };
 
-  ReplayTunnel(const Clock* clock, ReplayRecorder* recorder);
+  explicit ReplayTunnel(ReplayRecorder* recorder);
   // The job's ask groups, with resolved preferences (then dropped from the
   // tasks, which keeps a job of many tasks with long preference lists small).
   void BuildGroups(JobRun* run);
@@ -143,7 +143,6 @@ class ReplayTunnel {
   void ScheduleOffset(const JobRun& run);
   void FinishJob(JobRun* run, Duration now);
 
-  const Clock* const clock_;
   ReplayRecorder* const recorder_;
   std::unique_ptr<pool::SchedulerPool> pool_;
   const rm::QueueTree* queues_ = nullptr;

@@ -2,14 +2,14 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/replay/trace/cluster/test_files.h"
+#include "tests/replay/trace/trace_files.h"
 
 namespace spindle::replay {
 namespace {
 
 using testing_files::Drain;
+using testing_files::Drained;
 using testing_files::Dropped;
-using testing_files::ReadAll;
 using testing_files::WriteFile;
 
 // create_time, end_time, job_id, task_id, instances, status, cpus, memory.
@@ -24,7 +24,7 @@ TEST(Alibaba2017ReaderTest, StagesPerTaskIndependent) {
   read.node_memory_mb = 1000;
   auto reader = Alibaba2017Reader::Open(options, read);
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_TRUE(all.status.ok()) << all.status.ToString();
   ASSERT_EQ(all.jobs.size(), 2u);
   EXPECT_EQ(all.jobs[0].id, "8");
@@ -61,7 +61,7 @@ TEST(Alibaba2017ReaderTest, BadFieldsNameLineAndField) {
     options.batch_task = WriteFile("bad.csv", text);
     auto reader = Alibaba2017Reader::Open(options, ReadOptions());
     ASSERT_TRUE(reader.ok());
-    ReadAll all = Drain(reader->get());
+    Drained all = Drain(reader->get());
     ASSERT_FALSE(all.status.ok()) << text;
     EXPECT_EQ(all.status.message(), message);
   }

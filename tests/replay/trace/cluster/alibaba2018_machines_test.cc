@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/replay/trace/cluster/test_files.h"
+#include "tests/replay/trace/trace_files.h"
 
 namespace spindle::replay {
 namespace {

@@ -2,14 +2,14 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/replay/trace/cluster/test_files.h"
+#include "tests/replay/trace/trace_files.h"
 
 namespace spindle::replay {
 namespace {
 
 using testing_files::Drain;
+using testing_files::Drained;
 using testing_files::Dropped;
-using testing_files::ReadAll;
 using testing_files::WriteFile;
 
 // task_name, instance_num, job_name, task_type, status, start_time,
@@ -36,7 +36,7 @@ Result<std::unique_ptr<Alibaba2018Reader>> OpenText(const std::string& name,
 TEST(Alibaba2018ReaderTest, DagStagesResourcesAndArrivalOrder) {
   auto reader = OpenText("dag.csv", kDag);
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_TRUE(all.status.ok()) << all.status.ToString();
   ASSERT_EQ(all.jobs.size(), 2u);
   // j_2 starts at 50 s, before j_1 (100 s): the window reorders them.
@@ -84,7 +84,7 @@ TEST(Alibaba2018ReaderTest, ChildListedBeforeItsParentComesAfterIt) {
                          "R2_1,1,j_9,1,Terminated,20,30,100,1\n"
                          "M1,1,j_9,1,Terminated,10,20,100,1\n");
   ASSERT_TRUE(reader.ok());
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_TRUE(all.status.ok()) << all.status.ToString();
   ASSERT_EQ(all.jobs.size(), 1u);
   EXPECT_EQ(all.jobs[0].stages[0].name, "M1");
@@ -127,7 +127,7 @@ TEST(Alibaba2018ReaderTest, BadFieldsAndDagsNameLineAndField) {
   for (const BadCase& c : cases) {
     auto reader = OpenText("bad.csv", c.text);
     ASSERT_TRUE(reader.ok());
-    ReadAll all = Drain(reader->get());
+    Drained all = Drain(reader->get());
     ASSERT_FALSE(all.status.ok()) << c.text;
     EXPECT_EQ(all.status.code(), Status::Code::kInvalidArgument);
     EXPECT_EQ(all.status.message(), c.message);
@@ -147,7 +147,7 @@ TEST(Alibaba2018ReaderTest, SkipBadSkipsTheWholeJob) {
                          "M1,1,j_1,1,Terminated,10,20,100,1\n",  // j_1 again: skipped alone
                          read);
   ASSERT_TRUE(reader.ok());
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_TRUE(all.status.ok()) << all.status.ToString();
   ASSERT_EQ(all.jobs.size(), 1u);
   EXPECT_EQ(all.jobs[0].id, "j_4");
@@ -171,7 +171,7 @@ TEST(Alibaba2018ReaderTest, DisorderBeyondTheWindowIsAnError) {
       "M1,1,j_c,1,Terminated,50,60,100,1\n";
   auto reader = OpenText("window.csv", text, ReadOptions(), 1);
   ASSERT_TRUE(reader.ok());
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_FALSE(all.status.ok());
   EXPECT_NE(all.status.message().find("window.csv:3: job j_c arrives at 50000 ms, before job "
                                       "j_a (100000 ms), already returned"),

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/replay/trace/cluster/test_files.h"
+#include "tests/replay/trace/trace_files.h"
 
 namespace spindle::replay {
 namespace {
@@ -19,8 +19,8 @@ const std::string kTasks = kDir + "task_events-part-00001-of-00500.csv.gz";
 const std::string kJobs = kDir + "job_events-part-00001-of-00500.csv.gz";
 
 using testing_files::Drain;
+using testing_files::Drained;
 using testing_files::Dropped;
-using testing_files::ReadAll;
 using testing_files::WriteFile;
 
 // Figures computed independently of the reader with zcat | awk over the
@@ -43,7 +43,7 @@ TEST(Google2011ReaderTest, SampleSliceFiguresWithoutJobEvents) {
   // The slice's first job has a run that never ends in it: with the
   // default max_hold_ms (6 h, longer than the slice) every job waits for
   // the end of the slice.
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_TRUE(all.status.ok()) << all.status.ToString();
   EXPECT_EQ((*reader)->Progress(), 1.0);
   const ReadStats& stats = (*reader)->stats();
@@ -81,7 +81,7 @@ TEST(Google2011ReaderTest, MaxHoldStreamsTheSample) {
   // 0.9 MB part at once; lines tell.)
   EXPECT_GT((*reader)->Progress(), 0);
   EXPECT_LT((*reader)->stats().lines, 77776 / 4);
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_TRUE(all.status.ok());
   const ReadStats& stats = (*reader)->stats();
   const int64_t held = Dropped(stats, "task still running max_hold_ms after its job arrived");
@@ -102,7 +102,7 @@ TEST(Google2011ReaderTest, SampleSliceWithJobEventsKeepsTheSameRuns) {
   options.job_events = {kJobs};
   auto reader = Google2011Reader::Open(options, ReadOptions());
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_TRUE(all.status.ok()) << all.status.ToString();
   const ReadStats& stats = (*reader)->stats();
   // 77,776 task events + job events (zcat job_events... | wc -l: 3,099).
@@ -158,7 +158,7 @@ TEST(Google2011ReaderTest, RunsDurationsResourcesAndOrder) {
   read.node_vcores = 10;
   auto reader = Google2011Reader::Open(options, read);
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_TRUE(all.status.ok()) << all.status.ToString();
   ASSERT_EQ(all.jobs.size(), 2u);
   // Job 8 completed first but arrived after job 7: returned after it.
@@ -213,7 +213,7 @@ TEST(Google2011ReaderTest, OpenRunsCanEndAtTheTraceEnd) {
   options.end_open_runs_at_trace_end = true;
   auto reader = Google2011Reader::Open(options, ReadOptions());
   ASSERT_TRUE(reader.ok());
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_TRUE(all.status.ok());
   ASSERT_EQ(all.jobs.size(), 2u);
   EXPECT_EQ(all.jobs[0].stages[0].tasks[0].duration_ms, 5000);  // SCHEDULE 2 s -> end 7 s
@@ -239,7 +239,7 @@ TEST(Google2011ReaderTest, JobEventsSetArrivalAndHoldJobsUntilTheirEnd) {
   options.job_events = {WriteFile("held-jobs.csv", j)};
   auto reader = Google2011Reader::Open(options, ReadOptions());
   ASSERT_TRUE(reader.ok());
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_TRUE(all.status.ok()) << all.status.ToString();
   ASSERT_EQ(all.jobs.size(), 2u);
   EXPECT_EQ(all.jobs[0].arrival_ms, 0);  // the job SUBMIT at 0.5 s is the origin
@@ -275,7 +275,7 @@ TEST(Google2011ReaderTest, MaxJobsAndMaxArrival) {
   read.max_arrival_ms = 4000;  // jobs at 0, 1000, 2000, 3000 ms
   reader = Google2011Reader::Open(options, read);
   ASSERT_TRUE(reader.ok());
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_EQ(all.jobs.size(), 4u);
   EXPECT_EQ(all.jobs.back().arrival_ms, 3000);
 }
@@ -310,7 +310,7 @@ TEST(Google2011ReaderTest, BadFieldsNameFileLineAndField) {
     options.task_events = {WriteFile("bad.csv", good + c.line)};
     auto reader = Google2011Reader::Open(options, ReadOptions());
     ASSERT_TRUE(reader.ok());
-    ReadAll all = Drain(reader->get());
+    Drained all = Drain(reader->get());
     ASSERT_FALSE(all.status.ok()) << c.line;
     EXPECT_EQ(all.status.code(), Status::Code::kInvalidArgument);
     EXPECT_EQ(all.status.message(), c.message);
@@ -336,7 +336,7 @@ TEST(Google2011ReaderTest, SkipBadCountsAndKeepsExamples) {
   read.max_examples = 3;
   auto reader = Google2011Reader::Open(options, read);
   ASSERT_TRUE(reader.ok());
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_TRUE(all.status.ok());
   ASSERT_EQ(all.jobs.size(), 1u);
   EXPECT_EQ(all.jobs[0].stages[0].tasks[0].duration_ms, 1000);
@@ -356,7 +356,7 @@ TEST(Google2011ReaderTest, TruncatedGzipIsCorruptionNamingTheFile) {
   options.task_events = {WriteFile("cut-task-events.csv.gz", bytes.substr(0, 500'000))};
   auto reader = Google2011Reader::Open(options, ReadOptions());
   ASSERT_TRUE(reader.ok());
-  ReadAll all = Drain(reader->get());
+  Drained all = Drain(reader->get());
   ASSERT_FALSE(all.status.ok());
   EXPECT_EQ(all.status.code(), Status::Code::kCorruption);
   EXPECT_NE(all.status.message().find("cut-task-events.csv.gz"), std::string::npos);

@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "replay/trace/hadoop/json_fields.h"
-#include "tests/replay/trace/hadoop/temp_file.h"
+#include "tests/replay/trace/trace_files.h"
 
 namespace spindle::replay::hadoop {
 namespace {
+
+using namespace ::spindle::replay::testing_files;  // NOLINT(google-build-using-namespace)
 
 using ::testing::HasSubstr;
 
@@ -159,7 +161,7 @@ TEST(JsonStreamTest, ReadsFileInSmallChunks) {
     text +=
         "{\"id\": " + std::to_string(i) + ", \"s\": \"\\u00e9" + std::string(i % 7, 'x') + "\"}\n";
   }
-  const std::string path = WriteTempFile("chunks.json", text);
+  const std::string path = WriteFile("chunks.json", text);
   JsonStreamOptions o;
   o.chunk_bytes = 3;  // tokens straddle every chunk boundary
   Result<std::unique_ptr<JsonStream>> s = JsonStream::Open(path, o);
@@ -202,7 +204,7 @@ TEST(JsonFieldsTest, TypedAccessAndErrors) {
 TEST(JsonStreamTest, ProgressCountsWhatWasConsumed) {
   std::string text;
   for (int i = 0; i < 100; ++i) text += "{\"k\": " + std::to_string(i) + "}\n";
-  const std::string path = WriteTempFile("progress.json", text);
+  const std::string path = WriteFile("progress.json", text);
   JsonStreamOptions small;
   small.chunk_bytes = 16;
   auto stream = JsonStream::Open(path, small);

@@ -6,26 +6,16 @@
 #include <string>
 #include <vector>
 
-#include "tests/replay/trace/hadoop/temp_file.h"
+#include "tests/replay/trace/trace_files.h"
 
 namespace spindle::replay::hadoop {
 namespace {
 
+using namespace ::spindle::replay::testing_files;  // NOLINT(google-build-using-namespace)
+
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::Pair;
-
-std::vector<TraceJob> ReadAll(TraceReader* r) {
-  std::vector<TraceJob> jobs;
-  TraceJob job;
-  while (true) {
-    Result<bool> got = r->Next(&job);
-    EXPECT_TRUE(got.ok()) << got.status().ToString();
-    if (!got.ok() || !*got) break;
-    jobs.push_back(job);
-  }
-  return jobs;
-}
 
 Status FirstError(const std::string& text, RumenReaderOptions o = {}) {
   std::unique_ptr<RumenReader> r = RumenReader::FromString("r.json", text, o);
@@ -56,7 +46,7 @@ std::string Job(const std::string& id, int64_t submit, const std::string& maps,
 
 TEST(RumenReaderTest, ReadsSharedSample) {
   Result<std::unique_ptr<RumenReader>> r =
-      RumenReader::Open(SharedTrace("2jobs2min-rumen-jh.json"));
+      RumenReader::Open(SharedTrace("hadoop-sls/2jobs2min-rumen-jh.json"));
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   std::vector<TraceJob> jobs = ReadAll(r->get());
   ASSERT_EQ(jobs.size(), 2u);
@@ -102,7 +92,7 @@ TEST(RumenReaderTest, SharedSampleWithSlsDefaultMemory) {
   RumenReaderOptions o;
   o.use_job_memory = false;
   Result<std::unique_ptr<RumenReader>> r =
-      RumenReader::Open(SharedTrace("2jobs2min-rumen-jh.json"), o);
+      RumenReader::Open(SharedTrace("hadoop-sls/2jobs2min-rumen-jh.json"), o);
   ASSERT_TRUE(r.ok());
   std::vector<TraceJob> jobs = ReadAll(r->get());
   ASSERT_EQ(jobs.size(), 2u);

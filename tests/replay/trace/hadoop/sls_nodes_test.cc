@@ -6,15 +6,17 @@
 #include <string>
 #include <vector>
 
-#include "tests/replay/trace/hadoop/temp_file.h"
+#include "tests/replay/trace/trace_files.h"
 
 namespace spindle::replay::hadoop {
 namespace {
 
+using namespace ::spindle::replay::testing_files;  // NOLINT(google-build-using-namespace)
+
 using ::testing::HasSubstr;
 
 TEST(SlsNodesTest, ReadsSharedNodeFile) {
-  Result<std::vector<TraceNode>> nodes = ReadSlsNodes(SharedTrace("nodes.json"));
+  Result<std::vector<TraceNode>> nodes = ReadSlsNodes(SharedTrace("hadoop-sls/nodes.json"));
   ASSERT_TRUE(nodes.ok()) << nodes.status().ToString();
   // 5 racks of 4 entries; the last entry of rack5 is an empty {}.
   ASSERT_EQ(nodes->size(), 19u);
@@ -32,7 +34,8 @@ TEST(SlsNodesTest, ReadsResources) {
   SlsNodeDefaults d;
   d.memory_mb = 4096;
   d.vcores = 4;
-  Result<std::vector<TraceNode>> nodes = ReadSlsNodes(SharedTrace("nodes-with-resources.json"), d);
+  Result<std::vector<TraceNode>> nodes =
+      ReadSlsNodes(SharedTrace("hadoop-sls/nodes-with-resources.json"), d);
   ASSERT_TRUE(nodes.ok()) << nodes.status().ToString();
   ASSERT_EQ(nodes->size(), 4u);
   EXPECT_EQ((*nodes)[0].host, "node1");
@@ -47,7 +50,7 @@ TEST(SlsNodesTest, ReadsResources) {
 
 TEST(SlsNodesTest, NodeFileErrors) {
   auto err = [](const std::string& text) {
-    return ReadSlsNodes(WriteTempFile("nodes.json", text)).status().message();
+    return ReadSlsNodes(WriteFile("nodes.json", text)).status().message();
   };
   EXPECT_THAT(err("{\"rack\": \"r\", \"nodes\": [{\"node\": \"a\"}, {\"node\": \"a\"}]}"),
               HasSubstr("host a is listed twice"));
@@ -63,7 +66,7 @@ TEST(SlsNodesTest, NodeFileErrors) {
 }
 
 TEST(SlsNodesTest, FromSlsTrace) {
-  Result<std::vector<TraceNode>> nodes = NodesFromSlsTrace(SharedTrace("inputsls.json"));
+  Result<std::vector<TraceNode>> nodes = NodesFromSlsTrace(SharedTrace("hadoop-sls/inputsls.json"));
   ASSERT_TRUE(nodes.ok()) << nodes.status().ToString();
   ASSERT_EQ(nodes->size(), 3u);
   EXPECT_EQ((*nodes)[0].host, "node1");
@@ -74,7 +77,7 @@ TEST(SlsNodesTest, FromSlsTrace) {
 
 TEST(SlsNodesTest, FromRumenTrace) {
   Result<std::vector<TraceNode>> nodes =
-      NodesFromRumenTrace(SharedTrace("2jobs2min-rumen-jh.json"));
+      NodesFromRumenTrace(SharedTrace("hadoop-sls/2jobs2min-rumen-jh.json"));
   ASSERT_TRUE(nodes.ok()) << nodes.status().ToString();
   ASSERT_EQ(nodes->size(), 4u);
   EXPECT_EQ((*nodes)[0].host, "a2118.smile.com");
@@ -83,7 +86,7 @@ TEST(SlsNodesTest, FromRumenTrace) {
 }
 
 TEST(SlsNodesTest, HostUnderTwoRacksIsAnError) {
-  const std::string path = WriteTempFile(
+  const std::string path = WriteFile(
       "t.json",
       "{\"job.tasks\": [{\"container.host\": \"/r1/n\"},\n {\"container.host\": \"/r2/n\"}]}");
   Result<std::vector<TraceNode>> nodes = NodesFromSlsTrace(path);

@@ -6,29 +6,18 @@
 #include <string>
 #include <vector>
 
-#include "tests/replay/trace/hadoop/temp_file.h"
+#include "tests/replay/trace/trace_files.h"
 
 namespace spindle::replay::hadoop {
 namespace {
 
+using namespace ::spindle::replay::testing_files;  // NOLINT(google-build-using-namespace)
+
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-// Reads every job, failing the test on an error.
-std::vector<TraceJob> ReadAll(TraceReader* r) {
-  std::vector<TraceJob> jobs;
-  TraceJob job;
-  while (true) {
-    Result<bool> got = r->Next(&job);
-    EXPECT_TRUE(got.ok()) << got.status().ToString();
-    if (!got.ok() || !*got) break;
-    jobs.push_back(job);
-  }
-  return jobs;
-}
-
 Status ReadError(const std::string& text, SlsReaderOptions o = {}) {
-  const std::string path = WriteTempFile("trace.json", text);
+  const std::string path = WriteFile("trace.json", text);
   Result<std::unique_ptr<SlsReader>> r = SlsReader::Open(path, o);
   if (!r.ok()) return r.status();
   TraceJob job;
@@ -47,7 +36,7 @@ const char kTask[] =
     "{\"container.host\": \"/r1/n1\", \"container.start.ms\": 10, \"container.end.ms\": 30}";
 
 TEST(SlsReaderTest, ReadsSharedSample) {
-  Result<std::unique_ptr<SlsReader>> r = SlsReader::Open(SharedTrace("inputsls.json"));
+  Result<std::unique_ptr<SlsReader>> r = SlsReader::Open(SharedTrace("hadoop-sls/inputsls.json"));
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   std::vector<TraceJob> jobs = ReadAll(r->get());
   ASSERT_EQ(jobs.size(), 2u);

@@ -7,28 +7,18 @@
 #include <string>
 #include <vector>
 
-#include "tests/replay/trace/hadoop/temp_file.h"
+#include "tests/replay/trace/trace_files.h"
 
 namespace spindle::replay::hadoop {
 namespace {
 
+using namespace ::spindle::replay::testing_files;  // NOLINT(google-build-using-namespace)
+
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
-std::vector<TraceJob> ReadAll(TraceReader* r) {
-  std::vector<TraceJob> jobs;
-  TraceJob job;
-  while (true) {
-    Result<bool> got = r->Next(&job);
-    EXPECT_TRUE(got.ok()) << got.status().ToString();
-    if (!got.ok() || !*got) break;
-    jobs.push_back(job);
-  }
-  return jobs;
-}
-
 TEST(SynthReaderTest, SharedSample) {
-  Result<std::unique_ptr<SynthReader>> r = SynthReader::Open(SharedTrace("syn.json"));
+  Result<std::unique_ptr<SynthReader>> r = SynthReader::Open(SharedTrace("hadoop-sls/syn.json"));
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ((*r)->num_jobs(), 10);
   EXPECT_EQ((*r)->seed(), 2);
@@ -72,7 +62,8 @@ TEST(SynthReaderTest, SharedSample) {
     }
   }
   // Deterministic from the seed.
-  Result<std::unique_ptr<SynthReader>> again = SynthReader::Open(SharedTrace("syn.json"));
+  Result<std::unique_ptr<SynthReader>> again =
+      SynthReader::Open(SharedTrace("hadoop-sls/syn.json"));
   ASSERT_TRUE(again.ok());
   std::vector<TraceJob> jobs2 = ReadAll(again->get());
   ASSERT_EQ(jobs2.size(), jobs.size());
@@ -89,7 +80,7 @@ TEST(SynthReaderTest, SharedSample) {
 }
 
 TEST(SynthReaderTest, SharedSampleNodes) {
-  Result<std::unique_ptr<SynthReader>> r = SynthReader::Open(SharedTrace("syn.json"));
+  Result<std::unique_ptr<SynthReader>> r = SynthReader::Open(SharedTrace("hadoop-sls/syn.json"));
   ASSERT_TRUE(r.ok());
   std::vector<TraceNode> nodes = (*r)->Nodes();
   ASSERT_EQ(nodes.size(), 20u);  // num_nodes 20, nodes_per_rack 4: 5 racks
@@ -213,7 +204,7 @@ TEST(SynthReaderTest, TooManyTasks) {
 TEST(SynthReaderTest, MaxJobs) {
   SynthReaderOptions o;
   o.read.max_jobs = 2;
-  Result<std::unique_ptr<SynthReader>> r = SynthReader::Open(SharedTrace("syn.json"), o);
+  Result<std::unique_ptr<SynthReader>> r = SynthReader::Open(SharedTrace("hadoop-sls/syn.json"), o);
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(ReadAll(r->get()).size(), 2u);
 }

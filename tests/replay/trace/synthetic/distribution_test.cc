@@ -6,6 +6,8 @@
 #include <cmath>
 #include <vector>
 
+#include "tests/replay/trace/trace_files.h"
+
 namespace spindle::replay {
 namespace {
 

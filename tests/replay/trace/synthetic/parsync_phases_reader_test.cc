@@ -5,6 +5,7 @@
 #include <set>
 
 #include "replay/trace/synthetic/uniform_cluster.h"
+#include "tests/replay/trace/trace_files.h"
 
 namespace spindle::replay {
 namespace {
@@ -27,21 +28,10 @@ ParSyncPhasesOptions Small() {
   return o;
 }
 
-std::vector<TraceJob> All(TraceReader* r) {
-  std::vector<TraceJob> jobs;
-  TraceJob j;
-  while (true) {
-    Result<bool> more = r->Next(&j);
-    EXPECT_TRUE(more.ok());
-    if (!more.ok() || !*more) return jobs;
-    jobs.push_back(j);
-  }
-}
-
 TEST(ParSyncPhasesReaderTest, RatesPerPhaseAndJobShape) {
   auto reader = ParSyncPhasesReader::Open(Small(), Nodes(50));
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  const std::vector<TraceJob> jobs = All(reader->get());
+  const std::vector<TraceJob> jobs = testing_files::ReadAll(reader->get());
   // 10 s at 500, 800, 950, 800, 500 tasks/s, 10 tasks a job: 3550 jobs.
   ASSERT_EQ(jobs.size(), 3550u);
   int64_t per_phase[5] = {0, 0, 0, 0, 0};
@@ -80,7 +70,8 @@ TEST(ParSyncPhasesReaderTest, DeterministicBySeed) {
   ParSyncPhasesOptions other = Small();
   other.seed = 2;
   auto c = ParSyncPhasesReader::Open(other, Nodes(50));
-  const auto ja = All(a->get()), jb = All(b->get()), jc = All(c->get());
+  const auto ja = testing_files::ReadAll(a->get()), jb = testing_files::ReadAll(b->get()),
+             jc = testing_files::ReadAll(c->get());
   ASSERT_EQ(ja.size(), jb.size());
   ASSERT_EQ(ja.size(), jc.size());
   bool differs = false;
@@ -103,7 +94,7 @@ TEST(ParSyncPhasesReaderTest, ScoresTiltPreferencesTowardsHighScores) {
   auto reader = ParSyncPhasesReader::Open(o, Nodes(50));
   ASSERT_TRUE(reader.ok());
   int high = 0, total = 0;
-  for (const TraceJob& j : All(reader->get())) {
+  for (const TraceJob& j : testing_files::ReadAll(reader->get())) {
     const std::string& host = j.stages[0].tasks[0].preferred_nodes[0];
     high += host <= "node00005";
     ++total;
@@ -116,11 +107,11 @@ TEST(ParSyncPhasesReaderTest, LimitsAndValidation) {
   read.max_arrival_ms = 10'000;
   auto reader = ParSyncPhasesReader::Open(Small(), Nodes(50), read);
   ASSERT_TRUE(reader.ok());
-  EXPECT_EQ(All(reader->get()).size(), 500u);
+  EXPECT_EQ(testing_files::ReadAll(reader->get()).size(), 500u);
   read = ReadOptions();
   read.max_jobs = 7;
   reader = ParSyncPhasesReader::Open(Small(), Nodes(50), read);
-  EXPECT_EQ(All(reader->get()).size(), 7u);
+  EXPECT_EQ(testing_files::ReadAll(reader->get()).size(), 7u);
 
   ParSyncPhasesOptions o = Small();
   o.fractions = {0.5, -0.1};

@@ -5,20 +5,10 @@
 #include <cmath>
 
 #include "replay/trace/synthetic/uniform_cluster.h"
+#include "tests/replay/trace/trace_files.h"
 
 namespace spindle::replay {
 namespace {
-
-std::vector<TraceJob> All(TraceReader* r) {
-  std::vector<TraceJob> jobs;
-  TraceJob j;
-  while (true) {
-    Result<bool> more = r->Next(&j);
-    EXPECT_TRUE(more.ok());
-    if (!more.ok() || !*more) return jobs;
-    jobs.push_back(j);
-  }
-}
 
 TEST(PoissonReaderTest, RateSizesAndDurations) {
   PoissonOptions o;
@@ -28,7 +18,7 @@ TEST(PoissonReaderTest, RateSizesAndDurations) {
   o.task_duration_ms = Distribution::Exponential(4000);
   auto reader = PoissonReader::Open(o);
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  const auto jobs = All(reader->get());
+  const auto jobs = testing_files::ReadAll(reader->get());
   ASSERT_EQ(jobs.size(), 20'000u);
   double tasks = 0, duration = 0, n = 0;
   for (size_t i = 0; i < jobs.size(); ++i) {
@@ -73,7 +63,8 @@ TEST(PoissonReaderTest, DeterministicAndArrivalsIndependentOfDurations) {
   PoissonOptions seeded = o;
   seeded.seed = 99;
   auto d = PoissonReader::Open(seeded);
-  const auto ja = All(a->get()), jb = All(b->get()), jc = All(c->get()), jd = All(d->get());
+  const auto ja = testing_files::ReadAll(a->get()), jb = testing_files::ReadAll(b->get()),
+             jc = testing_files::ReadAll(c->get()), jd = testing_files::ReadAll(d->get());
   ASSERT_EQ(ja.size(), 500u);
   int same_as_other_seed = 0;
   for (size_t i = 0; i < ja.size(); ++i) {
@@ -96,7 +87,7 @@ TEST(PoissonReaderTest, HorizonPreferencesAndValidation) {
   c.nodes = 20;
   auto reader = PoissonReader::Open(o, *MakeUniformNodes(c));
   ASSERT_TRUE(reader.ok()) << reader.status().ToString();
-  const auto jobs = All(reader->get());
+  const auto jobs = testing_files::ReadAll(reader->get());
   EXPECT_NEAR(static_cast<double>(jobs.size()), 600, 100);
   EXPECT_LT(jobs.back().arrival_ms, 60'000);
   EXPECT_EQ(jobs[0].stages[0].tasks[0].preferred_nodes.size(), 2u);

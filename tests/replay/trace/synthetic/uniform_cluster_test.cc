@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/replay/trace/trace_files.h"
+
 namespace spindle::replay {
 namespace {
 

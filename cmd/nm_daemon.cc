@@ -11,7 +11,7 @@
 namespace spindle {
 
 Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
-  RETURN_NOT_OK(flags.CheckKnown({"conf", "simulate", "resource-tracker"}));
+  RETURN_NOT_OK(flags.CheckKnown({"conf", "simulate", "nodes-file", "resource-tracker"}));
   std::string dir = flags.GetString("conf", "");
   if (dir.empty()) {
     const char* env = std::getenv("HADOOP_CONF_DIR");
@@ -28,6 +28,17 @@ Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
   if (options.simulated_nodes < 0) {
     return Status::InvalidArgument("--simulate " + std::to_string(options.simulated_nodes) +
                                    " must not be negative");
+  }
+  if (flags.Has("nodes-file")) {
+    ASSIGN_OR_RETURN(options.simulated_specs,
+                     nm::ReadSimulatedNodesFile(flags.GetString("nodes-file", "")));
+    const auto specs = static_cast<int64_t>(options.simulated_specs.size());
+    if (options.simulated_nodes != 0 && options.simulated_nodes != specs) {
+      return Status::InvalidArgument("--simulate " + std::to_string(options.simulated_nodes) +
+                                     " disagrees with the " + std::to_string(specs) +
+                                     " nodes of --nodes-file");
+    }
+    options.simulated_nodes = specs;
   }
   return options;
 }

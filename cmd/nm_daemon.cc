@@ -30,15 +30,9 @@ Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
                                    " must not be negative");
   }
   if (flags.Has("nodes-file")) {
+    // NodeAgent::Create checks it against --simulate and takes its count.
     ASSIGN_OR_RETURN(options.simulated_specs,
                      nm::ReadSimulatedNodesFile(flags.GetString("nodes-file", "")));
-    const auto specs = static_cast<int64_t>(options.simulated_specs.size());
-    if (options.simulated_nodes != 0 && options.simulated_nodes != specs) {
-      return Status::InvalidArgument("--simulate " + std::to_string(options.simulated_nodes) +
-                                     " disagrees with the " + std::to_string(specs) +
-                                     " nodes of --nodes-file");
-    }
-    options.simulated_nodes = specs;
   }
   return options;
 }
@@ -49,9 +43,9 @@ int NmMain(const CommandLine& flags) {
     std::fprintf(stderr, "spindle nm: %s\n", options.status().message().c_str());
     return 2;
   }
-  nm::RuntimeFactory runtimes = options->simulated_nodes > 0
-                                    ? nm::SimulatedRuntimeFactory(options->agent)
-                                    : nm::ProcessRuntimeFactory(options->agent);
+  const bool simulate = options->simulated_nodes > 0 || !options->simulated_specs.empty();
+  nm::RuntimeFactory runtimes = simulate ? nm::SimulatedRuntimeFactory(options->agent)
+                                         : nm::ProcessRuntimeFactory(options->agent);
   auto agent = nm::NodeAgent::Create(*options, std::move(runtimes));
   if (!agent.ok()) {
     std::fprintf(stderr, "spindle nm: %s\n", agent.status().message().c_str());

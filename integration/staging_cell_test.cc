@@ -120,6 +120,14 @@ TEST(StagingCellTest, ReplaysMapReduceJobsThroughRealDaemons) {
   auto result = RunStagingCell(options, &reader, &recorder, &log);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
 
+  std::printf(
+      "[ cell     ] %lld jobs, %lld tasks placed, delay p50 %.0f ms p99 %.0f ms, JCT p50 %.1f s, "
+      "quality %.2f, memory utilisation %.2f, makespan %.1f s (trace), %.1f s wall, %lld queue "
+      "samples\n",
+      static_cast<long long>(result->jobs_finished), static_cast<long long>(result->tasks_placed),
+      result->delay_ms.p50, result->delay_ms.p99, result->jct_s.p50, result->quality,
+      result->utilisation_memory, result->makespan_s, result->wall_seconds,
+      static_cast<long long>(log.queue_samples));
   for (const std::string& v : result->violations) ADD_FAILURE() << "violation: " << v;
   EXPECT_TRUE(result->rejections.empty());
   EXPECT_EQ(result->driver, "cell");

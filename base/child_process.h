@@ -1,7 +1,9 @@
 // ChildProcess: a daemon (usually the `spindle` binary itself as `rm` or
 // `nm`) run as a child by a benchmark, an integration test or the staging
 // cell. The child dies with its parent (PR_SET_PDEATHSIG), so a crashed run
-// leaves no daemons behind; its stdout and stderr go to a log file; it is
+// leaves no daemons behind (Linux ties this to the spawning thread: spawn
+// from a thread that outlives the child); its stdout and stderr go to a log
+// file; it is
 // stopped (SIGTERM, then SIGKILL after a grace period) and reaped by Stop()
 // or the destructor.
 //

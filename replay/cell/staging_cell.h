@@ -17,7 +17,10 @@
 // launcher to resolve the trace's node names; an unmanaged AM costs no
 // container, as SLS's AM simulators cost none.
 //
-// Everything goes to `recorder` in trace time (wall elapsed x speed); the
+// Everything goes to `recorder` in trace time (wall elapsed x speed), so
+// the AMs' heartbeat (CellOptions::heartbeat_interval, wall) is a floor on
+// the delays it sees: at speed 20 and 100 ms, a task waits up to 2 s of
+// trace time for the next allocate even if the RM placed it at once. The
 // run's checks (cell_audit.h: each task ran once, on a node of the cell,
 // after its parents; queues within their maximum capacity, sampled with
 // getQueueInfo) become the result's violations. Jobs unfinished at

@@ -3,9 +3,8 @@
 // cell. The child dies with its parent (PR_SET_PDEATHSIG), so a crashed run
 // leaves no daemons behind (Linux ties this to the spawning thread: spawn
 // from a thread that outlives the child); its stdout and stderr go to a log
-// file; it is
-// stopped (SIGTERM, then SIGKILL after a grace period) and reaped by Stop()
-// or the destructor.
+// file; it is stopped (SIGTERM, then SIGKILL after a grace period) and
+// reaped by Stop() or the destructor.
 //
 // Also what the benchmarks read of a child: its CPU time and resident memory
 // from /proc.

@@ -7,6 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "replay/report/svg_chart.h"
+#include "replay/report/write_file.h"
+
 namespace spindle::replay {
 namespace {
 
@@ -15,40 +18,6 @@ std::string Percent(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof(buffer), "%.3f", value);
   return buffer;
-}
-
-Status WriteFile(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) return Status::IoError("cannot write " + tmp);
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return Status::IoError("cannot write " + path + ": " + ec.message());
-  return Status::OK();
-}
-
-std::string XmlEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -96,7 +65,7 @@ std::string SiteXml(const std::map<std::string, std::string>& properties) {
   std::ostringstream out;
   out << "<?xml version=\"1.0\"?>\n<configuration>\n";
   for (const auto& [name, value] : properties) {
-    out << "  <property><name>" << XmlEscape(name) << "</name><value>" << XmlEscape(value)
+    out << "  <property><name>" << EscapeXml(name) << "</name><value>" << EscapeXml(value)
         << "</value></property>\n";
   }
   out << "</configuration>\n";
@@ -195,24 +164,25 @@ Status WriteCellConfig(const CellOptions& options, const CellLayout& layout,
     std::filesystem::create_directories(dir, ec);
     if (ec) return Status::IoError("cannot create " + dir + ": " + ec.message());
   }
+  RETURN_NOT_OK(WriteTextFile(layout.rm_conf() + "/yarn-site.xml",
+                              SiteXml(RmSiteProperties(options, layout))));
   RETURN_NOT_OK(
-      WriteFile(layout.rm_conf() + "/yarn-site.xml", SiteXml(RmSiteProperties(options, layout))));
-  RETURN_NOT_OK(WriteFile(layout.rm_conf() + "/core-site.xml", SiteXml(RmCoreProperties(layout))));
-  RETURN_NOT_OK(WriteFile(layout.topology_table(), TopologyTable(options.nodes)));
+      WriteTextFile(layout.rm_conf() + "/core-site.xml", SiteXml(RmCoreProperties(layout))));
+  RETURN_NOT_OK(WriteTextFile(layout.topology_table(), TopologyTable(options.nodes)));
   const std::string capacity = layout.rm_conf() + "/capacity-scheduler.xml";
   if (options.capacity_scheduler_xml.empty()) {
-    RETURN_NOT_OK(WriteFile(capacity, SiteXml(CapacitySchedulerProperties(options.queues))));
+    RETURN_NOT_OK(WriteTextFile(capacity, SiteXml(CapacitySchedulerProperties(options.queues))));
   } else {
     std::ifstream in(options.capacity_scheduler_xml, std::ios::binary);
     if (!in) return Status::IoError("cannot read " + options.capacity_scheduler_xml);
     std::ostringstream text;
     text << in.rdbuf();
-    RETURN_NOT_OK(WriteFile(capacity, text.str()));
+    RETURN_NOT_OK(WriteTextFile(capacity, text.str()));
   }
-  RETURN_NOT_OK(
-      WriteFile(layout.nm_conf() + "/yarn-site.xml", SiteXml(NmSiteProperties(options, layout))));
+  RETURN_NOT_OK(WriteTextFile(layout.nm_conf() + "/yarn-site.xml",
+                              SiteXml(NmSiteProperties(options, layout))));
   for (size_t i = 0; i < agents.size(); ++i) {
-    RETURN_NOT_OK(WriteFile(layout.nodes_file(static_cast<int>(i)), NodesFile(agents[i])));
+    RETURN_NOT_OK(WriteTextFile(layout.nodes_file(static_cast<int>(i)), NodesFile(agents[i])));
   }
   return Status::OK();
 }

@@ -3,16 +3,14 @@
 #include <glog/logging.h>
 #include <signal.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
+#include "base/child_process.h"
 #include "cmd/rm_daemon.h"
 
 namespace spindle::bench {
@@ -23,36 +21,10 @@ using Clock = std::chrono::steady_clock;
 
 double Seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-// utime + stime of `pid`, in seconds.
-double ProcessCpuSeconds(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const size_t paren = text.rfind(')');
-  if (paren == std::string::npos) return 0;
-  std::istringstream fields(text.substr(paren + 2));
-  std::string field;
-  double utime = 0, stime = 0;
-  // Fields 3.. after the command: state is field 3, utime 14, stime 15.
-  for (int i = 3; i <= 15 && (fields >> field); ++i) {
-    if (i == 14) utime = std::stod(field);
-    if (i == 15) stime = std::stod(field);
-  }
-  return (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
-}
-
-// VmRSS / VmHWM of `pid` in MB.
-double StatusMb(pid_t pid, const std::string& key) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(key + ":", 0) == 0) {
-      std::istringstream words(line.substr(key.size() + 1));
-      double kb = 0;
-      words >> kb;
-      return kb / 1024;
-    }
-  }
-  return 0;
+// The agent's /proc figures; zeros if it is gone.
+ProcessUsage AgentUsage(pid_t pid) {
+  auto usage = ReadProcessUsage(pid);
+  return usage.ok() ? *usage : ProcessUsage();
 }
 
 double SelfCpuSeconds() {
@@ -90,13 +62,10 @@ Result<NmBenchResult> RunNmBench(const NmBenchOptions& options) {
   const std::string tracker = "127.0.0.1:" + std::to_string(rm->resource_tracker_port());
   const std::string nodes = std::to_string(options.nodes);
   const auto start = Clock::now();
-  const pid_t child = fork();
-  if (child < 0) return Status::IoError("fork failed");
-  if (child == 0) {
-    execl("/proc/self/exe", "spindle", "nm", "--conf", conf_dir.c_str(), "--simulate",
-          nodes.c_str(), "--resource-tracker", tracker.c_str(), nullptr);
-    _exit(127);
-  }
+  ChildOptions agent;
+  agent.binary = "/proc/self/exe";
+  agent.args = {"nm", "--conf", conf_dir, "--simulate", nodes, "--resource-tracker", tracker};
+  ASSIGN_OR_RETURN(ChildProcess child, ChildProcess::Spawn(agent));
   NmBenchResult result;
   result.nodes = options.nodes;
   Status status = Status::OK();
@@ -115,21 +84,20 @@ Result<NmBenchResult> RunNmBench(const NmBenchOptions& options) {
     std::this_thread::sleep_for(std::chrono::milliseconds(options.heartbeat_interval_ms));
     const auto t0 = Clock::now();
     const int64_t calls0 = rm->resource_tracker_calls();
-    const double agent0 = ProcessCpuSeconds(child);
+    const double agent0 = AgentUsage(child.pid()).cpu_seconds;
     const double self0 = SelfCpuSeconds();
     std::this_thread::sleep_for(std::chrono::seconds(options.seconds));
     const double elapsed = Seconds(Clock::now() - t0);
     result.heartbeats_per_second =
         static_cast<double>(rm->resource_tracker_calls() - calls0) / elapsed;
-    result.agent_cpu_percent = 100 * (ProcessCpuSeconds(child) - agent0) / elapsed;
+    const ProcessUsage agent1 = AgentUsage(child.pid());
+    result.agent_cpu_percent = 100 * (agent1.cpu_seconds - agent0) / elapsed;
     result.rm_cpu_percent = 100 * (SelfCpuSeconds() - self0) / elapsed;
-    result.agent_rss_mb = StatusMb(child, "VmRSS");
-    result.agent_peak_rss_mb = StatusMb(child, "VmHWM");
+    result.agent_rss_mb = agent1.rss_mb;
+    result.agent_peak_rss_mb = agent1.peak_rss_mb;
     result.expected_per_second = options.nodes * 1000.0 / options.heartbeat_interval_ms;
   }
-  kill(child, SIGTERM);
-  int wstatus = 0;
-  waitpid(child, &wstatus, 0);
+  child.Stop(SIGTERM, std::chrono::seconds(10));
   rm->Stop();
   std::filesystem::remove_all(conf_dir);
   RETURN_NOT_OK(status);

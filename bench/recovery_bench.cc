@@ -1,13 +1,10 @@
 #include "bench/recovery_bench.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <glog/logging.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -21,6 +18,7 @@
 
 #include "am_protocol/client_service/client_rm_service.h"
 #include "am_protocol/ipc/rpc_client.h"
+#include "base/child_process.h"
 #include "persist/rocksdb_state_store.h"
 #include "rm/apps/app_manager.h"
 #include "rm/containers/container_registry.h"
@@ -354,48 +352,13 @@ Status WriteSite(const std::string& dir, const std::map<std::string, std::string
 }
 
 // A child `spindle <args>` with stdout and stderr appended to `log`.
-Result<pid_t> Spawn(const std::string& binary, const std::vector<std::string>& args,
-                    const std::string& log) {
-  std::vector<char*> argv;
-  argv.push_back(const_cast<char*>("spindle"));
-  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  const pid_t child = fork();
-  if (child < 0) return Status::IoError("fork failed");
-  if (child == 0) {
-    // Dies with its parent: a crashed run leaves no daemons behind.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    execv(binary.c_str(), argv.data());
-    _exit(127);
-  }
-  return child;
-}
-
-// Ends a child this bench started, SIGKILL if it does not stop in 10 s.
-void Reap(pid_t pid, int signal) {
-  if (pid <= 0) return;
-  kill(pid, signal);
-  const auto deadline = SteadyClock::now() + std::chrono::seconds(10);
-  int status = 0;
-  while (waitpid(pid, &status, WNOHANG) == 0) {
-    if (SteadyClock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-}
-
-bool Exited(pid_t pid) {
-  int status = 0;
-  return waitpid(pid, &status, WNOHANG) == pid;
+Result<ChildProcess> Spawn(const std::string& binary, const std::vector<std::string>& args,
+                           const std::string& log) {
+  ChildOptions options;
+  options.binary = binary;
+  options.args = args;
+  options.log_path = log;
+  return ChildProcess::Spawn(options);
 }
 
 // The cell: one RM child (restartable) and one simulated-nodes child.
@@ -403,8 +366,8 @@ class Cell {
  public:
   Cell(const RecoveryBenchOptions& options, std::string work) : options_(options), work_(work) {}
   ~Cell() {
-    Reap(rm_, SIGTERM);
-    Reap(nm_, SIGTERM);
+    rm_.Stop(SIGTERM, std::chrono::seconds(10));
+    nm_.Stop(SIGTERM, std::chrono::seconds(10));
   }
 
   Status Configure(const std::string& store_dir, int64_t apps) {
@@ -450,12 +413,7 @@ class Cell {
     return Status::OK();
   }
 
-  void KillRm() {
-    kill(rm_, SIGKILL);
-    int status = 0;
-    waitpid(rm_, &status, 0);
-    rm_ = -1;
-  }
+  void KillRm() { rm_.Kill(); }
 
   Status StartNodes() {
     ASSIGN_OR_RETURN(nm_, Spawn(options_.binary,
@@ -484,13 +442,11 @@ class Cell {
   Status WaitFor(const std::string& what, const std::function<bool()>& done) {
     const auto deadline = SteadyClock::now() + std::chrono::seconds(options_.timeout_seconds);
     while (!done()) {
-      if (rm_ > 0 && Exited(rm_)) {
-        rm_ = -1;
+      if (rm_.running() && rm_.Exited()) {
         return Status::IoError("spindle rm exited while waiting for " + what + " (see " + work_ +
                                "/rm.log)");
       }
-      if (nm_ > 0 && Exited(nm_)) {
-        nm_ = -1;
+      if (nm_.running() && nm_.Exited()) {
         return Status::IoError("spindle nm exited while waiting for " + what + " (see " + work_ +
                                "/nm.log)");
       }
@@ -573,8 +529,8 @@ class Cell {
   const RecoveryBenchOptions& options_;
   const std::string work_;
   uint16_t client_port_ = 0;
-  pid_t rm_ = -1;
-  pid_t nm_ = -1;
+  ChildProcess rm_;
+  ChildProcess nm_;
   std::unique_ptr<ipc::RpcClient> client_;
 };
 

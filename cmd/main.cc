@@ -51,7 +51,7 @@ void PrintUsage() {
       "              [--skip-bad] [--max-jobs N] [--max-seconds S] [--out DIR]\n"
       "  rm          the ResourceManager [--conf DIR] (default $HADOOP_CONF_DIR)\n"
       "              [--ports-file F] (where it listens, once listening)\n"
-      "  nm          the node agent [--conf DIR] [--simulate N]\n"
+      "  nm          the node agent [--conf DIR] [--simulate N | --nodes-file FILE]\n"
       "              [--resource-tracker HOST:PORT]\n"
       "  shell       run a command in N containers (a DistributedShell of our own)\n"
       "              --command CMD [--num-containers N] [--memory-mb M] [--vcores V]\n"

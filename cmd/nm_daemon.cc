@@ -11,7 +11,7 @@
 namespace spindle {
 
 Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
-  RETURN_NOT_OK(flags.CheckKnown({"conf", "simulate", "resource-tracker"}));
+  RETURN_NOT_OK(flags.CheckKnown({"conf", "simulate", "nodes-file", "resource-tracker"}));
   std::string dir = flags.GetString("conf", "");
   if (dir.empty()) {
     const char* env = std::getenv("HADOOP_CONF_DIR");
@@ -29,6 +29,11 @@ Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
     return Status::InvalidArgument("--simulate " + std::to_string(options.simulated_nodes) +
                                    " must not be negative");
   }
+  if (flags.Has("nodes-file")) {
+    // NodeAgent::Create checks it against --simulate and takes its count.
+    ASSIGN_OR_RETURN(options.simulated_specs,
+                     nm::ReadSimulatedNodesFile(flags.GetString("nodes-file", "")));
+  }
   return options;
 }
 
@@ -38,9 +43,9 @@ int NmMain(const CommandLine& flags) {
     std::fprintf(stderr, "spindle nm: %s\n", options.status().message().c_str());
     return 2;
   }
-  nm::RuntimeFactory runtimes = options->simulated_nodes > 0
-                                    ? nm::SimulatedRuntimeFactory(options->agent)
-                                    : nm::ProcessRuntimeFactory(options->agent);
+  const bool simulate = options->simulated_nodes > 0 || !options->simulated_specs.empty();
+  nm::RuntimeFactory runtimes = simulate ? nm::SimulatedRuntimeFactory(options->agent)
+                                         : nm::ProcessRuntimeFactory(options->agent);
   auto agent = nm::NodeAgent::Create(*options, std::move(runtimes));
   if (!agent.ok()) {
     std::fprintf(stderr, "spindle nm: %s\n", agent.status().message().c_str());

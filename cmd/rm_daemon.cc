@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "rm/nodes/topology_table.h"
 #include "rm/security/amrm_token_secret_provider.h"
 #include "rm/security/security_config.h"
 
@@ -205,6 +206,7 @@ Status RmDaemon::Init() {
                    ReadHostsFile(conf_, "yarn.resourcemanager.nodes.include-path"));
   ASSIGN_OR_RETURN(node_options.exclude_hosts,
                    ReadHostsFile(conf_, "yarn.resourcemanager.nodes.exclude-path"));
+  ASSIGN_OR_RETURN(node_options.racks, rm::TopologyTableFromConfiguration(conf_));
   nodes_ = std::make_unique<rm::NodeRegistry>(node_options, pool_.get(), clock_);
   containers_ = std::make_unique<rm::ContainerRegistry>(pool_.get());
 
@@ -331,6 +333,13 @@ Status RmDaemon::Init() {
   client_deps.containers = containers_.get();
   client_deps.clock = clock_;
   client_deps.delegation_tokens = delegation_tokens_.get();
+  // An unmanaged AM's owner gets its AMRM token in the application report
+  // (RMAppImpl.createAndGetApplicationReport), as no container carries it.
+  client_deps.amrm_token =
+      [tokens = amrm_tokens_.get()](
+          const rm::ApplicationAttemptId& attempt) -> std::optional<hadoop::common::TokenProto> {
+    return rm::ToTokenProto(tokens->CreateToken(attempt));
+  };
   client_service_ = std::make_unique<client_service::ClientRmService>(client_options, client_deps);
   auto client_services = std::make_shared<ipc::ServiceRegistry>();
   client_services->Add(client_service_->MakeRpcService());

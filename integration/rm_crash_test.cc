@@ -29,12 +29,9 @@
 //    container id is handed out twice.
 // At the end every app finishes as planned. Each RM run's log is kept in the
 // work dir (SPINDLE_KEEP_TEST_DIRS=1 or a failure keeps it).
-#include <fcntl.h>
 #include <glog/logging.h>
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -54,6 +51,7 @@
 
 #include "am_protocol/ipc/rpc_client.h"
 #include "base/base64.h"
+#include "base/child_process.h"
 #include "integration/wait_for.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/credentials.h"
@@ -111,31 +109,16 @@ const std::string& Name(y::YarnApplicationStateProto s) {
 bool IsConnectionError(const Status& s) { return !s.ok() && !s.IsRemote(); }
 
 // A child process (the real `spindle` binary), stderr/stdout to `log`.
-pid_t Spawn(const std::vector<std::string>& args, const std::string& log,
-            const std::vector<std::string>& extra_env = {}) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-  for (const auto& e : extra_env) env.push_back(e);
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  std::vector<char*> envp;
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  const pid_t child = fork();
-  if (child == 0) {
-    // Dies with its parent: a crashed run leaves no daemons behind.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    execve(argv[0], argv.data(), envp.data());
-    _exit(127);
-  }
-  return child;
+ChildProcess Spawn(const std::vector<std::string>& args, const std::string& log,
+                   const std::vector<std::string>& extra_env = {}) {
+  ChildOptions options;
+  options.binary = args.front();
+  options.argv0 = args.front();
+  options.args.assign(args.begin() + 1, args.end());
+  options.extra_env = extra_env;
+  options.log_path = log;
+  auto child = ChildProcess::Spawn(options);
+  return child.ok() ? std::move(*child) : ChildProcess();
 }
 
 void WriteSite(const std::string& path, const std::map<std::string, std::string>& properties) {
@@ -227,16 +210,8 @@ class RmCrashTest : public ::testing::Test {
   void TearDown() override {
     stop_workload_ = true;
     if (workload_.joinable()) workload_.join();
-    for (pid_t* pid : {&rm_pid_, &nm_pid_}) {
-      if (*pid > 0) {
-        kill(*pid, SIGTERM);
-        if (!WaitExit(*pid, 5s)) {
-          kill(*pid, SIGKILL);
-          WaitExit(*pid, 5s);
-        }
-        *pid = -1;
-      }
-    }
+    rm_.Stop(SIGTERM, 5s);
+    nm_.Stop(SIGTERM, 5s);
     KillContainerProcesses();
     client_.reset();
     am_client_.reset();
@@ -248,13 +223,6 @@ class RmCrashTest : public ::testing::Test {
   }
 
   // ---- processes ------------------------------------------------------------
-
-  static bool WaitExit(pid_t pid, std::chrono::milliseconds timeout, int* status_out = nullptr) {
-    int status = 0;
-    const bool exited = WaitFor([&] { return waitpid(pid, &status, WNOHANG) == pid; }, timeout);
-    if (status_out != nullptr) *status_out = status;
-    return exited;
-  }
 
   // The containers the node started run in sessions of their own: end them
   // by the pid files the node wrote.
@@ -298,22 +266,15 @@ class RmCrashTest : public ::testing::Test {
   void StartRm() {
     ++rm_starts_;
     const std::string ports = work_ + "/rm.ports." + std::to_string(rm_starts_);
-    rm_pid_ = Spawn({SPINDLE_BINARY, "rm", "--conf", work_ + "/rm-conf", "--ports-file", ports},
-                    RmLog(rm_starts_));
-    ASSERT_GT(rm_pid_, 0);
+    rm_ = Spawn({SPINDLE_BINARY, "rm", "--conf", work_ + "/rm-conf", "--ports-file", ports},
+                RmLog(rm_starts_));
+    ASSERT_TRUE(rm_.running());
     const auto started = SteadyClock::now();
-    const bool listening = WaitFor(
-        [&] {
-          int status = 0;
-          if (waitpid(rm_pid_, &status, WNOHANG) == rm_pid_) {
-            rm_pid_ = -1;
-            return true;
-          }
-          return std::filesystem::exists(ports);
-        },
-        30s);
-    ASSERT_TRUE(listening && rm_pid_ > 0) << "spindle rm run " << rm_starts_ << " did not start:\n"
-                                          << Tail(RmLog(rm_starts_), 30);
+    const bool listening =
+        WaitFor([&] { return rm_.Exited() || std::filesystem::exists(ports); }, 30s);
+    ASSERT_TRUE(listening && rm_.running())
+        << "spindle rm run " << rm_starts_ << " did not start:\n"
+        << Tail(RmLog(rm_starts_), 30);
     restart_ms_.push_back(
         std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - started)
             .count());
@@ -338,16 +299,13 @@ class RmCrashTest : public ::testing::Test {
 
   // SIGKILL, and the RM must not have died on its own before.
   void KillRm() {
-    int status = 0;
-    if (waitpid(rm_pid_, &status, WNOHANG) == rm_pid_) {
-      ADD_FAILURE() << "spindle rm run " << rm_starts_ << " exited by itself (status " << status
-                    << "):\n"
+    if (rm_.Exited()) {
+      ADD_FAILURE() << "spindle rm run " << rm_starts_ << " exited by itself (status "
+                    << rm_.wait_status() << "):\n"
                     << Tail(RmLog(rm_starts_), 30);
     } else {
-      kill(rm_pid_, SIGKILL);
-      EXPECT_TRUE(WaitExit(rm_pid_, 10s));
+      rm_.Kill();
     }
-    rm_pid_ = -1;
   }
 
   std::string RmLog(int run) const { return work_ + "/rm." + std::to_string(run) + ".log"; }
@@ -378,9 +336,9 @@ class RmCrashTest : public ::testing::Test {
     p["yarn.resourcemanager.connect.retry-interval.ms"] = "100";
     p["yarn.resourcemanager.connect.max-wait.ms"] = "60000";
     WriteSite(work_ + "/nm-conf/yarn-site.xml", p);
-    nm_pid_ = Spawn({SPINDLE_BINARY, "nm", "--conf", work_ + "/nm-conf"}, work_ + "/nm.log",
-                    {"HADOOP_CONF_DIR=" + work_ + "/nm-conf"});
-    ASSERT_GT(nm_pid_, 0);
+    nm_ = Spawn({SPINDLE_BINARY, "nm", "--conf", work_ + "/nm-conf"}, work_ + "/nm.log",
+                {"HADOOP_CONF_DIR=" + work_ + "/nm-conf"});
+    ASSERT_TRUE(nm_.running());
   }
 
   int RunningNodes() {
@@ -1030,8 +988,8 @@ class RmCrashTest : public ::testing::Test {
   uint16_t scheduler_port_ = 0;
   uint16_t tracker_port_ = 0;
   uint16_t admin_port_ = 0;
-  pid_t rm_pid_ = -1;
-  pid_t nm_pid_ = -1;
+  ChildProcess rm_;
+  ChildProcess nm_;
   std::atomic<int> rm_starts_{0};
   std::vector<int64_t> restart_ms_;
   std::unique_ptr<ipc::RpcClient> client_;     // the checks

@@ -485,6 +485,55 @@ TEST_F(RmLifecycleTest, WrongOrForeignTokensAreRejected) {
   EXPECT_EQ(s.java_class(), "org.apache.hadoop.security.AccessControlException");
 }
 
+// An unmanaged AM (YarnClient's UnmanagedAMLauncher, the staging cell's
+// AMs): no AM container is launched; the submitter, and only it, finds the
+// attempt's AMRMToken in the application report and registers with it.
+TEST_F(RmLifecycleTest, AnUnmanagedAmTakesItsTokenFromTheReport) {
+  RegisterNode();
+  y::GetNewApplicationRequestProto new_request;
+  y::GetNewApplicationResponseProto new_response;
+  ASSERT_TRUE(client_.Call(ClientSpec(), "getNewApplication", new_request, &new_response).ok());
+  const rm::ApplicationId id = rm::FromProto(new_response.application_id());
+  y::SubmitApplicationRequestProto submit;
+  auto* context = submit.mutable_application_submission_context();
+  *context->mutable_application_id() = new_response.application_id();
+  context->set_queue("default");
+  context->set_unmanaged_am(true);
+  context->mutable_resource()->set_memory(256);
+  context->mutable_resource()->set_virtual_cores(1);
+  context->mutable_am_container_spec();
+  y::SubmitApplicationResponseProto submitted;
+  ASSERT_TRUE(client_.Call(ClientSpec(), "submitApplication", submit, &submitted).ok());
+
+  y::ApplicationReportProto report;
+  ASSERT_TRUE(WaitFor([&] {
+    report = Report(id);
+    return report.has_am_rm_token();
+  })) << y::YarnApplicationStateProto_Name(report.yarn_application_state());
+  EXPECT_TRUE(report.unmanaged_application());
+  EXPECT_TRUE(nm_.started().empty());
+  // Another user sees no token.
+  y::GetApplicationReportRequestProto request;
+  rm::ToProto(id, request.mutable_application_id());
+  y::GetApplicationReportResponseProto other;
+  ASSERT_TRUE(client_.Call(ClientSpec("bob"), "getApplicationReport", request, &other).ok());
+  EXPECT_FALSE(other.application_report().has_am_rm_token());
+
+  const auto& t = report.am_rm_token();
+  const ipc::ClientToken token{t.identifier(), t.password(), t.kind(),
+                               "127.0.0.1:" + std::to_string(daemon_->scheduler_port())};
+  y::RegisterApplicationMasterRequestProto reg;
+  y::RegisterApplicationMasterResponseProto registered;
+  Status s = client_.Call(AmSpec(token), "registerApplicationMaster", reg, &registered);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(StateOf(id), y::RUNNING);
+  y::FinishApplicationMasterRequestProto finish;
+  finish.set_final_application_status(y::APP_SUCCEEDED);
+  y::FinishApplicationMasterResponseProto finished;
+  ASSERT_TRUE(client_.Call(AmSpec(token), "finishApplicationMaster", finish, &finished).ok());
+  EXPECT_TRUE(WaitFor([&] { return StateOf(id) == y::FINISHED; }));
+}
+
 TEST_F(RmLifecycleTest, KillStopsTheAmContainer) {
   RegisterNode();
   const rm::ApplicationId app = Submit();

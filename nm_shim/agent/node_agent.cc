@@ -40,6 +40,15 @@ Result<std::unique_ptr<NodeAgent>> NodeAgent::Create(NodeAgentOptions options,
     return Status::InvalidArgument("--simulate " + std::to_string(options.simulated_nodes) +
                                    " is not a node count between 0 and 6502400");
   }
+  if (!options.simulated_specs.empty()) {
+    const auto specs = static_cast<int64_t>(options.simulated_specs.size());
+    if (options.simulated_nodes != 0 && options.simulated_nodes != specs) {
+      return Status::InvalidArgument("--simulate " + std::to_string(options.simulated_nodes) +
+                                     " disagrees with the " + std::to_string(specs) +
+                                     " nodes of the nodes file");
+    }
+    options.simulated_nodes = specs;
+  }
   if (!runtimes) return Status::InvalidArgument("no container runtime");
   return std::unique_ptr<NodeAgent>(new NodeAgent(std::move(options), std::move(runtimes), clock));
 }
@@ -82,7 +91,15 @@ Status NodeAgent::Start() {
   nodes_.reserve(count);
   for (int64_t i = 0; i < count; ++i) {
     auto node = std::make_unique<Node>();
-    node->id = rm::NodeId{simulate ? SimulatedNodeHost(i) : a.node_host, server_->port()};
+    const SimulatedNodeSpec* spec =
+        options_.simulated_specs.empty() ? nullptr : &options_.simulated_specs[i];
+    std::string host = a.node_host;
+    if (spec != nullptr) {
+      host = spec->host;
+    } else if (simulate) {
+      host = SimulatedNodeHost(i);
+    }
+    node->id = rm::NodeId{host, server_->port()};
     ContainerManagerOptions cm;
     cm.node = node->id;
     node->containers = std::make_unique<ContainerManager>(cm, &node->keys, clock_);
@@ -95,8 +112,8 @@ Status NodeAgent::Start() {
     NodeStatusUpdaterOptions u;
     u.node = node->id;
     u.http_port = a.http_port;
-    u.memory_mb = a.memory_mb;
-    u.vcores = a.vcores;
+    u.memory_mb = spec != nullptr ? spec->memory_mb : a.memory_mb;
+    u.vcores = spec != nullptr ? spec->vcores : a.vcores;
     u.nm_version = kNmVersion;
     u.initial_heartbeat_interval_ms = a.initial_heartbeat_interval_ms;
     u.max_retry_interval_ms = a.max_retry_interval_ms;

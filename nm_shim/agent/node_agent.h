@@ -7,7 +7,9 @@
 // Simulate mode (`simulated_nodes` = N > 0) hosts N virtual nodes whose ids
 // are distinct loopback addresses on the shared port:
 //   node i = 127.<1 + i / 254 / 256>.<i / 254 % 256>.<i % 254 + 1>:<port>
-// (first 127.1.0.1, see SimulatedNodeHost). Linux routes all of 127/8 to
+// (first 127.1.0.1, see SimulatedNodeHost), or, with `simulated_specs`
+// (`--nodes-file`), the specs' host names on the shared port, each node with
+// its own resources (simulated/simulated_nodes_file.h). Linux routes all of 127/8 to
 // loopback, so an AM or the RM connecting to any virtual node's host:port
 // reaches the one socket (bound to 0.0.0.0 by default in this mode), and the
 // service finds the node from the NMToken the connection authenticated with
@@ -34,6 +36,7 @@
 #include "nm_shim/agent/event_loop.h"
 #include "nm_shim/agent/ipc_tracker_transport.h"
 #include "nm_shim/agent/node_status_updater.h"
+#include "nm_shim/agent/simulated/simulated_nodes_file.h"
 
 namespace spindle::nm {
 
@@ -54,6 +57,10 @@ struct NodeAgentOptions {
   AgentOptions agent;
   // 0: one real node. N > 0: N virtual nodes (simulate mode).
   int64_t simulated_nodes = 0;
+  // Simulate mode with named nodes: one virtual node per spec, with its host
+  // name and resources (simulated_nodes must then be 0 or the same count).
+  // Default: none.
+  std::vector<SimulatedNodeSpec> simulated_specs;
   // The user the agent calls the RM as (SIMPLE). Default: "yarn".
   std::string user = "yarn";
   // RPC server threads for ContainerManagementProtocol. Default: 4.

@@ -45,7 +45,12 @@ bool NodeRegistry::AdmittedLocked(const std::string& host) const {
   return include_.empty() || include_.count(host) != 0;
 }
 
-RegistrationResult NodeRegistry::Register(const NodeRegistration& r) {
+RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) {
+  // The RM, not the node, knows the rack (Hadoop's RackResolver).
+  NodeRegistration r = registration;
+  if (auto rack = options_.racks.find(r.id.host); rack != options_.racks.end()) {
+    r.rack = rack->second;
+  }
   MutexLock lock(&mu_);
   const std::string node = r.id.ToString();
   if (!AdmittedLocked(r.id.host)) {

@@ -74,6 +74,10 @@ struct NodeRegistryOptions {
   // names or IPs). An empty include list admits every host. Default: empty.
   std::set<std::string> include_hosts;
   std::set<std::string> exclude_hosts;
+  // The topology table (topology_table.h): a registering node's rack, by
+  // host; a host not listed keeps the registration's rack (/default-rack).
+  // Default: empty.
+  std::map<std::string, std::string> racks;
 };
 
 struct NodeRegistration {

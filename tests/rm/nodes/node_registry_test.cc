@@ -132,5 +132,18 @@ TEST_F(NodeRegistryTest, UnregisterAndDecommission) {
   EXPECT_EQ(registry_->NumUsableNodes(), 0);
 }
 
+TEST_F(NodeRegistryTest, TheTopologyTableGivesTheRack) {
+  NodeRegistryOptions options;
+  options.racks = {{"h1", "/rack1"}};
+  Build(options);
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
+  ASSERT_EQ(registry_->Register(Node("h2")).action, NodeAction::kNormal);
+  EXPECT_EQ(registry_->Get(NodeId{"h1", 45454})->info.rack, "/rack1");
+  // Not in the table: the default rack.
+  EXPECT_EQ(registry_->Get(NodeId{"h2", 45454})->info.rack, "/default-rack");
+  // The pool knows the rack, so asks naming it resolve.
+  EXPECT_TRUE(pool_->FindRack("/rack1").ok());
+}
+
 }  // namespace
 }  // namespace spindle::rm

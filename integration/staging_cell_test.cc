@@ -1,0 +1,236 @@
+// The staging cell end to end: `spindle rm` and two `spindle nm
+// --nodes-file` agents as child processes on 127.0.0.1 (ports picked at run
+// time), a handful of named nodes on two racks, and a few MapReduce-shaped
+// jobs (maps -> reduces, some with locality preferences) in two queues,
+// replayed at speed 10 through RunStagingCell. Checks, from the run log and
+// the recorder's figures (never wall-clock times):
+//  - every job finished and every task ran exactly once, on a node of the
+//    cell; no reduce started before all of its job's maps had ended;
+//  - the cell's own checks found nothing (queues within their maximum);
+//  - the recorder's counts agree with the trace and with each other.
+// SPINDLE_CELL_TRACE_JOBS may point the same checks at a bigger workload
+// later (inputsls.json once the SLS reader is merged).
+#include "replay/cell/staging_cell.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "replay/report/replay_recorder.h"
+#include "replay/trace/hadoop/sls_nodes.h"
+#include "replay/trace/hadoop/sls_reader.h"
+#include "replay/trace/job_list_reader.h"
+
+namespace spindle::replay {
+namespace {
+
+TraceJob MapReduce(const std::string& id, int64_t arrival_ms, const std::string& queue,
+                   const std::string& user, int maps, int reduces,
+                   const std::vector<std::string>& map_hosts) {
+  TraceJob job;
+  job.id = id;
+  job.arrival_ms = arrival_ms;
+  job.queue = queue;
+  job.user = user;
+  TraceStage map;
+  map.name = "map";
+  map.priority = 20;
+  for (int i = 0; i < maps; ++i) {
+    TraceTask t;
+    t.memory_mb = 1024;
+    t.vcores = 1;
+    t.duration_ms = 3000 + 500 * i;
+    if (!map_hosts.empty())
+      t.preferred_nodes = {map_hosts[static_cast<size_t>(i) % map_hosts.size()]};
+    map.tasks.push_back(t);
+  }
+  TraceStage reduce;
+  reduce.name = "reduce";
+  reduce.priority = 10;
+  reduce.parents = {0};
+  for (int i = 0; i < reduces; ++i) {
+    TraceTask t;
+    t.memory_mb = 2048;
+    t.vcores = 1;
+    t.duration_ms = 4000;
+    reduce.tasks.push_back(t);
+  }
+  job.stages = {map, reduce};
+  return job;
+}
+
+// The checks every staging cell run must pass, whatever its trace.
+void CheckRun(const CellOptions& options, const std::vector<TraceJob>& jobs,
+              const ReplayModeResult& result, const CellRunLog& log) {
+  int64_t total_tasks = 0;
+  for (const TraceJob& j : jobs) total_tasks += j.task_count();
+  std::printf(
+      "[ cell     ] %lld jobs, %lld tasks placed, delay p50 %.0f ms p99 %.0f ms, JCT p50 %.1f s, "
+      "quality %.2f, memory utilisation %.2f, makespan %.1f s (trace), %.1f s wall, %lld queue "
+      "samples\n",
+      static_cast<long long>(result.jobs_finished), static_cast<long long>(result.tasks_placed),
+      result.delay_ms.p50, result.delay_ms.p99, result.jct_s.p50, result.quality,
+      result.utilisation_memory, result.makespan_s, result.wall_seconds,
+      static_cast<long long>(log.queue_samples));
+  for (const std::string& v : result.violations) ADD_FAILURE() << "violation: " << v;
+  EXPECT_TRUE(result.rejections.empty());
+  EXPECT_EQ(result.driver, "cell");
+
+  // Every task exactly once, on a node of the cell, and ended.
+  std::set<std::string> hosts;
+  for (const TraceNode& n : options.nodes) hosts.insert(n.host);
+  std::map<std::tuple<int64_t, int32_t, int32_t>, int> runs;
+  for (const CellTaskRun& r : log.runs) {
+    ++runs[{r.job, r.task.stage, r.task.task}];
+    EXPECT_EQ(hosts.count(r.host), 1u) << r.host;
+    EXPECT_GE(r.ended.count(), r.started.count()) << r.container << " never ended";
+  }
+  EXPECT_EQ(static_cast<int64_t>(runs.size()), total_tasks);
+  for (const auto& [task, count] : runs) EXPECT_EQ(count, 1);
+
+  // DAG order: no task started before every task of its parent stages ended.
+  std::map<std::pair<int64_t, int32_t>, Duration> stage_end;
+  for (const CellTaskRun& r : log.runs) {
+    Duration& end = stage_end[{r.job, r.task.stage}];
+    end = std::max(end, r.ended);
+  }
+  for (const CellTaskRun& r : log.runs) {
+    const TraceJob& job = jobs[static_cast<size_t>(r.job)];
+    for (int32_t parent : job.stages[static_cast<size_t>(r.task.stage)].parents) {
+      const Duration parent_end = stage_end[std::make_pair(r.job, parent)];
+      EXPECT_GE(r.started.count(), parent_end.count())
+          << job.id << " " << job.stages[static_cast<size_t>(r.task.stage)].name << "["
+          << r.task.task << "] started before stage " << parent << " ended";
+    }
+  }
+
+  // Queue limits were sampled, and held.
+  EXPECT_GT(log.queue_samples, 0);
+  for (const auto& [queue, peak] : log.queue_peak_mb) {
+    EXPECT_LE(peak.first, peak.second) << queue;
+  }
+
+  // The recorder's figures agree with the trace and the log.
+  EXPECT_EQ(result.jobs_submitted, static_cast<int64_t>(jobs.size()));
+  EXPECT_EQ(result.jobs_finished, static_cast<int64_t>(jobs.size()));
+  EXPECT_EQ(result.tasks_asked, total_tasks);
+  EXPECT_EQ(result.tasks_placed, total_tasks);
+  EXPECT_EQ(result.tasks_ended, total_tasks);
+  EXPECT_EQ(result.delay_ms.count, total_tasks);
+  EXPECT_EQ(result.jct_s.count, static_cast<int64_t>(jobs.size()));
+  EXPECT_GT(result.makespan_s, 0);
+  EXPECT_GT(result.utilisation_memory, 0);
+  EXPECT_LE(result.utilisation_memory, 1);
+  EXPECT_FALSE(result.series.empty());
+}
+
+std::string WorkDir(const std::string& name) {
+  const std::string work = ::testing::TempDir() + "/" + name + "-" + std::to_string(getpid());
+  std::filesystem::remove_all(work);
+  return work;
+}
+
+void CleanUp(const std::string& work) {
+  if (!::testing::Test::HasFailure() && std::getenv("SPINDLE_KEEP_TEST_DIRS") == nullptr) {
+    std::filesystem::remove_all(work);
+  } else {
+    std::printf("[ cell     ] files kept in %s\n", work.c_str());
+  }
+}
+
+TEST(StagingCellTest, ReplaysMapReduceJobsThroughRealDaemons) {
+  const std::string work = WorkDir("staging-cell-test");
+
+  CellOptions options;
+  options.spindle_binary = SPINDLE_BINARY;
+  options.work_dir = work;
+  options.nodes = {
+      {"node1", "/rack1", 4096, 4},
+      {"node2", "/rack1", 4096, 4},
+      {"node3", "/rack2", 4096, 4},
+      {"node4", "/rack2", 8192, 8},
+  };
+  options.queues = {{"sls_queue_1", 50, 100}, {"sls_queue_2", 50, 70}};
+  options.speed = 10;
+  options.nm_processes = 2;
+  options.heartbeat_interval = std::chrono::milliseconds(100);
+  options.queue_sample_interval = std::chrono::milliseconds(100);
+  options.start_timeout = std::chrono::seconds(60);
+  options.run_timeout = std::chrono::seconds(120);
+
+  std::vector<TraceJob> jobs = {
+      MapReduce("job_1", 0, "sls_queue_1", "alice", 4, 2, {"node1", "node2", "node3"}),
+      MapReduce("job_2", 2000, "sls_queue_2", "bob", 6, 1, {"node4"}),
+      MapReduce("job_3", 5000, "sls_queue_1", "alice", 3, 2, {}),
+      MapReduce("job_4", 6000, "sls_queue_2", "carol", 8, 3, {"node3"}),
+  };
+  // Rack-only preferences too.
+  jobs[2].stages[0].tasks[0].preferred_racks = {"/rack2"};
+  JobListReader reader(jobs);
+  ReplayRecorder recorder(CellRecorderOptions(options));
+  CellRunLog log;
+  auto result = RunStagingCell(options, &reader, &recorder, &log);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  CheckRun(options, jobs, *result, log);
+  // Tasks with preferences were placed, some on them.
+  EXPECT_GE(result->quality, 0);
+  EXPECT_LE(result->quality, 1);
+  CleanUp(work);
+}
+
+// Hadoop's own SLS sample (sample-data/inputsls.json: two MapReduce jobs in
+// sls_queue_1 and sls_queue_2, on node1..node3 of /default-rack), with
+// SLS's capacity-scheduler.xml, at speed 20.
+TEST(StagingCellTest, ReplaysInputSls) {
+  const std::string dir = std::string(SPINDLE_SHARED_DIR) + "/traces/hadoop-sls";
+  const std::string trace = dir + "/inputsls.json";
+  if (!std::filesystem::exists(trace)) GTEST_SKIP() << "no " << trace;
+  const std::string work = WorkDir("staging-cell-sls");
+
+  CellOptions options;
+  options.spindle_binary = SPINDLE_BINARY;
+  options.work_dir = work;
+  auto nodes = hadoop::NodesFromSlsTrace(trace);
+  ASSERT_TRUE(nodes.ok()) << nodes.status().ToString();
+  options.nodes = *nodes;
+  options.capacity_scheduler_xml = dir + "/capacity-scheduler.xml";
+  options.queues = {{"sls_queue_1", 25, 100}, {"sls_queue_2", 25, 100}, {"sls_queue_3", 50, 100}};
+  options.speed = 20;
+  options.heartbeat_interval = std::chrono::milliseconds(100);
+  options.queue_sample_interval = std::chrono::milliseconds(100);
+  options.run_timeout = std::chrono::seconds(120);
+
+  // The jobs as the driver will read them, for the checks.
+  std::vector<TraceJob> jobs;
+  {
+    auto reader = hadoop::SlsReader::Open(trace);
+    ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+    TraceJob job;
+    while (true) {
+      auto more = (*reader)->Next(&job);
+      ASSERT_TRUE(more.ok()) << more.status().ToString();
+      if (!*more) break;
+      jobs.push_back(job);
+    }
+  }
+  ASSERT_EQ(jobs.size(), 2u);
+
+  auto reader = hadoop::SlsReader::Open(trace);
+  ASSERT_TRUE(reader.ok());
+  ReplayRecorder recorder(CellRecorderOptions(options));
+  CellRunLog log;
+  auto result = RunStagingCell(options, reader->get(), &recorder, &log);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  CheckRun(options, jobs, *result, log);
+  // Every SLS task names its host: quality is defined.
+  EXPECT_GE(result->quality, 0);
+  CleanUp(work);
+}
+
+}  // namespace
+}  // namespace spindle::replay

@@ -1,0 +1,48 @@
+#include "replay/cell/cell_options.h"
+
+#include <cmath>
+#include <set>
+
+namespace spindle::replay {
+
+Status CellOptions::Validate() const {
+  auto bad = [](const std::string& what) {
+    return Status::InvalidArgument("staging cell: " + what);
+  };
+  if (spindle_binary.empty()) return bad("spindle_binary is required");
+  if (work_dir.empty()) return bad("work_dir is required");
+  if (nodes.empty()) return bad("no nodes");
+  std::set<std::string> hosts;
+  for (const TraceNode& n : nodes) {
+    if (n.host.empty()) return bad("a node has no host name");
+    if (!hosts.insert(n.host).second) return bad("node " + n.host + " is listed twice");
+    if (n.memory_mb <= 0 || n.vcores <= 0) return bad("node " + n.host + " has no resources");
+    if (n.rack.empty() || n.rack[0] != '/') {
+      return bad("node " + n.host + ": rack '" + n.rack + "' does not start with '/'");
+    }
+  }
+  if (!(speed > 0) || !std::isfinite(speed)) return bad("speed must be positive");
+  if (nm_processes < 1) return bad("nm_processes must be at least 1");
+  if (heartbeat_interval.count() <= 0) return bad("heartbeat_interval must be positive");
+  if (queue_sample_interval.count() <= 0) return bad("queue_sample_interval must be positive");
+  if (start_timeout.count() <= 0 || run_timeout.count() <= 0) {
+    return bad("timeouts must be positive");
+  }
+  double sum = 0;
+  std::set<std::string> names;
+  for (const CellQueue& q : queues) {
+    if (q.name.empty() || q.name.find('.') != std::string::npos) {
+      return bad("queue name '" + q.name + "' must be non-empty without '.'");
+    }
+    if (!names.insert(q.name).second) return bad("queue " + q.name + " is listed twice");
+    if (q.capacity < 0 || q.capacity > 100 || q.maximum_capacity <= 0 || q.maximum_capacity > 100 ||
+        q.maximum_capacity < q.capacity) {
+      return bad("queue " + q.name + ": capacity and maximum-capacity must be within [0, 100]");
+    }
+    sum += q.capacity;
+  }
+  if (sum > 100.0001) return bad("queue capacities sum to more than 100");
+  return Status::OK();
+}
+
+}  // namespace spindle::replay

@@ -1,0 +1,441 @@
+#include "replay/cell/staging_cell.h"
+
+#include <glog/logging.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "am_protocol/client_service/client_rm_service.h"
+#include "am_protocol/ipc/rpc_client.h"
+#include "base/child_process.h"
+#include "replay/cell/cell_am.h"
+#include "replay/cell/cell_config.h"
+#include "rm/records/yarn_ids.h"
+#include "rm/security/yarn_id_protos.h"
+#include "yarn_service_protos.pb.h"
+
+namespace spindle::replay {
+namespace {
+
+namespace y = hadoop::yarn;
+using Steady = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+struct RmPorts {
+  uint16_t client = 0;
+  uint16_t scheduler = 0;
+  uint16_t resource_tracker = 0;
+};
+
+// `spindle rm --ports-file`: "name=port" lines, written whole once bound.
+std::optional<RmPorts> ReadPorts(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::map<std::string, int> ports;
+  for (std::string line; std::getline(in, line);) {
+    const size_t eq = line.find('=');
+    if (eq != std::string::npos) ports[line.substr(0, eq)] = std::atoi(line.c_str() + eq + 1);
+  }
+  RmPorts p;
+  p.client = static_cast<uint16_t>(ports["client"]);
+  p.scheduler = static_cast<uint16_t>(ports["scheduler"]);
+  p.resource_tracker = static_cast<uint16_t>(ports["resource-tracker"]);
+  if (p.client == 0 || p.scheduler == 0 || p.resource_tracker == 0) return std::nullopt;
+  return p;
+}
+
+// A job submitted and waiting for its attempt (and AMRMToken).
+struct Waiting {
+  int64_t index = 0;
+  std::unique_ptr<TraceJob> job;
+  y::ApplicationIdProto app;
+};
+
+struct Running {
+  int64_t index = 0;
+  std::unique_ptr<TraceJob> job;
+  std::unique_ptr<CellAm> am;
+  Steady::time_point next_heartbeat;
+};
+
+class StagingCell {
+ public:
+  StagingCell(const CellOptions& options, ReplayRecorder* recorder)
+      : options_(options), layout_(options.work_dir), recorder_(recorder), audit_(options.nodes) {
+    for (size_t i = 0; i < options.nodes.size(); ++i) {
+      rack_of_[options.nodes[i].host] = options.nodes[i].rack;
+      node_index_[options.nodes[i].host] = static_cast<int64_t>(i);
+    }
+    ipc::RpcClientOptions client;
+    client.connect_timeout = milliseconds(5000);
+    client.call_timeout = milliseconds(30000);
+    client_ = std::make_unique<ipc::RpcClient>(client);
+  }
+
+  ~StagingCell() { StopChildren(); }
+
+  Status Start();
+  Result<ReplayModeResult> Run(TraceReader* jobs, CellRunLog* log);
+
+ private:
+  Duration TraceNow() const {
+    const double wall = std::chrono::duration<double, std::nano>(Steady::now() - start_).count();
+    return Duration(static_cast<int64_t>(wall * options_.speed));
+  }
+  ipc::ConnectionSpec ClientSpec(const std::string& user) const {
+    return {"127.0.0.1", ports_.client, client_service::kApplicationClientProtocol, user,
+            std::nullopt};
+  }
+  // OK while every child runs; IoError naming the one that exited.
+  Status ChildrenAlive();
+  Status WaitNodes();
+  void StopChildren();
+  // Submits `job` (index `index`); a refusal is recorded, not an error.
+  void Submit(int64_t index, std::unique_ptr<TraceJob> job);
+  // Polls the waiting jobs' reports; starts the AMs of those launched.
+  void PollWaiting();
+  void HeartbeatAms();
+  void SampleQueues();
+
+  const CellOptions& options_;
+  const CellLayout layout_;
+  ReplayRecorder* const recorder_;
+  CellAudit audit_;
+  std::map<std::string, std::string> rack_of_;
+  std::map<std::string, int64_t> node_index_;
+  std::unique_ptr<ipc::RpcClient> client_;
+  ChildProcess rm_;
+  std::vector<ChildProcess> nms_;
+  RmPorts ports_;
+  Steady::time_point start_;
+  CellAmContext context_;
+  std::vector<Waiting> waiting_;
+  std::vector<Running> running_;
+  std::set<std::string> queues_;  // sampled
+  int64_t finished_ = 0;
+};
+
+Status StagingCell::ChildrenAlive() {
+  if (rm_.Exited()) {
+    return Status::IoError("spindle rm exited (status " + std::to_string(rm_.wait_status()) +
+                           "; see " + layout_.rm_log() + ")");
+  }
+  for (size_t i = 0; i < nms_.size(); ++i) {
+    if (nms_[i].Exited()) {
+      return Status::IoError("spindle nm " + std::to_string(i) + " exited (status " +
+                             std::to_string(nms_[i].wait_status()) + "; see " +
+                             layout_.nm_log(static_cast<int>(i)) + ")");
+    }
+  }
+  return Status::OK();
+}
+
+void StagingCell::StopChildren() {
+  // Agents first, so that they unregister from a live RM.
+  for (ChildProcess& nm : nms_) nm.Signal(SIGTERM);
+  for (ChildProcess& nm : nms_) nm.Stop(SIGTERM, std::chrono::seconds(10));
+  rm_.Stop(SIGTERM, std::chrono::seconds(10));
+}
+
+Status StagingCell::Start() {
+  RETURN_NOT_OK(options_.Validate());
+  const auto agents = SplitNodes(options_.nodes, options_.nm_processes);
+  RETURN_NOT_OK(WriteCellConfig(options_, layout_, agents));
+  std::error_code ec;
+  std::filesystem::remove(layout_.rm_ports(), ec);
+  if (options_.store == CellStore::kRocksDb) std::filesystem::remove_all(layout_.rm_store(), ec);
+
+  const auto deadline = Steady::now() + options_.start_timeout;
+  ChildOptions rm;
+  rm.binary = options_.spindle_binary;
+  rm.args = {"rm", "--conf", layout_.rm_conf(), "--ports-file", layout_.rm_ports()};
+  rm.log_path = layout_.rm_log();
+  ASSIGN_OR_RETURN(rm_, ChildProcess::Spawn(rm));
+  std::optional<RmPorts> ports;
+  while (!(ports = ReadPorts(layout_.rm_ports())).has_value()) {
+    if (rm_.Exited()) {
+      return Status::IoError("spindle rm did not start (status " +
+                             std::to_string(rm_.wait_status()) + "; see " + layout_.rm_log() + ")");
+    }
+    if (Steady::now() > deadline) {
+      return Status::TimedOut("spindle rm did not listen within the start timeout (see " +
+                              layout_.rm_log() + ")");
+    }
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  ports_ = *ports;
+  LOG(INFO) << "staging cell: spindle rm listens on client " << ports_.client << ", scheduler "
+            << ports_.scheduler << ", resource tracker " << ports_.resource_tracker;
+  for (size_t i = 0; i < agents.size(); ++i) {
+    ChildOptions nm;
+    nm.binary = options_.spindle_binary;
+    nm.args = {"nm",
+               "--conf",
+               layout_.nm_conf(),
+               "--nodes-file",
+               layout_.nodes_file(static_cast<int>(i)),
+               "--resource-tracker",
+               "127.0.0.1:" + std::to_string(ports_.resource_tracker)};
+    nm.log_path = layout_.nm_log(static_cast<int>(i));
+    ASSIGN_OR_RETURN(ChildProcess child, ChildProcess::Spawn(nm));
+    nms_.push_back(std::move(child));
+  }
+  return WaitNodes();
+}
+
+Status StagingCell::WaitNodes() {
+  const auto deadline = Steady::now() + options_.start_timeout;
+  while (true) {
+    RETURN_NOT_OK(ChildrenAlive());
+    y::GetClusterNodesRequestProto request;
+    request.add_nodestates(y::NS_RUNNING);
+    y::GetClusterNodesResponseProto response;
+    Status s = client_->Call(ClientSpec("spindle"), "getClusterNodes", request, &response);
+    if (s.ok() && response.nodereports_size() == static_cast<int>(options_.nodes.size())) {
+      for (const auto& report : response.nodereports()) {
+        const std::string host = report.nodeid().host();
+        auto rack = rack_of_.find(host);
+        if (rack == rack_of_.end()) {
+          audit_.Add("the RM has node " + host + ", which the cell does not");
+        } else if (rack->second != report.rackname()) {
+          audit_.Add("node " + host + " is on rack " + report.rackname() + " in the RM, " +
+                     rack->second + " in the trace");
+        }
+      }
+      LOG(INFO) << "staging cell: " << options_.nodes.size() << " nodes registered";
+      return Status::OK();
+    }
+    if (Steady::now() > deadline) {
+      return Status::TimedOut(
+          "only " + std::to_string(s.ok() ? response.nodereports_size() : 0) + " of " +
+          std::to_string(options_.nodes.size()) + " nodes registered within the start timeout" +
+          (s.ok() ? "" : " (" + s.ToString() + ")") + " (see " + layout_.work_dir + ")");
+    }
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+}
+
+void StagingCell::Submit(int64_t index, std::unique_ptr<TraceJob> job) {
+  const Duration now = TraceNow();
+  recorder_->OnJobSubmitted(index, job->id, job->queue, job->task_count(), now);
+  audit_.AddJob(index, job.get());
+  queues_.insert(job->queue);
+  const ipc::ConnectionSpec spec = ClientSpec(job->user);
+  y::GetNewApplicationRequestProto new_request;
+  y::GetNewApplicationResponseProto new_response;
+  Status s = client_->Call(spec, "getNewApplication", new_request, &new_response);
+  if (s.ok()) {
+    y::SubmitApplicationRequestProto submit;
+    y::ApplicationSubmissionContextProto* c = submit.mutable_application_submission_context();
+    *c->mutable_application_id() = new_response.application_id();
+    c->set_application_name(job->id);
+    c->set_queue(job->queue);
+    c->mutable_priority()->set_priority(job->priority);
+    c->set_applicationtype("SPINDLE-REPLAY");
+    c->set_unmanaged_am(true);
+    c->set_maxappattempts(1);
+    c->mutable_resource()->set_memory(1);
+    c->mutable_resource()->set_virtual_cores(1);
+    c->mutable_am_container_spec();
+    y::SubmitApplicationResponseProto submitted;
+    s = client_->Call(spec, "submitApplication", submit, &submitted);
+  }
+  if (!s.ok()) {
+    LOG(WARNING) << "staging cell: " << job->id << " refused: " << s.ToString();
+    recorder_->OnJobRejected(index, s.ToString(), now);
+    return;
+  }
+  VLOG(1) << "staging cell: " << job->id << " submitted as "
+          << rm::FromProto(new_response.application_id()).ToString();
+  waiting_.push_back(Waiting{index, std::move(job), new_response.application_id()});
+}
+
+void StagingCell::PollWaiting() {
+  for (size_t i = 0; i < waiting_.size();) {
+    Waiting& w = waiting_[i];
+    y::GetApplicationReportRequestProto request;
+    *request.mutable_application_id() = w.app;
+    y::GetApplicationReportResponseProto response;
+    Status s = client_->Call(ClientSpec(w.job->user), "getApplicationReport", request, &response);
+    const y::ApplicationReportProto& r = response.application_report();
+    std::string refused;
+    if (!s.ok()) {
+      refused = s.ToString();
+    } else if (r.yarn_application_state() == y::FAILED || r.yarn_application_state() == y::KILLED) {
+      refused =
+          y::YarnApplicationStateProto_Name(r.yarn_application_state()) + ": " + r.diagnostics();
+    }
+    if (!refused.empty()) {
+      recorder_->OnJobRejected(w.index, refused, TraceNow());
+      waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(i));
+      continue;
+    }
+    if (!r.has_am_rm_token()) {
+      ++i;
+      continue;
+    }
+    const auto& t = r.am_rm_token();
+    ipc::ClientToken token{
+        t.identifier(), t.password(), t.kind(),
+        t.service().empty() ? "127.0.0.1:" + std::to_string(ports_.scheduler) : t.service()};
+    Running run;
+    run.index = w.index;
+    run.job = std::move(w.job);
+    run.am = std::make_unique<CellAm>(&context_, run.index, run.job.get(), std::move(token));
+    waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (Status registered = run.am->Register(); !registered.ok()) {
+      audit_.Add(run.job->id + ": registerApplicationMaster failed: " + registered.ToString());
+      continue;
+    }
+    run.next_heartbeat = Steady::now();
+    running_.push_back(std::move(run));
+  }
+}
+
+void StagingCell::HeartbeatAms() {
+  const auto now = Steady::now();
+  for (size_t i = 0; i < running_.size();) {
+    Running& r = running_[i];
+    if (r.next_heartbeat > now) {
+      ++i;
+      continue;
+    }
+    r.next_heartbeat = now + options_.heartbeat_interval;
+    Status s = r.am->Heartbeat();
+    if (!s.ok()) {
+      audit_.Add(r.job->id + ": its AM gave up: " + s.ToString());
+      audit_.OnUnfinished(r.index, r.am->progress().finished());
+      running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
+      continue;
+    }
+    if (r.am->finished()) {
+      recorder_->OnJobFinished(r.index, TraceNow());
+      ++finished_;
+      running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
+      continue;
+    }
+    ++i;
+  }
+}
+
+void StagingCell::SampleQueues() {
+  for (const std::string& queue : queues_) {
+    y::GetQueueInfoRequestProto request;
+    request.set_queuename(queue);
+    y::GetQueueInfoResponseProto response;
+    if (!client_->Call(ClientSpec("spindle"), "getQueueInfo", request, &response).ok() ||
+        !response.has_queueinfo() || response.queueinfo().queueconfigurationsmap_size() == 0) {
+      continue;
+    }
+    const auto& info = response.queueinfo();
+    const auto& limits = info.queueconfigurationsmap(0).queueconfigurations();
+    audit_.OnQueueSample(queue, info.queuestatistics().allocatedmemorymb(),
+                         limits.effectivemaxcapacity().memory(), TraceNow());
+  }
+}
+
+Result<ReplayModeResult> StagingCell::Run(TraceReader* jobs, CellRunLog* log) {
+  context_.client = client_.get();
+  context_.scheduler_port = ports_.scheduler;
+  context_.speed = options_.speed;
+  context_.rack_of = &rack_of_;
+  context_.node_index = &node_index_;
+  context_.recorder = recorder_;
+  context_.audit = &audit_;
+  context_.trace_now = [this] { return TraceNow(); };
+  for (const CellQueue& q : options_.queues) queues_.insert(q.name);
+
+  start_ = Steady::now();
+  const auto end = start_ + options_.run_timeout;
+  auto next_sample = start_;
+  std::unique_ptr<TraceJob> next;
+  bool more = true;
+  int64_t index = 0;
+  while (true) {
+    RETURN_NOT_OK(ChildrenAlive());
+    // Jobs due by now.
+    while (more) {
+      if (next == nullptr) {
+        next = std::make_unique<TraceJob>();
+        ASSIGN_OR_RETURN(more, jobs->Next(next.get()));
+        if (!more) {
+          next.reset();
+          break;
+        }
+      }
+      const Duration due =
+          std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::milli>(
+              static_cast<double>(next->arrival_ms) / options_.speed));
+      if (Steady::now() - start_ < due) break;
+      Submit(index++, std::move(next));
+    }
+    PollWaiting();
+    HeartbeatAms();
+    if (Steady::now() >= next_sample) {
+      SampleQueues();
+      next_sample = Steady::now() + options_.queue_sample_interval;
+    }
+    if (!more && waiting_.empty() && running_.empty()) break;
+    if (Steady::now() > end) {
+      LOG(WARNING) << "staging cell: run timeout with " << running_.size() << " AM(s) running and "
+                   << waiting_.size() << " job(s) waiting for an attempt";
+      for (const Running& r : running_) audit_.OnUnfinished(r.index, r.am->progress().finished());
+      for (const Waiting& w : waiting_) audit_.OnUnfinished(w.index, 0);
+      break;
+    }
+    // The next thing due: an AM heartbeat, an arrival or a report poll.
+    auto wake = Steady::now() + options_.heartbeat_interval;
+    for (const Running& r : running_) wake = std::min(wake, r.next_heartbeat);
+    if (next != nullptr) {
+      wake =
+          std::min(wake, start_ + std::chrono::duration_cast<Steady::duration>(
+                                      std::chrono::duration<double, std::milli>(
+                                          static_cast<double>(next->arrival_ms) / options_.speed)));
+    }
+    if (!waiting_.empty()) wake = std::min(wake, Steady::now() + milliseconds(20));
+    std::this_thread::sleep_until(std::max(wake, Steady::now() + milliseconds(1)));
+  }
+  SampleQueues();
+  ReplayModeResult result = recorder_->Finish(TraceNow());
+  result.label = options_.label;
+  result.driver = "cell";
+  result.wall_seconds = std::chrono::duration<double>(Steady::now() - start_).count();
+  for (const std::string& v : audit_.violations()) result.violations.push_back(v);
+  if (log != nullptr) *log = audit_.log();
+  LOG(INFO) << "staging cell: " << index << " job(s) submitted, " << finished_ << " finished, "
+            << result.violations.size() << " violation(s), " << result.wall_seconds << " s wall";
+  return result;
+}
+
+}  // namespace
+
+Result<ReplayModeResult> RunStagingCell(const CellOptions& options, TraceReader* jobs,
+                                        ReplayRecorder* recorder, CellRunLog* log) {
+  StagingCell cell(options, recorder);
+  RETURN_NOT_OK(cell.Start());
+  return cell.Run(jobs, log);
+}
+
+RecorderOptions CellRecorderOptions(const CellOptions& options) {
+  RecorderOptions r;
+  for (const TraceNode& n : options.nodes) {
+    r.capacity_memory_mb += n.memory_mb;
+    r.capacity_vcores += n.vcores;
+  }
+  r.nodes = static_cast<int64_t>(options.nodes.size());
+  for (const CellQueue& q : ResolveQueues(options.queues)) {
+    r.queues.push_back(QueueShareSpec{q.name, q.capacity / 100});
+  }
+  return r;
+}
+
+}  // namespace spindle::replay

@@ -4,8 +4,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 
+#include "replay/cell/staging_cell.h"
 #include "replay/report/replay_recorder.h"
 #include "replay/report/replay_writers.h"
 #include "replay/windtunnel/tunnel_driver.h"
@@ -28,7 +30,7 @@ const std::set<std::string>& KnownFlags() {
       "mode", "clock", "speed", "compare", "schedulers", "partitions", "gap-ms", "tau-ms",
       "decision-cost-us", "quality-cost-factor", "horizon-seconds", "stall-seconds",
       // Staging cell.
-      "nm-processes", "heartbeat-ms", "spindle", "work-dir",
+      "nm-processes", "heartbeat-ms", "spindle", "work-dir", "store", "run-timeout-seconds",
       // Output.
       "out", "no-progress"};
   return kFlags;
@@ -46,6 +48,13 @@ struct Plan {
   pool::Resource min_allocation = pool::Resource::Of(1024, 1);
   std::string out;
   bool progress = true;
+  // Staging cell.
+  std::string spindle;
+  std::string work_dir;
+  int nm_processes = 1;
+  std::chrono::milliseconds heartbeat{200};
+  CellStore store = CellStore::kMemory;
+  std::chrono::seconds run_timeout{3600};
 };
 
 Result<std::pair<int64_t, int64_t>> ParseShape(const std::string& flag, const std::string& text) {
@@ -138,15 +147,36 @@ Result<Plan> MakePlan(const CommandLine& flags) {
     p.policies.push_back(policy);
   }
   if (p.policies.empty()) return Status::InvalidArgument("--compare is empty");
+  p.spindle = flags.GetString("spindle", "/proc/self/exe");
+  p.work_dir = flags.GetString("work-dir", "");
+  ASSIGN_OR_RETURN(int64_t nm_processes, flags.GetInt("nm-processes", 1));
+  ASSIGN_OR_RETURN(int64_t heartbeat_ms, flags.GetInt("heartbeat-ms", 200));
+  ASSIGN_OR_RETURN(int64_t run_timeout_s, flags.GetInt("run-timeout-seconds", 3600));
+  if (nm_processes < 1 || heartbeat_ms < 1 || run_timeout_s < 1) {
+    return Status::InvalidArgument(
+        "--nm-processes, --heartbeat-ms and --run-timeout-seconds must be >= 1");
+  }
+  p.nm_processes = static_cast<int>(nm_processes);
+  p.heartbeat = std::chrono::milliseconds(heartbeat_ms);
+  p.run_timeout = std::chrono::seconds(run_timeout_s);
+  const std::string store = flags.GetString("store", "memory");
+  if (store != "memory" && store != "rocksdb") {
+    return Status::InvalidArgument("--store must be memory or rocksdb, got '" + store + "'");
+  }
+  p.store = store == "rocksdb" ? CellStore::kRocksDb : CellStore::kMemory;
   p.out = flags.GetString("out", "");
   p.progress = !flags.Has("no-progress") && isatty(STDERR_FILENO);
   return p;
 }
 
+bool IsXmlPath(const std::string& source) {
+  return source.size() > 4 && source.substr(source.size() - 4) == ".xml";
+}
+
 // The queue tree: a capacity-scheduler.xml, or "a,b,c" (equal shares).
 Result<rm::QueueTree> LoadQueues(const std::string& source) {
   rm::Configuration conf;
-  if (source.size() > 4 && source.substr(source.size() - 4) == ".xml") {
+  if (IsXmlPath(source)) {
     RETURN_NOT_OK(conf.AddResourceFile(source));
     return rm::QueueTree::Parse(conf);
   }
@@ -256,7 +286,43 @@ Result<ReplayModeResult> RunOne(const Plan& plan, const PolicySpec& policy,
     };
     ASSIGN_OR_RETURN(result, RunWindTunnel(run, setup, reader.get(), &recorder));
   } else {
-    return Status::NotSupported("--mode cell is not built yet");
+    CellOptions cell;
+    cell.spindle_binary = plan.spindle;
+    cell.work_dir = plan.work_dir + "/" + policy.label;
+    for (char& c : cell.work_dir) {
+      if (c == ':') c = '_';
+    }
+    cell.nodes = nodes;
+    if (IsXmlPath(plan.queues_source)) {
+      cell.capacity_scheduler_xml = plan.queues_source;
+    } else {
+      for (const rm::CsQueue* leaf : tree.Leaves()) {
+        cell.queues.push_back(CellQueue{leaf->name, 100 * leaf->absolute_capacity, 100});
+      }
+    }
+    cell.speed = plan.tunnel.speed;
+    cell.nm_processes = plan.nm_processes;
+    cell.heartbeat_interval = plan.heartbeat;
+    cell.store = plan.store;
+    cell.run_timeout = plan.run_timeout;
+    cell.label = policy.label;
+    // The policy compared, as the RM reads it from yarn-site.xml.
+    cell.extra_rm_config = {{"spindle.scheduler.mode", pool::SyncModeName(policy.mode)},
+                            {"spindle.scheduler.strategy", pool::StrategyKindName(policy.strategy)},
+                            {"spindle.scheduler.count", std::to_string(plan.pool.num_schedulers)},
+                            {"spindle.scheduler.partitions",
+                             std::to_string(std::min<int64_t>(plan.pool.num_partitions,
+                                                              static_cast<int64_t>(nodes.size())))},
+                            {"spindle.scheduler.sync-gap-ms",
+                             std::to_string(plan.pool.sync_gap / std::chrono::milliseconds(1))},
+                            {"spindle.scheduler.adaptive.tau-ms",
+                             std::to_string(plan.pool.tau / std::chrono::milliseconds(1))}};
+    if (policy.mode == pool::SyncMode::kParSync || policy.mode == pool::SyncMode::kSameSync) {
+      cell.extra_rm_config["spindle.scheduler.count"] = std::to_string(std::min<int64_t>(
+          plan.pool.num_schedulers,
+          std::min<int64_t>(plan.pool.num_partitions, static_cast<int64_t>(nodes.size()))));
+    }
+    ASSIGN_OR_RETURN(result, RunStagingCell(cell, reader.get(), &recorder));
   }
   bar.Done();
   result.label = policy.label;
@@ -278,7 +344,13 @@ std::string Describe(const ReadStats& s) {
   return d;
 }
 
-Result<ReplayReport> Run(const Plan& plan) {
+Result<ReplayReport> Run(Plan plan) {
+  std::string made_dir;
+  if (plan.mode == ReplayMode::kCell && plan.work_dir.empty()) {
+    char tmpl[] = "/tmp/spindle-cell.XXXXXX";
+    if (mkdtemp(tmpl) == nullptr) return Status::IoError("cannot make a work dir under /tmp");
+    plan.work_dir = made_dir = tmpl;
+  }
   ASSIGN_OR_RETURN(std::vector<TraceNode> nodes, ClusterNodes(plan.trace));
   ASSIGN_OR_RETURN(rm::QueueTree tree, LoadQueues(plan.queues_source));
   ReplayReport report;
@@ -301,7 +373,11 @@ Result<ReplayReport> Run(const Plan& plan) {
       {"queues", plan.queues_source},
       {"seed", std::to_string(plan.trace.seed)}};
   if (!tunnel || plan.tunnel.clock == TunnelClock::kReal) {
-    report.settings.push_back({"speed", std::to_string(plan.tunnel.speed)});
+    {
+      char speed[32];
+      std::snprintf(speed, sizeof(speed), "%g", plan.tunnel.speed);
+      report.settings.push_back({"speed", speed});
+    }
   }
   if (tunnel) {
     report.settings.push_back(
@@ -323,6 +399,17 @@ Result<ReplayReport> Run(const Plan& plan) {
   }
   // Every run reads the whole trace (unless a horizon stopped it early).
   report.settings.push_back({"trace", Describe(stats)});
+  if (plan.mode == ReplayMode::kCell) {
+    bool clean = true;
+    for (const ReplayModeResult& m : report.modes) clean = clean && m.violations.empty();
+    if (!made_dir.empty() && clean) {
+      std::error_code ec;
+      std::filesystem::remove_all(made_dir, ec);
+    } else {
+      // Kept: the daemons' logs and configs tell what went wrong.
+      report.settings.push_back({"cell files", plan.work_dir});
+    }
+  }
   return report;
 }
 

@@ -8,23 +8,30 @@
 //    cell; no reduce started before all of its job's maps had ended;
 //  - the cell's own checks found nothing (queues within their maximum);
 //  - the recorder's counts agree with the trace and with each other.
-// SPINDLE_CELL_TRACE_JOBS may point the same checks at a bigger workload
-// later (inputsls.json once the SLS reader is merged).
+// The replay of Hadoop's SLS sample also writes its report files and checks
+// they are well-formed: the JSON parses (with the replay's own strict JSON
+// reader) and carries the run, the CSV has a row per second with every
+// field, the HTML's tags balance and it draws its charts.
 #include "replay/cell/staging_cell.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "replay/report/replay_recorder.h"
+#include "replay/report/replay_writers.h"
+#include "replay/trace/hadoop/json_stream.h"
 #include "replay/trace/hadoop/sls_nodes.h"
 #include "replay/trace/hadoop/sls_reader.h"
 #include "replay/trace/job_list_reader.h"
+#include "tests/support/html_checks.h"
 
 namespace spindle::replay {
 namespace {
@@ -129,6 +136,57 @@ void CheckRun(const CellOptions& options, const std::vector<TraceJob>& jobs,
   EXPECT_FALSE(result.series.empty());
 }
 
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Writes the run's report files into `dir` and checks each is well-formed.
+void CheckReportFiles(const std::string& dir, const ReplayModeResult& result) {
+  ReplayReport report;
+  report.title = "spindle replay: inputsls.json (staging cell)";
+  report.settings = {{"mode", "cell"}};
+  report.modes = {result};
+  ASSERT_TRUE(WriteReportFiles(dir, report).ok());
+  // JSON: one object, strictly parsed, with the run's figures.
+  auto json = hadoop::JsonStream::Open(dir + "/report.json");
+  ASSERT_TRUE(json.ok()) << json.status().ToString();
+  hadoop::JsonValue doc;
+  auto got = (*json)->Next(&doc);
+  ASSERT_TRUE(got.ok()) << got.status().ToString();
+  ASSERT_TRUE(*got);
+  hadoop::JsonValue rest;
+  auto more = (*json)->Next(&rest);
+  ASSERT_TRUE(more.ok() && !*more) << "one JSON document";
+  const hadoop::JsonValue* modes = doc.Find("modes");
+  ASSERT_NE(modes, nullptr);
+  ASSERT_TRUE(modes->is_array());
+  ASSERT_EQ(modes->elements().size(), 1u);
+  const hadoop::JsonValue* ended = modes->elements()[0].Find("tasks_ended");
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->text(), std::to_string(result.tasks_ended));
+  // CSV: a header and a row per second, each with the header's fields.
+  std::istringstream csv(Slurp(dir + "/series.csv"));
+  std::string line;
+  ASSERT_TRUE(std::getline(csv, line));
+  const auto fields = std::count(line.begin(), line.end(), ',');
+  size_t rows = 0;
+  while (std::getline(csv, line)) {
+    EXPECT_EQ(std::count(line.begin(), line.end(), ','), fields) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, result.series.size());
+  // HTML: balanced, self-contained, with its charts.
+  const std::string html = Slurp(dir + "/report.html");
+  EXPECT_EQ(testing::CheckTags(html), "");
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_GE(std::count(html.begin(), html.end(), '\n'), 10);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_FALSE(Slurp(dir + "/summary.txt").empty());
+}
+
 std::string WorkDir(const std::string& name) {
   const std::string work = ::testing::TempDir() + "/" + name + "-" + std::to_string(getpid());
   std::filesystem::remove_all(work);
@@ -229,6 +287,7 @@ TEST(StagingCellTest, ReplaysInputSls) {
   CheckRun(options, jobs, *result, log);
   // Every SLS task names its host: quality is defined.
   EXPECT_GE(result->quality, 0);
+  CheckReportFiles(work + "/report", *result);
   CleanUp(work);
 }
 

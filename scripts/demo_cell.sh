@@ -5,8 +5,18 @@
 # container and starts three more. Every process talks Hadoop's wire
 # protocols on 127.0.0.1, on ports picked at run time. Everything the cell
 # writes stays in a temporary directory, removed at the end unless
-# SPINDLE_KEEP_DEMO=1. Exit status 0 iff the application SUCCEEDED and every
-# container wrote its line.
+# SPINDLE_KEEP_DEMO=1.
+#
+# Then a short staging-cell replay (`spindle replay --mode cell`): Hadoop's
+# SLS sample trace (../shared/traces/hadoop-sls/inputsls.json: two MapReduce
+# jobs in two queues) through a real `spindle rm` with its RocksDB state
+# store and a `spindle nm` hosting the trace's 19 nodes, at 20x speed, with
+# SLS's own capacity-scheduler.xml; the report (summary.txt, report.json,
+# series.csv, report.html) goes to the folder printed at the end
+# (SPINDLE_REPLAY_REPORT, default build/replay-report).
+#
+# Exit status 0 iff the application SUCCEEDED, every container wrote its
+# line, and the replay ran every task once with no violation.
 #   scripts/demo_cell.sh /path/to/spindle
 set -euo pipefail
 spindle="${1:?usage: demo_cell.sh /path/to/spindle}"
@@ -80,5 +90,21 @@ if [[ $status -ne 0 ]]; then
   echo "the demo application failed; logs follow"
   tail -n 30 "$work/rm.log" "$work/nm.log"
   find "$work/nm/logs" -name stderr -exec tail -n 20 {} + 2>/dev/null || true
+fi
+if [[ $status -ne 0 ]]; then exit $status; fi
+
+echo "--- a staging-cell replay of Hadoop's SLS sample trace"
+here="$(cd "$(dirname "$0")/.." && pwd)"
+traces="$here/../shared/traces/hadoop-sls"
+report="${SPINDLE_REPLAY_REPORT:-$here/build/replay-report}"
+"$spindle" replay --mode cell --trace "$traces/inputsls.json" --nodes-file "$traces/nodes.json" \
+  --queues "$traces/capacity-scheduler.xml" --speed 20 --heartbeat-ms 20 --store rocksdb \
+  --compare parsync:latency-first,statesync --work-dir "$work/replay" --out "$report" \
+  --no-progress 2>"$work/replay.log" || status=$?
+if [[ $status -ne 0 ]]; then
+  echo "the replay failed; its log follows"
+  tail -n 30 "$work/replay.log"
+else
+  echo "replay report: $report/report.html"
 fi
 exit $status

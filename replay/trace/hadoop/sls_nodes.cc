@@ -123,8 +123,12 @@ Result<std::vector<TraceNode>> ReadSlsNodes(const std::string& path,
   return set.Take();
 }
 
-Result<std::vector<TraceNode>> NodesFromSlsTrace(const std::string& path,
-                                                 const SlsNodeDefaults& defaults) {
+namespace {
+
+// Every host a trace's records name, each record (a JSON object) handed to
+// `each` with the node set to add to: the record loop both traces share.
+Result<std::vector<TraceNode>> CollectHosts(
+    const std::string& path, const std::function<Status(const JsonFields&, NodeSet*)>& each) {
   ASSIGN_OR_RETURN(std::unique_ptr<JsonStream> stream, OpenObjects(path));
   NodeSet set(/*duplicates_ok=*/true);
   JsonValue record;
@@ -132,29 +136,31 @@ Result<std::vector<TraceNode>> NodesFromSlsTrace(const std::string& path,
     ASSIGN_OR_RETURN(bool got, stream->Next(&record));
     if (!got) break;
     if (!record.is_object()) return NotObject(*stream, record);
-    const JsonFields f(stream->name(), record);
+    RETURN_NOT_OK(each(JsonFields(stream->name(), record), &set));
+  }
+  return set.Take();
+}
+
+}  // namespace
+
+Result<std::vector<TraceNode>> NodesFromSlsTrace(const std::string& path,
+                                                 const SlsNodeDefaults& defaults) {
+  return CollectHosts(path, [&](const JsonFields& f, NodeSet* set) -> Status {
     ASSIGN_OR_RETURN(const JsonValue* tasks, f.OptionalArray("job.tasks"));
     for (size_t i = 0; tasks != nullptr && i < tasks->elements().size(); ++i) {
       const JsonValue& t = tasks->elements()[i];
       if (!t.is_object()) continue;  // the trace reader reports it
       const JsonFields tf = f.Nested(t, "job.tasks[" + std::to_string(i) + "]");
       ASSIGN_OR_RETURN(std::optional<std::string> host, tf.OptionalString("container.host"));
-      if (host) RETURN_NOT_OK(AddPath(&set, tf, "container.host", *host, defaults));
+      if (host) RETURN_NOT_OK(AddPath(set, tf, "container.host", *host, defaults));
     }
-  }
-  return set.Take();
+    return Status::OK();
+  });
 }
 
 Result<std::vector<TraceNode>> NodesFromRumenTrace(const std::string& path,
                                                    const SlsNodeDefaults& defaults) {
-  ASSIGN_OR_RETURN(std::unique_ptr<JsonStream> stream, OpenObjects(path));
-  NodeSet set(/*duplicates_ok=*/true);
-  JsonValue record;
-  while (true) {
-    ASSIGN_OR_RETURN(bool got, stream->Next(&record));
-    if (!got) break;
-    if (!record.is_object()) return NotObject(*stream, record);
-    const JsonFields f(stream->name(), record);
+  return CollectHosts(path, [&](const JsonFields& f, NodeSet* set) -> Status {
     for (const char* key : {"mapTasks", "reduceTasks"}) {
       ASSIGN_OR_RETURN(const JsonValue* tasks, f.OptionalArray(key));
       for (size_t i = 0; tasks != nullptr && i < tasks->elements().size(); ++i) {
@@ -171,7 +177,7 @@ Result<std::vector<TraceNode>> NodesFromRumenTrace(const std::string& path,
             strings = strings && l.is_string();
             p += "/" + l.text();
           }
-          if (strings) RETURN_NOT_OK(AddPath(&set, tf, "preferredLocations", p, defaults));
+          if (strings) RETURN_NOT_OK(AddPath(set, tf, "preferredLocations", p, defaults));
         }
         ASSIGN_OR_RETURN(const JsonValue* attempts, tf.OptionalArray("attempts"));
         for (size_t j = 0; attempts != nullptr && j < attempts->elements().size(); ++j) {
@@ -179,12 +185,12 @@ Result<std::vector<TraceNode>> NodesFromRumenTrace(const std::string& path,
           if (!a.is_object()) continue;
           const JsonFields af = tf.Nested(a, "attempts[" + std::to_string(j) + "]");
           ASSIGN_OR_RETURN(std::optional<std::string> host, af.OptionalString("hostName"));
-          if (host) RETURN_NOT_OK(AddPath(&set, af, "hostName", *host, defaults));
+          if (host) RETURN_NOT_OK(AddPath(set, af, "hostName", *host, defaults));
         }
       }
     }
-  }
-  return set.Take();
+    return Status::OK();
+  });
 }
 
 std::vector<TraceNode> GenerateSlsNodes(int64_t num_nodes, int64_t num_racks,

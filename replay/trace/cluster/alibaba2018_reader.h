@@ -37,13 +37,8 @@
 
 namespace spindle::replay {
 
-struct Alibaba2018Options {
-  // The batch_task.csv file (plain or gzip). Required.
-  std::string batch_task;
-  // Jobs held to restore arrival order (see ArrivalWindow); memory grows
-  // with it (10,000 jobs of 100 tasks: ~100 MB). Default: 10,000.
-  int64_t sort_window_jobs = GroupedRowsReader::kDefaultSortWindowJobs;
-};
+// A batch_task.csv file and its sort window (GroupedRowsReader).
+using Alibaba2018Options = BatchTaskOptions;
 
 class Alibaba2018Reader : public GroupedRowsReader {
  public:

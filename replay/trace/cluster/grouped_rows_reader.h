@@ -36,11 +36,17 @@
 
 namespace spindle::replay {
 
+// What a reader of an Alibaba batch_task.csv (v2017 or v2018) is given.
+struct BatchTaskOptions {
+  // The batch_task.csv file (plain or gzip). Required.
+  std::string batch_task;
+  // Jobs held to restore arrival order (see ArrivalWindow); memory grows
+  // with it (10,000 jobs of 100 tasks: ~100 MB). Default: 10,000.
+  int64_t sort_window_jobs = 10'000;
+};
+
 class GroupedRowsReader : public TraceReader {
  public:
-  // Default sort window, in jobs.
-  static constexpr int64_t kDefaultSortWindowJobs = 10'000;
-
   Result<bool> Next(TraceJob* job) override;
   const ReadStats& stats() const override { return stats_; }
   std::string Describe() const override { return describe_; }

@@ -272,6 +272,8 @@ void WireDriver::PollReport(App* app) {
       [this, app](Status s, const y::GetApplicationReportResponseProto& response) {
         if (!s.ok()) CountError("getApplicationReport", s);
         const auto& report = response.application_report();
+        VLOG(2) << app->id.ToString() << " report: " << s.ToString() << " "
+                << report.ShortDebugString();
         if (s.ok() && report.has_am_rm_token() && report.has_currentapplicationattemptid()) {
           const auto& t = report.am_rm_token();
           StartAm(app, rm::FromProto(report.currentapplicationattemptid()),

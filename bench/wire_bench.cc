@@ -8,11 +8,28 @@
 namespace spindle::bench {
 
 Result<wire::WireOptions> WireOptionsFromFlags(const CommandLine& flags) {
-  RETURN_NOT_OK(flags.CheckKnown({"rm", "rm-pid", "binary", "nodes", "node-memory-mb",
-                                  "node-vcores", "heartbeat-ms", "apps", "containers-per-app",
-                                  "container-ms", "memory-mb", "vcores", "am-memory-mb",
-                                  "allocate-ms", "seconds", "warmup-seconds", "unmanaged",
-                                  "timeout", "queue", "user", "work-dir", "json"}));
+  RETURN_NOT_OK(flags.CheckKnown({"rm",
+                                  "rm-pid",
+                                  "binary",
+                                  "nodes",
+                                  "node-memory-mb",
+                                  "node-vcores",
+                                  "heartbeat-ms",
+                                  "apps",
+                                  "containers-per-app",
+                                  "container-ms",
+                                  "memory-mb",
+                                  "vcores",
+                                  "am-memory-mb",
+                                  "allocate-ms",
+                                  "seconds",
+                                  "warmup-seconds",
+                                  "unmanaged",
+                                  "timeout",
+                                  "queue",
+                                  "user",
+                                  "work-dir",
+                                  "json"}));
   wire::WireOptions o;
   if (flags.Has("rm")) {
     ASSIGN_OR_RETURN(o.rm, wire::ParseRmAddresses(flags.GetString("rm", "")));

@@ -1,13 +1,14 @@
 #include "bench/wire/am_container_runtime.h"
 
 #include "rm/security/credentials.h"
+#include "rm/security/token.h"
 
 namespace spindle::bench::wire {
 
 Result<ipc::ClientToken> FindAmrmToken(std::string_view credentials) {
   ASSIGN_OR_RETURN(const rm::Credentials parsed, rm::Credentials::Parse(credentials));
   for (const auto& entry : parsed.tokens()) {
-    if (entry.token.kind == kAmrmTokenKind) {
+    if (entry.token.kind == rm::kAmrmTokenKind) {
       return ipc::ClientToken{entry.token.identifier, entry.token.password, entry.token.kind,
                               entry.token.service};
     }
@@ -50,9 +51,8 @@ bool AmContainerRuntime::Complete(const rm::ContainerId& id, int32_t exit_status
     MutexLock lock(&mu_);
     if (live_.erase(id) == 0) return false;
   }
-  loop_->Post([this, exit = nm::ContainerExit{id, exit_status, diagnostics}] {
-    listener_.on_exit(exit);
-  });
+  loop_->Post(
+      [this, exit = nm::ContainerExit{id, exit_status, diagnostics}] { listener_.on_exit(exit); });
   return true;
 }
 

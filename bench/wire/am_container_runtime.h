@@ -23,9 +23,6 @@
 
 namespace spindle::bench::wire {
 
-// The AMRM token's kind (AMRMTokenIdentifier.KIND_NAME).
-inline constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
-
 // The AMRMToken in Hadoop credentials bytes (a launch context's tokens),
 // NotFound if there is none, Corruption if the bytes do not parse. The
 // token's service is left as sent; callers set the scheduler address.

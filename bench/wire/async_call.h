@@ -22,10 +22,10 @@ void CallOnIo(ipc::RpcClient* client, boost::asio::io_context* io, const ipc::Co
   auto response = std::make_shared<Resp>();
   client->CallAsync(spec, method, request, response.get(),
                     [io, response, then = std::move(then)](Status s) mutable {
-                      boost::asio::post(*io, [s = std::move(s), response,
-                                              then = std::move(then)]() mutable {
-                        then(std::move(s), *response);
-                      });
+                      boost::asio::post(
+                          *io, [s = std::move(s), response, then = std::move(then)]() mutable {
+                            then(std::move(s), *response);
+                          });
                     });
 }
 

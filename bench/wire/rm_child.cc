@@ -40,8 +40,8 @@ Status RmChild::Start(const WireOptions& options, const std::string& work_dir) {
           {"yarn.scheduler.capacity.maximum-am-resource-percent", "1.0"},
           {"hadoop.tmp.dir", work_dir + "/tmp"},
       }));
-  ASSIGN_OR_RETURN(pid_, Spawn(options.binary,
-                               {"rm", "--conf", conf_dir, "--ports-file", ports_file}, log()));
+  ASSIGN_OR_RETURN(
+      pid_, Spawn(options.binary, {"rm", "--conf", conf_dir, "--ports-file", ports_file}, log()));
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_seconds);
   while (true) {

@@ -122,8 +122,8 @@ void SimulatedAm::OnAllocated(Status s, const y::AllocateResponseProto& response
     // The releases go again with the next call.
     for (auto& id : sent_releases) to_release_.push_back(std::move(id));
     if (++failures_in_a_row_ >= context_->spec.max_failures) {
-      Fail("allocate failed " + std::to_string(failures_in_a_row_) + " times in a row: " +
-           s.ToString());
+      Fail("allocate failed " + std::to_string(failures_in_a_row_) +
+           " times in a row: " + s.ToString());
       return;
     }
     ScheduleTick();

@@ -104,10 +104,10 @@ class SimulatedAm {
   SteadyTime first_container_at() const { return first_container_at_; }
 
   // ---- bookkeeping ----
-  int64_t allocated() const { return allocated_; }  // kept (at most `containers`)
-  int64_t excess() const { return excess_; }        // beyond `containers`, released at once
-  int64_t released() const { return released_; }    // release requests sent and answered
-  int64_t completed() const { return completed_; }  // of those, reported completed
+  int64_t allocated() const { return allocated_; }    // kept (at most `containers`)
+  int64_t excess() const { return excess_; }          // beyond `containers`, released at once
+  int64_t released() const { return released_; }      // release requests sent and answered
+  int64_t completed() const { return completed_; }    // of those, reported completed
   int64_t duplicates() const { return duplicates_; }  // a container id allocated twice
   int64_t unexpected_completions() const { return unexpected_completions_; }
   // Containers still held or released and not yet reported completed.
@@ -155,7 +155,7 @@ class SimulatedAm {
   // Held containers in allocation order (the hold is the same for all, so
   // the front is always the next to release).
   std::deque<std::pair<SteadyTime, hadoop::yarn::ContainerIdProto>> held_;
-  std::vector<hadoop::yarn::ContainerIdProto> to_release_;  // due, not yet sent
+  std::vector<hadoop::yarn::ContainerIdProto> to_release_;   // due, not yet sent
   std::unordered_set<rm::ContainerId> awaiting_completion_;  // released, not yet completed
 };
 

@@ -173,9 +173,9 @@ Status WireDriver::StartNodes() {
     tracker_ = timed.get();
     return std::unique_ptr<nm::TrackerTransport>(std::move(timed));
   };
-  nm::RuntimeFactory runtimes = [this](const nm::NodeEnvironment&, nm::EventLoop* loop,
-                                       nm::ContainerListener listener)
-      -> Result<std::unique_ptr<nm::ContainerRuntime>> {
+  nm::RuntimeFactory runtimes =
+      [this](const nm::NodeEnvironment&, nm::EventLoop* loop,
+             nm::ContainerListener listener) -> Result<std::unique_ptr<nm::ContainerRuntime>> {
     return std::unique_ptr<nm::ContainerRuntime>(
         std::make_unique<AmContainerRuntime>(this, loop, std::move(listener)));
   };
@@ -310,8 +310,7 @@ void WireDriver::AmContainerKilled(const rm::ContainerId& container) {
   });
 }
 
-void WireDriver::StartAm(App* app, const rm::ApplicationAttemptId& attempt,
-                         ipc::ClientToken amrm) {
+void WireDriver::StartAm(App* app, const rm::ApplicationAttemptId& attempt, ipc::ClientToken amrm) {
   // Whatever service the token names, this generator reaches the scheduler
   // at the address it was given.
   amrm.service = rm_.scheduler.ToString();
@@ -397,8 +396,7 @@ void WireDriver::VerifyFinalStates(WireResult* r) {
                             report.yarn_application_state() == y::KILLED)) {
         ++r->apps_not_finished;
         ++r->am_failures["application ended " +
-                         y::YarnApplicationStateProto_Name(report.yarn_application_state()) +
-                         "/" +
+                         y::YarnApplicationStateProto_Name(report.yarn_application_state()) + "/" +
                          y::FinalApplicationStatusProto_Name(report.final_application_status())];
       } else {
         still.push_back(id);
@@ -419,10 +417,9 @@ void WireDriver::VerifyFinalStates(WireResult* r) {
 Result<WireResult> WireDriver::Run() {
   RETURN_NOT_OK(options_.Validate());
   context_.user = options_.user.empty() ? DefaultUser() : options_.user;
-  work_dir_ = options_.work_dir.empty()
-                  ? fs::temp_directory_path().string() + "/spindle-bench-wire-" +
-                        std::to_string(getpid())
-                  : options_.work_dir;
+  work_dir_ = options_.work_dir.empty() ? fs::temp_directory_path().string() +
+                                              "/spindle-bench-wire-" + std::to_string(getpid())
+                                        : options_.work_dir;
   std::error_code ec;
   fs::create_directories(work_dir_, ec);
   if (ec) return Status::IoError("cannot create " + work_dir_ + ": " + ec.message());

@@ -115,12 +115,11 @@ void PrintWireResult(const WireOptions& o, const WireResult& r) {
               static_cast<double>(o.nodes) * 1000.0 / static_cast<double>(o.heartbeat_ms));
   std::printf("%-34s %14.0f\n", "allocate calls", r.allocate_calls_per_second);
   std::printf("%-34s %10s %10s %10s %10s\n", "latency (ms)", "count", "p50", "p99", "max");
-  for (const auto& [name, l] : {std::pair{"allocate RPC", &r.allocate},
-                                std::pair{"nodeHeartbeat RPC", &r.heartbeat},
-                                std::pair{"registerApplicationMaster RPC", &r.am_register},
-                                std::pair{"AM launch (submit -> registered)", &r.am_launch},
-                                std::pair{"first container (ask -> container)",
-                                          &r.first_container}}) {
+  for (const auto& [name, l] :
+       {std::pair{"allocate RPC", &r.allocate}, std::pair{"nodeHeartbeat RPC", &r.heartbeat},
+        std::pair{"registerApplicationMaster RPC", &r.am_register},
+        std::pair{"AM launch (submit -> registered)", &r.am_launch},
+        std::pair{"first container (ask -> container)", &r.first_container}}) {
     std::printf("%-34s %10lld %10.2f %10.2f %10.2f\n", name, static_cast<long long>(l->count),
                 l->p50_ms, l->p99_ms, l->max_ms);
   }
@@ -141,8 +140,7 @@ void PrintWireResult(const WireOptions& o, const WireResult& r) {
       static_cast<long long>(r.apps_unregistered), static_cast<long long>(r.apps_failed),
       static_cast<long long>(r.apps_finished), static_cast<long long>(r.apps_not_finished),
       static_cast<long long>(r.containers_allocated), static_cast<long long>(r.containers_excess),
-      static_cast<long long>(r.containers_released),
-      static_cast<long long>(r.containers_completed),
+      static_cast<long long>(r.containers_released), static_cast<long long>(r.containers_completed),
       static_cast<long long>(r.containers_duplicated),
       static_cast<long long>(r.unexpected_completions),
       static_cast<long long>(r.containers_outstanding), r.rpc_errors.size(),
@@ -161,7 +159,8 @@ Status WriteWireJson(const std::string& path, const WireOptions& o, const WireRe
       << ",\"heartbeat_ms\":" << o.heartbeat_ms << ",\"apps\":" << o.apps
       << ",\"containers_per_app\":" << o.containers_per_app
       << ",\"container_ms\":" << o.container_ms << ",\"memory_mb\":" << o.memory_mb
-      << ",\"allocate_ms\":" << o.allocate_ms << ",\"unmanaged\":" << (o.unmanaged ? "true" : "false")
+      << ",\"allocate_ms\":" << o.allocate_ms
+      << ",\"unmanaged\":" << (o.unmanaged ? "true" : "false")
       << ",\"window_seconds\":" << r.window_seconds
       << ",\"register_seconds\":" << r.register_seconds
       << ",\"containers_per_second\":" << r.containers_per_second

@@ -25,9 +25,9 @@ struct LatencySummary {
 
 struct WireResult {
   // ---- the set-up ----
-  std::string target;  // "spindle rm (child)" or the --rm addresses
+  std::string target;           // "spindle rm (child)" or the --rm addresses
   double register_seconds = 0;  // all nodes registered, from the agent's start
-  double window_seconds = 0;  // the measured window (--seconds minus the warm-up)
+  double window_seconds = 0;    // the measured window (--seconds minus the warm-up)
 
   // ---- rates over the window ----
   double containers_per_second = 0;  // allocated to AMs, end to end
@@ -38,10 +38,10 @@ struct WireResult {
   double hadoop_ceiling_per_second = 0;
 
   // ---- latencies (allocate and heartbeat over the window; the rest over all apps) ----
-  LatencySummary allocate;        // allocate RPC, call to answer
-  LatencySummary heartbeat;       // nodeHeartbeat RPC
-  LatencySummary am_register;     // registerApplicationMaster RPC
-  LatencySummary am_launch;       // submitApplication sent -> AM registered
+  LatencySummary allocate;         // allocate RPC, call to answer
+  LatencySummary heartbeat;        // nodeHeartbeat RPC
+  LatencySummary am_register;      // registerApplicationMaster RPC
+  LatencySummary am_launch;        // submitApplication sent -> AM registered
   LatencySummary first_container;  // first ask sent -> first container received
 
   // ---- processes, over the window (rm_* are 0 when the RM's pid is unknown) ----
@@ -51,16 +51,16 @@ struct WireResult {
   double generator_rss_mb = 0;
 
   // ---- bookkeeping (whole run) ----
-  int64_t apps_submitted = 0;     // submitApplication answered OK
-  int64_t apps_registered = 0;    // AM registered
-  int64_t apps_unregistered = 0;  // AM finished and the RM confirmed it
-  int64_t apps_failed = 0;        // AM failed (its reason in am_failures)
-  int64_t apps_finished = 0;      // the RM reports FINISHED / SUCCEEDED at the end
-  int64_t apps_not_finished = 0;  // any other final report, or none in time
+  int64_t apps_submitted = 0;        // submitApplication answered OK
+  int64_t apps_registered = 0;       // AM registered
+  int64_t apps_unregistered = 0;     // AM finished and the RM confirmed it
+  int64_t apps_failed = 0;           // AM failed (its reason in am_failures)
+  int64_t apps_finished = 0;         // the RM reports FINISHED / SUCCEEDED at the end
+  int64_t apps_not_finished = 0;     // any other final report, or none in time
   int64_t containers_allocated = 0;  // kept by the AMs (at most containers-per-app each)
   int64_t containers_excess = 0;     // beyond the ask, released at once
   int64_t containers_released = 0;
-  int64_t containers_completed = 0;  // released ones the RM reported completed
+  int64_t containers_completed = 0;   // released ones the RM reported completed
   int64_t containers_duplicated = 0;  // one id allocated twice
   int64_t unexpected_completions = 0;
   int64_t containers_outstanding = 0;  // held or awaiting completion at the end
@@ -84,7 +84,6 @@ Status CheckBookkeeping(const WireOptions& options, const WireResult& result);
 void PrintWireResult(const WireOptions& options, const WireResult& result);
 
 // The same figures as JSON, to `path`.
-Status WriteWireJson(const std::string& path, const WireOptions& options,
-                     const WireResult& result);
+Status WriteWireJson(const std::string& path, const WireOptions& options, const WireResult& result);
 
 }  // namespace spindle::bench::wire

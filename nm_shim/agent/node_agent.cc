@@ -126,9 +126,9 @@ Status NodeAgent::Start() {
     // one interval instead of a burst.
     u.start_delay_ms = simulate ? i * a.initial_heartbeat_interval_ms / count : 0;
     u.log_lifecycle = !simulate;
-    node->updater = std::make_unique<NodeStatusUpdater>(
-        u, node->containers.get(), &node->keys, tracker, &loop_,
-        [this](const Status& s) { OnNodeStopped(s); });
+    node->updater =
+        std::make_unique<NodeStatusUpdater>(u, node->containers.get(), &node->keys, tracker, &loop_,
+                                            [this](const Status& s) { OnNodeStopped(s); });
     by_id_[node->id] = &node->hosted;
     nodes_.push_back(std::move(node));
   }

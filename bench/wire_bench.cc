@@ -12,6 +12,7 @@ Result<wire::WireOptions> WireOptionsFromFlags(const CommandLine& flags) {
                                   "rm-pid",
                                   "binary",
                                   "nodes",
+                                  "tracker-connections",
                                   "node-memory-mb",
                                   "node-vcores",
                                   "heartbeat-ms",
@@ -37,6 +38,7 @@ Result<wire::WireOptions> WireOptionsFromFlags(const CommandLine& flags) {
   const std::pair<const char*, int64_t*> ints[] = {
       {"rm-pid", &o.rm_pid},
       {"nodes", &o.nodes},
+      {"tracker-connections", &o.tracker_connections},
       {"node-memory-mb", &o.node_memory_mb},
       {"node-vcores", &o.node_vcores},
       {"heartbeat-ms", &o.heartbeat_ms},

@@ -3,7 +3,7 @@
 // bench/wire/wire_options.h:
 //   --rm HOST:PORT,HOST:PORT,HOST:PORT (client, scheduler, tracker) or HOST
 //   --rm-pid PID --binary PATH
-//   --nodes 2000 --node-memory-mb 65536 --node-vcores 64 --heartbeat-ms 100
+//   --nodes 2000 --tracker-connections 1 --node-memory-mb 65536 --node-vcores 64 --heartbeat-ms 100
 //   --apps 40 --containers-per-app 2000 --container-ms 1000 --memory-mb 128
 //   --vcores 1 --am-memory-mb 256 --allocate-ms 100 --seconds 20
 //   --warmup-seconds 3 --unmanaged --timeout 120 --queue default --user U

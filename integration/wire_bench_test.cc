@@ -44,7 +44,9 @@ void ExpectConsistent(const WireOptions& o, const WireResult& r) {
 }
 
 TEST(WireBenchTest, ManagedAmsThroughTheSimulatedNodes) {
-  const WireOptions o = Tiny();
+  WireOptions o = Tiny();
+  // Two node agents: AM containers land on either's port.
+  o.tracker_connections = 2;
   auto result = RunWire(o);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   PrintWireResult(o, *result);

@@ -84,6 +84,9 @@ class WireDriver final : public AmHost {
 
   Status StartTarget();
   Status StartNodes();
+  size_t RegisteredNodes() const;
+  int64_t Heartbeats() const;
+  void StopNodes();
   Sample Take();
   // ---- driver thread ----
   ipc::ConnectionSpec ClientSpec() const;
@@ -113,8 +116,10 @@ class WireDriver final : public AmHost {
   std::unique_ptr<ipc::RpcClient> client_;     // ApplicationClientProtocol
   std::unique_ptr<ipc::RpcClient> am_client_;  // every AM's connection
   AmContext context_;
-  TimedTracker* tracker_ = nullptr;  // owned by the agent
-  std::unique_ptr<nm::NodeAgent> agent_;
+  // One agent per ResourceTracker connection (--tracker-connections), each
+  // with its TimedTracker (owned by the agent).
+  std::vector<std::unique_ptr<nm::NodeAgent>> agents_;
+  std::vector<TimedTracker*> trackers_;
 
   // Driver thread.
   std::map<rm::ApplicationId, std::unique_ptr<App>> apps_;
@@ -127,7 +132,7 @@ class WireDriver final : public AmHost {
 };
 
 WireDriver::~WireDriver() {
-  if (agent_) agent_->Stop();
+  StopNodes();
   work_.reset();
   io_.stop();
   if (driver_.joinable()) driver_.join();
@@ -164,13 +169,12 @@ Status WireDriver::StartNodes() {
   conf.Set("spindle.nm.rm-retry.max-interval-ms", "1000");
   nm::NodeAgentOptions agent;
   ASSIGN_OR_RETURN(agent.agent, nm::AgentOptionsFromConfiguration(conf));
-  agent.simulated_nodes = options_.nodes;
   agent.user = context_.user;
   // Only AM launches arrive here.
   agent.cmp_worker_threads = 1;
   agent.wrap_tracker = [this](nm::TrackerTransport* inner) {
     auto timed = std::make_unique<TimedTracker>(inner);
-    tracker_ = timed.get();
+    trackers_.push_back(timed.get());
     return std::unique_ptr<nm::TrackerTransport>(std::move(timed));
   };
   nm::RuntimeFactory runtimes =
@@ -179,15 +183,39 @@ Status WireDriver::StartNodes() {
     return std::unique_ptr<nm::ContainerRuntime>(
         std::make_unique<AmContainerRuntime>(this, loop, std::move(listener)));
   };
-  ASSIGN_OR_RETURN(agent_, nm::NodeAgent::Create(std::move(agent), std::move(runtimes)));
-  return agent_->Start();
+  // Nodes split over the agents; each agent's nodes share its connection.
+  const int64_t agents = std::min(options_.tracker_connections, options_.nodes);
+  for (int64_t i = 0; i < agents; ++i) {
+    nm::NodeAgentOptions one = agent;
+    one.simulated_nodes = options_.nodes / agents + (i < options_.nodes % agents ? 1 : 0);
+    ASSIGN_OR_RETURN(auto created, nm::NodeAgent::Create(std::move(one), runtimes));
+    agents_.push_back(std::move(created));
+    RETURN_NOT_OK(agents_.back()->Start());
+  }
+  return Status::OK();
+}
+
+size_t WireDriver::RegisteredNodes() const {
+  size_t n = 0;
+  for (const auto& agent : agents_) n += agent->registered_nodes();
+  return n;
+}
+
+void WireDriver::StopNodes() {
+  for (auto& agent : agents_) agent->Stop();
+}
+
+int64_t WireDriver::Heartbeats() const {
+  int64_t n = 0;
+  for (const TimedTracker* t : trackers_) n += t->heartbeats();
+  return n;
 }
 
 Sample WireDriver::Take() {
   Sample s;
   s.at = SteadyClock::now();
   s.containers = context_.containers_allocated.load();
-  s.heartbeats = tracker_->heartbeats();
+  s.heartbeats = Heartbeats();
   s.allocate_calls = context_.allocate_calls.load();
   s.rm_cpu = rm_pid_ > 0 ? ProcessCpuSeconds(rm_pid_) : 0;
   s.self_cpu = SelfCpuSeconds();
@@ -453,9 +481,9 @@ Result<WireResult> WireDriver::Run() {
   const auto nodes_start = SteadyClock::now();
   RETURN_NOT_OK(StartNodes());
   const auto register_deadline = nodes_start + std::chrono::seconds(options_.timeout_seconds);
-  while (agent_->registered_nodes() < static_cast<size_t>(options_.nodes)) {
+  while (RegisteredNodes() < static_cast<size_t>(options_.nodes)) {
     if (SteadyClock::now() > register_deadline) {
-      return Status::TimedOut(std::to_string(agent_->registered_nodes()) + " of " +
+      return Status::TimedOut(std::to_string(RegisteredNodes()) + " of " +
                               std::to_string(options_.nodes) + " nodes registered in " +
                               std::to_string(options_.timeout_seconds) + " s");
     }
@@ -479,7 +507,7 @@ Result<WireResult> WireDriver::Run() {
     context_.allocate_latency.Clear();
     return true;
   });
-  tracker_->ResetLatency();
+  for (TimedTracker* t : trackers_) t->ResetLatency();
   std::this_thread::sleep_until(t0 + std::chrono::seconds(options_.seconds));
   const Sample end = Take();
   submitting_ = false;
@@ -489,7 +517,9 @@ Result<WireResult> WireDriver::Run() {
   result.heartbeats_per_second = static_cast<double>(end.heartbeats - begin.heartbeats) / window;
   result.allocate_calls_per_second =
       static_cast<double>(end.allocate_calls - begin.allocate_calls) / window;
-  result.heartbeat = LatencySummary::Of(tracker_->HeartbeatLatency());
+  pool::LatencyHistogram heartbeat_latency;
+  for (const TimedTracker* t : trackers_) heartbeat_latency.Merge(t->HeartbeatLatency());
+  result.heartbeat = LatencySummary::Of(heartbeat_latency);
   const auto allocate_window =
       OnIo<pool::LatencyHistogram>(io_, [this] { return context_.allocate_latency; });
   if (rm_pid_ > 0) {
@@ -511,8 +541,8 @@ Result<WireResult> WireDriver::Run() {
   });
   result.allocate = LatencySummary::Of(allocate_window);
   VerifyFinalStates(&result);
-  result.heartbeat_errors = tracker_->errors();
-  agent_->Stop();
+  for (const TimedTracker* t : trackers_) result.heartbeat_errors += t->errors();
+  StopNodes();
   rm_child_.Stop();
   if (options_.work_dir.empty() && CheckBookkeeping(options_, result).ok()) {
     fs::remove_all(work_dir_, ec);

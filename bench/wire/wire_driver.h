@@ -1,14 +1,12 @@
 // RunWire: one run of the wire load generator (BENCHMARKS.md, "wire").
 //
 //  1. The target: --rm, or a `spindle rm` child (RmChild).
-//  2. K simulated NodeManagers in this process (nm::NodeAgent in simulate
-//     mode: one ContainerManagementProtocol port, one ResourceTracker
-//     connection for all nodes, one event loop thread; Hadoop gives each NM
-//     its own connection, but one per node would cost the generator K
-//     sockets and SASL-free handshakes for no difference the RM's handlers
-//     see). Their runtime is AmContainerRuntime: AM containers run a
-//     SimulatedAm with the AMRMToken from the launch context. Heartbeats are
-//     timed by a TimedTracker.
+//  2. K simulated NodeManagers in this process: nm::NodeAgent in simulate
+//     mode, one per --tracker-connections (default 1), each with one
+//     ContainerManagementProtocol port, one ResourceTracker connection shared
+//     by its nodes and one event loop thread. Their runtime is
+//     AmContainerRuntime: AM containers run a SimulatedAm with the AMRMToken
+//     from the launch context. Heartbeats are timed by a TimedTracker.
 //  3. A application slots: each submits an application
 //     (getNewApplication + submitApplication over ApplicationClientProtocol),
 //     whose AM is launched by the RM on one of the nodes (or, --unmanaged,

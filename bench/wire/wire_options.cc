@@ -48,6 +48,7 @@ Result<RmAddresses> ParseRmAddresses(const std::string& text) {
 Status WireOptions::Validate() const {
   const std::pair<const char*, int64_t> positive[] = {
       {"nodes", nodes},
+      {"tracker-connections", tracker_connections},
       {"node-memory-mb", node_memory_mb},
       {"node-vcores", node_vcores},
       {"heartbeat-ms", heartbeat_ms},

@@ -51,6 +51,12 @@ struct WireOptions {
   // ContainerManagementProtocol port (virtual nodes 127.1.0.1, ...), sharing
   // one ResourceTracker connection. Default: 2000.
   int64_t nodes = 2000;
+  // --tracker-connections: ResourceTracker connections the nodes are split
+  // over (one node agent, with its event loop thread and its
+  // ContainerManagementProtocol port, per connection). A Java NM has one
+  // connection each; one per node would cost the generator K sockets for
+  // no work the RM's handlers see, so nodes share. Default: 1.
+  int64_t tracker_connections = 1;
   // --node-memory-mb / --node-vcores: what each node registers with.
   // Default: 65536 MB, 64 vcores.
   int64_t node_memory_mb = 65536;

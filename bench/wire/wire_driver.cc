@@ -308,6 +308,15 @@ void WireDriver::PollReport(App* app) {
                   ipc::ClientToken{t.identifier(), t.password(), t.kind(), t.service()});
           return;
         }
+        if (s.ok() && (report.yarn_application_state() == y::FAILED ||
+                       report.yarn_application_state() == y::KILLED ||
+                       report.yarn_application_state() == y::FINISHED)) {
+          // Ended before its AM could start (e.g. rejected): the slot moves
+          // on; the final check reports the application.
+          app->done = true;
+          SlotFreed();
+          return;
+        }
         auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(5));
         timer->async_wait(
             [this, app, timer](const boost::system::error_code&) { PollReport(app); });

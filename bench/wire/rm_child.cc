@@ -8,7 +8,7 @@
 #include <map>
 #include <thread>
 
-#include "bench/child_process.h"
+#include "bench/hadoop_site.h"
 
 namespace spindle::bench::wire {
 
@@ -40,8 +40,11 @@ Status RmChild::Start(const WireOptions& options, const std::string& work_dir) {
           {"yarn.scheduler.capacity.maximum-am-resource-percent", "1.0"},
           {"hadoop.tmp.dir", work_dir + "/tmp"},
       }));
-  ASSIGN_OR_RETURN(
-      pid_, Spawn(options.binary, {"rm", "--conf", conf_dir, "--ports-file", ports_file}, log()));
+  ChildOptions child;
+  child.binary = options.binary;
+  child.args = {"rm", "--conf", conf_dir, "--ports-file", ports_file};
+  child.log_path = log();
+  ASSIGN_OR_RETURN(child_, ChildProcess::Spawn(child));
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_seconds);
   while (true) {
@@ -62,8 +65,7 @@ Status RmChild::Start(const WireOptions& options, const std::string& work_dir) {
       }
       return Status::OK();
     }
-    if (Exited(pid_)) {
-      pid_ = -1;
+    if (child_.Exited()) {
       return Status::IoError("spindle rm exited at start (see " + log() + ")");
     }
     if (std::chrono::steady_clock::now() > deadline) {
@@ -74,9 +76,6 @@ Status RmChild::Start(const WireOptions& options, const std::string& work_dir) {
   }
 }
 
-void RmChild::Stop() {
-  Reap(pid_, SIGTERM);
-  pid_ = -1;
-}
+void RmChild::Stop() { child_.Stop(SIGTERM, std::chrono::seconds(10)); }
 
 }  // namespace spindle::bench::wire

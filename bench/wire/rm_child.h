@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "base/child_process.h"
 #include "bench/wire/wire_options.h"
 
 namespace spindle::bench::wire {
@@ -18,7 +19,7 @@ namespace spindle::bench::wire {
 class RmChild {
  public:
   RmChild() = default;
-  ~RmChild() { Stop(); }
+  ~RmChild() = default;
   RmChild(const RmChild&) = delete;
   RmChild& operator=(const RmChild&) = delete;
 
@@ -29,12 +30,15 @@ class RmChild {
   // SIGTERM, then SIGKILL after 10 s. Idempotent.
   void Stop();
 
-  pid_t pid() const { return pid_; }
+  // -1 when not running.
+  pid_t pid() const { return child_.pid(); }
+  // Whether it has exited (reaping it).
+  bool Exited() { return child_.Exited(); }
   const RmAddresses& addresses() const { return addresses_; }
   std::string log() const { return work_dir_ + "/rm.log"; }
 
  private:
-  pid_t pid_ = -1;
+  ChildProcess child_;
   std::string work_dir_;
   RmAddresses addresses_;
 };

@@ -14,8 +14,7 @@
 #include <thread>
 
 #include "am_protocol/client_service/client_rm_service.h"
-#include "bench/child_process.h"
-#include "bench/proc_stats.h"
+#include "base/child_process.h"
 #include "bench/wire/am_container_runtime.h"
 #include "bench/wire/async_call.h"
 #include "bench/wire/rm_child.h"
@@ -48,6 +47,13 @@ T OnIo(boost::asio::io_context& io, std::function<T()> task) {
   std::promise<T> promise;
   boost::asio::post(io, [&] { promise.set_value(task()); });
   return promise.get_future().get();
+}
+
+// /proc figures of `pid`; zeros when unknown (pid 0) or gone.
+ProcessUsage Usage(pid_t pid) {
+  if (pid <= 0) return ProcessUsage();
+  auto usage = ReadProcessUsage(pid);
+  return usage.ok() ? *usage : ProcessUsage();
 }
 
 // Counters the main thread samples at the edges of the window.
@@ -217,8 +223,8 @@ Sample WireDriver::Take() {
   s.containers = context_.containers_allocated.load();
   s.heartbeats = Heartbeats();
   s.allocate_calls = context_.allocate_calls.load();
-  s.rm_cpu = rm_pid_ > 0 ? ProcessCpuSeconds(rm_pid_) : 0;
-  s.self_cpu = SelfCpuSeconds();
+  s.rm_cpu = Usage(rm_pid_).cpu_seconds;
+  s.self_cpu = Usage(getpid()).cpu_seconds;
   return s;
 }
 
@@ -496,7 +502,7 @@ Result<WireResult> WireDriver::Run() {
                               std::to_string(options_.nodes) + " nodes registered in " +
                               std::to_string(options_.timeout_seconds) + " s");
     }
-    if (rm_child_.pid() > 0 && Exited(rm_child_.pid())) {
+    if (!options_.rm.has_value() && rm_child_.Exited()) {
       return Status::IoError("spindle rm exited (see " + rm_child_.log() + ")");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -533,11 +539,12 @@ Result<WireResult> WireDriver::Run() {
       OnIo<pool::LatencyHistogram>(io_, [this] { return context_.allocate_latency; });
   if (rm_pid_ > 0) {
     result.rm_cpu_percent = 100 * (end.rm_cpu - begin.rm_cpu) / window;
-    result.rm_rss_mb = ProcessStatusMb(rm_pid_, "VmRSS");
-    result.rm_peak_rss_mb = ProcessStatusMb(rm_pid_, "VmHWM");
+    const ProcessUsage rm = Usage(rm_pid_);
+    result.rm_rss_mb = rm.rss_mb;
+    result.rm_peak_rss_mb = rm.peak_rss_mb;
   }
   result.generator_cpu_percent = 100 * (end.self_cpu - begin.self_cpu) / window;
-  result.generator_rss_mb = ProcessStatusMb(getpid(), "VmRSS");
+  result.generator_rss_mb = Usage(getpid()).rss_mb;
 
   // Drain: every slot's last application ends.
   const auto drain_deadline = SteadyClock::now() + std::chrono::seconds(options_.timeout_seconds);

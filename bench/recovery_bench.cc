@@ -19,6 +19,7 @@
 #include "am_protocol/client_service/client_rm_service.h"
 #include "am_protocol/ipc/rpc_client.h"
 #include "base/child_process.h"
+#include "bench/hadoop_site.h"
 #include "persist/rocksdb_state_store.h"
 #include "rm/apps/app_manager.h"
 #include "rm/containers/container_registry.h"
@@ -336,19 +337,6 @@ Result<std::vector<uint16_t>> FreePorts(int n) {
   for (int fd : fds) close(fd);
   RETURN_NOT_OK(status);
   return ports;
-}
-
-Status WriteSite(const std::string& dir, const std::map<std::string, std::string>& properties) {
-  fs::create_directories(dir);
-  std::ofstream out(dir + "/yarn-site.xml");
-  out << "<?xml version=\"1.0\"?>\n<configuration>\n";
-  for (const auto& [name, value] : properties) {
-    out << "  <property><name>" << name << "</name><value>" << value << "</value></property>\n";
-  }
-  out << "</configuration>\n";
-  out.close();
-  if (!out) return Status::IoError("cannot write " + dir + "/yarn-site.xml");
-  return Status::OK();
 }
 
 // A child `spindle <args>` with stdout and stderr appended to `log`.

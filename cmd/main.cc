@@ -10,6 +10,7 @@
 #include "bench/pool_bench.h"
 #include "bench/recovery_bench.h"
 #include "bench/windtunnel_bench.h"
+#include "bench/wire_bench.h"
 #include "cmd/command_line.h"
 #include "cmd/nm_daemon.h"
 #include "cmd/rm_daemon.h"
@@ -43,6 +44,14 @@ void PrintUsage() {
       "              restart (SIGKILL) to first allocation with K simulated nodes\n"
       "              [--apps 10000,100000] [--nodes 20] [--live-apps 2*K] [--dir D]\n"
       "              [--keep] [--no-restart] [--timeout 120] [--json F]\n"
+      "  bench wire  load generator over the public YARN protocols, against a spindle rm\n"
+      "              child or any RM: K simulated NMs, A simulated AMs; containers/s,\n"
+      "              heartbeats/s, latencies, RM CPU/RSS (bench/wire_bench.h)\n"
+      "              [--rm HOST:PORT,HOST:PORT,HOST:PORT | HOST] [--rm-pid PID]\n"
+      "              [--nodes 2000] [--tracker-connections 1] [--heartbeat-ms 100]\n"
+      "              [--apps 40] [--containers-per-app 2000] [--container-ms 1000]\n"
+      "              [--memory-mb 128] [--allocate-ms 100] [--seconds 20] [--unmanaged]\n"
+      "              [--json F]\n"
       "  replay      replay a trace against Spindle's scheduling (replay/README.md)\n"
       "              --trace FILE | --format phases|poisson [--mode windtunnel|cell]\n"
       "              [--clock virtual|real] [--speed X] [--nodes N | --nodes-file F]\n"
@@ -77,6 +86,7 @@ int Bench(int argc, char** argv) {
   if (name == "pool") return spindle::bench::PoolBenchMain(*flags);
   if (name == "nm") return spindle::bench::NmBenchMain(*flags);
   if (name == "recovery") return spindle::bench::RecoveryBenchMain(*flags);
+  if (name == "wire") return spindle::bench::WireBenchMain(*flags);
   if (name == "windtunnel") return spindle::bench::WindTunnelBenchMain(*flags);
   std::fprintf(stderr, "spindle bench: unknown benchmark '%s'\n", name.c_str());
   return 2;

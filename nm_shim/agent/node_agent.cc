@@ -86,6 +86,11 @@ Status NodeAgent::Start() {
   transport_ = std::make_unique<IpcTrackerTransport>(client_.get(), &loop_, a.resource_tracker.host,
                                                      static_cast<uint16_t>(a.resource_tracker.port),
                                                      options_.user);
+  TrackerTransport* tracker = transport_.get();
+  if (options_.wrap_tracker) {
+    wrapped_transport_ = options_.wrap_tracker(transport_.get());
+    tracker = wrapped_transport_.get();
+  }
 
   const int64_t count = simulate ? options_.simulated_nodes : 1;
   nodes_.reserve(count);
@@ -121,9 +126,9 @@ Status NodeAgent::Start() {
     // one interval instead of a burst.
     u.start_delay_ms = simulate ? i * a.initial_heartbeat_interval_ms / count : 0;
     u.log_lifecycle = !simulate;
-    node->updater = std::make_unique<NodeStatusUpdater>(
-        u, node->containers.get(), &node->keys, transport_.get(), &loop_,
-        [this](const Status& s) { OnNodeStopped(s); });
+    node->updater =
+        std::make_unique<NodeStatusUpdater>(u, node->containers.get(), &node->keys, tracker, &loop_,
+                                            [this](const Status& s) { OnNodeStopped(s); });
     by_id_[node->id] = &node->hosted;
     nodes_.push_back(std::move(node));
   }

@@ -65,6 +65,11 @@ struct NodeAgentOptions {
   std::string user = "yarn";
   // RPC server threads for ContainerManagementProtocol. Default: 4.
   int cmp_worker_threads = 4;
+  // Wraps the nodes' transport to the RM's ResourceTracker, e.g. to time
+  // each call (`spindle bench wire`). Called once in Start() with the
+  // agent's IpcTrackerTransport, which outlives the wrapper; the wrapper must
+  // forward every call to it. Default: none (the nodes use it directly).
+  std::function<std::unique_ptr<TrackerTransport>(TrackerTransport* inner)> wrap_tracker;
 };
 
 class NodeAgent {
@@ -116,6 +121,8 @@ class NodeAgent {
   EventLoop loop_;
   std::unique_ptr<ipc::RpcClient> client_;
   std::unique_ptr<IpcTrackerTransport> transport_;
+  // options_.wrap_tracker's wrapper around transport_, if any.
+  std::unique_ptr<TrackerTransport> wrapped_transport_;
   std::unique_ptr<ContainerManagementService> service_;
   std::unique_ptr<ipc::RpcServer> server_;
   std::vector<std::unique_ptr<Node>> nodes_;

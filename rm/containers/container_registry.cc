@@ -204,8 +204,13 @@ std::vector<CompletedContainer> ContainerRegistry::OnNodeLost(const NodeId& node
 
 void ContainerRegistry::OnAttemptEnded(const ApplicationAttemptId& attempt, bool keep_containers) {
   MutexLock lock(&mu_);
-  for (auto& [id, entry] : containers_) {
-    if (id.attempt != attempt || entry.completed) continue;
+  // Container ids sort by attempt first: only the attempt's own range is read
+  // (a scan of every container per ended attempt was a quarter of the RM's
+  // CPU under `spindle bench wire`).
+  for (auto it = containers_.lower_bound(ContainerId{attempt, INT64_MIN});
+       it != containers_.end() && it->first.attempt == attempt; ++it) {
+    Entry& entry = it->second;
+    if (entry.completed) continue;
     if (keep_containers && !entry.container.is_am) continue;
     CompleteLocked(entry, kExitKilledByRm, "Container of a completed application attempt",
                    /*kill=*/true, nullptr);
@@ -227,8 +232,9 @@ void ContainerRegistry::OnApplicationFinished(const ApplicationId& app) {
     if (apps.erase(app) != 0) apps_to_cleanup_[node].insert(app);
   }
   // Forget its completed containers; live ones stay until their node reports.
-  for (auto it = containers_.begin(); it != containers_.end();) {
-    if (it->first.attempt.app == app && it->second.completed) {
+  for (auto it = containers_.lower_bound(ContainerId{{app, 0}, INT64_MIN});
+       it != containers_.end() && it->first.attempt.app == app;) {
+    if (it->second.completed) {
       it = containers_.erase(it);
     } else {
       ++it;

@@ -1,0 +1,576 @@
+#include "bench/wire/wire_driver.h"
+
+#include <glog/logging.h>
+#include <unistd.h>
+
+#include <boost/asio.hpp>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <memory>
+#include <optional>
+#include <thread>
+
+#include "am_protocol/client_service/client_rm_service.h"
+#include "base/child_process.h"
+#include "bench/wire/am_container_runtime.h"
+#include "bench/wire/async_call.h"
+#include "bench/wire/rm_child.h"
+#include "bench/wire/simulated_am.h"
+#include "bench/wire/timed_tracker.h"
+#include "nm_shim/agent/node_agent.h"
+#include "rm/security/yarn_id_protos.h"
+#include "yarn_service_protos.pb.h"
+
+namespace spindle::bench::wire {
+
+namespace {
+
+namespace y = hadoop::yarn;
+namespace fs = std::filesystem;
+using SteadyClock = std::chrono::steady_clock;
+
+constexpr char kApplicationType[] = "SPINDLE-BENCH-WIRE";
+
+double Seconds(SteadyClock::duration d) { return std::chrono::duration<double>(d).count(); }
+
+std::string DefaultUser() {
+  const char* user = std::getenv("USER");
+  return user != nullptr && *user != '\0' ? user : "spindle";
+}
+
+// Runs `task` on `io` and waits for it.
+template <typename T>
+T OnIo(boost::asio::io_context& io, std::function<T()> task) {
+  std::promise<T> promise;
+  boost::asio::post(io, [&] { promise.set_value(task()); });
+  return promise.get_future().get();
+}
+
+// /proc figures of `pid`; zeros when unknown (pid 0) or gone.
+ProcessUsage Usage(pid_t pid) {
+  if (pid <= 0) return ProcessUsage();
+  auto usage = ReadProcessUsage(pid);
+  return usage.ok() ? *usage : ProcessUsage();
+}
+
+// Counters the main thread samples at the edges of the window.
+struct Sample {
+  SteadyClock::time_point at;
+  int64_t containers = 0;
+  int64_t heartbeats = 0;
+  int64_t allocate_calls = 0;
+  double rm_cpu = 0;
+  double self_cpu = 0;
+};
+
+class WireDriver final : public AmHost {
+ public:
+  explicit WireDriver(const WireOptions& options) : options_(options) {}
+  ~WireDriver() override;
+
+  Result<WireResult> Run();
+
+  void LaunchAm(const rm::ContainerId& container, const ipc::ClientToken& amrm,
+                std::function<void(int32_t)> exit) override;
+  void AmContainerKilled(const rm::ContainerId& container) override;
+
+ private:
+  // One application of a slot; driver thread only.
+  struct App {
+    rm::ApplicationId id;
+    SteadyClock::time_point submitted;
+    bool accepted = false;  // submitApplication answered OK
+    std::unique_ptr<SimulatedAm> am;
+    std::function<void(int32_t)> exit;  // managed: ends the AM container
+    bool done = false;
+  };
+
+  Status StartTarget();
+  Status StartNodes();
+  size_t RegisteredNodes() const;
+  int64_t Heartbeats() const;
+  void StopNodes();
+  Sample Take();
+  // ---- driver thread ----
+  ipc::ConnectionSpec ClientSpec() const;
+  void SubmitNext();
+  void SlotFreed();
+  void RetrySubmitLater();
+  void Submit(rm::ApplicationId id);
+  void PollReport(App* app);
+  void StartAm(App* app, const rm::ApplicationAttemptId& attempt, ipc::ClientToken amrm);
+  void OnAmDone(SimulatedAm* am);
+  void CountError(const std::string& method, const Status& s);
+  // Sums the applications' bookkeeping into `result`.
+  void Collect(WireResult* result);
+  // ---- main thread ----
+  void VerifyFinalStates(WireResult* result);
+
+  const WireOptions options_;
+  std::string work_dir_;
+  RmAddresses rm_;
+  RmChild rm_child_;
+  pid_t rm_pid_ = 0;
+
+  // Declared before the clients: their destructors post failed calls here.
+  boost::asio::io_context io_;
+  std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
+  std::thread driver_;
+  std::unique_ptr<ipc::RpcClient> client_;     // ApplicationClientProtocol
+  std::unique_ptr<ipc::RpcClient> am_client_;  // every AM's connection
+  AmContext context_;
+  // One agent per ResourceTracker connection (--tracker-connections), each
+  // with its TimedTracker (owned by the agent).
+  std::vector<std::unique_ptr<nm::NodeAgent>> agents_;
+  std::vector<TimedTracker*> trackers_;
+
+  // Driver thread.
+  std::map<rm::ApplicationId, std::unique_ptr<App>> apps_;
+  int64_t apps_submitted_ = 0;
+  pool::LatencyHistogram am_launch_;
+  pool::LatencyHistogram first_container_;
+  // Any thread.
+  std::atomic<bool> submitting_{false};
+  std::atomic<int64_t> live_slots_{0};
+};
+
+WireDriver::~WireDriver() {
+  StopNodes();
+  work_.reset();
+  io_.stop();
+  if (driver_.joinable()) driver_.join();
+  am_client_.reset();
+  client_.reset();
+  rm_child_.Stop();
+}
+
+ipc::ConnectionSpec WireDriver::ClientSpec() const {
+  return {rm_.client.host, rm_.client.port, client_service::kApplicationClientProtocol,
+          context_.user, std::nullopt};
+}
+
+Status WireDriver::StartTarget() {
+  if (options_.rm.has_value()) {
+    rm_ = *options_.rm;
+    rm_pid_ = static_cast<pid_t>(options_.rm_pid);
+    return Status::OK();
+  }
+  RETURN_NOT_OK(rm_child_.Start(options_, work_dir_));
+  rm_ = rm_child_.addresses();
+  rm_pid_ = rm_child_.pid();
+  return Status::OK();
+}
+
+Status WireDriver::StartNodes() {
+  rm::Configuration conf;
+  conf.Set("yarn.resourcemanager.resource-tracker.address", rm_.tracker.ToString());
+  conf.Set("yarn.nodemanager.resource.memory-mb", std::to_string(options_.node_memory_mb));
+  conf.Set("yarn.nodemanager.resource.cpu-vcores", std::to_string(options_.node_vcores));
+  conf.Set("hadoop.tmp.dir", work_dir_ + "/nm");
+  // Registrations spread over one second; the RM's answers set the pace after.
+  conf.Set("spindle.nm.heartbeat.initial-interval-ms", "1000");
+  conf.Set("spindle.nm.rm-retry.max-interval-ms", "1000");
+  nm::NodeAgentOptions agent;
+  ASSIGN_OR_RETURN(agent.agent, nm::AgentOptionsFromConfiguration(conf));
+  agent.user = context_.user;
+  // Only AM launches arrive here.
+  agent.cmp_worker_threads = 1;
+  agent.wrap_tracker = [this](nm::TrackerTransport* inner) {
+    auto timed = std::make_unique<TimedTracker>(inner);
+    trackers_.push_back(timed.get());
+    return std::unique_ptr<nm::TrackerTransport>(std::move(timed));
+  };
+  nm::RuntimeFactory runtimes =
+      [this](const nm::NodeEnvironment&, nm::EventLoop* loop,
+             nm::ContainerListener listener) -> Result<std::unique_ptr<nm::ContainerRuntime>> {
+    return std::unique_ptr<nm::ContainerRuntime>(
+        std::make_unique<AmContainerRuntime>(this, loop, std::move(listener)));
+  };
+  // Nodes split over the agents; each agent's nodes share its connection.
+  const int64_t agents = std::min(options_.tracker_connections, options_.nodes);
+  for (int64_t i = 0; i < agents; ++i) {
+    nm::NodeAgentOptions one = agent;
+    one.simulated_nodes = options_.nodes / agents + (i < options_.nodes % agents ? 1 : 0);
+    ASSIGN_OR_RETURN(auto created, nm::NodeAgent::Create(std::move(one), runtimes));
+    agents_.push_back(std::move(created));
+    RETURN_NOT_OK(agents_.back()->Start());
+  }
+  return Status::OK();
+}
+
+size_t WireDriver::RegisteredNodes() const {
+  size_t n = 0;
+  for (const auto& agent : agents_) n += agent->registered_nodes();
+  return n;
+}
+
+void WireDriver::StopNodes() {
+  for (auto& agent : agents_) agent->Stop();
+}
+
+int64_t WireDriver::Heartbeats() const {
+  int64_t n = 0;
+  for (const TimedTracker* t : trackers_) n += t->heartbeats();
+  return n;
+}
+
+Sample WireDriver::Take() {
+  Sample s;
+  s.at = SteadyClock::now();
+  s.containers = context_.containers_allocated.load();
+  s.heartbeats = Heartbeats();
+  s.allocate_calls = context_.allocate_calls.load();
+  s.rm_cpu = Usage(rm_pid_).cpu_seconds;
+  s.self_cpu = Usage(getpid()).cpu_seconds;
+  return s;
+}
+
+// ---- driver thread ----------------------------------------------------------
+
+void WireDriver::CountError(const std::string& method, const Status& s) {
+  ++context_.rpc_errors[method + ": " + s.ToString().substr(0, 160)];
+}
+
+void WireDriver::SubmitNext() {
+  CallOnIo<y::GetNewApplicationResponseProto>(
+      client_.get(), &io_, ClientSpec(), "getNewApplication", y::GetNewApplicationRequestProto(),
+      [this](Status s, const y::GetNewApplicationResponseProto& response) {
+        if (!s.ok()) {
+          CountError("getNewApplication", s);
+          RetrySubmitLater();
+          return;
+        }
+        Submit(rm::FromProto(response.application_id()));
+      });
+}
+
+void WireDriver::RetrySubmitLater() {
+  auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(100));
+  timer->async_wait([this, timer](const boost::system::error_code&) { SlotFreed(); });
+}
+
+// A slot's application ended (or could not be submitted): the next one, while
+// the window lasts.
+void WireDriver::SlotFreed() {
+  if (submitting_.load()) {
+    SubmitNext();
+  } else {
+    live_slots_.fetch_sub(1);
+  }
+}
+
+void WireDriver::Submit(rm::ApplicationId id) {
+  auto owned = std::make_unique<App>();
+  App* app = owned.get();
+  app->id = id;
+  apps_[id] = std::move(owned);
+  y::SubmitApplicationRequestProto request;
+  y::ApplicationSubmissionContextProto* context = request.mutable_application_submission_context();
+  rm::ToProto(id, context->mutable_application_id());
+  context->set_application_name("wire-" + std::to_string(id.id));
+  context->set_queue(options_.queue);
+  context->set_applicationtype(kApplicationType);
+  context->set_maxappattempts(1);
+  context->set_unmanaged_am(options_.unmanaged);
+  context->mutable_resource()->set_memory(options_.am_memory_mb);
+  context->mutable_resource()->set_virtual_cores(1);
+  // Only this generator's nodes know the AMRMToken means "simulate an AM";
+  // any other NodeManager would just sleep.
+  context->mutable_am_container_spec()->add_command("sleep 3600");
+  app->submitted = SteadyClock::now();
+  CallOnIo<y::SubmitApplicationResponseProto>(
+      client_.get(), &io_, ClientSpec(), "submitApplication", request,
+      [this, app](Status s, const y::SubmitApplicationResponseProto&) {
+        if (!s.ok()) {
+          CountError("submitApplication", s);
+          app->done = true;
+          RetrySubmitLater();
+          return;
+        }
+        app->accepted = true;
+        ++apps_submitted_;
+        if (options_.unmanaged) PollReport(app);
+      });
+}
+
+// Unmanaged: the AMRMToken is in the application report once the attempt
+// exists (YarnClientImpl waits for ACCEPTED the same way).
+void WireDriver::PollReport(App* app) {
+  y::GetApplicationReportRequestProto request;
+  rm::ToProto(app->id, request.mutable_application_id());
+  CallOnIo<y::GetApplicationReportResponseProto>(
+      client_.get(), &io_, ClientSpec(), "getApplicationReport", request,
+      [this, app](Status s, const y::GetApplicationReportResponseProto& response) {
+        if (!s.ok()) CountError("getApplicationReport", s);
+        const auto& report = response.application_report();
+        VLOG(2) << app->id.ToString() << " report: " << s.ToString() << " "
+                << report.ShortDebugString();
+        if (s.ok() && report.has_am_rm_token() && report.has_currentapplicationattemptid()) {
+          const auto& t = report.am_rm_token();
+          StartAm(app, rm::FromProto(report.currentapplicationattemptid()),
+                  ipc::ClientToken{t.identifier(), t.password(), t.kind(), t.service()});
+          return;
+        }
+        if (s.ok() && (report.yarn_application_state() == y::FAILED ||
+                       report.yarn_application_state() == y::KILLED ||
+                       report.yarn_application_state() == y::FINISHED)) {
+          // Ended before its AM could start (e.g. rejected): the slot moves
+          // on; the final check reports the application.
+          app->done = true;
+          SlotFreed();
+          return;
+        }
+        auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(5));
+        timer->async_wait(
+            [this, app, timer](const boost::system::error_code&) { PollReport(app); });
+      });
+}
+
+void WireDriver::LaunchAm(const rm::ContainerId& container, const ipc::ClientToken& amrm,
+                          std::function<void(int32_t)> exit) {
+  boost::asio::post(io_, [this, container, amrm, exit = std::move(exit)]() mutable {
+    auto it = apps_.find(container.attempt.app);
+    if (it == apps_.end() || it->second->am != nullptr) {
+      CountError("startContainers", Status::InvalidArgument("AM container " + container.ToString() +
+                                                            " of no application of this run"));
+      exit(1);
+      return;
+    }
+    it->second->exit = std::move(exit);
+    StartAm(it->second.get(), container.attempt, amrm);
+  });
+}
+
+void WireDriver::AmContainerKilled(const rm::ContainerId& container) {
+  boost::asio::post(io_, [this, container] {
+    auto it = apps_.find(container.attempt.app);
+    if (it == apps_.end() || it->second->am == nullptr) return;
+    it->second->exit = nullptr;  // the container is over already
+    it->second->am->Abort("its AM container was killed");
+  });
+}
+
+void WireDriver::StartAm(App* app, const rm::ApplicationAttemptId& attempt, ipc::ClientToken amrm) {
+  // Whatever service the token names, this generator reaches the scheduler
+  // at the address it was given.
+  amrm.service = rm_.scheduler.ToString();
+  app->am = std::make_unique<SimulatedAm>(&context_, attempt, std::move(amrm),
+                                          [this](SimulatedAm* am) { OnAmDone(am); });
+  app->am->Start();
+}
+
+void WireDriver::OnAmDone(SimulatedAm* am) {
+  auto it = apps_.find(am->attempt().app);
+  CHECK(it != apps_.end());
+  App* app = it->second.get();
+  if (app->done) return;
+  app->done = true;
+  if (am->registered_at() != SteadyClock::time_point{}) {
+    am_launch_.Record(am->registered_at() - app->submitted);
+  }
+  if (am->first_container_at() != SteadyClock::time_point{}) {
+    first_container_.Record(am->first_container_at() - am->first_ask_at());
+  }
+  if (app->exit) {
+    // The AM process "exits": its container completes on the node.
+    app->exit(am->state() == SimulatedAm::State::kDone ? 0 : 1);
+    app->exit = nullptr;
+  }
+  SlotFreed();
+}
+
+void WireDriver::Collect(WireResult* r) {
+  r->apps_submitted = apps_submitted_;
+  for (const auto& [id, app] : apps_) {
+    if (!app->accepted) continue;
+    const SimulatedAm* am = app->am.get();
+    if (am == nullptr) continue;
+    if (am->registered_at() != SteadyClock::time_point{}) ++r->apps_registered;
+    if (am->state() == SimulatedAm::State::kDone) ++r->apps_unregistered;
+    if (am->state() == SimulatedAm::State::kFailed) {
+      ++r->apps_failed;
+      ++r->am_failures[am->failure().substr(0, 160)];
+    }
+    r->containers_allocated += am->allocated();
+    r->containers_excess += am->excess();
+    r->containers_released += am->released();
+    r->containers_completed += am->completed();
+    r->containers_duplicated += am->duplicates();
+    r->unexpected_completions += am->unexpected_completions();
+    r->containers_outstanding += am->outstanding();
+  }
+  r->rpc_errors = context_.rpc_errors;
+  r->register_retries = context_.register_retries.load();
+  r->allocate = LatencySummary::Of(context_.allocate_latency);
+  r->am_register = LatencySummary::Of(context_.register_latency);
+  r->am_launch = LatencySummary::Of(am_launch_);
+  r->first_container = LatencySummary::Of(first_container_);
+}
+
+// ---- main thread ------------------------------------------------------------
+
+void WireDriver::VerifyFinalStates(WireResult* r) {
+  std::vector<rm::ApplicationId> pending = OnIo<std::vector<rm::ApplicationId>>(io_, [this] {
+    std::vector<rm::ApplicationId> ids;
+    for (const auto& [id, app] : apps_) {
+      if (app->accepted) ids.push_back(id);
+    }
+    return ids;
+  });
+  // A managed application is FINISHED once its AM container's completion
+  // reached the RM (a heartbeat after the AM unregistered).
+  const auto deadline = SteadyClock::now() + std::chrono::seconds(options_.timeout_seconds);
+  while (!pending.empty()) {
+    std::vector<rm::ApplicationId> still;
+    for (const rm::ApplicationId& id : pending) {
+      y::GetApplicationReportRequestProto request;
+      rm::ToProto(id, request.mutable_application_id());
+      y::GetApplicationReportResponseProto response;
+      Status s = client_->Call(ClientSpec(), "getApplicationReport", request, &response);
+      const auto& report = response.application_report();
+      if (s.ok() && report.yarn_application_state() == y::FINISHED &&
+          report.final_application_status() == y::APP_SUCCEEDED) {
+        ++r->apps_finished;
+      } else if (s.ok() && (report.yarn_application_state() == y::FINISHED ||
+                            report.yarn_application_state() == y::FAILED ||
+                            report.yarn_application_state() == y::KILLED)) {
+        ++r->apps_not_finished;
+        ++r->am_failures["application ended " +
+                         y::YarnApplicationStateProto_Name(report.yarn_application_state()) + "/" +
+                         y::FinalApplicationStatusProto_Name(report.final_application_status())];
+      } else {
+        still.push_back(id);
+      }
+    }
+    pending.swap(still);
+    if (pending.empty()) break;
+    if (SteadyClock::now() > deadline) {
+      r->apps_not_finished += static_cast<int64_t>(pending.size());
+      ++r->am_failures["application not FINISHED " + std::to_string(options_.timeout_seconds) +
+                       " s after the run, e.g. " + pending.front().ToString()];
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
+Result<WireResult> WireDriver::Run() {
+  RETURN_NOT_OK(options_.Validate());
+  context_.user = options_.user.empty() ? DefaultUser() : options_.user;
+  work_dir_ = options_.work_dir.empty() ? fs::temp_directory_path().string() +
+                                              "/spindle-bench-wire-" + std::to_string(getpid())
+                                        : options_.work_dir;
+  std::error_code ec;
+  fs::create_directories(work_dir_, ec);
+  if (ec) return Status::IoError("cannot create " + work_dir_ + ": " + ec.message());
+  RETURN_NOT_OK(StartTarget());
+
+  work_.emplace(io_.get_executor());
+  driver_ = std::thread([this] { io_.run(); });
+  ipc::RpcClientOptions client_options;
+  client_options.connect_timeout = std::chrono::seconds(options_.timeout_seconds);
+  client_ = std::make_unique<ipc::RpcClient>(client_options);
+  // Finished AMs' connections close soon; thousands of apps pass through.
+  client_options.max_idle = std::chrono::milliseconds(2000);
+  am_client_ = std::make_unique<ipc::RpcClient>(client_options);
+  context_.io = &io_;
+  context_.client = am_client_.get();
+  context_.scheduler = rm_.scheduler;
+  context_.spec.containers = options_.containers_per_app;
+  context_.spec.memory_mb = options_.memory_mb;
+  context_.spec.vcores = static_cast<int32_t>(options_.vcores);
+  context_.spec.hold = std::chrono::milliseconds(options_.container_ms);
+  context_.spec.allocate_interval = std::chrono::milliseconds(options_.allocate_ms);
+
+  WireResult result;
+  result.target = options_.rm.has_value()
+                      ? "--rm " + rm_.client.ToString() + "," + rm_.scheduler.ToString() + "," +
+                            rm_.tracker.ToString()
+                      : "spindle rm child (pid " + std::to_string(rm_pid_) + ")";
+  result.hadoop_ceiling_per_second =
+      static_cast<double>(options_.nodes) * 1000.0 / static_cast<double>(options_.heartbeat_ms);
+
+  const auto nodes_start = SteadyClock::now();
+  RETURN_NOT_OK(StartNodes());
+  const auto register_deadline = nodes_start + std::chrono::seconds(options_.timeout_seconds);
+  while (RegisteredNodes() < static_cast<size_t>(options_.nodes)) {
+    if (SteadyClock::now() > register_deadline) {
+      return Status::TimedOut(std::to_string(RegisteredNodes()) + " of " +
+                              std::to_string(options_.nodes) + " nodes registered in " +
+                              std::to_string(options_.timeout_seconds) + " s");
+    }
+    if (!options_.rm.has_value() && rm_child_.Exited()) {
+      return Status::IoError("spindle rm exited (see " + rm_child_.log() + ")");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  result.register_seconds = Seconds(SteadyClock::now() - nodes_start);
+
+  // The window: the slots submit until --seconds have passed.
+  const auto t0 = SteadyClock::now();
+  submitting_ = true;
+  live_slots_ = options_.apps;
+  boost::asio::post(io_, [this] {
+    for (int64_t i = 0; i < options_.apps; ++i) SubmitNext();
+  });
+  std::this_thread::sleep_until(t0 + std::chrono::seconds(options_.warmup_seconds));
+  const Sample begin = Take();
+  OnIo<bool>(io_, [this] {
+    context_.allocate_latency.Clear();
+    return true;
+  });
+  for (TimedTracker* t : trackers_) t->ResetLatency();
+  std::this_thread::sleep_until(t0 + std::chrono::seconds(options_.seconds));
+  const Sample end = Take();
+  submitting_ = false;
+  const double window = Seconds(end.at - begin.at);
+  result.window_seconds = window;
+  result.containers_per_second = static_cast<double>(end.containers - begin.containers) / window;
+  result.heartbeats_per_second = static_cast<double>(end.heartbeats - begin.heartbeats) / window;
+  result.allocate_calls_per_second =
+      static_cast<double>(end.allocate_calls - begin.allocate_calls) / window;
+  pool::LatencyHistogram heartbeat_latency;
+  for (const TimedTracker* t : trackers_) heartbeat_latency.Merge(t->HeartbeatLatency());
+  result.heartbeat = LatencySummary::Of(heartbeat_latency);
+  const auto allocate_window =
+      OnIo<pool::LatencyHistogram>(io_, [this] { return context_.allocate_latency; });
+  if (rm_pid_ > 0) {
+    result.rm_cpu_percent = 100 * (end.rm_cpu - begin.rm_cpu) / window;
+    const ProcessUsage rm = Usage(rm_pid_);
+    result.rm_rss_mb = rm.rss_mb;
+    result.rm_peak_rss_mb = rm.peak_rss_mb;
+  }
+  result.generator_cpu_percent = 100 * (end.self_cpu - begin.self_cpu) / window;
+  result.generator_rss_mb = Usage(getpid()).rss_mb;
+
+  // Drain: every slot's last application ends.
+  const auto drain_deadline = SteadyClock::now() + std::chrono::seconds(options_.timeout_seconds);
+  while (live_slots_.load() > 0 && SteadyClock::now() < drain_deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  OnIo<bool>(io_, [this, &result] {
+    Collect(&result);
+    return true;
+  });
+  result.allocate = LatencySummary::Of(allocate_window);
+  VerifyFinalStates(&result);
+  for (const TimedTracker* t : trackers_) result.heartbeat_errors += t->errors();
+  StopNodes();
+  rm_child_.Stop();
+  if (options_.work_dir.empty() && CheckBookkeeping(options_, result).ok()) {
+    fs::remove_all(work_dir_, ec);
+  }
+  return result;
+}
+
+}  // namespace
+
+Result<WireResult> RunWire(const WireOptions& options) {
+  WireDriver driver(options);
+  return driver.Run();
+}
+
+}  // namespace spindle::bench::wire

@@ -1,0 +1,85 @@
+#include "bench/wire/wire_options.h"
+
+#include <cstdlib>
+#include <sstream>
+#include <vector>
+
+namespace spindle::bench::wire {
+
+namespace {
+
+Result<HostPort> ParseHostPort(const std::string& text) {
+  const size_t colon = text.rfind(':');
+  if (colon == std::string::npos || colon == 0) {
+    return Status::InvalidArgument("--rm: '" + text + "' is not host:port");
+  }
+  char* end = nullptr;
+  const long port = std::strtol(text.c_str() + colon + 1, &end, 10);
+  if (colon + 1 == text.size() || *end != '\0' || port <= 0 || port > 65535) {
+    return Status::InvalidArgument("--rm: bad port in '" + text + "'");
+  }
+  return HostPort{text.substr(0, colon), static_cast<uint16_t>(port)};
+}
+
+}  // namespace
+
+Result<RmAddresses> ParseRmAddresses(const std::string& text) {
+  std::vector<std::string> parts;
+  std::istringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ',')) parts.push_back(part);
+  if (parts.size() == 1 && !parts[0].empty() && parts[0].find(':') == std::string::npos) {
+    // A host alone: Hadoop's default ports.
+    return RmAddresses{{parts[0], 8032}, {parts[0], 8030}, {parts[0], 8031}};
+  }
+  if (parts.size() != 3) {
+    return Status::InvalidArgument(
+        "--rm takes client,scheduler,tracker addresses (host:port,host:port,host:port) or a "
+        "host, not '" +
+        text + "'");
+  }
+  RmAddresses rm;
+  ASSIGN_OR_RETURN(rm.client, ParseHostPort(parts[0]));
+  ASSIGN_OR_RETURN(rm.scheduler, ParseHostPort(parts[1]));
+  ASSIGN_OR_RETURN(rm.tracker, ParseHostPort(parts[2]));
+  return rm;
+}
+
+Status WireOptions::Validate() const {
+  const std::pair<const char*, int64_t> positive[] = {
+      {"nodes", nodes},
+      {"tracker-connections", tracker_connections},
+      {"node-memory-mb", node_memory_mb},
+      {"node-vcores", node_vcores},
+      {"heartbeat-ms", heartbeat_ms},
+      {"apps", apps},
+      {"containers-per-app", containers_per_app},
+      {"memory-mb", memory_mb},
+      {"vcores", vcores},
+      {"am-memory-mb", am_memory_mb},
+      {"allocate-ms", allocate_ms},
+      {"seconds", seconds},
+      {"timeout", timeout_seconds},
+  };
+  for (const auto& [name, value] : positive) {
+    if (value <= 0) {
+      return Status::InvalidArgument(std::string("--") + name + " must be positive, not " +
+                                     std::to_string(value));
+    }
+  }
+  if (container_ms < 0) return Status::InvalidArgument("--container-ms must not be negative");
+  if (warmup_seconds < 0 || warmup_seconds >= seconds) {
+    return Status::InvalidArgument("--warmup-seconds must be at least 0 and below --seconds");
+  }
+  if (containers_per_app > (int64_t{1} << 30)) {
+    return Status::InvalidArgument("--containers-per-app is too large for one ask");
+  }
+  if (nodes > 254 * 256 * 100) return Status::InvalidArgument("--nodes is too large");
+  if (memory_mb > node_memory_mb || am_memory_mb > node_memory_mb || vcores > node_vcores) {
+    return Status::InvalidArgument("a container (or the AM) does not fit on a node");
+  }
+  if (rm_pid < 0) return Status::InvalidArgument("--rm-pid must not be negative");
+  return Status::OK();
+}
+
+}  // namespace spindle::bench::wire

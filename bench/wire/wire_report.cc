@@ -1,0 +1,200 @@
+#include "bench/wire/wire_report.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace spindle::bench::wire {
+
+namespace {
+
+double Ms(Duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+// JSON string escaping for the error texts.
+std::string Quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string Json(const LatencySummary& l) {
+  std::ostringstream out;
+  out << "{\"count\":" << l.count << ",\"p50_ms\":" << l.p50_ms << ",\"p99_ms\":" << l.p99_ms
+      << ",\"max_ms\":" << l.max_ms << "}";
+  return out.str();
+}
+
+std::string Json(const std::map<std::string, int64_t>& counts) {
+  std::string out = "{";
+  for (const auto& [key, count] : counts) {
+    if (out.size() > 1) out += ",";
+    out += Quote(key) + ":" + std::to_string(count);
+  }
+  return out + "}";
+}
+
+}  // namespace
+
+LatencySummary LatencySummary::Of(const pool::LatencyHistogram& h) {
+  LatencySummary s;
+  s.count = h.count();
+  s.p50_ms = Ms(h.Percentile(0.50));
+  s.p99_ms = Ms(h.Percentile(0.99));
+  s.max_ms = Ms(h.max());
+  return s;
+}
+
+Status CheckBookkeeping(const WireOptions& options, const WireResult& r) {
+  std::ostringstream problems;
+  auto expect = [&problems](bool ok, const std::string& what) {
+    if (!ok) problems << what << "; ";
+  };
+  auto n = [](int64_t v) { return std::to_string(v); };
+  expect(r.apps_submitted > 0, "no application was submitted");
+  expect(r.apps_registered == r.apps_submitted,
+         n(r.apps_registered) + " of " + n(r.apps_submitted) + " AMs registered");
+  expect(r.apps_unregistered == r.apps_submitted,
+         n(r.apps_unregistered) + " of " + n(r.apps_submitted) + " AMs unregistered");
+  expect(r.apps_failed == 0, n(r.apps_failed) + " AMs failed");
+  expect(r.apps_finished == r.apps_submitted && r.apps_not_finished == 0,
+         n(r.apps_finished) + " of " + n(r.apps_submitted) + " applications FINISHED/SUCCEEDED (" +
+             n(r.apps_not_finished) + " not)");
+  expect(r.containers_allocated == r.apps_unregistered * options.containers_per_app,
+         n(r.containers_allocated) + " containers kept, expected " +
+             n(r.apps_unregistered * options.containers_per_app));
+  expect(r.containers_released == r.containers_allocated + r.containers_excess,
+         n(r.containers_released) + " released, " + n(r.containers_allocated) + " kept + " +
+             n(r.containers_excess) + " excess");
+  expect(r.containers_completed == r.containers_released,
+         n(r.containers_completed) + " reported completed of " + n(r.containers_released) +
+             " released");
+  expect(r.containers_outstanding == 0, n(r.containers_outstanding) + " containers outstanding");
+  expect(r.containers_duplicated == 0, n(r.containers_duplicated) + " containers allocated twice");
+  expect(r.unexpected_completions == 0,
+         n(r.unexpected_completions) + " completions of containers not released");
+  expect(r.heartbeat_errors == 0, n(r.heartbeat_errors) + " failed ResourceTracker calls");
+  for (const auto& [what, count] : r.rpc_errors) expect(false, n(count) + " x " + what);
+  for (const auto& [why, count] : r.am_failures) expect(false, n(count) + " AMs failed: " + why);
+  if (problems.str().empty()) return Status::OK();
+  return Status::Aborted("bookkeeping: " + problems.str());
+}
+
+void PrintWireResult(const WireOptions& o, const WireResult& r) {
+  std::printf(
+      "spindle bench wire: %s; %lld simulated NMs (%lld MB, %lld vcores) heartbeating every "
+      "%lld ms; %lld concurrent %s AMs x %lld containers of %lld MB held %lld ms, allocate every "
+      "%lld ms; %.1f s measured after a %lld s warm-up\n",
+      r.target.c_str(), static_cast<long long>(o.nodes), static_cast<long long>(o.node_memory_mb),
+      static_cast<long long>(o.node_vcores), static_cast<long long>(o.heartbeat_ms),
+      static_cast<long long>(o.apps), o.unmanaged ? "unmanaged" : "managed",
+      static_cast<long long>(o.containers_per_app), static_cast<long long>(o.memory_mb),
+      static_cast<long long>(o.container_ms), static_cast<long long>(o.allocate_ms),
+      r.window_seconds, static_cast<long long>(o.warmup_seconds));
+  std::printf("%-34s %14s %14s\n", "rate", "measured/s", "target/s");
+  std::printf("%-34s %14.0f %14s   (%.2fx target; Hadoop's ceiling %.0f/s = %.2fx)\n",
+              "containers allocated", r.containers_per_second, ">= 40000",
+              r.containers_per_second / 40000.0, r.hadoop_ceiling_per_second,
+              r.hadoop_ceiling_per_second > 0
+                  ? r.containers_per_second / r.hadoop_ceiling_per_second
+                  : 0.0);
+  std::printf("%-34s %14.0f %14s   (%.2fx target; %lld nodes x 1000 / %lld ms = %.0f/s offered)\n",
+              "node heartbeats", r.heartbeats_per_second, ">= 20000",
+              r.heartbeats_per_second / 20000.0, static_cast<long long>(o.nodes),
+              static_cast<long long>(o.heartbeat_ms),
+              static_cast<double>(o.nodes) * 1000.0 / static_cast<double>(o.heartbeat_ms));
+  std::printf("%-34s %14.0f\n", "allocate calls", r.allocate_calls_per_second);
+  std::printf("%-34s %10s %10s %10s %10s\n", "latency (ms)", "count", "p50", "p99", "max");
+  for (const auto& [name, l] :
+       {std::pair{"allocate RPC", &r.allocate}, std::pair{"nodeHeartbeat RPC", &r.heartbeat},
+        std::pair{"registerApplicationMaster RPC", &r.am_register},
+        std::pair{"AM launch (submit -> registered)", &r.am_launch},
+        std::pair{"first container (ask -> container)", &r.first_container}}) {
+    std::printf("%-34s %10lld %10.2f %10.2f %10.2f\n", name, static_cast<long long>(l->count),
+                l->p50_ms, l->p99_ms, l->max_ms);
+  }
+  if (r.rm_rss_mb > 0) {
+    std::printf("RM process: cpu %.0f%% of one core, rss %.0f MB (peak %.0f MB)\n",
+                r.rm_cpu_percent, r.rm_rss_mb, r.rm_peak_rss_mb);
+  } else {
+    std::printf("RM process: unknown (give --rm-pid)\n");
+  }
+  std::printf("generator: cpu %.0f%% of one core, rss %.0f MB; nodes registered in %.2f s\n",
+              r.generator_cpu_percent, r.generator_rss_mb, r.register_seconds);
+  std::printf(
+      "bookkeeping: apps submitted %lld, registered %lld, unregistered %lld, failed %lld, "
+      "FINISHED %lld, not finished %lld; containers kept %lld, excess %lld, released %lld, "
+      "completed %lld, duplicated %lld, stray completions %lld, outstanding %lld; RPC errors "
+      "%zu kinds, heartbeat errors %lld; register retries (attempt not yet LAUNCHED) %lld\n",
+      static_cast<long long>(r.apps_submitted), static_cast<long long>(r.apps_registered),
+      static_cast<long long>(r.apps_unregistered), static_cast<long long>(r.apps_failed),
+      static_cast<long long>(r.apps_finished), static_cast<long long>(r.apps_not_finished),
+      static_cast<long long>(r.containers_allocated), static_cast<long long>(r.containers_excess),
+      static_cast<long long>(r.containers_released), static_cast<long long>(r.containers_completed),
+      static_cast<long long>(r.containers_duplicated),
+      static_cast<long long>(r.unexpected_completions),
+      static_cast<long long>(r.containers_outstanding), r.rpc_errors.size(),
+      static_cast<long long>(r.heartbeat_errors), static_cast<long long>(r.register_retries));
+  for (const auto& [what, count] : r.rpc_errors) {
+    std::printf("  rpc error x %lld: %s\n", static_cast<long long>(count), what.c_str());
+  }
+  for (const auto& [why, count] : r.am_failures) {
+    std::printf("  AM failure x %lld: %s\n", static_cast<long long>(count), why.c_str());
+  }
+}
+
+Status WriteWireJson(const std::string& path, const WireOptions& o, const WireResult& r) {
+  std::ofstream out(path);
+  out << "{\"bench\":\"wire\",\"target\":" << Quote(r.target) << ",\"nodes\":" << o.nodes
+      << ",\"heartbeat_ms\":" << o.heartbeat_ms << ",\"apps\":" << o.apps
+      << ",\"containers_per_app\":" << o.containers_per_app
+      << ",\"container_ms\":" << o.container_ms << ",\"memory_mb\":" << o.memory_mb
+      << ",\"allocate_ms\":" << o.allocate_ms
+      << ",\"unmanaged\":" << (o.unmanaged ? "true" : "false")
+      << ",\"window_seconds\":" << r.window_seconds
+      << ",\"register_seconds\":" << r.register_seconds
+      << ",\"containers_per_second\":" << r.containers_per_second
+      << ",\"target_containers_per_second\":40000"
+      << ",\"hadoop_ceiling_per_second\":" << r.hadoop_ceiling_per_second
+      << ",\"heartbeats_per_second\":" << r.heartbeats_per_second
+      << ",\"target_heartbeats_per_second\":20000"
+      << ",\"allocate_calls_per_second\":" << r.allocate_calls_per_second
+      << ",\"allocate_latency\":" << Json(r.allocate)
+      << ",\"heartbeat_latency\":" << Json(r.heartbeat)
+      << ",\"am_register_latency\":" << Json(r.am_register)
+      << ",\"am_launch_latency\":" << Json(r.am_launch)
+      << ",\"first_container_latency\":" << Json(r.first_container)
+      << ",\"rm_cpu_percent\":" << r.rm_cpu_percent << ",\"rm_rss_mb\":" << r.rm_rss_mb
+      << ",\"rm_peak_rss_mb\":" << r.rm_peak_rss_mb
+      << ",\"generator_cpu_percent\":" << r.generator_cpu_percent
+      << ",\"generator_rss_mb\":" << r.generator_rss_mb
+      << ",\"apps_submitted\":" << r.apps_submitted << ",\"apps_registered\":" << r.apps_registered
+      << ",\"apps_unregistered\":" << r.apps_unregistered << ",\"apps_failed\":" << r.apps_failed
+      << ",\"apps_finished\":" << r.apps_finished
+      << ",\"apps_not_finished\":" << r.apps_not_finished
+      << ",\"containers_allocated\":" << r.containers_allocated
+      << ",\"containers_excess\":" << r.containers_excess
+      << ",\"containers_released\":" << r.containers_released
+      << ",\"containers_completed\":" << r.containers_completed
+      << ",\"containers_duplicated\":" << r.containers_duplicated
+      << ",\"unexpected_completions\":" << r.unexpected_completions
+      << ",\"containers_outstanding\":" << r.containers_outstanding
+      << ",\"heartbeat_errors\":" << r.heartbeat_errors
+      << ",\"register_retries\":" << r.register_retries << ",\"rpc_errors\":" << Json(r.rpc_errors)
+      << ",\"am_failures\":" << Json(r.am_failures) << "}\n";
+  out.close();
+  if (!out) return Status::IoError("cannot write " + path);
+  return Status::OK();
+}
+
+}  // namespace spindle::bench::wire

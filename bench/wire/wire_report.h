@@ -1,0 +1,89 @@
+// WireResult: what one `spindle bench wire` run measured, and the
+// bookkeeping that says whether the run was sound; printed as a table and
+// as JSON (BENCHMARKS.md). CheckBookkeeping is what the integration test
+// asserts on: counts, never times.
+//
+// Thread-safety: values and functions over them.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "base/status.h"
+#include "bench/wire/wire_options.h"
+#include "scheduler_pool/metrics.h"
+
+namespace spindle::bench::wire {
+
+struct LatencySummary {
+  int64_t count = 0;
+  double p50_ms = 0, p99_ms = 0, max_ms = 0;
+
+  static LatencySummary Of(const pool::LatencyHistogram& h);
+};
+
+struct WireResult {
+  // ---- the set-up ----
+  std::string target;           // "spindle rm (child)" or the --rm addresses
+  double register_seconds = 0;  // all nodes registered, from the agent's start
+  double window_seconds = 0;    // the measured window (--seconds minus the warm-up)
+
+  // ---- rates over the window ----
+  double containers_per_second = 0;  // allocated to AMs, end to end
+  double heartbeats_per_second = 0;  // node heartbeats answered
+  double allocate_calls_per_second = 0;
+  // Apache's RM hands out at most one container at ANY per node heartbeat:
+  // nodes x 1000 / heartbeat-ms.
+  double hadoop_ceiling_per_second = 0;
+
+  // ---- latencies (allocate and heartbeat over the window; the rest over all apps) ----
+  LatencySummary allocate;         // allocate RPC, call to answer
+  LatencySummary heartbeat;        // nodeHeartbeat RPC
+  LatencySummary am_register;      // registerApplicationMaster RPC
+  LatencySummary am_launch;        // submitApplication sent -> AM registered
+  LatencySummary first_container;  // first ask sent -> first container received
+
+  // ---- processes, over the window (rm_* are 0 when the RM's pid is unknown) ----
+  double rm_cpu_percent = 0;  // of one core
+  double rm_rss_mb = 0, rm_peak_rss_mb = 0;
+  double generator_cpu_percent = 0;
+  double generator_rss_mb = 0;
+
+  // ---- bookkeeping (whole run) ----
+  int64_t apps_submitted = 0;        // submitApplication answered OK
+  int64_t apps_registered = 0;       // AM registered
+  int64_t apps_unregistered = 0;     // AM finished and the RM confirmed it
+  int64_t apps_failed = 0;           // AM failed (its reason in am_failures)
+  int64_t apps_finished = 0;         // the RM reports FINISHED / SUCCEEDED at the end
+  int64_t apps_not_finished = 0;     // any other final report, or none in time
+  int64_t containers_allocated = 0;  // kept by the AMs (at most containers-per-app each)
+  int64_t containers_excess = 0;     // beyond the ask, released at once
+  int64_t containers_released = 0;
+  int64_t containers_completed = 0;   // released ones the RM reported completed
+  int64_t containers_duplicated = 0;  // one id allocated twice
+  int64_t unexpected_completions = 0;
+  int64_t containers_outstanding = 0;  // held or awaiting completion at the end
+  int64_t heartbeat_errors = 0;
+  // registerApplicationMaster retried because the attempt was not LAUNCHED
+  // yet (SimulatedAm); not an error.
+  int64_t register_retries = 0;
+  std::map<std::string, int64_t> rpc_errors;   // "method: error" -> count
+  std::map<std::string, int64_t> am_failures;  // reason -> count
+};
+
+// OK iff the run is consistent: at least one application ran; every
+// submitted application registered, unregistered and is FINISHED/SUCCEEDED
+// in the RM's report; every container an AM kept was one of its ask, was
+// released and reported completed exactly once (released = kept + excess =
+// completed, none outstanding, none duplicated, no stray completion); no RPC
+// failed. Otherwise Aborted listing every inconsistency.
+Status CheckBookkeeping(const WireOptions& options, const WireResult& result);
+
+// The human table (with the targets and Hadoop's ceiling beside the rates).
+void PrintWireResult(const WireOptions& options, const WireResult& result);
+
+// The same figures as JSON, to `path`.
+Status WriteWireJson(const std::string& path, const WireOptions& options, const WireResult& result);
+
+}  // namespace spindle::bench::wire

@@ -377,6 +377,7 @@ Result<ReplayModeResult> StagingCell::Run(TraceReader* jobs, CellRunLog* log) {
               static_cast<double>(next->arrival_ms) / options_.speed));
       if (Steady::now() - start_ < due) break;
       Submit(index++, std::move(next));
+      next.reset();  // moved from: read the next job
     }
     PollWaiting();
     HeartbeatAms();

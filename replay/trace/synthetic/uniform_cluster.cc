@@ -1,5 +1,6 @@
 #include "replay/trace/synthetic/uniform_cluster.h"
 
+#include <cinttypes>
 #include <cstdio>
 #include <string>
 
@@ -22,10 +23,9 @@ Result<std::vector<TraceNode>> MakeUniformNodes(const UniformClusterOptions& opt
   char name[32];
   for (int64_t i = 0; i < options.nodes; ++i) {
     TraceNode n;
-    std::snprintf(name, sizeof(name), "node%05lld", static_cast<long long>(i + 1));
+    std::snprintf(name, sizeof(name), "node%05" PRId64, i + 1);
     n.host = name;
-    std::snprintf(name, sizeof(name), "/rack%04lld",
-                  static_cast<long long>(i / options.nodes_per_rack + 1));
+    std::snprintf(name, sizeof(name), "/rack%04" PRId64, i / options.nodes_per_rack + 1);
     n.rack = name;
     n.memory_mb = options.memory_mb;
     n.vcores = options.vcores;

@@ -15,9 +15,14 @@ std::string Md5(std::string_view data) {
 }
 
 std::string HmacSha1(std::string_view key, std::string_view data) {
+  // Fetched once: OpenSSL 3 looks EVP_sha1() up in its provider tables on
+  // every use, which costs more than the digest of a short token (every
+  // container token the RM signs goes through here).
+  static EVP_MD* const kSha1 = EVP_MD_fetch(nullptr, "SHA1", nullptr);
+  CHECK(kSha1 != nullptr) << "OpenSSL has no SHA1";
   unsigned char out[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
-  CHECK(HMAC(EVP_sha1(), key.data(), static_cast<int>(key.size()),
+  CHECK(HMAC(kSha1, key.data(), static_cast<int>(key.size()),
              reinterpret_cast<const unsigned char*>(data.data()), data.size(), out,
              &len) != nullptr);
   return std::string(reinterpret_cast<char*>(out), len);

@@ -420,7 +420,7 @@ void RmDaemon::Stop() {
 }
 
 void RmDaemon::RefreshPoolQueues() {
-  const pool::Resource capacity = pool_->Metrics().capacity;
+  const pool::Resource capacity = pool_->cell().Capacity();
   if (capacity.memory_mb() == last_capacity_mb_) return;
   last_capacity_mb_ = capacity.memory_mb();
   auto specs = queues_->Current()->ToQueueSpecs(capacity);

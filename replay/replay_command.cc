@@ -337,8 +337,8 @@ Result<ReplayModeResult> RunOne(const Plan& plan, const PolicySpec& policy,
 }
 
 std::string Describe(const ReadStats& s) {
-  std::string d = std::to_string(s.jobs) + " jobs, " + std::to_string(s.tasks) + " tasks, " +
-                  std::to_string(s.lines) + " records read";
+  std::string d = std::to_string(s.jobs) + " jobs, " + std::to_string(s.tasks) + " tasks";
+  if (s.lines > 0) d += ", " + std::to_string(s.lines) + " records read";
   if (s.skipped > 0) d += ", " + std::to_string(s.skipped) + " skipped";
   for (const auto& [why, n] : s.dropped) d += ", " + std::to_string(n) + " dropped (" + why + ")";
   return d;

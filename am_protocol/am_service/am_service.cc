@@ -475,10 +475,13 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
     s->set_diagnostics(done.diagnostics);
     s->set_exit_status(done.exit_status);
   }
-  const pool::PoolMetrics metrics = deps_.pool->Metrics();
+  // The cell's totals only: the pool's full metrics would copy every
+  // scheduler's histograms on every allocate.
+  const pool::Resource capacity = deps_.pool->cell().Capacity();
+  const pool::Resource allocated = deps_.pool->cell().Allocated();
   pool::Resource headroom = pool::Resource::Of(
-      std::max<int64_t>(0, metrics.capacity.memory_mb() - metrics.allocated.memory_mb()),
-      std::max<int64_t>(0, metrics.capacity.vcores() - metrics.allocated.vcores()));
+      std::max<int64_t>(0, capacity.memory_mb() - allocated.memory_mb()),
+      std::max<int64_t>(0, capacity.vcores() - allocated.vcores()));
   ToProto(headroom, response->mutable_limit());
   response->set_num_cluster_nodes(deps_.nodes->NumUsableNodes());
   if (auto id = rm::DecodeAmrmTokenIdentifier(who.token_identifier);

@@ -282,18 +282,8 @@ Status Google2011Reader::Apply(const Event& e) {
       if (e.memory) run.memory = e.memory;
       if (e.type == kSchedule) run.schedule_us = ts;
       if (IsEnd(e.type)) {
-        TraceTask task;
-        const int64_t start = run.schedule_us >= 0 ? run.schedule_us : run.submit_us;
         if (run.schedule_us < 0) ++counters_.unscheduled_runs;
-        task.duration_ms = std::max<int64_t>(1, (ts - start) / 1000);
-        task.submit_offset_ms = std::max<int64_t>(0, (run.submit_us - job->arrival_us) / 1000);
-        if (!run.cpu || !run.memory) ++counters_.missing_requests;
-        task.memory_mb = std::max<int64_t>(
-            read_.min_memory_mb,
-            run.memory ? std::llround(*run.memory * static_cast<double>(read_.node_memory_mb)) : 0);
-        task.vcores = static_cast<int32_t>(std::max<int64_t>(
-            read_.min_vcores, run.cpu ? std::llround(*run.cpu * read_.node_vcores) : 0));
-        job->tasks.push_back(std::move(task));
+        job->tasks.push_back(TaskOfRun(run, *job, ts));
         job->open_runs.erase(run_it);
       }
     }
@@ -308,23 +298,28 @@ Status Google2011Reader::Apply(const Event& e) {
   return Status::OK();
 }
 
+TraceTask Google2011Reader::TaskOfRun(const Run& run, const Job& job, int64_t end_us) {
+  TraceTask task;
+  // Run time: from SCHEDULE, or from SUBMIT for a run never scheduled.
+  const int64_t start = run.schedule_us >= 0 ? run.schedule_us : run.submit_us;
+  task.duration_ms = std::max<int64_t>(1, (end_us - start) / 1000);
+  task.submit_offset_ms = std::max<int64_t>(0, (run.submit_us - job.arrival_us) / 1000);
+  if (!run.cpu || !run.memory) ++counters_.missing_requests;
+  task.memory_mb = std::max<int64_t>(
+      read_.min_memory_mb,
+      run.memory ? std::llround(*run.memory * static_cast<double>(read_.node_memory_mb)) : 0);
+  task.vcores = static_cast<int32_t>(std::max<int64_t>(
+      read_.min_vcores, run.cpu ? std::llround(*run.cpu * read_.node_vcores) : 0));
+  return task;
+}
+
 void Google2011Reader::CloseRuns(Job* job, const std::string& reason) {
   for (auto& [index, run] : job->open_runs) {
     if (!options_.end_open_runs_at_trace_end) {
       Drop(reason);
       continue;
     }
-    TraceTask task;
-    const int64_t start = run.schedule_us >= 0 ? run.schedule_us : run.submit_us;
-    task.duration_ms = std::max<int64_t>(1, (now_us_ - start) / 1000);
-    task.submit_offset_ms = std::max<int64_t>(0, (run.submit_us - job->arrival_us) / 1000);
-    if (!run.cpu || !run.memory) ++counters_.missing_requests;
-    task.memory_mb = std::max<int64_t>(
-        read_.min_memory_mb,
-        run.memory ? std::llround(*run.memory * static_cast<double>(read_.node_memory_mb)) : 0);
-    task.vcores = static_cast<int32_t>(std::max<int64_t>(
-        read_.min_vcores, run.cpu ? std::llround(*run.cpu * read_.node_vcores) : 0));
-    job->tasks.push_back(std::move(task));
+    job->tasks.push_back(TaskOfRun(run, *job, now_us_));
     ++counters_.ended_at_trace_end;
   }
   job->open_runs.clear();

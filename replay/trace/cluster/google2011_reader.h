@@ -124,6 +124,8 @@ class Google2011Reader : public TraceReader {
   Status Apply(const Event& e);
   // True and *job filled if the first job in arrival order may be returned.
   bool PopReady(TraceJob* job);
+  // The task of a run that ended at `end_us` (counts a missing request).
+  TraceTask TaskOfRun(const Run& run, const Job& job, int64_t end_us);
   void Drop(const std::string& reason, int64_t n = 1);
   // Closes the slice: open runs are dropped (or ended), all jobs complete.
   void Finish();

@@ -1,5 +1,6 @@
 #include "replay/replay_command.h"
 
+#include <glog/logging.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -32,7 +33,7 @@ const std::set<std::string>& KnownFlags() {
       // Staging cell.
       "nm-processes", "heartbeat-ms", "spindle", "work-dir", "store", "run-timeout-seconds",
       // Output.
-      "out", "no-progress"};
+      "out", "no-progress", "verbose"};
   return kFlags;
 }
 
@@ -431,6 +432,9 @@ Result<PolicySpec> ParsePolicy(const std::string& item) {
 }
 
 int ReplayMain(const CommandLine& flags) {
+  // The RM core logs each application's life at INFO: a replay of a
+  // million jobs would drown the table in it. --verbose keeps it.
+  if (!flags.Has("verbose")) FLAGS_minloglevel = std::max(FLAGS_minloglevel, 1);
   auto plan = MakePlan(flags);
   if (!plan.ok()) {
     std::fprintf(stderr, "spindle replay: %s\n", plan.status().ToString().c_str());

@@ -1,6 +1,7 @@
 #include "replay/windtunnel/replay_tunnel.h"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <tuple>
 
@@ -18,6 +19,22 @@ int64_t RoundUp(int64_t v, int64_t unit) {
 std::string TaskShape(const TraceTask& t) {
   return std::to_string(t.memory_mb) + "MB/" + std::to_string(t.vcores) + "vc";
 }
+
+// The RM core's seams toward the wire, for a cell with no NodeManagers:
+// every AM is unmanaged, so no AM container is ever placed or launched.
+class NoAmContainers final : public rm::AmLauncher {
+ public:
+  void Launch(const rm::AmLaunch& launch, std::function<void(Status)> done) override {
+    done(Status::NotSupported("the wind tunnel runs unmanaged AMs only, not " +
+                              launch.attempt.ToString()));
+  }
+  void Cleanup(const rm::AmLaunch& /*launch*/) override {}
+};
+
+class NoNodeManagers final : public rm::NodeDirectory {
+ public:
+  std::optional<rm::NodeInfo> Find(pool::NodeId /*node*/) const override { return std::nullopt; }
+};
 
 }  // namespace
 
@@ -63,11 +80,20 @@ Result<std::unique_ptr<ReplayTunnel>> ReplayTunnel::Create(const TunnelSetup& se
   }
   t->max_allocation_ = setup.max_allocation.value_or(largest);
   RETURN_NOT_OK(t->pool_->SetQueues(setup.queues->ToQueueSpecs(total)).status());
-  for (const rm::CsQueue* leaf : setup.queues->Leaves()) {
-    const std::string& name = rm::QueueTree::PoolQueueName(*leaf);
-    ASSIGN_OR_RETURN(pool::QueueId id, t->pool_->FindQueue(name));
-    t->queue_ids_.emplace(name, id);
-  }
+  t->containers_ = std::make_unique<rm::ContainerRegistry>(t->pool_.get(), clock);
+  t->launcher_ = std::make_unique<NoAmContainers>();
+  t->directory_ = std::make_unique<NoNodeManagers>();
+  rm::ApplicationManagerOptions am;
+  am.min_allocation = setup.min_allocation;
+  am.max_allocation = t->max_allocation_;
+  am.max_attempts = 1;
+  // Simulated AMs never go silent; a replay may run for simulated days.
+  am.am_expiry = std::chrono::hours(24 * 365);
+  // Finished jobs are only the recorder's business: keep few.
+  am.max_completed_apps = 100;
+  t->apps_ = std::make_unique<rm::ApplicationManager>(am, t->pool_.get(), t->containers_.get(),
+                                                      t->launcher_.get(), t->directory_.get(),
+                                                      clock, /*store=*/nullptr);
   t->pending_.resize(static_cast<size_t>(t->pool_->num_schedulers()));
   t->touched_.assign(static_cast<size_t>(t->pool_->num_schedulers()), 0);
   t->origin_ = t->pool_->epoch();
@@ -105,13 +131,39 @@ Status ReplayTunnel::Submit(TraceJob job, Duration now) {
       }
     }
   }
+  // Submitted to the RM as YarnClient submits an unmanaged AM's app; the
+  // AM registers at once (its "process" is this one).
   auto run = std::make_unique<JobRun>(std::move(job));
   run->index = index;
   run->arrival = now;
-  run->app = pool::AppId(static_cast<uint64_t>(index) + 1);
   const std::string& queue_name = rm::QueueTree::PoolQueueName(*leaf);
-  run->queue = queue_ids_.at(queue_name);
-  RETURN_NOT_OK(pool_->AddApp(pool::AppSpec{run->app, run->queue, run->job.priority}));
+  auto refused = [&](const Status& s) {
+    recorder_->OnJobRejected(index, s.ToString(), now);
+    return Status::OK();
+  };
+  auto id = apps_->NewApplicationId();
+  if (!id.ok()) return refused(id.status());
+  rm::Submission submission;
+  submission.id = *id;
+  submission.user = run->job.user;
+  submission.name = run->job.id;
+  submission.queue = queue_name;
+  submission.queue_limits.path = leaf->path;
+  submission.priority = run->job.priority;
+  submission.max_attempts = 1;
+  submission.unmanaged_am = true;
+  submission.am_resource = pool::Resource::Of(0, 0);
+  if (Status s = apps_->Submit(std::move(submission)); !s.ok()) return refused(s);
+  ASSIGN_OR_RETURN(rm::RmApp app, apps_->GetApp(*id));
+  if (app.current_attempt() == nullptr) {
+    return refused(Status::InvalidArgument(app.diagnostics.empty() ? "application not accepted"
+                                                                   : app.diagnostics));
+  }
+  run->attempt = app.current_attempt()->id;
+  if (Status s = apps_->RegisterAm(run->attempt, "spindle-replay", 0, ""); !s.ok()) {
+    return refused(s);
+  }
+  ASSIGN_OR_RETURN(run->app, apps_->PoolAppOf(run->attempt));
   run->scheduler = pool_->SchedulerFor(run->app, queue_name);
   BuildGroups(run.get());
   JobRun* r = run.get();
@@ -296,8 +348,12 @@ Status ReplayTunnel::ReleaseDue(Duration now) {
 }
 
 void ReplayTunnel::FinishJob(JobRun* run, Duration now) {
-  const Status s = pool_->RemoveApp(run->app);
-  if (!s.ok()) LOG(WARNING) << "replay: removing job " << run->job.id << ": " << s.ToString();
+  // The AM unregisters; the RM finishes the app and takes it out of the pool.
+  auto finished = apps_->FinishAm(run->attempt, rm::FinalStatus::kSucceeded, "", "");
+  if (!finished.ok() || !*finished) {
+    LOG(WARNING) << "replay: job " << run->job.id << " could not unregister: "
+                 << (finished.ok() ? std::string("not yet") : finished.status().ToString());
+  }
   recorder_->OnJobFinished(run->index, now);
   pending_[static_cast<size_t>(run->scheduler)].erase(run->index);
   --in_flight_;

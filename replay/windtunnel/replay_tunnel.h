@@ -1,11 +1,14 @@
-// ReplayTunnel: one wind-tunnel replay's world around the real scheduler
-// pool. The cluster is the trace's node list; the queues are the RM's own
-// queue tree (capacity-scheduler.xml read by rm/queues, turned into pool
-// queues as the RM does); each job is an application of the pool driven by
-// an in-process simulated AM that asks for its ready tasks (JobProgress:
-// DAG stages released as parents finish, submit offsets honoured), takes
-// its placements, holds each container for the task's duration and then
-// releases it. Everything is reported to a ReplayRecorder.
+// ReplayTunnel: one wind-tunnel replay's world around the RM core and the
+// real scheduler pool. The cluster is the trace's node list; the queues are
+// the RM's own queue tree (capacity-scheduler.xml read by rm/queues, turned
+// into pool queues as the RM does); each job is submitted to the RM's
+// ApplicationManager (application and attempt state machines, the pool app
+// it creates) as an application with an unmanaged AM — as the staging cell
+// submits its jobs — and that AM, simulated in-process, registers, asks for
+// its ready tasks (JobProgress: DAG stages released as parents finish,
+// submit offsets honoured), takes its placements, holds each container for
+// the task's duration, releases it, and unregisters when the job is done.
+// Everything is reported to a ReplayRecorder.
 //
 // Submission is checked as the RM checks it: an unknown, non-leaf or
 // STOPPED queue rejects the job, as does a task larger than the maximum
@@ -39,6 +42,8 @@
 #include "replay/driver/job_progress.h"
 #include "replay/report/replay_recorder.h"
 #include "replay/trace/trace.h"
+#include "rm/apps/app_manager.h"
+#include "rm/containers/container_registry.h"
 #include "rm/queues/queue_tree.h"
 #include "scheduler_pool/scheduler_pool.h"
 
@@ -66,6 +71,8 @@ class ReplayTunnel {
                                                       ReplayRecorder* recorder);
 
   pool::SchedulerPool& pool() { return *pool_; }
+  // The RM's application manager the jobs are submitted to.
+  const rm::ApplicationManager& apps() const { return *apps_; }
 
   // The job arrives at `now`: rejected (and recorded so) or registered with
   // its ready tasks asked for.
@@ -120,8 +127,8 @@ class ReplayTunnel {
     TraceJob job;
     JobProgress progress;
     int64_t index = 0;
-    pool::AppId app;
-    pool::QueueId queue;
+    rm::ApplicationAttemptId attempt;  // the RM's attempt of the job
+    pool::AppId app;                   // the pool app the RM made for it
     int scheduler = 0;
     Duration arrival{0};
     std::vector<AskGroup> groups;
@@ -145,8 +152,12 @@ class ReplayTunnel {
 
   ReplayRecorder* const recorder_;
   std::unique_ptr<pool::SchedulerPool> pool_;
+  // The RM core around the pool (declared after it: destroyed first).
+  std::unique_ptr<rm::ContainerRegistry> containers_;
+  std::unique_ptr<rm::AmLauncher> launcher_;
+  std::unique_ptr<rm::NodeDirectory> directory_;
+  std::unique_ptr<rm::ApplicationManager> apps_;
   const rm::QueueTree* queues_ = nullptr;
-  std::unordered_map<std::string, pool::QueueId> queue_ids_;
   pool::Resource min_allocation_;
   pool::Resource max_allocation_;
   std::unordered_map<std::string, pool::NodeId> node_by_host_;

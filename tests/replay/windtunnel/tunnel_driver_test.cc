@@ -186,3 +186,50 @@ TEST(TunnelDriverTest, ReaderErrorsStopTheRun) {
 
 }  // namespace
 }  // namespace spindle::replay
+
+namespace spindle::replay {
+namespace {
+
+// The jobs are the RM's applications: submitted with an unmanaged AM,
+// RUNNING while their AM works, FINISHED/SUCCEEDED once it unregisters.
+TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
+  const rm::QueueTree tree = Tree();
+  ManualClock clock;
+  ReplayRecorder recorder(Recording());
+  auto tunnel = ReplayTunnel::Create(SmallCell(&tree), &clock, &recorder);
+  ASSERT_TRUE(tunnel.ok()) << tunnel.status().ToString();
+  ReplayTunnel& t = **tunnel;
+  TraceJob job;
+  job.id = "one";
+  job.queue = "a";
+  job.user = "alice";
+  job.stages = {Stage("tasks", 1, 1000, {})};
+  ASSERT_TRUE(t.Submit(job, Duration(0)).ok());
+  std::vector<rm::RmApp> apps = t.apps().ListApps();
+  ASSERT_EQ(apps.size(), 1u);
+  EXPECT_EQ(apps[0].state, rm::AppState::kRunning);
+  EXPECT_EQ(apps[0].submission.name, "one");
+  EXPECT_EQ(apps[0].submission.user, "alice");
+  EXPECT_TRUE(apps[0].submission.unmanaged_am);
+  const pool::StepResult r = t.pool().RunAllOnce(clock.Now());
+  ASSERT_EQ(r.placed, 1);
+  int64_t got = 0;
+  for (int s = 0; s < t.pool().num_schedulers(); ++s) {
+    auto n = t.Collect(s, 1, std::chrono::milliseconds(1));
+    ASSERT_TRUE(n.ok());
+    got += *n;
+  }
+  ASSERT_EQ(got, 1);
+  ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(5)).ok());
+  EXPECT_EQ(t.jobs_in_flight(), 0);
+  apps = t.apps().ListApps();
+  ASSERT_EQ(apps.size(), 1u);
+  EXPECT_EQ(apps[0].state, rm::AppState::kFinished);
+  EXPECT_EQ(apps[0].final_status, rm::FinalStatus::kSucceeded);
+  // The RM took the app out of the pool.
+  std::vector<pool::Placement> none;
+  EXPECT_FALSE(t.pool().TakePlacements(apps[0].pool_app, &none).ok());
+}
+
+}  // namespace
+}  // namespace spindle::replay

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 
@@ -63,15 +64,21 @@ std::string SeriesChart(const ReplayReport& r, const std::string& title, const s
   return "<div class=\"chart\">" + RenderLineChart(c) + "</div>\n";
 }
 
+// A CDF per mode. With `log_x` the x axis is log10 of the value (at least
+// 0.01), so that modes whose values differ by orders of magnitude (a
+// monolithic scheduler falling behind) do not flatten the others.
 std::string CdfChart(const ReplayReport& r, const std::string& title, const std::string& x_label,
+                     bool log_x,
                      const std::function<const SampleSummary&(const ReplayModeResult&)>& get) {
   ChartSpec c;
   c.title = title;
-  c.x_label = x_label;
+  c.x_label = log_x ? "log10 of " + x_label : x_label;
   c.y_label = "fraction <= x";
   for (size_t i = 0; i < r.modes.size(); ++i) {
     ChartSeries s{r.modes[i].label, {}, StyleOf(i)};
-    for (const auto& [v, f] : get(r.modes[i]).cdf) s.points.emplace_back(v, f);
+    for (const auto& [v, f] : get(r.modes[i]).cdf) {
+      s.points.emplace_back(log_x ? std::log10(std::max(v, 0.01)) : v, f);
+    }
     c.series.push_back(std::move(s));
   }
   return "<div class=\"chart\">" + RenderLineChart(c) + "</div>\n";
@@ -148,13 +155,13 @@ std::string ToHtml(const ReplayReport& r) {
     }
   }
   o += "<h2>Scheduling delay</h2>\n";
-  o += CdfChart(r, "Task scheduling delay CDF (asked -> placed)", "delay (ms)",
+  o += CdfChart(r, "Task scheduling delay CDF (asked -> placed)", "delay (ms)", /*log_x=*/true,
                 [](const ReplayModeResult& m) -> const SampleSummary& { return m.delay_ms; });
   o += SeriesChart(
-      r, "Scheduling delay p99 per second", "delay p99 (ms)", false,
+      r, "Scheduling delay p99 per second", "delay p99 (ms)", /*log_y=*/true,
       [](const ReplaySeriesRow& row) { return row.placed > 0 ? row.delay_p99_ms : -1; });
   o += SeriesChart(
-      r, "Scheduling delay p50 per second", "delay p50 (ms)", false,
+      r, "Scheduling delay p50 per second", "delay p50 (ms)", /*log_y=*/true,
       [](const ReplaySeriesRow& row) { return row.placed > 0 ? row.delay_p50_ms : -1; });
   o += "<h2>Utilisation and load</h2>\n";
   o += SeriesChart(r, "Cluster utilisation (memory)", "allocated / capacity", false,
@@ -173,6 +180,7 @@ std::string ToHtml(const ReplayReport& r) {
   for (const ReplayModeResult& m : r.modes) o += QueueShareChart(m);
   o += "<h2>Job completion time</h2>\n";
   o += CdfChart(r, "Job completion time CDF (submitted -> last task ended)", "JCT (s)",
+                /*log_x=*/false,
                 [](const ReplayModeResult& m) -> const SampleSummary& { return m.jct_s; });
   o += "</body></html>\n";
   return o;

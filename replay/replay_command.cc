@@ -220,7 +220,6 @@ RecorderOptions RecordingFor(const std::vector<TraceNode>& nodes, const rm::Queu
     o.capacity_memory_mb += n.memory_mb;
     o.capacity_vcores += n.vcores;
   }
-  o.nodes = static_cast<int64_t>(nodes.size());
   for (const rm::CsQueue* leaf : tree.Leaves()) {
     o.queues.push_back({rm::QueueTree::PoolQueueName(*leaf), leaf->absolute_capacity});
   }

@@ -432,7 +432,6 @@ RecorderOptions CellRecorderOptions(const CellOptions& options) {
     r.capacity_memory_mb += n.memory_mb;
     r.capacity_vcores += n.vcores;
   }
-  r.nodes = static_cast<int64_t>(options.nodes.size());
   for (const CellQueue& q : ResolveQueues(options.queues)) {
     r.queues.push_back(QueueShareSpec{q.name, q.capacity / 100});
   }

@@ -155,7 +155,6 @@ void ReplayRecorder::OnTaskPlaced(int64_t job, Duration asked, Duration placed, 
     if (preferred) ++b.preferred;
   }
   ChangeUsage(placed, std::max(j.queue, 0), memory_mb, vcores);
-  ++placed_;
 }
 
 void ReplayRecorder::OnTaskEnded(int64_t job, Duration at, int64_t memory_mb, int64_t vcores) {

@@ -37,7 +37,6 @@ struct RecorderOptions {
   // The cluster's capacity (sum of the nodes). Required, > 0.
   int64_t capacity_memory_mb = 0;
   int64_t capacity_vcores = 0;
-  int64_t nodes = 0;
   // Leaf queues. Jobs in a queue not listed are counted under their own
   // name with a guaranteed share of 0 (left out of Jain's index).
   std::vector<QueueShareSpec> queues;
@@ -128,7 +127,6 @@ class ReplayRecorder {
   std::vector<std::vector<QueueWindow>> windows_ GUARDED_BY(mu_);  // [window][queue]
   std::vector<double> all_delays_ms_ GUARDED_BY(mu_);
   std::vector<std::string> rejections_ GUARDED_BY(mu_);
-  int64_t placed_ GUARDED_BY(mu_) = 0;
 };
 
 }  // namespace spindle::replay

@@ -15,7 +15,6 @@ RecorderOptions TwoQueues() {
   RecorderOptions o;
   o.capacity_memory_mb = 1000;
   o.capacity_vcores = 10;
-  o.nodes = 1;
   o.queues = {{"a", 0.5}, {"b", 0.5}};
   o.fairness_window = seconds(10);
   return o;

@@ -81,7 +81,6 @@ RecorderOptions Recording() {
   RecorderOptions o;
   o.capacity_memory_mb = 4 * 4096;
   o.capacity_vcores = 16;
-  o.nodes = 4;
   o.queues = {{"a", 0.7}, {"b", 0.3}};
   return o;
 }

@@ -25,9 +25,9 @@
 #include <string>
 #include <vector>
 
+#include "base/json/json_stream.h"
 #include "replay/report/replay_recorder.h"
 #include "replay/report/replay_writers.h"
-#include "replay/trace/hadoop/json_stream.h"
 #include "replay/trace/hadoop/sls_nodes.h"
 #include "replay/trace/hadoop/sls_reader.h"
 #include "replay/trace/job_list_reader.h"
@@ -151,20 +151,20 @@ void CheckReportFiles(const std::string& dir, const ReplayModeResult& result) {
   report.modes = {result};
   ASSERT_TRUE(WriteReportFiles(dir, report).ok());
   // JSON: one object, strictly parsed, with the run's figures.
-  auto json = hadoop::JsonStream::Open(dir + "/report.json");
+  auto json = json::JsonStream::Open(dir + "/report.json");
   ASSERT_TRUE(json.ok()) << json.status().ToString();
-  hadoop::JsonValue doc;
+  json::JsonValue doc;
   auto got = (*json)->Next(&doc);
   ASSERT_TRUE(got.ok()) << got.status().ToString();
   ASSERT_TRUE(*got);
-  hadoop::JsonValue rest;
+  json::JsonValue rest;
   auto more = (*json)->Next(&rest);
   ASSERT_TRUE(more.ok() && !*more) << "one JSON document";
-  const hadoop::JsonValue* modes = doc.Find("modes");
+  const json::JsonValue* modes = doc.Find("modes");
   ASSERT_NE(modes, nullptr);
   ASSERT_TRUE(modes->is_array());
   ASSERT_EQ(modes->elements().size(), 1u);
-  const hadoop::JsonValue* ended = modes->elements()[0].Find("tasks_ended");
+  const json::JsonValue* ended = modes->elements()[0].Find("tasks_ended");
   ASSERT_NE(ended, nullptr);
   EXPECT_EQ(ended->text(), std::to_string(result.tasks_ended));
   // CSV: a header and a row per second, each with the header's fields.

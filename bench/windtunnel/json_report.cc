@@ -3,11 +3,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "replay/report/json_writer.h"
+#include "base/json/json_writer.h"
 
 namespace spindle::windtunnel {
 
-using replay::JsonWriter;
+using json::JsonWriter;
 
 namespace {
 

@@ -1,7 +1,9 @@
-#include "replay/report/json_writer.h"
+#include "base/json/json_writer.h"
 #include "replay/report/replay_writers.h"
 
 namespace spindle::replay {
+
+using json::JsonWriter;
 
 namespace {
 

@@ -17,10 +17,16 @@
 #include <string>
 #include <string_view>
 
+#include "base/json/json_stream.h"
+#include "base/json/json_value.h"
 #include "base/result.h"
-#include "replay/trace/hadoop/json_value.h"
 
 namespace spindle::replay::hadoop {
+
+// The trace readers read JSON with base/json's parser.
+using json::JsonMember;
+using json::JsonStream;
+using json::JsonValue;
 
 class JsonFields {
  public:

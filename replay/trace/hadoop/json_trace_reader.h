@@ -20,8 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "base/json/json_stream.h"
 #include "replay/trace/arrival_window.h"
-#include "replay/trace/hadoop/json_stream.h"
+#include "replay/trace/hadoop/json_fields.h"
 #include "replay/trace/trace_reader.h"
 
 namespace spindle::replay::hadoop {

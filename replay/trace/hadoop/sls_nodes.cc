@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "base/json/json_stream.h"
 #include "replay/trace/hadoop/json_fields.h"
-#include "replay/trace/hadoop/json_stream.h"
 #include "replay/trace/hadoop/network_path.h"
 
 namespace spindle::replay::hadoop {

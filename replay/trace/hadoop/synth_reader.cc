@@ -7,9 +7,9 @@
 #include <optional>
 #include <utility>
 
+#include "base/json/json_stream.h"
 #include "base/random.h"
 #include "replay/trace/hadoop/json_fields.h"
-#include "replay/trace/hadoop/json_stream.h"
 #include "replay/trace/hadoop/mapreduce_stages.h"
 
 namespace spindle::replay::hadoop {

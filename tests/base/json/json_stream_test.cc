@@ -1,18 +1,25 @@
-#include "replay/trace/hadoop/json_stream.h"
+#include "base/json/json_stream.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
-#include "replay/trace/hadoop/json_fields.h"
-#include "tests/replay/trace/trace_files.h"
-
-namespace spindle::replay::hadoop {
+namespace spindle::json {
 namespace {
 
-using namespace ::spindle::replay::testing_files;  // NOLINT(google-build-using-namespace)
+// Writes `text` to `name` in a folder of the running test's own.
+std::string WriteFile(const std::string& name, const std::string& text) {
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string dir = ::testing::TempDir() + "/" + info->test_suite_name() + "_" + info->name();
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/" + name;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
+  return path;
+}
 
 using ::testing::HasSubstr;
 
@@ -179,28 +186,6 @@ TEST(JsonStreamTest, MissingFileIsNotFound) {
   EXPECT_TRUE(s.status().IsNotFound());
 }
 
-TEST(JsonFieldsTest, TypedAccessAndErrors) {
-  auto s = JsonStream::FromString(
-      "f.json", "{\"i\": 12, \"si\": \"34\", \"d\": 1.5, \"s\": \"x\", \"n\": null,\n \"a\": []}");
-  JsonValue v;
-  ASSERT_TRUE(*s->Next(&v));
-  const std::string file = "f.json";
-  JsonFields f(file, v, "job.");
-  EXPECT_EQ(*f.Int("i"), 12);
-  EXPECT_EQ(*f.Int("si"), 34);  // SLS parses integers from strings too
-  EXPECT_DOUBLE_EQ(*f.Double("d"), 1.5);
-  EXPECT_EQ(*f.String("s"), "x");
-  EXPECT_FALSE(f.OptionalInt("n")->has_value());  // null is absent
-  EXPECT_FALSE(f.OptionalString("zz")->has_value());
-  EXPECT_THAT(f.Int("d").status().message(),
-              HasSubstr("f.json:1: field job.d: expected an integer, got number 1.5"));
-  EXPECT_THAT(f.Int("s").status().message(), HasSubstr("expected an integer"));
-  EXPECT_THAT(f.String("i").status().message(), HasSubstr("expected a string"));
-  EXPECT_THAT(f.Int("zz").status().message(), HasSubstr("field job.zz: missing"));
-  EXPECT_THAT(f.Object("a").status().message(), HasSubstr("f.json:2: field job.a"));
-  EXPECT_TRUE(f.Array("a").ok());
-}
-
 TEST(JsonStreamTest, ProgressCountsWhatWasConsumed) {
   std::string text;
   for (int i = 0; i < 100; ++i) text += "{\"k\": " + std::to_string(i) + "}\n";
@@ -219,4 +204,4 @@ TEST(JsonStreamTest, ProgressCountsWhatWasConsumed) {
 }
 
 }  // namespace
-}  // namespace spindle::replay::hadoop
+}  // namespace spindle::json

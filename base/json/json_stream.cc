@@ -1,4 +1,4 @@
-#include "replay/trace/hadoop/json_stream.h"
+#include "base/json/json_stream.h"
 
 #include <sys/stat.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <utility>
 
-namespace spindle::replay::hadoop {
+namespace spindle::json {
 
 namespace {
 
@@ -373,4 +373,4 @@ Status JsonStream::ParseLiteral(const char* word) {
   return Status::OK();
 }
 
-}  // namespace spindle::replay::hadoop
+}  // namespace spindle::json

@@ -1,4 +1,4 @@
-// JsonWriter: a minimal streaming JSON writer for the reports. The caller
+// JsonWriter: a minimal streaming JSON writer (reports, the REST API). The caller
 // opens and closes containers; commas are inserted automatically;
 // non-finite numbers are written as null.
 #pragma once
@@ -9,7 +9,7 @@
 #include <string>
 #include <type_traits>
 
-namespace spindle::replay {
+namespace spindle::json {
 
 class JsonWriter {
  public:
@@ -116,4 +116,4 @@ class JsonWriter {
   bool first_ = true;
 };
 
-}  // namespace spindle::replay
+}  // namespace spindle::json

@@ -25,10 +25,10 @@
 #include <memory>
 #include <string>
 
+#include "base/json/json_value.h"
 #include "base/result.h"
-#include "replay/trace/hadoop/json_value.h"
 
-namespace spindle::replay::hadoop {
+namespace spindle::json {
 
 struct JsonStreamOptions {
   // Bytes read from the file at a time. Default: 64 KiB.
@@ -99,4 +99,4 @@ class JsonStream {
   Status failed_;
 };
 
-}  // namespace spindle::replay::hadoop
+}  // namespace spindle::json

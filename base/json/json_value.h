@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace spindle::replay::hadoop {
+namespace spindle::json {
 
 struct JsonMember;
 
@@ -78,4 +78,4 @@ struct JsonMember {
   JsonValue value;
 };
 
-}  // namespace spindle::replay::hadoop
+}  // namespace spindle::json

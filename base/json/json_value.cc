@@ -1,11 +1,11 @@
-#include "replay/trace/hadoop/json_value.h"
+#include "base/json/json_value.h"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <utility>
 
-namespace spindle::replay::hadoop {
+namespace spindle::json {
 
 JsonValue JsonValue::Null(int64_t line) {
   JsonValue v;
@@ -100,4 +100,4 @@ const char* JsonValue::TypeName(Type type) {
   return "?";
 }
 
-}  // namespace spindle::replay::hadoop
+}  // namespace spindle::json

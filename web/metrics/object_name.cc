@@ -74,10 +74,10 @@ std::string ObjectName::Get(std::string_view key) const {
 bool ObjectName::Matches(const ObjectName& name) const {
   if (!GlobMatch(domain_, name.domain_)) return false;
   if (!property_pattern_ && keys_.size() != name.keys_.size()) return false;
-  for (const auto& [key, value] : keys_) {
+  for (const auto& wanted : keys_) {
     auto it = std::find_if(name.keys_.begin(), name.keys_.end(),
-                           [&](const auto& kv) { return kv.first == key; });
-    if (it == name.keys_.end() || !GlobMatch(value, it->second)) return false;
+                           [&](const auto& kv) { return kv.first == wanted.first; });
+    if (it == name.keys_.end() || !GlobMatch(wanted.second, it->second)) return false;
   }
   return true;
 }

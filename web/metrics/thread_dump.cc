@@ -13,7 +13,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <fstream>
 #include <mutex>
+#include <string>
 
 #include "web/metrics/process_stats.h"
 
@@ -103,6 +105,18 @@ std::string SymbolizeFrame(void* pc, int index) {
   return std::string(head) + text;
 }
 
+// Whether thread `tid` blocks `signal` (SigBlk of its status): it would
+// never answer, so it is not asked.
+bool BlocksSignal(int tid, int signal) {
+  std::ifstream in("/proc/self/task/" + std::to_string(tid) + "/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("SigBlk:", 0) != 0) continue;
+    const uint64_t mask = std::strtoull(line.c_str() + 7, nullptr, 16);
+    return (mask >> (signal - 1)) & 1u;
+  }
+  return false;
+}
+
 const char* StateName(char state) {
   switch (state) {
     case 'R':
@@ -143,7 +157,9 @@ std::vector<ThreadDump> CaptureThreads(std::chrono::milliseconds per_thread_time
       g_slot.depth.store(0, std::memory_order_relaxed);
       g_slot.owner.store(t.tid, std::memory_order_release);
       bool answered = false;
-      if (syscall(SYS_tgkill, getpid(), t.tid, g_signal) == 0) {
+      if (BlocksSignal(t.tid, g_signal)) {
+        g_slot.owner.store(0, std::memory_order_release);
+      } else if (syscall(SYS_tgkill, getpid(), t.tid, g_signal) == 0) {
         answered = WaitAnswered(per_thread_timeout);
         if (!answered) {
           int expected = t.tid;
@@ -183,7 +199,9 @@ std::string FormatThreadDump(const std::string& title, const std::vector<ThreadD
     out += std::string("  State: ") + t.state + " (" + StateName(t.state) + ")\n";
     out += std::string("  CPU time: ") + cpu + " s\n";
     if (!t.answered) {
-      out += "  Stack: (not captured: the thread did not answer in time)\n";
+      out +=
+          "  Stack: (not captured: the thread blocks the dump signal or did not answer in "
+          "time)\n";
       continue;
     }
     out += "  Stack:\n";

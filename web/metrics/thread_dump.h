@@ -9,8 +9,8 @@
 // handler is installed, so that it does not load libgcc (and allocate)
 // inside the handler.
 //
-// A thread that does not answer within `per_thread_timeout` is listed
-// without a stack. The slot is claimed by compare-and-swap, so a late
+// A thread that blocks the signal (SigBlk), or does not answer within
+// `per_thread_timeout`, is listed without a stack. The slot is claimed by compare-and-swap, so a late
 // answer never writes into the next thread's slot. Dumps are serialised by
 // a mutex.
 //

@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 #include <pthread.h>
+#include <signal.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -19,6 +22,12 @@ std::mutex g_mu;
 std::condition_variable g_cv;
 bool g_release = false;
 std::atomic<bool> g_parked{false};
+
+// Polls `done` for up to 10 s.
+void WaitUntil(const std::function<bool()>& done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!done() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+}
 
 // Not inlined, so that it appears in the parked thread's stack.
 __attribute__((noinline)) void ParkedThreadBodyForStacksTest() {
@@ -34,7 +43,7 @@ TEST(ThreadDumpTest, ListsTheParkedThreadWithItsFunction) {
     ParkedThreadBodyForStacksTest();
   });
   // Wait for the thread to park (bounded).
-  for (int i = 0; i < 10000 && !g_parked; ++i) std::this_thread::yield();
+  WaitUntil([] { return g_parked.load(); });
   ASSERT_TRUE(g_parked.load());
   const std::vector<ThreadDump> threads = CaptureThreads();
   {
@@ -68,6 +77,32 @@ TEST(ThreadDumpTest, ListsTheParkedThreadWithItsFunction) {
   EXPECT_TRUE(has_test) << ::testing::PrintToString(self->frames);
 }
 
+TEST(ThreadDumpTest, AThreadBlockingTheSignalIsListedWithoutAStack) {
+  std::atomic<bool> ready{false};
+  std::atomic<bool> stop{false};
+  std::thread blocker([&] {
+    pthread_setname_np(pthread_self(), "stacks-blocker");
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, nullptr);
+    ready = true;
+    while (!stop) std::this_thread::yield();
+  });
+  WaitUntil([&] { return ready.load(); });
+  ASSERT_TRUE(ready.load());
+  const std::vector<ThreadDump> threads = CaptureThreads();
+  stop = true;
+  blocker.join();
+  bool listed = false;
+  for (const ThreadDump& t : threads) {
+    if (t.name != "stacks-blocker") continue;
+    listed = true;
+    EXPECT_FALSE(t.answered);
+    EXPECT_TRUE(t.frames.empty());
+  }
+  EXPECT_TRUE(listed);
+}
+
 TEST(ThreadDumpTest, TextAsStackServlet) {
   HttpRequest request;
   request.path = "/stacks";
@@ -89,8 +124,8 @@ TEST(ThreadDumpTest, FormatsAThreadThatDidNotAnswer) {
   const std::string text = FormatThreadDump("x", {t});
   EXPECT_EQ(text,
             "Process Thread Dump: x\n1 active threads\nThread 42 (stuck):\n  State: D (disk "
-            "sleep)\n  CPU time: 0.000 s\n  Stack: (not captured: the thread did not answer in "
-            "time)\n");
+            "sleep)\n  CPU time: 0.000 s\n  Stack: (not captured: the thread blocks the dump "
+            "signal or did not answer in time)\n");
 }
 
 }  // namespace

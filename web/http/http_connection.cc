@@ -47,6 +47,7 @@ void HttpConnection::Process() {
         request_timer_armed_ = true;
         ArmTimer(shared_->options.request_timeout, TimerKind::kRequest);
       }
+      if (!continue_sent_ && reader_.WantsContinue()) SendContinue();
       DoRead();
       return;
     case RequestReader::State::kHeaderTooLarge:
@@ -165,6 +166,33 @@ void HttpConnection::Write(const HttpResponse& response, bool head, bool keep_al
   outbound_ = SerializeResponse(response, ResponseFraming{head, keep_alive},
                                 HttpDate(std::chrono::system_clock::now()));
   ArmTimer(shared_->options.idle_timeout, TimerKind::kWrite);
+  if (continue_in_flight_) {
+    deferred_write_ = keep_alive;
+    return;
+  }
+  StartWrite(keep_alive);
+}
+
+void HttpConnection::SendContinue() {
+  static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+  continue_sent_ = true;
+  continue_in_flight_ = true;
+  asio::async_write(socket_, asio::buffer(kContinue.data(), kContinue.size()),
+                    [self = shared_from_this()](const boost::system::error_code& ec, size_t) {
+                      self->continue_in_flight_ = false;
+                      if (ec) {
+                        self->Close();
+                        return;
+                      }
+                      if (self->deferred_write_.has_value()) {
+                        const bool keep_alive = *self->deferred_write_;
+                        self->deferred_write_.reset();
+                        if (self->phase_ == Phase::kWriting) self->StartWrite(keep_alive);
+                      }
+                    });
+}
+
+void HttpConnection::StartWrite(bool keep_alive) {
   asio::async_write(
       socket_, asio::buffer(outbound_),
       [self = shared_from_this(), keep_alive](const boost::system::error_code& ec, size_t) {
@@ -187,6 +215,7 @@ void HttpConnection::NextRequest() {
   phase_ = Phase::kReading;
   reader_.Reset();
   request_timer_armed_ = false;
+  continue_sent_ = false;
   ArmTimer(shared_->options.idle_timeout, TimerKind::kIdle);
   Process();
 }

@@ -88,6 +88,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // A response the server makes itself (errors, 503).
   void RespondError(int status, const std::string& text, bool keep_alive);
   void Write(const HttpResponse& response, bool head, bool keep_alive);
+  // Writes outbound_ (after an interim 100 Continue, if one is in flight).
+  void StartWrite(bool keep_alive);
+  void SendContinue();
   void OnWrite(const boost::system::error_code& ec, bool keep_alive);
   void NextRequest();
   void ArmTimer(std::chrono::milliseconds after, TimerKind kind);
@@ -105,6 +108,11 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   Phase phase_ = Phase::kReading;
   bool read_outstanding_ = false;
   bool closing_ = false;
+  // "100 Continue" sent for the current request / still being written; a
+  // response made meanwhile waits for it (deferred_write_, its keep-alive).
+  bool continue_sent_ = false;
+  bool continue_in_flight_ = false;
+  std::optional<bool> deferred_write_;
   RequestReader reader_;
   std::string inbound_;  // bytes read and not yet consumed by reader_
   std::string outbound_;

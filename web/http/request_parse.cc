@@ -141,6 +141,15 @@ RequestReader::State RequestReader::Feed(std::string_view data, size_t* consumed
   return state_;
 }
 
+bool RequestReader::WantsContinue() const {
+  if (state_ != State::kNeedMore || !parser_->is_header_done() || parser_->is_done()) {
+    return false;
+  }
+  const auto& message = parser_->get();
+  return message.version() >= 11 &&
+         boost::beast::iequals(message[http::field::expect], "100-continue");
+}
+
 RequestReader::State RequestReader::FeedEof() {
   if (state_ != State::kNeedMore) return state_;
   if (!started_) return state_;

@@ -292,6 +292,28 @@ TEST(HttpServerTest, BodiesWithinTheLimitReachTheHandler) {
   EXPECT_EQ(client.Read()->body(), "PUT /c|x-test=|body=abcde");
 }
 
+TEST(HttpServerTest, ExpectContinueGetsAnInterimResponseBeforeTheBody) {
+  Started s(TestOptions());
+  Client client(s.port());
+  ASSERT_TRUE(client.Send("POST /p HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n"));
+  auto interim = client.Read();
+  ASSERT_TRUE(interim.has_value());
+  EXPECT_EQ(interim->result_int(), 100);
+  ASSERT_TRUE(client.Send("hello"));
+  auto response = client.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->body(), "POST /p|x-test=|body=hello");
+  // A body sent without waiting still works, and the next request on the
+  // connection gets its own 100 unless its body came with the header.
+  ASSERT_TRUE(
+      client.Send("PUT /q HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi"));
+  auto maybe_interim = client.Read();
+  ASSERT_TRUE(maybe_interim.has_value());
+  if (maybe_interim->result_int() == 100) maybe_interim = client.Read();
+  ASSERT_TRUE(maybe_interim.has_value());
+  EXPECT_EQ(maybe_interim->body(), "PUT /q|x-test=|body=hi");
+}
+
 TEST(HttpServerTest, HeaderTooLargeIs431) {
   HttpServerOptions options = TestOptions();
   options.max_request_header_bytes = 1024;

@@ -33,7 +33,7 @@ void HttpConnection::Start() {
 
 void HttpConnection::Shutdown() {
   closing_ = true;
-  if (phase_ == Phase::kReading) Close();
+  if (phase_ == Phase::kReading || phase_ == Phase::kDraining) Close();
 }
 
 void HttpConnection::Process() {
@@ -204,11 +204,37 @@ void HttpConnection::OnWrite(const boost::system::error_code& ec, bool keep_aliv
   if (phase_ != Phase::kWriting) return;
   CancelTimer();
   outbound_.clear();
-  if (ec || !keep_alive || closing_) {
+  if (ec || closing_) {
     Close();
-    return;
+  } else if (!keep_alive) {
+    Linger();
+  } else {
+    NextRequest();
   }
-  NextRequest();
+}
+
+void HttpConnection::Linger() {
+  phase_ = Phase::kDraining;
+  drained_bytes_ = 0;
+  boost::system::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  ArmTimer(shared_->options.request_timeout, TimerKind::kDrain);
+  DrainRead();
+}
+
+void HttpConnection::DrainRead() {
+  socket_.async_read_some(
+      asio::buffer(read_buffer_),
+      [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
+        if (self->phase_ != Phase::kDraining) return;
+        self->drained_bytes_ += n;
+        // EOF is the normal end: the client read the response and closed.
+        if (ec || self->drained_bytes_ > kMaxDrainBytes) {
+          self->Close();
+          return;
+        }
+        self->DrainRead();
+      });
 }
 
 void HttpConnection::NextRequest() {
@@ -253,6 +279,10 @@ void HttpConnection::OnTimer(TimerKind kind) {
     }
     case TimerKind::kWrite:
       if (phase_ != Phase::kWriting) return;
+      Close();
+      return;
+    case TimerKind::kDrain:
+      if (phase_ != Phase::kDraining) return;
       Close();
       return;
   }

@@ -346,6 +346,23 @@ TEST(HttpServerTest, BodyOverTheLimitByContentLengthIs413BeforeTheBodyIsSent) {
   EXPECT_EQ(s.server.counters().too_large, 1);
 }
 
+TEST(HttpServerTest, BodyOverTheLimitSentAnywayStillGets413) {
+  HttpServerOptions options = TestOptions();
+  options.max_request_body_bytes = 10;
+  Started s(options);
+  Client client(s.port());
+  // The client does not wait: the body follows the header at once. The
+  // server answers from the header, then reads and drops the body, so the
+  // client's write completes and the 413 is not lost to a reset.
+  const std::string body(200000, 'b');
+  ASSERT_TRUE(client.Send("POST /p HTTP/1.1\r\nContent-Length: 200000\r\n\r\n" + body));
+  auto response = client.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 413);
+  EXPECT_FALSE(response->keep_alive());
+  EXPECT_TRUE(client.ServerClosed());
+}
+
 TEST(HttpServerTest, ChunkedBodyOverTheLimitIs413) {
   HttpServerOptions options = TestOptions();
   options.max_request_body_bytes = 10;

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "tests/web/rest/cluster_fixture.h"
-#include "web/rest/rest_document.h"
 #include "tests/web/rest/golden.h"
+#include "web/rest/rest_document.h"
 
 namespace spindle::web::rest::testing {
 namespace {

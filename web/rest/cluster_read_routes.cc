@@ -36,7 +36,7 @@ std::string Trim(const std::string& s) {
 
 class Handlers {
  public:
-  Handlers(ClusterWebOptions options, ClusterWebDeps deps)
+  Handlers(WebCallerOptions options, ClusterWebDeps deps)
       : options_(std::move(options)), deps_(std::move(deps)) {}
 
   HttpResponse ClusterInfo(const HttpRequest& request) const {
@@ -48,12 +48,12 @@ class Handlers {
   }
 
   HttpResponse Scheduler(const HttpRequest& request) const {
-    return RenderDocument(request, SchedulerDocument(deps_, RestCaller(request, options_)));
+    return RenderDocument(request, SchedulerDocument(deps_, WebCaller(request, options_)));
   }
 
   HttpResponse UserInfo(const HttpRequest& request) const {
     RestNode body;
-    body.Str("rmLoginUser", LoginUser()).Str("requestedUser", RestCaller(request, options_));
+    body.Str("rmLoginUser", LoginUser()).Str("requestedUser", WebCaller(request, options_));
     return RenderDocument(request, RestDocument("clusterUserInfo", std::move(body)));
   }
 
@@ -77,7 +77,7 @@ class Handlers {
     auto deselects = ParseDeSelects(request.QueryAll("deSelects"), &error);
     if (!deselects.has_value()) return RenderError(request, error);
 
-    const std::string caller = RestCaller(request, options_);
+    const std::string caller = WebCaller(request, options_);
     client_service::ClientRmService::Who who;
     who.user = caller;
     y::GetApplicationsResponseProto response;
@@ -105,7 +105,7 @@ class Handlers {
     if (!app.has_value()) return RenderError(request, error);
     auto deselects = ParseDeSelects(request.QueryAll("deSelects"), &error);
     if (!deselects.has_value()) return RenderError(request, error);
-    const bool access = deps_.client->CanView(RestCaller(request, options_), *app);
+    const bool access = deps_.client->CanView(WebCaller(request, options_), *app);
     return RenderDocument(request,
                           RestDocument("app", AppInfoNode(deps_, *app, access, *deselects)));
   }
@@ -114,7 +114,7 @@ class Handlers {
     RestError error;
     auto app = FindApp(request, &error);
     if (!app.has_value()) return RenderError(request, error);
-    const bool access = deps_.client->CanView(RestCaller(request, options_), *app);
+    const bool access = deps_.client->CanView(WebCaller(request, options_), *app);
     return RenderDocument(request, AppAttemptsDocument(*app, access));
   }
 
@@ -349,26 +349,15 @@ class Handlers {
     return out;
   }
 
-  const ClusterWebOptions options_;
+  const WebCallerOptions options_;
   const ClusterWebDeps deps_;
 };
 
 }  // namespace
 
-Result<ClusterWebOptions> ClusterWebOptions::FromConfiguration(const rm::Configuration& conf) {
-  ClusterWebOptions options;
-  options.static_user = conf.Get("hadoop.http.staticuser.user", "dr.who");
-  return options;
-}
-
-std::string RestCaller(const HttpRequest& request, const ClusterWebOptions& options) {
-  if (auto user = request.Query("user.name"); user.has_value() && !user->empty()) return *user;
-  return options.static_user;
-}
-
-void AddClusterReadRoutes(Router* router, const ClusterWebOptions& options,
+void AddClusterReadRoutes(Router* router, const WebCallerOptions& callers,
                           const ClusterWebDeps& deps) {
-  auto handlers = std::make_shared<const Handlers>(options, deps);
+  auto handlers = std::make_shared<const Handlers>(callers, deps);
   auto add = [&](const std::string& path,
                  HttpResponse (Handlers::*method)(const HttpRequest&) const) {
     router->Add(HttpMethod::kGet, path, [handlers, method](const HttpRequest& request) {

@@ -10,6 +10,8 @@ namespace spindle::web::rest {
 
 namespace {
 
+constexpr char kIllegalArgument[] = "java.lang.IllegalArgumentException";
+
 std::string Trim(const std::string& s) {
   const size_t begin = s.find_first_not_of(" \t\r\n");
   if (begin == std::string::npos) return "";
@@ -40,14 +42,15 @@ std::string UpperAscii(std::string s) {
 
 std::optional<rm::ApplicationId> ParseAppIdParam(const std::string& text, RestError* error) {
   if (text.rfind("application_", 0) != 0) {
-    *error = RestError::BadRequest("Invalid ApplicationId prefix: " + text +
-                                   ". The valid ApplicationId should start with prefix "
-                                   "application");
+    *error = RestError::BadRequestCause(kIllegalArgument,
+                                        "Invalid ApplicationId prefix: " + text +
+                                            ". The valid ApplicationId should start with prefix "
+                                            "application");
     return std::nullopt;
   }
   auto id = rm::ApplicationId::Parse(text);
   if (!id.ok()) {
-    *error = RestError::BadRequest("Invalid ApplicationId: " + text);
+    *error = RestError::BadRequestCause(kIllegalArgument, "Invalid ApplicationId: " + text);
     return std::nullopt;
   }
   return *id;

@@ -15,9 +15,11 @@
 
 namespace spindle::web::rest {
 
-// WebAppUtils.parseApplicationId: BadRequestException "Invalid
-// ApplicationId prefix: <id>. The valid ApplicationId should start with
-// prefix application" or "Invalid ApplicationId: <id>".
+// WebAppUtils.parseApplicationId: BadRequestException wrapping
+// ApplicationId.fromString's IllegalArgumentException:
+// "java.lang.IllegalArgumentException: Invalid ApplicationId prefix: <id>.
+// The valid ApplicationId should start with prefix application" or
+// "java.lang.IllegalArgumentException: Invalid ApplicationId: <id>".
 std::optional<rm::ApplicationId> ParseAppIdParam(const std::string& text, RestError* error);
 
 // The comma-separated values of every occurrence of a query parameter,

@@ -13,11 +13,12 @@ TEST(RestParamsTest, AppIdLikeWebAppUtils) {
   EXPECT_EQ(id->id, 42);
   EXPECT_FALSE(ParseAppIdParam("application_1_x", &error).has_value());
   EXPECT_EQ(error.status, 400);
-  EXPECT_EQ(error.message, "Invalid ApplicationId: application_1_x");
+  EXPECT_EQ(error.message,
+            "java.lang.IllegalArgumentException: Invalid ApplicationId: application_1_x");
   EXPECT_FALSE(ParseAppIdParam("container_1_2", &error).has_value());
   EXPECT_EQ(error.message,
-            "Invalid ApplicationId prefix: container_1_2. The valid ApplicationId should start "
-            "with prefix application");
+            "java.lang.IllegalArgumentException: Invalid ApplicationId prefix: container_1_2. "
+            "The valid ApplicationId should start with prefix application");
   EXPECT_FALSE(ParseAppIdParam("", &error).has_value());
 }
 

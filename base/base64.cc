@@ -73,4 +73,14 @@ Result<std::string> Base64Decode(std::string_view text) {
   return out;
 }
 
+Result<std::string> Base64DecodeLenient(std::string_view text) {
+  std::string standard(text);
+  for (char& c : standard) {
+    if (c == '-') c = '+';
+    if (c == '_') c = '/';
+  }
+  while (standard.size() % 4 != 0) standard.push_back('=');
+  return Base64Decode(standard);
+}
+
 }  // namespace spindle

@@ -12,5 +12,10 @@ namespace spindle {
 std::string Base64Encode(std::string_view bytes);
 // Fails on characters outside the alphabet or a bad length/padding.
 Result<std::string> Base64Decode(std::string_view text);
+// Also accepts the URL-safe alphabet ('-' and '_') and missing padding, as
+// commons-codec's decoder does for the values Hadoop's REST API takes
+// (Token.decodeFromUrlString, credentials secrets, service data). Other
+// characters still fail.
+Result<std::string> Base64DecodeLenient(std::string_view text);
 
 }  // namespace spindle

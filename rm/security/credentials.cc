@@ -81,6 +81,16 @@ Status ReadProtobufBody(std::string_view data, size_t offset, Credentials* crede
 
 }  // namespace
 
+Result<Token> ParseWritableToken(std::string_view data) {
+  WritableReader in(data, "token");
+  ASSIGN_OR_RETURN(std::string_view identifier, in.ReadLengthPrefixed("token identifier"));
+  ASSIGN_OR_RETURN(std::string_view password, in.ReadLengthPrefixed("token password"));
+  ASSIGN_OR_RETURN(std::string_view kind, in.ReadLengthPrefixed("token kind"));
+  ASSIGN_OR_RETURN(std::string_view service, in.ReadLengthPrefixed("token service"));
+  return Token{std::string(identifier), std::string(password), std::string(kind),
+               std::string(service)};
+}
+
 Result<Credentials> Credentials::Parse(std::string_view data) {
   WritableReader in(data, kWhat);
   if (data.size() < kMagic.size() || data.substr(0, kMagic.size()) != kMagic) {

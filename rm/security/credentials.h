@@ -76,6 +76,11 @@ class Credentials {
   CredentialsFormat source_format_ = CredentialsFormat::kWritable;
 };
 
+// One Token in its Writable form (VInt idLen, id, VInt pwLen, pw, Text
+// kind, Text service), as Token.decodeFromUrlString reads it once the URL
+// string is decoded. Corruption on truncation or bad lengths.
+Result<Token> ParseWritableToken(std::string_view data);
+
 // What the RM does to the submitted AM launch context's tokens before
 // startContainers (AMLauncher.setupTokens, WIRE.md 7.1): parse them (empty
 // means none), add the AMRM token under its service as alias (the empty

@@ -33,5 +33,15 @@ TEST(Base64Test, RejectsMalformedInput) {
   EXPECT_FALSE(Base64Decode("Zm=v").ok());      // data after padding
 }
 
+TEST(Base64Test, LenientTakesUrlSafeAlphabetAndMissingPadding) {
+  const std::string bytes("\xfb\xff\xbf\x01", 4);  // "+/+/AQ==" in the standard alphabet
+  EXPECT_EQ(Base64Encode(bytes), "+/+/AQ==");
+  EXPECT_EQ(*Base64DecodeLenient("-_-_AQ"), bytes);
+  EXPECT_EQ(*Base64DecodeLenient("+/+/AQ=="), bytes);
+  EXPECT_EQ(*Base64DecodeLenient(""), "");
+  EXPECT_FALSE(Base64DecodeLenient("Zm9*").ok());
+  EXPECT_FALSE(Base64DecodeLenient("Z").ok());  // one character is no byte
+}
+
 }  // namespace
 }  // namespace spindle

@@ -289,5 +289,19 @@ INSTANTIATE_TEST_SUITE_P(
                   "credentials: CredentialsProto does not parse at offset 6"}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
 
+TEST(CredentialsTest, ParsesOneWritableToken) {
+  std::string data;
+  WriteText("id\x01", &data);
+  WriteText("pw", &data);
+  WriteText("RM_DELEGATION_TOKEN", &data);
+  WriteText("127.0.0.1:8032", &data);
+  Result<Token> token = ParseWritableToken(data);
+  ASSERT_TRUE(token.ok()) << token.status().ToString();
+  EXPECT_EQ(*token, (Token{"id\x01", "pw", "RM_DELEGATION_TOKEN", "127.0.0.1:8032"}));
+  Result<Token> truncated = ParseWritableToken(data.substr(0, data.size() - 1));
+  ASSERT_FALSE(truncated.ok());
+  EXPECT_EQ(truncated.status().code(), Status::Code::kCorruption) << truncated.status().ToString();
+}
+
 }  // namespace
 }  // namespace spindle::rm

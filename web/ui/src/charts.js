@@ -95,6 +95,7 @@ function schedulerSeries(ids, unit) {
     label: `scheduler ${id}`,
     stroke: PALETTE[i % PALETTE.length],
     width: 1,
+    points: { show: false },
     value: (u, v) => (v == null ? '—' : `${dec(v)} ${unit}`),
   }));
 }
@@ -141,12 +142,18 @@ class Chart {
   }
 }
 
+const two = (n) => String(n).padStart(2, '0');
+const clock = (t) => {
+  const d = new Date(t * 1000);
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+};
+
 const baseOptions = (yLabel, yDistr = 1) => ({
   legend: { show: false },
   cursor: { drag: { x: false, y: false } },
   scales: { x: { time: true }, y: yDistr === 3 ? { distr: 3 } : { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
   axes: [
-    { stroke: '#556', grid: { stroke: '#e6e9ef' } },
+    { stroke: '#556', grid: { stroke: '#e6e9ef' }, values: (u, vals) => vals.map(clock) },
     { stroke: '#556', grid: { stroke: '#e6e9ef' }, label: yLabel, size: 64,
       values: yDistr === 3 ? (u, vals) => vals.map((v) => delayMs(v)) : undefined },
   ],
@@ -158,7 +165,7 @@ function rateChart(title, yLabel, key) {
       h('b', { class: 'swatch thin' }), ' one line per scheduler'),
     (history) => ({
       ...baseOptions(yLabel),
-      series: [{}, { label: 'pool', stroke: POOL_COLOR, width: 2.5 },
+      series: [{}, { label: 'pool', stroke: POOL_COLOR, width: 2.5, points: { show: false } },
         ...schedulerSeries(history.ids, '/s')],
     }),
     (history) => history.rateData(history[key]));
@@ -172,8 +179,8 @@ export function makeCharts() {
         h('b', { class: 'swatch', style: 'background:#e15759' }), ' p99   per second, whole pool (log scale)'),
       () => ({
         ...baseOptions('delay', 3),
-        series: [{}, { label: 'p50', stroke: '#4e79a7', width: 2 },
-          { label: 'p99', stroke: '#e15759', width: 2 }],
+        series: [{}, { label: 'p50', stroke: '#4e79a7', width: 2, points: { show: false } },
+          { label: 'p99', stroke: '#e15759', width: 2, points: { show: false } }],
       }),
       (history) => history.delayData()),
     rateChart('Conflicts', 'conflicts/s', 'conflicts'),

@@ -66,6 +66,23 @@ export function time(ms) {
     `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
+// The same without the year (tables).
+export function shortTime(ms) {
+  const t = time(ms);
+  return t.length > 5 ? t.slice(5) : t;
+}
+
+// `url` if it is an http(s) URL, else null: links from application data
+// (tracking URLs, log links) never run script.
+export function safeUrl(url) {
+  try {
+    const u = new URL(String(url), location.href);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+  } catch {
+    return null;
+  }
+}
+
 // CSS class of a YARN state (application, node, queue or final status).
 export function stateClass(state) {
   switch (String(state || '').toUpperCase()) {

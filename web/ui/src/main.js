@@ -17,7 +17,7 @@ import { SchedulerView } from './views/scheduler.js';
 
 const POLL_MS = 2000;
 
-const state = { data: {}, errors: {}, history: new PoolHistory(), lastOk: 0 };
+const state = { data: {}, errors: {}, okAt: {}, history: new PoolHistory() };
 let view = null;
 let timer = null;
 let polling = false;
@@ -61,11 +61,13 @@ function showBanner() {
     banner.hidden = true;
     return;
   }
-  const since = state.lastOk ? ` Last good data ${Math.round((Date.now() - state.lastOk) / 1000)} s ago.` : '';
+  const age = (key) => (state.okAt[key]
+    ? ` (last good answer ${Math.round((Date.now() - state.okAt[key]) / 1000)} s ago)`
+    : ' (no answer yet)');
   banner.replaceChildren(
     h('strong', {}, failed.length === 1 ? 'An endpoint is failing' : `${failed.length} endpoints are failing`),
-    h('ul', {}, failed.map(([, e]) => h('li', {}, e))),
-    h('span', {}, `Retrying every ${POLL_MS / 1000} s; the page shows the last data it had.${since}`));
+    h('ul', {}, failed.map(([key, e]) => h('li', {}, e + (key === 'render' ? '' : age(key))))),
+    h('span', {}, `Retrying every ${POLL_MS / 1000} s; the page shows the last data it had.`));
   banner.hidden = false;
 }
 
@@ -81,27 +83,29 @@ async function poll() {
     if (r.status === 'fulfilled') {
       state.data[key] = r.value;
       state.errors[key] = null;
+      state.okAt[key] = now;
       if (key === 'pool') state.history.add(r.value, now / 1000);
     } else {
       state.errors[key] = r.reason.message;
     }
   });
-  if (results.some((r) => r.status === 'fulfilled')) state.lastOk = now;
   polling = false;
-  showBanner();
   const status = document.getElementById('status');
   const ok = results.every((r) => r.status === 'fulfilled');
-  status.textContent = `${ok ? 'updated' : 'partly updated'} ${new Date(now).toLocaleTimeString('en-GB')}`;
+  const none = results.every((r) => r.status !== 'fulfilled');
+  const word = ok ? 'updated' : none ? 'no answer' : 'partly updated';
+  status.textContent = `${word} ${new Date(now).toLocaleTimeString('en-GB')}`;
   status.className = `status ${ok ? 'ok' : 'bad'}`;
   if (current === view) {
     try {
+      state.errors.render = null;
       view.update(state);
     } catch (e) {
       state.errors.render = `rendering failed: ${e.message}`;
-      showBanner();
       console.error(e);
     }
   }
+  showBanner();
 }
 
 function schedule() {
@@ -115,7 +119,7 @@ function schedule() {
 function route() {
   if (view) view.destroy();
   // Errors of another view's endpoints no longer apply.
-  for (const key of Object.keys(state.errors)) if (!key.match(/^(pool)$/)) state.errors[key] = null;
+  for (const key of Object.keys(state.errors)) if (key !== 'pool') state.errors[key] = null;
   const [nav, next] = viewFor(location.pathname);
   view = next;
   for (const a of document.querySelectorAll('[data-nav]')) a.classList.toggle('active', a.dataset.nav === nav);

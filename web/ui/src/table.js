@@ -13,6 +13,7 @@ export class SortTable {
     this.empty = empty;
     this.rowKey = rowKey;
     this.rows = [];
+    this.message = 'Loading…';
     this.tbody = h('tbody');
     this.headers = columns.map((c) => h('th', {
       class: [c.numeric ? 'num' : '', 'sortable'].join(' ').trim(),
@@ -20,6 +21,7 @@ export class SortTable {
       onclick: () => this.sortBy(c.key),
       dataset: { key: c.key },
     }, c.label, h('span', { class: 'arrow' })));
+    this.render();
     this.el = h('div', { class: 'table-wrap' },
       h('table', { class: 'grid' }, h('thead', {}, h('tr', {}, this.headers)), this.tbody));
   }
@@ -35,6 +37,14 @@ export class SortTable {
 
   update(rows) {
     this.rows = rows;
+    this.message = null;
+    this.render();
+  }
+
+  // Shows `message` instead of rows until the next update() (no data yet).
+  showMessage(message) {
+    if (this.message === null) return; // keep the last good rows
+    this.message = message;
     this.render();
   }
 
@@ -61,7 +71,7 @@ export class SortTable {
       th.setAttribute('aria-sort', active ? (this.descending ? 'descending' : 'ascending') : 'none');
     }
     const body = sorted.length === 0
-      ? [h('tr', {}, h('td', { class: 'empty', colspan: this.columns.length }, this.empty))]
+      ? [h('tr', {}, h('td', { class: 'empty', colspan: this.columns.length }, this.message || this.empty))]
       : sorted.map((row) => h('tr', this.rowKey ? { dataset: { key: this.rowKey(row) } } : {},
         this.columns.map((c) => {
           const content = c.render ? c.render(row) : this.value(c, row);

@@ -1,7 +1,7 @@
 // /cluster/app/<id>: one application and its attempts.
 
 import { list } from '../api.js';
-import { h, num, mb, time, duration, badge, pct } from '../format.js';
+import { h, num, mb, time, duration, badge, pct, safeUrl } from '../format.js';
 
 function kvTable(pairs) {
   return h('table', { class: 'kv' }, h('tbody', {},
@@ -28,7 +28,8 @@ export class AppView {
     }
     const a = doc.app || {};
     this.details.replaceChildren(
-      h('div', { class: 'app-head' }, badge(a.state), ' ', badge(a.finalStatus),
+      h('div', { class: 'app-head' }, h('span', { class: 'muted' }, 'State'), badge(a.state),
+        h('span', { class: 'muted' }, 'Final status'), badge(a.finalStatus),
         h('span', { class: 'progress big' },
           h('span', { class: 'progress-fill', style: `width:${Math.max(0, Math.min(100, a.progress || 0))}%` }),
           h('span', { class: 'progress-text' }, pct(a.progress)))),
@@ -37,7 +38,7 @@ export class AppView {
           ['Name', a.name], ['User', a.user], ['Queue', a.queue], ['Type', a.applicationType],
           ['Tags', a.applicationTags], ['Priority', a.priority != null ? num(a.priority) : null],
           ['Unmanaged AM', a.unmanagedApplication == null ? null : String(a.unmanagedApplication)],
-          ['Tracking', a.trackingUrl ? h('a', { href: a.trackingUrl }, a.trackingUI || a.trackingUrl) : a.trackingUI],
+          ['Tracking', safeUrl(a.trackingUrl) ? h('a', { href: safeUrl(a.trackingUrl) }, a.trackingUI || a.trackingUrl) : a.trackingUI],
         ]),
         kvTable([
           ['Started', time(a.startedTime)], ['Launched', time(a.launchTime)],
@@ -59,7 +60,7 @@ export class AppView {
             h('td', {}, t.appAttemptId || String(t.id)), h('td', {}, time(t.startTime)),
             h('td', {}, time(t.finishedTime)), h('td', {}, t.containerId || '—'),
             h('td', {}, t.nodeId || '—'),
-            h('td', {}, t.logsLink ? h('a', { href: t.logsLink }, 'logs') : '—'))))));
+            h('td', {}, safeUrl(t.logsLink) ? h('a', { href: safeUrl(t.logsLink) }, 'logs') : '—'))))));
   }
 
   destroy() {}

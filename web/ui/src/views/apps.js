@@ -2,7 +2,7 @@
 // state, user, queue and free text (id, name, user, queue, type, tags).
 
 import { list } from '../api.js';
-import { h, num, mb, time, duration, badge, pct } from '../format.js';
+import { h, num, mb, shortTime, duration, badge, pct } from '../format.js';
 import { SortTable } from '../table.js';
 
 const STATES = ['NEW', 'NEW_SAVING', 'SUBMITTED', 'ACCEPTED', 'RUNNING', 'FINISHED', 'FAILED', 'KILLED'];
@@ -38,16 +38,18 @@ export class AppsView {
     this.count = h('span', { class: 'muted count' });
     this.table = new SortTable([
       { key: 'id', label: 'ID', render: (a) => appLink(a.id) },
-      { key: 'user', label: 'User' },
       { key: 'name', label: 'Name', cls: 'clip' },
-      { key: 'applicationType', label: 'Type' },
+      { key: 'user', label: 'User' },
       { key: 'queue', label: 'Queue' },
-      { key: 'priority', label: 'Priority', numeric: true },
-      { key: 'startedTime', label: 'Started', numeric: true, render: (a) => time(a.startedTime) },
-      { key: 'finishedTime', label: 'Finished', numeric: true, render: (a) => time(a.finishedTime) },
-      { key: 'elapsedTime', label: 'Elapsed', numeric: true, render: (a) => duration(a.elapsedTime) },
       { key: 'state', label: 'State', render: (a) => badge(a.state) },
       { key: 'finalStatus', label: 'Final status', render: (a) => badge(a.finalStatus) },
+      { key: 'progress', label: 'Progress', numeric: true,
+        render: (a) => h('span', { class: 'progress' },
+          h('span', { class: 'progress-fill', style: `width:${Math.max(0, Math.min(100, a.progress || 0))}%` }),
+          h('span', { class: 'progress-text' }, pct(a.progress))) },
+      { key: 'startedTime', label: 'Started', numeric: true, render: (a) => shortTime(a.startedTime) },
+      { key: 'finishedTime', label: 'Finished', numeric: true, render: (a) => shortTime(a.finishedTime) },
+      { key: 'elapsedTime', label: 'Elapsed', numeric: true, render: (a) => duration(a.elapsedTime) },
       { key: 'runningContainers', label: 'Containers', numeric: true,
         render: (a) => (a.runningContainers < 0 ? '—' : num(a.runningContainers)) },
       { key: 'allocatedMB', label: 'Memory', numeric: true,
@@ -56,10 +58,8 @@ export class AppsView {
         render: (a) => (a.allocatedVCores < 0 ? '—' : num(a.allocatedVCores)) },
       { key: 'queueUsagePercentage', label: '% of queue', numeric: true,
         render: (a) => pct(a.queueUsagePercentage) },
-      { key: 'progress', label: 'Progress', numeric: true,
-        render: (a) => h('span', { class: 'progress' },
-          h('span', { class: 'progress-fill', style: `width:${Math.max(0, Math.min(100, a.progress || 0))}%` }),
-          h('span', { class: 'progress-text' }, pct(a.progress))) },
+      { key: 'applicationType', label: 'Type' },
+      { key: 'priority', label: 'Priority', numeric: true },
     ], { sortKey: 'startedTime', descending: true, empty: 'No applications', rowKey: (a) => a.id });
     this.el = h('div', { class: 'view apps' },
       h('h2', {}, 'Applications'),
@@ -69,7 +69,10 @@ export class AppsView {
 
   update(state) {
     const doc = state.data.apps;
-    if (!doc) return;
+    if (!doc) {
+      if (state.errors.apps) this.table.showMessage('Cannot load the applications: see the error above.');
+      return;
+    }
     this.apps = list(doc.apps, 'app');
     const distinct = (key) => [...new Set(this.apps.map((a) => a[key]).filter(Boolean))].sort();
     setOptions(this.userSel, 'users', distinct('user'));

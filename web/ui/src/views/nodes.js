@@ -1,7 +1,7 @@
 // /cluster/nodes: the NodeManagers, sortable, filtered by state and text.
 
 import { list } from '../api.js';
-import { h, num, mb, time, badge, bar } from '../format.js';
+import { h, num, mb, shortTime, badge, bar } from '../format.js';
 import { SortTable } from '../table.js';
 
 const usage = (used, avail, fmt) => h('div', { class: 'usage' },
@@ -23,7 +23,7 @@ export class NodesView {
       { key: 'rack', label: 'Rack' },
       { key: 'state', label: 'State', render: (n) => badge(n.state) },
       { key: 'nodeHTTPAddress', label: 'HTTP address' },
-      { key: 'lastHealthUpdate', label: 'Last health update', numeric: true, render: (n) => time(n.lastHealthUpdate) },
+      { key: 'lastHealthUpdate', label: 'Health update', numeric: true, render: (n) => shortTime(n.lastHealthUpdate) },
       { key: 'healthReport', label: 'Health report', cls: 'clip' },
       { key: 'numContainers', label: 'Containers', numeric: true, render: (n) => num(n.numContainers) },
       { key: 'usedMemoryMB', label: 'Memory used', numeric: true,
@@ -39,7 +39,10 @@ export class NodesView {
 
   update(state) {
     const doc = state.data.nodes;
-    if (!doc) return;
+    if (!doc) {
+      if (state.errors.nodes) this.table.showMessage('Cannot load the nodes: see the error above.');
+      return;
+    }
     this.nodes = list(doc.nodes, 'node');
     this.render();
   }

@@ -55,6 +55,8 @@ export class SchedulerView {
         `p99 ${delayMs(o.delayP99Ms)} · using ${mb(used.memory)} of ${mb(cap.memory)}, ` +
         `${num(used.vCores)} of ${num(cap.vCores)} vCores (${pct(100 * (pool.utilisation || 0))} dominant share)`;
       this.table.update(rows);
+    } else if (state.errors.pool) {
+      this.table.showMessage('Cannot load the scheduler pool: see the error above.');
     }
     for (const c of this.charts) c.update(state.history);
   }

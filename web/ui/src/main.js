@@ -1,13 +1,13 @@
 // The Spindle RM's web UI: a single-page app over the RM's REST API. Paths:
 // /, /cluster (overview), /cluster/apps, /cluster/app/<id>, /cluster/nodes,
-// /cluster/scheduler. Every POLL_MS the current view's endpoints (and the
+// /cluster/scheduler (and Hadoop's /cluster/apps/<STATE>). Every POLL_MS the current view's endpoints (and the
 // pool's, so that chart history survives a change of view) are fetched; an
 // endpoint that fails raises the error banner, the view keeps its last good
 // data, and polling goes on.
 
 import './main.css';
 import { ENDPOINTS, getJson } from './api.js';
-import { PoolHistory } from './charts.js';
+import { PoolHistory } from './pool_history.js';
 import { h } from './format.js';
 import { OverviewView } from './views/overview.js';
 import { AppsView } from './views/apps.js';
@@ -40,6 +40,10 @@ function viewFor(path) {
     if (parts[1] === 'apps') return ['apps', new AppsView()];
     if (parts[1] === 'nodes') return ['nodes', new NodesView()];
     if (parts[1] === 'scheduler') return ['scheduler', new SchedulerView()];
+  }
+  // Hadoop's /cluster/apps/RUNNING and the like: the table filtered so.
+  if (parts[0] === 'cluster' && parts[1] === 'apps' && parts.length === 3) {
+    return ['apps', new AppsView(parts[2].toUpperCase())];
   }
   if (parts[0] === 'cluster' && parts[1] === 'app' && parts.length === 3) {
     return ['apps', new AppView(decodeURIComponent(parts[2]))];

@@ -26,11 +26,13 @@ function setOptions(selectEl, label, values) {
 export const appLink = (id) => h('a', { href: `/cluster/app/${encodeURIComponent(id)}`, 'data-link': true }, id);
 
 export class AppsView {
-  constructor() {
+  // `state`: the state filter to start with ('' for all).
+  constructor(state = '') {
     this.needs = ['apps'];
     this.apps = [];
     const refilter = () => this.render();
     this.stateSel = select('states', STATES, refilter);
+    if (STATES.includes(state)) this.stateSel.value = state;
     this.userSel = select('users', [], refilter);
     this.queueSel = select('queues', [], refilter);
     this.text = h('input', { type: 'search', placeholder: 'Search id, name, user, queue, type…',

@@ -1,0 +1,87 @@
+// PoolHistory: what the pool charts draw, from successive polls of
+// GET /ws/v1/spindle/pool:
+//  - placements/s and conflicts/s per scheduler, from the deltas of each
+//    scheduler's cumulative counters between two polls (a counter that goes
+//    down, as after an RM restart, gives a gap, not a negative rate);
+//  - the pool's delay p50/p99 per second, from the pool's own 1 s series,
+//    placed on the browser's clock through the pool's "nowMs".
+// One PoolHistory lives for the whole page so that switching views keeps it.
+// No DOM: unit-tested under node (tests/web/ui/js).
+
+export const MAX_POINTS = 180; // 6 minutes at one poll per 2 s
+
+export class PoolHistory {
+  constructor() {
+    this.times = [];
+    this.ids = []; // scheduler ids, in the order of the series
+    this.placements = new Map(); // id -> rates
+    this.conflicts = new Map();
+    this.previous = null;
+    this.latest = null;
+  }
+
+  // Adds one poll of the pool endpoint taken at browser time `t` (seconds).
+  add(doc, t) {
+    const pool = doc && doc.pool;
+    if (!pool || !Array.isArray(pool.schedulers)) return;
+    this.latest = { pool, t };
+    const ids = pool.schedulers.map((s) => s.id);
+    if (ids.join(',') !== this.ids.join(',')) this.reset(ids);
+    const prev = this.previous;
+    this.previous = { t, counters: new Map(pool.schedulers.map((s) => [s.id, s])) };
+    if (!prev || t - prev.t < 0.2) return;
+    const dt = t - prev.t;
+    this.times.push(t);
+    for (const s of pool.schedulers) {
+      const before = prev.counters.get(s.id);
+      const rate = (key) => {
+        if (!before) return null;
+        const delta = s[key] - before[key];
+        return delta < 0 ? null : delta / dt; // a restarted RM starts again
+      };
+      this.placements.get(s.id).push(rate('placements'));
+      this.conflicts.get(s.id).push(rate('conflicts'));
+    }
+    if (this.times.length > MAX_POINTS) {
+      this.times.shift();
+      for (const a of [...this.placements.values(), ...this.conflicts.values()]) a.shift();
+    }
+  }
+
+  reset(ids) {
+    this.ids = ids;
+    this.previous = null;
+    this.times = [];
+    this.placements = new Map(ids.map((id) => [id, []]));
+    this.conflicts = new Map(ids.map((id) => [id, []]));
+  }
+
+  // [times, pool total, per scheduler...] for uPlot.
+  rateData(which) {
+    const per = this.ids.map((id) => which.get(id));
+    const total = this.times.map((_, i) => {
+      let sum = 0;
+      let any = false;
+      for (const a of per) {
+        if (a[i] != null) {
+          sum += a[i];
+          any = true;
+        }
+      }
+      return any ? sum : null;
+    });
+    return [this.times.slice(), total, ...per.map((a) => a.slice())];
+  }
+
+  // [times, p50, p99] (ms) from the pool's 1 s series, on browser time.
+  delayData() {
+    if (!this.latest) return [[], [], []];
+    const { pool, t } = this.latest;
+    const points = Array.isArray(pool.series) ? pool.series.slice(-MAX_POINTS * 2) : [];
+    const now = (Number(pool.nowMs) || 0) / 1000;
+    const at = (p) => t - (now - (p.second + 1)); // a point covers [second, second + 1)
+    const value = (p, key) => (p.placements > 0 && p[key] > 0 ? p[key] : null);
+    return [points.map(at), points.map((p) => value(p, 'delayP50Ms')),
+      points.map((p) => value(p, 'delayP99Ms'))];
+  }
+}

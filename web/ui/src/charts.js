@@ -76,27 +76,36 @@ const baseOptions = (yLabel, yDistr = 1) => ({
   cursor: { drag: { x: false, y: false } },
   scales: { x: { time: true }, y: yDistr === 3 ? { distr: 3 } : { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
   axes: [
-    { stroke: '#556', grid: { stroke: '#e6e9ef' }, values: (u, vals) => vals.map(clock) },
+    { stroke: '#556', grid: { stroke: '#e6e9ef' }, space: 70, values: (u, vals) => vals.map(clock) },
     { stroke: '#556', grid: { stroke: '#e6e9ef' }, label: yLabel, size: 64,
       values: yDistr === 3 ? (u, vals) => vals.map((v) => delayMs(v)) : undefined },
   ],
 });
 
-function rateChart(title, yLabel, key) {
+// The pool's total is N times a scheduler's rate: it gets its own scale (the
+// right axis) so that the per-scheduler lines stay readable.
+function rateChart(title, key) {
+  const zeroUp = (u, min, max) => [0, Math.max(1, max * 1.1)];
   return new Chart(title,
-    h('span', {}, h('b', { class: 'swatch', style: `background:${POOL_COLOR}` }), ' pool total   ',
-      h('b', { class: 'swatch thin' }), ' one line per scheduler'),
-    (history) => ({
-      ...baseOptions(yLabel),
-      series: [{}, { label: 'pool', stroke: POOL_COLOR, width: 2.5, points: { show: false } },
-        ...schedulerSeries(history.ids, '/s')],
-    }),
+    h('span', {}, h('b', { class: 'swatch', style: `background:${POOL_COLOR}` }), ' pool total (right axis)   ',
+      h('b', { class: 'swatch thin' }), ' one line per scheduler (left axis)'),
+    (history) => {
+      const options = baseOptions('per scheduler');
+      return {
+        ...options,
+        scales: { ...options.scales, pool: { range: zeroUp } },
+        axes: [...options.axes, { side: 1, scale: 'pool', stroke: POOL_COLOR, grid: { show: false },
+          label: 'pool', size: 56 }],
+        series: [{}, { label: 'pool', scale: 'pool', stroke: POOL_COLOR, width: 2.5, points: { show: false } },
+          ...schedulerSeries(history.ids, '/s')],
+      };
+    },
     (history) => history.rateData(history[key]));
 }
 
 export function makeCharts() {
   return [
-    rateChart('Allocation rate', 'placements/s', 'placements'),
+    rateChart('Allocation rate (placements/s)', 'placements'),
     new Chart('Scheduling delay (ask → commit)',
       h('span', {}, h('b', { class: 'swatch', style: 'background:#4e79a7' }), ' p50   ',
         h('b', { class: 'swatch', style: 'background:#e15759' }), ' p99   per second, whole pool (log scale)'),
@@ -106,6 +115,6 @@ export function makeCharts() {
           { label: 'p99', stroke: '#e15759', width: 2, points: { show: false } }],
       }),
       (history) => history.delayData()),
-    rateChart('Conflicts', 'conflicts/s', 'conflicts'),
+    rateChart('Conflicts (refused claims/s)', 'conflicts'),
   ];
 }

@@ -1,10 +1,12 @@
 #include "web/ui/pool_endpoint.h"
 
 #include <chrono>
+#include <optional>
 
 #include "base/json/json_writer.h"
 #include "scheduler_pool/strategies/placement_strategy.h"
 #include "scheduler_pool/sync_schedule.h"
+#include "web/rest/rest_response.h"
 
 namespace spindle::web {
 
@@ -45,6 +47,19 @@ void WriteScheduler(json::JsonWriter* w, const pool::SchedulerMetrics& m) {
   w->Field("delayMeanMs", Millis(m.delay.mean()));
   w->Field("delayMaxMs", Millis(m.delay.max()));
   w->EndObject();
+}
+
+// The "seconds" parameter: a whole number in [1, kMaxSeconds].
+constexpr int64_t kMaxSeconds = 1'000'000;
+std::optional<int64_t> ParseSeconds(const std::string& text) {
+  if (text.empty() || text.size() > 7) return std::nullopt;
+  int64_t v = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    v = v * 10 + (c - '0');
+  }
+  if (v < 1 || v > kMaxSeconds) return std::nullopt;
+  return v;
 }
 
 }  // namespace
@@ -88,14 +103,30 @@ std::string PoolJson(const pool::PoolMetrics& metrics, const std::vector<pool::S
   return w.Take();
 }
 
-HttpResponse ServePool(const pool::SchedulerPool& pool, const Clock& clock) {
+HttpResponse ServePool(const HttpRequest& request, const pool::SchedulerPool& pool,
+                       const Clock& clock) {
+  std::optional<int64_t> seconds;
+  if (std::optional<std::string> text = request.Query("seconds")) {
+    seconds = ParseSeconds(*text);
+    if (!seconds) {
+      return rest::RenderError(request, rest::RestError::BadRequest(
+                                            "seconds must be a whole number from 1 to " +
+                                            std::to_string(kMaxSeconds) + ", not '" + *text + "'"));
+    }
+  }
   // The series first: a point closed between the two reads then shows up in
   // the counters too, never the other way round.
   std::vector<pool::SeriesPoint> series = pool.Series();
   pool::PoolMetrics metrics = pool.Metrics();
-  HttpResponse response =
-      HttpResponse::Json(200, PoolJson(metrics, series, clock.Now() - pool.epoch(),
-                                       pool::SyncModeName(pool.options().mode)));
+  const Duration since_epoch = clock.Now() - pool.epoch();
+  if (seconds) {
+    const int64_t now_second =
+        std::chrono::duration_cast<std::chrono::seconds>(since_epoch).count();
+    std::erase_if(series,
+                  [&](const pool::SeriesPoint& p) { return p.second < now_second - *seconds; });
+  }
+  HttpResponse response = HttpResponse::Json(
+      200, PoolJson(metrics, series, since_epoch, pool::SyncModeName(pool.options().mode)));
   response.headers.emplace_back("Cache-Control", "no-cache");
   return response;
 }

@@ -1,4 +1,7 @@
-// GET /ws/v1/spindle/pool: Spindle's scheduler pool for the UI's charts.
+// GET /ws/v1/spindle/pool[?seconds=N]: Spindle's scheduler pool for the UI's
+// charts. With `seconds`, the series holds only the points of the last N
+// seconds (the page takes the whole series once, then its tail); N is a
+// whole number from 1 to 1000000, else 400 BadRequestException.
 //
 //   {"pool": {
 //     "nowMs": <milliseconds since the pool's epoch, on the pool's clock>,
@@ -38,6 +41,7 @@ std::string PoolJson(const pool::PoolMetrics& metrics, const std::vector<pool::S
                      Duration since_epoch, const std::string& mode);
 
 // The handler: a snapshot of `pool` now, as JSON.
-HttpResponse ServePool(const pool::SchedulerPool& pool, const Clock& clock);
+HttpResponse ServePool(const HttpRequest& request, const pool::SchedulerPool& pool,
+                       const Clock& clock);
 
 }  // namespace spindle::web

@@ -83,8 +83,9 @@ void AddUiRoutes(Router* router, const UiDeps& deps) {
   if (deps.pool != nullptr) {
     const pool::SchedulerPool* pool = deps.pool;
     const Clock* clock = deps.clock;
-    router->Add(HttpMethod::kGet, "/ws/v1/spindle/pool",
-                [pool, clock](const HttpRequest&) { return ServePool(*pool, *clock); });
+    router->Add(HttpMethod::kGet, "/ws/v1/spindle/pool", [pool, clock](const HttpRequest& request) {
+      return ServePool(request, *pool, *clock);
+    });
   }
 }
 

@@ -188,6 +188,31 @@ TEST(PoolEndpointTest, ServesTheLivePoolThroughTheRouter) {
     series_placements += Num(point, "placements");
   }
   EXPECT_EQ(series_placements, 3);
+
+  // ?seconds=N keeps the points of the last N seconds only.
+  const size_t all_points = pool_doc->Find("series")->elements().size();
+  ASSERT_GE(all_points, 2u);
+  request.query = {{"seconds", "1"}};
+  response = router.Dispatch(request);
+  ASSERT_EQ(response.status, 200) << response.body;
+  const json::JsonValue tail = Parse(response.body);
+  const auto& points = tail.Find("pool")->Find("series")->elements();
+  EXPECT_LT(points.size(), all_points);
+  for (const json::JsonValue& point : points) EXPECT_GE(Num(point, "second"), 2);
+  request.query = {{"seconds", "1000000"}};
+  EXPECT_EQ(Parse(router.Dispatch(request).body).Find("pool")->Find("series")->elements().size(),
+            all_points);
+
+  for (const char* bad : {"0", "-1", "abc", "1000001", "", "1.5", "99999999999999999999"}) {
+    SCOPED_TRACE(bad);
+    request.query = {{"seconds", bad}};
+    HttpResponse error = router.Dispatch(request);
+    EXPECT_EQ(error.status, 400);
+    const json::JsonValue remote = Parse(error.body);
+    const json::JsonValue* exception = remote.Find("RemoteException");
+    ASSERT_TRUE(exception != nullptr) << error.body;
+    EXPECT_EQ(Str(*exception, "exception"), "BadRequestException");
+  }
 }
 
 }  // namespace

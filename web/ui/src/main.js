@@ -52,6 +52,7 @@ function viewFor(path) {
 }
 
 function urlOf(key) {
+  if (key === 'pool') return ENDPOINTS.pool + state.history.query();
   if (ENDPOINTS[key]) return ENDPOINTS[key];
   const [kind, id] = key.split(':');
   const base = `/ws/v1/cluster/apps/${encodeURIComponent(id)}`;

@@ -4,11 +4,16 @@
 //    scheduler's cumulative counters between two polls (a counter that goes
 //    down, as after an RM restart, gives a gap, not a negative rate);
 //  - the pool's delay p50/p99 per second, from the pool's own 1 s series,
-//    placed on the browser's clock through the pool's "nowMs".
+//    placed on the browser's clock through the pool's "nowMs"; the first
+//    poll takes the whole series, later ones its last seconds (query()),
+//    merged here.
 // One PoolHistory lives for the whole page so that switching views keeps it.
 // No DOM: unit-tested under node (tests/web/ui/js).
 
 export const MAX_POINTS = 180; // 6 minutes at one poll per 2 s
+export const SERIES_SECONDS = 360; // of the pool's 1 s series
+// After the first poll, the page asks only for the series' last seconds.
+export const RECENT_SECONDS = 15;
 
 export class PoolHistory {
   constructor() {
@@ -18,13 +23,25 @@ export class PoolHistory {
     this.conflicts = new Map();
     this.previous = null;
     this.latest = null;
+    this.series = new Map(); // second -> point, merged over polls
+  }
+
+  // The query for the next poll: the whole series once, then its tail.
+  query() {
+    return this.latest ? `?seconds=${RECENT_SECONDS}` : '';
   }
 
   // Adds one poll of the pool endpoint taken at browser time `t` (seconds).
   add(doc, t) {
     const pool = doc && doc.pool;
     if (!pool || !Array.isArray(pool.schedulers)) return;
+    if (this.latest && pool.nowMs < this.latest.pool.nowMs) this.series.clear(); // a new RM
     this.latest = { pool, t };
+    if (Array.isArray(pool.series)) {
+      for (const p of pool.series) this.series.set(p.second, p);
+      const oldest = pool.nowMs / 1000 - SERIES_SECONDS;
+      for (const second of this.series.keys()) if (second < oldest) this.series.delete(second);
+    }
     const ids = pool.schedulers.map((s) => s.id);
     if (ids.join(',') !== this.ids.join(',')) this.reset(ids);
     const prev = this.previous;
@@ -77,7 +94,7 @@ export class PoolHistory {
   delayData() {
     if (!this.latest) return [[], [], []];
     const { pool, t } = this.latest;
-    const points = Array.isArray(pool.series) ? pool.series.slice(-MAX_POINTS * 2) : [];
+    const points = [...this.series.values()].sort((a, b) => a.second - b.second);
     const now = (Number(pool.nowMs) || 0) / 1000;
     const at = (p) => t - (now - (p.second + 1)); // a point covers [second, second + 1)
     const value = (p, key) => (p.placements > 0 && p[key] > 0 ? p[key] : null);

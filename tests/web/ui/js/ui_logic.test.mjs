@@ -143,3 +143,17 @@ test('a malformed pool document changes nothing', () => {
   assert.equal(h.latest, null);
   assert.deepEqual(h.rateData(h.placements), [[], []]);
 });
+
+test('the series is taken whole once, then its tail, merged; a new RM starts it again', () => {
+  const h = new PoolHistory();
+  assert.equal(h.query(), '');
+  const pt = (second, p50) => ({ second, placements: 1, delayP50Ms: p50, delayP99Ms: p50 });
+  h.add(poll(10_000, [[0, 0]], [pt(7, 1), pt(8, 2), pt(9, 3)]), 100);
+  assert.match(h.query(), /^\?seconds=\d+$/);
+  h.add(poll(12_000, [[0, 0]], [pt(9, 3), pt(10, 4), pt(11, 5)]), 102);
+  assert.deepEqual(h.delayData()[1], [1, 2, 3, 4, 5]);
+  assert.deepEqual(h.delayData()[0], [97, 98, 99, 100, 101].map((x) => x + 1));
+  // The RM restarted: its clock starts again, the old points go.
+  h.add(poll(2000, [[0, 0]], [pt(1, 9)]), 104);
+  assert.deepEqual(h.delayData()[1], [9]);
+});

@@ -307,12 +307,17 @@ void RestNode::WriteXml(const std::string& name, bool xsi_declared, std::string*
   *out += '>';
 }
 
-RestDocument::RestDocument(std::string root, RestNode body)
-    : root_(std::move(root)), body_(std::move(body)) {
+RestDocument::RestDocument(std::string root, RestNode body, JsonRoot json_root)
+    : root_(std::move(root)), body_(std::move(body)), json_root_(json_root) {
   CHECK(body_.kind() == RestNode::Kind::kObject) << "a document's body is an object";
 }
 
 std::string RestDocument::ToJson() const {
+  if (json_root_ == JsonRoot::kUnwrapped) {
+    std::string out;
+    body_.WriteJson(&out);
+    return out;
+  }
   std::string out = "{";
   JsonString(root_, &out);
   out += ':';

@@ -103,12 +103,19 @@ class RestNode {
 // One REST answer: the root element name and its content (an object).
 class RestDocument {
  public:
-  RestDocument(std::string root, RestNode body);
+  // Whether the JSON keeps the root element as its one top-level key
+  // (every DAO but a few), or writes the body alone: Hadoop's
+  // JAXBContextResolver unwraps NewApplication, DelegationToken, AppQueue,
+  // AppPriority ..., and AppState, which it does not list, is written by
+  // Jersey's default (root unwrapped) JSON. XML always has the root.
+  enum class JsonRoot { kKept, kUnwrapped };
+
+  RestDocument(std::string root, RestNode body, JsonRoot json_root = JsonRoot::kKept);
 
   const std::string& root() const { return root_; }
   const RestNode& body() const { return body_; }
 
-  // {"<root>":{...}}
+  // {"<root>":{...}}, or {...} when the root is unwrapped.
   std::string ToJson() const;
   // <?xml ... standalone="yes"?><root>...</root>
   std::string ToXml() const;
@@ -116,6 +123,7 @@ class RestDocument {
  private:
   std::string root_;
   RestNode body_;
+  JsonRoot json_root_;
 };
 
 // Java's Float.toString / Double.toString of a finite value ("1.0",

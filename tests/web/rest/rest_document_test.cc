@@ -47,6 +47,16 @@ TEST(RestDocumentTest, ScalarsInOrder) {
             R"(<present>x</present></clusterInfo>)");
 }
 
+TEST(RestDocumentTest, UnwrappedRootIsLeftOutOfJsonOnly) {
+  RestNode body;
+  body.Str("application-id", "application_1_0001");
+  RestDocument doc("NewApplication", body, RestDocument::JsonRoot::kUnwrapped);
+  EXPECT_EQ(doc.ToJson(), R"({"application-id":"application_1_0001"})");
+  EXPECT_EQ(doc.ToXml(), R"(<?xml version="1.0" encoding="UTF-8" standalone="yes"?>)"
+                         R"(<NewApplication><application-id>application_1_0001</application-id>)"
+                         R"(</NewApplication>)");
+}
+
 TEST(RestDocumentTest, EmptyCollectionIsEmptyObject) {
   RestNode apps;
   apps.Items("app", {});

@@ -1,0 +1,512 @@
+// HttpServer over real sockets on 127.0.0.1 (port 0), with a plain
+// Asio/Beast client. Timeouts are tiny and set in the options; waits poll
+// with a deadline; no assertion depends on wall-clock time.
+#include "web/http/http_server.h"
+
+#include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "base/mutex.h"
+#include "web/http/router.h"
+
+namespace spindle::web {
+namespace {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using asio::ip::tcp;
+using Response = http::response<http::string_body>;
+
+constexpr auto kDeadline = std::chrono::seconds(20);
+
+// Polls `done` until it holds or the deadline passes.
+bool Eventually(const std::function<bool()>& done) {
+  const auto deadline = std::chrono::steady_clock::now() + kDeadline;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (done()) return true;
+    std::this_thread::yield();
+  }
+  return done();
+}
+
+// A handler that blocks until the test opens the gate.
+class Gate {
+ public:
+  void Pass() {
+    MutexLock lock(&mu_);
+    ++entered_;
+    cv_.SignalAll();
+    while (!open_) cv_.Wait(&mu_);
+  }
+  bool WaitEntered(int n) {
+    MutexLock lock(&mu_);
+    const auto deadline = std::chrono::steady_clock::now() + kDeadline;
+    while (entered_ < n) {
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+      cv_.WaitFor(&mu_, std::chrono::milliseconds(50));
+    }
+    return true;
+  }
+  void Open() {
+    MutexLock lock(&mu_);
+    open_ = true;
+    cv_.SignalAll();
+  }
+
+ private:
+  Mutex mu_;
+  CondVar cv_;
+  int entered_ GUARDED_BY(mu_) = 0;
+  bool open_ GUARDED_BY(mu_) = false;
+};
+
+// A blocking client on one connection. Reads give up after 20 s (a receive
+// timeout on the socket) so a broken server fails the test, not hangs it.
+class Client {
+ public:
+  explicit Client(uint16_t port) : socket_(io_) {
+    boost::system::error_code ec;
+    socket_.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), ec);
+    connected_ = !ec;
+    timeval tv{20, 0};
+    if (connected_) setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  }
+  bool connected() const { return connected_; }
+
+  bool Send(std::string_view bytes) {
+    boost::system::error_code ec;
+    asio::write(socket_, asio::buffer(bytes.data(), bytes.size()), ec);
+    return !ec;
+  }
+  std::optional<Response> Read(bool head = false) {
+    http::response_parser<http::string_body> parser;
+    parser.skip(head);
+    parser.body_limit(64 << 20);
+    boost::system::error_code ec;
+    http::read(socket_, buffer_, parser, ec);
+    if (ec) return std::nullopt;
+    return parser.release();
+  }
+  std::optional<Response> Get(const std::string& target, const std::string& extra = "") {
+    if (!Send("GET " + target + " HTTP/1.1\r\nHost: t\r\n" + extra + "\r\n")) return std::nullopt;
+    return Read();
+  }
+  // True if the server closed the connection (EOF or reset) with nothing
+  // more to read.
+  bool ServerClosed() {
+    if (buffer_.size() > 0) return false;
+    char byte;
+    boost::system::error_code ec;
+    socket_.read_some(asio::buffer(&byte, 1), ec);
+    return ec == asio::error::eof || ec == asio::error::connection_reset;
+  }
+
+ private:
+  asio::io_context io_;
+  tcp::socket socket_;
+  boost::beast::flat_buffer buffer_;
+  bool connected_ = false;
+};
+
+HttpServerOptions TestOptions() {
+  HttpServerOptions options;
+  options.bind_host = "127.0.0.1";
+  options.port = 0;
+  options.worker_threads = 2;
+  return options;
+}
+
+HttpResponse EchoHandler(const HttpRequest& request) {
+  std::string body = std::string(MethodName(request.method)) + " " + request.path;
+  for (const auto& [name, value] : request.query) body += "|" + name + "=" + value;
+  body += "|x-test=" + request.Header("x-test");
+  body += "|body=" + request.body;
+  return HttpResponse::Text(200, body);
+}
+
+struct Started {
+  explicit Started(HttpServerOptions options, HttpHandler handler = EchoHandler)
+      : server(std::move(options), std::move(handler)) {
+    const Status status = server.Start();
+    EXPECT_TRUE(status.ok()) << status.ToString();
+  }
+  HttpServer server;
+  uint16_t port() const { return server.port(); }
+};
+
+TEST(HttpServerTest, RoutesThroughARouter) {
+  auto router = std::make_shared<Router>();
+  router->Add(HttpMethod::kGet, "/ws/v1/cluster/apps/{appid}", [](const HttpRequest& request) {
+    return HttpResponse::Json(200, "{\"id\":\"" + request.PathParam("appid") + "\"}");
+  });
+  Started s(TestOptions(),
+            [router](const HttpRequest& request) { return router->Dispatch(request); });
+  Client client(s.port());
+  auto ok = client.Get("/ws/v1/cluster/apps/application_1_0001");
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(ok->result_int(), 200);
+  EXPECT_EQ(ok->body(), "{\"id\":\"application_1_0001\"}");
+  EXPECT_EQ((*ok)[http::field::content_type], "application/json; charset=utf-8");
+  auto missing = client.Get("/nowhere");
+  ASSERT_TRUE(missing.has_value());
+  EXPECT_EQ(missing->result_int(), 404);
+  ASSERT_TRUE(client.Send("DELETE /ws/v1/cluster/apps/a HTTP/1.1\r\nHost: t\r\n\r\n"));
+  auto wrong_method = client.Read();
+  ASSERT_TRUE(wrong_method.has_value());
+  EXPECT_EQ(wrong_method->result_int(), 405);
+  EXPECT_EQ((*wrong_method)[http::field::allow], "GET, HEAD");
+}
+
+TEST(HttpServerTest, KeepAliveServesSeveralRequestsOnOneConnection) {
+  Started s(TestOptions());
+  Client client(s.port());
+  for (int i = 0; i < 3; ++i) {
+    auto response = client.Get("/n?i=" + std::to_string(i));
+    ASSERT_TRUE(response.has_value());
+    EXPECT_EQ(response->body(), "GET /n|i=" + std::to_string(i) + "|x-test=|body=");
+    EXPECT_TRUE(response->keep_alive());
+  }
+  // Two pipelined requests in one write are answered in order.
+  ASSERT_TRUE(client.Send("GET /p1 HTTP/1.1\r\n\r\nGET /p2 HTTP/1.1\r\n\r\n"));
+  EXPECT_EQ(client.Read()->body(), "GET /p1|x-test=|body=");
+  EXPECT_EQ(client.Read()->body(), "GET /p2|x-test=|body=");
+  EXPECT_EQ(s.server.counters().requests_served, 5);
+  EXPECT_EQ(s.server.counters().open_connections, 1);
+}
+
+TEST(HttpServerTest, ConnectionCloseAndHttp10) {
+  Started s(TestOptions());
+  {
+    Client client(s.port());
+    auto response = client.Get("/a", "Connection: close\r\n");
+    ASSERT_TRUE(response.has_value());
+    EXPECT_FALSE(response->keep_alive());
+    EXPECT_TRUE(client.ServerClosed());
+  }
+  {
+    Client client(s.port());
+    ASSERT_TRUE(client.Send("GET /a HTTP/1.0\r\n\r\n"));
+    auto response = client.Read();
+    ASSERT_TRUE(response.has_value());
+    EXPECT_EQ(response->body(), "GET /a|x-test=|body=");
+    EXPECT_TRUE(client.ServerClosed());
+  }
+  {
+    Client client(s.port());
+    for (int i = 0; i < 2; ++i) {
+      ASSERT_TRUE(client.Send("GET /b HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"));
+      auto response = client.Read();
+      ASSERT_TRUE(response.has_value());
+      EXPECT_EQ((*response)[http::field::connection], "keep-alive");
+    }
+  }
+}
+
+TEST(HttpServerTest, HeadDropsTheBodyAndKeepsItsLength) {
+  Started s(TestOptions());
+  Client client(s.port());
+  ASSERT_TRUE(client.Send("HEAD /h HTTP/1.1\r\nHost: t\r\n\r\n"));
+  auto head = client.Read(/*head=*/true);
+  ASSERT_TRUE(head.has_value());
+  EXPECT_EQ(head->result_int(), 200);
+  EXPECT_EQ((*head)[http::field::content_length],
+            std::to_string(std::string("HEAD /h|x-test=|body=").size()));
+  EXPECT_TRUE(head->body().empty());
+  // The connection is still in step: the next response parses.
+  auto next = client.Get("/after");
+  ASSERT_TRUE(next.has_value());
+  EXPECT_EQ(next->body(), "GET /after|x-test=|body=");
+}
+
+TEST(HttpServerTest, EveryResponseCarriesTheStandardHeaders) {
+  Started s(TestOptions(), [](const HttpRequest& request) {
+    HttpResponse response = HttpResponse::Xml(201, "<a/>");
+    if (request.path == "/cached") response.headers.emplace_back("Cache-Control", "max-age=60");
+    response.headers.emplace_back("X-Extra", "yes");
+    return response;
+  });
+  Client client(s.port());
+  auto plain = client.Get("/plain");
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(plain->result_int(), 201);
+  EXPECT_EQ((*plain)[http::field::content_type], "application/xml; charset=utf-8");
+  EXPECT_EQ((*plain)[http::field::content_length], "4");
+  EXPECT_EQ((*plain)[http::field::cache_control], "no-cache");
+  EXPECT_EQ((*plain)["X-Extra"], "yes");
+  const std::string date((*plain)[http::field::date]);
+  EXPECT_EQ(date.size(), std::string("Sun, 06 Nov 1994 08:49:37 GMT").size()) << date;
+  EXPECT_EQ(date.substr(date.size() - 4), " GMT");
+  auto cached = client.Get("/cached");
+  ASSERT_TRUE(cached.has_value());
+  EXPECT_EQ((*cached)[http::field::cache_control], "max-age=60");
+  // Server-made responses carry them too.
+  Client bad(s.port());
+  ASSERT_TRUE(bad.Send("GET /%zz HTTP/1.1\r\n\r\n"));
+  auto error = bad.Read();
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->result_int(), 400);
+  EXPECT_FALSE((*error)[http::field::date].empty());
+  EXPECT_EQ((*error)[http::field::cache_control], "no-cache");
+  EXPECT_EQ((*error)[http::field::content_length], std::to_string(error->body().size()));
+}
+
+TEST(HttpServerTest, PercentDecodesPathAndQueryAndHeaderNamesAreCaseInsensitive) {
+  Started s(TestOptions());
+  Client client(s.port());
+  auto response =
+      client.Get("/a%20b/c%2Fd?user=a+b&q=%26%3D&flag&&x=%E2%82%AC", "X-TEST: Value\r\n");
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 200);
+  EXPECT_EQ(response->body(), "GET /a b/c/d|user=a b|q=&=|flag=|x=\xe2\x82\xac|x-test=Value|body=");
+  auto bad = client.Get("/a%zz");
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->result_int(), 400);
+  EXPECT_TRUE(client.ServerClosed());
+  Client other(s.port());
+  auto bad_query = other.Get("/a?x=%4");
+  ASSERT_TRUE(bad_query.has_value());
+  EXPECT_EQ(bad_query->result_int(), 400);
+  EXPECT_EQ(s.server.counters().bad_requests, 2);
+}
+
+TEST(HttpServerTest, BodiesWithinTheLimitReachTheHandler) {
+  HttpServerOptions options = TestOptions();
+  options.max_request_body_bytes = 16;
+  Started s(options);
+  Client client(s.port());
+  ASSERT_TRUE(client.Send("POST /p HTTP/1.1\r\nContent-Length: 16\r\n\r\n0123456789abcdef"));
+  EXPECT_EQ(client.Read()->body(), "POST /p|x-test=|body=0123456789abcdef");
+  ASSERT_TRUE(client.Send(
+      "PUT /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n"));
+  EXPECT_EQ(client.Read()->body(), "PUT /c|x-test=|body=abcde");
+}
+
+TEST(HttpServerTest, HeaderTooLargeIs431) {
+  HttpServerOptions options = TestOptions();
+  options.max_request_header_bytes = 1024;
+  Started s(options);
+  Client client(s.port());
+  ASSERT_TRUE(client.Send("GET / HTTP/1.1\r\nX-Big: " + std::string(2000, 'a') + "\r\n\r\n"));
+  auto response = client.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 431);
+  EXPECT_FALSE(response->keep_alive());
+  EXPECT_EQ(s.server.counters().too_large, 1);
+  // Just under the limit is fine.
+  Client ok(s.port());
+  auto fine = ok.Get("/", "X-Big: " + std::string(900, 'a') + "\r\n");
+  ASSERT_TRUE(fine.has_value());
+  EXPECT_EQ(fine->result_int(), 200);
+}
+
+TEST(HttpServerTest, BodyOverTheLimitByContentLengthIs413BeforeTheBodyIsSent) {
+  HttpServerOptions options = TestOptions();
+  options.max_request_body_bytes = 10;
+  Started s(options);
+  Client client(s.port());
+  // The body never comes: the answer must come from the header alone.
+  ASSERT_TRUE(client.Send("POST /p HTTP/1.1\r\nContent-Length: 11\r\n\r\n"));
+  auto response = client.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 413);
+  EXPECT_TRUE(client.ServerClosed());
+  EXPECT_EQ(s.server.counters().too_large, 1);
+}
+
+TEST(HttpServerTest, ChunkedBodyOverTheLimitIs413) {
+  HttpServerOptions options = TestOptions();
+  options.max_request_body_bytes = 10;
+  Started s(options);
+  Client client(s.port());
+  ASSERT_TRUE(
+      client.Send("POST /p HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                  "8\r\n01234567\r\n"));
+  ASSERT_TRUE(client.Send("8\r\n89abcdef\r\n"));
+  auto response = client.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 413);
+  EXPECT_EQ(s.server.counters().too_large, 1);
+}
+
+TEST(HttpServerTest, SlowClientGets408AndIsClosed) {
+  HttpServerOptions options = TestOptions();
+  options.request_timeout = std::chrono::milliseconds(20);
+  Started s(options);
+  Client client(s.port());
+  ASSERT_TRUE(client.Send("GET /slow HTTP/1.1\r\nHost: t\r\n"));  // half a request
+  auto response = client.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 408);
+  EXPECT_TRUE(client.ServerClosed());
+  EXPECT_EQ(s.server.counters().timed_out, 1);
+}
+
+TEST(HttpServerTest, IdleKeepAliveConnectionIsClosed) {
+  HttpServerOptions options = TestOptions();
+  // Short, but long enough for the request to follow the connect.
+  options.idle_timeout = std::chrono::milliseconds(200);
+  Started s(options);
+  Client client(s.port());
+  auto response = client.Get("/x");
+  ASSERT_TRUE(response.has_value());
+  EXPECT_TRUE(response->keep_alive());
+  EXPECT_TRUE(client.ServerClosed());  // without a word: it was between requests
+  EXPECT_TRUE(Eventually([&] { return s.server.counters().idle_closed == 1; }));
+  EXPECT_TRUE(Eventually([&] { return s.server.counters().open_connections == 0; }));
+  EXPECT_EQ(s.server.counters().timed_out, 0);
+}
+
+TEST(HttpServerTest, FullPoolIs503WithRetryAfterAndIoGoesOn) {
+  HttpServerOptions options = TestOptions();
+  options.worker_threads = 1;
+  options.max_queued_requests = 1;
+  Gate gate;
+  Started s(options, [&gate](const HttpRequest& request) {
+    if (request.path == "/block") gate.Pass();
+    return HttpResponse::Text(200, "done " + request.path);
+  });
+  Client running(s.port());
+  ASSERT_TRUE(running.Send("GET /block HTTP/1.1\r\n\r\n"));
+  ASSERT_TRUE(gate.WaitEntered(1));
+  Client queued(s.port());
+  ASSERT_TRUE(queued.Send("GET /queued HTTP/1.1\r\n\r\n"));
+  ASSERT_TRUE(Eventually([&] { return s.server.counters().requests_in_pool == 2; }));
+  Client rejected(s.port());
+  auto busy = rejected.Get("/more");
+  ASSERT_TRUE(busy.has_value());
+  EXPECT_EQ(busy->result_int(), 503);
+  EXPECT_EQ((*busy)[http::field::retry_after], "1");
+  EXPECT_TRUE(busy->keep_alive());
+  EXPECT_EQ(s.server.counters().rejected_busy, 1);
+  gate.Open();
+  auto first = running.Read();
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->body(), "done /block");
+  auto second = queued.Read();
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->body(), "done /queued");
+  // With the pool free again, the rejected connection is served.
+  auto later = rejected.Get("/later");
+  ASSERT_TRUE(later.has_value());
+  EXPECT_EQ(later->result_int(), 200);
+  EXPECT_TRUE(Eventually([&] { return s.server.counters().requests_in_pool == 0; }));
+}
+
+TEST(HttpServerTest, ConnectionsBeyondTheMaximumAreClosedAtAccept) {
+  HttpServerOptions options = TestOptions();
+  options.max_connections = 1;
+  Started s(options);
+  auto first = std::make_unique<Client>(s.port());
+  ASSERT_TRUE(first->Get("/one").has_value());
+  Client second(s.port());
+  EXPECT_TRUE(second.ServerClosed());
+  EXPECT_EQ(s.server.counters().refused_connections, 1);
+  first.reset();
+  ASSERT_TRUE(Eventually([&] { return s.server.counters().open_connections == 0; }));
+  Client third(s.port());
+  auto response = third.Get("/three");
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 200);
+}
+
+TEST(HttpServerTest, ThrowingHandlerIs500AndTheServerGoesOn) {
+  Started s(TestOptions(), [](const HttpRequest& request) -> HttpResponse {
+    if (request.path == "/throw") throw std::runtime_error("boom");
+    if (request.path == "/throw-int") throw 7;
+    return HttpResponse::Text(200, "fine");
+  });
+  Client client(s.port());
+  auto thrown = client.Get("/throw");
+  ASSERT_TRUE(thrown.has_value());
+  EXPECT_EQ(thrown->result_int(), 500);
+  auto thrown_int = client.Get("/throw-int");
+  ASSERT_TRUE(thrown_int.has_value());
+  EXPECT_EQ(thrown_int->result_int(), 500);
+  auto fine = client.Get("/fine");
+  ASSERT_TRUE(fine.has_value());
+  EXPECT_EQ(fine->body(), "fine");
+  EXPECT_EQ(s.server.counters().handler_errors, 2);
+}
+
+TEST(HttpServerTest, MalformedRequestIs400AndClosed) {
+  Started s(TestOptions());
+  Client client(s.port());
+  ASSERT_TRUE(client.Send("THIS IS NOT HTTP\r\n\r\n"));
+  auto response = client.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 400);
+  EXPECT_TRUE(client.ServerClosed());
+  Client absolute(s.port());
+  auto response2 = absolute.Get("http://elsewhere/x");
+  ASSERT_TRUE(response2.has_value());
+  EXPECT_EQ(response2->result_int(), 400);
+}
+
+TEST(HttpServerTest, StopLetsAnInFlightHandlerFinishAndAnswer) {
+  Gate gate;
+  auto server = std::make_unique<HttpServer>(TestOptions(), [&gate](const HttpRequest&) {
+    gate.Pass();
+    return HttpResponse::Text(200, "finished");
+  });
+  ASSERT_TRUE(server->Start().ok());
+  const uint16_t port = server->port();
+  Client client(port);
+  Client idle(port);
+  ASSERT_TRUE(client.Send("GET /slow HTTP/1.1\r\n\r\n"));
+  ASSERT_TRUE(gate.WaitEntered(1));
+  ASSERT_TRUE(Eventually([&] { return server->counters().open_connections == 2; }));
+  std::thread stopper([&] { server->Stop(); });
+  // The idle connection is closed and new connections are refused while the
+  // handler still runs.
+  EXPECT_TRUE(idle.ServerClosed());
+  EXPECT_TRUE(Eventually([&] { return !Client(port).connected(); }));
+  gate.Open();
+  auto response = client.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->body(), "finished");
+  EXPECT_FALSE(response->keep_alive());
+  EXPECT_TRUE(client.ServerClosed());
+  stopper.join();
+  EXPECT_EQ(server->counters().open_connections, 0);
+  server->Stop();  // idempotent
+  server.reset();
+}
+
+TEST(HttpServerTest, StartFailsWhenThePortIsTaken) {
+  Started s(TestOptions());
+  HttpServerOptions options = TestOptions();
+  options.port = s.port();
+  HttpServer second(options, EchoHandler);
+  const Status status = second.Start();
+  EXPECT_EQ(status.code(), Status::Code::kIoError) << status.ToString();
+  EXPECT_NE(status.message().find(std::to_string(s.port())), std::string::npos);
+  second.Stop();  // harmless
+  HttpServerOptions unresolvable = TestOptions();
+  unresolvable.bind_host = "no such host.invalid";
+  HttpServer third(unresolvable, EchoHandler);
+  EXPECT_EQ(third.Start().code(), Status::Code::kIoError);
+}
+
+TEST(HttpServerTest, StopWithoutStartAndTwice) {
+  HttpServer never(TestOptions(), EchoHandler);
+  never.Stop();
+  Started s(TestOptions());
+  EXPECT_NE(s.port(), 0);
+  s.server.Stop();
+  s.server.Stop();
+  EXPECT_FALSE(Client(s.port()).connected());
+}
+
+}  // namespace
+}  // namespace spindle::web

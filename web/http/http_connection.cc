@@ -1,0 +1,242 @@
+#include "web/http/http_connection.h"
+
+#include <glog/logging.h>
+
+#include <exception>
+#include <utility>
+
+#include "web/http/response_writer.h"
+
+namespace spindle::web {
+namespace asio = boost::asio;
+
+HttpConnection::HttpConnection(HttpServer::Shared* shared, asio::ip::tcp::socket socket,
+                               uint64_t id)
+    : shared_(shared),
+      socket_(std::move(socket)),
+      id_(id),
+      timer_(shared->io),
+      reader_(static_cast<uint64_t>(shared->options.max_request_header_bytes),
+              static_cast<uint64_t>(shared->options.max_request_body_bytes)) {
+  shared_->open_connections.fetch_add(1);
+  boost::system::error_code ec;
+  const auto endpoint = socket_.remote_endpoint(ec);
+  if (!ec) remote_address_ = endpoint.address().to_string();
+}
+
+HttpConnection::~HttpConnection() { shared_->open_connections.fetch_sub(1); }
+
+void HttpConnection::Start() {
+  ArmTimer(shared_->options.idle_timeout, TimerKind::kIdle);
+  Process();
+}
+
+void HttpConnection::Shutdown() {
+  closing_ = true;
+  if (phase_ == Phase::kReading) Close();
+}
+
+void HttpConnection::Process() {
+  if (phase_ != Phase::kReading) return;
+  size_t consumed = 0;
+  const auto state = reader_.Feed(inbound_, &consumed);
+  inbound_.erase(0, consumed);
+  switch (state) {
+    case RequestReader::State::kNeedMore:
+      if (reader_.started() && !request_timer_armed_) {
+        request_timer_armed_ = true;
+        ArmTimer(shared_->options.request_timeout, TimerKind::kRequest);
+      }
+      DoRead();
+      return;
+    case RequestReader::State::kHeaderTooLarge:
+      shared_->too_large.fetch_add(1);
+      RespondError(431, "Request header fields too large\n", false);
+      return;
+    case RequestReader::State::kBodyTooLarge:
+      shared_->too_large.fetch_add(1);
+      RespondError(413, "Request body too large\n", false);
+      return;
+    case RequestReader::State::kMalformed:
+      shared_->bad_requests.fetch_add(1);
+      RespondError(400, "Malformed request\n", false);
+      return;
+    case RequestReader::State::kComplete:
+      Dispatch();
+      return;
+  }
+}
+
+void HttpConnection::DoRead() {
+  if (read_outstanding_) return;
+  read_outstanding_ = true;
+  socket_.async_read_some(asio::buffer(read_buffer_),
+                          [self = shared_from_this()](const boost::system::error_code& ec,
+                                                      size_t n) { self->OnRead(ec, n); });
+}
+
+void HttpConnection::OnRead(const boost::system::error_code& ec, size_t n) {
+  read_outstanding_ = false;
+  if (phase_ != Phase::kReading) return;  // cancelled by a 408 or a close
+  if (ec == asio::error::eof) {
+    switch (reader_.FeedEof()) {
+      case RequestReader::State::kComplete:
+        Dispatch();
+        return;
+      case RequestReader::State::kMalformed:
+        shared_->bad_requests.fetch_add(1);
+        RespondError(400, "Incomplete request\n", false);
+        return;
+      default:
+        Close();
+        return;
+    }
+  }
+  if (ec) {
+    Close();
+    return;
+  }
+  inbound_.append(read_buffer_.data(), n);
+  Process();
+}
+
+void HttpConnection::Dispatch() {
+  auto parsed = reader_.Take();
+  if (!parsed.ok()) {
+    shared_->bad_requests.fetch_add(1);
+    RespondError(400, parsed.status().message() + "\n", false);
+    return;
+  }
+  CancelTimer();
+  phase_ = Phase::kHandling;
+  parsed->request.remote_address = remote_address_;
+  const bool head = parsed->request.method == HttpMethod::kHead;
+  const bool keep_alive = parsed->keep_alive;
+  auto task = [self = shared_from_this(), request = std::move(parsed->request), head,
+               keep_alive]() {
+    HttpResponse response;
+    bool threw = false;
+    // Handlers return errors as responses; one that throws is a bug, but it
+    // must cost one request, not the server.
+    try {
+      response = self->shared_->handler(request);
+    } catch (const std::exception& e) {
+      LOG(ERROR) << "HTTP handler for " << MethodName(request.method) << " " << request.path
+                 << " threw: " << e.what();
+      threw = true;
+    } catch (...) {
+      LOG(ERROR) << "HTTP handler for " << MethodName(request.method) << " " << request.path
+                 << " threw a non-exception";
+      threw = true;
+    }
+    if (threw) {
+      self->shared_->handler_errors.fetch_add(1);
+      response = HttpResponse::Text(500, "Internal server error\n");
+    }
+    self->shared_->requests_in_pool.fetch_sub(1);
+    asio::post(self->shared_->io,
+               [self, response = std::move(response), head, keep_alive]() mutable {
+                 self->OnHandled(std::move(response), head, keep_alive);
+               });
+  };
+  shared_->requests_in_pool.fetch_add(1);
+  if (!shared_->pool->TrySubmit(std::move(task))) {
+    shared_->requests_in_pool.fetch_sub(1);
+    shared_->rejected_busy.fetch_add(1);
+    HttpResponse busy = HttpResponse::Text(503, "Too many requests in progress; retry later\n");
+    busy.headers.emplace_back("Retry-After", std::to_string(shared_->options.retry_after_seconds));
+    Write(busy, head, keep_alive);
+  }
+}
+
+void HttpConnection::OnHandled(HttpResponse response, bool head, bool keep_alive) {
+  shared_->requests_served.fetch_add(1);
+  if (phase_ != Phase::kHandling) return;  // closed meanwhile
+  Write(response, head, keep_alive);
+}
+
+void HttpConnection::RespondError(int status, const std::string& text, bool keep_alive) {
+  Write(HttpResponse::Text(status, text), /*head=*/false, keep_alive);
+}
+
+void HttpConnection::Write(const HttpResponse& response, bool head, bool keep_alive) {
+  keep_alive = keep_alive && !closing_;
+  phase_ = Phase::kWriting;
+  outbound_ = SerializeResponse(response, ResponseFraming{head, keep_alive},
+                                HttpDate(std::chrono::system_clock::now()));
+  ArmTimer(shared_->options.idle_timeout, TimerKind::kWrite);
+  asio::async_write(
+      socket_, asio::buffer(outbound_),
+      [self = shared_from_this(), keep_alive](const boost::system::error_code& ec, size_t) {
+        self->OnWrite(ec, keep_alive);
+      });
+}
+
+void HttpConnection::OnWrite(const boost::system::error_code& ec, bool keep_alive) {
+  if (phase_ != Phase::kWriting) return;
+  CancelTimer();
+  outbound_.clear();
+  if (ec || !keep_alive || closing_) {
+    Close();
+    return;
+  }
+  NextRequest();
+}
+
+void HttpConnection::NextRequest() {
+  phase_ = Phase::kReading;
+  reader_.Reset();
+  request_timer_armed_ = false;
+  ArmTimer(shared_->options.idle_timeout, TimerKind::kIdle);
+  Process();
+}
+
+void HttpConnection::ArmTimer(std::chrono::milliseconds after, TimerKind kind) {
+  const uint64_t generation = ++timer_generation_;
+  timer_.expires_after(after);
+  timer_.async_wait(
+      [self = shared_from_this(), generation, kind](const boost::system::error_code& ec) {
+        if (ec || generation != self->timer_generation_) return;
+        self->OnTimer(kind);
+      });
+}
+
+void HttpConnection::CancelTimer() {
+  ++timer_generation_;
+  timer_.cancel();
+}
+
+void HttpConnection::OnTimer(TimerKind kind) {
+  switch (kind) {
+    case TimerKind::kIdle:
+      if (phase_ != Phase::kReading) return;
+      shared_->idle_closed.fetch_add(1);
+      Close();
+      return;
+    case TimerKind::kRequest: {
+      if (phase_ != Phase::kReading) return;
+      shared_->timed_out.fetch_add(1);
+      // Stop the pending read first: its handler sees phase_ != kReading.
+      boost::system::error_code ignored;
+      socket_.cancel(ignored);
+      RespondError(408, "Request not received in time\n", false);
+      return;
+    }
+    case TimerKind::kWrite:
+      if (phase_ != Phase::kWriting) return;
+      Close();
+      return;
+  }
+}
+
+void HttpConnection::Close() {
+  if (phase_ == Phase::kClosed) return;
+  phase_ = Phase::kClosed;
+  CancelTimer();
+  boost::system::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+  shared_->connections.erase(id_);
+}
+
+}  // namespace spindle::web

@@ -1,0 +1,120 @@
+#include "web/http/http_server.h"
+
+#include <glog/logging.h>
+
+#include <utility>
+
+#include "web/http/http_connection.h"
+
+namespace spindle::web {
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+namespace {
+
+void DoAccept(HttpServer::Shared* s) {
+  s->acceptor.async_accept([s](const boost::system::error_code& ec, tcp::socket socket) {
+    if (s->stopping || !s->acceptor.is_open()) return;
+    if (ec) {
+      // Out of descriptors and the like: retry shortly rather than spin.
+      LOG_EVERY_N(WARNING, 100) << "HTTP accept failed: " << ec.message();
+      s->accept_retry.expires_after(std::chrono::milliseconds(100));
+      s->accept_retry.async_wait([s](const boost::system::error_code& wait_ec) {
+        if (!wait_ec) DoAccept(s);
+      });
+      return;
+    }
+    if (s->open_connections.load() >= s->options.max_connections) {
+      s->refused_connections.fetch_add(1);
+      boost::system::error_code ignored;
+      socket.close(ignored);
+    } else {
+      const uint64_t id = s->next_connection_id++;
+      auto connection = std::make_shared<HttpConnection>(s, std::move(socket), id);
+      s->connections.emplace(id, connection);
+      connection->Start();
+    }
+    DoAccept(s);
+  });
+}
+
+}  // namespace
+
+HttpServer::HttpServer(HttpServerOptions options, HttpHandler handler)
+    : shared_(std::make_unique<Shared>(std::move(options), std::move(handler))) {}
+
+HttpServer::~HttpServer() { Stop(); }
+
+Status HttpServer::Start() {
+  if (started_) return Status::InvalidArgument("HTTP server already started");
+  Shared* s = shared_.get();
+  const auto& o = s->options;
+  const std::string where = o.bind_host + ":" + std::to_string(o.port);
+  boost::system::error_code ec;
+  tcp::resolver resolver(s->io);
+  auto endpoints = resolver.resolve(o.bind_host, std::to_string(o.port),
+                                    tcp::resolver::passive | tcp::resolver::numeric_service, ec);
+  if (ec || endpoints.empty()) {
+    return Status::IoError("cannot resolve HTTP bind address " + where + ": " + ec.message());
+  }
+  const tcp::endpoint endpoint = endpoints.begin()->endpoint();
+  s->acceptor.open(endpoint.protocol(), ec);
+  if (!ec) s->acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) s->acceptor.bind(endpoint, ec);
+  if (!ec) s->acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    boost::system::error_code ignored;
+    s->acceptor.close(ignored);
+    return Status::IoError("cannot bind HTTP server to " + where + ": " + ec.message());
+  }
+  port_.store(s->acceptor.local_endpoint(ec).port());
+  started_ = true;
+  s->pool = std::make_unique<HandlerPool>(o.worker_threads, o.max_queued_requests);
+  s->work.emplace(asio::make_work_guard(s->io));
+  DoAccept(s);
+  io_thread_ = std::thread([s] { s->io.run(); });
+  LOG(INFO) << "HTTP server listening on " << o.bind_host << ":" << port_.load() << " with "
+            << o.worker_threads << " handler threads";
+  return Status::OK();
+}
+
+void HttpServer::Stop() {
+  if (!started_ || stopped_) return;
+  stopped_ = true;
+  Shared* s = shared_.get();
+  asio::post(s->io, [s] {
+    s->stopping = true;
+    boost::system::error_code ignored;
+    s->acceptor.close(ignored);
+    s->accept_retry.cancel();
+    // Shutdown() may erase from the map: walk a copy.
+    const auto connections = s->connections;
+    for (const auto& [id, weak] : connections) {
+      if (auto connection = weak.lock()) connection->Shutdown();
+    }
+  });
+  // Handlers running or queued finish; each posts its response to io first.
+  s->pool->Shutdown();
+  // io.run() returns once the last response is written and its socket closed.
+  s->work.reset();
+  io_thread_.join();
+  LOG(INFO) << "HTTP server on port " << port_.load() << " stopped";
+}
+
+HttpServerCounters HttpServer::counters() const {
+  const Shared* s = shared_.get();
+  HttpServerCounters c;
+  c.requests_served = s->requests_served.load();
+  c.rejected_busy = s->rejected_busy.load();
+  c.timed_out = s->timed_out.load();
+  c.too_large = s->too_large.load();
+  c.bad_requests = s->bad_requests.load();
+  c.handler_errors = s->handler_errors.load();
+  c.refused_connections = s->refused_connections.load();
+  c.idle_closed = s->idle_closed.load();
+  c.open_connections = s->open_connections.load();
+  c.requests_in_pool = s->requests_in_pool.load();
+  return c;
+}
+
+}  // namespace spindle::web

@@ -1,0 +1,228 @@
+#include "web/rest/app_write_routes.h"
+
+#include <glog/logging.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "am_protocol/client_service/record_protos.h"
+#include "base/json/json_stream.h"
+#include "rm/yarn_exceptions.h"
+#include "web/rest/rest_response.h"
+#include "web/rest/submission_json.h"
+#include "web/rest/xml_body.h"
+
+namespace spindle::web::rest {
+
+namespace {
+
+namespace y = hadoop::yarn;
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+// The media type of the body, without parameters ("application/json").
+std::string MediaType(const HttpRequest& request) {
+  std::string type = Lower(request.Header("Content-Type"));
+  type = type.substr(0, type.find(';'));
+  type.erase(std::remove_if(type.begin(), type.end(),
+                            [](unsigned char c) { return std::isspace(c) != 0; }),
+             type.end());
+  return type;
+}
+
+// Jersey refuses a body of a type the resource does not consume with a bare
+// WebApplicationException, which GenericExceptionHandler answers with 415.
+HttpResponse UnsupportedMediaType(const HttpRequest& request) {
+  RestError error;
+  error.status = 415;
+  error.exception = "WebApplicationException";
+  error.java_class = "javax.ws.rs.WebApplicationException";
+  error.message = "Unsupported Media Type: '" + request.Header("Content-Type") +
+                  "' (the body must be application/json or application/xml)";
+  return RenderError(request, error);
+}
+
+// The body as a JSON tree; `xml_root` is the element an XML body must have.
+// nullopt with *response set when the request cannot be read.
+std::optional<json::JsonValue> ReadBody(const HttpRequest& request, const std::string& xml_root,
+                                        HttpResponse* response) {
+  const std::string type = MediaType(request);
+  Result<json::JsonValue> body = Status::InvalidArgument("");
+  if (type == "application/json" || (type.size() > 5 && type.ends_with("+json"))) {
+    auto stream = json::JsonStream::FromString("request body", request.body);
+    json::JsonValue value;
+    Result<bool> read = stream->Next(&value);
+    if (!read.ok()) {
+      body = read.status();
+    } else if (!*read) {
+      body = Status::InvalidArgument("the request body is empty");
+    } else {
+      json::JsonValue extra;
+      Result<bool> more = stream->Next(&extra);
+      if (!more.ok()) {
+        body = more.status();
+      } else if (*more) {
+        body = Status::InvalidArgument("the request body holds more than one JSON value");
+      } else {
+        body = std::move(value);
+      }
+    }
+  } else if (type == "application/xml" || type == "text/xml") {
+    body = XmlBodyAsJson(request.body, xml_root);
+  } else {
+    *response = UnsupportedMediaType(request);
+    return std::nullopt;
+  }
+  if (!body.ok()) {
+    *response = RenderError(
+        request, RestError::BadRequest("cannot read the request body: " + body.status().message()));
+    return std::nullopt;
+  }
+  return std::move(body).value();
+}
+
+std::string RequestUrl(const HttpRequest& request) {
+  std::string host = request.Header("Host");
+  if (host.empty()) host = "localhost";
+  return "http://" + host + request.path;
+}
+
+ipc::ConnectionIdentity Who(const HttpRequest& request, const WebCallerOptions& callers) {
+  ipc::ConnectionIdentity who;
+  who.user = WebCaller(request, callers);
+  who.remote_address = request.remote_address;
+  return who;
+}
+
+// RMWebServices.getRMAppForAppId: an empty id is NotFound, a malformed one
+// BadRequest (the IllegalArgumentException's toString), an unknown one
+// NotFound.
+Result<rm::RmApp> FindApp(const rm::ApplicationManager& apps, const std::string& text,
+                          RestError* error) {
+  if (text.empty()) {
+    *error = RestError::NotFound("appId, " + text + ", is empty or null");
+    return Status::NotFound("");
+  }
+  auto id = rm::ApplicationId::Parse(text);
+  if (!id.ok()) {
+    *error =
+        RestError::BadRequest("java.lang.IllegalArgumentException: Invalid ApplicationId: " + text);
+    return Status::InvalidArgument("");
+  }
+  auto app = apps.GetApp(*id);
+  if (!app.ok()) {
+    *error = RestError::NotFound("app with id: " + text + " not found");
+    return Status::NotFound("");
+  }
+  return app;
+}
+
+RestDocument AppStateDocument(const rm::RmApp& app) {
+  RestNode body;
+  body.Str("state", std::string(rm::Name(app.state)));
+  // Jersey writes AppState with its default JSON provider: root unwrapped.
+  return RestDocument("appstate", std::move(body), RestDocument::JsonRoot::kUnwrapped);
+}
+
+// A Status from ClientRmService as RMWebServices rethrows a YarnException:
+// BadRequestException with the exception's message.
+HttpResponse SubmissionRefused(const HttpRequest& request, const Status& status) {
+  return RenderError(request, RestError::BadRequest(status.message()));
+}
+
+HttpResponse NewApplication(const AppWriteDeps& deps, const HttpRequest& request) {
+  y::GetNewApplicationResponseProto response;
+  Status status = deps.client->GetNewApplication(Who(request, deps.callers), {}, &response);
+  if (!status.ok()) return SubmissionRefused(request, status);
+  const rm::ApplicationId id = client_service::FromProto(response.application_id());
+  RestNode capability;
+  capability.Int("memory", response.maximumcapability().memory())
+      .Int("vCores", response.maximumcapability().virtual_cores());
+  RestNode body;
+  body.Str("application-id", id.ToString()).Put("maximum-resource-capability", capability);
+  return RenderDocument(
+      request, RestDocument("NewApplication", std::move(body), RestDocument::JsonRoot::kUnwrapped));
+}
+
+HttpResponse Submit(const AppWriteDeps& deps, const HttpRequest& request) {
+  HttpResponse refused;
+  std::optional<json::JsonValue> body =
+      ReadBody(request, "application-submission-context", &refused);
+  if (!body.has_value()) return refused;
+  SubmissionLimits limits;
+  limits.max_memory_mb = deps.apps->options().max_allocation.memory_mb();
+  limits.max_vcores = deps.apps->options().max_allocation.vcores();
+  auto context = SubmissionContextFromJson(*body, limits);
+  if (!context.ok()) return RenderError(request, RestError::BadRequest(context.status().message()));
+  y::SubmitApplicationRequestProto submit;
+  *submit.mutable_application_submission_context() = *context;
+  y::SubmitApplicationResponseProto ignored;
+  const ipc::ConnectionIdentity who = Who(request, deps.callers);
+  Status status = deps.client->SubmitApplication(who, submit, &ignored);
+  if (!status.ok()) return SubmissionRefused(request, status);
+  const rm::ApplicationId id = client_service::FromProto(context->application_id());
+  LOG(INFO) << "REST submission of " << id.ToString() << " by " << who.user << " from "
+            << request.remote_address;
+  HttpResponse accepted = HttpResponse::Text(202, "");
+  accepted.headers.emplace_back("Location", RequestUrl(request) + "/" + id.ToString());
+  return accepted;
+}
+
+HttpResponse UpdateState(const AppWriteDeps& deps, const HttpRequest& request) {
+  HttpResponse refused;
+  std::optional<json::JsonValue> body = ReadBody(request, "appstate", &refused);
+  if (!body.has_value()) return refused;
+  const json::JsonValue* target = body->is_object() ? body->Find("state") : nullptr;
+  const json::JsonValue* diagnostics = body->is_object() ? body->Find("diagnostics") : nullptr;
+  const std::string app_id = request.PathParam("appid");
+  RestError error;
+  auto app = FindApp(*deps.apps, app_id, &error);
+  if (!app.ok()) return RenderError(request, error);
+  const std::string target_state =
+      target != nullptr && (target->is_string() || target->is_number()) ? target->text() : "";
+  if (target_state == rm::Name(app->state)) return RenderDocument(request, AppStateDocument(*app));
+  if (target_state != "KILLED") {
+    return RenderError(request,
+                       RestError::BadRequest("Only 'KILLED' is allowed as a target state."));
+  }
+  const ipc::ConnectionIdentity who = Who(request, deps.callers);
+  y::KillApplicationRequestProto kill;
+  client_service::ToProto(app->submission.id, kill.mutable_application_id());
+  if (diagnostics != nullptr && diagnostics->is_string()) kill.set_diagnostics(diagnostics->text());
+  y::KillApplicationResponseProto killed;
+  Status status = deps.client->ForceKillApplication(who, kill, &killed);
+  if (!status.ok()) {
+    if (status.message().find(rm::yarn::kAccessControl) != std::string::npos) {
+      return HttpResponse::Text(
+          403, "Unauthorized attempt to kill appid " + app_id + " by remote user " + who.user);
+    }
+    return RenderError(
+        request, RestError::Of(status.java_class().empty() ? std::string(rm::yarn::kYarnException)
+                                                           : std::string(status.java_class()),
+                               status.message()));
+  }
+  auto now = deps.apps->GetApp(app->submission.id);
+  const rm::RmApp& current = now.ok() ? *now : *app;
+  if (killed.is_kill_completed()) return RenderDocument(request, AppStateDocument(current));
+  HttpResponse accepted = RenderDocument(request, AppStateDocument(current), 202);
+  accepted.headers.emplace_back("Location", RequestUrl(request));
+  return accepted;
+}
+
+}  // namespace
+
+void AddAppWriteRoutes(Router* router, const AppWriteDeps& deps) {
+  CHECK(deps.client != nullptr && deps.apps != nullptr) << "AppWriteDeps needs client and apps";
+  router->Add(HttpMethod::kPost, "/ws/v1/cluster/apps/new-application",
+              [deps](const HttpRequest& request) { return NewApplication(deps, request); });
+  router->Add(HttpMethod::kPost, "/ws/v1/cluster/apps",
+              [deps](const HttpRequest& request) { return Submit(deps, request); });
+  router->Add(HttpMethod::kPut, "/ws/v1/cluster/apps/{appid}/state",
+              [deps](const HttpRequest& request) { return UpdateState(deps, request); });
+}
+
+}  // namespace spindle::web::rest

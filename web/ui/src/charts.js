@@ -71,16 +71,30 @@ const clock = (t) => {
   return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 };
 
-const baseOptions = (yLabel, yDistr = 1) => ({
-  legend: { show: false },
-  cursor: { drag: { x: false, y: false } },
-  scales: { x: { time: true }, y: yDistr === 3 ? { distr: 3 } : { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
-  axes: [
-    { stroke: '#556', grid: { stroke: '#e6e9ef' }, space: 70, values: (u, vals) => vals.map(clock) },
-    { stroke: '#556', grid: { stroke: '#e6e9ef' }, label: yLabel, size: 64,
-      values: yDistr === 3 ? (u, vals) => vals.map((v) => delayMs(v)) : undefined },
-  ],
-});
+const isDecade = (v) => v > 0 && Math.abs(Math.log10(v) - Math.round(Math.log10(v))) < 1e-9;
+const decades = (u, splits) => splits.map((v) => (isDecade(v) ? v : null));
+
+function baseOptions(yLabel, yDistr = 1) {
+  const y = { stroke: '#556', label: yLabel, size: 64, grid: { stroke: '#e6e9ef' } };
+  if (yDistr === 3) {
+    // On the log scale, labels, ticks and grid lines at powers of ten only.
+    Object.assign(y, {
+      values: (u, vals) => vals.map((v) => (v == null ? '' : delayMs(v))),
+      filter: decades,
+      grid: { stroke: '#e6e9ef', filter: decades },
+      ticks: { filter: decades },
+    });
+  }
+  return {
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false } },
+    scales: { x: { time: true }, y: yDistr === 3 ? { distr: 3 } : { range: (u, min, max) => [0, Math.max(1, max * 1.1)] } },
+    axes: [
+      { stroke: '#556', grid: { stroke: '#e6e9ef' }, space: 70, values: (u, vals) => vals.map(clock) },
+      y,
+    ],
+  };
+}
 
 // The pool's total is N times a scheduler's rate: it gets its own scale (the
 // right axis) so that the per-scheduler lines stay readable.
@@ -111,8 +125,10 @@ export function makeCharts() {
         h('b', { class: 'swatch', style: 'background:#e15759' }), ' p99   per second, whole pool (log scale)'),
       () => ({
         ...baseOptions('delay', 3),
-        series: [{}, { label: 'p50', stroke: '#4e79a7', width: 2, points: { show: false } },
-          { label: 'p99', stroke: '#e15759', width: 2, points: { show: false } }],
+        // Points always: on a quiet cluster most seconds are gaps, and an
+        // isolated second has no line to draw.
+        series: [{}, { label: 'p50', stroke: '#4e79a7', width: 1.5, points: { show: true, size: 4 } },
+          { label: 'p99', stroke: '#e15759', width: 1.5, points: { show: true, size: 4 } }],
       }),
       (history) => history.delayData()),
     rateChart('Conflicts (refused claims/s)', 'conflicts'),

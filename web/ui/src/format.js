@@ -51,8 +51,8 @@ export function delayMs(v) {
   const n = Number(v);
   if (n === 0) return '0';
   if (n < 1) return `${(n * 1000).toFixed(0)} µs`;
-  if (n < 100) return `${n.toFixed(1)} ms`;
-  if (n < 10000) return `${intFormat.format(n)} ms`;
+  if (n < 10) return `${decFormat.format(n)} ms`;
+  if (n < 1000) return `${intFormat.format(n)} ms`;
   return `${decFormat.format(n / 1000)} s`;
 }
 

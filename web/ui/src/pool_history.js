@@ -90,15 +90,25 @@ export class PoolHistory {
     return [this.times.slice(), total, ...per.map((a) => a.slice())];
   }
 
-  // [times, p50, p99] (ms) from the pool's 1 s series, on browser time.
+  // [times, p50, p99] (ms) from the pool's 1 s series, on browser time; a
+  // second with no placement (or none reported) is a gap.
   delayData() {
-    if (!this.latest) return [[], [], []];
+    if (!this.latest || this.series.size === 0) return [[], [], []];
     const { pool, t } = this.latest;
-    const points = [...this.series.values()].sort((a, b) => a.second - b.second);
     const now = (Number(pool.nowMs) || 0) / 1000;
-    const at = (p) => t - (now - (p.second + 1)); // a point covers [second, second + 1)
-    const value = (p, key) => (p.placements > 0 && p[key] > 0 ? p[key] : null);
-    return [points.map(at), points.map((p) => value(p, 'delayP50Ms')),
-      points.map((p) => value(p, 'delayP99Ms'))];
+    const seconds = [...this.series.keys()];
+    const first = Math.min(...seconds);
+    const last = Math.max(...seconds);
+    const times = [];
+    const p50 = [];
+    const p99 = [];
+    const value = (p, key) => (p && p.placements > 0 && p[key] > 0 ? p[key] : null);
+    for (let second = first; second <= last; second++) {
+      const p = this.series.get(second);
+      times.push(t - (now - (second + 1))); // a point covers [second, second + 1)
+      p50.push(value(p, 'delayP50Ms'));
+      p99.push(value(p, 'delayP99Ms'));
+    }
+    return [times, p50, p99];
   }
 }

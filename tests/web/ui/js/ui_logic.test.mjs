@@ -31,7 +31,9 @@ test('numbers, sizes and times are formatted for people', () => {
   assert.equal(duration(-1), '—');
   assert.equal(delayMs(0.25), '250 µs');
   assert.equal(delayMs(2.54), '2.5 ms');
-  assert.equal(delayMs(1500), '1,500 ms');
+  assert.equal(delayMs(131.2), '131 ms');
+  assert.equal(delayMs(1000), '1 s');
+  assert.equal(delayMs(1500), '1.5 s');
   assert.equal(delayMs(25_000), '25 s');
   assert.equal(pct(37.5), '37.5%');
   assert.equal(time(0), '—');
@@ -156,4 +158,11 @@ test('the series is taken whole once, then its tail, merged; a new RM starts it 
   // The RM restarted: its clock starts again, the old points go.
   h.add(poll(2000, [[0, 0]], [pt(1, 9)]), 104);
   assert.deepEqual(h.delayData()[1], [9]);
+});
+
+test('a second missing from the series is a gap in the delay chart', () => {
+  const h = new PoolHistory();
+  const pt = (second, v) => ({ second, placements: 1, delayP50Ms: v, delayP99Ms: 2 * v });
+  h.add(poll(10_000, [[0, 0]], [pt(7, 1), pt(9, 3)]), 50);
+  assert.deepEqual(h.delayData(), [[48, 49, 50], [1, null, 3], [2, null, 6]]);
 });

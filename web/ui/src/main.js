@@ -1,9 +1,10 @@
 // The Spindle RM's web UI: a single-page app over the RM's REST API. Paths:
-// /, /cluster (overview), /cluster/apps, /cluster/app/<id>, /cluster/nodes,
-// /cluster/scheduler (and Hadoop's /cluster/apps/<STATE>). Every POLL_MS the current view's endpoints (and the
-// pool's, so that chart history survives a change of view) are fetched; an
-// endpoint that fails raises the error banner, the view keeps its last good
-// data, and polling goes on.
+// /, /cluster (overview), /cluster/apps (and Hadoop's /cluster/apps/<STATE>),
+// /cluster/app/<id>, /cluster/nodes, /cluster/scheduler. Every POLL_MS the
+// current view's endpoints (and the pool's, so that chart history survives
+// a change of view) are fetched; an endpoint that fails raises the error
+// banner, the view keeps its last good data, and polling goes on. A hidden
+// tab does not poll.
 
 import './main.css';
 import { ENDPOINTS, getJson } from './api.js';
@@ -113,13 +114,19 @@ async function poll() {
   showBanner();
 }
 
+// A hidden tab does not poll (no load on the RM for a forgotten tab); it
+// polls at once when shown again.
 function schedule() {
   clearTimeout(timer);
   timer = setTimeout(async () => {
-    await poll();
+    if (!document.hidden) await poll();
     schedule();
   }, POLL_MS);
 }
+
+document.addEventListener('visibilitychange', () => {
+  if (!document.hidden) poll().then(schedule);
+});
 
 function route() {
   if (view) view.destroy();

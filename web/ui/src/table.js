@@ -18,7 +18,14 @@ export class SortTable {
     this.headers = columns.map((c) => h('th', {
       class: [c.numeric ? 'num' : '', 'sortable'].join(' ').trim(),
       title: `Sort by ${c.label}`,
+      tabindex: 0,
       onclick: () => this.sortBy(c.key),
+      onkeydown: (e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          this.sortBy(c.key);
+        }
+      },
       dataset: { key: c.key },
     }, c.label, h('span', { class: 'arrow' })));
     this.render();

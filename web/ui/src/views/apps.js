@@ -58,7 +58,7 @@ export class AppsView {
         render: (a) => (a.allocatedMB < 0 ? '—' : mb(a.allocatedMB)) },
       { key: 'allocatedVCores', label: 'vCores', numeric: true,
         render: (a) => (a.allocatedVCores < 0 ? '—' : num(a.allocatedVCores)) },
-      { key: 'queueUsagePercentage', label: '% of queue', numeric: true,
+      { key: 'queueUsagePercentage', label: '% queue', numeric: true,
         render: (a) => pct(a.queueUsagePercentage) },
       { key: 'applicationType', label: 'Type' },
       { key: 'priority', label: 'Priority', numeric: true },

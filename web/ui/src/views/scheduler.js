@@ -21,9 +21,13 @@ export class SchedulerView {
       { key: 'conflictsPer1000', label: 'per 1000', numeric: true,
         value: (s) => (s.placements > 0 ? (1000 * s.conflicts) / s.placements : 0),
         render: (s) => dec(s.placements > 0 ? (1000 * s.conflicts) / s.placements : 0) },
-      { key: 'delayP50Ms', label: 'Delay p50', numeric: true, render: (s) => delayMs(s.delayP50Ms) },
-      { key: 'delayP99Ms', label: 'Delay p99', numeric: true, render: (s) => delayMs(s.delayP99Ms) },
-      { key: 'quality', label: 'Quality', numeric: true, render: (s) => pct(100 * s.quality) },
+      // No placement yet: no delay; no ask with preferences: no quality.
+      { key: 'delayP50Ms', label: 'Delay p50', numeric: true,
+        render: (s) => (s.delayCount > 0 ? delayMs(s.delayP50Ms) : '—') },
+      { key: 'delayP99Ms', label: 'Delay p99', numeric: true,
+        render: (s) => (s.delayCount > 0 ? delayMs(s.delayP99Ms) : '—') },
+      { key: 'quality', label: 'Quality', numeric: true,
+        render: (s) => (s.withPreference > 0 ? pct(100 * s.quality) : '—') },
       { key: 'meanStalenessMs', label: 'Staleness (mean / max)', numeric: true,
         render: (s) => `${delayMs(s.meanStalenessMs)} / ${delayMs(s.maxStalenessMs)}` },
       { key: 'backlog', label: 'Backlog', numeric: true, render: (s) => num(s.backlog) },
@@ -51,8 +55,8 @@ export class SchedulerView {
       const used = pool.allocated || {};
       const o = pool.overall || {};
       this.poolSummary.textContent = `${pool.mode || 'pool'} · ${num(pool.schedulers.length)} schedulers · ` +
-        `${num(o.placements)} placements, ${num(o.conflicts)} conflicts · delay p50 ${delayMs(o.delayP50Ms)}, ` +
-        `p99 ${delayMs(o.delayP99Ms)} · using ${mb(used.memory)} of ${mb(cap.memory)}, ` +
+        `${num(o.placements)} placements, ${num(o.conflicts)} conflicts · ` +
+        (o.delayCount > 0 ? `delay p50 ${delayMs(o.delayP50Ms)}, p99 ${delayMs(o.delayP99Ms)} · ` : '') + `using ${mb(used.memory)} of ${mb(cap.memory)}, ` +
         `${num(used.vCores)} of ${num(cap.vCores)} vCores (${pct(100 * (pool.utilisation || 0))} dominant share)`;
       this.table.update(rows);
     } else if (state.errors.pool) {

@@ -383,6 +383,7 @@ Status RmDaemon::Init() {
   web_deps.client = client_service_.get();
   web_deps.conf = &conf_;
   web_deps.clock = clock_;
+  web_deps.pool = pool_.get();
   ASSIGN_OR_RETURN(
       web_, web::RmWebApp::Create(conf_, addresses_.web.host, addresses_.web.port, web_deps));
   return Status::OK();

@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include "web/rest/app_write_routes.h"
+#include "web/ui/ui_routes.h"
 
 namespace spindle::web {
 
@@ -20,6 +21,7 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   writes.client = deps.client;
   writes.callers = rest::WebCallerOptions::FromConfiguration(conf);
   rest::AddAppWriteRoutes(app->router_.get(), writes);
+  AddUiRoutes(app->router_.get(), UiDeps{deps.pool, deps.clock ? deps.clock : SystemClock::Get()});
   const Router* router = app->router_.get();
   app->server_ = std::make_unique<HttpServer>(
       options, [router](const HttpRequest& request) { return router->Dispatch(request); });

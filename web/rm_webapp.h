@@ -27,6 +27,8 @@ struct RmWebAppDeps {
   client_service::ClientRmService* client = nullptr;
   const rm::Configuration* conf = nullptr;
   const Clock* clock = nullptr;
+  // The scheduler pool: the UI's /ws/v1/spindle/pool (web/ui). Optional.
+  const pool::SchedulerPool* pool = nullptr;
 };
 
 class RmWebApp {

@@ -4,6 +4,7 @@
 
 #include "web/rest/app_write_routes.h"
 #include "web/rest/cluster_read_routes.h"
+#include "web/ui/ui_routes.h"
 
 namespace spindle::web {
 
@@ -33,6 +34,7 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   cluster.clock = deps.clock;
   cluster.identity = deps.identity;
   rest::AddClusterReadRoutes(app->router_.get(), writes.callers, cluster);
+  AddUiRoutes(app->router_.get(), UiDeps{deps.pool, deps.clock});
   const Router* router = app->router_.get();
   app->server_ = std::make_unique<HttpServer>(
       options, [router](const HttpRequest& request) { return router->Dispatch(request); });

@@ -3,13 +3,13 @@
 #include <cstdio>
 #include <functional>
 
+#include "base/markup_escape.h"
 #include "replay/report/svg_chart.h"
 
 namespace spindle::windtunnel {
 
 using replay::ChartSeries;
 using replay::ChartSpec;
-using replay::EscapeXml;
 using replay::LineStyle;
 using replay::RenderLineChart;
 
@@ -80,10 +80,10 @@ std::string PhaseFigureSection(const PhaseFigure& f) {
   const char* fmt = f.metric == "quality" ? "%.3f" : "%.1f";
   std::string o = "<div class=\"chart\">" + RenderLineChart(c) + "</div>";
   o += "<table><tr><th>mode \\ phase</th>";
-  for (const std::string& p : f.phases) o += "<th>" + EscapeXml(p) + "</th>";
+  for (const std::string& p : f.phases) o += "<th>" + EscapeMarkup(p) + "</th>";
   o += "</tr>";
   for (size_t s = 0; s < f.series.size(); ++s) {
-    o += "<tr><td>" + EscapeXml(f.series[s]) + "</td>";
+    o += "<tr><td>" + EscapeMarkup(f.series[s]) + "</td>";
     for (double v : f.values[s]) o += "<td>" + F(fmt, v) + "</td>";
     o += "</tr>";
   }
@@ -94,8 +94,8 @@ std::string PhaseFigureSection(const PhaseFigure& f) {
 std::string TrendList(const std::vector<TrendCheck>& trends) {
   std::string o = "<ul>";
   for (const TrendCheck& t : trends) {
-    o += "<li>[" + EscapeXml(t.figure) + "] " + EscapeXml(t.claim) + ": <b>" +
-         (t.holds ? "yes" : "no") + "</b> (" + EscapeXml(t.detail) + ")</li>";
+    o += "<li>[" + EscapeMarkup(t.figure) + "] " + EscapeMarkup(t.claim) + ": <b>" +
+         (t.holds ? "yes" : "no") + "</b> (" + EscapeMarkup(t.detail) + ")</li>";
   }
   return o + "</ul>";
 }
@@ -107,7 +107,7 @@ std::string PhaseTable(const ModeResult& m) {
       "<th>conflicts/s</th><th>quality</th><th>score</th><th>util</th><th>jobs</th>"
       "<th>JSD ms</th><th>JCT s</th></tr>";
   auto row = [&](const PhaseResult& p) {
-    o += "<tr><td>" + EscapeXml(p.name) + "</td><td>" +
+    o += "<tr><td>" + EscapeMarkup(p.name) + "</td><td>" +
          (p.fraction > 0 ? F("%.0f%%", p.fraction * 100) : std::string("-")) + "</td><td>" +
          F("%.0f", p.offered_rate) + "</td><td>" + F("%.0f", p.throughput) + "</td><td>" +
          F("%.1f", p.delay_mean_ms) + "</td><td>" + F("%.1f", p.delay_p50_ms) + "</td><td>" +
@@ -135,15 +135,15 @@ std::string FigureSection(const FigureTable& t) {
     c.series.push_back(std::move(cs));
   }
   std::string o = "<div class=\"chart\">" + RenderLineChart(c) + "</div>";
-  o += "<table><tr><th>" + EscapeXml(t.x_label) + "</th>";
+  o += "<table><tr><th>" + EscapeMarkup(t.x_label) + "</th>";
   for (double x : t.xs) o += "<th>" + F("%g", x) + "</th>";
   o += "</tr>";
   for (size_t s = 0; s < t.series.size(); ++s) {
-    o += "<tr><td>" + EscapeXml(t.series[s]) + "</td>";
+    o += "<tr><td>" + EscapeMarkup(t.series[s]) + "</td>";
     for (size_t i = 0; i < t.xs.size(); ++i) {
       const double v = t.extra_percent[s][i];
       o += "<td>" +
-           (v < 0 ? EscapeXml(F(">%.0f%%", t.max_percent))
+           (v < 0 ? EscapeMarkup(F(">%.0f%%", t.max_percent))
                   : F("%.1f%%", v) + " (" + F("%.0f", t.extra_slots[s][i] / 1000) + "k)") +
            "</td>";
     }
@@ -165,12 +165,12 @@ std::string ToHtml(const WindTunnelReport& r) {
        "th{background:#f4f4f4}td:first-child{text-align:left}"
        ".chart{margin:8px 0}h2{margin-top:28px}"
        "</style></head><body>\n";
-  o += "<h1>Spindle wind tunnel (" + EscapeXml(r.clock) + " clock)</h1>\n";
+  o += "<h1>Spindle wind tunnel (" + EscapeMarkup(r.clock) + " clock)</h1>\n";
   o += "<p>ParSync's Wind Tunnel setting in one process: the real scheduler pool placing "
        "1-slot tasks on simulated nodes. Phases are marked by dashed lines.</p>\n";
   o += "<table><tr><th>setting</th><th>value</th></tr>";
   for (const Setting& s : r.settings) {
-    o += "<tr><td>" + EscapeXml(s.key) + "</td><td>" + EscapeXml(s.value) + "</td></tr>";
+    o += "<tr><td>" + EscapeMarkup(s.key) + "</td><td>" + EscapeMarkup(s.value) + "</td></tr>";
   }
   o += "</table>\n";
   if (!r.modes.empty()) {
@@ -211,14 +211,14 @@ std::string ToHtml(const WindTunnelReport& r) {
          "</div>\n";
     o += "<h2>Per phase</h2>\n";
     for (const ModeResult& m : r.modes) {
-      o += "<h3>" + EscapeXml(m.label) + " (N=" + std::to_string(m.schedulers) + ")</h3>" +
+      o += "<h3>" + EscapeMarkup(m.label) + " (N=" + std::to_string(m.schedulers) + ")</h3>" +
            PhaseTable(m) + "\n";
     }
     o += "<h2>Ratios to parsync/latency-first</h2>\n<table><tr><th>mode</th><th>phase</th>"
          "<th>p99 delay</th><th>mean delay</th><th>conflicts</th><th>throughput</th>"
          "<th>quality</th><th>JSD</th></tr>";
     for (const RatioRow& x : ComputeRatios(r, "parsync/latency-first")) {
-      o += "<tr><td>" + EscapeXml(x.label) + "</td><td>" + EscapeXml(x.phase) + "</td><td>" +
+      o += "<tr><td>" + EscapeMarkup(x.label) + "</td><td>" + EscapeMarkup(x.phase) + "</td><td>" +
            F("%.2f", x.delay_p99) + "</td><td>" + F("%.2f", x.delay_mean) + "</td><td>" +
            F("%.2f", x.conflicts) + "</td><td>" + F("%.2f", x.throughput) + "</td><td>" +
            F("%.2f", x.quality) + "</td><td>" + F("%.2f", x.jsd_mean) + "</td></tr>";

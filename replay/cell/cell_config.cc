@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/markup_escape.h"
 #include "replay/report/svg_chart.h"
 #include "replay/report/write_file.h"
 
@@ -65,7 +66,7 @@ std::string SiteXml(const std::map<std::string, std::string>& properties) {
   std::ostringstream out;
   out << "<?xml version=\"1.0\"?>\n<configuration>\n";
   for (const auto& [name, value] : properties) {
-    out << "  <property><name>" << EscapeXml(name) << "</name><value>" << EscapeXml(value)
+    out << "  <property><name>" << EscapeMarkup(name) << "</name><value>" << EscapeMarkup(value)
         << "</value></property>\n";
   }
   out << "</configuration>\n";

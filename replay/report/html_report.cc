@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "base/markup_escape.h"
 #include "replay/report/replay_writers.h"
 #include "replay/report/svg_chart.h"
 
@@ -101,7 +102,7 @@ std::string QueueShareChart(const ReplayModeResult& m) {
   for (const FairnessWindow& w : m.windows) o += "<th>" + F("%.0fs", w.start_s) + "</th>";
   o += "</tr>";
   for (size_t q = 0; q < m.queues.size(); ++q) {
-    o += "<tr><td>" + EscapeXml(m.queues[q]) + "</td><td>" +
+    o += "<tr><td>" + EscapeMarkup(m.queues[q]) + "</td><td>" +
          F("%.1f%%", 100 * (q < m.queue_guaranteed.size() ? m.queue_guaranteed[q] : 0)) + "</td>";
     for (const FairnessWindow& w : m.windows) {
       o += "<td>" + F("%.1f%%", 100 * (q < w.share.size() ? w.share[q] : 0)) + "</td>";
@@ -134,7 +135,7 @@ std::string ToHtml(const ReplayReport& r) {
   std::string o;
   o += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
        "<title>" +
-       EscapeXml(r.title) +
+       EscapeMarkup(r.title) +
        "</title><style>"
        "body{font-family:sans-serif;margin:24px;color:#222}"
        "table{border-collapse:collapse;margin:8px 0 20px 0;font-size:12px}"
@@ -143,15 +144,15 @@ std::string ToHtml(const ReplayReport& r) {
        ".chart{margin:8px 0}h2{margin-top:28px}pre{font-size:12px}"
        ".bad{color:#b00020}"
        "</style></head><body>\n";
-  o += "<h1>" + EscapeXml(r.title) + "</h1>\n";
+  o += "<h1>" + EscapeMarkup(r.title) + "</h1>\n";
   o += "<table><tr><th>setting</th><th>value</th></tr>";
   for (const ReplaySetting& s : r.settings) {
-    o += "<tr><td>" + EscapeXml(s.key) + "</td><td>" + EscapeXml(s.value) + "</td></tr>";
+    o += "<tr><td>" + EscapeMarkup(s.key) + "</td><td>" + EscapeMarkup(s.value) + "</td></tr>";
   }
-  o += "</table>\n<h2>Summary</h2>\n<pre>" + EscapeXml(ToSummaryTable(r)) + "</pre>\n";
+  o += "</table>\n<h2>Summary</h2>\n<pre>" + EscapeMarkup(ToSummaryTable(r)) + "</pre>\n";
   for (const ReplayModeResult& m : r.modes) {
     for (const std::string& v : m.violations) {
-      o += "<p class=\"bad\">" + EscapeXml(m.label) + ": " + EscapeXml(v) + "</p>\n";
+      o += "<p class=\"bad\">" + EscapeMarkup(m.label) + ": " + EscapeMarkup(v) + "</p>\n";
     }
   }
   o += "<h2>Scheduling delay</h2>\n";

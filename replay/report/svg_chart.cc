@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "base/markup_escape.h"
+
 namespace spindle::replay {
 
 namespace {
@@ -50,33 +52,6 @@ std::vector<double> LinearTicks(double lo, double hi, int target) {
 }
 
 }  // namespace
-
-std::string EscapeXml(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::string RenderLineChart(const ChartSpec& spec) {
   const double w = spec.width;
@@ -138,25 +113,25 @@ std::string RenderLineChart(const ChartSpec& spec) {
   std::string o;
   o += "<svg width=\"" + Fmt(w) + "\" height=\"" + Fmt(h) + "\" viewBox=\"0 0 " + Fmt(w) + " " +
        Fmt(h) + "\" role=\"img\" font-family=\"sans-serif\" font-size=\"11\">";
-  o += "<title>" + EscapeXml(spec.title) + "</title>";
+  o += "<title>" + EscapeMarkup(spec.title) + "</title>";
   o +=
       "<rect x=\"0\" y=\"0\" width=\"" + Fmt(w) + "\" height=\"" + Fmt(h) + "\" fill=\"#ffffff\"/>";
   o += "<text x=\"" + Fmt(left) + "\" y=\"18\" font-size=\"13\" font-weight=\"bold\">" +
-       EscapeXml(spec.title) + "</text>";
+       EscapeMarkup(spec.title) + "</text>";
   // Grid and y ticks.
   for (double t : yticks) {
     const double y = py(t);
     o += "<line x1=\"" + Fmt(left) + "\" y1=\"" + Fmt(y) + "\" x2=\"" + Fmt(left + pw) +
          "\" y2=\"" + Fmt(y) + "\" stroke=\"#e0e0e0\"/>";
     o += "<text x=\"" + Fmt(left - 6) + "\" y=\"" + Fmt(y + 4) + "\" text-anchor=\"end\">" +
-         EscapeXml(Label(t)) + "</text>";
+         EscapeMarkup(Label(t)) + "</text>";
   }
   for (double t : spec.x_ticks.empty() ? LinearTicks(x0, x1, 8) : spec.x_ticks) {
     const double x = px(t);
     o += "<line x1=\"" + Fmt(x) + "\" y1=\"" + Fmt(top + ph) + "\" x2=\"" + Fmt(x) + "\" y2=\"" +
          Fmt(top + ph + 4) + "\" stroke=\"#333333\"/>";
     o += "<text x=\"" + Fmt(x) + "\" y=\"" + Fmt(top + ph + 16) + "\" text-anchor=\"middle\">" +
-         EscapeXml(Label(t)) + "</text>";
+         EscapeMarkup(Label(t)) + "</text>";
   }
   for (double m : spec.markers) {
     const double x = px(m);
@@ -169,10 +144,10 @@ std::string RenderLineChart(const ChartSpec& spec) {
   o += "<line x1=\"" + Fmt(left) + "\" y1=\"" + Fmt(top) + "\" x2=\"" + Fmt(left) + "\" y2=\"" +
        Fmt(top + ph) + "\" stroke=\"#333333\"/>";
   o += "<text x=\"" + Fmt(left + pw / 2) + "\" y=\"" + Fmt(h - 8) + "\" text-anchor=\"middle\">" +
-       EscapeXml(spec.x_label) + "</text>";
+       EscapeMarkup(spec.x_label) + "</text>";
   o += "<text x=\"14\" y=\"" + Fmt(top + ph / 2) +
        "\" text-anchor=\"middle\" transform=\"rotate(-90 14 " + Fmt(top + ph / 2) + ")\">" +
-       EscapeXml(spec.y_label + (spec.log_y ? " (log)" : "")) + "</text>";
+       EscapeMarkup(spec.y_label + (spec.log_y ? " (log)" : "")) + "</text>";
   // Series.
   for (size_t i = 0; i < spec.series.size(); ++i) {
     const ChartSeries& s = spec.series[i];
@@ -207,8 +182,8 @@ std::string RenderLineChart(const ChartSpec& spec) {
     o += "<line x1=\"" + Fmt(left + pw + 12) + "\" y1=\"" + Fmt(ly) + "\" x2=\"" +
          Fmt(left + pw + 32) + "\" y2=\"" + Fmt(ly) + "\" stroke=\"" + color + dash +
          "\" stroke-width=\"2\"/>";
-    o += "<text x=\"" + Fmt(left + pw + 36) + "\" y=\"" + Fmt(ly + 4) + "\">" + EscapeXml(s.name) +
-         "</text>";
+    o += "<text x=\"" + Fmt(left + pw + 36) + "\" y=\"" + Fmt(ly + 4) + "\">" +
+         EscapeMarkup(s.name) + "</text>";
   }
   o += "</svg>";
   return o;

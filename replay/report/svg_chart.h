@@ -35,7 +35,4 @@ struct ChartSpec {
 
 std::string RenderLineChart(const ChartSpec& spec);
 
-// Escapes &, <, >, " and ' for XML text and attributes.
-std::string EscapeXml(std::string_view text);
-
 }  // namespace spindle::replay

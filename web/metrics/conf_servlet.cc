@@ -6,6 +6,7 @@
 #include <regex>
 
 #include "base/json/json_writer.h"
+#include "base/markup_escape.h"
 
 namespace spindle::web {
 
@@ -18,29 +19,6 @@ const char kDefaultSensitiveConfigKeys[] =
 namespace {
 
 constexpr char kRedacted[] = "<redacted>";
-
-std::string XmlEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 std::vector<std::string> SplitTrimmed(const std::string& list) {
   std::vector<std::string> out;
@@ -138,10 +116,11 @@ HttpResponse HandleConf(const HttpRequest& request, const rm::Configuration& con
   }
   std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?><configuration>";
   for (const std::string& key : keys) {
-    xml += "<property><name>" + XmlEscape(key) + "</name><value>" +
-           XmlEscape(redactor.Redact(key, conf.GetRaw(key).value_or(""))) + "</value><final>" +
-           (conf.IsFinal(key) ? "true" : "false") + "</final><source>" +
-           XmlEscape(conf.SourceOf(key)) + "</source></property>";
+    xml += "<property><name>" + EscapeMarkup(key, MarkupEscape::kAttribute) + "</name><value>" +
+           EscapeMarkup(redactor.Redact(key, conf.GetRaw(key).value_or("")),
+                        MarkupEscape::kAttribute) +
+           "</value><final>" + (conf.IsFinal(key) ? "true" : "false") + "</final><source>" +
+           EscapeMarkup(conf.SourceOf(key), MarkupEscape::kAttribute) + "</source></property>";
   }
   xml += "</configuration>";
   HttpResponse response = HttpResponse::Xml(200, std::move(xml));

@@ -8,6 +8,8 @@
 #include <mutex>
 #include <optional>
 
+#include "base/markup_escape.h"
+
 namespace spindle::web {
 namespace {
 
@@ -22,32 +24,6 @@ std::mutex& LevelMutex() {
 std::map<std::string, int>& ModuleLevels() {
   static std::map<std::string, int> levels;
   return levels;
-}
-
-std::string HtmlEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
 }
 
 struct GlobalLevel {
@@ -103,17 +79,17 @@ HttpResponse HandleLogLevel(const HttpRequest& request) {
   if (log.has_value()) {
     const std::string& name = *log;
     out += "<br /><hr /><h3>Results</h3>\n";
-    out += std::string(kMarker) + "Submitted Class Name: <b>" + HtmlEscape(name) + "</b><br />\n";
+    out += std::string(kMarker) + "Submitted Class Name: <b>" + EscapeMarkup(name) + "</b><br />\n";
     out += std::string(kMarker) + "Log Class: <b>" +
            (IsGlobal(name) ? "glog (process-wide)" : "glog module") + "</b><br />\n";
     if (level.has_value()) {
-      out += std::string(kMarker) + "Submitted Level: <b>" + HtmlEscape(*level) + "</b><br />\n";
+      out += std::string(kMarker) + "Submitted Level: <b>" + EscapeMarkup(*level) + "</b><br />\n";
     }
     std::lock_guard<std::mutex> lock(LevelMutex());
     if (level.has_value()) {
       const std::optional<GlobalLevel> parsed = ParseLevel(*level);
       if (!parsed.has_value()) {
-        out += std::string(kMarker) + "Bad Level : <b>" + HtmlEscape(*level) + "</b><br />\n";
+        out += std::string(kMarker) + "Bad Level : <b>" + EscapeMarkup(*level) + "</b><br />\n";
       } else {
         if (IsGlobal(name)) {
           FLAGS_minloglevel = parsed->minloglevel;
@@ -123,7 +99,7 @@ HttpResponse HandleLogLevel(const HttpRequest& request) {
           ModuleLevels()[name] = parsed->v;
         }
         LOG(INFO) << "logLevel: " << (name.empty() ? "root" : name) << " set to " << *level;
-        out += std::string(kMarker) + "Setting Level to " + HtmlEscape(*level) + " ...<br />\n";
+        out += std::string(kMarker) + "Setting Level to " + EscapeMarkup(*level) + " ...<br />\n";
       }
     }
     std::string effective;

@@ -8,6 +8,8 @@
 #include <system_error>
 #include <utility>
 
+#include "base/markup_escape.h"
+
 namespace spindle::web::rest {
 
 struct RestNode::Field {
@@ -109,30 +111,6 @@ void JsonString(std::string_view s, std::string* out) {
 
 std::string JavaFloatString(float value) { return JavaFloatingString(value); }
 std::string JavaDoubleString(double value) { return JavaFloatingString(value); }
-
-std::string XmlEscape(std::string_view text, bool attribute) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += attribute ? "&quot;" : "\"";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 RestNode::RestNode() : kind_(Kind::kObject) {}
 RestNode::RestNode(Kind kind, std::string text) : kind_(kind), text_(std::move(text)) {}
@@ -292,7 +270,7 @@ void RestNode::WriteXml(const std::string& name, bool xsi_declared, std::string*
     if (!xsi_declared) *out += " xmlns:xsi=\"http://www.w3.org/2001/XMLSchema-instance\"";
     xsi_declared = true;
     *out += " xsi:type=\"";
-    *out += XmlEscape(xsi_type_, /*attribute=*/true);
+    *out += EscapeMarkup(xsi_type_, MarkupEscape::kAttribute);
     *out += '"';
   }
   if (kind_ == Kind::kObject) {
@@ -304,7 +282,7 @@ void RestNode::WriteXml(const std::string& name, bool xsi_declared, std::string*
     for (const auto& field : fields_) field.value.WriteXml(field.name, xsi_declared, out);
   } else {
     *out += '>';
-    *out += XmlEscape(text_);
+    *out += EscapeMarkup(text_, MarkupEscape::kText);
   }
   *out += "</";
   *out += name;

@@ -133,7 +133,4 @@ class RestDocument {
 std::string JavaFloatString(float value);
 std::string JavaDoubleString(double value);
 
-// XML text escaping as JAXB does it (&, <, >; plus " in attributes).
-std::string XmlEscape(std::string_view text, bool attribute = false);
-
 }  // namespace spindle::web::rest

@@ -370,6 +370,7 @@ class Cell {
             {"yarn.resourcemanager.scheduler.address", address(1)},
             {"yarn.resourcemanager.resource-tracker.address", address(2)},
             {"yarn.resourcemanager.admin.address", address(3)},
+            {"yarn.resourcemanager.webapp.address", "127.0.0.1:0"},
             {"yarn.resourcemanager.recovery.enabled", "true"},
             {"yarn.resourcemanager.store.class", "rocksdb"},
             {"spindle.store.path", store_dir},

@@ -81,9 +81,10 @@ Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf) 
       ParseAddress(conf, "yarn.resourcemanager.resource-tracker.address", host + ":8031"));
   ASSIGN_OR_RETURN(a.admin,
                    ParseAddress(conf, "yarn.resourcemanager.admin.address", host + ":8033"));
-  a.webapp = conf.GetTrimmed("yarn.resourcemanager.webapp.address").value_or(host + ":8088");
+  ASSIGN_OR_RETURN(a.web,
+                   ParseAddress(conf, "yarn.resourcemanager.webapp.address", host + ":8088"));
   if (auto bind = conf.GetTrimmed("yarn.resourcemanager.bind-host"); bind.has_value()) {
-    for (RmAddress* address : {&a.client, &a.scheduler, &a.resource_tracker, &a.admin}) {
+    for (RmAddress* address : {&a.client, &a.scheduler, &a.resource_tracker, &a.admin, &a.web}) {
       address->host = *bind;
     }
   }
@@ -376,6 +377,14 @@ Status RmDaemon::Init() {
   ASSIGN_OR_RETURN(admin_server_,
                    server("ResourceManagerAdministrationProtocol", addresses_.admin,
                           "yarn.resourcemanager.admin.client.thread-count", admin_services, {}));
+
+  web::RmWebAppDeps web_deps;
+  web_deps.apps = apps_.get();
+  web_deps.client = client_service_.get();
+  web_deps.conf = &conf_;
+  web_deps.clock = clock_;
+  ASSIGN_OR_RETURN(
+      web_, web::RmWebApp::Create(conf_, addresses_.web.host, addresses_.web.port, web_deps));
   return Status::OK();
 }
 
@@ -401,16 +410,23 @@ Status RmDaemon::Start() {
       return started;
     }
   }
+  if (Status started = web_->Start(); !started.ok()) {
+    Stop();
+    return started.WithContext("cannot start the web server on " + addresses_.web.host + ":" +
+                               std::to_string(addresses_.web.port));
+  }
   started_ = true;
   housekeeping_ = std::thread([this] { Housekeeping(); });
   LOG(INFO) << "ResourceManager started: cluster timestamp " << apps_->cluster_timestamp()
             << ", client port " << client_port() << ", scheduler port " << scheduler_port()
-            << ", resource-tracker port " << resource_tracker_port();
+            << ", resource-tracker port " << resource_tracker_port() << ", web port " << web_port();
   return Status::OK();
 }
 
 void RmDaemon::Stop() {
   stopping_ = true;
+  // The web first: its handlers call into everything below.
+  if (web_ != nullptr) web_->Stop();
   if (housekeeping_.joinable()) housekeeping_.join();
   for (auto* s : {client_server_.get(), scheduler_server_.get(), tracker_server_.get(),
                   admin_server_.get()}) {
@@ -631,9 +647,10 @@ int RmMain(const CommandLine& flags) {
     const std::string tmp = path + ".tmp";
     std::FILE* f = std::fopen(tmp.c_str(), "w");
     if (f == nullptr ||
-        std::fprintf(f, "client=%u\nscheduler=%u\nresource-tracker=%u\nadmin=%u\n",
+        std::fprintf(f, "client=%u\nscheduler=%u\nresource-tracker=%u\nadmin=%u\nweb=%u\n",
                      (*daemon)->client_port(), (*daemon)->scheduler_port(),
-                     (*daemon)->resource_tracker_port(), (*daemon)->admin_port()) < 0 ||
+                     (*daemon)->resource_tracker_port(), (*daemon)->admin_port(),
+                     (*daemon)->web_port()) < 0 ||
         std::fclose(f) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) {
       std::fprintf(stderr, "spindle rm: cannot write --ports-file %s\n", path.c_str());
       (*daemon)->Stop();

@@ -37,6 +37,7 @@
 #include "rm/security/rm_delegation_token_secret_manager.h"
 #include "rm/security/rm_delegation_token_secret_provider.h"
 #include "scheduler_pool/scheduler_pool.h"
+#include "web/rm_webapp.h"
 
 namespace spindle {
 
@@ -52,7 +53,7 @@ struct RmAddresses {
   RmAddress scheduler;         // 8030
   RmAddress resource_tracker;  // 8031
   RmAddress admin;             // 8033
-  std::string webapp;          // host:port for tracking URLs (8088)
+  RmAddress web;               // 8088: REST API, metrics and UI
 };
 
 Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf);
@@ -84,7 +85,7 @@ class RmDaemon : public am_protocol::AdminActions {
   // (whatever it holds, even a store Create() refuses).
   static Status FormatStateStore(const rm::Configuration& conf);
 
-  // Binds the four ports and starts the schedulers and the housekeeping
+  // Binds the four RPC ports and the web port and starts the schedulers and the housekeeping
   // thread. IoError if a port cannot be bound. After a recovery, the
   // schedulers start placing only once every node of the previous run has
   // registered again, or the recovery scheduling wait is over.
@@ -96,6 +97,7 @@ class RmDaemon : public am_protocol::AdminActions {
   uint16_t scheduler_port() const { return scheduler_server_->port(); }
   uint16_t resource_tracker_port() const { return tracker_server_->port(); }
   uint16_t admin_port() const { return admin_server_->port(); }
+  uint16_t web_port() const { return web_->port(); }
   // Calls the ResourceTracker port has answered (registrations, heartbeats).
   int64_t resource_tracker_calls() const { return tracker_server_->calls_served(); }
 
@@ -175,6 +177,7 @@ class RmDaemon : public am_protocol::AdminActions {
   std::unique_ptr<ipc::RpcServer> scheduler_server_;
   std::unique_ptr<ipc::RpcServer> tracker_server_;
   std::unique_ptr<ipc::RpcServer> admin_server_;
+  std::unique_ptr<web::RmWebApp> web_;
   std::atomic<bool> stopping_{false};
   std::thread housekeeping_;
   int64_t last_capacity_mb_ = -1;

@@ -89,7 +89,7 @@ class NmAgentTest : public ::testing::Test {
     rm::Configuration conf;
     for (const char* key :
          {"yarn.resourcemanager.address", "yarn.resourcemanager.scheduler.address",
-          "yarn.resourcemanager.admin.address"}) {
+          "yarn.resourcemanager.admin.address", "yarn.resourcemanager.webapp.address"}) {
       conf.Set(key, "127.0.0.1:0");
     }
     conf.Set("yarn.resourcemanager.resource-tracker.address",

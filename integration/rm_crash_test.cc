@@ -247,6 +247,7 @@ class RmCrashTest : public ::testing::Test {
     p["yarn.resourcemanager.scheduler.address"] = port(scheduler_port_);
     p["yarn.resourcemanager.resource-tracker.address"] = port(tracker_port_);
     p["yarn.resourcemanager.admin.address"] = port(admin_port_);
+    p["yarn.resourcemanager.webapp.address"] = "127.0.0.1:0";
     p["spindle.store.path"] = work_ + "/rmstore";
     p["yarn.resourcemanager.recovery.enabled"] = "true";
     p["yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms"] = "3000";

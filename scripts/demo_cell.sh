@@ -35,7 +35,7 @@ property() { printf '  <property><name>%s</name><value>%s</value></property>\n' 
 mkdir -p "$work/rm-conf" "$work/nm-conf" "$work/nm/local" "$work/nm/logs"
 {
   echo '<configuration>'
-  for key in address scheduler.address resource-tracker.address admin.address; do
+  for key in address scheduler.address resource-tracker.address admin.address webapp.address; do
     property "yarn.resourcemanager.$key" 127.0.0.1:0
   done
   property yarn.scheduler.minimum-allocation-mb 64
@@ -55,7 +55,8 @@ for _ in $(seq 100); do [[ -s "$work/rm.ports" ]] && break; sleep 0.1; done
 [[ -s "$work/rm.ports" ]] || { echo "spindle rm did not start:"; cat "$work/rm.log"; exit 1; }
 port() { grep "^$1=" "$work/rm.ports" | cut -d= -f2; }
 echo "spindle rm: clients 127.0.0.1:$(port client), AMs 127.0.0.1:$(port scheduler)," \
-  "nodes 127.0.0.1:$(port resource-tracker), admin 127.0.0.1:$(port admin)"
+  "nodes 127.0.0.1:$(port resource-tracker), admin 127.0.0.1:$(port admin)," \
+  "web UI and REST http://127.0.0.1:$(port web)/cluster"
 
 {
   echo '<configuration>'

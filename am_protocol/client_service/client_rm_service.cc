@@ -248,6 +248,10 @@ bool ClientRmService::Allowed(const Caller& caller, AppAccessType type, const rm
   return access_.Check(caller, type, app, ExtrasFor(app), queues);
 }
 
+bool ClientRmService::CanView(const std::string& user, const rm::RmApp& app) {
+  return Allowed(access_.CallerOf(user), AppAccessType::kView, app, *deps_.queues->Current());
+}
+
 Status ClientRmService::Denied(const std::string& message) {
   return Status::Remote(rm::yarn::kYarnException,
                         "org.apache.hadoop.security.AccessControlException: " + message);

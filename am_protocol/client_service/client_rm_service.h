@@ -177,9 +177,18 @@ class ClientRmService {
                                const hadoop::common::CancelDelegationTokenRequestProto& request,
                                hadoop::common::CancelDelegationTokenResponseProto* response);
 
- private:
+  // For the REST API (web/rest), which answers the same questions over
+  // HTTP from the same state:
   // The app's extras, parsed from its context once and cached.
   AppExtras ExtrasFor(const rm::RmApp& app);
+  // Whether `user` may view `app` (always, with yarn.acl.enable off).
+  bool CanView(const std::string& user, const rm::RmApp& app);
+  // The usage of the app's current attempt while the scheduler holds it.
+  std::optional<AppUsage> UsageOf(const rm::RmApp& app) const;
+  const ReportBuilder& reports() const { return reports_; }
+  const ClientRmServiceOptions& options() const { return options_; }
+
+ private:
   // Drops cached extras of apps the manager no longer has.
   void PruneExtras(const std::vector<rm::RmApp>& live);
   // The app (ApplicationNotFoundException with Hadoop 3's message if unknown)
@@ -187,7 +196,6 @@ class ClientRmService {
   Result<rm::RmApp> FindApp(const rm::ApplicationId& id) const;
   // The live non-AM containers of `attempt` (from the registry, if any).
   std::vector<rm::RmContainer> LiveTaskContainers(const rm::ApplicationAttemptId& attempt) const;
-  std::optional<AppUsage> UsageOf(const rm::RmApp& app) const;
   // host:port of a node's web server.
   std::string NodeHttpAddress(const rm::NodeId& node) const;
   bool Allowed(const Caller& caller, AppAccessType type, const rm::RmApp& app,

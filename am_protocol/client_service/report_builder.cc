@@ -102,6 +102,29 @@ std::string ReportBuilder::AttemptTrackingUrl(const rm::RmApp& app,
   return ProxyUrl(app.submission.id);
 }
 
+std::string ReportBuilder::TrackingUrl(const rm::RmApp& app) const {
+  const rm::RmAttempt* attempt = app.current_attempt();
+  return attempt == nullptr ? ProxyUrl(app.submission.id) : AttemptTrackingUrl(app, *attempt);
+}
+
+float ReportBuilder::Progress(const rm::RmApp& app) {
+  const rm::RmAttempt* attempt = app.current_attempt();
+  if (attempt == nullptr) return 0;
+  return Unregistered(*attempt) ? 1.0f : app.progress;
+}
+
+std::string ReportBuilder::Diagnostics(const rm::RmApp& app) {
+  const rm::RmAttempt* attempt = app.current_attempt();
+  return app.diagnostics.empty() && attempt != nullptr ? attempt->diagnostics : app.diagnostics;
+}
+
+int64_t ReportBuilder::LaunchTime(const rm::RmApp& app) {
+  for (const auto& a : app.attempts) {
+    if (Launched(a)) return a.start_time_ms;
+  }
+  return 0;
+}
+
 int64_t ReportBuilder::WallMillis(TimePoint t) const {
   const auto ago = std::chrono::duration_cast<std::chrono::milliseconds>(clock_->Now() - t);
   return clock_->WallMillis() - ago.count();
@@ -157,14 +180,7 @@ void ReportBuilder::ApplicationReport(const AppView& view, y::ApplicationReportP
   timeout->mutable_application_timeout()->set_application_timeout_type(y::APP_TIMEOUT_LIFETIME);
   timeout->mutable_application_timeout()->set_expire_time("UNLIMITED");
   timeout->mutable_application_timeout()->set_remaining_time(-1);
-  int64_t launch_time = 0;
-  for (const auto& a : app.attempts) {
-    if (Launched(a)) {
-      launch_time = a.start_time_ms;
-      break;
-    }
-  }
-  r->set_launchtime(launch_time);
+  r->set_launchtime(LaunchTime(app));
   r->set_submittime(app.submit_time_ms);
 
   if (!view.allow_access) {
@@ -190,16 +206,15 @@ void ReportBuilder::ApplicationReport(const AppView& view, y::ApplicationReportP
   } else {
     r->set_host(attempt->host);
     r->set_rpc_port(attempt->rpc_port);
-    r->set_trackingurl(AttemptTrackingUrl(app, *attempt));
+    r->set_trackingurl(TrackingUrl(app));
     r->set_originaltrackingurl(Sanitize(attempt->tracking_url));
-    r->set_progress(Unregistered(*attempt) ? 1.0f : app.progress);
+    r->set_progress(Progress(app));
     ToProto(attempt->id, r->mutable_currentapplicationattemptid());
     r->set_log_aggregation_status(options_.log_aggregation_enabled ? y::LOG_NOT_START
                                                                    : y::LOG_DISABLED);
     if (view.amrm_token.has_value()) *r->mutable_am_rm_token() = *view.amrm_token;
   }
-  r->set_diagnostics(app.diagnostics.empty() && attempt != nullptr ? attempt->diagnostics
-                                                                   : app.diagnostics);
+  r->set_diagnostics(Diagnostics(app));
   FillUsage(view.usage, &view.seconds, true, r->mutable_app_resource_usage());
 }
 

@@ -67,6 +67,18 @@ class ReportBuilder {
   // http://<proxy>/proxy/<appId>/
   std::string ProxyUrl(const rm::ApplicationId& app) const;
 
+  // What a caller with VIEW access is told about an app, shared by the RPC
+  // report and the REST API's AppInfo so that both always agree:
+  // the tracking URL (the proxy URL; an unmanaged AM's own URL, or "N/A"),
+  std::string TrackingUrl(const rm::RmApp& app) const;
+  // the progress in [0, 1] (1 once the AM unregistered; 0 before an attempt),
+  static float Progress(const rm::RmApp& app);
+  // the diagnostics (the app's, else its current attempt's),
+  static std::string Diagnostics(const rm::RmApp& app);
+  // and the launch time (start of the first attempt whose AM was launched;
+  // 0 if none was).
+  static int64_t LaunchTime(const rm::RmApp& app);
+
   struct AppView {
     const rm::RmApp* app = nullptr;
     const AppExtras* extras = nullptr;

@@ -13,8 +13,6 @@ namespace {
 
 // YarnConfiguration.APPLICATION_TYPE_LENGTH.
 constexpr size_t kApplicationTypeLength = 20;
-// NodeLabel.DEFAULT_NODE_LABEL_PARTITION.
-constexpr char kDefaultPartition[] = "<DEFAULT_PARTITION>";
 
 bool IsBlank(const std::string& s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t'; });

@@ -32,6 +32,10 @@
 
 namespace spindle::client_service {
 
+// The name Hadoop reports for the default node partition
+// (NodeLabel.DEFAULT_NODE_LABEL_PARTITION).
+inline constexpr char kDefaultPartition[] = "<DEFAULT_PARTITION>";
+
 // What reports and access checks need from the submission context beyond
 // rm::Submission (kept by the service per application).
 struct AppExtras {

@@ -24,6 +24,7 @@ Status RmChild::Start(const WireOptions& options, const std::string& work_dir) {
           {"yarn.resourcemanager.scheduler.address", "127.0.0.1:0"},
           {"yarn.resourcemanager.resource-tracker.address", "127.0.0.1:0"},
           {"yarn.resourcemanager.admin.address", "127.0.0.1:0"},
+          {"yarn.resourcemanager.webapp.address", "127.0.0.1:0"},
           // The RM's scheduling is measured, not the store's disk.
           {"yarn.resourcemanager.store.class", "memory"},
           {"yarn.resourcemanager.nodemanagers.heartbeat-interval-ms",

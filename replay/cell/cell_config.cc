@@ -102,7 +102,8 @@ std::map<std::string, std::string> RmSiteProperties(const CellOptions& options,
   std::map<std::string, std::string> p;
   for (const char* key :
        {"yarn.resourcemanager.address", "yarn.resourcemanager.scheduler.address",
-        "yarn.resourcemanager.resource-tracker.address", "yarn.resourcemanager.admin.address"}) {
+        "yarn.resourcemanager.resource-tracker.address", "yarn.resourcemanager.admin.address",
+        "yarn.resourcemanager.webapp.address"}) {
     p[key] = "127.0.0.1:0";
   }
   p["yarn.resourcemanager.nodemanagers.heartbeat-interval-ms"] =

@@ -72,6 +72,10 @@ void JsonString(std::string_view s, std::string* out) {
       case '\\':
         *out += "\\\\";
         break;
+      case '/':
+        // Jersey 1's JSON encoder escapes the solidus ("\/default-rack").
+        *out += "\\/";
+        break;
       case '\n':
         *out += "\\n";
         break;

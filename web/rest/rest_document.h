@@ -5,11 +5,11 @@
 //
 // JSON rules: one top-level key named after the root element; int/long and
 // float values are JSON numbers, booleans are JSON booleans, strings are
-// strings; a list renders as an array even with one item, and an empty
-// list is omitted (as JAXB writes no element for it), so a wrapper object
-// with nothing inside renders as {} ({"apps":{}}). Absent nullable strings
-// are simply not added (OptStr). A node with an xsi type (the scheduler and
-// queue info subclasses) gets "type":"<xsi type>" as its first JSON field.
+// strings (escaped as Jersey 1 escapes them, "/" included: "\/"); a list renders as an array even
+// with one item, and an empty list is omitted (as JAXB writes no element for it), so a wrapper
+// object with nothing inside renders as {} ({"apps":{}}). Absent nullable strings are simply not
+// added (OptStr). A node with an xsi type (the scheduler and queue info subclasses) gets
+// "type":"<xsi type>" as its first JSON field.
 //
 // XML rules: the JAXB header, then the same element names; list items are
 // repeated elements; text is escaped; an object with no children is <x/>,

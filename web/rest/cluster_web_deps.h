@@ -1,0 +1,75 @@
+// ClusterWebDeps / ClusterWebOptions: what the /ws/v1/cluster endpoints read
+// and how they are configured. The endpoints answer the questions
+// ClientRmService answers over RPC, from the same state and, where the
+// answer is shared (application filters, access checks, usage, tracking
+// URLs, progress, diagnostics), through the same code, as Hadoop's
+// RMWebServices goes through ClientRMService.
+//
+// Thread-safety: the pointees are thread-safe; the structs are values.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "am_protocol/client_service/client_rm_service.h"
+#include "base/clock.h"
+#include "base/result.h"
+#include "rm/apps/app_manager.h"
+#include "rm/config/configuration.h"
+#include "rm/containers/container_registry.h"
+#include "rm/nodes/node_registry.h"
+#include "rm/queues/queue_manager.h"
+#include "scheduler_pool/scheduler_pool.h"
+
+namespace spindle::web::rest {
+
+// The RM's identity as clusterInfo shows it.
+struct ClusterIdentity {
+  // The cluster timestamp: clusterInfo's id and startedOn, every AppInfo's
+  // clusterId (Hadoop uses ResourceManager.clusterTimeStamp for all three).
+  int64_t cluster_timestamp = 0;
+  // Service state (NOTINITED / INITED / STARTED / STOPPED) and HA state
+  // (INITIALIZING / ACTIVE / STANDBY / STOPPED).
+  std::string state = "STARTED";
+  std::string ha_state = "ACTIVE";
+  // The Java class name of the state store in use (Hadoop reports
+  // NullRMStateStore when recovery is off).
+  std::string state_store_name =
+      "org.apache.hadoop.yarn.server.resourcemanager.recovery.NullRMStateStore";
+  // The version the RM reports (the same string NMs get at registration,
+  // nm_shim/tracker's rm_version), its build string and build date.
+  std::string version = "2.7.7";
+  std::string build_version = "2.7.7 from spindle";
+  std::string built_on = "";
+  // What Hadoop's RMContext says when HA is off.
+  std::string ha_zookeeper_connection_state = "ResourceManager HA is not enabled.";
+};
+
+struct ClusterWebOptions {
+  // hadoop.http.staticuser.user: the caller of a request without a
+  // user.name query parameter. Default: "dr.who".
+  std::string static_user = "dr.who";
+
+  // Reads hadoop.http.staticuser.user. (yarn.acl.enable, yarn.admin.acl,
+  // the proxy address and log aggregation come with ClientRmService's
+  // options, which the deps' service was built from.)
+  static Result<ClusterWebOptions> FromConfiguration(const rm::Configuration& conf);
+};
+
+struct ClusterWebDeps {
+  // Required.
+  client_service::ClientRmService* client = nullptr;
+  rm::ApplicationManager* apps = nullptr;
+  const rm::NodeRegistry* nodes = nullptr;
+  const rm::QueueManager* queues = nullptr;
+  // Optional: queue usage (zero without it).
+  const pool::SchedulerPool* pool = nullptr;
+  // Optional: live containers and their resource-seconds (AM containers
+  // only without it).
+  const rm::ContainerRegistry* containers = nullptr;
+  // Optional: the RM's clock, for elapsed times. Default: the system clock.
+  const Clock* clock = nullptr;
+  ClusterIdentity identity;
+};
+
+}  // namespace spindle::web::rest

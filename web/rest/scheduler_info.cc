@@ -1,0 +1,119 @@
+#include "web/rest/scheduler_info.h"
+
+#include <utility>
+#include <vector>
+
+#include "web/rest/cluster_metrics.h"
+#include "web/rest/resource_info.h"
+
+namespace spindle::web::rest {
+
+namespace y = hadoop::yarn;
+
+namespace {
+
+float Percent(double numerator, double denominator) {
+  return denominator > 0 ? static_cast<float>(numerator / denominator * 100) : 0.0f;
+}
+
+RestNode QueueNode(const rm::QueueTree& tree, const rm::CsQueue& queue,
+                   const y::QueueInfoProto& info, const pool::Resource& cluster) {
+  const y::QueueStatisticsProto& stats = info.queuestatistics();
+  const pool::Resource used =
+      pool::Resource::Of(stats.allocatedmemorymb(), stats.allocatedvcores());
+  const int64_t active = stats.numappsrunning();
+  const int64_t pending = stats.numappspending();
+  RestNode q;
+  if (queue.is_leaf()) q.SetXsiType("capacitySchedulerLeafQueueInfo");
+  q.Str("queuePath", queue.path)
+      .Float("capacity", static_cast<float>(queue.capacity))
+      .Float("usedCapacity", info.currentcapacity() * 100)
+      .Float("maxCapacity", static_cast<float>(queue.maximum_capacity))
+      .Float("absoluteCapacity", static_cast<float>(queue.absolute_capacity * 100))
+      .Float("absoluteMaxCapacity", static_cast<float>(queue.absolute_maximum_capacity * 100))
+      .Float("absoluteUsedCapacity", Percent(static_cast<double>(used.memory_mb()),
+                                             static_cast<double>(cluster.memory_mb())))
+      .Int("numApplications", active + pending)
+      .Str("usedResources", "<memory:" + std::to_string(used.memory_mb()) +
+                                ", vCores:" + std::to_string(used.vcores()) + ">")
+      .Str("queueName", queue.name)
+      .Bool("isAbsoluteResource", false)
+      .Str("state", queue.state == rm::QueueState::kRunning ? "RUNNING" : "STOPPED");
+  if (!queue.is_leaf()) {
+    std::vector<RestNode> children;
+    for (size_t i = 0; i < queue.children.size(); ++i) {
+      if (static_cast<int>(i) >= info.childqueues_size()) break;
+      children.push_back(QueueNode(tree, tree.queues()[static_cast<size_t>(queue.children[i])],
+                                   info.childqueues(static_cast<int>(i)), cluster));
+    }
+    RestNode queues;
+    queues.Items("queue", std::move(children));
+    q.Put("queues", std::move(queues));
+  }
+  q.Put("resourcesUsed", ResourceInfoNode(used))
+      .Bool("hideReservationQueues", false)
+      .StrItems("nodeLabels", queue.accessible_node_labels)
+      .Int("allocatedContainers", stats.allocatedcontainers())
+      .Int("reservedContainers", stats.reservedcontainers())
+      .Int("pendingContainers", stats.pendingcontainers());
+  if (queue.is_leaf()) {
+    q.Int("numActiveApplications", active)
+        .Int("numPendingApplications", pending)
+        .Int("numContainers", stats.allocatedcontainers())
+        .Int("maxApplications", queue.maximum_applications)
+        .Int("maxApplicationsPerUser", queue.maximum_applications_per_user)
+        .Float("userLimit", static_cast<float>(queue.minimum_user_limit_percent))
+        .Put("users", RestNode::Object())
+        .Float("userLimitFactor", static_cast<float>(queue.user_limit_factor))
+        .Float("configuredMaxAMResourceLimit",
+               static_cast<float>(queue.maximum_am_resource_fraction))
+        .Bool("preemptionDisabled", true)
+        .Bool("intraQueuePreemptionDisabled", true)
+        .Int("defaultPriority", 0)
+        .Bool("isAutoCreatedLeafQueue", false)
+        .Int("maxApplicationLifetime", -1)
+        .Int("defaultApplicationLifetime", -1);
+  }
+  return q;
+}
+
+}  // namespace
+
+RestDocument SchedulerDocument(const ClusterWebDeps& deps, const std::string& caller) {
+  const auto tree = deps.queues->Current();
+  y::GetQueueInfoRequestProto request;
+  request.set_queuename("root");
+  request.set_includeapplications(false);
+  request.set_includechildqueues(true);
+  request.set_recursive(true);
+  y::GetQueueInfoResponseProto response;
+  client_service::ClientRmService::Who who;
+  who.user = caller;
+  // getQueueInfo of root cannot fail (root always exists).
+  (void)deps.client->GetQueueInfo(who, request, &response);
+  const ClusterResources resources = SnapshotClusterResources(deps);
+  const y::QueueInfoProto& root_info = response.queueinfo();
+  const rm::CsQueue& root = tree->root();
+
+  std::vector<RestNode> children;
+  for (size_t i = 0; i < root.children.size(); ++i) {
+    if (static_cast<int>(i) >= root_info.childqueues_size()) break;
+    children.push_back(QueueNode(*tree, tree->queues()[static_cast<size_t>(root.children[i])],
+                                 root_info.childqueues(static_cast<int>(i)), resources.total));
+  }
+  RestNode queues;
+  queues.Items("queue", std::move(children));
+  RestNode info;
+  info.SetXsiType("capacityScheduler")
+      .Float("capacity", 100.0f)
+      .Float("usedCapacity", Percent(static_cast<double>(resources.allocated.memory_mb()),
+                                     static_cast<double>(resources.total.memory_mb())))
+      .Float("maxCapacity", 100.0f)
+      .Str("queueName", root.name)
+      .Put("queues", std::move(queues));
+  RestNode body;
+  body.Put("schedulerInfo", std::move(info));
+  return RestDocument("scheduler", std::move(body));
+}
+
+}  // namespace spindle::web::rest

@@ -1,0 +1,37 @@
+#include "web/rm_webapp.h"
+
+#include <glog/logging.h>
+
+#include "web/rest/app_write_routes.h"
+
+namespace spindle::web {
+
+Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf,
+                                                   std::string bind_host, uint16_t port,
+                                                   const RmWebAppDeps& deps) {
+  CHECK(deps.apps != nullptr && deps.client != nullptr && deps.conf != nullptr)
+      << "RmWebAppDeps: apps, client and conf are required";
+  ASSIGN_OR_RETURN(HttpServerOptions options,
+                   HttpServerOptions::FromConfiguration(conf, std::move(bind_host), port));
+  std::unique_ptr<RmWebApp> app(new RmWebApp());
+  app->router_ = std::make_unique<Router>();
+  rest::AppWriteDeps writes;
+  writes.apps = deps.apps;
+  writes.client = deps.client;
+  writes.callers = rest::WebCallerOptions::FromConfiguration(conf);
+  rest::AddAppWriteRoutes(app->router_.get(), writes);
+  const Router* router = app->router_.get();
+  app->server_ = std::make_unique<HttpServer>(
+      options, [router](const HttpRequest& request) { return router->Dispatch(request); });
+  return app;
+}
+
+RmWebApp::~RmWebApp() { Stop(); }
+
+Status RmWebApp::Start() { return server_->Start(); }
+
+void RmWebApp::Stop() {
+  if (server_ != nullptr) server_->Stop();
+}
+
+}  // namespace spindle::web

@@ -1,0 +1,54 @@
+// RmWebApp: the RM's HTTP side on yarn.resourcemanager.webapp.address
+// (8088): one Router with every web module's routes (REST API, metrics,
+// UI) behind one bounded HttpServer, so the web never takes more than its
+// own threads from the RPC side.
+//
+// Thread contract: Create(), Start() and Stop() from the daemon's
+// controlling thread; the routes run on the server's handler threads and
+// read the RM through its thread-safe objects.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "am_protocol/client_service/client_rm_service.h"
+#include "base/clock.h"
+#include "base/result.h"
+#include "rm/apps/app_manager.h"
+#include "rm/config/configuration.h"
+#include "web/http/http_server.h"
+#include "web/http/router.h"
+
+namespace spindle::web {
+
+// What the web modules read and drive. Pointers must outlive the RmWebApp.
+struct RmWebAppDeps {
+  rm::ApplicationManager* apps = nullptr;
+  client_service::ClientRmService* client = nullptr;
+  const rm::Configuration* conf = nullptr;
+  const Clock* clock = nullptr;
+};
+
+class RmWebApp {
+ public:
+  // Reads the server's options from `conf` (http_options.h) and registers
+  // every route; binds nothing yet. InvalidArgument names a bad key.
+  static Result<std::unique_ptr<RmWebApp>> Create(const rm::Configuration& conf,
+                                                  std::string bind_host, uint16_t port,
+                                                  const RmWebAppDeps& deps);
+  ~RmWebApp();
+
+  // IoError if the address cannot be bound.
+  Status Start();
+  void Stop();
+  uint16_t port() const { return server_->port(); }
+  HttpServerCounters counters() const { return server_->counters(); }
+
+ private:
+  RmWebApp() = default;
+
+  std::unique_ptr<Router> router_;
+  std::unique_ptr<HttpServer> server_;
+};
+
+}  // namespace spindle::web

@@ -19,6 +19,7 @@ query parameter (global --user, or the command's --user).
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 import urllib.error
@@ -290,11 +291,19 @@ def cmd_scheduler(client, args):
     )
 
 
+def app_state(resp):
+    """The documented appstate answer: {"state":"RUNNING"} (no root element)."""
+    doc = resp.json()
+    if not isinstance(doc, dict) or not isinstance(doc.get("state"), str):
+        raise ValueError(f"no \"state\" in the appstate answer {resp.body[:200]!r}")
+    return doc["state"]
+
+
 def cmd_state(client, args):
     resp = client.get(f"/apps/{quote(args.id)}/state")
     if args.json:
         return print_json(resp)
-    print(resp.json().get("state"))
+    print(app_state(resp))
 
 
 def cmd_submit(client, args):
@@ -330,12 +339,12 @@ def cmd_kill(client, args):
     user = args.cmd_user or client.user
     path = f"/apps/{quote(args.id)}/state"
     resp = client.call("PUT", path, body={"state": "KILLED"}, user=user)
-    state = (resp.json() or {}).get("state")
+    state = app_state(resp)
     print(f"kill: HTTP {resp.status}, state {state}", file=sys.stderr)
     deadline = time.monotonic() + args.wait
     while state not in FINAL_STATES and time.monotonic() < deadline:
         time.sleep(0.2)
-        state = client.get(path).json().get("state")
+        state = app_state(client.get(path))
     if args.json:
         print(json.dumps({"application-id": args.id, "state": state}))
     else:
@@ -405,6 +414,7 @@ def build_parser():
 
 
 def main(argv=None):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `yarn_rest.py apps | head` ends quietly
     args = build_parser().parse_args(argv)
     client = Client(args.rm, args.user, args.timeout)
     try:

@@ -188,6 +188,8 @@ def check(cond, message):
 
 def scenario(cell):
     s = Steps(cell)
+    # An RM's web server may come up after its RPC ports (Hadoop's does).
+    s.wait("the REST API", lambda: subprocess.run([sys.executable, CLIENT, "--rm", cell.web, "info"], capture_output=True).returncode == 0, 60)
     info = s.json("info")["clusterInfo"]
     check(info.get("state") == "STARTED", f"info: the RM is STARTED (id {info.get('id')})")
     node = s.wait("a RUNNING node", lambda: [n for n in listed(s.json("nodes"), "nodes", "node") if n.get("state") == "RUNNING"])[0]

@@ -381,6 +381,17 @@ Status RmDaemon::Init() {
   web::RmWebAppDeps web_deps;
   web_deps.apps = apps_.get();
   web_deps.client = client_service_.get();
+  web_deps.nodes = nodes_.get();
+  web_deps.queues = queues_.get();
+  web_deps.pool = pool_.get();
+  web_deps.containers = containers_.get();
+  web_deps.identity.cluster_timestamp = apps_->cluster_timestamp();
+  if (store_ != nullptr) {
+    // Hadoop names the store class; ours are not Java classes.
+    web_deps.identity.state_store_name = recovery_.kind == rm::StoreKind::kRocksDb
+                                             ? "spindle.RocksDbStateStore"
+                                             : "spindle.MemoryStateStore";
+  }
   web_deps.conf = &conf_;
   web_deps.clock = clock_;
   ASSIGN_OR_RETURN(

@@ -3,14 +3,17 @@
 #include <glog/logging.h>
 
 #include "web/rest/app_write_routes.h"
+#include "web/rest/cluster_read_routes.h"
 
 namespace spindle::web {
 
 Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf,
                                                    std::string bind_host, uint16_t port,
                                                    const RmWebAppDeps& deps) {
-  CHECK(deps.apps != nullptr && deps.client != nullptr && deps.conf != nullptr)
-      << "RmWebAppDeps: apps, client and conf are required";
+  CHECK(deps.apps != nullptr && deps.client != nullptr && deps.nodes != nullptr &&
+        deps.queues != nullptr && deps.pool != nullptr && deps.containers != nullptr &&
+        deps.conf != nullptr && deps.clock != nullptr)
+      << "RmWebAppDeps: every dependency is required";
   ASSIGN_OR_RETURN(HttpServerOptions options,
                    HttpServerOptions::FromConfiguration(conf, std::move(bind_host), port));
   std::unique_ptr<RmWebApp> app(new RmWebApp());
@@ -20,6 +23,18 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   writes.client = deps.client;
   writes.callers = rest::WebCallerOptions::FromConfiguration(conf);
   rest::AddAppWriteRoutes(app->router_.get(), writes);
+  ASSIGN_OR_RETURN(rest::ClusterWebOptions cluster_options,
+                   rest::ClusterWebOptions::FromConfiguration(conf));
+  rest::ClusterWebDeps cluster;
+  cluster.client = deps.client;
+  cluster.apps = deps.apps;
+  cluster.nodes = deps.nodes;
+  cluster.queues = deps.queues;
+  cluster.pool = deps.pool;
+  cluster.containers = deps.containers;
+  cluster.clock = deps.clock;
+  cluster.identity = deps.identity;
+  rest::AddClusterReadRoutes(app->router_.get(), cluster_options, cluster);
   const Router* router = app->router_.get();
   app->server_ = std::make_unique<HttpServer>(
       options, [router](const HttpRequest& request) { return router->Dispatch(request); });

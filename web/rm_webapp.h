@@ -18,15 +18,23 @@
 #include "rm/config/configuration.h"
 #include "web/http/http_server.h"
 #include "web/http/router.h"
+#include "web/rest/cluster_web_deps.h"
 
 namespace spindle::web {
 
 // What the web modules read and drive. Pointers must outlive the RmWebApp.
 struct RmWebAppDeps {
+  // Required.
   rm::ApplicationManager* apps = nullptr;
   client_service::ClientRmService* client = nullptr;
+  const rm::NodeRegistry* nodes = nullptr;
+  const rm::QueueManager* queues = nullptr;
+  const pool::SchedulerPool* pool = nullptr;
+  const rm::ContainerRegistry* containers = nullptr;
   const rm::Configuration* conf = nullptr;
   const Clock* clock = nullptr;
+  // What clusterInfo says about this RM.
+  rest::ClusterIdentity identity;
 };
 
 class RmWebApp {

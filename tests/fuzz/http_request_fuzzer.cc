@@ -80,7 +80,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The decoding functions alone, on the raw bytes.
   if (auto decoded = spindle::web::PercentDecode(input, true)) {
     Check(decoded->size() <= input.size());
-    Check(decoded->find('\0') == std::string::npos);
+    // %00 is refused; a raw NUL is left to the HTTP parser, which refuses it.
+    if (input.find('\0') == std::string_view::npos) {
+      Check(decoded->find('\0') == std::string::npos);
+    }
   }
   if (auto target = spindle::web::ParseTarget(input); target.ok()) {
     Check(!target->path.empty() && target->path[0] == '/');

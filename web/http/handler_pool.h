@@ -3,8 +3,8 @@
 // `max_queued` tasks it refuses, so the I/O thread can answer 503 at once
 // and the HTTP side never takes more threads than it was given.
 //
-// Thread-safety: every method may be called from any thread; Shutdown() is
-// idempotent and must not be called from a pool thread.
+// Thread-safety: TrySubmit() and busy() from any thread; Shutdown() from one
+// controlling thread (idempotent), never from a pool thread.
 #pragma once
 
 #include <cstdint>

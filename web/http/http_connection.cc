@@ -33,7 +33,7 @@ void HttpConnection::Start() {
 
 void HttpConnection::Shutdown() {
   closing_ = true;
-  if (phase_ == Phase::kReading) Close();
+  if (phase_ == Phase::kReading || phase_ == Phase::kDraining) Close();
 }
 
 void HttpConnection::Process() {
@@ -47,6 +47,7 @@ void HttpConnection::Process() {
         request_timer_armed_ = true;
         ArmTimer(shared_->options.request_timeout, TimerKind::kRequest);
       }
+      if (!continue_sent_ && reader_.WantsContinue()) SendContinue();
       DoRead();
       return;
     case RequestReader::State::kHeaderTooLarge:
@@ -165,6 +166,33 @@ void HttpConnection::Write(const HttpResponse& response, bool head, bool keep_al
   outbound_ = SerializeResponse(response, ResponseFraming{head, keep_alive},
                                 HttpDate(std::chrono::system_clock::now()));
   ArmTimer(shared_->options.idle_timeout, TimerKind::kWrite);
+  if (continue_in_flight_) {
+    deferred_write_ = keep_alive;
+    return;
+  }
+  StartWrite(keep_alive);
+}
+
+void HttpConnection::SendContinue() {
+  static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+  continue_sent_ = true;
+  continue_in_flight_ = true;
+  asio::async_write(socket_, asio::buffer(kContinue.data(), kContinue.size()),
+                    [self = shared_from_this()](const boost::system::error_code& ec, size_t) {
+                      self->continue_in_flight_ = false;
+                      if (ec) {
+                        self->Close();
+                        return;
+                      }
+                      if (self->deferred_write_.has_value()) {
+                        const bool keep_alive = *self->deferred_write_;
+                        self->deferred_write_.reset();
+                        if (self->phase_ == Phase::kWriting) self->StartWrite(keep_alive);
+                      }
+                    });
+}
+
+void HttpConnection::StartWrite(bool keep_alive) {
   asio::async_write(
       socket_, asio::buffer(outbound_),
       [self = shared_from_this(), keep_alive](const boost::system::error_code& ec, size_t) {
@@ -176,17 +204,44 @@ void HttpConnection::OnWrite(const boost::system::error_code& ec, bool keep_aliv
   if (phase_ != Phase::kWriting) return;
   CancelTimer();
   outbound_.clear();
-  if (ec || !keep_alive || closing_) {
+  if (ec || closing_) {
     Close();
-    return;
+  } else if (!keep_alive) {
+    Linger();
+  } else {
+    NextRequest();
   }
-  NextRequest();
+}
+
+void HttpConnection::Linger() {
+  phase_ = Phase::kDraining;
+  drained_bytes_ = 0;
+  boost::system::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  ArmTimer(shared_->options.request_timeout, TimerKind::kDrain);
+  DrainRead();
+}
+
+void HttpConnection::DrainRead() {
+  socket_.async_read_some(
+      asio::buffer(read_buffer_),
+      [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
+        if (self->phase_ != Phase::kDraining) return;
+        self->drained_bytes_ += n;
+        // EOF is the normal end: the client read the response and closed.
+        if (ec || self->drained_bytes_ > kMaxDrainBytes) {
+          self->Close();
+          return;
+        }
+        self->DrainRead();
+      });
 }
 
 void HttpConnection::NextRequest() {
   phase_ = Phase::kReading;
   reader_.Reset();
   request_timer_armed_ = false;
+  continue_sent_ = false;
   ArmTimer(shared_->options.idle_timeout, TimerKind::kIdle);
   Process();
 }
@@ -224,6 +279,10 @@ void HttpConnection::OnTimer(TimerKind kind) {
     }
     case TimerKind::kWrite:
       if (phase_ != Phase::kWriting) return;
+      Close();
+      return;
+    case TimerKind::kDrain:
+      if (phase_ != Phase::kDraining) return;
       Close();
       return;
   }

@@ -11,6 +11,13 @@
 // byte (then closed quietly), request_timeout from that byte to the last
 // (then 408 and close), idle_timeout again as the deadline of a write.
 //
+// A response that ends the connection is followed by a lingering close: our
+// side is shut for sending and input is read and dropped until the client
+// closes, kMaxDrainBytes have come or request_timeout passes. Closing with
+// unread input (a 413 while the body is still arriving) would make the
+// kernel reset the connection and could destroy the response before the
+// client reads it.
+//
 // Thread contract: every method runs on the server's I/O thread, except the
 // task given to the pool, which only runs the handler and posts back.
 #pragma once
@@ -76,8 +83,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void Shutdown();
 
  private:
-  enum class Phase { kReading, kHandling, kWriting, kClosed };
-  enum class TimerKind { kIdle, kRequest, kWrite };
+  enum class Phase { kReading, kHandling, kWriting, kDraining, kClosed };
+  enum class TimerKind { kIdle, kRequest, kWrite, kDrain };
+  static constexpr size_t kMaxDrainBytes = size_t{1} << 20;
 
   // Parses what is buffered; reads more, dispatches, or answers an error.
   void Process();
@@ -88,8 +96,14 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // A response the server makes itself (errors, 503).
   void RespondError(int status, const std::string& text, bool keep_alive);
   void Write(const HttpResponse& response, bool head, bool keep_alive);
+  // Writes outbound_ (after an interim 100 Continue, if one is in flight).
+  void StartWrite(bool keep_alive);
+  void SendContinue();
   void OnWrite(const boost::system::error_code& ec, bool keep_alive);
   void NextRequest();
+  // The lingering close (see above).
+  void Linger();
+  void DrainRead();
   void ArmTimer(std::chrono::milliseconds after, TimerKind kind);
   void CancelTimer();
   void OnTimer(TimerKind kind);
@@ -105,6 +119,12 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   Phase phase_ = Phase::kReading;
   bool read_outstanding_ = false;
   bool closing_ = false;
+  size_t drained_bytes_ = 0;
+  // "100 Continue" sent for the current request / still being written; a
+  // response made meanwhile waits for it (deferred_write_, its keep-alive).
+  bool continue_sent_ = false;
+  bool continue_in_flight_ = false;
+  std::optional<bool> deferred_write_;
   RequestReader reader_;
   std::string inbound_;  // bytes read and not yet consumed by reader_
   std::string outbound_;

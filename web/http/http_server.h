@@ -12,6 +12,9 @@
 // over the limit; closed), 500 (the handler threw; connection kept), 503
 // (pool full; kept). Idle keep-alive connections are closed after
 // idle_timeout; connections over max_connections are closed at accept.
+// "Expect: 100-continue" gets an interim 100 once the header passes the
+// limits. A connection that ends after a response is closed lingering
+// (http_connection.h), so an error response is not lost to a reset.
 //
 // Thread contract: Start() and Stop() from one controlling thread (never from
 // a handler); port() and counters() from any thread. The handler runs on
@@ -56,7 +59,9 @@ class HttpServer {
   Status Start();
   // Stops accepting; connections waiting for a request close now; handlers
   // running or queued finish and their responses are written (then those
-  // connections close); threads are joined. Idempotent.
+  // connections close); threads are joined. Idempotent. A client that does
+  // not read its response can hold Stop() up to idle_timeout (the write
+  // deadline).
   void Stop();
 
   // The bound port, after Start().

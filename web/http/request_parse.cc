@@ -117,6 +117,12 @@ RequestReader::State RequestReader::Feed(std::string_view data, size_t* consumed
   *consumed = 0;
   if (state_ == State::kNeedMore && !data.empty()) started_ = true;
   while (state_ == State::kNeedMore && !data.empty()) {
+    // Beast 1.74 asserts (wrongly; fixed upstream in boostorg/beast#2861)
+    // that a final chunk is re-parsed from at least 5 bytes. The shortest
+    // end of a chunked body, "0\r\n\r\n", is 5 bytes and Beast leaves the
+    // final chunk unconsumed until it is whole, so waiting for 5 never stalls
+    // a request that can complete.
+    if (parser_->is_header_done() && parser_->chunked() && data.size() < 5) break;
     boost::system::error_code ec;
     const size_t n = parser_->put(boost::asio::buffer(data.data(), data.size()), ec);
     if (n > 0) started_ = true;
@@ -139,6 +145,15 @@ RequestReader::State RequestReader::Feed(std::string_view data, size_t* consumed
     if (n == 0) break;
   }
   return state_;
+}
+
+bool RequestReader::WantsContinue() const {
+  if (state_ != State::kNeedMore || !parser_->is_header_done() || parser_->is_done()) {
+    return false;
+  }
+  const auto& message = parser_->get();
+  return message.version() >= 11 &&
+         boost::beast::iequals(message[http::field::expect], "100-continue");
 }
 
 RequestReader::State RequestReader::FeedEof() {

@@ -74,6 +74,10 @@ class RequestReader {
   State FeedEof();
   // True once any byte of the current request has been consumed.
   bool started() const { return started_; }
+  // True while an HTTP/1.1 request with "Expect: 100-continue" has its
+  // header parsed and its body still to come: the client waits for an
+  // interim "100 Continue" before sending the body.
+  bool WantsContinue() const;
   // After kComplete: the request (remote_address is left empty), or
   // InvalidArgument for a target we cannot decode (answer 400).
   Result<Parsed> Take();

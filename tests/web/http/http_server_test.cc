@@ -292,6 +292,28 @@ TEST(HttpServerTest, BodiesWithinTheLimitReachTheHandler) {
   EXPECT_EQ(client.Read()->body(), "PUT /c|x-test=|body=abcde");
 }
 
+TEST(HttpServerTest, ExpectContinueGetsAnInterimResponseBeforeTheBody) {
+  Started s(TestOptions());
+  Client client(s.port());
+  ASSERT_TRUE(client.Send("POST /p HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n"));
+  auto interim = client.Read();
+  ASSERT_TRUE(interim.has_value());
+  EXPECT_EQ(interim->result_int(), 100);
+  ASSERT_TRUE(client.Send("hello"));
+  auto response = client.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->body(), "POST /p|x-test=|body=hello");
+  // A body sent without waiting still works, and the next request on the
+  // connection gets its own 100 unless its body came with the header.
+  ASSERT_TRUE(
+      client.Send("PUT /q HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi"));
+  auto maybe_interim = client.Read();
+  ASSERT_TRUE(maybe_interim.has_value());
+  if (maybe_interim->result_int() == 100) maybe_interim = client.Read();
+  ASSERT_TRUE(maybe_interim.has_value());
+  EXPECT_EQ(maybe_interim->body(), "PUT /q|x-test=|body=hi");
+}
+
 TEST(HttpServerTest, HeaderTooLargeIs431) {
   HttpServerOptions options = TestOptions();
   options.max_request_header_bytes = 1024;
@@ -322,6 +344,23 @@ TEST(HttpServerTest, BodyOverTheLimitByContentLengthIs413BeforeTheBodyIsSent) {
   EXPECT_EQ(response->result_int(), 413);
   EXPECT_TRUE(client.ServerClosed());
   EXPECT_EQ(s.server.counters().too_large, 1);
+}
+
+TEST(HttpServerTest, BodyOverTheLimitSentAnywayStillGets413) {
+  HttpServerOptions options = TestOptions();
+  options.max_request_body_bytes = 10;
+  Started s(options);
+  Client client(s.port());
+  // The client does not wait: the body follows the header at once. The
+  // server answers from the header, then reads and drops the body, so the
+  // client's write completes and the 413 is not lost to a reset.
+  const std::string body(200000, 'b');
+  ASSERT_TRUE(client.Send("POST /p HTTP/1.1\r\nContent-Length: 200000\r\n\r\n" + body));
+  auto response = client.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 413);
+  EXPECT_FALSE(response->keep_alive());
+  EXPECT_TRUE(client.ServerClosed());
 }
 
 TEST(HttpServerTest, ChunkedBodyOverTheLimitIs413) {

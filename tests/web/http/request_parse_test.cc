@@ -75,6 +75,25 @@ TEST(RequestReaderTest, ParsesARequestFedOneByteAtATime) {
   EXPECT_TRUE(parsed->keep_alive);
 }
 
+TEST(RequestReaderTest, ParsesAChunkedBodyFedOneByteAtATime) {
+  const std::string wire =
+      "PUT /s HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n1\r\nd\r\n"
+      "0\r\nX-Trailer: t\r\n\r\n";
+  for (const std::string& input :
+       {wire, std::string("PUT /s HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n")}) {
+    RequestReader reader(4096, 1024);
+    std::string buffer;
+    RequestReader::State state = RequestReader::State::kNeedMore;
+    for (char c : input) {
+      ASSERT_EQ(state, RequestReader::State::kNeedMore);
+      buffer.push_back(c);
+      state = FeedAll(reader, buffer);
+    }
+    ASSERT_EQ(state, RequestReader::State::kComplete);
+    EXPECT_EQ(reader.Take()->request.body, input == wire ? "abcd" : "");
+  }
+}
+
 TEST(RequestReaderTest, LeavesPipelinedBytesForTheNextRequest) {
   std::string buffer = "GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.0\r\n\r\n";
   RequestReader reader(4096, 1024);

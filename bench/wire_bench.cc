@@ -30,6 +30,7 @@ Result<wire::WireOptions> WireOptionsFromFlags(const CommandLine& flags) {
                                   "queue",
                                   "user",
                                   "work-dir",
+                                  "web-scrapers",
                                   "json"}));
   wire::WireOptions o;
   if (flags.Has("rm")) {
@@ -52,6 +53,7 @@ Result<wire::WireOptions> WireOptionsFromFlags(const CommandLine& flags) {
       {"seconds", &o.seconds},
       {"warmup-seconds", &o.warmup_seconds},
       {"timeout", &o.timeout_seconds},
+      {"web-scrapers", &o.web_scrapers},
   };
   for (const auto& [name, field] : ints) {
     ASSIGN_OR_RETURN(*field, flags.GetInt(name, *field));

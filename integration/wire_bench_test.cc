@@ -1,7 +1,8 @@
 // `spindle bench wire` for a few seconds at a tiny size against a real
 // `spindle rm` child: every application the generator submitted registered,
 // unregistered and ended FINISHED/SUCCEEDED; every container an AM got was
-// one of its ask, released and reported completed once; no RPC failed.
+// one of its ask, released and reported completed once; no RPC failed; the
+// web side answered every scrape of its REST lists and metrics.
 // Rates and latencies are printed by the bench, never asserted.
 #include <gtest/gtest.h>
 
@@ -47,6 +48,8 @@ TEST(WireBenchTest, ManagedAmsThroughTheSimulatedNodes) {
   WireOptions o = Tiny();
   // Two node agents: AM containers land on either's port.
   o.tracker_connections = 2;
+  // Dashboards scrape the RM's web port meanwhile: every GET answers 200.
+  o.web_scrapers = 2;
   auto result = RunWire(o);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   PrintWireResult(o, *result);
@@ -65,7 +68,7 @@ TEST(WireBenchTest, UnmanagedAmsWithTheTokenOfTheReport) {
 TEST(WireBenchTest, AnRmThatIsNotThereFailsTheRun) {
   WireOptions o = Tiny();
   // Nothing listens on the discard port of loopback.
-  o.rm = RmAddresses{{"127.0.0.1", 9}, {"127.0.0.1", 9}, {"127.0.0.1", 9}};
+  o.rm = RmAddresses{{"127.0.0.1", 9}, {"127.0.0.1", 9}, {"127.0.0.1", 9}, {"127.0.0.1", 9}};
   o.timeout_seconds = 2;
   auto result = RunWire(o);
   EXPECT_FALSE(result.ok());

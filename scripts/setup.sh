@@ -14,7 +14,9 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libssl-dev
   unzip zip                         # nm agent: zip/jar archive resources (unzip) and their tests (zip)
+  chromium                          # web UI: the headless browser of integration/web_ui
 )
+command -v npm >/dev/null || PACKAGES+=(npm)  # web UI build (node 20 is on these machines)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

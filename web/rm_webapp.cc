@@ -4,6 +4,7 @@
 
 #include "web/rest/app_write_routes.h"
 #include "web/rest/cluster_read_routes.h"
+#include "web/ui/ui_routes.h"
 
 namespace spindle::web {
 
@@ -23,8 +24,6 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   writes.client = deps.client;
   writes.callers = rest::WebCallerOptions::FromConfiguration(conf);
   rest::AddAppWriteRoutes(app->router_.get(), writes);
-  ASSIGN_OR_RETURN(rest::ClusterWebOptions cluster_options,
-                   rest::ClusterWebOptions::FromConfiguration(conf));
   rest::ClusterWebDeps cluster;
   cluster.client = deps.client;
   cluster.apps = deps.apps;
@@ -34,7 +33,8 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   cluster.containers = deps.containers;
   cluster.clock = deps.clock;
   cluster.identity = deps.identity;
-  rest::AddClusterReadRoutes(app->router_.get(), cluster_options, cluster);
+  rest::AddClusterReadRoutes(app->router_.get(), writes.callers, cluster);
+  AddUiRoutes(app->router_.get(), UiDeps{deps.pool, deps.clock});
   const Router* router = app->router_.get();
   app->server_ = std::make_unique<HttpServer>(
       options, [router](const HttpRequest& request) { return router->Dispatch(request); });

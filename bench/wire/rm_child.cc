@@ -60,6 +60,7 @@ Status RmChild::Start(const WireOptions& options, const std::string& work_dir) {
       addresses_.client = {"127.0.0.1", static_cast<uint16_t>(ports["client"])};
       addresses_.scheduler = {"127.0.0.1", static_cast<uint16_t>(ports["scheduler"])};
       addresses_.tracker = {"127.0.0.1", static_cast<uint16_t>(ports["resource-tracker"])};
+      addresses_.web = {"127.0.0.1", static_cast<uint16_t>(ports["web"])};
       if (addresses_.client.port == 0 || addresses_.scheduler.port == 0 ||
           addresses_.tracker.port == 0) {
         return Status::IoError("bad ports file " + ports_file);

@@ -20,6 +20,7 @@
 #include "bench/wire/rm_child.h"
 #include "bench/wire/simulated_am.h"
 #include "bench/wire/timed_tracker.h"
+#include "bench/wire/web_scraper.h"
 #include "nm_shim/agent/node_agent.h"
 #include "rm/security/yarn_id_protos.h"
 #include "yarn_service_protos.pb.h"
@@ -517,14 +518,28 @@ Result<WireResult> WireDriver::Run() {
     for (int64_t i = 0; i < options_.apps; ++i) SubmitNext();
   });
   std::this_thread::sleep_until(t0 + std::chrono::seconds(options_.warmup_seconds));
+  std::unique_ptr<WebScraper> scraper;
+  if (options_.web_scrapers > 0) {
+    scraper = std::make_unique<WebScraper>(rm_.web.host, rm_.web.port,
+                                           static_cast<int>(options_.web_scrapers));
+    scraper->Start();
+  }
   const Sample begin = Take();
   OnIo<bool>(io_, [this] {
     context_.allocate_latency.Clear();
     return true;
   });
   for (TimedTracker* t : trackers_) t->ResetLatency();
+  const int64_t web_begin = scraper != nullptr ? scraper->requests() : 0;
   std::this_thread::sleep_until(t0 + std::chrono::seconds(options_.seconds));
   const Sample end = Take();
+  if (scraper != nullptr) {
+    const int64_t web_requests = scraper->requests() - web_begin;
+    scraper->Stop();
+    result.web = LatencySummary::Of(scraper->latency());
+    result.web_errors = scraper->errors();
+    result.web_requests_per_second = static_cast<double>(web_requests) / Seconds(end.at - begin.at);
+  }
   submitting_ = false;
   const double window = Seconds(end.at - begin.at);
   result.window_seconds = window;

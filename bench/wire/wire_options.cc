@@ -30,18 +30,21 @@ Result<RmAddresses> ParseRmAddresses(const std::string& text) {
   while (std::getline(in, part, ',')) parts.push_back(part);
   if (parts.size() == 1 && !parts[0].empty() && parts[0].find(':') == std::string::npos) {
     // A host alone: Hadoop's default ports.
-    return RmAddresses{{parts[0], 8032}, {parts[0], 8030}, {parts[0], 8031}};
+    return RmAddresses{{parts[0], 8032}, {parts[0], 8030}, {parts[0], 8031}, {parts[0], 8088}};
   }
-  if (parts.size() != 3) {
+  if (parts.size() != 3 && parts.size() != 4) {
     return Status::InvalidArgument(
-        "--rm takes client,scheduler,tracker addresses (host:port,host:port,host:port) or a "
-        "host, not '" +
+        "--rm takes client,scheduler,tracker[,web] addresses (host:port,host:port,host:port) or "
+        "a host, not '" +
         text + "'");
   }
   RmAddresses rm;
   ASSIGN_OR_RETURN(rm.client, ParseHostPort(parts[0]));
   ASSIGN_OR_RETURN(rm.scheduler, ParseHostPort(parts[1]));
   ASSIGN_OR_RETURN(rm.tracker, ParseHostPort(parts[2]));
+  if (parts.size() == 4) {
+    ASSIGN_OR_RETURN(rm.web, ParseHostPort(parts[3]));
+  }
   return rm;
 }
 
@@ -79,6 +82,12 @@ Status WireOptions::Validate() const {
     return Status::InvalidArgument("a container (or the AM) does not fit on a node");
   }
   if (rm_pid < 0) return Status::InvalidArgument("--rm-pid must not be negative");
+  if (web_scrapers < 0 || web_scrapers > 256) {
+    return Status::InvalidArgument("--web-scrapers must be between 0 and 256");
+  }
+  if (web_scrapers > 0 && rm.has_value() && rm->web.port == 0) {
+    return Status::InvalidArgument("--web-scrapers needs the RM's web address: --rm's fourth");
+  }
   return Status::OK();
 }
 

@@ -30,10 +30,12 @@ struct RmAddresses {
   HostPort client;     // yarn.resourcemanager.address (8032)
   HostPort scheduler;  // yarn.resourcemanager.scheduler.address (8030)
   HostPort tracker;    // yarn.resourcemanager.resource-tracker.address (8031)
+  HostPort web;        // yarn.resourcemanager.webapp.address (8088); port 0: unknown
 };
 
-// Parses "host:port,host:port,host:port" (client, scheduler, tracker), or a
-// single "host" for Hadoop's default ports 8032, 8030 and 8031.
+// Parses "host:port,host:port,host:port[,host:port]" (client, scheduler,
+// tracker[, web]), or a single "host" for Hadoop's default ports 8032, 8030,
+// 8031 and 8088.
 // InvalidArgument naming what is wrong.
 Result<RmAddresses> ParseRmAddresses(const std::string& text);
 
@@ -96,6 +98,11 @@ struct WireOptions {
   // --timeout: bound on registration, on draining the running applications
   // after the window, and on each wait for the RM. Default: 120 s.
   int64_t timeout_seconds = 120;
+  // --web-scrapers: threads that GET the RM's REST lists and metrics
+  // endpoints in a loop over the measured window (web_scraper.h), to show
+  // what the web side costs the RPC paths. Needs the RM's web address (the
+  // child's, or --rm's fourth). Default: 0.
+  int64_t web_scrapers = 0;
   // --queue. Default: default.
   std::string queue = "default";
   // --user: the submitting user (SIMPLE). Default: $USER, else "spindle".

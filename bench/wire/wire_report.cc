@@ -84,6 +84,10 @@ Status CheckBookkeeping(const WireOptions& options, const WireResult& r) {
   expect(r.unexpected_completions == 0,
          n(r.unexpected_completions) + " completions of containers not released");
   expect(r.heartbeat_errors == 0, n(r.heartbeat_errors) + " failed ResourceTracker calls");
+  if (options.web_scrapers > 0) {
+    expect(r.web.count > 0, "the web scrapers got no answer");
+    expect(r.web_errors == 0, n(r.web_errors) + " web requests failed or were not 200");
+  }
   for (const auto& [what, count] : r.rpc_errors) expect(false, n(count) + " x " + what);
   for (const auto& [why, count] : r.am_failures) expect(false, n(count) + " AMs failed: " + why);
   if (problems.str().empty()) return Status::OK();
@@ -122,6 +126,13 @@ void PrintWireResult(const WireOptions& o, const WireResult& r) {
         std::pair{"first container (ask -> container)", &r.first_container}}) {
     std::printf("%-34s %10lld %10.2f %10.2f %10.2f\n", name, static_cast<long long>(l->count),
                 l->p50_ms, l->p99_ms, l->max_ms);
+  }
+  if (o.web_scrapers > 0) {
+    std::printf(
+        "web scrapers: %lld threads, %.0f GET/s (REST lists, /jmx, /metrics), p50 %.2f ms, p99 "
+        "%.2f ms, max %.2f ms, %lld errors\n",
+        static_cast<long long>(o.web_scrapers), r.web_requests_per_second, r.web.p50_ms,
+        r.web.p99_ms, r.web.max_ms, static_cast<long long>(r.web_errors));
   }
   if (r.rm_rss_mb > 0) {
     std::printf("RM process: cpu %.0f%% of one core, rss %.0f MB (peak %.0f MB)\n",
@@ -189,9 +200,12 @@ Status WriteWireJson(const std::string& path, const WireOptions& o, const WireRe
       << ",\"containers_duplicated\":" << r.containers_duplicated
       << ",\"unexpected_completions\":" << r.unexpected_completions
       << ",\"containers_outstanding\":" << r.containers_outstanding
-      << ",\"heartbeat_errors\":" << r.heartbeat_errors
-      << ",\"register_retries\":" << r.register_retries << ",\"rpc_errors\":" << Json(r.rpc_errors)
-      << ",\"am_failures\":" << Json(r.am_failures) << "}\n";
+      << ",\"heartbeat_errors\":" << r.heartbeat_errors << ",\"web_scrapers\":" << o.web_scrapers
+      << ",\"web_requests_per_second\":" << r.web_requests_per_second
+      << ",\"web_p50_ms\":" << r.web.p50_ms << ",\"web_p99_ms\":" << r.web.p99_ms
+      << ",\"web_errors\":" << r.web_errors << ",\"register_retries\":" << r.register_retries
+      << ",\"rpc_errors\":" << Json(r.rpc_errors) << ",\"am_failures\":" << Json(r.am_failures)
+      << "}\n";
   out.close();
   if (!out) return Status::IoError("cannot write " + path);
   return Status::OK();

@@ -44,6 +44,11 @@ struct WireResult {
   LatencySummary am_launch;        // submitApplication sent -> AM registered
   LatencySummary first_container;  // first ask sent -> first container received
 
+  // ---- the web side, over the window (--web-scrapers; 0 without) ----
+  double web_requests_per_second = 0;
+  LatencySummary web;  // GET to full answer
+  int64_t web_errors = 0;
+
   // ---- processes, over the window (rm_* are 0 when the RM's pid is unknown) ----
   double rm_cpu_percent = 0;  // of one core
   double rm_rss_mb = 0, rm_peak_rss_mb = 0;

@@ -208,7 +208,9 @@ RestDocument AppAttemptsDocument(const rm::RmApp& app, bool has_access) {
 RestDocument AppStateDocument(const rm::RmApp& app) {
   RestNode body;
   body.Str("state", std::string(rm::Name(app.state)));
-  return RestDocument("appstate", std::move(body));
+  // AppState is not among the DAOs of Hadoop's JAXBContextResolver: Jersey
+  // writes it with its default JSON provider, root unwrapped.
+  return RestDocument("appstate", std::move(body), RestDocument::JsonRoot::kUnwrapped);
 }
 
 }  // namespace spindle::web::rest

@@ -60,8 +60,10 @@ RestNode AppInfoNode(const ClusterWebDeps& deps, const rm::RmApp& app, bool has_
 // The app's attempts as AppAttemptsInfo.
 RestDocument AppAttemptsDocument(const rm::RmApp& app, bool has_access);
 
-// {"appstate":{"state":<RMAppState>}}: the RM's internal state (so
-// FINAL_SAVING, FINISHING and KILLING show), as RMWebServices.getAppState.
+// AppState: {"state":<RMAppState>} in JSON (root unwrapped, see app_info.cc),
+// <appstate><state>..</state></appstate> in XML: the RM's internal state
+// (so FINAL_SAVING, FINISHING and KILLING show), as RMWebServices.getAppState
+// and updateAppState answer.
 RestDocument AppStateDocument(const rm::RmApp& app);
 
 }  // namespace spindle::web::rest

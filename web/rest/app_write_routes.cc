@@ -8,6 +8,7 @@
 #include "am_protocol/client_service/record_protos.h"
 #include "base/json/json_stream.h"
 #include "rm/yarn_exceptions.h"
+#include "web/rest/app_info.h"
 #include "web/rest/rest_response.h"
 #include "web/rest/submission_json.h"
 #include "web/rest/xml_body.h"
@@ -109,8 +110,8 @@ Result<rm::RmApp> FindApp(const rm::ApplicationManager& apps, const std::string&
   }
   auto id = rm::ApplicationId::Parse(text);
   if (!id.ok()) {
-    *error =
-        RestError::BadRequest("java.lang.IllegalArgumentException: Invalid ApplicationId: " + text);
+    *error = RestError::BadRequestCause("java.lang.IllegalArgumentException",
+                                        "Invalid ApplicationId: " + text);
     return Status::InvalidArgument("");
   }
   auto app = apps.GetApp(*id);
@@ -119,13 +120,6 @@ Result<rm::RmApp> FindApp(const rm::ApplicationManager& apps, const std::string&
     return Status::NotFound("");
   }
   return app;
-}
-
-RestDocument AppStateDocument(const rm::RmApp& app) {
-  RestNode body;
-  body.Str("state", std::string(rm::Name(app.state)));
-  // Jersey writes AppState with its default JSON provider: root unwrapped.
-  return RestDocument("appstate", std::move(body), RestDocument::JsonRoot::kUnwrapped);
 }
 
 // A Status from ClientRmService as RMWebServices rethrows a YarnException:

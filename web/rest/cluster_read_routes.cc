@@ -17,6 +17,7 @@
 #include "web/rest/cluster_info.h"
 #include "web/rest/cluster_metrics.h"
 #include "web/rest/node_info.h"
+#include "web/rest/rest_params.h"
 #include "web/rest/rest_response.h"
 #include "web/rest/scheduler_info.h"
 
@@ -27,84 +28,15 @@ namespace y = hadoop::yarn;
 namespace {
 
 std::string Trim(const std::string& s) {
-  size_t begin = s.find_first_not_of(" \t\r\n");
+  const size_t begin = s.find_first_not_of(" \t\r\n");
   if (begin == std::string::npos) return "";
-  size_t end = s.find_last_not_of(" \t\r\n");
+  const size_t end = s.find_last_not_of(" \t\r\n");
   return s.substr(begin, end - begin + 1);
-}
-
-std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string Upper(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Comma-separated values of every occurrence of a query parameter, trimmed,
-// blanks dropped (WebServices.parseQueries without the case folding).
-std::vector<std::string> SplitQueries(const std::vector<std::string>& values) {
-  std::vector<std::string> out;
-  for (const auto& value : values) {
-    size_t start = 0;
-    while (start <= value.size()) {
-      size_t comma = value.find(',', start);
-      if (comma == std::string::npos) comma = value.size();
-      std::string part = Trim(value.substr(start, comma - start));
-      if (!part.empty()) out.push_back(std::move(part));
-      start = comma + 1;
-    }
-  }
-  return out;
-}
-
-std::optional<int> YarnStateNumber(const std::string& name) {
-  const auto& names = YarnAppStateNames();
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (names[i] == Upper(name)) return static_cast<int>(i) + 1;
-  }
-  return std::nullopt;
-}
-
-std::string AllYarnStates() {
-  std::string out = "[";
-  for (const auto& name : YarnAppStateNames()) {
-    if (out.size() > 1) out += ", ";
-    out += name;
-  }
-  return out + "]";
-}
-
-// parseQueries(queries, isState=true): lower-case state names, or the
-// BadRequestException Hadoop throws for an unknown one.
-Result<std::set<std::string>> ParseStates(const std::vector<std::string>& values,
-                                          RestError* error) {
-  std::set<std::string> states;
-  for (const auto& part : SplitQueries(values)) {
-    if (!YarnStateNumber(part).has_value()) {
-      *error = RestError::BadRequest("Invalid application-state " + part +
-                                     " specified. It should be one of " + AllYarnStates());
-      return Status::InvalidArgument(error->message.value_or(""));
-    }
-    states.insert(Lower(part));
-  }
-  return states;
-}
-
-// Long.parseLong as ApplicationsRequestBuilder uses it.
-bool ParseLong(const std::string& text, int64_t* out) {
-  if (text.empty()) return false;
-  const char* begin = text.data();
-  if (*begin == '+') ++begin;
-  auto [ptr, ec] = std::from_chars(begin, text.data() + text.size(), *out);
-  return ec == std::errc() && ptr == text.data() + text.size();
 }
 
 class Handlers {
  public:
-  Handlers(ClusterWebOptions options, ClusterWebDeps deps)
+  Handlers(WebCallerOptions options, ClusterWebDeps deps)
       : options_(std::move(options)), deps_(std::move(deps)) {}
 
   HttpResponse ClusterInfo(const HttpRequest& request) const {
@@ -116,12 +48,12 @@ class Handlers {
   }
 
   HttpResponse Scheduler(const HttpRequest& request) const {
-    return RenderDocument(request, SchedulerDocument(deps_, RestCaller(request, options_)));
+    return RenderDocument(request, SchedulerDocument(deps_, WebCaller(request, options_)));
   }
 
   HttpResponse UserInfo(const HttpRequest& request) const {
     RestNode body;
-    body.Str("rmLoginUser", LoginUser()).Str("requestedUser", RestCaller(request, options_));
+    body.Str("rmLoginUser", LoginUser()).Str("requestedUser", WebCaller(request, options_));
     return RenderDocument(request, RestDocument("clusterUserInfo", std::move(body)));
   }
 
@@ -145,7 +77,7 @@ class Handlers {
     auto deselects = ParseDeSelects(request.QueryAll("deSelects"), &error);
     if (!deselects.has_value()) return RenderError(request, error);
 
-    const std::string caller = RestCaller(request, options_);
+    const std::string caller = WebCaller(request, options_);
     client_service::ClientRmService::Who who;
     who.user = caller;
     y::GetApplicationsResponseProto response;
@@ -157,7 +89,7 @@ class Handlers {
       auto app = deps_.apps->GetApp(client_service::FromProto(report.applicationid()));
       if (!app.ok()) continue;  // removed meanwhile
       if (!final_status.empty() &&
-          Upper(std::string(rm::Name(app->final_status))) != Upper(final_status)) {
+          UpperAscii(std::string(rm::Name(app->final_status))) != UpperAscii(final_status)) {
         continue;
       }
       items.push_back(AppInfoNode(deps_, *app, deps_.client->CanView(caller, *app), *deselects));
@@ -173,7 +105,7 @@ class Handlers {
     if (!app.has_value()) return RenderError(request, error);
     auto deselects = ParseDeSelects(request.QueryAll("deSelects"), &error);
     if (!deselects.has_value()) return RenderError(request, error);
-    const bool access = deps_.client->CanView(RestCaller(request, options_), *app);
+    const bool access = deps_.client->CanView(WebCaller(request, options_), *app);
     return RenderDocument(request,
                           RestDocument("app", AppInfoNode(deps_, *app, access, *deselects)));
   }
@@ -182,7 +114,7 @@ class Handlers {
     RestError error;
     auto app = FindApp(request, &error);
     if (!app.has_value()) return RenderError(request, error);
-    const bool access = deps_.client->CanView(RestCaller(request, options_), *app);
+    const bool access = deps_.client->CanView(WebCaller(request, options_), *app);
     return RenderDocument(request, AppAttemptsDocument(*app, access));
   }
 
@@ -210,12 +142,12 @@ class Handlers {
       }
       while (parts.size() > 1 && parts.back().empty()) parts.pop_back();
       for (const auto& part : parts) {
-        auto state = NodeStateOf(Upper(part));
+        auto state = NodeStateOf(UpperAscii(part));
         if (!state.has_value()) {
-          return RenderError(
-              request,
-              RestError::IllegalArgument(
-                  "No enum constant org.apache.hadoop.yarn.api.records.NodeState." + Upper(part)));
+          return RenderError(request,
+                             RestError::IllegalArgument(
+                                 "No enum constant org.apache.hadoop.yarn.api.records.NodeState." +
+                                 UpperAscii(part)));
         }
         states.insert(*state);
       }
@@ -241,7 +173,7 @@ class Handlers {
     }
     int64_t port = 0;
     const std::string port_text = text.substr(colon + 1);
-    if (!ParseLong(port_text, &port) || port < std::numeric_limits<int32_t>::min() ||
+    if (!ParseJavaLong(port_text, &port) || port < std::numeric_limits<int32_t>::min() ||
         port > std::numeric_limits<int32_t>::max()) {
       return RenderError(request, RestError::IllegalArgument("Invalid port: " + port_text));
     }
@@ -256,11 +188,11 @@ class Handlers {
 
   HttpResponse AppStatistics(const HttpRequest& request) const {
     RestError error;
-    auto states = ParseStates(request.QueryAll("states"), &error);
-    if (!states.ok()) return RenderError(request, error);
+    auto states = ParseAppStates(request.QueryAll("states"), &error);
+    if (!states.has_value()) return RenderError(request, error);
     std::set<std::string> types;
     for (const auto& type : SplitQueries(request.QueryAll("applicationTypes"))) {
-      types.insert(Lower(type));
+      types.insert(LowerAscii(type));
     }
     if (types.size() > 1) {
       return RenderError(
@@ -299,17 +231,8 @@ class Handlers {
   // WebAppUtils.parseApplicationId, then the app (RMWebServices).
   std::optional<rm::RmApp> FindApp(const HttpRequest& request, RestError* error) const {
     const std::string text = request.PathParam("appid");
-    if (text.rfind("application_", 0) != 0) {
-      *error = RestError::BadRequest("Invalid ApplicationId prefix: " + text +
-                                     ". The valid ApplicationId should start with prefix "
-                                     "application");
-      return std::nullopt;
-    }
-    auto id = rm::ApplicationId::Parse(text);
-    if (!id.ok()) {
-      *error = RestError::BadRequest("Invalid ApplicationId: " + text);
-      return std::nullopt;
-    }
+    const std::optional<rm::ApplicationId> id = ParseAppIdParam(text, error);
+    if (!id.has_value()) return std::nullopt;
     auto app = deps_.apps->GetApp(*id);
     if (!app.ok()) {
       *error = RestError::NotFound("app with id: " + text + " not found");
@@ -323,7 +246,7 @@ class Handlers {
                                                  RestError* error) {
     DeSelects out;
     for (const auto& literal : SplitQueries(values)) {
-      const std::string l = Lower(literal);
+      const std::string l = LowerAscii(literal);
       if (l == "resourcerequests") {
         out.resource_requests = true;
       } else if (l == "timeouts") {
@@ -356,7 +279,7 @@ class Handlers {
       *out = fallback;
       const std::string value = request.Query(param).value_or("");
       if (value.empty()) return Status::OK();
-      if (!ParseLong(value, out)) {
+      if (!ParseJavaLong(value, out)) {
         return fail(RestError::BadRequest(std::string(param) + " value must be a number!"));
       }
       return Status::OK();
@@ -375,7 +298,7 @@ class Handlers {
     const std::string limit_text = request.Query("limit").value_or("");
     int64_t limit = 0;
     if (!limit_text.empty()) {
-      if (!ParseLong(limit_text, &limit)) {
+      if (!ParseJavaLong(limit_text, &limit)) {
         return fail(RestError::BadRequest("limit value must be a number!"));
       }
       if (limit <= 0) return fail(RestError::BadRequest("limit value must be greater then 0"));
@@ -400,12 +323,13 @@ class Handlers {
     if (auto state = request.Query("state"); state.has_value() && !state->empty()) {
       state_values.push_back(*state);
     }
-    ASSIGN_OR_RETURN(const std::set<std::string> states, ParseStates(state_values, error));
+    const std::optional<std::set<std::string>> states = ParseAppStates(state_values, error);
+    if (!states.has_value()) return Status::InvalidArgument(error->message.value_or(""));
 
     y::GetApplicationsRequestProto out;
-    for (const auto& state : states) {
+    for (const auto& state : *states) {
       out.add_application_states(
-          static_cast<y::YarnApplicationStateProto>(*YarnStateNumber(state)));
+          static_cast<y::YarnApplicationStateProto>(*YarnAppStateNumber(state)));
     }
     if (auto user = request.Query("user"); user.has_value() && !user->empty()) out.add_users(*user);
     if (!queue.empty()) out.add_queues(queue);
@@ -415,36 +339,25 @@ class Handlers {
     out.set_finish_begin(finished_begin);
     out.set_finish_end(finished_end);
     for (const auto& type : SplitQueries(request.QueryAll("applicationTypes"))) {
-      out.add_application_types(Lower(type));
+      out.add_application_types(LowerAscii(type));
     }
     for (const auto& tag : SplitQueries(request.QueryAll("applicationTags"))) {
-      out.add_applicationtags(Lower(tag));
+      out.add_applicationtags(LowerAscii(tag));
     }
     if (auto name = request.Query("name"); name.has_value()) out.set_name(*name);
     out.set_scope(y::ALL);
     return out;
   }
 
-  const ClusterWebOptions options_;
+  const WebCallerOptions options_;
   const ClusterWebDeps deps_;
 };
 
 }  // namespace
 
-Result<ClusterWebOptions> ClusterWebOptions::FromConfiguration(const rm::Configuration& conf) {
-  ClusterWebOptions options;
-  options.static_user = conf.Get("hadoop.http.staticuser.user", "dr.who");
-  return options;
-}
-
-std::string RestCaller(const HttpRequest& request, const ClusterWebOptions& options) {
-  if (auto user = request.Query("user.name"); user.has_value() && !user->empty()) return *user;
-  return options.static_user;
-}
-
-void AddClusterReadRoutes(Router* router, const ClusterWebOptions& options,
+void AddClusterReadRoutes(Router* router, const WebCallerOptions& callers,
                           const ClusterWebDeps& deps) {
-  auto handlers = std::make_shared<const Handlers>(options, deps);
+  auto handlers = std::make_shared<const Handlers>(callers, deps);
   auto add = [&](const std::string& path,
                  HttpResponse (Handlers::*method)(const HttpRequest&) const) {
     router->Add(HttpMethod::kGet, path, [handlers, method](const HttpRequest& request) {

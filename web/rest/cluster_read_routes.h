@@ -22,9 +22,9 @@
 //   /ws/v1/cluster/appstatistics               appStatInfo
 //   /ws/v1/cluster/userinfo                    clusterUserInfo
 //
-// The caller is the user.name query parameter, else
-// hadoop.http.staticuser.user; with yarn.acl.enable, apps it may not view
-// are shown with Hadoop's restricted AppInfo (app_info.h).
+// The caller is web_caller.h's (user.name, else hadoop.http.staticuser.user);
+// with yarn.acl.enable, apps it may not view are shown with Hadoop's
+// restricted AppInfo (app_info.h).
 //
 // Thread-safety: the handlers are const over thread-safe dependencies and
 // may run on many threads; bad input never throws (errors are answers).
@@ -35,15 +35,13 @@
 #include "web/http/http_message.h"
 #include "web/http/router.h"
 #include "web/rest/cluster_web_deps.h"
+#include "web/rest/web_caller.h"
 
 namespace spindle::web::rest {
 
-// The caller of a REST request (see above).
-std::string RestCaller(const HttpRequest& request, const ClusterWebOptions& options);
-
 // Registers the GET routes above on `router`. The deps' pointees must
 // outlive the router.
-void AddClusterReadRoutes(Router* router, const ClusterWebOptions& options,
+void AddClusterReadRoutes(Router* router, const WebCallerOptions& callers,
                           const ClusterWebDeps& deps);
 
 }  // namespace spindle::web::rest

@@ -1,5 +1,4 @@
-// ClusterWebDeps / ClusterWebOptions: what the /ws/v1/cluster endpoints read
-// and how they are configured. The endpoints answer the questions
+// ClusterWebDeps: what the /ws/v1/cluster endpoints read. The endpoints answer the questions
 // ClientRmService answers over RPC, from the same state and, where the
 // answer is shared (application filters, access checks, usage, tracking
 // URLs, progress, diagnostics), through the same code, as Hadoop's
@@ -43,17 +42,6 @@ struct ClusterIdentity {
   std::string built_on = "";
   // What Hadoop's RMContext says when HA is off.
   std::string ha_zookeeper_connection_state = "ResourceManager HA is not enabled.";
-};
-
-struct ClusterWebOptions {
-  // hadoop.http.staticuser.user: the caller of a request without a
-  // user.name query parameter. Default: "dr.who".
-  std::string static_user = "dr.who";
-
-  // Reads hadoop.http.staticuser.user. (yarn.acl.enable, yarn.admin.acl,
-  // the proxy address and log aggregation come with ClientRmService's
-  // options, which the deps' service was built from.)
-  static Result<ClusterWebOptions> FromConfiguration(const rm::Configuration& conf);
 };
 
 struct ClusterWebDeps {

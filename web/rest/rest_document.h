@@ -64,7 +64,9 @@ class RestNode {
   RestNode& Float(std::string_view name, float value);
   RestNode& Double(std::string_view name, double value);
   RestNode& Bool(std::string_view name, bool value);
-  // A child node (object, or a list rendered as a repeated element).
+  // A child node (object, or a list rendered as a repeated element). Names
+  // are not checked for uniqueness: putting "entry" twice writes the key
+  // twice, as Jersey 1 writes the entries of a JAXB map.
   RestNode& Put(std::string_view name, RestNode child);
   // A repeated element `name` with these items; nothing if `items` is empty.
   RestNode& Items(std::string_view name, std::vector<RestNode> items);

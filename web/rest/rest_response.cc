@@ -126,14 +126,21 @@ RestError RestError::Of(std::string java_class, std::optional<std::string> messa
   return error;
 }
 
-RestError RestError::NotFound(std::string message) {
-  return Of("org.apache.hadoop.yarn.webapp.NotFoundException", std::move(message));
+namespace {
+constexpr char kWrapped[] = "java.lang.Exception: ";
+}  // namespace
+
+RestError RestError::NotFound(const std::string& message) {
+  return Of("org.apache.hadoop.yarn.webapp.NotFoundException", kWrapped + message);
 }
-RestError RestError::BadRequest(std::string message) {
-  return Of("org.apache.hadoop.yarn.webapp.BadRequestException", std::move(message));
+RestError RestError::BadRequest(const std::string& message) {
+  return Of("org.apache.hadoop.yarn.webapp.BadRequestException", kWrapped + message);
 }
-RestError RestError::Forbidden(std::string message) {
-  return Of("org.apache.hadoop.yarn.webapp.ForbiddenException", std::move(message));
+RestError RestError::Forbidden(const std::string& message) {
+  return Of("org.apache.hadoop.yarn.webapp.ForbiddenException", kWrapped + message);
+}
+RestError RestError::BadRequestCause(const std::string& cause_class, const std::string& message) {
+  return Of("org.apache.hadoop.yarn.webapp.BadRequestException", cause_class + ": " + message);
 }
 RestError RestError::IllegalArgument(std::string message) {
   return Of("java.lang.IllegalArgumentException", std::move(message));

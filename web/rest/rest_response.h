@@ -45,9 +45,18 @@ struct RestError {
   // Builds the error for `java_class`, its status from Hadoop's mapping.
   static RestError Of(std::string java_class, std::optional<std::string> message);
 
-  static RestError NotFound(std::string message);         // 404
-  static RestError BadRequest(std::string message);       // 400
-  static RestError Forbidden(std::string message);        // 403
+  // Hadoop's own webapp exceptions built from a message (new
+  // NotFoundException("...")) wrap it in a java.lang.Exception, and Jersey 1
+  // (Hadoop <= 3.3) reports the wrapper's message: "java.lang.Exception:
+  // <message>" (TestRMWebServicesApps expects "java.lang.Exception: app with
+  // id: application_00000_0099 not found"). These add that prefix.
+  static RestError NotFound(const std::string& message);    // 404
+  static RestError BadRequest(const std::string& message);  // 400
+  static RestError Forbidden(const std::string& message);   // 403
+  // new BadRequestException(cause): the cause's toString(), e.g.
+  // "java.lang.IllegalArgumentException: Invalid ApplicationId: <id>".
+  static RestError BadRequestCause(const std::string& cause_class, const std::string& message);
+  // Java exceptions thrown as they are carry their message unchanged.
   static RestError IllegalArgument(std::string message);  // 400
   static RestError Authorization(std::string message);    // 401
   static RestError NotAcceptable();                       // 406

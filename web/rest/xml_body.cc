@@ -26,8 +26,10 @@ JsonValue Bind(const pt::ptree& element) {
   for (const auto& [tag, child] : element) {
     if (IsMarkup(tag)) continue;
     JsonValue value = Bind(child);
+    // Clang (before 16) cannot capture a structured binding.
+    const std::string& key = tag;
     auto existing = std::find_if(members.begin(), members.end(),
-                                 [&](const JsonMember& m) { return m.key == tag; });
+                                 [&](const JsonMember& m) { return m.key == key; });
     if (existing == members.end()) {
       members.push_back(JsonMember{tag, std::move(value)});
     } else if (existing->value.is_array()) {

@@ -147,7 +147,7 @@ class ClusterFixture : public ::testing::Test {
   }
 
   RmHarness rm_;
-  ClusterWebOptions options_;
+  WebCallerOptions options_;
   Router router_;
   rm::ApplicationId running_, finished_, killed_, accepted_;
 };

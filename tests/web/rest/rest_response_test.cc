@@ -52,6 +52,14 @@ TEST(RestErrorTest, HadoopStatusMapping) {
   EXPECT_EQ(RestError::Of("org.apache.hadoop.yarn.exceptions.YarnException", "x").status, 503);
   EXPECT_EQ(RestError::Of("org.apache.hadoop.yarn.exceptions.YarnException", "x").exception,
             "YarnException");
+  // Hadoop's webapp exceptions wrap their message (Jersey 1); causes show
+  // as toString(); plain Java exceptions keep theirs.
+  EXPECT_EQ(RestError::NotFound("gone").message, "java.lang.Exception: gone");
+  EXPECT_EQ(RestError::Forbidden("no").message, "java.lang.Exception: no");
+  EXPECT_EQ(RestError::BadRequestCause("java.lang.IllegalArgumentException", "bad").message,
+            "java.lang.IllegalArgumentException: bad");
+  EXPECT_EQ(RestError::BadRequestCause("java.lang.IllegalArgumentException", "bad").status, 400);
+  EXPECT_EQ(RestError::IllegalArgument("plain").message, "plain");
 }
 
 TEST(RestErrorTest, JsonGolden) {
@@ -61,7 +69,7 @@ TEST(RestErrorTest, JsonGolden) {
   EXPECT_EQ(response.content_type, "application/json; charset=utf-8");
   EXPECT_EQ(response.body,
             R"({"RemoteException":{"exception":"NotFoundException",)"
-            R"("message":"app with id: application_1_0009 not found",)"
+            R"("message":"java.lang.Exception: app with id: application_1_0009 not found",)"
             R"("javaClassName":"org.apache.hadoop.yarn.webapp.NotFoundException"}})");
 }
 

@@ -17,7 +17,8 @@ starts them) through its command line, as a user would:
   rest_client_test.py --rm HOST:PORT --finish-command CMD
       the same steps against a fresh RM already running (e.g. Apache YARN),
       CMD being an AM command that ends SUCCEEDED (e.g. DistributedShell's)
-Exit status 0 iff every step passed. SPINDLE_KEEP_REST=1 keeps the files.
+Exit status 0 iff every step passed and both daemons exited 0 on SIGTERM (so a
+sanitizer report at exit fails the test). SPINDLE_KEEP_REST=1 keeps the files.
 """
 
 import base64
@@ -102,6 +103,9 @@ class Cell:
             return ""
 
     def stop(self, keep):
+        """SIGTERM, then SIGKILL after 20 s; True iff every daemon exited 0
+        (a sanitizer report at exit makes it non-zero)."""
+        clean = True
         for p in reversed(self.procs):
             if p.poll() is None:
                 p.send_signal(signal.SIGTERM)
@@ -111,10 +115,14 @@ class Cell:
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
-        if keep:
+            if p.returncode != 0:
+                print(f"{p.args[0]} {p.args[1]} exited {p.returncode}")
+                clean = False
+        if keep or not clean:
             print(f"cell files: {self.work}")
         else:
             shutil.rmtree(self.work, ignore_errors=True)
+        return clean
 
 
 class External:
@@ -131,7 +139,7 @@ class External:
         return ""
 
     def stop(self, keep):
-        pass
+        return True
 
 
 class Failure(Exception):
@@ -266,7 +274,8 @@ def main():
         print("--- rm.log\n" + cell.log("rm.log") + "--- nm.log\n" + cell.log("nm.log"))
         status = 1
     finally:
-        cell.stop(keep=os.environ.get("SPINDLE_KEEP_REST") == "1")
+        if not cell.stop(keep=os.environ.get("SPINDLE_KEEP_REST") == "1"):
+            status = 1
     return status
 
 

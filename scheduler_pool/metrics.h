@@ -46,6 +46,18 @@ class LatencyHistogram {
   // The q-quantile (q in [0, 1]), as the midpoint of its bucket (exact
   // below 16 ns); 0 when empty.
   Duration Percentile(double q) const;
+  // Samples below `ns`: exact when `ns` is a bucket boundary (BucketLow of
+  // some bucket, e.g. any power of two); otherwise the samples of the
+  // buckets wholly below it. For Prometheus histograms (web/metrics).
+  int64_t CountBelow(uint64_t ns) const {
+    int64_t n = 0;
+    for (int b = 0; b < kBuckets && BucketHigh(b) <= ns; ++b) {
+      n += buckets_[static_cast<size_t>(b)];
+    }
+    return n;
+  }
+  // The sum of every sample, in ns.
+  uint64_t sum_nanos() const { return sum_; }
 
   static int BucketOf(uint64_t ns);
   static uint64_t BucketLow(int bucket);

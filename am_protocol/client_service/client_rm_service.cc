@@ -41,12 +41,6 @@ bool Active(rm::AppState state) {
   }
 }
 
-// Pending or running: counts as an active user of its queue.
-bool Live(rm::YarnAppState state) {
-  return state != rm::YarnAppState::kFinished && state != rm::YarnAppState::kFailed &&
-         state != rm::YarnAppState::kKilled;
-}
-
 // "1.2.3.4:567" or "[::1]:567" -> the address part.
 std::string HostOf(const std::string& remote) {
   const size_t colon = remote.rfind(':');
@@ -634,69 +628,10 @@ Status ClientRmService::GetResourceTypeInfo(const Who&,
 
 // ---- queues ----------------------------------------------------------------
 
-ClientRmService::QueueSnapshot ClientRmService::SnapshotQueues(
-    const rm::QueueTree& tree, const std::vector<rm::RmApp>& apps) const {
-  QueueSnapshot snapshot;
-  for (const rm::NodeReport& node : deps_.nodes->Nodes()) {
-    if (node.state == rm::NodeState::kRunning || node.state == rm::NodeState::kDecommissioning) {
-      snapshot.cluster += node.capability;
-    }
-  }
-  const auto& queues = tree.queues();
-  snapshot.stats.resize(queues.size());
-  std::map<const rm::CsQueue*, size_t> index;
-  for (size_t i = 0; i < queues.size(); ++i) index[&queues[i]] = i;
-  if (deps_.pool != nullptr) {
-    for (size_t i = 0; i < queues.size(); ++i) {
-      if (!queues[i].is_leaf()) continue;
-      auto id = deps_.pool->FindQueue(rm::QueueTree::PoolQueueName(queues[i]));
-      if (id.ok()) snapshot.stats[i].used = deps_.pool->queues().Usage(*id);
-    }
-  }
-  for (const rm::RmApp& app : apps) {
-    const rm::CsQueue* leaf = tree.FindLeaf(app.submission.queue);
-    if (leaf == nullptr) continue;
-    QueueStats& stats = snapshot.stats[index[leaf]];
-    ++stats.submitted;
-    const rm::YarnAppState state = app.yarn_state();
-    switch (state) {
-      case rm::YarnAppState::kRunning:
-        ++stats.running;
-        break;
-      case rm::YarnAppState::kFinished:
-        ++stats.completed;
-        break;
-      case rm::YarnAppState::kKilled:
-        ++stats.killed;
-        break;
-      case rm::YarnAppState::kFailed:
-        ++stats.failed;
-        break;
-      default:
-        ++stats.pending;
-        break;
-    }
-    if (Live(state)) stats.active_users.insert(app.submission.user);
-  }
-  // Children come after their parent in pre-order: fold bottom-up.
-  for (size_t i = queues.size(); i-- > 1;) {
-    QueueStats& child = snapshot.stats[i];
-    QueueStats& parent = snapshot.stats[static_cast<size_t>(queues[i].parent)];
-    parent.used += child.used;
-    parent.submitted += child.submitted;
-    parent.running += child.running;
-    parent.pending += child.pending;
-    parent.completed += child.completed;
-    parent.killed += child.killed;
-    parent.failed += child.failed;
-    parent.active_users.insert(child.active_users.begin(), child.active_users.end());
-  }
-  return snapshot;
-}
-
 void ClientRmService::FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue& queue,
                                     bool include_children, bool recursive,
-                                    const QueueSnapshot& snapshot, y::QueueInfoProto* info) const {
+                                    const QueueStatsSnapshot& snapshot,
+                                    y::QueueInfoProto* info) const {
   const size_t index = static_cast<size_t>(&queue - tree.queues().data());
   const QueueStats& stats = snapshot.stats[index];
   const pool::Resource& cluster = snapshot.cluster;
@@ -716,13 +651,7 @@ void ClientRmService::FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue
   }
   for (const auto& label : queue.accessible_node_labels) info->add_accessiblenodelabels(label);
 
-  auto scaled = [&](double fraction) {
-    pool::Resource r;
-    for (int i = 0; i < pool::kMaxResourceTypes; ++i) {
-      r.Set(i, static_cast<int64_t>(std::floor(static_cast<double>(cluster.Get(i)) * fraction)));
-    }
-    return r;
-  };
+  auto scaled = [&](double fraction) { return ScaledResource(cluster, fraction); };
   const pool::Resource max = scaled(queue.absolute_maximum_capacity);
   y::QueueStatisticsProto* s = info->mutable_queuestatistics();
   s->set_numappssubmitted(stats.submitted);
@@ -771,7 +700,7 @@ Status ClientRmService::GetQueueInfo(const Who& who, const y::GetQueueInfoReques
     return Status::OK();
   }
   const std::vector<rm::RmApp> apps = deps_.apps->ListApps();
-  const QueueSnapshot snapshot = SnapshotQueues(*tree, apps);
+  const QueueStatsSnapshot snapshot = SnapshotQueueStats(*tree, apps, *deps_.nodes, deps_.pool);
   y::QueueInfoProto* info = response->mutable_queueinfo();
   FillQueueInfo(*tree, *queue, request.includechildqueues(), request.recursive(), snapshot, info);
   if (request.includeapplications()) {

@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "am_protocol/client_service/app_access.h"
+#include "am_protocol/client_service/queue_statistics.h"
 #include "am_protocol/client_service/report_builder.h"
 #include "am_protocol/client_service/submission_translator.h"
 #include "am_protocol/ipc/rpc_service.h"
@@ -205,25 +206,8 @@ class ClientRmService {
   static Status Denied(const std::string& message);
   void FillReport(const Caller& caller, const rm::RmApp& app, bool allow_access,
                   hadoop::yarn::ApplicationReportProto* report);
-  // Usage and application counts of every queue (parents sum their
-  // children), for getQueueInfo.
-  struct QueueStats {
-    pool::Resource used;
-    int64_t submitted = 0;
-    int64_t running = 0;
-    int64_t pending = 0;
-    int64_t completed = 0;
-    int64_t killed = 0;
-    int64_t failed = 0;
-    std::set<std::string> active_users;
-  };
-  struct QueueSnapshot {
-    pool::Resource cluster;
-    std::vector<QueueStats> stats;  // by index in QueueTree::queues()
-  };
-  QueueSnapshot SnapshotQueues(const rm::QueueTree& tree, const std::vector<rm::RmApp>& apps) const;
   void FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue& queue, bool include_children,
-                     bool recursive, const QueueSnapshot& snapshot,
+                     bool recursive, const QueueStatsSnapshot& snapshot,
                      hadoop::yarn::QueueInfoProto* info) const;
 
   const ClientRmServiceOptions options_;

@@ -61,6 +61,10 @@ class RpcServer {
   // The bound port (after Start()).
   uint16_t port() const { return port_; }
   int64_t calls_served() const { return env_.calls_served.load(); }
+  // Name from the options ("ApplicationClientProtocol").
+  const std::string& name() const { return options_.name; }
+  // RpcActivityForPort<port> figures (rpc_activity.h); any thread, lock-free.
+  RpcActivity activity() const { return env_.activity.Snapshot(); }
 
  private:
   void DoAccept();

@@ -35,9 +35,13 @@ ServerConnection::ServerConnection(asio::ip::tcp::socket socket, ServerConnectio
       read_buf_(kReadChunk) {
   error_code ec;
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  RpcActivityCounters::Add(env_->activity.open_connections, 1);
 }
 
-ServerConnection::~ServerConnection() { VLOG(1) << LogPrefix() << "connection released"; }
+ServerConnection::~ServerConnection() {
+  if (counted_open_) RpcActivityCounters::Add(env_->activity.open_connections, -1);
+  VLOG(1) << LogPrefix() << "connection released";
+}
 
 std::string ServerConnection::LogPrefix() const {
   return "[" + env_->server_name + " " + remote_ + "] ";
@@ -74,6 +78,7 @@ void ServerConnection::OnRead(const error_code& ec, size_t n) {
     return;
   }
   active_since_timer_ = true;
+  RpcActivityCounters::Add(env_->activity.received_bytes, static_cast<int64_t>(n));
   if (!session_.OnData(std::string_view(read_buf_.data(), n))) {
     LOG(WARNING) << LogPrefix() << "closing: " << session_.close_reason();
     close_after_flush_ = true;
@@ -104,7 +109,8 @@ void ServerConnection::StartWrite() {
   for (const auto& frame : writing_) buffers.emplace_back(asio::buffer(frame));
   asio::async_write(
       socket_, buffers,
-      asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec, size_t /*n*/) {
+      asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec, size_t n) {
+        RpcActivityCounters::Add(self->env_->activity.sent_bytes, static_cast<int64_t>(n));
         self->OnWrite(ec);
       }));
 }
@@ -134,17 +140,50 @@ void ServerConnection::OnCall(InboundRequest request) {
   InboundCall call(shared_from_this(), identity_, request.echo, std::move(request.method));
   if (env_->queued_calls.fetch_add(1, std::memory_order_relaxed) >= env_->max_queued_calls) {
     env_->queued_calls.fetch_sub(1, std::memory_order_relaxed);
+    RpcActivityCounters::Add(env_->activity.calls_refused_busy, 1);
     call.RespondError(kRetriableException, "Server is too busy.",
                       hadoop::common::RpcResponseHeaderProto::ERROR_RPC_SERVER);
     return;
   }
+  RpcActivityCounters::Add(env_->activity.call_queue_length, 1);
   asio::post(*env_->workers,
              [env = env_, call = std::move(call), protocol = std::move(request.protocol),
-              payload = std::move(request.payload)]() mutable {
+              payload = std::move(request.payload),
+              received = std::chrono::steady_clock::now()]() mutable {
+               using std::chrono::duration_cast;
+               using std::chrono::microseconds;
+               RpcActivityCounters& activity = env->activity;
+               const auto started = std::chrono::steady_clock::now();
+               RpcActivityCounters::Add(activity.call_queue_length, -1);
+               RpcActivityCounters::Add(activity.queue_time_num_ops, 1);
+               RpcActivityCounters::Add(activity.queue_time_sum_micros,
+                                        duration_cast<microseconds>(started - received).count());
                env->calls_served.fetch_add(1, std::memory_order_relaxed);
                env->services->Dispatch(protocol, payload, std::move(call));
+               RpcActivityCounters::Add(
+                   activity.processing_time_sum_micros,
+                   duration_cast<microseconds>(std::chrono::steady_clock::now() - started).count());
+               RpcActivityCounters::Add(activity.processing_time_num_ops, 1);
                env->queued_calls.fetch_sub(1, std::memory_order_relaxed);
              });
+}
+
+void ServerConnection::OnAuthEvent(SessionAuthEvent event) {
+  RpcActivityCounters& activity = env_->activity;
+  switch (event) {
+    case SessionAuthEvent::kAuthenticationSucceeded:
+      RpcActivityCounters::Add(activity.authentication_successes, 1);
+      break;
+    case SessionAuthEvent::kAuthenticationFailed:
+      RpcActivityCounters::Add(activity.authentication_failures, 1);
+      break;
+    case SessionAuthEvent::kAuthorizationSucceeded:
+      RpcActivityCounters::Add(activity.authorization_successes, 1);
+      break;
+    case SessionAuthEvent::kAuthorizationFailed:
+      RpcActivityCounters::Add(activity.authorization_failures, 1);
+      break;
+  }
 }
 
 void ServerConnection::ArmIdleTimer() {
@@ -169,6 +208,10 @@ void ServerConnection::OnIdleTimer(const error_code& ec) {
 void ServerConnection::CloseNow(const std::string& why) {
   if (closed_) return;
   closed_ = true;
+  if (counted_open_) {
+    counted_open_ = false;
+    RpcActivityCounters::Add(env_->activity.open_connections, -1);
+  }
   VLOG(1) << LogPrefix() << "closed: " << why;
   error_code ignored;
   idle_timer_.cancel(ignored);

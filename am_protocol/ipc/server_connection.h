@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "am_protocol/ipc/inbound_call.h"
+#include "am_protocol/ipc/rpc_activity.h"
 #include "am_protocol/ipc/rpc_service.h"
 #include "am_protocol/ipc/server_session.h"
 
@@ -33,6 +34,8 @@ struct ServerConnectionEnv {
   std::atomic<int64_t> queued_calls{0};
   int64_t max_queued_calls = 0;
   std::atomic<int64_t> calls_served{0};
+  // RpcActivityForPort<port> figures (rpc_activity.h).
+  RpcActivityCounters activity;
 };
 
 class ServerConnection : public std::enable_shared_from_this<ServerConnection>,
@@ -51,6 +54,7 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection>,
  private:
   void SendBytes(std::string bytes) override;
   void OnCall(InboundRequest request) override;
+  void OnAuthEvent(SessionAuthEvent event) override;
 
   void DoRead();
   void OnRead(const boost::system::error_code& ec, size_t n);
@@ -72,6 +76,8 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection>,
   std::vector<std::string> out_queue_;
   std::vector<std::string> writing_;
   bool closed_ = false;
+  // Counted in env_->activity.open_connections until closed.
+  bool counted_open_ = true;
   bool close_after_flush_ = false;
   bool active_since_timer_ = false;
   std::atomic<int> calls_in_progress_{0};

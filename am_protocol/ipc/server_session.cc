@@ -111,6 +111,7 @@ void ServerSession::HandlePreamble(std::string_view preamble) {
         java::kIpcException, "Unknown auth protocol:" + std::to_string(int{p.auth_byte}),
         RpcResponseHeaderProto::FATAL_UNAUTHORIZED));
     CloseSilently("unknown auth protocol byte");
+    sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
     return;
   }
   if (!options_.simple_enabled) {
@@ -119,6 +120,7 @@ void ServerSession::HandlePreamble(std::string_view preamble) {
         "SIMPLE authentication is not enabled.  Available:" + AvailableMethods(options_),
         RpcResponseHeaderProto::FATAL_UNAUTHORIZED));
     CloseSilently("SIMPLE authentication is not enabled");
+    sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
     return;
   }
   identity_.auth_method = AuthMethod::kSimple;
@@ -152,13 +154,21 @@ void ServerSession::HandleFrame(std::string_view frame) {
   }
   const int32_t call_id = header.callid();
   if (call_id == kSaslCallId) {
+    const State before = state_;
     HandleSasl(rest);
+    if (state_ == State::kClosed) {
+      sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
+    } else if (before == State::kSasl && state_ == State::kNeedContext &&
+               identity_.auth_method == AuthMethod::kToken) {
+      sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationSucceeded);
+    }
     return;
   }
   if (state_ == State::kSasl) {
     // Nothing but SASL before negotiation is complete.
     Fatal(echo, java::kAccessControl, "Connection not authenticated: SASL negotiation incomplete",
           RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+    sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
     return;
   }
   if (call_id == kPingCallId) return;  // keep-alive, no reply
@@ -318,12 +328,14 @@ void ServerSession::HandleContext(std::string_view rest) {
             "Authenticated user (" + identity_.user +
                 ") doesn't match what the client claims to be (" + info.effectiveuser() + ")",
             RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+      sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
       return;
     }
   } else {
     if (info.effectiveuser().empty()) {
       Fatal(echo, java::kAccessControl, "Connection context names no user",
             RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+      sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
       return;
     }
     identity_.user = info.effectiveuser();
@@ -331,6 +343,7 @@ void ServerSession::HandleContext(std::string_view rest) {
   }
   identity_.protocol = context.protocol();
   state_ = State::kReady;
+  sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationSucceeded);
 }
 
 void ServerSession::HandleCall(const CallEcho& echo, std::string_view rest) {

@@ -43,9 +43,19 @@ struct InboundRequest {
   std::string payload;  // serialized request message (may be empty)
 };
 
+// Security outcomes a session reports (for RpcActivity counters).
+enum class SessionAuthEvent {
+  kAuthenticationSucceeded,  // TOKEN (DIGEST-MD5) negotiation completed
+  kAuthenticationFailed,     // refused during the preamble or SASL
+  kAuthorizationSucceeded,   // connection context accepted
+  kAuthorizationFailed,      // connection context refused (user)
+};
+
 class ServerSessionSink {
  public:
   virtual ~ServerSessionSink() = default;
+  // A security outcome; default: ignored. Called on the session's thread.
+  virtual void OnAuthEvent(SessionAuthEvent /*event*/) {}
   // Bytes for the peer: always whole frames (or a whole preamble reply).
   virtual void SendBytes(std::string bytes) = 0;
   // A call to run. The identity is session().identity().

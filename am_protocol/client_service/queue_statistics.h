@@ -1,0 +1,51 @@
+// Queue statistics: usage and application counts of every queue of the
+// CapacityScheduler tree, as getQueueInfo's QueueStatistics and the web
+// side's QueueMetrics beans report them. Leaves take their usage from the
+// scheduler pool's queue ledger and their counts from the RM's apps; parents
+// sum their children. One place for ClientRMService and web/metrics.
+//
+// Thread-safety: free functions over values and thread-safe readers.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "rm/apps/rm_app.h"
+#include "rm/nodes/node_registry.h"
+#include "rm/queues/queue_tree.h"
+#include "scheduler_pool/scheduler_pool.h"
+
+namespace spindle::client_service {
+
+struct QueueStats {
+  pool::Resource used;  // committed plus reserved in the pool's ledger
+  int64_t submitted = 0;
+  int64_t running = 0;
+  int64_t pending = 0;  // NEW .. ACCEPTED
+  int64_t completed = 0;
+  int64_t killed = 0;
+  int64_t failed = 0;
+  std::set<std::string> active_users;  // users with a pending or running app
+};
+
+struct QueueStatsSnapshot {
+  // RUNNING and DECOMMISSIONING nodes' capability.
+  pool::Resource cluster;
+  std::vector<QueueStats> stats;  // by index in QueueTree::queues()
+};
+
+// `pool` may be null (usage zero).
+QueueStatsSnapshot SnapshotQueueStats(const rm::QueueTree& tree, const std::vector<rm::RmApp>& apps,
+                                      const rm::NodeRegistry& nodes,
+                                      const pool::SchedulerPool* pool);
+
+// `fraction` of `cluster`, rounded down per resource type (a queue's
+// guaranteed or maximum share).
+pool::Resource ScaledResource(const pool::Resource& cluster, double fraction);
+
+// Pending or running: counts as an active user of its queue.
+bool IsLive(rm::YarnAppState state);
+
+}  // namespace spindle::client_service

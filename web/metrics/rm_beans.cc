@@ -1,0 +1,317 @@
+#include "web/metrics/rm_beans.h"
+
+#include <glog/logging.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <map>
+
+#include "am_protocol/client_service/queue_statistics.h"
+#include "base/json/json_writer.h"
+#include "web/metrics/process_stats.h"
+
+namespace spindle::web {
+namespace {
+
+constexpr char kRmPrefix[] = "Hadoop:service=ResourceManager,name=";
+
+int64_t NowMs(const MetricsDeps& deps) {
+  return (deps.clock != nullptr ? deps.clock : SystemClock::Get())->WallMillis();
+}
+
+void AddClusterMetrics(const MetricsDeps& deps, const std::string& host, std::vector<Bean>* out) {
+  if (deps.nodes == nullptr) return;
+  const rm::ClusterNodeCounts counts = deps.nodes->Counts();
+  Bean b;
+  b.name = std::string(kRmPrefix) + "ClusterMetrics";
+  b.modeler_type = "ClusterMetrics";
+  b.record = "ClusterMetrics";
+  b.Tag("ClusterMetrics", "ResourceManager");
+  b.Tag("Context", "yarn");
+  b.Tag("Hostname", host);
+  // As getClusterMetrics counts them: decommissioning nodes are not active.
+  b.Gauge("NumActiveNMs", counts.active - counts.decommissioning);
+  b.Gauge("NumDecommissioningNMs", counts.decommissioning);
+  b.Gauge("NumDecommissionedNMs", counts.decommissioned);
+  b.Gauge("NumLostNMs", counts.lost);
+  b.Gauge("NumUnhealthyNMs", counts.unhealthy);
+  b.Gauge("NumRebootedNMs", counts.rebooted);
+  b.Gauge("NumShutdownNMs", counts.shutdown);
+  pool::Resource capability;
+  for (const rm::NodeReport& node : deps.nodes->Nodes()) {
+    if (node.state == rm::NodeState::kRunning || node.state == rm::NodeState::kDecommissioning) {
+      capability += node.capability;
+    }
+  }
+  b.Gauge("CapabilityMB", capability.memory_mb());
+  b.Gauge("CapabilityVirtualCores", capability.vcores());
+  out->push_back(std::move(b));
+}
+
+// running_0 .. running_1440: running apps by how long they have run.
+struct RunningBuckets {
+  int64_t b0 = 0, b60 = 0, b300 = 0, b1440 = 0;
+};
+
+void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vector<Bean>* out) {
+  if (deps.queues == nullptr || deps.nodes == nullptr) return;
+  const auto tree = deps.queues->Current();
+  const std::vector<rm::RmApp> apps =
+      deps.apps != nullptr ? deps.apps->ListApps() : std::vector<rm::RmApp>{};
+  const client_service::QueueStatsSnapshot snapshot =
+      client_service::SnapshotQueueStats(*tree, apps, *deps.nodes, deps.pool);
+  const auto& queues = tree->queues();
+  std::map<const rm::CsQueue*, size_t> index;
+  for (size_t i = 0; i < queues.size(); ++i) index[&queues[i]] = i;
+  // What the shared statistics do not hold: containers, active apps and
+  // run-time buckets, per leaf, then folded into the parents.
+  std::vector<int64_t> containers(queues.size(), 0);
+  std::vector<int64_t> active(queues.size(), 0);
+  std::vector<RunningBuckets> running(queues.size());
+  const int64_t now_ms = NowMs(deps);
+  for (const rm::RmApp& app : apps) {
+    const rm::CsQueue* leaf = tree->FindLeaf(app.submission.queue);
+    if (leaf == nullptr) continue;
+    const size_t i = index[leaf];
+    const rm::YarnAppState state = app.yarn_state();
+    if (client_service::IsLive(state) && app.in_pool) ++active[i];
+    if (state == rm::YarnAppState::kRunning) {
+      const int64_t minutes = (now_ms - app.start_time_ms) / 60000;
+      RunningBuckets& r = running[i];
+      ++(minutes < 60 ? r.b0 : minutes < 300 ? r.b60 : minutes < 1440 ? r.b300 : r.b1440);
+    }
+    if (deps.containers != nullptr && client_service::IsLive(state)) {
+      if (const rm::RmAttempt* attempt = app.current_attempt()) {
+        containers[i] +=
+            static_cast<int64_t>(deps.containers->LiveContainersOf(attempt->id).size());
+      }
+    }
+  }
+  for (size_t i = queues.size(); i-- > 1;) {
+    const size_t parent = static_cast<size_t>(queues[i].parent);
+    containers[parent] += containers[i];
+    active[parent] += active[i];
+    running[parent].b0 += running[i].b0;
+    running[parent].b60 += running[i].b60;
+    running[parent].b300 += running[i].b300;
+    running[parent].b1440 += running[i].b1440;
+  }
+  for (size_t i = 0; i < queues.size(); ++i) {
+    const rm::CsQueue& queue = queues[i];
+    const client_service::QueueStats& stats = snapshot.stats[i];
+    // q0=root,q1=eng,q2=batch
+    std::string keys;
+    int level = 0;
+    size_t start = 0;
+    while (start <= queue.path.size()) {
+      size_t dot = queue.path.find('.', start);
+      if (dot == std::string::npos) dot = queue.path.size();
+      keys += ",q" + std::to_string(level++) + "=" + queue.path.substr(start, dot - start);
+      start = dot + 1;
+    }
+    Bean b;
+    b.name = std::string(kRmPrefix) + "QueueMetrics" + keys;
+    b.modeler_type = "QueueMetrics" + keys;
+    b.record = "QueueMetrics";
+    b.Tag("Queue", queue.path);
+    b.Tag("Context", "yarn");
+    b.Tag("Hostname", host);
+    b.Gauge("running_0", running[i].b0);
+    b.Gauge("running_60", running[i].b60);
+    b.Gauge("running_300", running[i].b300);
+    b.Gauge("running_1440", running[i].b1440);
+    // Counted over the apps the RM still holds (finished ones age out), so
+    // gauges, not counters.
+    b.Gauge("AppsSubmitted", stats.submitted);
+    b.Gauge("AppsRunning", stats.running);
+    b.Gauge("AppsPending", stats.pending);
+    b.Gauge("AppsCompleted", stats.completed);
+    b.Gauge("AppsKilled", stats.killed);
+    b.Gauge("AppsFailed", stats.failed);
+    b.Gauge("AllocatedMB", stats.used.memory_mb());
+    b.Gauge("AllocatedVCores", stats.used.vcores());
+    b.Gauge("AllocatedContainers", containers[i]);
+    const pool::Resource max =
+        client_service::ScaledResource(snapshot.cluster, queue.absolute_maximum_capacity);
+    b.Gauge("AvailableMB", std::max<int64_t>(0, max.memory_mb() - stats.used.memory_mb()));
+    b.Gauge("AvailableVCores", std::max<int64_t>(0, max.vcores() - stats.used.vcores()));
+    // Spindle never reserves: these are a true zero.
+    b.Gauge("ReservedMB", 0);
+    b.Gauge("ReservedVCores", 0);
+    b.Gauge("ReservedContainers", 0);
+    b.Gauge("ActiveUsers", static_cast<int64_t>(stats.active_users.size()));
+    b.Gauge("ActiveApplications", active[i]);
+    out->push_back(std::move(b));
+  }
+}
+
+int64_t Mib(int64_t kib) { return kib / 1024; }
+
+void AddProcessBeans(const std::string& host, std::vector<Bean>* out) {
+  auto stats = ReadProcessStats();
+  if (!stats.ok()) {
+    LOG(WARNING) << "JvmMetrics: " << stats.status().ToString();
+    return;
+  }
+  const ProcessStats& s = *stats;
+  const int64_t mib = 1024 * 1024;
+  Bean b;
+  b.name = std::string(kRmPrefix) + "JvmMetrics";
+  b.modeler_type = "JvmMetrics";
+  b.record = "JvmMetrics";
+  b.Tag("Context", "jvm");
+  b.Tag("ProcessName", "ResourceManager");
+  b.Tag("SessionId", "");
+  b.Tag("Hostname", host);
+  b.GaugeD("MemNonHeapUsedM", static_cast<double>(s.rss_file_kb + s.rss_shmem_kb) / 1024.0);
+  b.GaugeD("MemNonHeapCommittedM", static_cast<double>(s.rss_file_kb + s.rss_shmem_kb) / 1024.0);
+  b.GaugeD("MemNonHeapMaxM", -1);
+  b.GaugeD("MemHeapUsedM", static_cast<double>(s.rss_anon_kb) / 1024.0);
+  b.GaugeD("MemHeapCommittedM", static_cast<double>(s.vm_rss_kb) / 1024.0);
+  b.GaugeD("MemHeapMaxM",
+           s.address_space_limit < 0 ? -1.0 : static_cast<double>(s.address_space_limit / mib));
+  b.GaugeD("MemMaxM",
+           static_cast<double>(
+               (s.address_space_limit < 0 ? s.total_physical_bytes : s.address_space_limit) / mib));
+  b.Counter("GcCount", 0);
+  b.Counter("GcTimeMillis", 0);
+  b.Counter("GcNumWarnThresholdExceeded", 0);
+  b.Counter("GcNumInfoThresholdExceeded", 0);
+  b.Counter("GcTotalExtraSleepTime", 0);
+  b.Gauge("ThreadsNew", 0);
+  b.Gauge("ThreadsRunnable", s.threads_running);
+  b.Gauge("ThreadsBlocked", s.threads_disk_wait);
+  b.Gauge("ThreadsWaiting", s.threads_sleeping);
+  b.Gauge("ThreadsTimedWaiting", 0);
+  b.Gauge("ThreadsTerminated", s.threads_zombie);
+  b.Counter("LogFatal", google::LogMessage::num_messages(google::GLOG_FATAL));
+  b.Counter("LogError", google::LogMessage::num_messages(google::GLOG_ERROR));
+  b.Counter("LogWarn", google::LogMessage::num_messages(google::GLOG_WARNING));
+  b.Counter("LogInfo", google::LogMessage::num_messages(google::GLOG_INFO));
+  // No Java name.
+  b.Gauge("VmSizeM", Mib(s.vm_size_kb));
+  b.Gauge("VmPeakM", Mib(s.vm_peak_kb));
+  b.Gauge("VmHWMM", Mib(s.vm_hwm_kb));
+  b.Gauge("ThreadsStopped", s.threads_stopped);
+  b.Gauge("ThreadCount", s.threads_total);
+  b.GaugeD("ProcessCpuSeconds", s.cpu_user_seconds + s.cpu_system_seconds);
+  b.Gauge("OpenFileDescriptorCount", s.open_fds);
+  b.Gauge("MaxFileDescriptorCount", s.max_fds);
+  b.Counter("VoluntaryContextSwitches", s.voluntary_context_switches);
+  b.Counter("InvoluntaryContextSwitches", s.involuntary_context_switches);
+  out->push_back(std::move(b));
+
+  Bean os;
+  os.name = "java.lang:type=OperatingSystem";
+  os.modeler_type = "sun.management.OperatingSystemImpl";
+  os.Gauge("OpenFileDescriptorCount", s.open_fds);
+  os.Gauge("MaxFileDescriptorCount", s.max_fds);
+  os.Gauge("CommittedVirtualMemorySize", s.vm_size_kb * 1024);
+  os.Gauge("TotalSwapSpaceSize", s.total_swap_bytes);
+  os.Gauge("FreeSwapSpaceSize", s.free_swap_bytes);
+  os.Counter("ProcessCpuTime",
+             static_cast<int64_t>((s.cpu_user_seconds + s.cpu_system_seconds) * 1e9));
+  os.Gauge("FreePhysicalMemorySize", s.free_physical_bytes);
+  os.Gauge("TotalPhysicalMemorySize", s.total_physical_bytes);
+  os.Gauge("AvailableProcessors", s.processors);
+  os.GaugeD("SystemLoadAverage", s.load_average_1m);
+  utsname u{};
+  if (uname(&u) == 0) {
+    os.Info("Name", u.sysname);
+    os.Info("Arch", u.machine);
+    os.Info("Version", u.release);
+  }
+  os.Info("ObjectName", "java.lang:type=OperatingSystem");
+  out->push_back(std::move(os));
+}
+
+void AddRpcActivity(const MetricsDeps& deps, const std::string& host, std::vector<Bean>* out) {
+  for (const ipc::RpcServer* server : deps.rpc_servers) {
+    if (server == nullptr) continue;
+    const std::string port = std::to_string(server->port());
+    const ipc::RpcActivity a = server->activity();
+    Bean b;
+    b.name = std::string(kRmPrefix) + "RpcActivityForPort" + port;
+    b.modeler_type = "RpcActivityForPort" + port;
+    b.record = "rpc";
+    b.Tag("port", port);
+    b.Tag("serverName", server->name());
+    b.Tag("Context", "rpc");
+    b.Tag("Hostname", host);
+    b.Counter("ReceivedBytes", a.received_bytes);
+    b.Counter("SentBytes", a.sent_bytes);
+    b.Counter("RpcQueueTimeNumOps", a.queue_time_num_ops);
+    b.GaugeD("RpcQueueTimeAvgTime", a.queue_time_avg_ms());
+    b.Counter("RpcProcessingTimeNumOps", a.processing_time_num_ops);
+    b.GaugeD("RpcProcessingTimeAvgTime", a.processing_time_avg_ms());
+    b.Counter("RpcAuthenticationFailures", a.authentication_failures);
+    b.Counter("RpcAuthenticationSuccesses", a.authentication_successes);
+    b.Counter("RpcAuthorizationFailures", a.authorization_failures);
+    b.Counter("RpcAuthorizationSuccesses", a.authorization_successes);
+    b.Counter("RpcClientBackoff", a.calls_refused_busy);
+    b.Gauge("NumOpenConnections", a.open_connections);
+    b.Gauge("CallQueueLength", a.call_queue_length);
+    out->push_back(std::move(b));
+  }
+}
+
+void AddRmNmInfo(const MetricsDeps& deps, std::vector<Bean>* out) {
+  if (deps.nodes == nullptr) return;
+  const std::map<rm::NodeId, int32_t> live = deps.containers != nullptr
+                                                 ? deps.containers->LiveCountByNode()
+                                                 : std::map<rm::NodeId, int32_t>{};
+  json::JsonWriter w;
+  w.BeginArray();
+  for (const rm::NodeReport& node : deps.nodes->Nodes()) {
+    // RMNMInfo lists the RM's active node map: inactive (lost,
+    // decommissioned, shut down, rebooted) nodes are not in it.
+    if (node.state == rm::NodeState::kLost || node.state == rm::NodeState::kDecommissioned ||
+        node.state == rm::NodeState::kShutdown || node.state == rm::NodeState::kRebooted) {
+      continue;
+    }
+    w.BeginObject();
+    w.Field("HostName", node.info.id.host);
+    w.Field("Rack", node.info.rack);
+    w.Field("State", std::string(rm::Name(node.state)));
+    w.Field("NodeId", node.info.id.ToString());
+    w.Field("NodeHTTPAddress", node.info.http_address);
+    w.Field("LastHealthUpdate", node.last_health_report_ms);
+    w.Field("HealthReport", node.health_report);
+    w.Field("NodeManagerVersion", node.nm_version);
+    auto count = live.find(node.info.id);
+    w.Field("NumContainers", deps.containers != nullptr ? (count == live.end() ? 0 : count->second)
+                                                        : node.num_containers);
+    w.Field("UsedMemoryMB", node.used.memory_mb());
+    w.Field("AvailableMemoryMB",
+            std::max<int64_t>(0, node.capability.memory_mb() - node.used.memory_mb()));
+    w.EndObject();
+  }
+  w.EndArray();
+  Bean b;
+  b.name = std::string(kRmPrefix) + "RMNMInfo";
+  b.modeler_type = "org.apache.hadoop.yarn.server.resourcemanager.RMNMInfo";
+  b.Info("LiveNodeManagers", w.Take());
+  out->push_back(std::move(b));
+}
+
+}  // namespace
+
+std::string HostnameOf(const MetricsDeps& deps) {
+  if (!deps.hostname.empty()) return deps.hostname;
+  char buf[256] = {};
+  if (gethostname(buf, sizeof(buf) - 1) != 0) return "localhost";
+  return buf;
+}
+
+std::vector<Bean> CollectBeans(const MetricsDeps& deps) {
+  const std::string host = HostnameOf(deps);
+  std::vector<Bean> beans;
+  AddClusterMetrics(deps, host, &beans);
+  AddQueueMetrics(deps, host, &beans);
+  AddProcessBeans(host, &beans);
+  AddRpcActivity(deps, host, &beans);
+  AddRmNmInfo(deps, &beans);
+  return beans;
+}
+
+}  // namespace spindle::web

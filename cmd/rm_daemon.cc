@@ -386,6 +386,11 @@ Status RmDaemon::Init() {
   web_deps.pool = pool_.get();
   web_deps.containers = containers_.get();
   web_deps.identity.cluster_timestamp = apps_->cluster_timestamp();
+  web_deps.rpc_servers = {client_server_.get(), scheduler_server_.get(), tracker_server_.get(),
+                          admin_server_.get()};
+  web_deps.is_admin = [this](const std::string& user) {
+    return AdminAcl().IsUserAllowed(user, GroupsOf(user));
+  };
   if (store_ != nullptr) {
     // Hadoop names the store class; ours are not Java classes.
     web_deps.identity.state_store_name = recovery_.kind == rm::StoreKind::kRocksDb

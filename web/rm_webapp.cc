@@ -2,6 +2,7 @@
 
 #include <glog/logging.h>
 
+#include "web/metrics/metrics_routes.h"
 #include "web/rest/app_write_routes.h"
 #include "web/rest/cluster_read_routes.h"
 #include "web/ui/ui_routes.h"
@@ -35,6 +36,17 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   cluster.identity = deps.identity;
   rest::AddClusterReadRoutes(app->router_.get(), writes.callers, cluster);
   AddUiRoutes(app->router_.get(), UiDeps{deps.pool, deps.clock});
+  MetricsDeps metrics;
+  metrics.conf = deps.conf;
+  metrics.apps = deps.apps;
+  metrics.nodes = deps.nodes;
+  metrics.queues = deps.queues;
+  metrics.containers = deps.containers;
+  metrics.pool = deps.pool;
+  metrics.rpc_servers = deps.rpc_servers;
+  metrics.clock = deps.clock;
+  metrics.is_admin = deps.is_admin;
+  AddMetricsRoutes(app->router_.get(), metrics);
   const Router* router = app->router_.get();
   app->server_ = std::make_unique<HttpServer>(
       options, [router](const HttpRequest& request) { return router->Dispatch(request); });

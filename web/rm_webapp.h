@@ -8,8 +8,10 @@
 // read the RM through its thread-safe objects.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "am_protocol/client_service/client_rm_service.h"
 #include "base/clock.h"
@@ -18,6 +20,7 @@
 #include "rm/config/configuration.h"
 #include "web/http/http_server.h"
 #include "web/http/router.h"
+#include "web/metrics/metrics_deps.h"
 #include "web/rest/cluster_web_deps.h"
 
 namespace spindle::web {
@@ -35,6 +38,10 @@ struct RmWebAppDeps {
   const Clock* clock = nullptr;
   // What clusterInfo says about this RM.
   rest::ClusterIdentity identity;
+  // The RPC servers (RpcActivityForPort beans) and the admin check for
+  // hadoop.security.instrumentation.requires.admin (metrics_deps.h).
+  std::vector<const ipc::RpcServer*> rpc_servers;
+  std::function<bool(const std::string& user)> is_admin;
 };
 
 class RmWebApp {

@@ -42,25 +42,8 @@ QueueStatsSnapshot SnapshotQueueStats(const rm::QueueTree& tree, const std::vect
     const rm::CsQueue* leaf = tree.FindLeaf(app.submission.queue);
     if (leaf == nullptr) continue;
     QueueStats& stats = snapshot.stats[index[leaf]];
-    ++stats.submitted;
+    CountApp(app, &stats);
     const rm::YarnAppState state = app.yarn_state();
-    switch (state) {
-      case rm::YarnAppState::kRunning:
-        ++stats.running;
-        break;
-      case rm::YarnAppState::kFinished:
-        ++stats.completed;
-        break;
-      case rm::YarnAppState::kKilled:
-        ++stats.killed;
-        break;
-      case rm::YarnAppState::kFailed:
-        ++stats.failed;
-        break;
-      default:
-        ++stats.pending;
-        break;
-    }
     if (IsLive(state)) stats.active_users.insert(app.submission.user);
   }
   // Children come after their parent in pre-order: fold bottom-up.
@@ -77,6 +60,46 @@ QueueStatsSnapshot SnapshotQueueStats(const rm::QueueTree& tree, const std::vect
     parent.active_users.insert(child.active_users.begin(), child.active_users.end());
   }
   return snapshot;
+}
+
+AppCount ClassifyApp(const rm::RmApp& app) {
+  switch (app.yarn_state()) {
+    case rm::YarnAppState::kAccepted:
+      // LeafQueue.activateApplications counts the attempt running as soon
+      // as it is active; Spindle has no AM limits, so every attempt is.
+      return app.current_attempt() != nullptr ? AppCount::kRunning : AppCount::kPending;
+    case rm::YarnAppState::kRunning:
+      return AppCount::kRunning;
+    case rm::YarnAppState::kFinished:
+      return AppCount::kCompleted;
+    case rm::YarnAppState::kKilled:
+      return AppCount::kKilled;
+    case rm::YarnAppState::kFailed:
+      return AppCount::kFailed;
+    default:
+      return AppCount::kPending;
+  }
+}
+
+void CountApp(const rm::RmApp& app, QueueStats* stats) {
+  ++stats->submitted;
+  switch (ClassifyApp(app)) {
+    case AppCount::kPending:
+      ++stats->pending;
+      break;
+    case AppCount::kRunning:
+      ++stats->running;
+      break;
+    case AppCount::kCompleted:
+      ++stats->completed;
+      break;
+    case AppCount::kKilled:
+      ++stats->killed;
+      break;
+    case AppCount::kFailed:
+      ++stats->failed;
+      break;
+  }
 }
 
 }  // namespace spindle::client_service

@@ -48,4 +48,12 @@ pool::Resource ScaledResource(const pool::Resource& cluster, double fraction);
 // Pending or running: counts as an active user of its queue.
 bool IsLive(rm::YarnAppState state);
 
+// Where QueueMetrics counts an application: running once its attempt is
+// active in the scheduler (ACCEPTED with an attempt, or RUNNING), pending
+// before, then completed / killed / failed.
+enum class AppCount { kPending, kRunning, kCompleted, kKilled, kFailed };
+AppCount ClassifyApp(const rm::RmApp& app);
+// Adds `app` to `stats`' submitted count and its class's count.
+void CountApp(const rm::RmApp& app, QueueStats* stats);
+
 }  // namespace spindle::client_service

@@ -110,7 +110,9 @@ std::string ReportBuilder::TrackingUrl(const rm::RmApp& app) const {
 float ReportBuilder::Progress(const rm::RmApp& app) {
   const rm::RmAttempt* attempt = app.current_attempt();
   if (attempt == nullptr) return 0;
-  return Unregistered(*attempt) ? 1.0f : app.progress;
+  // RMAppAttemptImpl's FinalTransition sets 1.0 for every final attempt
+  // (FINISHED, FAILED, KILLED), as an unregister does.
+  return Unregistered(*attempt) || rm::IsFinal(attempt->state) ? 1.0f : app.progress;
 }
 
 std::string ReportBuilder::Diagnostics(const rm::RmApp& app) {

@@ -75,7 +75,7 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
     const size_t i = index[leaf];
     const rm::YarnAppState state = app.yarn_state();
     if (client_service::IsLive(state) && app.in_pool) ++active[i];
-    if (state == rm::YarnAppState::kRunning) {
+    if (client_service::ClassifyApp(app) == client_service::AppCount::kRunning) {
       const int64_t minutes = (now_ms - app.start_time_ms) / 60000;
       RunningBuckets& r = running[i];
       ++(minutes < 60 ? r.b0 : minutes < 300 ? r.b60 : minutes < 1440 ? r.b300 : r.b1440);

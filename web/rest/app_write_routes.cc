@@ -161,7 +161,8 @@ HttpResponse Submit(const AppWriteDeps& deps, const HttpRequest& request) {
   const rm::ApplicationId id = client_service::FromProto(context->application_id());
   LOG(INFO) << "REST submission of " << id.ToString() << " by " << who.user << " from "
             << request.remote_address;
-  HttpResponse accepted = HttpResponse::Text(202, "");
+  // Jersey labels the empty 202 with the resource's JSON type.
+  HttpResponse accepted = HttpResponse::Json(202, "");
   accepted.headers.emplace_back("Location", RequestUrl(request) + "/" + id.ToString());
   return accepted;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "am_protocol/client_service/queue_statistics.h"
 #include "web/rest/resource_info.h"
 
 namespace spindle::web::rest {
@@ -25,27 +26,8 @@ ClusterResources SnapshotClusterResources(const ClusterWebDeps& deps) {
 }
 
 RestDocument ClusterMetricsDocument(const ClusterWebDeps& deps) {
-  int64_t submitted = 0, completed = 0, pending = 0, running = 0, failed = 0, killed = 0;
-  for (const rm::RmApp& app : deps.apps->ListApps()) {
-    ++submitted;
-    switch (app.yarn_state()) {
-      case rm::YarnAppState::kRunning:
-        ++running;
-        break;
-      case rm::YarnAppState::kFinished:
-        ++completed;
-        break;
-      case rm::YarnAppState::kFailed:
-        ++failed;
-        break;
-      case rm::YarnAppState::kKilled:
-        ++killed;
-        break;
-      default:
-        ++pending;
-        break;
-    }
-  }
+  client_service::QueueStats apps;
+  for (const rm::RmApp& app : deps.apps->ListApps()) client_service::CountApp(app, &apps);
   const ClusterResources resources = SnapshotClusterResources(deps);
   const pool::Resource& allocated = resources.allocated;
   const int64_t available_mb =
@@ -62,12 +44,12 @@ RestDocument ClusterMetricsDocument(const ClusterWebDeps& deps) {
                               counts.unhealthy + counts.decommissioning + counts.shutdown;
 
   RestNode m;
-  m.Int("appsSubmitted", submitted)
-      .Int("appsCompleted", completed)
-      .Int("appsPending", pending)
-      .Int("appsRunning", running)
-      .Int("appsFailed", failed)
-      .Int("appsKilled", killed)
+  m.Int("appsSubmitted", apps.submitted)
+      .Int("appsCompleted", apps.completed)
+      .Int("appsPending", apps.pending)
+      .Int("appsRunning", apps.running)
+      .Int("appsFailed", apps.failed)
+      .Int("appsKilled", apps.killed)
       .Int("reservedMB", 0)
       .Int("availableMB", available_mb)
       .Int("allocatedMB", allocated.memory_mb())

@@ -46,22 +46,20 @@ std::string HexEncode(std::string_view bytes) {
   return out;
 }
 
-namespace {
-int HexValue(char c) {
+int HexDigitValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
 }
-}  // namespace
 
 bool HexDecode(std::string_view hex, std::string* out) {
   if (hex.size() % 2 != 0) return false;
   out->clear();
   out->reserve(hex.size() / 2);
   for (size_t i = 0; i < hex.size(); i += 2) {
-    const int hi = HexValue(hex[i]);
-    const int lo = HexValue(hex[i + 1]);
+    const int hi = HexDigitValue(hex[i]);
+    const int lo = HexDigitValue(hex[i + 1]);
     if (hi < 0 || lo < 0) return false;
     out->push_back(static_cast<char>((hi << 4) | lo));
   }

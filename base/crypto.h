@@ -18,5 +18,7 @@ std::string SecureRandomBytes(size_t n);
 std::string HexEncode(std::string_view bytes);
 // Parses hex (either case); returns false on odd length or a non-hex digit.
 bool HexDecode(std::string_view hex, std::string* out);
+// The value of one hex digit (either case), or -1.
+int HexDigitValue(char c);
 
 }  // namespace spindle

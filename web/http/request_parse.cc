@@ -3,19 +3,10 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/crypto.h"
+
 namespace spindle::web {
 namespace http = boost::beast::http;
-
-namespace {
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
 
 std::optional<std::string> PercentDecode(std::string_view text, bool plus_is_space) {
   std::string out;
@@ -24,8 +15,8 @@ std::optional<std::string> PercentDecode(std::string_view text, bool plus_is_spa
     const char c = text[i];
     if (c == '%') {
       if (i + 2 >= text.size()) return std::nullopt;
-      const int hi = HexValue(text[i + 1]);
-      const int lo = HexValue(text[i + 2]);
+      const int hi = HexDigitValue(text[i + 1]);
+      const int lo = HexDigitValue(text[i + 2]);
       if (hi < 0 || lo < 0) return std::nullopt;
       const char decoded = static_cast<char>(hi * 16 + lo);
       // A NUL in a path or parameter only ever serves to confuse code that

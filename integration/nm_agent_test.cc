@@ -213,7 +213,14 @@ class NmAgentTest : public ::testing::Test {
     y::RegisterApplicationMasterRequestProto reg;
     reg.set_host("am-host");
     y::RegisterApplicationMasterResponseProto reg_response;
-    Status s = client_.Call(AmSpec(), "registerApplicationMaster", reg, &reg_response);
+    // The agent may run the container before the RM has taken the launch's
+    // answer (the attempt still ALLOCATED): a real AM is slower to start;
+    // this one retries, as the wire bench's SimulatedAm does.
+    Status s;
+    EXPECT_TRUE(WaitFor([&] {
+      s = client_.Call(AmSpec(), "registerApplicationMaster", reg, &reg_response);
+      return s.ok() || s.message().find("cannot register in ALLOCATED state") == std::string::npos;
+    }));
     ASSERT_TRUE(s.ok()) << s.ToString();
     response_id_ = 0;
   }

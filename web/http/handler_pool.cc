@@ -1,12 +1,18 @@
 #include "web/http/handler_pool.h"
 
+#include <glog/logging.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <utility>
 
 namespace spindle::web {
 
-HandlerPool::HandlerPool(int threads, int64_t max_queued) : max_queued_(max_queued) {
+HandlerPool::HandlerPool(int threads, int64_t max_queued, int nice) : max_queued_(max_queued) {
   threads_.reserve(threads);
-  for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { Run(); });
+  for (int i = 0; i < threads; ++i) threads_.emplace_back([this, nice] { Run(nice); });
 }
 
 HandlerPool::~HandlerPool() { Shutdown(); }
@@ -43,7 +49,16 @@ void HandlerPool::Shutdown() {
   threads_.clear();
 }
 
-void HandlerPool::Run() {
+void HandlerPool::Run(int nice) {
+  if (nice > 0) {
+    // On Linux a thread id names one thread for setpriority.
+    const id_t tid = static_cast<id_t>(gettid());
+    errno = 0;
+    const int current = getpriority(PRIO_PROCESS, tid);
+    if (errno != 0 || setpriority(PRIO_PROCESS, tid, current + nice) != 0) {
+      LOG(WARNING) << "cannot lower the web handler thread's priority: " << std::strerror(errno);
+    }
+  }
   for (;;) {
     std::function<void()> task;
     {

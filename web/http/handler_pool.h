@@ -19,7 +19,8 @@ namespace spindle::web {
 
 class HandlerPool {
  public:
-  HandlerPool(int threads, int64_t max_queued);
+  // Each thread adds `nice` (>= 0) to its own nice value when it starts.
+  HandlerPool(int threads, int64_t max_queued, int nice = 0);
   ~HandlerPool();  // Shutdown()
   HandlerPool(const HandlerPool&) = delete;
   HandlerPool& operator=(const HandlerPool&) = delete;
@@ -34,7 +35,7 @@ class HandlerPool {
   int64_t busy() const;
 
  private:
-  void Run();
+  void Run(int nice);
 
   const int64_t max_queued_;
   mutable Mutex mu_;

@@ -56,6 +56,9 @@ Result<HttpServerOptions> HttpServerOptions::FromConfiguration(const rm::Configu
   ASSIGN_OR_RETURN(int64_t request_ms, IntInRange(conf, "spindle.http.request-timeout-ms",
                                                   o.request_timeout.count(), 1, kMaxMillis));
   o.request_timeout = std::chrono::milliseconds(request_ms);
+  ASSIGN_OR_RETURN(int64_t nice,
+                   IntInRange(conf, "spindle.http.handler-nice", o.handler_nice, 0, 19));
+  o.handler_nice = static_cast<int>(nice);
   return o;
 }
 

@@ -49,6 +49,11 @@ struct HttpServerOptions {
   // Time from a request's first byte to its last; a slower client is answered
   // 408 and closed (spindle.http.request-timeout-ms). Default: 30 s.
   std::chrono::milliseconds request_timeout{30000};
+  // Added to the handler threads' nice value (Linux schedules threads, so
+  // only they are lowered): when the CPU is short, the RPC handlers run first
+  // and a dashboard scraping the REST lists waits instead
+  // (spindle.http.handler-nice, 0..19). Default: 10.
+  int handler_nice = 10;
   // Seconds sent in Retry-After with a 503. Default: 1.
   int retry_after_seconds = 1;
 

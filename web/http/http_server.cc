@@ -69,7 +69,7 @@ Status HttpServer::Start() {
   }
   port_.store(s->acceptor.local_endpoint(ec).port());
   started_ = true;
-  s->pool = std::make_unique<HandlerPool>(o.worker_threads, o.max_queued_requests);
+  s->pool = std::make_unique<HandlerPool>(o.worker_threads, o.max_queued_requests, o.handler_nice);
   s->work.emplace(asio::make_work_guard(s->io));
   DoAccept(s);
   io_thread_ = std::thread([s] { s->io.run(); });

@@ -19,6 +19,7 @@ TEST(HttpServerOptionsTest, DefaultsWhenNothingIsSet) {
   EXPECT_EQ(options->max_queued_requests, 64);
   EXPECT_EQ(options->max_connections, 256);
   EXPECT_EQ(options->request_timeout, std::chrono::milliseconds(30000));
+  EXPECT_EQ(options->handler_nice, 10);
 }
 
 TEST(HttpServerOptionsTest, ReadsEveryKey) {
@@ -30,6 +31,7 @@ TEST(HttpServerOptionsTest, ReadsEveryKey) {
   conf.Set("spindle.http.max-queued-requests", "0");
   conf.Set("spindle.http.max-connections", "3");
   conf.Set("spindle.http.request-timeout-ms", " 250 ");
+  conf.Set("spindle.http.handler-nice", "0");
   auto options = HttpServerOptions::FromConfiguration(conf, "127.0.0.1", 0);
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   EXPECT_EQ(options->worker_threads, 7);
@@ -39,6 +41,7 @@ TEST(HttpServerOptionsTest, ReadsEveryKey) {
   EXPECT_EQ(options->max_queued_requests, 0);
   EXPECT_EQ(options->max_connections, 3);
   EXPECT_EQ(options->request_timeout, std::chrono::milliseconds(250));
+  EXPECT_EQ(options->handler_nice, 0);
 }
 
 TEST(HttpServerOptionsTest, MinusOneThreadsMeansTheDefault) {
@@ -88,7 +91,9 @@ INSTANTIATE_TEST_SUITE_P(EveryKey, HttpServerOptionsBadValueTest,
                                          BadValue{"spindle.http.max-connections", "0"},
                                          BadValue{"spindle.http.max-connections", "1.5"},
                                          BadValue{"spindle.http.request-timeout-ms", "0"},
-                                         BadValue{"spindle.http.request-timeout-ms", "soon"}));
+                                         BadValue{"spindle.http.request-timeout-ms", "soon"},
+                                         BadValue{"spindle.http.handler-nice", "20"},
+                                         BadValue{"spindle.http.handler-nice", "-1"}));
 
 }  // namespace
 }  // namespace spindle::web

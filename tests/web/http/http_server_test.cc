@@ -4,12 +4,15 @@
 #include "web/http/http_server.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <unistd.h>
 
 #include <boost/asio.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <cerrno>
 #include <chrono>
 #include <functional>
 #include <optional>
@@ -144,6 +147,22 @@ struct Started {
   HttpServer server;
   uint16_t port() const { return server.port(); }
 };
+
+TEST(HttpServerTest, HandlersRunAtTheConfiguredNiceAboveTheProcess) {
+  errno = 0;
+  const int process_nice = getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()));
+  ASSERT_EQ(errno, 0);
+  HttpServerOptions options = TestOptions();
+  options.handler_nice = 5;
+  Started s(options, [](const HttpRequest&) {
+    return HttpResponse::Text(
+        200, std::to_string(getpriority(PRIO_PROCESS, static_cast<id_t>(gettid()))));
+  });
+  Client client(s.port());
+  auto answer = client.Get("/");
+  ASSERT_TRUE(answer.has_value());
+  EXPECT_EQ(answer->body(), std::to_string(std::min(process_nice + 5, 19)));
+}
 
 TEST(HttpServerTest, RoutesThroughARouter) {
   auto router = std::make_shared<Router>();

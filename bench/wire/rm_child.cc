@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <thread>
@@ -41,6 +42,10 @@ Status RmChild::Start(const WireOptions& options, const std::string& work_dir) {
           {"yarn.scheduler.capacity.maximum-am-resource-percent", "1.0"},
           {"hadoop.tmp.dir", work_dir + "/tmp"},
       }));
+  // A ports file left by an earlier run in this directory (a kept work dir,
+  // or a reused pid) would name another RM's ports.
+  std::error_code ignored;
+  std::filesystem::remove(ports_file, ignored);
   ChildOptions child;
   child.binary = options.binary;
   child.args = {"rm", "--conf", conf_dir, "--ports-file", ports_file};

@@ -310,6 +310,15 @@ bool ClientRmService::CanView(const std::string& user, const rm::RmApp& app) {
   return Allowed(access_.CallerOf(user), AppAccessType::kView, app, *deps_.queues->Current());
 }
 
+Result<rm::RmApp> ClientRmService::AppToModify(const Caller& caller, const rm::ApplicationId& id) {
+  ASSIGN_OR_RETURN(rm::RmApp app, FindApp(id));
+  if (!Allowed(caller, AppAccessType::kModify, app, *deps_.queues->Current())) {
+    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
+                  id.ToString());
+  }
+  return app;
+}
+
 Status ClientRmService::Denied(const std::string& message) {
   return Status::Remote(rm::yarn::kYarnException,
                         "org.apache.hadoop.security.AccessControlException: " + message);
@@ -490,13 +499,9 @@ Status ClientRmService::MoveApplicationAcrossQueues(
     const Who& who, const y::MoveApplicationAcrossQueuesRequestProto& request,
     y::MoveApplicationAcrossQueuesResponseProto*) {
   const rm::ApplicationId id = FromProto(request.application_id());
-  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id));
   const Caller caller = access_.CallerOf(who.user);
+  RETURN_NOT_OK(AppToModify(caller, id).status());
   const auto queues = deps_.queues->Current();
-  if (!Allowed(caller, AppAccessType::kModify, app, *queues)) {
-    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
-                  id.ToString());
-  }
   const rm::CsQueue* target = queues->FindLeaf(request.target_queue());
   if (target == nullptr || !queues->CanSubmit(*target, caller.user, caller.groups)) {
     return Denied("User " + caller.user +
@@ -511,12 +516,7 @@ Status ClientRmService::UpdateApplicationPriority(
     const Who& who, const y::UpdateApplicationPriorityRequestProto& request,
     y::UpdateApplicationPriorityResponseProto* response) {
   const rm::ApplicationId id = FromProto(request.applicationid());
-  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id));
-  const Caller caller = access_.CallerOf(who.user);
-  if (!Allowed(caller, AppAccessType::kModify, app, *deps_.queues->Current())) {
-    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
-                  id.ToString());
-  }
+  RETURN_NOT_OK(AppToModify(access_.CallerOf(who.user), id).status());
   // The scheduler caps priorities at the cluster maximum (0 by default).
   const int32_t wanted = std::min(request.applicationpriority().priority(),
                                   options_.submission.max_application_priority);
@@ -529,12 +529,7 @@ Status ClientRmService::FailApplicationAttempt(const Who& who,
                                                const y::FailApplicationAttemptRequestProto& request,
                                                y::FailApplicationAttemptResponseProto*) {
   const rm::ApplicationAttemptId id = FromProto(request.application_attempt_id());
-  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id.app));
-  const Caller caller = access_.CallerOf(who.user);
-  if (!Allowed(caller, AppAccessType::kModify, app, *deps_.queues->Current())) {
-    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
-                  id.app.ToString());
-  }
+  RETURN_NOT_OK(AppToModify(access_.CallerOf(who.user), id.app).status());
   return deps_.apps->FailAttempt(id, "Attempt failed by user.");
 }
 

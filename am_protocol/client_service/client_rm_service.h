@@ -234,6 +234,10 @@ class ClientRmService {
   std::string NodeHttpAddress(const rm::NodeId& node) const;
   bool Allowed(const Caller& caller, AppAccessType type, const rm::RmApp& app,
                const rm::QueueTree& queues);
+  // ClientRMService.verifyUserAccessForRMApp(..., MODIFY_APP, true): the app
+  // (ApplicationNotFoundException with Hadoop 3's message if unknown), or
+  // Denied if `caller` may not modify it.
+  Result<rm::RmApp> AppToModify(const Caller& caller, const rm::ApplicationId& id);
   // Hadoop's RPCUtil.getRemoteException(new AccessControlException(...)):
   // a YarnException whose message names the AccessControlException.
   static Status Denied(const std::string& message);

@@ -30,12 +30,8 @@ Status ClientRmService::UpdateApplicationTimeouts(
     const Who& who, const y::UpdateApplicationTimeoutsRequestProto& request,
     y::UpdateApplicationTimeoutsResponseProto* response) {
   const rm::ApplicationId id = FromProto(request.applicationid());
-  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id));
   const Caller caller = access_.CallerOf(who.user);
-  if (!Allowed(caller, AppAccessType::kModify, app, *deps_.queues->Current())) {
-    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
-                  id.ToString());
-  }
+  ASSIGN_OR_RETURN(const rm::RmApp app, AppToModify(caller, id));
   // The request as Java's map sees it: one value per type, the last one
   // wins; an absent expire time is Java's null.
   std::map<y::ApplicationTimeoutTypeProto, std::optional<std::string>> timeouts;

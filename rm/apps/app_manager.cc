@@ -63,6 +63,15 @@ RmApp* ApplicationManager::FindLocked(const ApplicationId& id) {
   return it == apps_.end() ? nullptr : &it->second;
 }
 
+Result<RmApp*> ApplicationManager::FindOrNotFoundLocked(const ApplicationId& id) {
+  RmApp* app = FindLocked(id);
+  if (app == nullptr) {
+    return Status::Remote(yarn::kApplicationNotFound,
+                          "Application with id '" + id.ToString() + "' doesn't exist in RM.");
+  }
+  return app;
+}
+
 Status ApplicationManager::Submit(Submission submission) {
   Actions actions;
   const ApplicationId submission_id = submission.id;
@@ -736,11 +745,7 @@ Status ApplicationManager::Move(const ApplicationId& id, const std::string& queu
 
 Result<int32_t> ApplicationManager::UpdatePriority(const ApplicationId& id, int32_t priority) {
   MutexLock lock(&mu_);
-  RmApp* app = FindLocked(id);
-  if (app == nullptr) {
-    return Status::Remote(yarn::kApplicationNotFound,
-                          "Application with id '" + id.ToString() + "' doesn't exist in RM.");
-  }
+  ASSIGN_OR_RETURN(RmApp * app, FindOrNotFoundLocked(id));
   // Hadoop leaves a completed app's priority alone (RMAppImpl's completed
   // states) and says so by echoing it.
   if (IsFinal(app->state) || app->state == AppState::kFinalSaving ||
@@ -796,11 +801,7 @@ Status ApplicationManager::FailAttempt(const ApplicationAttemptId& id,
 Result<ApplicationManager::LifetimeUpdate> ApplicationManager::UpdateLifetime(
     const ApplicationId& id, int64_t expiry_ms) {
   MutexLock lock(&mu_);
-  RmApp* app = FindLocked(id);
-  if (app == nullptr) {
-    return Status::Remote(yarn::kApplicationNotFound,
-                          "Application with id '" + id.ToString() + "' doesn't exist in RM.");
-  }
+  ASSIGN_OR_RETURN(RmApp * app, FindOrNotFoundLocked(id));
   switch (app->state) {
     case AppState::kSubmitted:
     case AppState::kAccepted:

@@ -198,6 +198,8 @@ class ApplicationManager {
   using Actions = std::vector<std::function<void()>>;
 
   RmApp* FindLocked(const ApplicationId& id) REQUIRES(mu_);
+  // The app, or ApplicationNotFoundException.
+  Result<RmApp*> FindOrNotFoundLocked(const ApplicationId& id) REQUIRES(mu_);
   Result<RmAttempt*> CurrentAttemptLocked(const ApplicationAttemptId& id, RmApp** app)
       REQUIRES(mu_);
   // Applies an app event; logs and ignores invalid transitions.

@@ -208,6 +208,21 @@ TEST_F(ClusterReadTest, NodeResourceUtilizationComesFromHeartbeats) {
       << body;
 }
 
+// `yarn top`'s HTTP authentication handshake: OPTIONS on /ws/v1/cluster/info,
+// then again with ?user.name= (PseudoAuthenticator); each must answer 200.
+TEST_F(ClusterReadTest, TheAuthenticationHandshakeOfYarnTopSucceeds) {
+  for (const char* target : {"/ws/v1/cluster/info", "/ws/v1/cluster/info?user.name=alice"}) {
+    HttpRequest request;
+    request.method = HttpMethod::kOptions;
+    request.path = "/ws/v1/cluster/info";
+    if (std::string(target).find('?') != std::string::npos) {
+      request.query = {{"user.name", "alice"}};
+    }
+    const HttpResponse response = router_.Dispatch(request);
+    EXPECT_EQ(response.status, 200) << target;
+  }
+}
+
 // ---- errors ------------------------------------------------------------------
 
 TEST_F(ClusterReadTest, BadAppsParametersAreBadRequests) {

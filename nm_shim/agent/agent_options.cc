@@ -93,6 +93,11 @@ Result<AgentOptions> AgentOptionsFromConfiguration(const rm::Configuration& conf
   ASSIGN_OR_RETURN(HostPort web,
                    ParseHostPort(conf, "yarn.nodemanager.webapp.address", o.nm_hostname + ":8042"));
   o.http_port = web.port;
+  // WebAppUtils.getWebAppBindURL: the bind host, when set, replaces the host.
+  std::string web_bind = conf.GetTrimmed("yarn.nodemanager.bind-host").value_or("");
+  if (web_bind.empty()) web_bind = web.host;
+  ASSIGN_OR_RETURN(o.web, web::HttpServerOptions::FromConfiguration(
+                              conf, web_bind, static_cast<uint16_t>(web.port)));
 
   ASSIGN_OR_RETURN(o.memory_mb, conf.GetInt("yarn.nodemanager.resource.memory-mb", 8192));
   if (o.memory_mb == -1) {

@@ -111,6 +111,13 @@ const char* StateName(y::YarnApplicationStateProto state) {
   return y::YarnApplicationStateProto_Name(state).c_str();
 }
 
+// The final status as Hadoop prints it: SUCCEEDED, not the proto's
+// APP_SUCCEEDED (ProtoUtils.convertFromProtoFormat drops the "APP_" prefix).
+std::string FinalStatusName(y::FinalApplicationStatusProto status) {
+  const std::string& name = y::FinalApplicationStatusProto_Name(status);
+  return name.rfind("APP_", 0) == 0 ? name.substr(4) : name;
+}
+
 }  // namespace
 
 int ShellClientMain(const CommandLine& flags) {
@@ -183,8 +190,7 @@ int ShellClientMain(const CommandLine& flags) {
     }
     if (last == y::FINISHED || last == y::FAILED || last == y::KILLED) {
       std::printf("Application %s ended: %s, final status %s%s%s\n", id.ToString().c_str(),
-                  StateName(last),
-                  y::FinalApplicationStatusProto_Name(r.final_application_status()).c_str(),
+                  StateName(last), FinalStatusName(r.final_application_status()).c_str(),
                   r.diagnostics().empty() ? "" : ", diagnostics: ", r.diagnostics().c_str());
       return r.final_application_status() == y::APP_SUCCEEDED ? 0 : 1;
     }

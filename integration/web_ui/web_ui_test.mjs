@@ -284,6 +284,21 @@ async function main() {
       assert(file.status === 200, `GET ${fileLink[1]} answered ${file.status}`);
       log(`AM logs at ${logs}: ${listingText.match(/Total file length/g).length} file(s)`);
       await shot('web_ui_app.png');
+      // The node's log page in a browser tab of its own (the main page's
+      // request log stays about the RM).
+      const nmPage = await context.newPage();
+      try {
+        const answer = await nmPage.goto(logs);
+        assert(answer.status() === 200, `the node's log page answered ${answer.status()}`);
+        await nmPage.locator('a', { hasText: /^stderr : Total file length is \d+ bytes\.$/ }).waitFor();
+        await nmPage.click('a:text-matches("^stderr :")');
+        await nmPage.locator('pre').waitFor();
+        const logShot = path.resolve(args.artefacts, 'web_ui_nm_logs.png');
+        await nmPage.screenshot({ path: logShot, fullPage: true });
+        log(`screenshot: ${logShot}`);
+      } finally {
+        await nmPage.close();
+      }
     });
 
     await check('the scheduler page shows the queue tree and the pool', async () => {

@@ -73,6 +73,7 @@ NodeEnvironment AgentOptions::Environment() const {
   env.user_home_dir = user_home_dir;
   env.env_whitelist = env_whitelist;
   env.admin_env = admin_env;
+  env.log_container_debug_info = log_container_debug_info;
   return env;
 }
 
@@ -159,6 +160,8 @@ Result<AgentOptions> AgentOptionsFromConfiguration(const rm::Configuration& conf
   ASSIGN_OR_RETURN(o.monitor_interval_ms,
                    Positive(conf, "yarn.nodemanager.container-monitor.interval-ms", 3000));
   ASSIGN_OR_RETURN(o.pmem_check_enabled, conf.GetBool("yarn.nodemanager.pmem-check-enabled", true));
+  ASSIGN_OR_RETURN(o.log_container_debug_info,
+                   conf.GetBool("yarn.nodemanager.log-container-debug-info.enabled", true));
   ASSIGN_OR_RETURN(o.initial_heartbeat_interval_ms,
                    Positive(conf, "spindle.nm.heartbeat.initial-interval-ms", 1000));
   ASSIGN_OR_RETURN(o.max_retry_interval_ms,

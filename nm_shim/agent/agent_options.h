@@ -73,6 +73,9 @@ struct AgentOptions {
   int64_t monitor_interval_ms = 3000;
   // yarn.nodemanager.pmem-check-enabled. Default: true.
   bool pmem_check_enabled = true;
+  // yarn.nodemanager.log-container-debug-info.enabled (Hadoop 3.3's
+  // default). Default: true.
+  bool log_container_debug_info = true;
   // Until the RM's first answer says otherwise, and between retries when the
   // RM is unreachable (doubling up to max_retry_interval_ms). Spindle keys
   // spindle.nm.heartbeat.initial-interval-ms (default 1000) and

@@ -27,6 +27,8 @@ TEST(AgentOptionsTest, HadoopDefaults) {
   EXPECT_EQ(o->sigkill_delay_ms, 250);
   EXPECT_EQ(o->monitor_interval_ms, 3000);
   EXPECT_TRUE(o->pmem_check_enabled);
+  EXPECT_TRUE(o->log_container_debug_info);
+  EXPECT_TRUE(o->Environment().log_container_debug_info);
 }
 
 TEST(AgentOptionsTest, EveryKnob) {
@@ -89,6 +91,10 @@ TEST(AgentOptionsTest, WebBindAddress) {
   ASSERT_TRUE(o.ok());
   EXPECT_EQ(o->web.bind_host, "0.0.0.0");
   EXPECT_EQ(o->http_port, 0);
+  conf.Set("yarn.nodemanager.log-container-debug-info.enabled", "false");
+  o = AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(o.ok());
+  EXPECT_FALSE(o->Environment().log_container_debug_info);
 }
 
 TEST(AgentOptionsTest, ExplicitAddressesAndDetection) {

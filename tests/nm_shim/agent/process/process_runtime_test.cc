@@ -267,6 +267,26 @@ TEST_F(ProcessRuntimeTest, LaysOutTheContainerDirsAsTheJavaNodeManager) {
       env, HasSubstr("LOG_DIRS=" + root_ + "/logs/" + app + "/" + spec.container.ToString() + "," +
                      root_ + "/logs2/" + app + "/" + spec.container.ToString() + "\n"));
   EXPECT_THAT(env, HasSubstr("HOME=/home/\n"));
+  // Hadoop 3.3's debug information and progress lines, in the first log dir.
+  const std::string log = root_ + "/logs/" + app + "/" + spec.container.ToString();
+  EXPECT_EQ(ReadAll(log + "/launch_container.sh"), ReadAll(work + "/launch_container.sh"));
+  const std::string listing = ReadAll(log + "/directory.info");
+  EXPECT_THAT(listing, HasSubstr("ls -l:\n"));
+  EXPECT_THAT(listing, HasSubstr("./tmp\n"));
+  EXPECT_THAT(listing, HasSubstr("container_tokens"));
+  EXPECT_EQ(ReadAll(log + "/prelaunch.out"),
+            "Setting up env variables\nSetting up job resources\nCopying debugging information\n"
+            "Launching container\n");
+}
+
+TEST_F(ProcessRuntimeTest, NoDebugInformationWhenTurnedOff) {
+  options_.node.log_container_debug_info = false;
+  Start();
+  const ContainerLaunchSpec spec = Spec(1, "true");
+  ASSERT_EQ(RunToExit(spec).exit_status, kExitSuccess);
+  EXPECT_TRUE(fs::exists(LogDir(spec) + "/prelaunch.out"));
+  EXPECT_FALSE(fs::exists(LogDir(spec) + "/directory.info"));
+  EXPECT_FALSE(fs::exists(LogDir(spec) + "/launch_container.sh"));
 }
 
 TEST_F(ProcessRuntimeTest, ReportsExitCodesLikeYarn) {

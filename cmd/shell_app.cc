@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "am_protocol/client_service/client_rm_service.h"
+#include "am_protocol/client_service/record_protos.h"
 #include "am_protocol/ipc/rpc_client.h"
 #include "base/base64.h"
 #include "cmd/shell_am.h"
@@ -114,8 +115,7 @@ const char* StateName(y::YarnApplicationStateProto state) {
 // The final status as Hadoop prints it: SUCCEEDED, not the proto's
 // APP_SUCCEEDED (ProtoUtils.convertFromProtoFormat drops the "APP_" prefix).
 std::string FinalStatusName(y::FinalApplicationStatusProto status) {
-  const std::string& name = y::FinalApplicationStatusProto_Name(status);
-  return name.rfind("APP_", 0) == 0 ? name.substr(4) : name;
+  return std::string(rm::Name(client_service::FromProto(status)));
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "am_protocol/client_service/client_rm_service.h"
+#include "am_protocol/client_service/record_protos.h"
 
 namespace spindle::client_service {
 namespace {
@@ -34,6 +35,16 @@ TEST(ReportBuilderTest, AWebProxyAddressIsKeptAsConfigured) {
   reports.SetWebAppPort(41234);
   EXPECT_EQ(reports.ProxyUrl(rm::ApplicationId{1700000000000, 3}),
             "http://proxy.example:9046/proxy/application_1700000000000_0003/");
+}
+
+// What a report's final status prints as (record_protos.h): Hadoop's
+// FinalApplicationStatus names, never the proto's APP_ ones.
+TEST(ReportBuilderTest, FinalStatusesPrintAsHadoopPrintsThem) {
+  EXPECT_EQ(rm::Name(FromProto(hadoop::yarn::APP_UNDEFINED)), "UNDEFINED");
+  EXPECT_EQ(rm::Name(FromProto(hadoop::yarn::APP_SUCCEEDED)), "SUCCEEDED");
+  EXPECT_EQ(rm::Name(FromProto(hadoop::yarn::APP_FAILED)), "FAILED");
+  EXPECT_EQ(rm::Name(FromProto(hadoop::yarn::APP_KILLED)), "KILLED");
+  EXPECT_EQ(rm::Name(FromProto(hadoop::yarn::APP_ENDED)), "ENDED");
 }
 
 }  // namespace

@@ -664,6 +664,19 @@ TEST_F(NmAgentProcessTest, AContainersLogsAreServedOverTheNodesHttp) {
   EXPECT_EQ(out->status, 200);
   EXPECT_NE(out->body.find("<pre>hello-from-stdout\ntmp-exists\n</pre>"), std::string::npos)
       << out->body;
+  // The REST form the 3.3 `yarn logs` CLI reads.
+  auto rest = testing::HttpGet(http.substr(0, colon), port,
+                               "/ws/v1/node/containerlogs/" + id.ToString() + "/stdout");
+  ASSERT_TRUE(rest.ok());
+  EXPECT_EQ(rest->status, 200);
+  EXPECT_NE(rest->body.find("Container: " + id.ToString() + " on " +
+                            rm::FromProto(c.nodeid()).ToString()),
+            std::string::npos)
+      << rest->body;
+  EXPECT_NE(
+      rest->body.find("LogContents:\nhello-from-stdout\ntmp-exists\nEnd of LogType:stdout.\n"),
+      std::string::npos)
+      << rest->body;
   auto err = testing::HttpGet(http.substr(0, colon), port, page + "/stderr");
   ASSERT_TRUE(err.ok());
   EXPECT_NE(err->body.find("complaint-on-stderr"), std::string::npos) << err->body;

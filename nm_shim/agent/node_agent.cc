@@ -135,6 +135,7 @@ Status NodeAgent::Start() {
     by_id_[node->id] = &node->hosted;
     nodes_.push_back(std::move(node));
   }
+  if (!simulate) web_containers_.store(nodes_.front()->containers.get());
   loop_.Start();
   for (auto& node : nodes_) node->updater->Start();
   LOG(INFO) << "spindle nm: " << count << (simulate ? " simulated node(s)" : " node") << " on port "
@@ -148,7 +149,12 @@ Status NodeAgent::StartWeb() {
   NmWebAppOptions web;
   web.server = a.web;
   web.logs.log_dirs = a.log_dirs;
-  web.info.node_id = rm::NodeId{a.node_host, server_->port()}.ToString();
+  web.logs.node_id = rm::NodeId{a.node_host, server_->port()}.ToString();
+  web.logs.is_running = [this](const rm::ContainerId& id) {
+    const ContainerManager* containers = web_containers_.load();
+    return containers != nullptr && containers->IsRunning(id);
+  };
+  web.info.node_id = web.logs.node_id;
   web.info.host_name = a.node_host;
   web.info.memory_mb = a.memory_mb;
   web.info.vcores = a.vcores;

@@ -27,6 +27,7 @@
 // accessors from any thread after Start().
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -138,6 +139,8 @@ class NodeAgent {
   std::unique_ptr<ContainerManagementService> service_;
   std::unique_ptr<ipc::RpcServer> server_;
   std::unique_ptr<NmWebApp> web_;  // real mode only
+  // The real node's containers, for the web (set once the node exists).
+  std::atomic<const ContainerManager*> web_containers_{nullptr};
   std::vector<std::unique_ptr<Node>> nodes_;
   std::unordered_map<rm::NodeId, const HostedNode*> by_id_;  // read-only after Start
 

@@ -34,9 +34,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "rm/records/yarn_ids.h"
 #include "web/http/router.h"
 
 namespace spindle::nm {
@@ -46,6 +48,11 @@ inline constexpr int64_t kMaxLogBytesPerPage = 16 << 20;
 struct ContainerLogsOptions {
   // yarn.nodemanager.log-dirs, as the runtime uses them.
   std::vector<std::string> log_dirs;
+  // The node's id (host:port), named in the REST answers.
+  std::string node_id;
+  // Whether a container is running here (the REST file answer says its log
+  // may not be complete). Default: none is.
+  std::function<bool(const rm::ContainerId&)> is_running;
 };
 
 void AddContainerLogRoutes(web::Router* router, const ContainerLogsOptions& options);

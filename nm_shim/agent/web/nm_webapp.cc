@@ -1,9 +1,12 @@
 #include "nm_shim/agent/web/nm_webapp.h"
 
+#include "nm_shim/agent/web/container_logs_rest.h"
+
 namespace spindle::nm {
 
 NmWebApp::NmWebApp(const NmWebAppOptions& options) : router_(std::make_unique<web::Router>()) {
   AddContainerLogRoutes(router_.get(), options.logs);
+  AddContainerLogRestRoutes(router_.get(), options.logs);
   AddNodeInfoRoute(router_.get(), options.info);
   const web::Router* router = router_.get();
   server_ = std::make_unique<web::HttpServer>(

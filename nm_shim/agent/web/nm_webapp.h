@@ -1,8 +1,9 @@
 // NmWebApp: `spindle nm`'s HTTP side on yarn.nodemanager.webapp.address
 // (default ${yarn.nodemanager.hostname}:8042; the host replaced by
 // yarn.nodemanager.bind-host when set, as Hadoop's WebAppUtils.
-// getWebAppBindURL does): the container log pages (container_logs_routes.h)
-// and /ws/v1/node/info (node_info_route.h) behind the same bounded
+// getWebAppBindURL does): the container log pages (container_logs_routes.h),
+// the REST log endpoints (container_logs_rest.h) and /ws/v1/node/info
+// (node_info_route.h) behind the same bounded
 // HttpServer the RM's web app uses (web/http). The agent registers the
 // bound port with the RM, so the log links in the RM's reports and UI reach
 // it even when the configured port is 0.

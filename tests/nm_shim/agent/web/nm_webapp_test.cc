@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 
+#include "nm_shim/agent/web/container_logs_rest.h"
 #include "tests/support/http_get.h"
 
 namespace spindle::nm {
@@ -56,6 +57,8 @@ class NmWebAppTest : public ::testing::Test {
     options.server.port = 0;
     options.server.worker_threads = 2;
     options.logs.log_dirs = {root_ + "/logs", root_ + "/logs2"};
+    options.logs.node_id = "nm-host:45454";
+    options.logs.is_running = [](const rm::ContainerId& id) { return id.sequence() == 1; };
     options.info.node_id = "nm-host:45454";
     options.info.host_name = "nm-host";
     options.info.memory_mb = 4096;
@@ -221,6 +224,71 @@ TEST_F(NmWebAppTest, NodeInfoHasTheJavaFieldsInJsonAndXml) {
   const HttpGetResult xml = Get("/ws/v1/node", {{"Accept", "application/xml"}});
   EXPECT_EQ(xml.status, 200);
   EXPECT_THAT(xml.body, HasSubstr("<nodeInfo><healthReport></healthReport>"));
+}
+
+// NMWebServices' log endpoints, which the 3.3 `yarn logs` CLI reads.
+TEST_F(NmWebAppTest, RestListsTheLogFilesAsTheLogsCliReadsThem) {
+  WriteFile(log_dir_ + "/stdout", "hello\n");
+  WriteFile(log_dir_ + "/stderr", "");
+  Start();
+  const HttpGetResult r = Get(std::string("/ws/v1/node/containers/") + kContainer + "/logs",
+                              {{"Accept", "application/json"}});
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("{\"containerLogsInfo\":{\"containerLogInfo\":[{\"fileName\":"
+                                "\"stderr\",\"fileSize\":\"0\",\"lastModifiedTime\":\""));
+  EXPECT_THAT(r.body, HasSubstr("{\"fileName\":\"stdout\",\"fileSize\":\"6\""));
+  EXPECT_THAT(r.body, HasSubstr("\"logAggregationType\":\"LOCAL\",\"containerId\":\"" +
+                                std::string(kContainer) + "\",\"nodeId\":\"nm-host:45454\"}}"));
+  const HttpGetResult unknown =
+      Get("/ws/v1/node/containers/container_1700000000000_0007_01_000099/logs");
+  EXPECT_EQ(unknown.status, 404);
+  EXPECT_THAT(unknown.body, HasSubstr("NotFoundException"));
+  EXPECT_EQ(Get("/ws/v1/node/containers/nonsense/logs").status, 400);
+}
+
+TEST_F(NmWebAppTest, RestServesAFileWithLogToolUtilsFraming) {
+  WriteFile(log_dir_ + "/stdout", "0123456789");
+  Start();
+  const std::string path = std::string("/ws/v1/node/containerlogs/") + kContainer + "/stdout";
+  const HttpGetResult all = Get(path);
+  EXPECT_EQ(all.status, 200);
+  EXPECT_THAT(all.content_type, HasSubstr("text/plain"));
+  const std::string head = std::string("Container: ") + kContainer + " on nm-host:45454";
+  EXPECT_EQ(all.body.rfind(head + "\nLogAggregationType: LOCAL\n" + std::string(head.size(), '=') +
+                               "\nLogType:stdout\nLogLastModifiedTime:",
+                           0),
+            0u)
+      << all.body;
+  EXPECT_THAT(
+      all.body,
+      HasSubstr("\nLogLength:10\nLogContents:\n0123456789End of LogType:stdout."
+                "This log file belongs to a running container (" +
+                std::string(kContainer) + ") and so may not be complete.\n" +
+                std::string(std::string("End of LogType:stdout").size() + 50, '*') + "\n\n"));
+  EXPECT_THAT(Get(path + "?size=-3").body, HasSubstr("LogContents:\n789End of LogType"));
+  EXPECT_THAT(Get(path + "?size=4").body, HasSubstr("LogContents:\n0123End of LogType"));
+  EXPECT_THAT(Get(path + "?format=octet-stream").content_type,
+              HasSubstr("application/octet-stream"));
+  EXPECT_EQ(Get(path + "?format=html").status, 400);
+  EXPECT_EQ(Get(path + "?size=x").status, 400);
+  EXPECT_EQ(Get(std::string("/ws/v1/node/containerlogs/") + kContainer + "/missing").status, 404);
+  EXPECT_EQ(Get(std::string("/ws/v1/node/containerlogs/") + kContainer + "/%2e%2e").status, 404);
+  EXPECT_EQ(Get("/ws/v1/node/containerlogs/nonsense/stdout").status, 400);
+}
+
+TEST(HadoopTimeStringTest, FormatsAsTimesFormat) {
+  const char* tz = getenv("TZ");
+  const std::string saved = tz != nullptr ? tz : "";
+  setenv("TZ", "UTC", 1);
+  tzset();
+  EXPECT_EQ(HadoopTimeString(1795769281139), "Fri Nov 27 08:48:01 +0000 2026");
+  EXPECT_EQ(HadoopTimeString(0), "N/A");
+  if (tz != nullptr) {
+    setenv("TZ", saved.c_str(), 1);
+  } else {
+    unsetenv("TZ");
+  }
+  tzset();
 }
 
 TEST_F(NmWebAppTest, ABusyPortFailsStart) {

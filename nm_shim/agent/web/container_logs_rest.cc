@@ -2,7 +2,6 @@
 
 #include <time.h>
 
-#include <charconv>
 #include <cstdlib>
 
 #include "nm_shim/agent/web/container_log_files.h"
@@ -58,13 +57,9 @@ web::HttpResponse LogContents(const web::HttpRequest& request,
   Result<OpenLogFile> log = OpenContainerLogFile(*dirs, file);
   if (!log.ok()) return Plain(404, log.status().message());
   // NMWebServices.parseLongParam: absent is everything.
-  int64_t size = INT64_MAX;
-  if (std::optional<std::string> text = request.Query("size"); text && !text->empty()) {
-    auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), size);
-    if (ec != std::errc() || ptr != text->data() + text->size()) {
-      return Plain(400, "Invalid value for size: " + *text);
-    }
-  }
+  Result<std::optional<int64_t>> size_param = LongQueryParam(request, "size");
+  if (!size_param.ok()) return Plain(400, size_param.status().message());
+  const int64_t size = size_param->value_or(INT64_MAX);
   std::string content_type = "text/plain";
   if (std::optional<std::string> format = request.Query("format"); format && !format->empty()) {
     if (*format == "text") {

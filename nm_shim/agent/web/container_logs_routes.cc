@@ -80,18 +80,6 @@ web::HttpResponse ListLogs(const web::HttpRequest& request, const ContainerLogsO
   return Page(200, title, body);
 }
 
-// A query parameter as a long; nullopt if absent, an error if not a number.
-Result<std::optional<int64_t>> LongParam(const web::HttpRequest& request, std::string_view name) {
-  std::optional<std::string> text = request.Query(name);
-  if (!text.has_value() || text->empty()) return std::optional<int64_t>();
-  int64_t value = 0;
-  auto [ptr, ec] = std::from_chars(text->data(), text->data() + text->size(), value);
-  if (ec != std::errc() || ptr != text->data() + text->size()) {
-    return Status::InvalidArgument("Invalid value for " + std::string(name) + ": " + *text);
-  }
-  return std::optional<int64_t>(value);
-}
-
 web::HttpResponse ShowLog(const web::HttpRequest& request, const ContainerLogsOptions& options) {
   auto resolved = Resolve(request, options);
   if (auto* refused = std::get_if<web::HttpResponse>(&resolved)) return std::move(*refused);
@@ -100,8 +88,8 @@ web::HttpResponse ShowLog(const web::HttpRequest& request, const ContainerLogsOp
   const std::string title = "Logs for " + t.container;
   Result<OpenLogFile> log = OpenContainerLogFile(t.log_dirs, file);
   if (!log.ok()) return Heading(404, title, log.status().message());
-  Result<std::optional<int64_t>> start_param = LongParam(request, "start");
-  Result<std::optional<int64_t>> end_param = LongParam(request, "end");
+  Result<std::optional<int64_t>> start_param = LongQueryParam(request, "start");
+  Result<std::optional<int64_t>> end_param = LongQueryParam(request, "end");
   if (!start_param.ok() || !end_param.ok()) {
     return Heading(400, title,
                    (!start_param.ok() ? start_param.status() : end_param.status()).message());
@@ -134,6 +122,22 @@ web::HttpResponse ShowLog(const web::HttpRequest& request, const ContainerLogsOp
 }
 
 }  // namespace
+
+Result<std::optional<int64_t>> LongQueryParam(const web::HttpRequest& request,
+                                              std::string_view name) {
+  std::optional<std::string> text = request.Query(name);
+  if (!text.has_value() || text->empty()) return std::optional<int64_t>();
+  // Long.parseLong takes a '+' sign too; from_chars only '-'.
+  const char* first = text->data();
+  const char* last = text->data() + text->size();
+  if (text->size() > 1 && *first == '+' && first[1] != '-') ++first;
+  int64_t value = 0;
+  auto [ptr, ec] = std::from_chars(first, last, value);
+  if (ec != std::errc() || ptr != last) {
+    return Status::InvalidArgument("Invalid value for " + std::string(name) + ": " + *text);
+  }
+  return std::optional<int64_t>(value);
+}
 
 std::string ContainerLogFilePath(const std::string& container, const std::string& user,
                                  const std::string& file) {

@@ -35,9 +35,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "rm/records/yarn_ids.h"
 #include "web/http/router.h"
 
@@ -56,6 +58,11 @@ struct ContainerLogsOptions {
 };
 
 void AddContainerLogRoutes(web::Router* router, const ContainerLogsOptions& options);
+
+// Query parameter `name` as a long (Java's Long.parseLong of the text):
+// nullopt if absent or empty, InvalidArgument if not a number.
+Result<std::optional<int64_t>> LongQueryParam(const web::HttpRequest& request,
+                                              std::string_view name);
 
 // The page's link to one log file (path segments percent-encoded):
 // /node/containerlogs/<container>/<user>/<file>

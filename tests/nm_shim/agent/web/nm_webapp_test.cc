@@ -205,6 +205,8 @@ TEST_F(NmWebAppTest, BadRangesAre400) {
   EXPECT_THAT(reversed.body, HasSubstr("Invalid start and end values. Start: [8], end[2]"));
   EXPECT_EQ(Get(Page("/stdout?start=abc")).status, 400);
   EXPECT_EQ(Get(Page("/stdout?end=1x")).status, 400);
+  EXPECT_EQ(Get(Page("/stdout?start=%2B8")).status, 200) << "Long.parseLong takes a + sign";
+  EXPECT_EQ(Get(Page("/stdout?start=%2B-8")).status, 400);
 }
 
 TEST_F(NmWebAppTest, NodeInfoHasTheJavaFieldsInJsonAndXml) {

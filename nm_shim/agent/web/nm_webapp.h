@@ -3,12 +3,12 @@
 // yarn.nodemanager.bind-host when set, as Hadoop's WebAppUtils.
 // getWebAppBindURL does): the container log pages (container_logs_routes.h),
 // the REST log endpoints (container_logs_rest.h) and /ws/v1/node/info
-// (node_info_route.h) behind the same bounded
-// HttpServer the RM's web app uses (web/http). The agent registers the
-// bound port with the RM, so the log links in the RM's reports and UI reach
-// it even when the configured port is 0.
+// (node_info_route.h) behind the same bounded HttpServer the RM's web app
+// uses (web/http). The agent registers the bound port with the RM, so the
+// log links in the RM's reports and UI reach it even when the configured
+// port is 0.
 //
-// Thread contract: Create(), Start() and Stop() from the agent's
+// Thread contract: construction, Start() and Stop() from the agent's
 // controlling thread; the routes run on the server's handler threads.
 #pragma once
 

@@ -300,5 +300,26 @@ TEST(KeyCatalogTest, EveryRowThatSaysSpindleReadsItIsRead) {
   }
 }
 
+// The README's section on running Spindle with a cluster's configuration
+// lists every spindle.* key (DOCTOR_README_SECTION.md until it is pasted in).
+TEST(KeyCatalogTest, TheReadmeListsEverySpindleKey) {
+  const fs::path root(SPINDLE_SOURCE_DIR);
+  std::string text = ReadFile(root / "README.md");
+  const size_t section = text.find("## Run it against your cluster's configuration");
+  if (section == std::string::npos) {
+    text = ReadFile(root / "DOCTOR_README_SECTION.md");
+  } else {
+    text = text.substr(section);
+  }
+  ASSERT_NE(text.find("spindle doctor --conf"), std::string::npos);
+  for (const KeySpec& spec : KeyCatalog()) {
+    const std::string key = spec.pattern;
+    if (!key.starts_with("spindle.") || key.ends_with(".*")) continue;
+    const std::string min_unit = "spindle.scheduler.min-unit.";
+    const std::string shown = key.starts_with(min_unit) ? min_unit + "memory-mb" : key;
+    EXPECT_NE(text.find("`" + shown), std::string::npos) << key << " is not in the README";
+  }
+}
+
 }  // namespace
 }  // namespace spindle::rm

@@ -342,7 +342,8 @@ class Examiner {
       f.hadoop_default = HadoopDefault(spec);
       f.message =
           "not set: " + DefaultsText(f.spindle_default, f.hadoop_default, report_.hadoop_line) +
-          " (" + spec.effect + "); set it to keep the behaviour you have";
+          " - " + spec.effect + "; set it to " + f.hadoop_default + " to keep Hadoop " +
+          report_.hadoop_line + "'s behaviour";
       Add(std::move(f));
     }
   }

@@ -51,10 +51,8 @@ constexpr char kNoHeartbeatScheduling[] =
     "Spindle's schedulers place containers apart from node heartbeats, so per-heartbeat "
     "assignment limits do not apply";
 constexpr char kRmSideOnly[] = "Spindle does not read it; nothing an operator would notice changes";
-constexpr char kNodeManagerKey[] =
-    "read by NodeManagers (the Java NM, or spindle nm where the catalogue says so), not by a "
-    "ResourceManager";
-constexpr char kClientKey[] = "read by clients and ApplicationMasters, not by a ResourceManager";
+constexpr char kNodeManagerKey[] = "read by NodeManagers (the Java NM, or spindle nm)";
+constexpr char kClientKey[] = "read by clients and ApplicationMasters";
 
 // The catalogue. Order: RM addresses and servers, scheduler limits, nodes,
 // applications, security, recovery, web, CapacityScheduler, features Spindle
@@ -1014,20 +1012,20 @@ const KeySpec kCatalog[] = {
      kNodeManagerKey},
     {"yarn.nodemanager.*", kNotForRm, kNone, kText, nullptr, kNoHadoopKey, kNodeManagerKey},
     {"yarn.resourcemanager.connect.max-wait.ms", kNotForRm, kReadByShell, kInt, "900000",
-     All("900000"), "read by clients and NodeManagers to reach the RM (spindle shell too)"},
+     All("900000"), "read by clients and NodeManagers to reach the RM"},
     {"yarn.resourcemanager.connect.retry-interval.ms", kNotForRm, kReadByShell, kInt, "30000",
-     All("30000"), "read by clients and NodeManagers to reach the RM (spindle shell too)"},
+     All("30000"), "read by clients and NodeManagers to reach the RM"},
     {"yarn.client.*", kNotForRm, kNone, kText, nullptr, kNoHadoopKey, kClientKey},
     {"yarn.application.classpath", kNotForRm, kNone, kText, nullptr, kNoHadoopKey, kClientKey},
     {"yarn.app.mapreduce.*", kNotForRm, kNone, kText, nullptr, kNoHadoopKey,
-     "read by MapReduce clients and AMs, not by a ResourceManager"},
+     "read by MapReduce clients and AMs"},
     {"mapreduce.*", kNotForRm, kNone, kText, nullptr, kNoHadoopKey,
-     "read by MapReduce clients, AMs and tasks, not by a ResourceManager"},
+     "read by MapReduce clients, AMs and tasks"},
     {"yarn.timeline-service.*", kNotForRm, kNone, kText, nullptr, kNoHadoopKey,
      "read by clients and the timeline server; Spindle publishes nothing to it (see "
      "yarn.system-metrics-publisher.enabled)"},
     {"yarn.log-aggregation.*", kNotForRm, kNone, kText, nullptr, kNoHadoopKey,
-     "read by NodeManagers and the job history server, not by a ResourceManager"},
+     "read by NodeManagers and the job history server"},
     {"yarn.log.server.url",
      kNotForRm,
      kNone,

@@ -214,11 +214,10 @@ TEST(DoctorTest, CapturedHadoop26ConfsStartWithWarningsOnly) {
     }
     EXPECT_EQ(Find(report, "yarn.resourcemanager.max-completed-applications"), nullptr)
         << "2.6's default is Spindle's";
-    // The value is shown expanded, as Spindle reads it.
     const DoctorFinding* log_dirs = Find(report, "yarn.nodemanager.log-dirs");
     ASSERT_NE(log_dirs, nullptr);
     EXPECT_EQ(log_dirs->file, "yarn-site.xml");
-    EXPECT_EQ(log_dirs->value->find("${hadoop.tmp.dir}"), std::string::npos);
+    EXPECT_TRUE(log_dirs->value->ends_with("/nm-log-dir")) << *log_dirs->value;
     ExpectJsonMatchesText(options);
   }
   EXPECT_EQ(dirs, 5);
@@ -278,6 +277,19 @@ TEST(DoctorTest, AConfThatSetsHadoopsDefaultsIsReady) {
   EXPECT_EQ(DoctorMain({dir.path(), false, ""}, out, err), 0) << out.str();
   EXPECT_NE(out.str().find("exit 0 (ready"), std::string::npos) << out.str();
   EXPECT_EQ(err.str(), "");
+}
+
+TEST(DoctorTest, ValuesAreShownAsSpindleReadsThem) {
+  ConfDir dir;
+  dir.Write("core-site.xml", Xml({{"hadoop.tmp.dir", "/data/tmp"}}));
+  dir.Write("yarn-site.xml",
+            Xml(With(Hadoop33Defaults(),
+                     {{"yarn.resourcemanager.leveldb-state-store.path", "${hadoop.tmp.dir}/rm"}})));
+  const DoctorReport report = ExamineConfiguration({dir.path(), false, ""});
+  const DoctorFinding* path = Find(report, "yarn.resourcemanager.leveldb-state-store.path");
+  ASSERT_NE(path, nullptr);
+  EXPECT_EQ(path->value, "/data/tmp/rm");
+  EXPECT_EQ(Find(report, "hadoop.tmp.dir")->file, "core-site.xml");
 }
 
 TEST(DoctorTest, KerberosIsABlocker) {

@@ -143,7 +143,7 @@ class Examiner {
       if (ec) problem = "cannot read the configuration directory " + dir + ": " + ec.message();
     }
     if (problem.empty()) return true;
-    AddFileProblem(DoctorSeverity::kBlocker, "", problem + "; spindle rm would not start");
+    AddFileProblem(DoctorSeverity::kBlocker, "", problem + " (spindle rm --conf needs it)");
     return false;
   }
 
@@ -294,7 +294,7 @@ class Examiner {
       case KeySupport::kUnsupported:
         if (spec->matching_values != nullptr) {
           f.severity = DoctorSeverity::kOk;
-          f.message = "Spindle behaves as this value asks: " + std::string(spec->effect);
+          f.message = "what Spindle does anyway: " + std::string(spec->effect);
         } else {
           f.severity = ToSeverity(spec->impact);
           f.message = spec->mismatch_effect != nullptr ? spec->mismatch_effect : spec->effect;

@@ -423,7 +423,7 @@ TEST(DoctorTest, MissingDirectoryIsABlockerWithAClearMessage) {
   std::ostringstream out, err;
   EXPECT_EQ(DoctorMain({missing, false, ""}, out, err), 2);
   EXPECT_EQ(err.str(), "spindle doctor: the configuration directory " + missing +
-                           " does not exist; spindle rm would not start\n");
+                           " does not exist (spindle rm --conf needs it)\n");
   EXPECT_NE(out.str().find("BLOCKER  (directory)"), std::string::npos) << out.str();
 
   ConfDir dir;

@@ -342,8 +342,12 @@ class Examiner {
       f.hadoop_default = HadoopDefault(spec);
       f.message =
           "not set: " + DefaultsText(f.spindle_default, f.hadoop_default, report_.hadoop_line) +
-          " - " + spec.effect + "; set it to " + f.hadoop_default + " to keep Hadoop " +
-          report_.hadoop_line + "'s behaviour";
+          " - " + spec.effect;
+      // A default described in words ("(Hadoop 2.7's list)") cannot be pasted in.
+      if (!f.hadoop_default.starts_with("(")) {
+        f.message += "; set it to " + f.hadoop_default + " to keep Hadoop " + report_.hadoop_line +
+                     "'s behaviour";
+      }
       Add(std::move(f));
     }
   }

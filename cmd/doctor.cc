@@ -244,7 +244,7 @@ class Examiner {
     }
     const KeyStatus status = rm::StatusOn(*spec, line_);
     f.status = rm::KeyStatusName(status);
-    if (spec->spindle_default != nullptr) f.spindle_default = spec->spindle_default;
+    if (const char* d = rm::SpindleDefaultOn(*spec, line_); d != nullptr) f.spindle_default = d;
     if (HadoopDefault(*spec) != nullptr) f.hadoop_default = HadoopDefault(*spec);
 
     // A value Spindle cannot parse stops the command that reads it.
@@ -338,7 +338,7 @@ class Examiner {
       f.severity = DoctorSeverity::kWarning;
       f.key = spec.pattern;
       f.status = "default differs";
-      f.spindle_default = spec.spindle_default;
+      f.spindle_default = rm::SpindleDefaultOn(spec, line_);
       f.hadoop_default = HadoopDefault(spec);
       f.message =
           "not set: " + DefaultsText(f.spindle_default, f.hadoop_default, report_.hadoop_line) +

@@ -1239,12 +1239,16 @@ bool ValueMatches(const KeySpec& spec, std::string_view value) {
   }
 }
 
+const char* SpindleDefaultOn(const KeySpec& spec, int /*hadoop_line*/) {
+  return spec.spindle_default;
+}
+
 KeyStatus StatusOn(const KeySpec& spec, int hadoop_line) {
   switch (spec.support) {
     case KeySupport::kHonoured: {
       const char* hadoop = spec.hadoop_default[static_cast<size_t>(hadoop_line)];
-      if (spec.spindle_default != nullptr && hadoop != nullptr &&
-          std::string_view(spec.spindle_default) != hadoop) {
+      const char* spindle = SpindleDefaultOn(spec, hadoop_line);
+      if (spindle != nullptr && hadoop != nullptr && std::string_view(spindle) != hadoop) {
         return KeyStatus::kHonouredOtherDefault;
       }
       return KeyStatus::kHonoured;

@@ -110,6 +110,12 @@ bool KeyPatternMatches(std::string_view pattern, std::string_view key,
 // Whether Spindle honours (or behaves as) `value` for this row.
 bool ValueMatches(const KeySpec& spec, std::string_view value);
 
+// Spindle's default for the row's key when it stands in for `hadoop_line`
+// (nullptr: Spindle does not read it). Today spec.spindle_default whatever
+// the line; a key whose default Spindle takes from the configured line
+// answers that line's default here, and only here.
+const char* SpindleDefaultOn(const KeySpec& spec, int hadoop_line);
+
 // The row's status against a Hadoop line.
 KeyStatus StatusOn(const KeySpec& spec, int hadoop_line);
 

@@ -223,6 +223,32 @@ TEST(DoctorTest, CapturedHadoop26ConfsStartWithWarningsOnly) {
   EXPECT_EQ(dirs, 5);
 }
 
+// Every captured configuration (captures/<hadoop-release>/<scenario>/conf),
+// against its own line: every key is one the catalogue knows, and the JSON
+// report says what the text says.
+TEST(DoctorTest, EveryCapturedConfIsFullyCatalogued) {
+  int dirs = 0;
+  for (const auto& release : fs::directory_iterator(kCaptures.parent_path())) {
+    const std::string name = release.path().filename().string();
+    if (!release.is_directory() || !name.starts_with("hadoop-")) continue;
+    for (const auto& scenario : fs::directory_iterator(release.path())) {
+      const fs::path conf = scenario.path() / "conf";
+      if (!fs::is_directory(conf)) continue;
+      ++dirs;
+      SCOPED_TRACE(conf.string());
+      const DoctorOptions options{conf.string(), false, name.substr(7)};
+      const DoctorReport report = ExamineConfiguration(options);
+      EXPECT_EQ(report.hadoop_line, name.substr(7, 3));
+      for (const DoctorFinding& f : report.findings) {
+        EXPECT_NE(f.status, "unknown to Spindle: ignored") << f.file << ": " << f.key;
+        EXPECT_NE(f.status, "file") << f.file << ": " << f.message;
+      }
+      ExpectJsonMatchesText(options);
+    }
+  }
+  EXPECT_GE(dirs, 5);
+}
+
 TEST(DoctorTest, CapturedConfAgainstTheNewestLine) {
   const DoctorReport report =
       ExamineConfiguration({(kCaptures / "mapreduce-pi" / "conf").string(), false, ""});

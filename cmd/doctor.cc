@@ -156,7 +156,7 @@ class Examiner {
         report_.files.push_back(name);
       } else {
         AddFileProblem(DoctorSeverity::kBlocker, name,
-                       added.message() + "; spindle rm refuses to start on it");
+                       added.message() + "; spindle rm cannot use this file");
       }
     }
     const std::string mapred = options_.conf_dir + "/" + kMapredSite;

@@ -310,7 +310,8 @@ const KeySpec kCatalog[] = {
      kRm,
      kInt,
      "60000",
-     {nullptr, nullptr, "10000"},
+     // 3.3.0: HttpServer2's 10000; core-default.xml says 60000 from 3.3.1 (HDFS-15719).
+     {nullptr, nullptr, "60000"},
      "an idle keep-alive HTTP connection is closed after this long"},
     {"hadoop.http.staticuser.user", kHonoured, kRm, kText, "dr.who", All("dr.who"),
      "the user of web requests that name none"},

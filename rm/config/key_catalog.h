@@ -15,8 +15,8 @@
 //
 // Hadoop defaults are those of yarn-default.xml / core-default.xml (or of the
 // Java constant where the XML lists none) at release-2.6.0, release-2.7.7 and
-// release-3.3.0 (the 3.3 line: the keys listed here have the same defaults up
-// to 3.3.6).
+// release-3.3.0 for the 3.3 line, corrected where a later 3.3 release (up to
+// 3.3.6) changed a default (the row says so).
 //
 // Thread-safety: immutable static data; use from any thread.
 #pragma once

@@ -58,8 +58,7 @@ std::map<std::string, std::string> Hadoop33Defaults() {
            "org.apache.hadoop.yarn.server.resourcemanager.recovery.NullRMStateStore"},
           {"yarn.resourcemanager.admin.client.thread-count", "1"},
           {"ipc.maximum.data.length", "134217728"},
-          {"yarn.resourcemanager.max-completed-applications", "1000"},
-          {"hadoop.http.idle_timeout.ms", "10000"}};
+          {"yarn.resourcemanager.max-completed-applications", "1000"}};
 }
 
 std::map<std::string, std::string> With(std::map<std::string, std::string> base,

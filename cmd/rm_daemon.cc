@@ -431,6 +431,8 @@ Status RmDaemon::Start() {
     return started.WithContext("cannot start the web server on " + addresses_.web.host + ":" +
                                std::to_string(addresses_.web.port));
   }
+  // Tracking URLs name the port the web app listens on, not a configured 0.
+  client_service_->SetWebAppPort(web_->port());
   started_ = true;
   housekeeping_ = std::thread([this] { Housekeeping(); });
   LOG(INFO) << "ResourceManager started: cluster timestamp " << apps_->cluster_timestamp()

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "am_protocol/client_service/client_rm_service.h"
+#include "am_protocol/client_service/record_protos.h"
 #include "am_protocol/ipc/rpc_client.h"
 #include "base/base64.h"
 #include "cmd/shell_am.h"
@@ -111,6 +112,12 @@ const char* StateName(y::YarnApplicationStateProto state) {
   return y::YarnApplicationStateProto_Name(state).c_str();
 }
 
+// The final status as Hadoop prints it: SUCCEEDED, not the proto's
+// APP_SUCCEEDED (ProtoUtils.convertFromProtoFormat drops the "APP_" prefix).
+std::string FinalStatusName(y::FinalApplicationStatusProto status) {
+  return std::string(rm::Name(client_service::FromProto(status)));
+}
+
 }  // namespace
 
 int ShellClientMain(const CommandLine& flags) {
@@ -183,8 +190,7 @@ int ShellClientMain(const CommandLine& flags) {
     }
     if (last == y::FINISHED || last == y::FAILED || last == y::KILLED) {
       std::printf("Application %s ended: %s, final status %s%s%s\n", id.ToString().c_str(),
-                  StateName(last),
-                  y::FinalApplicationStatusProto_Name(r.final_application_status()).c_str(),
+                  StateName(last), FinalStatusName(r.final_application_status()).c_str(),
                   r.diagnostics().empty() ? "" : ", diagnostics: ", r.diagnostics().c_str());
       return r.final_application_status() == y::APP_SUCCEEDED ? 0 : 1;
     }

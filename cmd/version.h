@@ -1,0 +1,21 @@
+// `spindle --version`: Spindle's own version, the git revision the binary was
+// built from (captured by CMake at build time, "unknown" outside a checkout)
+// and the Hadoop line it speaks by default.
+#pragma once
+
+#include <string>
+
+namespace spindle {
+
+inline constexpr char kSpindleVersion[] = "0.1.0";
+
+// `git describe --always --dirty` of the source tree at build time.
+const char* GitRevision();
+
+// Three lines:
+//   spindle 0.1.0
+//   git revision: 771264d
+//   Hadoop line: 3.3 (default; spindle.compat.hadoop-version)
+std::string VersionText();
+
+}  // namespace spindle

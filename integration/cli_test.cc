@@ -18,7 +18,7 @@
 namespace spindle {
 namespace {
 
-struct Run {
+struct Ran {
   bool ended = false;
   int exit_code = -1;
   std::string output;  // stdout and stderr
@@ -34,7 +34,7 @@ class CliTest : public testing::Test {
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   // Runs the binary to its end (killed after `limit`: ended is then false).
-  Run Spindle(const std::vector<std::string>& args,
+  Ran Spindle(const std::vector<std::string>& args,
               std::chrono::milliseconds limit = std::chrono::seconds(60)) {
     const std::string log = (dir_ / ("run" + std::to_string(++runs_) + ".log")).string();
     ChildOptions options;
@@ -44,7 +44,7 @@ class CliTest : public testing::Test {
     // No configuration from the machine running the test.
     options.extra_env = {"HADOOP_CONF_DIR=" + dir_.string(), "YARN_CONF_DIR=" + dir_.string()};
     auto child = ChildProcess::Spawn(options);
-    Run run;
+    Ran run;
     if (!child.ok()) {
       ADD_FAILURE() << child.status().ToString();
       return run;
@@ -87,14 +87,14 @@ uint16_t ClosedPort() {
 }
 
 TEST_F(CliTest, EveryCommandsHelpExitsZeroAndNamesEachFlag) {
-  const Run top = Spindle({"--help"});
+  const Ran top = Spindle({"--help"});
   EXPECT_EQ(top.exit_code, 0) << top.output;
   for (const Subcommand& c : Subcommands()) {
     const CommandSpec& spec = c.spec();
     EXPECT_NE(top.output.find(spec.name), std::string::npos) << spec.name;
     std::vector<std::string> args = Words(spec.name);
     args.push_back("--help");
-    const Run help = Spindle(args);
+    const Ran help = Spindle(args);
     EXPECT_EQ(help.exit_code, 0) << spec.name << "\n" << help.output;
     EXPECT_NE(help.output.find("usage: spindle " + spec.name), std::string::npos) << help.output;
     for (const FlagSpec& f : spec.flags) {
@@ -106,22 +106,22 @@ TEST_F(CliTest, EveryCommandsHelpExitsZeroAndNamesEachFlag) {
 }
 
 TEST_F(CliTest, ABadFlagExitsTwoWithASuggestion) {
-  const Run rm = Spindle({"rm", "--hlep"});
+  const Ran rm = Spindle({"rm", "--hlep"});
   EXPECT_EQ(rm.exit_code, 2) << rm.output;
   EXPECT_NE(rm.output.find("unknown flag --hlep (did you mean --help?)"), std::string::npos)
       << rm.output;
   EXPECT_EQ(rm.output.find("InvalidArgument"), std::string::npos) << rm.output;
-  const Run replay = Spindle({"replay", "--format", "phases", "--nodes", "ten"});
+  const Ran replay = Spindle({"replay", "--format", "phases", "--nodes", "ten"});
   EXPECT_EQ(replay.exit_code, 2) << replay.output;
   EXPECT_NE(replay.output.find("--nodes wants an integer, got 'ten'"), std::string::npos)
       << replay.output;
-  const Run command = Spindle({"shel"});
+  const Ran command = Spindle({"shel"});
   EXPECT_EQ(command.exit_code, 2) << command.output;
   EXPECT_NE(command.output.find("did you mean 'shell'?"), std::string::npos) << command.output;
 }
 
 TEST_F(CliTest, VersionNamesTheHadoopLine) {
-  const Run v = Spindle({"--version"});
+  const Ran v = Spindle({"--version"});
   EXPECT_EQ(v.exit_code, 0) << v.output;
   EXPECT_EQ(v.output.rfind("spindle ", 0), 0u) << v.output;
   EXPECT_NE(v.output.find("\ngit revision: "), std::string::npos) << v.output;
@@ -134,7 +134,7 @@ TEST_F(CliTest, VersionNamesTheHadoopLine) {
 // (Hadoop's default retry budget for an unreachable RM is 15 minutes).
 TEST_F(CliTest, ShellGivesUpOnAnUnreachableRmAtItsTimeout) {
   const std::string rm = "127.0.0.1:" + std::to_string(ClosedPort());
-  const Run shell = Spindle({"shell", "--timeout-seconds", "2", "--rm", rm, "--command", "true"});
+  const Ran shell = Spindle({"shell", "--timeout-seconds", "2", "--rm", rm, "--command", "true"});
   ASSERT_TRUE(shell.ended) << "still running after 60 s\n" << shell.output;
   EXPECT_EQ(shell.exit_code, 1) << shell.output;
   EXPECT_NE(shell.output.find("the RM at " + rm + " was not reachable"), std::string::npos)

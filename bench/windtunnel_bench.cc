@@ -40,19 +40,6 @@ Result<std::vector<double>> DoubleList(const CommandLine& flags, const std::stri
   return out;
 }
 
-std::vector<std::string> SplitComma(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    const size_t comma = text.find(',', start);
-    std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
-    if (!item.empty()) out.push_back(std::move(item));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return out;
-}
-
 Duration Seconds(double s) {
   return std::chrono::duration_cast<Duration>(std::chrono::duration<double>(s));
 }
@@ -210,11 +197,11 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
   if (o.modes.empty()) return Status::InvalidArgument("--modes is empty");
 
   // Figures 2 and 3 (virtual clock).
-  const std::string figures =
-      flags.GetString("figures", s.clock == ClockKind::kVirtual ? "2,3" : "none");
+  std::vector<std::string> figures = flags.GetList("figures");
+  if (!flags.Has("figures") && s.clock == ClockKind::kVirtual) figures = {"2", "3"};
   o.figures.figures.clear();
-  if (figures != "none") {
-    for (const std::string& item : SplitComma(figures)) {
+  if (figures != std::vector<std::string>{"none"}) {
+    for (const std::string& item : figures) {
       if (item != "2" && item != "3") return Status::InvalidArgument("--figures: 2, 3 or none");
       o.figures.figures.push_back(item[0] - '0');
     }

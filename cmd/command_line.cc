@@ -18,16 +18,6 @@ namespace {
 constexpr size_t kHelpColumn = 30;
 constexpr size_t kHelpWidth = 100;
 
-// Shortest form that reads back as the same double ("0.05", "1e+06", "250").
-std::string FormatDouble(double v) {
-  char buffer[32];
-  for (int precision = 6; precision <= 17; ++precision) {
-    std::snprintf(buffer, sizeof(buffer), "%.*g", precision, v);
-    if (std::strtod(buffer, nullptr) == v) break;
-  }
-  return buffer;
-}
-
 const char* DefaultValueName(FlagKind kind) {
   switch (kind) {
     case FlagKind::kSwitch:
@@ -86,7 +76,7 @@ std::string RangeText(const FlagSpec& f) {
     return std::to_string(static_cast<int64_t>(f.min)) + " to " +
            std::to_string(static_cast<int64_t>(f.max));
   }
-  return FormatDouble(f.min) + " to " + FormatDouble(f.max);
+  return FormatFlagNumber(f.min) + " to " + FormatFlagNumber(f.max);
 }
 
 // OK if `text` is a value of `f`'s kind (and range); why not otherwise.
@@ -193,6 +183,15 @@ void AppendWrapped(std::string* out, size_t column, size_t indent, const std::st
 
 }  // namespace
 
+std::string FormatFlagNumber(double v) {
+  char buffer[32];
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof(buffer), "%.*g", precision, v);
+    if (std::strtod(buffer, nullptr) == v) break;
+  }
+  return buffer;
+}
+
 // ---- FlagSpec ---------------------------------------------------------------
 
 FlagSpec FlagSpec::Switch(std::string name, std::string help) {
@@ -213,7 +212,7 @@ FlagSpec FlagSpec::Int(std::string name, int64_t default_value, std::string help
 }
 
 FlagSpec FlagSpec::Double(std::string name, double default_value, std::string help) {
-  return Make(std::move(name), FlagKind::kDouble, FormatDouble(default_value), true,
+  return Make(std::move(name), FlagKind::kDouble, FormatFlagNumber(default_value), true,
               std::move(help));
 }
 

@@ -130,6 +130,10 @@ struct CommandSpec {
   std::string notes;
 };
 
+// The shortest text that reads back as `v` ("0.05", "250", "1e+08"): numbers
+// in help texts and computed defaults.
+std::string FormatFlagNumber(double v);
+
 // The closest of `candidates` to `typed` (edit distance, or a candidate that
 // `typed` is a prefix of), or "" when none is close enough to suggest.
 std::string ClosestMatch(std::string_view typed, const std::vector<std::string>& candidates);

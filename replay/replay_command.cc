@@ -56,13 +56,6 @@ Result<std::pair<int64_t, int64_t>> ParseShape(const std::string& flag, const st
   return std::make_pair(static_cast<int64_t>(mb), static_cast<int64_t>(vc));
 }
 
-// "40000", "0.5": a default as --help shows it.
-std::string ShortNumber(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof(buffer), "%g", v);
-  return buffer;
-}
-
 // The generators' parameters: passed to the trace catalog as typed.
 constexpr const char* kGeneratorFlags[] = {
     "rate",         "phases",          "phase-seconds", "tasks-per-job",
@@ -453,27 +446,29 @@ const CommandSpec& ReplayCommand() {
               .ComputedDefault("the largest node"),
           // Generators.
           FlagSpec::String("rate", "X", "", "phases: jobs/s at 100%")
-              .ComputedDefault(ShortNumber(kPhases.base_rate)),
+              .ComputedDefault(FormatFlagNumber(kPhases.base_rate)),
           FlagSpec::String("phases", "PERCENT,...", "", "phases: each phase's load, in % of --rate")
               .ComputedDefault([] {
                 std::string out;
                 for (double f : kPhases.fractions)
-                  out += (out.empty() ? "" : ",") + ShortNumber(f * 100);
+                  out += (out.empty() ? "" : ",") + FormatFlagNumber(f * 100);
                 return out;
               }()),
           FlagSpec::String("phase-seconds", "S", "", "phases: length of a phase")
-              .ComputedDefault(ShortNumber(static_cast<double>(kPhases.phase_length_ms) / 1000)),
+              .ComputedDefault(
+                  FormatFlagNumber(static_cast<double>(kPhases.phase_length_ms) / 1000)),
           FlagSpec::String("tasks-per-job", "N", "", "phases: tasks per job")
               .ComputedDefault(std::to_string(kPhases.tasks_per_job)),
           FlagSpec::String("task-seconds", "S", "", "phases: task duration")
-              .ComputedDefault(ShortNumber(static_cast<double>(kPhases.task_duration_ms) / 1000)),
+              .ComputedDefault(
+                  FormatFlagNumber(static_cast<double>(kPhases.task_duration_ms) / 1000)),
           FlagSpec::String("preferred-nodes", "N", "", "preferred nodes per task")
               .ComputedDefault(std::to_string(kPhases.preferred_nodes) + " for phases, " +
                                std::to_string(kPoisson.preferred_nodes) + " for poisson"),
           FlagSpec::String("jobs", "N", "", "poisson: jobs generated")
               .ComputedDefault(std::to_string(kPoisson.jobs)),
           FlagSpec::String("mean-interarrival-ms", "MS", "", "poisson: mean gap between jobs")
-              .ComputedDefault(ShortNumber(1000 / kPoisson.jobs_per_second)),
+              .ComputedDefault(FormatFlagNumber(1000 / kPoisson.jobs_per_second)),
           FlagSpec::String("job-size", "DIST", "",
                            "poisson: tasks per job, fixed:V, uniform:LOW:HIGH, exponential:MEAN "
                            "or lognormal:MEAN:SIGMA")

@@ -351,7 +351,8 @@ Result<CommandLine> CommandLine::Parse(const CommandSpec& spec,
     } else if (i + 1 < args.size() && args[i + 1].rfind("--", 0) != 0) {
       value = args[++i];
     } else {
-      return Status::InvalidArgument("--" + name + " needs a value (" + f.value_name + ")");
+      return Status::InvalidArgument("--" + name + " needs a value (" + f.value_name +
+                                     "); for one that starts with --, write --" + name + "=VALUE");
     }
     RETURN_NOT_OK(CheckValue(f, value));
     cl.values_[name] = value;  // a repeated flag: the last one wins

@@ -61,7 +61,12 @@ TEST(CommandLineTest, SwitchesTakeTrueOrFalseOnly) {
             "--name=value)");
   EXPECT_EQ(Error({"--keep=maybe"}),
             "--keep is a switch: give it alone, or =true or =false, not 'maybe'");
-  EXPECT_EQ(Error({"--json", "--keep"}), "--json needs a value (FILE)");
+  EXPECT_EQ(Error({"--json", "--keep"}),
+            "--json needs a value (FILE); for one that starts with --, write --json=VALUE");
+  auto dashes = Parse({"--json=--keep"});
+  ASSERT_TRUE(dashes.ok());
+  EXPECT_EQ(dashes->GetString("json"), "--keep");
+  EXPECT_FALSE(dashes->GetBool("keep"));
 }
 
 TEST(CommandLineTest, ValuesAreCheckedAgainstTheirKindAndRange) {
@@ -70,7 +75,8 @@ TEST(CommandLineTest, ValuesAreCheckedAgainstTheirKindAndRange) {
   EXPECT_EQ(Error({"--speed=fast"}), "--speed wants a number, got 'fast'");
   EXPECT_EQ(Error({"--speed=inf"}), "--speed wants a number, got 'inf'");
   EXPECT_EQ(Error({"--speed=1e9"}), "--speed must be 0.001 to 1000, got '1e9'");
-  EXPECT_EQ(Error({"--nodes"}), "--nodes needs a value (N)");
+  EXPECT_EQ(Error({"--nodes"}),
+            "--nodes needs a value (N); for one that starts with --, write --nodes=VALUE");
 }
 
 TEST(CommandLineTest, UnknownFlagsAreRefusedWithASuggestion) {

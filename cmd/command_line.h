@@ -7,23 +7,23 @@
 // malformed value, a value out of range or a stray word is a usage error
 // (exit 2) that names the flag and, for a near miss, suggests the right one.
 //
-// How a subcommand declares its flags (e.g. a new `spindle doctor`):
+// How a subcommand declares its flags (cmd/doctor_command.cc is a short example):
 //   1. Next to its entry point, define its table and return it from a function:
 //        const CommandSpec& DoctorCommand() {
 //          static const CommandSpec kSpec{
-//              "doctor", "checks a Hadoop conf dir against what Spindle honours",
+//              "doctor", "what Spindle does with every key of a Hadoop conf dir",
 //              {FlagSpec::String("conf", "DIR", "", "the conf dir to read")
 //                   .ComputedDefault("$HADOOP_CONF_DIR"),
 //               FlagSpec::Switch("json", "print the report as JSON")},
-//              "exit status: 0 ready, 1 warnings, 2 blockers or a usage error"};
+//              "exit status: 0 ready, 1 warnings, 2 blockers (or a usage error)"};
 //          return kSpec;
 //        }
-//      and an entry point `int DoctorMain(const CommandLine& flags)` that reads
-//      flags.GetString("conf", <computed default>), flags.GetBool("json"), ...
-//      (a name not in the table aborts: a bug the --help tests catch) and
+//      and an entry point `int DoctorCommandMain(const CommandLine& flags)` that
+//      reads flags.GetString("conf", <computed default>), flags.GetBool("json"),
+//      ... (a name not in the table aborts: a bug the --help tests catch) and
 //      returns its exit status. The parser has already refused unknown flags
-//      and bad values (exit 2) and answered --help before DoctorMain runs.
-//   2. Add one line {&DoctorCommand, &DoctorMain} to the list in
+//      and bad values (exit 2) and answered --help before it runs.
+//   2. Add one line {&DoctorCommand, &DoctorCommandMain} to the list in
 //      cmd/subcommands.cc. `spindle --help`, `spindle doctor --help`, the
 //      "did you mean" for a mistyped command and the tests that run every
 //      command's --help pick it up from there.

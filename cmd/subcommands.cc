@@ -8,6 +8,7 @@
 #include "bench/recovery_bench.h"
 #include "bench/windtunnel_bench.h"
 #include "bench/wire_bench.h"
+#include "cmd/doctor_command.h"
 #include "cmd/nm_daemon.h"
 #include "cmd/rm_daemon.h"
 #include "cmd/shell_app.h"
@@ -61,6 +62,7 @@ const std::vector<Subcommand>& Subcommands() {
       {&ShellCommand, &ShellClientMain},
       {&ShellAmCommand, &ShellAmMain},
       {&replay::ReplayCommand, &replay::ReplayMain},
+      {&DoctorCommand, &DoctorCommandMain},
       {&bench::IpcBenchCommand, &bench::IpcBenchMain},
       {&bench::PoolBenchCommand, &bench::PoolBenchMain},
       {&bench::WindTunnelBenchCommand, &bench::WindTunnelBenchMain},

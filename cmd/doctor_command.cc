@@ -3,8 +3,8 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "base/hadoop_line.h"
 #include "cmd/doctor.h"
+#include "cmd/version.h"
 
 namespace spindle {
 
@@ -21,7 +21,7 @@ const CommandSpec& DoctorCommand() {
                         "the Hadoop line whose defaults Spindle's are compared with (2.6, 2.7, "
                         "3.3)")
            .ComputedDefault(std::string("the configuration's ") + kHadoopLineKey + ", else " +
-                            kDefaultHadoopLine)},
+                            DefaultHadoopLine())},
       "exit status: 0 ready, 1 warnings, 2 blockers (or a usage error)"};
   return kSpec;
 }

@@ -12,6 +12,12 @@ inline constexpr char kSpindleVersion[] = "0.1.0";
 // `git describe --always --dirty` of the source tree at build time.
 const char* GitRevision();
 
+// The Hadoop line Spindle speaks when the configuration does not choose one:
+// the newest of rm/config/key_catalog.h's kHadoopLineNames ("3.3").
+const char* DefaultHadoopLine();
+// The configuration key that chooses the line.
+extern const char kHadoopLineKey[];
+
 // Three lines:
 //   spindle 0.1.0
 //   git revision: 771264d

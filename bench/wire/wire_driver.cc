@@ -233,7 +233,7 @@ Sample WireDriver::Take() {
 // ---- driver thread ----------------------------------------------------------
 
 void WireDriver::CountError(const std::string& method, const Status& s) {
-  ++context_.rpc_errors[method + ": " + s.ToString().substr(0, 160)];
+  ++context_.rpc_errors[method + ": " + s.UserMessage().substr(0, 160)];
 }
 
 void WireDriver::SubmitNext() {

@@ -275,7 +275,7 @@ std::vector<std::string> Configuration::GetTrimmedStrings(const std::string& key
 
 std::string Configuration::SourceOf(const std::string& key) const {
   auto it = entries_.find(key);
-  return it == entries_.end() ? "default" : it->second.source;
+  return it == entries_.end() ? kBuiltInDefaultSource : it->second.source;
 }
 
 bool Configuration::IsFinal(const std::string& key) const {

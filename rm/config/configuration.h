@@ -50,7 +50,10 @@ class Configuration {
   // Comma-separated, each entry trimmed, empty entries dropped.
   std::vector<std::string> GetTrimmedStrings(const std::string& key) const;
 
-  // The file (or "programmatically") that set the key's current value.
+  // The file (or "programmatically") that set the key's current value; for a
+  // key no file sets, kBuiltInDefaultSource. Errors start with it, so an
+  // operator sees which file to fix, or that no file set the key.
+  static constexpr char kBuiltInDefaultSource[] = "built-in default (not set in the configuration)";
   std::string SourceOf(const std::string& key) const;
   bool IsFinal(const std::string& key) const;
   // All keys that start with `prefix`, sorted.

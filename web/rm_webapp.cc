@@ -5,6 +5,7 @@
 #include "web/metrics/metrics_routes.h"
 #include "web/rest/app_write_routes.h"
 #include "web/rest/cluster_read_routes.h"
+#include "web/rest/scheduler_conf_routes.h"
 #include "web/ui/ui_routes.h"
 
 namespace spindle::web {
@@ -25,6 +26,11 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   writes.client = deps.client;
   writes.callers = rest::WebCallerOptions::FromConfiguration(conf);
   rest::AddAppWriteRoutes(app->router_.get(), writes);
+  rest::SchedulerConfDeps scheduler_conf;
+  scheduler_conf.client = deps.client;
+  scheduler_conf.callers = writes.callers;
+  scheduler_conf.is_admin = deps.is_admin;
+  rest::AddSchedulerConfRoutes(app->router_.get(), scheduler_conf);
   rest::ClusterWebDeps cluster;
   cluster.client = deps.client;
   cluster.apps = deps.apps;

@@ -17,6 +17,13 @@ namespace y = hadoop::yarn;
 
 namespace {
 
+// ClientRMService.checkReservationSystem (Hadoop 3.3), through
+// RPCUtil.getRemoteException: a YarnException.
+constexpr char kReservationDisabled[] = "Reservation is not enabled. Please enable & try again";
+
+// Without a delegation token secret manager.
+constexpr char kNoTokens[] = "This ResourceManager issues no delegation tokens";
+
 constexpr char kResourceProfilesDisabled[] =
     "Resource profile is not enabled, please enable resource profile feature before using its "
     "functions. (by setting yarn.resourcemanager.resource-profiles.enabled to true)";
@@ -144,7 +151,52 @@ std::unique_ptr<ipc::RpcService> ClientRmService::MakeRpcService() {
                      GetClusterNodeLabelsResponseProto);
   SPINDLE_ACP_METHOD("getResourceTypeInfo", GetResourceTypeInfo, GetAllResourceTypeInfoRequestProto,
                      GetAllResourceTypeInfoResponseProto);
+  SPINDLE_ACP_METHOD("updateApplicationTimeouts", UpdateApplicationTimeouts,
+                     UpdateApplicationTimeoutsRequestProto, UpdateApplicationTimeoutsResponseProto);
+  SPINDLE_ACP_METHOD("signalToContainer", SignalToContainer, SignalContainerRequestProto,
+                     SignalContainerResponseProto);
+  SPINDLE_ACP_METHOD("getNodeToLabels", GetNodeToLabels, GetNodesToLabelsRequestProto,
+                     GetNodesToLabelsResponseProto);
+  SPINDLE_ACP_METHOD("getLabelsToNodes", GetLabelsToNodes, GetLabelsToNodesRequestProto,
+                     GetLabelsToNodesResponseProto);
+  SPINDLE_ACP_METHOD("getClusterNodeAttributes", GetClusterNodeAttributes,
+                     GetClusterNodeAttributesRequestProto, GetClusterNodeAttributesResponseProto);
+  SPINDLE_ACP_METHOD("getAttributesToNodes", GetAttributesToNodes, GetAttributesToNodesRequestProto,
+                     GetAttributesToNodesResponseProto);
+  SPINDLE_ACP_METHOD("getNodesToAttributes", GetNodesToAttributes, GetNodesToAttributesRequestProto,
+                     GetNodesToAttributesResponseProto);
 #undef SPINDLE_ACP_METHOD
+  // Methods Spindle refuses whatever the request, with the exception Hadoop
+  // 3.3 throws when the feature is off (the request is parsed first, as
+  // Java's RPC layer does).
+#define SPINDLE_ACP_REFUSED(name, Req, Resp, exception, message)                          \
+  service->AddMethod<y::Req, y::Resp>(name, [](const Who& who, const y::Req&, y::Resp*) { \
+    VLOG(2) << name << " from " << who.user << "@" << who.remote_address << " refused";   \
+    return Status::Remote(exception, message);                                            \
+  })
+  // The reservation system is off (yarn.resourcemanager.reservation-system.enable).
+  SPINDLE_ACP_REFUSED("getNewReservation", GetNewReservationRequestProto,
+                      GetNewReservationResponseProto, rm::yarn::kYarnException,
+                      kReservationDisabled);
+  SPINDLE_ACP_REFUSED("submitReservation", ReservationSubmissionRequestProto,
+                      ReservationSubmissionResponseProto, rm::yarn::kYarnException,
+                      kReservationDisabled);
+  SPINDLE_ACP_REFUSED("updateReservation", ReservationUpdateRequestProto,
+                      ReservationUpdateResponseProto, rm::yarn::kYarnException,
+                      kReservationDisabled);
+  SPINDLE_ACP_REFUSED("deleteReservation", ReservationDeleteRequestProto,
+                      ReservationDeleteResponseProto, rm::yarn::kYarnException,
+                      kReservationDisabled);
+  SPINDLE_ACP_REFUSED("listReservations", ReservationListRequestProto, ReservationListResponseProto,
+                      rm::yarn::kYarnException, kReservationDisabled);
+  // Resource profiles are off (yarn.resourcemanager.resource-profiles.enabled):
+  // ResourceProfilesManagerImpl.checkAndThrowExceptionWhenFeatureDisabled.
+  SPINDLE_ACP_REFUSED("getResourceProfiles", GetAllResourceProfilesRequestProto,
+                      GetAllResourceProfilesResponseProto, rm::yarn::kYarnFeatureNotEnabled,
+                      kResourceProfilesDisabled);
+  SPINDLE_ACP_REFUSED("getResourceProfile", GetResourceProfileRequestProto,
+                      GetResourceProfileResponseProto, rm::yarn::kYarnFeatureNotEnabled,
+                      kResourceProfilesDisabled);
   if (deps_.delegation_tokens != nullptr) {
     namespace c = hadoop::common;
 #define SPINDLE_ACP_TOKEN_METHOD(name, Method, Req, Resp)                      \
@@ -160,15 +212,27 @@ std::unique_ptr<ipc::RpcService> ClientRmService::MakeRpcService() {
     SPINDLE_ACP_TOKEN_METHOD("cancelDelegationToken", CancelDelegationToken,
                              CancelDelegationTokenRequestProto, CancelDelegationTokenResponseProto);
 #undef SPINDLE_ACP_TOKEN_METHOD
+  } else {
+    // Not served without a secret manager; still a YarnException, which
+    // clients do not retry, rather than RpcNoSuchMethodException.
+    namespace c = hadoop::common;
+    service->AddMethod<c::GetDelegationTokenRequestProto, c::GetDelegationTokenResponseProto>(
+        "getDelegationToken", [](const Who&, const c::GetDelegationTokenRequestProto&,
+                                 c::GetDelegationTokenResponseProto*) {
+          return Status::Remote(rm::yarn::kYarnException, kNoTokens);
+        });
+    service->AddMethod<c::RenewDelegationTokenRequestProto, c::RenewDelegationTokenResponseProto>(
+        "renewDelegationToken", [](const Who&, const c::RenewDelegationTokenRequestProto&,
+                                   c::RenewDelegationTokenResponseProto*) {
+          return Status::Remote(rm::yarn::kYarnException, kNoTokens);
+        });
+    service->AddMethod<c::CancelDelegationTokenRequestProto, c::CancelDelegationTokenResponseProto>(
+        "cancelDelegationToken", [](const Who&, const c::CancelDelegationTokenRequestProto&,
+                                    c::CancelDelegationTokenResponseProto*) {
+          return Status::Remote(rm::yarn::kYarnException, kNoTokens);
+        });
   }
-  // Resource profiles are off: answer as Hadoop does then, whatever the
-  // request (their messages are not among Spindle's protos).
-  for (const char* method : {"getResourceProfiles", "getResourceProfile"}) {
-    service->AddRawMethod(method, [](std::string_view, ipc::InboundCall call) {
-      call.RespondFailure(
-          Status::Remote(rm::yarn::kYarnFeatureNotEnabled, kResourceProfilesDisabled));
-    });
-  }
+#undef SPINDLE_ACP_REFUSED
   return service;
 }
 
@@ -245,6 +309,15 @@ bool ClientRmService::Allowed(const Caller& caller, AppAccessType type, const rm
 
 bool ClientRmService::CanView(const std::string& user, const rm::RmApp& app) {
   return Allowed(access_.CallerOf(user), AppAccessType::kView, app, *deps_.queues->Current());
+}
+
+Result<rm::RmApp> ClientRmService::AppToModify(const Caller& caller, const rm::ApplicationId& id) {
+  ASSIGN_OR_RETURN(rm::RmApp app, FindApp(id));
+  if (!Allowed(caller, AppAccessType::kModify, app, *deps_.queues->Current())) {
+    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
+                  id.ToString());
+  }
+  return app;
 }
 
 Status ClientRmService::Denied(const std::string& message) {
@@ -427,13 +500,9 @@ Status ClientRmService::MoveApplicationAcrossQueues(
     const Who& who, const y::MoveApplicationAcrossQueuesRequestProto& request,
     y::MoveApplicationAcrossQueuesResponseProto*) {
   const rm::ApplicationId id = FromProto(request.application_id());
-  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id));
   const Caller caller = access_.CallerOf(who.user);
+  RETURN_NOT_OK(AppToModify(caller, id).status());
   const auto queues = deps_.queues->Current();
-  if (!Allowed(caller, AppAccessType::kModify, app, *queues)) {
-    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
-                  id.ToString());
-  }
   const rm::CsQueue* target = queues->FindLeaf(request.target_queue());
   if (target == nullptr || !queues->CanSubmit(*target, caller.user, caller.groups)) {
     return Denied("User " + caller.user +
@@ -448,12 +517,7 @@ Status ClientRmService::UpdateApplicationPriority(
     const Who& who, const y::UpdateApplicationPriorityRequestProto& request,
     y::UpdateApplicationPriorityResponseProto* response) {
   const rm::ApplicationId id = FromProto(request.applicationid());
-  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id));
-  const Caller caller = access_.CallerOf(who.user);
-  if (!Allowed(caller, AppAccessType::kModify, app, *deps_.queues->Current())) {
-    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
-                  id.ToString());
-  }
+  RETURN_NOT_OK(AppToModify(access_.CallerOf(who.user), id).status());
   // The scheduler caps priorities at the cluster maximum (0 by default).
   const int32_t wanted = std::min(request.applicationpriority().priority(),
                                   options_.submission.max_application_priority);
@@ -466,12 +530,7 @@ Status ClientRmService::FailApplicationAttempt(const Who& who,
                                                const y::FailApplicationAttemptRequestProto& request,
                                                y::FailApplicationAttemptResponseProto*) {
   const rm::ApplicationAttemptId id = FromProto(request.application_attempt_id());
-  ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id.app));
-  const Caller caller = access_.CallerOf(who.user);
-  if (!Allowed(caller, AppAccessType::kModify, app, *deps_.queues->Current())) {
-    return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
-                  id.app.ToString());
-  }
+  RETURN_NOT_OK(AppToModify(access_.CallerOf(who.user), id.app).status());
   return deps_.apps->FailAttempt(id, "Attempt failed by user.");
 }
 
@@ -639,10 +698,11 @@ void ClientRmService::FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue
   info->set_queuename(queue.name);
   info->set_capacity(static_cast<float>(queue.capacity / 100));
   info->set_maximumcapacity(static_cast<float>(queue.maximum_capacity / 100));
-  const double guaranteed = static_cast<double>(cluster.memory_mb()) * queue.absolute_capacity;
+  const double guaranteed_mb = static_cast<double>(cluster.memory_mb()) * queue.absolute_capacity;
   info->set_currentcapacity(
-      guaranteed > 0 ? static_cast<float>(static_cast<double>(stats.used.memory_mb()) / guaranteed)
-                     : 0.0f);
+      guaranteed_mb > 0
+          ? static_cast<float>(static_cast<double>(stats.used.memory_mb()) / guaranteed_mb)
+          : 0.0f);
   info->set_state(queue.state == rm::QueueState::kRunning ? y::Q_RUNNING : y::Q_STOPPED);
   if (include_children) {
     for (int child : queue.children) {
@@ -653,7 +713,9 @@ void ClientRmService::FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue
   for (const auto& label : queue.accessible_node_labels) info->add_accessiblenodelabels(label);
 
   auto scaled = [&](double fraction) { return ScaledResource(cluster, fraction); };
+  const pool::Resource guaranteed = scaled(queue.absolute_capacity);
   const pool::Resource max = scaled(queue.absolute_maximum_capacity);
+  const pool::Resource available = AvailableToQueue(guaranteed, stats.used);
   y::QueueStatisticsProto* s = info->mutable_queuestatistics();
   s->set_numappssubmitted(stats.submitted);
   s->set_numappsrunning(stats.running);
@@ -662,16 +724,16 @@ void ClientRmService::FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue
   s->set_numappskilled(stats.killed);
   s->set_numappsfailed(stats.failed);
   s->set_numactiveusers(static_cast<int64_t>(stats.active_users.size()));
-  s->set_availablememorymb(std::max<int64_t>(0, max.memory_mb() - stats.used.memory_mb()));
+  s->set_availablememorymb(available.memory_mb());
   s->set_allocatedmemorymb(stats.used.memory_mb());
-  s->set_pendingmemorymb(0);
+  s->set_pendingmemorymb(stats.pending_resource.memory_mb());
   s->set_reservedmemorymb(0);
-  s->set_availablevcores(std::max<int64_t>(0, max.vcores() - stats.used.vcores()));
+  s->set_availablevcores(available.vcores());
   s->set_allocatedvcores(stats.used.vcores());
-  s->set_pendingvcores(0);
+  s->set_pendingvcores(stats.pending_resource.vcores());
   s->set_reservedvcores(0);
-  s->set_allocatedcontainers(0);
-  s->set_pendingcontainers(0);
+  s->set_allocatedcontainers(stats.allocated_containers);
+  s->set_pendingcontainers(stats.pending_containers);
   s->set_reservedcontainers(0);
   // Spindle does not preempt.
   info->set_preemptiondisabled(true);
@@ -683,7 +745,7 @@ void ClientRmService::FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue
   c->set_maxcapacity(static_cast<float>(queue.maximum_capacity / 100));
   c->set_absolutemaxcapacity(static_cast<float>(queue.absolute_maximum_capacity));
   c->set_maxampercentage(static_cast<float>(queue.maximum_am_resource_fraction));
-  ToProto(scaled(queue.absolute_capacity), c->mutable_effectivemincapacity());
+  ToProto(guaranteed, c->mutable_effectivemincapacity());
   ToProto(max, c->mutable_effectivemaxcapacity());
   ToProto(pool::Resource(), c->mutable_configuredmincapacity());
   ToProto(pool::Resource(), c->mutable_configuredmaxcapacity());
@@ -701,7 +763,8 @@ Status ClientRmService::GetQueueInfo(const Who& who, const y::GetQueueInfoReques
     return Status::OK();
   }
   const std::vector<rm::RmApp> apps = deps_.apps->ListApps();
-  const QueueStatsSnapshot snapshot = SnapshotQueueStats(*tree, apps, *deps_.nodes, deps_.pool);
+  const QueueStatsSnapshot snapshot =
+      SnapshotQueueStats(*tree, apps, *deps_.nodes, deps_.pool, deps_.containers);
   y::QueueInfoProto* info = response->mutable_queueinfo();
   FillQueueInfo(*tree, *queue, request.includechildqueues(), request.recursive(), snapshot, info);
   if (request.includeapplications()) {

@@ -19,8 +19,19 @@
 //   which DistributedShell's client expects when profiles are off),
 //   getDelegationToken / renewDelegationToken / cancelDelegationToken (when
 //   the deps carry an RM delegation token secret manager; Apache's RM
-//   serves them with security off too).
-// Other methods answer RpcNoSuchMethodException from the IPC layer.
+//   serves them with security off too),
+//   updateApplicationTimeouts (the LIFETIME, watched by the app manager),
+//   signalToContainer (queued for the container's node's next heartbeat),
+//   getNodeToLabels / getLabelsToNodes / getClusterNodeAttributes /
+//   getAttributesToNodes / getNodesToAttributes (Spindle has no node labels
+//   or attributes: the empty answers Hadoop 3.3 gives without any),
+//   getNewReservation / submitReservation / updateReservation /
+//   deleteReservation / listReservations (the YarnException of Hadoop 3.3
+//   with the reservation system off).
+// Every method of Hadoop 3.3's ApplicationClientProtocol is answered; none
+// gets RpcNoSuchMethodException (which 3.3 clients retry for 15 minutes).
+// Without deps.delegation_tokens, the three token methods answer a
+// YarnException instead.
 //
 // The caller is the connection's user (ConnectionIdentity::user); errors
 // carry the Java exception class Hadoop's clients act on.
@@ -164,6 +175,27 @@ class ClientRmService {
   Status GetResourceTypeInfo(const Who& who,
                              const hadoop::yarn::GetAllResourceTypeInfoRequestProto& request,
                              hadoop::yarn::GetAllResourceTypeInfoResponseProto* response);
+  // updateApplicationTimeouts as ClientRMService and
+  // RMAppManager.updateApplicationTimeout do (Hadoop 3.3).
+  Status UpdateApplicationTimeouts(
+      const Who& who, const hadoop::yarn::UpdateApplicationTimeoutsRequestProto& request,
+      hadoop::yarn::UpdateApplicationTimeoutsResponseProto* response);
+  Status SignalToContainer(const Who& who, const hadoop::yarn::SignalContainerRequestProto& request,
+                           hadoop::yarn::SignalContainerResponseProto* response);
+  Status GetNodeToLabels(const Who& who, const hadoop::yarn::GetNodesToLabelsRequestProto& request,
+                         hadoop::yarn::GetNodesToLabelsResponseProto* response);
+  Status GetLabelsToNodes(const Who& who, const hadoop::yarn::GetLabelsToNodesRequestProto& request,
+                          hadoop::yarn::GetLabelsToNodesResponseProto* response);
+  Status GetClusterNodeAttributes(const Who& who,
+                                  const hadoop::yarn::GetClusterNodeAttributesRequestProto& request,
+                                  hadoop::yarn::GetClusterNodeAttributesResponseProto* response);
+  Status GetAttributesToNodes(const Who& who,
+                              const hadoop::yarn::GetAttributesToNodesRequestProto& request,
+                              hadoop::yarn::GetAttributesToNodesResponseProto* response);
+  Status GetNodesToAttributes(const Who& who,
+                              const hadoop::yarn::GetNodesToAttributesRequestProto& request,
+                              hadoop::yarn::GetNodesToAttributesResponseProto* response);
+
   // The delegation token methods; deps.delegation_tokens must be set.
   // Errors are YarnExceptions whose message is "<Java class>: <message>" of
   // the secret manager's InvalidToken or AccessControlException, as
@@ -192,6 +224,7 @@ class ClientRmService {
   const ClientRmServiceOptions& options() const { return options_; }
 
  private:
+  const Clock& clock() const { return deps_.clock != nullptr ? *deps_.clock : *SystemClock::Get(); }
   // Drops cached extras of apps the manager no longer has.
   void PruneExtras(const std::vector<rm::RmApp>& live);
   // The app (ApplicationNotFoundException with Hadoop 3's message if unknown)
@@ -203,6 +236,10 @@ class ClientRmService {
   std::string NodeHttpAddress(const rm::NodeId& node) const;
   bool Allowed(const Caller& caller, AppAccessType type, const rm::RmApp& app,
                const rm::QueueTree& queues);
+  // ClientRMService.verifyUserAccessForRMApp(..., MODIFY_APP, true): the app
+  // (ApplicationNotFoundException with Hadoop 3's message if unknown), or
+  // Denied if `caller` may not modify it.
+  Result<rm::RmApp> AppToModify(const Caller& caller, const rm::ApplicationId& id);
   // Hadoop's RPCUtil.getRemoteException(new AccessControlException(...)):
   // a YarnException whose message names the AccessControlException.
   static Status Denied(const std::string& message);

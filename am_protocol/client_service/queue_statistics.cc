@@ -1,5 +1,6 @@
 #include "am_protocol/client_service/queue_statistics.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -18,9 +19,19 @@ pool::Resource ScaledResource(const pool::Resource& cluster, double fraction) {
   return r;
 }
 
+pool::Resource AvailableToQueue(const pool::Resource& guaranteed, const pool::Resource& used) {
+  pool::Resource available;
+  if (guaranteed.memory_mb() <= used.memory_mb()) return available;
+  for (int i = 0; i < pool::kMaxResourceTypes; ++i) {
+    available.Set(i, std::max<int64_t>(0, guaranteed.Get(i) - used.Get(i)));
+  }
+  return available;
+}
+
 QueueStatsSnapshot SnapshotQueueStats(const rm::QueueTree& tree, const std::vector<rm::RmApp>& apps,
                                       const rm::NodeRegistry& nodes,
-                                      const pool::SchedulerPool* pool) {
+                                      const pool::SchedulerPool* pool,
+                                      const rm::ContainerRegistry* containers) {
   QueueStatsSnapshot snapshot;
   for (const rm::NodeReport& node : nodes.Nodes()) {
     if (node.state == rm::NodeState::kRunning || node.state == rm::NodeState::kDecommissioning) {
@@ -45,12 +56,30 @@ QueueStatsSnapshot SnapshotQueueStats(const rm::QueueTree& tree, const std::vect
     CountApp(app, &stats);
     const rm::YarnAppState state = app.yarn_state();
     if (IsLive(state)) stats.active_users.insert(app.submission.user);
+    if (!app.in_pool) continue;
+    if (containers != nullptr) {
+      // Containers of earlier attempts an app kept count too.
+      for (const rm::RmAttempt& attempt : app.attempts) {
+        stats.allocated_containers +=
+            static_cast<int64_t>(containers->LiveContainersOf(attempt.id).size());
+      }
+    }
+    const rm::RmAttempt* attempt = app.current_attempt();
+    if (attempt != nullptr && !app.submission.unmanaged_am &&
+        (attempt->state == rm::AttemptState::kSubmitted ||
+         attempt->state == rm::AttemptState::kScheduled)) {
+      stats.pending_resource += app.submission.am_resource;
+      ++stats.pending_containers;
+    }
   }
   // Children come after their parent in pre-order: fold bottom-up.
   for (size_t i = queues.size(); i-- > 1;) {
     QueueStats& child = snapshot.stats[i];
     QueueStats& parent = snapshot.stats[static_cast<size_t>(queues[i].parent)];
     parent.used += child.used;
+    parent.allocated_containers += child.allocated_containers;
+    parent.pending_resource += child.pending_resource;
+    parent.pending_containers += child.pending_containers;
     parent.submitted += child.submitted;
     parent.running += child.running;
     parent.pending += child.pending;

@@ -1,8 +1,25 @@
 // Queue statistics: usage and application counts of every queue of the
 // CapacityScheduler tree, as getQueueInfo's QueueStatistics and the web
 // side's QueueMetrics beans report them. Leaves take their usage from the
-// scheduler pool's queue ledger and their counts from the RM's apps; parents
-// sum their children. One place for ClientRMService and web/metrics.
+// scheduler pool's queue ledger, their container counts from the container
+// registry and their app counts from the RM's apps; parents sum their
+// children. One place for ClientRMService and web/metrics.
+//
+// What each QueueStatistics field means in Hadoop 3.3 (AbstractCSQueue.
+// getQueueStatistics reads the queue's QueueMetrics):
+//   allocated{MemoryMB,VCores,Containers}: what the queue's live containers
+//     hold (QueueMetrics.allocateResources/releaseResources);
+//   available{MemoryMB,VCores}: CSQueueUtils.getMaxAvailableResourceToQueue-
+//     Partition, the queue's guaranteed share (its effective capacity,
+//     cluster x absolute capacity) minus what it uses, zero once it uses its
+//     share or more (memory decides, as DefaultResourceCalculator compares);
+//     so available + allocated = the queue's share while within it, and the
+//     top-level queues' figures add up to the cluster (less the truncation of
+//     each share, as Resources.multiply truncates effectiveMinResource);
+//   pending{MemoryMB,VCores,Containers}: asks not yet satisfied; Spindle
+//     counts the AM containers waiting for a place (the pool does not expose
+//     the AMs' own outstanding asks);
+//   reserved*: 0 (Spindle does not reserve on nodes).
 //
 // Thread-safety: free functions over values and thread-safe readers.
 #pragma once
@@ -13,6 +30,7 @@
 #include <vector>
 
 #include "rm/apps/rm_app.h"
+#include "rm/containers/container_registry.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/queue_tree.h"
 #include "scheduler_pool/scheduler_pool.h"
@@ -20,7 +38,10 @@
 namespace spindle::client_service {
 
 struct QueueStats {
-  pool::Resource used;  // committed plus reserved in the pool's ledger
+  pool::Resource used;               // committed plus reserved in the pool's ledger
+  int64_t allocated_containers = 0;  // live in the container registry
+  pool::Resource pending_resource;   // AM containers not yet placed
+  int64_t pending_containers = 0;
   int64_t submitted = 0;
   int64_t running = 0;
   int64_t pending = 0;  // NEW .. ACCEPTED
@@ -36,10 +57,15 @@ struct QueueStatsSnapshot {
   std::vector<QueueStats> stats;  // by index in QueueTree::queues()
 };
 
-// `pool` may be null (usage zero).
+// `pool` may be null (usage zero); `containers` may be null (no container
+// counts).
 QueueStatsSnapshot SnapshotQueueStats(const rm::QueueTree& tree, const std::vector<rm::RmApp>& apps,
                                       const rm::NodeRegistry& nodes,
-                                      const pool::SchedulerPool* pool);
+                                      const pool::SchedulerPool* pool,
+                                      const rm::ContainerRegistry* containers = nullptr);
+
+// What a queue may still use of its guaranteed share (see above).
+pool::Resource AvailableToQueue(const pool::Resource& guaranteed, const pool::Resource& used);
 
 // `fraction` of `cluster`, rounded down per resource type (a queue's
 // guaranteed or maximum share).

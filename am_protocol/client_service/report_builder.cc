@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "am_protocol/client_service/iso8601_time.h"
 #include "am_protocol/client_service/record_protos.h"
 
 namespace spindle::client_service {
@@ -132,6 +133,28 @@ int64_t ReportBuilder::LaunchTime(const rm::RmApp& app) {
   return 0;
 }
 
+ReportBuilder::Lifetime ReportBuilder::LifetimeOf(const rm::RmApp& app) const {
+  Lifetime out;
+  if (!app.lifetime_expiry_ms.has_value()) return out;
+  out.expiry_time = FormatIso8601(*app.lifetime_expiry_ms);
+  // RMAppImpl.isAppInCompletedStates.
+  switch (app.state) {
+    case rm::AppState::kFinished:
+    case rm::AppState::kFinishing:
+    case rm::AppState::kFailed:
+    case rm::AppState::kKilled:
+    case rm::AppState::kFinalSaving:
+    case rm::AppState::kKilling:
+      out.remaining_seconds = 0;
+      break;
+    default:
+      out.remaining_seconds =
+          std::max<int64_t>((*app.lifetime_expiry_ms - clock_->WallMillis()) / 1000, 0);
+      break;
+  }
+  return out;
+}
+
 int64_t ReportBuilder::WallMillis(TimePoint t) const {
   const auto ago = std::chrono::duration_cast<std::chrono::milliseconds>(clock_->Now() - t);
   return clock_->WallMillis() - ago.count();
@@ -182,11 +205,12 @@ void ReportBuilder::ApplicationReport(const AppView& view, y::ApplicationReportP
   if (view.extras != nullptr && view.extras->am_node_label.has_value()) {
     r->set_amnodelabelexpression(*view.extras->am_node_label);
   }
+  const Lifetime lifetime = LifetimeOf(app);
   auto* timeout = r->add_apptimeouts();
   timeout->set_application_timeout_type(y::APP_TIMEOUT_LIFETIME);
   timeout->mutable_application_timeout()->set_application_timeout_type(y::APP_TIMEOUT_LIFETIME);
-  timeout->mutable_application_timeout()->set_expire_time("UNLIMITED");
-  timeout->mutable_application_timeout()->set_remaining_time(-1);
+  timeout->mutable_application_timeout()->set_expire_time(lifetime.expiry_time);
+  timeout->mutable_application_timeout()->set_remaining_time(lifetime.remaining_seconds);
   r->set_launchtime(LaunchTime(app));
   r->set_submittime(app.submit_time_ms);
 
@@ -289,6 +313,19 @@ void ReportBuilder::NodeReport(const rm::NodeReport& node, y::NodeReportProto* r
   r->set_node_state(ToProto(node.state));
   r->set_health_report(node.health_report);
   r->set_last_health_report_time(node.last_health_report_ms);
+  // What the node's last heartbeat measured, when it measured anything
+  // (NodeReportPBImpl sets them only when present).
+  auto utilization = [](const rm::ResourceUtilization& u, y::ResourceUtilizationProto* proto) {
+    proto->set_pmem(u.pmem_mb);
+    proto->set_vmem(u.vmem_mb);
+    proto->set_cpu(u.cpu);
+  };
+  if (node.containers_utilization.has_value()) {
+    utilization(*node.containers_utilization, r->mutable_containers_utilization());
+  }
+  if (node.node_utilization.has_value()) {
+    utilization(*node.node_utilization, r->mutable_node_utilization());
+  }
 }
 
 }  // namespace spindle::client_service

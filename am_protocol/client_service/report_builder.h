@@ -8,7 +8,8 @@
 //     current attempt), app_resource_Usage always (a -1 "dummy" while no
 //     attempt is with the scheduler), currentApplicationAttemptId (attempt -1
 //     before the first), times, final status, type, tags, priority,
-//     unmanaged flag, label expressions, the LIFETIME timeout (UNLIMITED),
+//     unmanaged flag, label expressions, the LIFETIME timeout (UNLIMITED or
+//     the app's expiry time and remaining seconds),
 //     launch and submit times, log aggregation status. Callers without VIEW
 //     access get Hadoop's redacted report.
 //   ApplicationAttemptReportProto, the AM container's ContainerReportProto,
@@ -91,6 +92,15 @@ class ReportBuilder {
   // and the launch time (start of the first attempt whose AM was launched;
   // 0 if none was).
   static int64_t LaunchTime(const rm::RmApp& app);
+  // and its LIFETIME timeout, as RMAppImpl.createAndGetApplicationReport
+  // reports it (Hadoop 3.3): "UNLIMITED" and -1 without a lifetime; else the
+  // expiry time in ISO8601 (iso8601_time.h) and the whole seconds left (0
+  // once past, and 0 for an app in a completed state).
+  struct Lifetime {
+    std::string expiry_time = "UNLIMITED";
+    int64_t remaining_seconds = -1;
+  };
+  Lifetime LifetimeOf(const rm::RmApp& app) const;
 
   struct AppView {
     const rm::RmApp* app = nullptr;

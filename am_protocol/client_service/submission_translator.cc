@@ -135,6 +135,18 @@ Result<TranslatedSubmission> TranslateSubmission(
   s.max_attempts = context.maxappattempts();
   s.unmanaged_am = context.unmanaged_am();
   s.keep_containers_across_attempts = context.keep_containers_across_application_attempts();
+  // RMServerUtils.validateApplicationTimeouts (Hadoop 3.3): every timeout
+  // must be positive; the last entry of a type wins, as in its map.
+  for (const auto& timeout : context.application_timeouts()) {
+    if (timeout.timeout() <= 0) {
+      return Status::Remote(rm::yarn::kYarnException, "Invalid application timeout, value=" +
+                                                          std::to_string(timeout.timeout()) +
+                                                          " for type=LIFETIME");
+    }
+    if (timeout.application_timeout_type() == y::APP_TIMEOUT_LIFETIME) {
+      s.lifetime_seconds = timeout.timeout();
+    }
+  }
   if (!s.unmanaged_am) {
     ASSIGN_OR_RETURN(const y::ResourceProto* capability, AmCapability(context));
     ASSIGN_OR_RETURN(s.am_resource, ResourceFromProto(*capability, policy.resource_types));

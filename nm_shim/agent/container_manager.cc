@@ -290,6 +290,19 @@ void ContainerManager::CleanupContainers(const std::vector<rm::ContainerId>& ids
   KillAll(kill, kExitKilledByResourceManager, "Container Killed by ResourceManager");
 }
 
+void ContainerManager::SignalContainers(const std::vector<SignalRequest>& signals) {
+  std::vector<SignalRequest> deliver;
+  {
+    MutexLock lock(&mu_);
+    for (const SignalRequest& signal : signals) {
+      auto it = containers_.find(signal.container);
+      if (it != containers_.end() && it->second.state == State::kRunning) deliver.push_back(signal);
+    }
+  }
+  for (const SignalRequest& signal : deliver)
+    runtime_->Signal(signal.container, signal.signal_number);
+}
+
 void ContainerManager::CleanupApplications(const std::vector<rm::ApplicationId>& apps) {
   std::vector<rm::ContainerId> kill;
   std::vector<rm::ApplicationId> cleanups;

@@ -34,6 +34,7 @@
 #include "base/clock.h"
 #include "base/mutex.h"
 #include "nm_shim/agent/container_runtime.h"
+#include "nm_shim/agent/container_signal.h"
 #include "nm_shim/agent/node_token_keys.h"
 #include "nm_shim/agent/token_verifier.h"
 #include "yarn_server_common_service_protos.pb.h"
@@ -90,6 +91,9 @@ class ContainerManager {
   void CleanupContainers(const std::vector<rm::ContainerId>& ids) EXCLUDES(mu_);
   void CleanupApplications(const std::vector<rm::ApplicationId>& apps) EXCLUDES(mu_);
   void RemoveCompleted(const std::vector<rm::ContainerId>& ids) EXCLUDES(mu_);
+  // containers_to_signal: each running container gets its signal from the
+  // runtime (container_signal.h); others are skipped.
+  void SignalContainers(const std::vector<SignalRequest>& signals) EXCLUDES(mu_);
 
   // Counters (for tests and the simulate-mode summary).
   size_t live_containers() const EXCLUDES(mu_);

@@ -36,8 +36,8 @@ struct LocalResource {
   std::string scheme;
   std::string host;
   int32_t port = -1;
-  std::string path;  // absolute path on this node
-  int64_t size = -1;  // -1: not checked
+  std::string path;        // absolute path on this node
+  int64_t size = -1;       // -1: not checked
   int64_t timestamp = -1;  // ms since epoch; -1: not checked
   Type type = Type::kFile;
   Visibility visibility = Visibility::kApplication;
@@ -53,13 +53,13 @@ struct NodeEnvironment {
   std::string nm_host;
   int32_t nm_port = 0;
   int32_t nm_http_port = 0;
-  std::vector<std::string> local_dirs;  // yarn.nodemanager.local-dirs
-  std::vector<std::string> log_dirs;  // yarn.nodemanager.log-dirs
+  std::vector<std::string> local_dirs;   // yarn.nodemanager.local-dirs
+  std::vector<std::string> log_dirs;     // yarn.nodemanager.log-dirs
   std::string user_home_dir = "/home/";  // yarn.nodemanager.user-home-dir
   // yarn.nodemanager.env-whitelist: inherited from the agent unless the CLC sets them.
-  std::vector<std::string> env_whitelist = {"JAVA_HOME", "HADOOP_COMMON_HOME", "HADOOP_HDFS_HOME",
-                                            "HADOOP_CONF_DIR", "CLASSPATH_PREPEND_DISTCACHE",
-                                            "HADOOP_YARN_HOME"};
+  std::vector<std::string> env_whitelist = {
+      "JAVA_HOME",       "HADOOP_COMMON_HOME",          "HADOOP_HDFS_HOME",
+      "HADOOP_CONF_DIR", "CLASSPATH_PREPEND_DISTCACHE", "HADOOP_YARN_HOME"};
   // yarn.nodemanager.admin-env, already split into name -> value.
   std::map<std::string, std::string> admin_env;
   // yarn.nodemanager.log-container-debug-info.enabled: the launch script
@@ -72,11 +72,11 @@ struct NodeEnvironment {
 // (container token signature, expiry, node, not reused).
 struct ContainerLaunchSpec {
   rm::ContainerId container;
-  std::string user;  // appSubmitter from the container token
+  std::string user;       // appSubmitter from the container token
   int64_t memory_mb = 0;  // the limit the runtime enforces (physical memory)
   int32_t vcores = 0;
   std::map<std::string, std::string> environment;  // from the CLC, unexpanded
-  std::vector<std::string> commands;  // from the CLC, unexpanded; joined with ' '
+  std::vector<std::string> commands;               // from the CLC, unexpanded; joined with ' '
   std::vector<LocalResource> local_resources;
   // Credentials in Hadoop's WRITABLE ("HDTS") format, written to
   // <work dir>/container_tokens and named by HADOOP_TOKEN_FILE_LOCATION.
@@ -118,6 +118,15 @@ class ContainerRuntime {
   // Unknown or finished containers are ignored.
   virtual void Kill(const rm::ContainerId& container, int32_t exit_status,
                     const std::string& diagnostics) = 0;
+
+  // signalToContainer: sends `signal_number` to the container's process
+  // group if its launch command is running (container_signal.h); the
+  // container is not marked killed. Ignored for unknown, unstarted or
+  // finished containers, and by runtimes without processes (simulated).
+  virtual void Signal(const rm::ContainerId& container, int signal_number) {
+    (void)container;
+    (void)signal_number;
+  }
 
   // The RM said the application is done on this node: remove its local and
   // work directories (logs stay). Containers of the app must already be over.

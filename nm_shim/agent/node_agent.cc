@@ -1,6 +1,7 @@
 #include "nm_shim/agent/node_agent.h"
 
 #include <glog/logging.h>
+#include <unistd.h>
 
 #include "nm_shim/agent/process/process_runtime.h"
 #include "nm_shim/agent/simulated/simulated_runtime.h"
@@ -129,6 +130,18 @@ Status NodeAgent::Start() {
     // one interval instead of a burst.
     u.start_delay_ms = simulate ? i * a.initial_heartbeat_interval_ms / count : 0;
     u.log_lifecycle = !simulate;
+    if (!simulate) {
+      // The real node measures itself and its containers (the agent's
+      // children) for every heartbeat.
+      auto sampler = std::make_shared<NodeUtilizationSampler>(
+          getpid(), u.vcores, static_cast<int32_t>(sysconf(_SC_NPROCESSORS_ONLN)));
+      const Clock* clock = clock_;
+      u.utilization = [sampler, clock] {
+        return sampler->Sample(
+            std::chrono::duration_cast<std::chrono::milliseconds>(clock->Now().time_since_epoch())
+                .count());
+      };
+    }
     node->updater =
         std::make_unique<NodeStatusUpdater>(u, node->containers.get(), &node->keys, tracker, &loop_,
                                             [this](const Status& s) { OnNodeStopped(s); });

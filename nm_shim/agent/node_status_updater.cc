@@ -108,6 +108,17 @@ void NodeStatusUpdater::SendHeartbeat() {
   health->set_is_node_healthy(true);
   health->set_health_report("");
   health->set_last_health_report_time(loop_->clock()->WallMillis());
+  if (options_.utilization) {
+    if (std::optional<MeasuredUtilization> measured = options_.utilization()) {
+      auto fill = [](const Utilization& u, y::ResourceUtilizationProto* proto) {
+        proto->set_pmem(u.pmem_mb);
+        proto->set_vmem(u.vmem_mb);
+        proto->set_cpu(u.cpu);
+      };
+      fill(measured->containers, status->mutable_containers_utilization());
+      fill(measured->node, status->mutable_node_utilization());
+    }
+  }
   for (auto [family, field] : {std::pair{NodeTokenKeys::Family::kContainerTokens,
                                          request.mutable_last_known_container_token_master_key()},
                                std::pair{NodeTokenKeys::Family::kNmTokens,
@@ -168,6 +179,7 @@ void NodeStatusUpdater::OnHeartbeat(const Status& s, const y::NodeHeartbeatRespo
     for (const auto& id : r.containers_to_be_removed_from_nm()) ids.push_back(rm::FromProto(id));
     containers_->RemoveCompleted(ids);
   }
+  if (r.containers_to_signal_size() > 0) containers_->SignalContainers(SignalsToDeliver(r));
   if (r.nextheartbeatinterval() > 0) interval_ms_ = r.nextheartbeatinterval();
   Schedule(interval_ms_, &NodeStatusUpdater::SendHeartbeat);
 }

@@ -10,7 +10,10 @@
 //     and the ids of the master keys it has;
 //   * applies the container-token and NM-token master keys it is sent (the
 //     node keeps current and previous), kills containers_to_cleanup, cleans
-//     up applications_to_cleanup, forgets containers_to_be_removed_from_nm;
+//     up applications_to_cleanup, forgets containers_to_be_removed_from_nm,
+//     signals containers_to_signal (container_signal.h);
+//   * reports the node's and its containers' resource utilisation when the
+//     options carry a sampler (node_utilization_sampler.h; real mode);
 //   * RESYNC: registers again (reporting the containers it still has);
 //     SHUTDOWN: stops;
 //   * RM unreachable: logs a WARNING and retries, doubling the delay from
@@ -25,12 +28,14 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "base/status.h"
 #include "nm_shim/agent/container_manager.h"
 #include "nm_shim/agent/event_loop.h"
 #include "nm_shim/agent/node_token_keys.h"
+#include "nm_shim/agent/node_utilization_sampler.h"
 #include "nm_shim/agent/tracker_transport.h"
 
 namespace spindle::nm {
@@ -48,6 +53,10 @@ struct NodeStatusUpdaterOptions {
   // Delay before the first registration (simulate mode spreads nodes).
   // Default: 0.
   int64_t start_delay_ms = 0;
+  // Measures the node and its containers for each heartbeat
+  // (NodeStatusProto node_utilization / containers_utilization); none
+  // without it (simulated nodes). Called on the loop.
+  std::function<std::optional<MeasuredUtilization>()> utilization;
   // Log registrations and RM actions at INFO (real mode) rather than
   // VLOG(1) (simulate mode's thousands of nodes). Default: true.
   bool log_lifecycle = true;

@@ -31,6 +31,10 @@ pool::Resource FromProto(const y::ResourceProto& r) {
   return pool::Resource::Of(r.memory(), r.virtual_cores());
 }
 
+rm::ResourceUtilization FromProto(const y::ResourceUtilizationProto& u) {
+  return rm::ResourceUtilization{u.pmem(), u.vmem(), u.cpu()};
+}
+
 }  // namespace
 
 ResourceTrackerService::ResourceTrackerService(
@@ -149,6 +153,12 @@ Status ResourceTrackerService::NodeHeartbeat(const y::NodeHeartbeatRequestProto&
         {rm::FromProto(c.container_id()), complete, c.exit_status(), c.diagnostics()});
   }
   heartbeat.num_containers = live;
+  if (status.has_node_utilization()) {
+    heartbeat.node_utilization = FromProto(status.node_utilization());
+  }
+  if (status.has_containers_utilization()) {
+    heartbeat.containers_utilization = FromProto(status.containers_utilization());
+  }
 
   const rm::HeartbeatVerdict verdict = nodes_->Heartbeat(heartbeat);
   if (verdict.duplicate) {
@@ -176,6 +186,13 @@ Status ResourceTrackerService::NodeHeartbeat(const y::NodeHeartbeatRequestProto&
   }
   for (const auto& app : actions.applications_to_cleanup) {
     rm::ToProto(app, response->add_applications_to_cleanup());
+  }
+  // signalToContainer: what clients asked since the last heartbeat
+  // (RMNodeImpl.updateNodeHeartbeatResponseForContainersSignal).
+  for (const rm::ContainerSignal& signal : apps_->container_signals().Take(heartbeat.id)) {
+    y::SignalContainerRequestProto* to_signal = response->add_containers_to_signal();
+    rm::ToProto(signal.container, to_signal->mutable_container_id());
+    to_signal->set_command(static_cast<y::SignalContainerCommandProto>(signal.command));
   }
 
   // New master keys travel only while the node does not have them yet.
@@ -209,6 +226,7 @@ Status ResourceTrackerService::UnRegisterNodeManager(
   }
   NotifyCompleted(containers_->OnNodeLost(id));
   nm_tokens_->RemoveNode(id);
+  apps_->container_signals().Forget(id);
   LOG(INFO) << "node " << id.ToString() << " unregistered";
   return Status::OK();
 }
@@ -217,6 +235,7 @@ void ResourceTrackerService::ExpireNodes() {
   for (const rm::NodeId& id : nodes_->ExpireSilentNodes()) {
     NotifyCompleted(containers_->OnNodeLost(id));
     nm_tokens_->RemoveNode(id);
+    apps_->container_signals().Forget(id);
     MutexLock lock(&last_mu_);
     last_responses_.erase(id);
   }

@@ -63,6 +63,15 @@ RmApp* ApplicationManager::FindLocked(const ApplicationId& id) {
   return it == apps_.end() ? nullptr : &it->second;
 }
 
+Result<RmApp*> ApplicationManager::FindOrNotFoundLocked(const ApplicationId& id) {
+  RmApp* app = FindLocked(id);
+  if (app == nullptr) {
+    return Status::Remote(yarn::kApplicationNotFound,
+                          "Application with id '" + id.ToString() + "' doesn't exist in RM.");
+  }
+  return app;
+}
+
 Status ApplicationManager::Submit(Submission submission) {
   Actions actions;
   const ApplicationId submission_id = submission.id;
@@ -113,6 +122,14 @@ Status ApplicationManager::Submit(Submission submission) {
     LOG(INFO) << "application " << id.ToString() << " submitted by " << stored.submission.user
               << " to queue " << stored.submission.queue;
     AppEventLocked(stored, AppEvent::kStart, &actions);
+    // RMAppNewlySavingTransition: the lifetime counts from submission.
+    if (stored.submission.lifetime_seconds > 0) {
+      stored.lifetime_expiry_ms = stored.submit_time_ms + stored.submission.lifetime_seconds * 1000;
+      lifetimes_.Register(id, *stored.lifetime_expiry_ms);
+      LOG(INFO) << "application " << id.ToString()
+                << " is registered for timeout monitor, type=LIFETIME value="
+                << stored.submission.lifetime_seconds << " seconds";
+    }
     if (store_ != nullptr) record = stored;
   }
   // The client is answered once the app is durable. The write is made
@@ -124,6 +141,7 @@ Status ApplicationManager::Submit(Submission submission) {
       LOG(ERROR) << "cannot store application " << record->submission.id.ToString() << ": "
                  << saved.ToString();
       MutexLock lock(&mu_);
+      lifetimes_.Unregister(record->submission.id);
       apps_.erase(record->submission.id);
       return Status::Remote("java.io.IOException", "The ResourceManager cannot store application " +
                                                        record->submission.id.ToString() + ": " +
@@ -180,23 +198,28 @@ Result<bool> ApplicationManager::Kill(const ApplicationId& id, const std::string
                             "Trying to kill an absent application " + id.ToString());
     }
     if (app->state == AppState::kNewSaving) return false;
-    if (!IsFinal(app->state) && app->state != AppState::kKilling &&
-        app->state != AppState::kFinishing) {
-      app->diagnostics = diagnostics.empty() ? "Application killed by user." : diagnostics;
-      AppEventLocked(*app, AppEvent::kKill, &actions);
-      if (app->state == AppState::kKilling) {
-        RmAttempt* attempt = app->current_attempt();
-        if (attempt != nullptr) {
-          AttemptEventLocked(*app, *attempt, AttemptEvent::kKill, &actions);
-        } else {
-          AppEventLocked(*app, AppEvent::kAttemptKilled, &actions);
-        }
-      }
-    }
+    KillLocked(*app, diagnostics, &actions);
     done = IsFinal(app->state);
   }
   Run(actions);
   return done;
+}
+
+void ApplicationManager::KillLocked(RmApp& app, const std::string& diagnostics, Actions* actions) {
+  if (app.state == AppState::kNewSaving || IsFinal(app.state) || app.state == AppState::kKilling ||
+      app.state == AppState::kFinishing) {
+    return;
+  }
+  app.diagnostics = diagnostics.empty() ? "Application killed by user." : diagnostics;
+  AppEventLocked(app, AppEvent::kKill, actions);
+  if (app.state == AppState::kKilling) {
+    RmAttempt* attempt = app.current_attempt();
+    if (attempt != nullptr) {
+      AttemptEventLocked(app, *attempt, AttemptEvent::kKill, actions);
+    } else {
+      AppEventLocked(app, AppEvent::kAttemptKilled, actions);
+    }
+  }
 }
 
 Result<RmApp> ApplicationManager::GetApp(const ApplicationId& id) const {
@@ -415,6 +438,20 @@ void ApplicationManager::Tick() {
         AttemptEventLocked(app, *attempt, AttemptEvent::kExpired, &actions);
       }
     }
+    // RMAppLifetimeMonitor.expire: a KILL with Hadoop's diagnostics. An app
+    // still being saved is killed on a later Tick.
+    for (const ApplicationId& id : lifetimes_.Expired(clock_->WallMillis())) {
+      RmApp* app = FindLocked(id);
+      if (app == nullptr) {
+        lifetimes_.Unregister(id);
+        continue;
+      }
+      if (app->state == AppState::kNewSaving || app->state == AppState::kKilling) continue;
+      LOG(INFO) << "application " << id.ToString() << " has exceeded its lifetime: killing it";
+      KillLocked(*app, kLifetimeExceededDiagnostics, &actions);
+      // Finishing or already over: nothing to kill.
+      if (app->state != AppState::kKilling && !IsFinal(app->state)) lifetimes_.Unregister(id);
+    }
   }
   Run(actions);
 }
@@ -456,6 +493,7 @@ void ApplicationManager::EnterAppState(RmApp& app, AppState next, Actions* actio
       app.in_pool = false;
     }
     containers_->OnApplicationFinished(app.submission.id);
+    lifetimes_.Unregister(app.submission.id);
     LOG(INFO) << "application " << app.submission.id.ToString() << " " << Name(next)
               << " (final status " << Name(app.final_status) << ")";
     completed_order_.push_back(app.submission.id);
@@ -707,11 +745,7 @@ Status ApplicationManager::Move(const ApplicationId& id, const std::string& queu
 
 Result<int32_t> ApplicationManager::UpdatePriority(const ApplicationId& id, int32_t priority) {
   MutexLock lock(&mu_);
-  RmApp* app = FindLocked(id);
-  if (app == nullptr) {
-    return Status::Remote(yarn::kApplicationNotFound,
-                          "Application with id '" + id.ToString() + "' doesn't exist in RM.");
-  }
+  ASSIGN_OR_RETURN(RmApp * app, FindOrNotFoundLocked(id));
   // Hadoop leaves a completed app's priority alone (RMAppImpl's completed
   // states) and says so by echoing it.
   if (IsFinal(app->state) || app->state == AppState::kFinalSaving ||
@@ -764,6 +798,38 @@ Status ApplicationManager::FailAttempt(const ApplicationAttemptId& id,
   return Status::OK();
 }
 
+Result<ApplicationManager::LifetimeUpdate> ApplicationManager::UpdateLifetime(
+    const ApplicationId& id, int64_t expiry_ms) {
+  MutexLock lock(&mu_);
+  ASSIGN_OR_RETURN(RmApp * app, FindOrNotFoundLocked(id));
+  switch (app->state) {
+    case AppState::kSubmitted:
+    case AppState::kAccepted:
+    case AppState::kRunning:
+      break;
+    case AppState::kNew:
+    case AppState::kNewSaving:
+      return Status::Remote(
+          yarn::kYarnException,
+          "Application is in " + std::string(Name(app->state)) + " state can not update timeout.");
+    default:
+      return LifetimeUpdate::kAppCompleted;
+  }
+  if (store_ != nullptr) {
+    RmApp updated = *app;
+    updated.lifetime_expiry_ms = expiry_ms;
+    Status saved = store_->SaveApp(updated);
+    if (!saved.ok()) {
+      LOG(ERROR) << "cannot store the lifetime of " << id.ToString() << ": " << saved.ToString();
+      return Status::Remote(yarn::kYarnException, "java.io.IOException: " + saved.message());
+    }
+  }
+  app->lifetime_expiry_ms = expiry_ms;
+  lifetimes_.Register(id, expiry_ms);
+  LOG(INFO) << "application " << id.ToString() << " lifetime now ends at " << expiry_ms;
+  return LifetimeUpdate::kUpdated;
+}
+
 void ApplicationManager::SaveAppLocked(const RmApp& app) {
   if (store_ == nullptr) return;
   Status saved = store_->SaveApp(app);
@@ -806,6 +872,8 @@ void ApplicationManager::Recover(std::vector<RmApp> apps, int32_t last_app_id) {
         completed_order_.push_back(id);
       } else {
         ++resumed;
+        // RMAppRecoveredTransition: the stored expiry is watched again.
+        if (app.lifetime_expiry_ms.has_value()) lifetimes_.Register(id, *app.lifetime_expiry_ms);
         ResumeLocked(app, &actions);
       }
     }

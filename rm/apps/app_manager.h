@@ -23,7 +23,9 @@
 #include "base/mutex.h"
 #include "base/result.h"
 #include "rm/apps/am_launcher.h"
+#include "rm/apps/app_lifetime_monitor.h"
 #include "rm/apps/app_store.h"
+#include "rm/apps/container_signals.h"
 #include "rm/apps/rm_app.h"
 #include "rm/containers/container_registry.h"
 #include "rm/nodes/node_directory.h"
@@ -137,6 +139,17 @@ class ApplicationManager {
   // ApplicationAttemptNotFoundException if unknown.
   Status FailAttempt(const ApplicationAttemptId& attempt, const std::string& diagnostics);
 
+  // updateApplicationTimeouts (LIFETIME): the app now ends at `expiry_ms`
+  // (wall ms, already checked by the caller against the clock), stored
+  // before it takes effect, as Hadoop's RMAppManager.updateApplicationTimeout
+  // does. kAppCompleted (nothing changed) for an app in one of Hadoop's
+  // completed states (FINISHING, FINISHED, FAILED, KILLING, KILLED,
+  // FINAL_SAVING); YarnException "Application is in <STATE> state can not
+  // update timeout." before it is SUBMITTED; YarnException if the store
+  // cannot keep it; ApplicationNotFoundException.
+  enum class LifetimeUpdate { kUpdated, kAppCompleted };
+  Result<LifetimeUpdate> UpdateLifetime(const ApplicationId& app, int64_t expiry_ms);
+
   // Snapshots for reports. ApplicationNotFoundException if unknown.
   Result<RmApp> GetApp(const ApplicationId& app) const;
   std::vector<RmApp> ListApps() const;
@@ -166,7 +179,12 @@ class ApplicationManager {
   bool OnContainerFinished(const ContainerId& container, int32_t exit_status,
                            const std::string& diagnostics);
 
-  // Picks up AM placements, launches AMs, expires silent AMs.
+  // signalToContainer's signals on their way to the nodes (the client
+  // service queues, the resource tracker hands them out by heartbeat).
+  ContainerSignals& container_signals() { return container_signals_; }
+
+  // Picks up AM placements, launches AMs, expires silent AMs, kills apps
+  // past their lifetime (kLifetimeExceededDiagnostics).
   void Tick();
 
   // Attempt lifecycle hooks for the rest of the RM (tokens, allocation state).
@@ -180,6 +198,8 @@ class ApplicationManager {
   using Actions = std::vector<std::function<void()>>;
 
   RmApp* FindLocked(const ApplicationId& id) REQUIRES(mu_);
+  // The app, or ApplicationNotFoundException.
+  Result<RmApp*> FindOrNotFoundLocked(const ApplicationId& id) REQUIRES(mu_);
   Result<RmAttempt*> CurrentAttemptLocked(const ApplicationAttemptId& id, RmApp** app)
       REQUIRES(mu_);
   // Applies an app event; logs and ignores invalid transitions.
@@ -192,6 +212,9 @@ class ApplicationManager {
   void StartAttemptLocked(RmApp& app, Actions* actions) REQUIRES(mu_);
   void AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Actions* actions) REQUIRES(mu_);
   void RejectLocked(RmApp& app, const std::string& diagnostics, Actions* actions) REQUIRES(mu_);
+  // Kills a live app (forceKillApplication, lifetime expiry); nothing for an
+  // app being saved, killed, finishing or over.
+  void KillLocked(RmApp& app, const std::string& diagnostics, Actions* actions) REQUIRES(mu_);
   void RetireCompletedLocked() REQUIRES(mu_);
   // Store writes made under the lock, in the order the state changed. A
   // failure is logged: the RM goes on with what it has in memory.
@@ -230,6 +253,9 @@ class ApplicationManager {
   // Recovered AM containers no node has reported yet, by node.
   std::map<NodeId, std::set<ContainerId>> unconfirmed_am_containers_ GUARDED_BY(mu_);
   Listener listener_ GUARDED_BY(mu_);
+  ContainerSignals container_signals_;
+  // Apps with a lifetime, until they end.
+  AppLifetimeMonitor lifetimes_ GUARDED_BY(mu_);
 };
 
 }  // namespace spindle::rm

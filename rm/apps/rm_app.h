@@ -44,6 +44,9 @@ struct Submission {
   bool unmanaged_am = false;
   bool keep_containers_across_attempts = false;
   pool::Resource am_resource;
+  // The context's applicationTimeouts LIFETIME, in seconds; 0: none (the
+  // translator refuses values <= 0, as Hadoop does).
+  int64_t lifetime_seconds = 0;
   // The serialized ApplicationSubmissionContextProto, kept byte for byte for
   // the AM launch and for recovery.
   std::string context_bytes;
@@ -97,6 +100,10 @@ struct RmApp {
   int64_t finish_time_ms = 0;
   pool::AppId pool_app;
   bool in_pool = false;
+  // When the app's lifetime ends (wall ms): submit time + its lifetime when
+  // it was saved, moved by updateApplicationTimeouts. Hadoop's
+  // RMAppImpl.applicationTimeouts[LIFETIME]. Unset: no lifetime.
+  std::optional<int64_t> lifetime_expiry_ms;
   std::vector<RmAttempt> attempts;
 
   const RmAttempt* current_attempt() const { return attempts.empty() ? nullptr : &attempts.back(); }

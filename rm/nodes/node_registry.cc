@@ -161,6 +161,8 @@ HeartbeatVerdict NodeRegistry::Heartbeat(const NodeHeartbeat& h) {
   entry.report.health_report = h.health_report;
   entry.report.last_health_report_ms = h.last_health_report_ms;
   entry.report.num_containers = h.num_containers;
+  entry.report.node_utilization = h.node_utilization;
+  entry.report.containers_utilization = h.containers_utilization;
   if (h.healthy != entry.report.healthy) {
     entry.report.healthy = h.healthy;
     pool::NodeUpdate update;

@@ -41,6 +41,15 @@ std::string_view Name(NodeState state);
 // NodeActionProto numbers.
 enum class NodeAction : uint8_t { kNormal = 0, kResync = 1, kShutdown = 2 };
 
+// What a NodeManager measured (ResourceUtilizationProto, Hadoop 2.8+):
+// physical and virtual memory in MB and CPU as a fraction of the node's
+// processors.
+struct ResourceUtilization {
+  int32_t pmem_mb = 0;
+  int32_t vmem_mb = 0;
+  float cpu = 0;
+};
+
 struct NodeReport {
   NodeInfo info;
   NodeState state = NodeState::kNew;
@@ -52,6 +61,10 @@ struct NodeReport {
   int64_t last_health_report_ms = 0;
   std::string nm_version;
   pool::NodeId pool_node;
+  // From the last heartbeat, as RMNodeImpl keeps them: unset when that
+  // heartbeat carried none.
+  std::optional<ResourceUtilization> node_utilization;
+  std::optional<ResourceUtilization> containers_utilization;
 };
 
 struct ClusterNodeCounts {
@@ -102,6 +115,8 @@ struct NodeHeartbeat {
   int64_t last_health_report_ms = 0;
   // Live containers the node reported.
   int32_t num_containers = 0;
+  std::optional<ResourceUtilization> node_utilization;
+  std::optional<ResourceUtilization> containers_utilization;
 };
 
 struct HeartbeatVerdict {

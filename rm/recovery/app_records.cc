@@ -97,6 +97,11 @@ std::string EncodeAppRecord(const RmApp& app) {
     proto.set_finish_time(app.finish_time_ms);
   }
   proto.set_diagnostics(app.diagnostics);
+  if (app.lifetime_expiry_ms.has_value()) {
+    y::ApplicationTimeoutMapProto* timeout = proto.add_application_timeouts();
+    timeout->set_application_timeout_type(y::APP_TIMEOUT_LIFETIME);
+    timeout->set_timeout(*app.lifetime_expiry_ms);
+  }
   ToProto(s.id, proto.mutable_spindle_application_id());
   proto.set_spindle_queue(s.queue);
   proto.set_spindle_priority(s.priority);
@@ -144,6 +149,11 @@ Result<RmApp> DecodeAppRecord(const std::string& bytes) {
   app.submit_time_ms = proto.submit_time();
   app.start_time_ms = proto.start_time();
   app.finish_time_ms = proto.finish_time();
+  for (const auto& timeout : proto.application_timeouts()) {
+    if (timeout.application_timeout_type() == y::APP_TIMEOUT_LIFETIME) {
+      app.lifetime_expiry_ms = timeout.timeout();
+    }
+  }
   switch (proto.has_application_state() ? proto.application_state() : y::RMAPP_NEW) {
     case y::RMAPP_FINISHED:
       app.state = AppState::kFinished;

@@ -125,6 +125,15 @@ HttpResponse Router::Dispatch(const HttpRequest& request) const {
   if (it == handlers->end() && request.method == HttpMethod::kHead) {
     it = handlers->find(HttpMethod::kGet);
   }
+  if (it == handlers->end() && request.method == HttpMethod::kOptions) {
+    // What the Java RM's servlets and Jersey resources answer: 200 with the
+    // methods in Allow. hadoop-auth's KerberosAuthenticator and
+    // PseudoAuthenticator open their handshake with OPTIONS and go on only
+    // on 200/201/202 (AuthenticatedURL.extractToken): `yarn top` does.
+    HttpResponse response = HttpResponse::Text(200, "");
+    response.headers.emplace_back("Allow", Allow(*handlers) + ", OPTIONS");
+    return response;
+  }
   if (it == handlers->end()) {
     HttpResponse response =
         HttpResponse::Text(405, std::string("Method ") + MethodName(request.method) +

@@ -8,7 +8,9 @@
 // An unknown path answers the not-found handler (default: 404 text); a
 // known path with another method answers 405 with an Allow header. HEAD is
 // served by the GET handler when no HEAD route exists (the server drops the
-// body).
+// body); OPTIONS on a known path without an OPTIONS route answers 200 with an
+// empty body and the Allow header (the HTTP authentication handshake of
+// Hadoop's clients starts with it).
 //
 // Thread-safety: Add() before serving; Dispatch() is const and may run on
 // many threads.

@@ -59,13 +59,12 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
   const std::vector<rm::RmApp> apps =
       deps.apps != nullptr ? deps.apps->ListApps() : std::vector<rm::RmApp>{};
   const client_service::QueueStatsSnapshot snapshot =
-      client_service::SnapshotQueueStats(*tree, apps, *deps.nodes, deps.pool);
+      client_service::SnapshotQueueStats(*tree, apps, *deps.nodes, deps.pool, deps.containers);
   const auto& queues = tree->queues();
   std::map<const rm::CsQueue*, size_t> index;
   for (size_t i = 0; i < queues.size(); ++i) index[&queues[i]] = i;
-  // What the shared statistics do not hold: containers, active apps and
-  // run-time buckets, per leaf, then folded into the parents.
-  std::vector<int64_t> containers(queues.size(), 0);
+  // What the shared statistics do not hold: active apps and run-time
+  // buckets, per leaf, then folded into the parents.
   std::vector<int64_t> active(queues.size(), 0);
   std::vector<RunningBuckets> running(queues.size());
   const int64_t now_ms = NowMs(deps);
@@ -80,16 +79,9 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
       RunningBuckets& r = running[i];
       ++(minutes < 60 ? r.b0 : minutes < 300 ? r.b60 : minutes < 1440 ? r.b300 : r.b1440);
     }
-    if (deps.containers != nullptr && client_service::IsLive(state)) {
-      if (const rm::RmAttempt* attempt = app.current_attempt()) {
-        containers[i] +=
-            static_cast<int64_t>(deps.containers->LiveContainersOf(attempt->id).size());
-      }
-    }
   }
   for (size_t i = queues.size(); i-- > 1;) {
     const size_t parent = static_cast<size_t>(queues[i].parent);
-    containers[parent] += containers[i];
     active[parent] += active[i];
     running[parent].b0 += running[i].b0;
     running[parent].b60 += running[i].b60;
@@ -130,11 +122,12 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
     b.Gauge("AppsFailed", stats.failed);
     b.Gauge("AllocatedMB", stats.used.memory_mb());
     b.Gauge("AllocatedVCores", stats.used.vcores());
-    b.Gauge("AllocatedContainers", containers[i]);
-    const pool::Resource max =
-        client_service::ScaledResource(snapshot.cluster, queue.absolute_maximum_capacity);
-    b.Gauge("AvailableMB", std::max<int64_t>(0, max.memory_mb() - stats.used.memory_mb()));
-    b.Gauge("AvailableVCores", std::max<int64_t>(0, max.vcores() - stats.used.vcores()));
+    b.Gauge("AllocatedContainers", stats.allocated_containers);
+    // QueueMetrics.setAvailableResourcesToQueue: the guaranteed share left.
+    const pool::Resource available = client_service::AvailableToQueue(
+        client_service::ScaledResource(snapshot.cluster, queue.absolute_capacity), stats.used);
+    b.Gauge("AvailableMB", available.memory_mb());
+    b.Gauge("AvailableVCores", available.vcores());
     // Spindle never reserves: these are a true zero.
     b.Gauge("ReservedMB", 0);
     b.Gauge("ReservedVCores", 0);

@@ -162,10 +162,11 @@ RestNode AppInfoNode(const ClusterWebDeps& deps, const rm::RmApp& app, bool has_
                                           : *extras.am_node_label);
   }
   if (!deselects.timeouts) {
+    const client_service::ReportBuilder::Lifetime lifetime = reports.LifetimeOf(app);
     RestNode timeout;
     timeout.Str("type", "LIFETIME")
-        .Str("expiryTime", "UNLIMITED")
-        .Int("remainingTimeInSeconds", -1);
+        .Str("expiryTime", lifetime.expiry_time)
+        .Int("remainingTimeInSeconds", lifetime.remaining_seconds);
     RestNode timeouts;
     timeouts.Items("timeout", {std::move(timeout)});
     info.Put("timeouts", std::move(timeouts));

@@ -210,6 +210,33 @@ HttpResponse UpdateState(const AppWriteDeps& deps, const HttpRequest& request) {
 
 }  // namespace
 
+// RMWebServices.signalToContainer (Hadoop 3.3): an unknown command is 400
+// with its text; the call goes through ClientRMService.signalToContainer,
+// whose exceptions (a bad id, an absent container, access) answer 500 with
+// their message; else 200, empty. Java makes that call as the RM's own user;
+// Spindle makes it as the web caller, so that yarn.acl.enable applies.
+HttpResponse SignalToContainer(const AppWriteDeps& deps, const HttpRequest& request) {
+  std::string command = request.path_params.at("command");
+  std::transform(command.begin(), command.end(), command.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  y::SignalContainerCommandProto value;
+  if (!y::SignalContainerCommandProto_Parse(command, &value)) {
+    return HttpResponse::Text(400, "Invalid command: " + command +
+                                       ", valid commands are: [OUTPUT_THREAD_DUMP, "
+                                       "GRACEFUL_SHUTDOWN, FORCEFUL_SHUTDOWN]");
+  }
+  const std::string& text = request.path_params.at("containerid");
+  auto id = rm::ContainerId::Parse(text);
+  if (!id.ok()) return HttpResponse::Text(500, "Invalid ContainerId: " + text);
+  y::SignalContainerRequestProto signal;
+  client_service::ToProto(*id, signal.mutable_container_id());
+  signal.set_command(value);
+  y::SignalContainerResponseProto response;
+  Status s = deps.client->SignalToContainer(Who(request, deps.callers), signal, &response);
+  if (!s.ok()) return HttpResponse::Text(500, s.message());
+  return HttpResponse::Text(200, "");
+}
+
 void AddAppWriteRoutes(Router* router, const AppWriteDeps& deps) {
   CHECK(deps.client != nullptr && deps.apps != nullptr) << "AppWriteDeps needs client and apps";
   router->Add(HttpMethod::kPost, "/ws/v1/cluster/apps/new-application",
@@ -218,6 +245,8 @@ void AddAppWriteRoutes(Router* router, const AppWriteDeps& deps) {
               [deps](const HttpRequest& request) { return Submit(deps, request); });
   router->Add(HttpMethod::kPut, "/ws/v1/cluster/apps/{appid}/state",
               [deps](const HttpRequest& request) { return UpdateState(deps, request); });
+  router->Add(HttpMethod::kPost, "/ws/v1/cluster/containers/{containerid}/signal/{command}",
+              [deps](const HttpRequest& request) { return SignalToContainer(deps, request); });
 }
 
 }  // namespace spindle::web::rest

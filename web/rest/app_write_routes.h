@@ -23,6 +23,11 @@
 //       kill appid <id> by remote user <user>" (text); any other target: 400
 //       "Only 'KILLED' is allowed as a target state."; unknown app 404
 //       NotFoundException.
+//   POST /ws/v1/cluster/containers/{containerid}/signal/{command}
+//       signalToContainer (OUTPUT_THREAD_DUMP, GRACEFUL_SHUTDOWN,
+//       FORCEFUL_SHUTDOWN, any case): 200 empty; an unknown command 400
+//       "Invalid command: ..."; the client service's refusal (absent
+//       container, access, bad id) 500 with its message, as Hadoop 3.3.
 //
 // The caller is web_caller.h's. Thread-safety: handlers run concurrently;
 // every dependency is thread-safe.

@@ -23,13 +23,19 @@ RestNode NodeInfoNode(const rm::NodeReport& node, int32_t num_containers) {
         pool::Resource::Of(std::max<int64_t>(0, node.capability.memory_mb() - used.memory_mb()),
                            std::max<int64_t>(0, node.capability.vcores() - used.vcores()));
   }
+  // ResourceUtilizationInfo (Hadoop 3.3): zeros where the node's last
+  // heartbeat measured nothing.
+  const rm::ResourceUtilization node_use =
+      node.node_utilization.value_or(rm::ResourceUtilization{});
+  const rm::ResourceUtilization containers_use =
+      node.containers_utilization.value_or(rm::ResourceUtilization{});
   RestNode utilization;
-  utilization.Int("nodePhysicalMemoryMB", 0)
-      .Int("nodeVirtualMemoryMB", 0)
-      .Float("nodeCPUUsage", 0)
-      .Int("aggregatedContainersPhysicalMemoryMB", 0)
-      .Int("aggregatedContainersVirtualMemoryMB", 0)
-      .Float("containersCPUUsage", 0);
+  utilization.Int("nodePhysicalMemoryMB", node_use.pmem_mb)
+      .Int("nodeVirtualMemoryMB", node_use.vmem_mb)
+      .Float("nodeCPUUsage", node_use.cpu)
+      .Int("aggregatedContainersPhysicalMemoryMB", containers_use.pmem_mb)
+      .Int("aggregatedContainersVirtualMemoryMB", containers_use.vmem_mb)
+      .Float("containersCPUUsage", containers_use.cpu);
   RestNode info;
   info.Str("rack", node.info.rack)
       .Str("state", std::string(rm::Name(node.state)))

@@ -138,6 +138,22 @@ class ProcessRuntime final : public ContainerRuntime {
     Wake();
   }
 
+  void Signal(const rm::ContainerId& container, int signal_number) override {
+    MutexLock lock(&mu_);
+    auto it = containers_.find(container);
+    // Only while the wrapper is unreaped: its pid is the group id.
+    if (it == containers_.end() || it->second->phase != Phase::kRunning || it->second->pid <= 0) {
+      LOG(INFO) << "Container " << container.ToString() << " not running: not sending signal "
+                << signal_number;
+      return;
+    }
+    const pid_t group = it->second->pid;
+    const bool sent = kill(-group, signal_number) == 0;
+    LOG(INFO) << "Sent signal " << signal_number << " to process group " << group
+              << " for container " << it->second->id
+              << ", result=" << (sent ? "success" : "failed");
+  }
+
   void CleanupApplication(const rm::ApplicationId& app) override {
     const std::string app_id = app.ToString();
     {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
 #include <deque>
 
 #include "nm_shim/agent/simulated/simulated_runtime.h"
@@ -272,6 +273,82 @@ TEST_F(NodeStatusUpdaterTest, CleanupListsKillAndForget) {
   Answer(r);
   EXPECT_EQ(manager_.live_containers(), 0u);
   EXPECT_TRUE(manager_.RunningApplications().empty());
+}
+
+// Runs containers on the simulated runtime and records the signals the node
+// is asked to deliver.
+class SignalRecordingRuntime : public ContainerRuntime {
+ public:
+  explicit SignalRecordingRuntime(ContainerRuntime* runtime) : runtime_(runtime) {}
+  void Launch(const ContainerLaunchSpec& spec) override { runtime_->Launch(spec); }
+  void Kill(const rm::ContainerId& c, int32_t status, const std::string& d) override {
+    runtime_->Kill(c, status, d);
+  }
+  void Signal(const rm::ContainerId& c, int signal_number) override {
+    signals.emplace_back(c, signal_number);
+  }
+  void CleanupApplication(const rm::ApplicationId& app) override {
+    runtime_->CleanupApplication(app);
+  }
+  void Shutdown() override { runtime_->Shutdown(); }
+  std::vector<std::pair<rm::ContainerId, int>> signals;
+
+ private:
+  ContainerRuntime* const runtime_;
+};
+
+TEST_F(NodeStatusUpdaterTest, ContainersToSignalReachTheRuntime) {
+  SignalRecordingRuntime recording(&runtime_);
+  manager_.set_runtime(&recording);
+  Register();
+  StartContainer(2, "sleep 100");
+  const rm::ContainerId running{testing::Attempt(1), 2};
+  const rm::ContainerId unknown{testing::Attempt(1), 9};
+  y::NodeHeartbeatResponseProto r;
+  r.set_response_id(1);
+  for (const auto& [id, command] :
+       {std::pair{running, y::OUTPUT_THREAD_DUMP}, std::pair{unknown, y::FORCEFUL_SHUTDOWN}}) {
+    auto* signal = r.add_containers_to_signal();
+    rm::ToProto(id, signal->mutable_container_id());
+    signal->set_command(command);
+  }
+  Answer(r);
+  ASSERT_EQ(recording.signals.size(), 1u);  // only containers it runs
+  EXPECT_EQ(recording.signals[0].first, running);
+  EXPECT_EQ(recording.signals[0].second, SIGQUIT);
+  manager_.set_runtime(&runtime_);  // `recording` goes first
+}
+
+TEST_F(NodeStatusUpdaterTest, HeartbeatsCarryWhatTheSamplerMeasured) {
+  NodeStatusUpdaterOptions o;
+  o.node = node_;
+  int samples = 0;
+  o.utilization = [&samples]() -> std::optional<MeasuredUtilization> {
+    ++samples;
+    MeasuredUtilization m;
+    m.node = {3000, 3500, 1.25f};
+    m.containers = {1000, 2000, 0.5f};
+    return m;
+  };
+  updater_ = std::make_unique<NodeStatusUpdater>(
+      o, &manager_, &keys_, &tracker_, &loop_, [this](const Status& s) { stopped_.push_back(s); });
+  Register();
+  ASSERT_EQ(tracker_.heartbeats.size(), 1u);
+  const y::NodeStatusProto& status = tracker_.heartbeats.front().request.node_status();
+  EXPECT_EQ(samples, 1);
+  EXPECT_EQ(status.node_utilization().pmem(), 3000);
+  EXPECT_EQ(status.node_utilization().vmem(), 3500);
+  EXPECT_FLOAT_EQ(status.node_utilization().cpu(), 1.25f);
+  EXPECT_EQ(status.containers_utilization().pmem(), 1000);
+  EXPECT_EQ(status.containers_utilization().vmem(), 2000);
+  EXPECT_FLOAT_EQ(status.containers_utilization().cpu(), 0.5f);
+}
+
+TEST_F(NodeStatusUpdaterTest, WithoutASamplerNoUtilizationIsClaimed) {
+  Register();
+  ASSERT_EQ(tracker_.heartbeats.size(), 1u);
+  EXPECT_FALSE(tracker_.heartbeats.front().request.node_status().has_node_utilization());
+  EXPECT_FALSE(tracker_.heartbeats.front().request.node_status().has_containers_utilization());
 }
 
 TEST_F(NodeStatusUpdaterTest, ShutdownActionAndGracefulStop) {

@@ -232,5 +232,21 @@ TEST(RmStateTest, ABadRecordRefusesTheWholeState) {
   EXPECT_FALSE(DecodeRmState(misfiled).ok());
 }
 
+// The lifetime's expiry time is Hadoop's field 9 (application_timeouts:
+// LIFETIME -> the absolute expiry in epoch ms).
+TEST(AppRecordsTest, TheLifetimeIsKeptInHadoopsField) {
+  RmApp app = SampleApp();
+  EXPECT_FALSE(DecodeAppRecord(EncodeAppRecord(app))->lifetime_expiry_ms.has_value());
+  app.lifetime_expiry_ms = 1700000060000;
+  const std::string bytes = EncodeAppRecord(app);
+  EXPECT_EQ(DecodeAppRecord(bytes)->lifetime_expiry_ms, 1700000060000);
+  hadoop::yarn::ApplicationStateDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(bytes));
+  ASSERT_EQ(proto.application_timeouts_size(), 1);
+  EXPECT_EQ(proto.application_timeouts(0).application_timeout_type(),
+            hadoop::yarn::APP_TIMEOUT_LIFETIME);
+  EXPECT_EQ(proto.application_timeouts(0).timeout(), 1700000060000);
+}
+
 }  // namespace
 }  // namespace spindle::rm

@@ -433,3 +433,38 @@ TEST_F(AppRecoveryTest, OnlyTheNewestCompletedAppsAreKept) {
 
 }  // namespace
 }  // namespace spindle::rm
+
+namespace spindle::rm {
+namespace {
+
+// A lifetime set at submission and moved by updateApplicationTimeouts is in
+// the store (ApplicationStateDataProto.application_timeouts, as Hadoop keeps
+// it): a restarted RM still kills the app when it ends.
+TEST_F(AppRecoveryTest, ALifetimeSurvivesARestart) {
+  Submission s = NewSubmission();
+  s.lifetime_seconds = 60;
+  const int64_t submitted = clock_.WallMillis();
+  ASSERT_TRUE(manager_->Submit(s).ok());
+  EXPECT_EQ(App(s.id).lifetime_expiry_ms, submitted + 60000);
+  StartRm();
+  EXPECT_EQ(App(s.id).lifetime_expiry_ms, submitted + 60000);
+
+  auto updated = manager_->UpdateLifetime(s.id, submitted + 90000);
+  ASSERT_TRUE(updated.ok());
+  EXPECT_EQ(*updated, ApplicationManager::LifetimeUpdate::kUpdated);
+  StartRm();
+  EXPECT_EQ(App(s.id).lifetime_expiry_ms, submitted + 90000);
+  clock_.Advance(std::chrono::milliseconds(90000));
+  Step();
+  EXPECT_EQ(StateOf(s.id), YarnAppState::kAccepted);  // not past it yet
+  clock_.Advance(std::chrono::milliseconds(1));
+  Step();
+  EXPECT_EQ(StateOf(s.id), YarnAppState::kKilled);
+  EXPECT_EQ(App(s.id).diagnostics, kLifetimeExceededDiagnostics);
+  // The kill is stored too.
+  StartRm();
+  EXPECT_EQ(StateOf(s.id), YarnAppState::kKilled);
+}
+
+}  // namespace
+}  // namespace spindle::rm

@@ -57,6 +57,28 @@ TEST(RouterTest, OtherMethodIs405WithAllowAndHeadFallsBackToGet) {
             "put appid=a");
 }
 
+// hadoop-auth's AuthenticatedURL handshake (KerberosAuthenticator, then
+// PseudoAuthenticator with ?user.name=) sends OPTIONS to the resource and
+// goes on only on 200/201/202, as `yarn top` does with /ws/v1/cluster/info;
+// the Java RM's Jersey resources answer OPTIONS with 200 and Allow.
+TEST(RouterTest, OptionsOnAKnownPathIs200WithAllow) {
+  Router router;
+  router.Add(HttpMethod::kGet, "/ws/v1/cluster/info", Echo("info"));
+  router.Add(HttpMethod::kGet, "/static/*", Echo("static"));
+  HttpResponse response = router.Dispatch(Request(HttpMethod::kOptions, "/ws/v1/cluster/info"));
+  EXPECT_EQ(response.status, 200);
+  EXPECT_EQ(response.body, "");
+  ASSERT_EQ(response.headers.size(), 1u);
+  EXPECT_EQ(response.headers[0].first, "Allow");
+  EXPECT_EQ(response.headers[0].second, "GET, HEAD, OPTIONS");
+  EXPECT_EQ(router.Dispatch(Request(HttpMethod::kOptions, "/static/a.css")).status, 200);
+  // Unknown paths stay 404 (the handshake then fails as against Java).
+  EXPECT_EQ(router.Dispatch(Request(HttpMethod::kOptions, "/ws/v1/nowhere")).status, 404);
+  // An OPTIONS route of its own wins.
+  router.Add(HttpMethod::kOptions, "/ws/v1/cluster/info", Echo("own"));
+  EXPECT_EQ(router.Dispatch(Request(HttpMethod::kOptions, "/ws/v1/cluster/info")).body, "own");
+}
+
 TEST(RouterTest, NotFoundHandlerIsReplaceable) {
   Router router;
   router.SetNotFound([](const HttpRequest&) { return HttpResponse::Json(404, "{}"); });

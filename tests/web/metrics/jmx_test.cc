@@ -124,8 +124,9 @@ TEST_F(JmxTest, QueueMetricsCountAppsAndUsageAndRollUp) {
   EXPECT_EQ(IntField(*def, "ActiveUsers"), 1);
   EXPECT_EQ(IntField(*def, "ActiveApplications"), 1);
   EXPECT_EQ(IntField(*def, "ReservedMB"), 0);
-  // Maximum capacity 100% of 8192 MB, 1024 used.
-  EXPECT_EQ(IntField(*def, "AvailableMB"), 8192 - 1024);
+  // QueueMetrics.setAvailableResourcesToQueue (Hadoop 3.3): the guaranteed
+  // share, 40% of 8192 MB truncated, less the 1024 MB used.
+  EXPECT_EQ(IntField(*def, "AvailableMB"), 3276 - 1024);
   const json::JsonValue* root_queue = FindBean(root, kRootQueue);
   ASSERT_NE(root_queue, nullptr);
   EXPECT_EQ(IntField(*root_queue, "AppsSubmitted"), 1);

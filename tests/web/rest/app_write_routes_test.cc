@@ -200,5 +200,33 @@ TEST_F(AppWriteRoutesTest, UnknownAndMalformedAppsOnKill) {
   EXPECT_THAT(malformed.body, HasSubstr("Invalid ApplicationId: bogus"));
 }
 
+// RMWebServices.signalToContainer (Hadoop 3.3), through the client service.
+TEST_F(AppWriteRoutesTest, SignalToContainer) {
+  const std::string id = NewApplication();
+  ASSERT_EQ(Submit(id).status, 202);
+  rm_.LaunchAll();
+  const auto app = rm_.apps().GetApp(*rm::ApplicationId::Parse(id));
+  ASSERT_TRUE(app.ok());
+  const rm::ContainerId am = app->current_attempt()->am_container->id;
+  const std::string base = "/ws/v1/cluster/containers/" + am.ToString() + "/signal/";
+  HttpResponse ok = Call(HttpMethod::kPost, base + "graceful_shutdown", "", "alice");
+  EXPECT_EQ(ok.status, 200) << ok.body;
+  const auto signals = rm_.apps().container_signals().Take(rm::NodeId{"host1", 45454});
+  ASSERT_EQ(signals.size(), 1u);
+  EXPECT_EQ(signals[0].command, rm::SignalCommand::kGracefulShutdown);
+
+  HttpResponse bad = Call(HttpMethod::kPost, base + "stop", "", "alice");
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_EQ(bad.body,
+            "Invalid command: STOP, valid commands are: [OUTPUT_THREAD_DUMP, GRACEFUL_SHUTDOWN, "
+            "FORCEFUL_SHUTDOWN]");
+  const rm::ContainerId absent{am.attempt, 42};
+  HttpResponse gone = Call(
+      HttpMethod::kPost,
+      "/ws/v1/cluster/containers/" + absent.ToString() + "/signal/FORCEFUL_SHUTDOWN", "", "alice");
+  EXPECT_EQ(gone.status, 500);
+  EXPECT_EQ(gone.body, "Trying to signal an absent container " + absent.ToString());
+}
+
 }  // namespace
 }  // namespace spindle::web::rest

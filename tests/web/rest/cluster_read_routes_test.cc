@@ -192,6 +192,37 @@ TEST_F(ClusterReadTest, NodesFilter) {
   EXPECT_EQ(Get("/ws/v1/cluster/nodes/host1:45454").status, 200);
 }
 
+// ResourceUtilizationInfo (Hadoop 3.3): the node's last heartbeat's figures.
+TEST_F(ClusterReadTest, NodeResourceUtilizationComesFromHeartbeats) {
+  rm::NodeHeartbeat heartbeat;
+  heartbeat.id = rm::NodeId{"host1", 45454};
+  heartbeat.node_utilization = rm::ResourceUtilization{3000, 3500, 1.5f};
+  heartbeat.containers_utilization = rm::ResourceUtilization{1200, 2600, 0.5f};
+  ASSERT_EQ(rm_.nodes().Heartbeat(heartbeat).action, rm::NodeAction::kNormal);
+  const std::string body = Get("/ws/v1/cluster/nodes/host1:45454").body;
+  EXPECT_NE(body.find(R"("resourceUtilization":{"nodePhysicalMemoryMB":3000,)"
+                      R"("nodeVirtualMemoryMB":3500,"nodeCPUUsage":1.5,)"
+                      R"("aggregatedContainersPhysicalMemoryMB":1200,)"
+                      R"("aggregatedContainersVirtualMemoryMB":2600,"containersCPUUsage":0.5})"),
+            std::string::npos)
+      << body;
+}
+
+// `yarn top`'s HTTP authentication handshake: OPTIONS on /ws/v1/cluster/info,
+// then again with ?user.name= (PseudoAuthenticator); each must answer 200.
+TEST_F(ClusterReadTest, TheAuthenticationHandshakeOfYarnTopSucceeds) {
+  for (const char* target : {"/ws/v1/cluster/info", "/ws/v1/cluster/info?user.name=alice"}) {
+    HttpRequest request;
+    request.method = HttpMethod::kOptions;
+    request.path = "/ws/v1/cluster/info";
+    if (std::string(target).find('?') != std::string::npos) {
+      request.query = {{"user.name", "alice"}};
+    }
+    const HttpResponse response = router_.Dispatch(request);
+    EXPECT_EQ(response.status, 200) << target;
+  }
+}
+
 // ---- errors ------------------------------------------------------------------
 
 TEST_F(ClusterReadTest, BadAppsParametersAreBadRequests) {

@@ -509,6 +509,28 @@ TEST_F(ProcessRuntimeTest, SigkillFollowsWhenSigtermIsIgnored) {
   EXPECT_EQ(recorder_.WaitExit(spec.container).exit_status, kExitKilledByAppMaster);
 }
 
+// signalToContainer's signals (container_signal.h): sent to the container's
+// process group; the container is not marked killed, so what the signal does
+// comes back as the command's own exit (bash itself ignores SIGQUIT).
+TEST_F(ProcessRuntimeTest, SignalsReachTheContainersProcessGroup) {
+  Start();
+  const ContainerLaunchSpec spec =
+      Spec(1,
+           "trap 'echo dump >> dumps.txt' QUIT; echo ready > ready.txt; "
+           "while true; do sleep 0.05; done");
+  runtime_->Launch(spec);
+  ASSERT_TRUE(Eventually([&] { return !ReadAll(WorkDir(spec) + "/ready.txt").empty(); }));
+  runtime_->Signal(spec.container, SIGQUIT);
+  ASSERT_TRUE(Eventually([&] { return !ReadAll(WorkDir(spec) + "/dumps.txt").empty(); }));
+  EXPECT_EQ(recorder_.ExitCount(spec.container), 0);
+  runtime_->Signal(spec.container, SIGKILL);
+  const ContainerExit exit = recorder_.WaitExit(spec.container);
+  EXPECT_EQ(exit.exit_status, 128 + SIGKILL);
+  // Unknown or finished containers: nothing happens.
+  runtime_->Signal(spec.container, SIGTERM);
+  runtime_->Signal(Spec(99, "").container, SIGTERM);
+}
+
 TEST_F(ProcessRuntimeTest, TreeOverItsMemoryIsKilledWithMinus104) {
   options_.monitor_interval_ms = 50;
   Start();

@@ -17,7 +17,10 @@ Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
     const char* env = std::getenv("HADOOP_CONF_DIR");
     dir = env != nullptr ? env : ".";
   }
-  ASSIGN_OR_RETURN(rm::Configuration conf, RmDaemon::LoadConfiguration(dir));
+  auto loaded = RmDaemon::LoadConfiguration(dir);
+  // Not a usage error: the agent cannot run on what the operator named.
+  if (!loaded.ok()) return Status::IoError(loaded.status().message());
+  rm::Configuration conf = std::move(loaded).value();
   if (flags.Has("resource-tracker")) {
     conf.Set("yarn.resourcemanager.resource-tracker.address",
              flags.GetString("resource-tracker", ""));
@@ -41,7 +44,9 @@ int NmMain(const CommandLine& flags) {
   auto options = NmOptionsFromFlags(flags);
   if (!options.ok()) {
     std::fprintf(stderr, "spindle nm: %s\n", options.status().message().c_str());
-    return 2;
+    // A configuration that cannot be read is a runtime failure (1), as for
+    // `spindle rm`; a bad flag or value is a usage error (2).
+    return options.status().code() == Status::Code::kIoError ? 1 : 2;
   }
   const bool simulate = options->simulated_nodes > 0 || !options->simulated_specs.empty();
   nm::RuntimeFactory runtimes = simulate ? nm::SimulatedRuntimeFactory(options->agent)

@@ -140,7 +140,9 @@ class RmLifecycleTest : public ::testing::Test {
     conf.Set("yarn.scheduler.capacity.root.queues", "default");
     conf.Set("yarn.scheduler.capacity.root.default.capacity", "100");
     conf.Set("spindle.scheduler.count", "2");
-    // The state store in memory: tests run side by side.
+    // The state store in memory: tests run side by side. Recovery is off by
+    // default (as in Hadoop); these tests ran with it on.
+    conf.Set("yarn.resourcemanager.recovery.enabled", "true");
     conf.Set("yarn.resourcemanager.store.class", "memory");
     conf.Set("yarn.admin.acl", "admin");
     conf.Set("spindle.scheduler.partitions", "2");
@@ -627,6 +629,7 @@ class RmRestartTest : public RmLifecycleTest {
     char dir[] = "/tmp/spindle-restart-XXXXXX";
     ASSERT_NE(mkdtemp(dir), nullptr);
     store_dir_ = dir;
+    conf->Set("yarn.resourcemanager.recovery.enabled", "true");
     conf->Set("yarn.resourcemanager.store.class", "rocksdb");
     conf->Set("spindle.store.path", store_dir_ + "/rmstore");
     conf->Set("spindle.store.sync-writes", "false");

@@ -21,6 +21,7 @@
 
 #include "am_protocol/ipc/rpc_service.h"
 #include "base/mutex.h"
+#include "rm/config/hadoop_line.h"
 #include "rm/apps/app_manager.h"
 #include "rm/containers/container_registry.h"
 #include "rm/nodes/node_registry.h"
@@ -49,6 +50,9 @@ struct AmServiceDeps {
   rm::AppStore* store = nullptr;
   // True while new placements wait after an RM restart (may be null: never).
   std::function<bool()> placements_held;
+  // The Hadoop line's allocate checks (spindle.compat.hadoop-version).
+  // Default: the newest line's.
+  rm::AmProtocolRules rules = rm::TraitsOf(rm::kNewestHadoopLine).am_rules;
 };
 
 class AmService {

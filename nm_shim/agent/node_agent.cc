@@ -119,7 +119,7 @@ Status NodeAgent::Start() {
     u.http_port = a.http_port;
     u.memory_mb = spec != nullptr ? spec->memory_mb : a.memory_mb;
     u.vcores = spec != nullptr ? spec->vcores : a.vcores;
-    u.nm_version = kNmVersion;
+    u.nm_version = a.nm_version;
     u.initial_heartbeat_interval_ms = a.initial_heartbeat_interval_ms;
     u.max_retry_interval_ms = a.max_retry_interval_ms;
     // Spread the virtual nodes' registrations (and so their heartbeats) over

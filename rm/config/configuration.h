@@ -7,6 +7,11 @@
 // ${env.NAME}, at most 20 levels deep. Typed getters fail with an
 // InvalidArgument that names the file, the key and the value.
 //
+// Under the loaded files lie the defaults Hadoop ships (core-default.xml,
+// yarn-default.xml) for the keys rm/config/hadoop_line.h tabulates, taken
+// from the Hadoop line spindle.compat.hadoop-version names: a key no file
+// sets reads as that line's default, and SourceOf() names the default file.
+//
 // Thread contract: loading and Set() are not thread-safe; once loaded, const
 // methods may be called from any thread.
 #pragma once
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "rm/config/hadoop_line.h"
 
 namespace spindle::rm {
 
@@ -39,7 +45,7 @@ class Configuration {
   // The expanded value, or nullopt if unset. Unresolvable ${...} stay as written.
   std::optional<std::string> Get(const std::string& key) const;
   std::string Get(const std::string& key, const std::string& fallback) const;
-  // The value as written, without substitution.
+  // The value as written (or the line's shipped default), without substitution.
   std::optional<std::string> GetRaw(const std::string& key) const;
   // Expanded and trimmed; an empty value counts as unset.
   std::optional<std::string> GetTrimmed(const std::string& key) const;
@@ -50,7 +56,9 @@ class Configuration {
   // Comma-separated, each entry trimmed, empty entries dropped.
   std::vector<std::string> GetTrimmedStrings(const std::string& key) const;
 
-  // The file (or "programmatically") that set the key's current value.
+  // The file (or "programmatically") that set the key's current value;
+  // "yarn-default.xml (Hadoop 3.3)" and the like for a shipped default,
+  // "default" for a key nobody sets.
   std::string SourceOf(const std::string& key) const;
   bool IsFinal(const std::string& key) const;
   // All keys that start with `prefix`, sorted.
@@ -73,6 +81,8 @@ class Configuration {
     bool final = false;
   };
   void Apply(const std::string& key, Entry entry);
+  // The line whose shipped defaults fill unset keys.
+  HadoopLine LineForDefaults() const;
   Status InvalidValue(const std::string& key, const std::string& value,
                       const std::string& expected) const;
 

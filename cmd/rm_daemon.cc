@@ -129,7 +129,16 @@ Result<rm::Configuration> RmDaemon::LoadConfiguration(const std::string& dir) {
   rm::Configuration conf;
   for (const char* file : {"core-site.xml", "yarn-site.xml", "capacity-scheduler.xml"}) {
     const std::string path = dir + "/" + file;
-    if (std::ifstream(path).good()) RETURN_NOT_OK(conf.AddResourceFile(path));
+    if (std::ifstream(path).good()) {
+      RETURN_NOT_OK(conf.AddResourceFile(path));
+    } else if (std::string_view(file) == "capacity-scheduler.xml" &&
+               conf.KeysWithPrefix("yarn.scheduler.capacity.").empty()) {
+      // A Hadoop install always has one in etc/hadoop; without it (and
+      // without queues in the other files) the queue tree is the one Hadoop
+      // ships (one queue, "default").
+      RETURN_NOT_OK(conf.AddResourceString(rm::ShippedCapacitySchedulerXml(),
+                                           rm::kShippedCapacitySchedulerSource));
+    }
   }
   return conf;
 }

@@ -145,7 +145,9 @@ class HadoopConfStartTest : public ::testing::Test {
 };
 
 TEST_F(HadoopConfStartTest, StockYarnSiteStartsWithTheStoreUnderHadoopTmpDir) {
-  if (!CanUnshare()) GTEST_SKIP() << "needs root and unshare(1) for a private /tmp";
+  if (!CanUnshare()) {
+    GTEST_SKIP() << "needs root and unshare(1) for a private /tmp";
+  }
   // Hadoop keys only: ports picked at run time, recovery on with the
   // store's shipped default path.
   std::map<std::string, std::string> site;
@@ -202,7 +204,9 @@ TEST_F(HadoopConfStartTest, StockYarnSiteStartsWithTheStoreUnderHadoopTmpDir) {
       child_tmp / ("hadoop-" + ProcessUserName()) / "yarn/system/rmstore";
   EXPECT_TRUE(fs::exists(store / "CURRENT")) << store;
   // ... and not in the machine's /tmp, if it was not there before.
-  if (!host_store_existed) EXPECT_FALSE(fs::exists(host_store)) << host_store;
+  if (!host_store_existed) {
+    EXPECT_FALSE(fs::exists(host_store)) << host_store;
+  }
 
   rm_.Stop(SIGTERM, 10s);
   EXPECT_TRUE(WIFEXITED(rm_.wait_status()) && WEXITSTATUS(rm_.wait_status()) == 0)
@@ -210,7 +214,9 @@ TEST_F(HadoopConfStartTest, StockYarnSiteStartsWithTheStoreUnderHadoopTmpDir) {
 }
 
 TEST_F(HadoopConfStartTest, EmptyConfDirStartsOnHadoopDefaults) {
-  if (!CanUnshare()) GTEST_SKIP() << "needs root and unshare(1) for private /tmp and ports";
+  if (!CanUnshare()) {
+    GTEST_SKIP() << "needs root and unshare(1) for private /tmp and ports";
+  }
   rm_ = SpawnIsolated({"rm", "--conf", (work_ / "conf").string(), "--ports-file",
                        (work_ / "rm.ports").string()},
                       /*own_network=*/true);

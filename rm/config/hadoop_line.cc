@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 
 #include "rm/config/configuration.h"
 
@@ -105,6 +106,36 @@ std::vector<std::string_view> HadoopDefaultKeys() {
   std::vector<std::string_view> keys;
   for (const auto& d : kDefaults) keys.push_back(d.key);
   return keys;
+}
+
+std::string ShippedCapacitySchedulerXml() {
+  // hadoop-yarn-server-resourcemanager/conf/capacity-scheduler.xml: the keys
+  // common to 2.6.5, 2.7.7 and 3.3.0 (3.3 adds lifetimes and delays whose
+  // shipped values are their code defaults).
+  constexpr std::pair<std::string_view, std::string_view> kShipped[] = {
+      {"yarn.scheduler.capacity.maximum-applications", "10000"},
+      {"yarn.scheduler.capacity.maximum-am-resource-percent", "0.1"},
+      {"yarn.scheduler.capacity.resource-calculator",
+       "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator"},
+      {"yarn.scheduler.capacity.root.queues", "default"},
+      {"yarn.scheduler.capacity.root.default.capacity", "100"},
+      {"yarn.scheduler.capacity.root.default.user-limit-factor", "1"},
+      {"yarn.scheduler.capacity.root.default.maximum-capacity", "100"},
+      {"yarn.scheduler.capacity.root.default.state", "RUNNING"},
+      {"yarn.scheduler.capacity.root.default.acl_submit_applications", "*"},
+      {"yarn.scheduler.capacity.root.default.acl_administer_queue", "*"},
+      {"yarn.scheduler.capacity.node-locality-delay", "40"},
+      {"yarn.scheduler.capacity.queue-mappings-override.enable", "false"},
+  };
+  std::string xml = "<?xml version=\"1.0\"?>\n<configuration>\n";
+  for (const auto& [key, value] : kShipped) {
+    xml.append("  <property><name>")
+        .append(key)
+        .append("</name><value>")
+        .append(value)
+        .append("</value></property>\n");
+  }
+  return xml + "</configuration>\n";
 }
 
 }  // namespace spindle::rm

@@ -78,4 +78,13 @@ std::optional<ShippedDefault> HadoopDefault(HadoopLine line, std::string_view ke
 // Every key HadoopDefault() knows (sorted), for documentation and tests.
 std::vector<std::string_view> HadoopDefaultKeys();
 
+// The capacity-scheduler.xml every Hadoop distribution ships in etc/hadoop
+// (the same queue tree on 2.6, 2.7 and 3.3: one queue "default" with all of
+// root's capacity, open ACLs), as an XML resource: what `spindle rm` reads
+// when the configuration directory has no capacity-scheduler.xml. A file of
+// the operator's replaces it whole, as in Hadoop.
+std::string ShippedCapacitySchedulerXml();
+inline constexpr char kShippedCapacitySchedulerSource[] =
+    "capacity-scheduler.xml (as Hadoop ships it)";
+
 }  // namespace spindle::rm

@@ -138,5 +138,16 @@ TEST(HadoopLineTest, UserNameIsThePasswdNameNotUser) {
   EXPECT_NE(ProcessUserName(), "not-the-process-user");
 }
 
+TEST(HadoopLineTest, ShippedCapacitySchedulerIsOneDefaultQueue) {
+  Configuration conf;
+  ASSERT_TRUE(
+      conf.AddResourceString(ShippedCapacitySchedulerXml(), kShippedCapacitySchedulerSource).ok());
+  EXPECT_EQ(conf.Get("yarn.scheduler.capacity.root.queues"), "default");
+  EXPECT_EQ(conf.Get("yarn.scheduler.capacity.root.default.capacity"), "100");
+  EXPECT_EQ(conf.Get("yarn.scheduler.capacity.root.default.acl_submit_applications"), "*");
+  EXPECT_EQ(conf.SourceOf("yarn.scheduler.capacity.root.queues"),
+            "capacity-scheduler.xml (as Hadoop ships it)");
+}
+
 }  // namespace
 }  // namespace spindle::rm

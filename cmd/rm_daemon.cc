@@ -103,9 +103,9 @@ namespace {
 Status CheckConfigurationDirectory(const std::string& dir) {
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0) {
-    return Status::IoError("configuration directory " + dir + ": " +
-                           (errno == ENOENT ? std::string("no such directory")
-                                            : std::string(std::strerror(errno))));
+    return Status::IoError(
+        "configuration directory " + dir + ": " +
+        (errno == ENOENT ? std::string("no such directory") : std::string(std::strerror(errno))));
   }
   if (!S_ISDIR(st.st_mode)) {
     return Status::InvalidArgument("configuration directory " + dir +

@@ -102,7 +102,8 @@ class HadoopConfStartTest : public ::testing::Test {
   // `own_network`) whose /tmp is an empty tmpfs; exits 97 before exec if the
   // fresh /tmp is not empty.
   ChildProcess SpawnIsolated(const std::vector<std::string>& args, bool own_network) {
-    std::string command = "mount -t tmpfs spindle-test-tmp /tmp && [ -z \"$(ls -A /tmp)\" ] || exit 97; exec \"$0\"";
+    std::string command =
+        "mount -t tmpfs spindle-test-tmp /tmp && [ -z \"$(ls -A /tmp)\" ] || exit 97; exec \"$0\"";
     for (size_t i = 0; i < args.size(); ++i) command += " \"$" + std::to_string(i + 1) + "\"";
     ChildOptions options;
     options.binary = fs::exists("/usr/bin/unshare") ? "/usr/bin/unshare" : "/bin/unshare";
@@ -161,9 +162,9 @@ TEST_F(HadoopConfStartTest, StockYarnSiteStartsWithTheStoreUnderHadoopTmpDir) {
       fs::path("/tmp") / ("hadoop-" + ProcessUserName()) / "yarn/system/rmstore";
   const bool host_store_existed = fs::exists(host_store);
 
-  rm_ = SpawnIsolated({"rm", "--conf", (work_ / "conf").string(), "--ports-file",
-                       (work_ / "rm.ports").string()},
-                      /*own_network=*/false);
+  rm_ = SpawnIsolated(
+      {"rm", "--conf", (work_ / "conf").string(), "--ports-file", (work_ / "rm.ports").string()},
+      /*own_network=*/false);
   auto ports = AwaitPorts();
   ASSERT_FALSE(ports.empty());
   const pid_t pid = rm_.pid();
@@ -200,8 +201,7 @@ TEST_F(HadoopConfStartTest, StockYarnSiteStartsWithTheStoreUnderHadoopTmpDir) {
 
   // The store is where Hadoop's leveldb store would be, in the child's /tmp.
   const fs::path child_tmp = fs::path("/proc") / std::to_string(pid) / "root/tmp";
-  const fs::path store =
-      child_tmp / ("hadoop-" + ProcessUserName()) / "yarn/system/rmstore";
+  const fs::path store = child_tmp / ("hadoop-" + ProcessUserName()) / "yarn/system/rmstore";
   EXPECT_TRUE(fs::exists(store / "CURRENT")) << store;
   // ... and not in the machine's /tmp, if it was not there before.
   if (!host_store_existed) {
@@ -217,9 +217,9 @@ TEST_F(HadoopConfStartTest, EmptyConfDirStartsOnHadoopDefaults) {
   if (!CanUnshare()) {
     GTEST_SKIP() << "needs root and unshare(1) for private /tmp and ports";
   }
-  rm_ = SpawnIsolated({"rm", "--conf", (work_ / "conf").string(), "--ports-file",
-                       (work_ / "rm.ports").string()},
-                      /*own_network=*/true);
+  rm_ = SpawnIsolated(
+      {"rm", "--conf", (work_ / "conf").string(), "--ports-file", (work_ / "rm.ports").string()},
+      /*own_network=*/true);
   auto ports = AwaitPorts();
   ASSERT_FALSE(ports.empty());
   EXPECT_EQ(ports["client"], 8032);

@@ -8,11 +8,10 @@ namespace {
 
 // Java's int `x + 1`: two's complement wrap-around, without C++'s undefined
 // signed overflow.
-int32_t JavaIntPlusOne(int32_t x) {
-  return static_cast<int32_t>(static_cast<uint32_t>(x) + 1u);
-}
+int32_t JavaIntPlusOne(int32_t x) { return static_cast<int32_t>(static_cast<uint32_t>(x) + 1u); }
 
-constexpr char kInvalidPrefix[] = "Invalid responseId in AllocateRequest from application attempt: ";
+constexpr char kInvalidPrefix[] =
+    "Invalid responseId in AllocateRequest from application attempt: ";
 
 }  // namespace
 
@@ -37,8 +36,7 @@ Result<ResponseIdVerdict> CheckResponseId(rm::AmProtocolRules rules,
       if (next == last_id) return ResponseIdVerdict::kResendLast;
       if (next < last_id) {
         return Status::Remote(rm::yarn::kInvalidApplicationMasterRequest,
-                              kInvalidPrefix + attempt.ToString() +
-                                  ", expect responseId to be " +
+                              kInvalidPrefix + attempt.ToString() + ", expect responseId to be " +
                                   std::to_string(JavaIntPlusOne(last_id)));
       }
       return ResponseIdVerdict::kAnswer;

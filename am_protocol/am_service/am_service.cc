@@ -1,11 +1,10 @@
 #include "am_protocol/am_service/am_service.h"
 
-#include "am_protocol/am_service/allocate_rules.h"
-
 #include <glog/logging.h>
 
 #include <set>
 
+#include "am_protocol/am_service/allocate_rules.h"
 #include "am_protocol/ipc/token_service.h"
 #include "rm/security/token_identifiers.h"
 #include "rm/security/yarn_id_protos.h"
@@ -305,9 +304,9 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
   MutexLock lock(&state->mu);
   // What a responseId that is not the last answer's gets depends on the
   // Hadoop line (allocate_rules.h).
-  ASSIGN_OR_RETURN(const ResponseIdVerdict verdict,
-                   CheckResponseId(deps_.rules, attempt, request.response_id(),
-                                   state->last_response_id));
+  ASSIGN_OR_RETURN(
+      const ResponseIdVerdict verdict,
+      CheckResponseId(deps_.rules, attempt, request.response_id(), state->last_response_id));
   if (verdict == ResponseIdVerdict::kResendLast) {
     *response = state->last_response;  // the AM lost our answer: send it again
     return Status::OK();
@@ -476,9 +475,9 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
   // scheduler's histograms on every allocate.
   const pool::Resource capacity = deps_.pool->cell().Capacity();
   const pool::Resource allocated = deps_.pool->cell().Allocated();
-  pool::Resource headroom = pool::Resource::Of(
-      std::max<int64_t>(0, capacity.memory_mb() - allocated.memory_mb()),
-      std::max<int64_t>(0, capacity.vcores() - allocated.vcores()));
+  pool::Resource headroom =
+      pool::Resource::Of(std::max<int64_t>(0, capacity.memory_mb() - allocated.memory_mb()),
+                         std::max<int64_t>(0, capacity.vcores() - allocated.vcores()));
   ToProto(headroom, response->mutable_limit());
   response->set_num_cluster_nodes(deps_.nodes->NumUsableNodes());
   if (auto id = rm::DecodeAmrmTokenIdentifier(who.token_identifier);

@@ -21,8 +21,8 @@
 
 #include "am_protocol/ipc/rpc_service.h"
 #include "base/mutex.h"
-#include "rm/config/hadoop_line.h"
 #include "rm/apps/app_manager.h"
+#include "rm/config/hadoop_line.h"
 #include "rm/containers/container_registry.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/security/amrm_token_secret_manager.h"

@@ -1,13 +1,13 @@
 #include "nm_shim/agent/agent_options.h"
 
-#include "rm/config/hadoop_line.h"
-
 #include <unistd.h>
 
 #include <charconv>
 #include <fstream>
 #include <sstream>
 #include <thread>
+
+#include "rm/config/hadoop_line.h"
 
 namespace spindle::nm {
 

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "am_protocol/ipc/rpc_service.h"
-#include "rm/config/hadoop_line.h"
 #include "rm/apps/app_manager.h"
+#include "rm/config/hadoop_line.h"
 #include "rm/containers/container_registry.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/security/container_token_secret_manager.h"

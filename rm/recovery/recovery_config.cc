@@ -40,9 +40,9 @@ Result<RecoveryConfig> RecoveryConfig::FromConfiguration(const Configuration& co
         "(MemoryRMStateStore) or null (NullRMStateStore)");
   }
   // The leveldb key always has a value: the line's shipped default.
-  config.store.path = conf.GetTrimmed("spindle.store.path")
-                          .value_or(conf.GetTrimmed("yarn.resourcemanager.leveldb-state-store.path")
-                                        .value_or(""));
+  config.store.path =
+      conf.GetTrimmed("spindle.store.path")
+          .value_or(conf.GetTrimmed("yarn.resourcemanager.leveldb-state-store.path").value_or(""));
   ASSIGN_OR_RETURN(config.store.sync_writes, conf.GetBool("spindle.store.sync-writes", true));
   constexpr char kWaitKey[] = "yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms";
   ASSIGN_OR_RETURN(int64_t wait_ms, conf.GetInt(kWaitKey, 10000));

@@ -5,10 +5,10 @@
 //       yarn-default.xml of every line (2.6, 2.7, 3.3): without it the RM
 //       neither reads nor writes a store.
 //   yarn.resourcemanager.store.class            default: the embedded RocksDB
-//       store (Spindle; Hadoop's default, FileSystemRMStateStore, is refused). Accepted: "rocksdb" or Hadoop's LeveldbRMStateStore (both the
-//       embedded RocksDB store), "memory" or MemoryRMStateStore (process
-//       memory: nothing survives the process), "null" or NullRMStateStore
-//       (nothing stored, nothing recovered). Others (ZKRMStateStore,
+//       store (Spindle; Hadoop's default, FileSystemRMStateStore, is refused). Accepted: "rocksdb"
+//       or Hadoop's LeveldbRMStateStore (both the embedded RocksDB store), "memory" or
+//       MemoryRMStateStore (process memory: nothing survives the process), "null" or
+//       NullRMStateStore (nothing stored, nothing recovered). Others (ZKRMStateStore,
 //       FileSystemRMStateStore) are refused by name.
 //   spindle.store.path                          the RocksDB directory; else
 //       yarn.resourcemanager.leveldb-state-store.path, whose shipped default

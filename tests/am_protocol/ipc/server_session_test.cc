@@ -258,8 +258,8 @@ TEST_F(ServerSessionTest, IdentitylessContextRunsAsTheLoginUserUnderSimple) {
     ServerSessionOptions options;
     options.login_user = "yarn";
     ServerSession s(options, &sink, "N");
-    ASSERT_TRUE(s.OnData(EncodePreamble(AuthProtocol::kNone) +
-                         IdentitylessContext(with_real_user) + Call(1)))
+    ASSERT_TRUE(s.OnData(EncodePreamble(AuthProtocol::kNone) + IdentitylessContext(with_real_user) +
+                         Call(1)))
         << s.close_reason();
     EXPECT_TRUE(s.context_established());
     EXPECT_EQ(s.identity().auth_method, AuthMethod::kSimple);
@@ -321,15 +321,21 @@ ClientNegotiation::Outcome Negotiate(ServerSession& s, RecordingSink& sink,
   return client.outcome();
 }
 
-TEST_F(ServerSessionTest, TokenAuthenticationEstablishesTheTokenUser) {
-  ServerSessionOptions options;
-  options.token_provider = &secrets_;
-  auto& s = Session(options);
+// A session offering TOKEN whose client has authenticated with an AMRM
+// token of appattempt_1_0001_000001 (no connection context yet).
+ServerSession& TokenAuthenticated(ServerSession& s, RecordingSink& sink) {
   const ClientToken token = FakeTokenSecrets::TokenFor("appattempt_1_0001_000001");
   ClientNegotiation client(&token, "CNONCE");
   bool closed = false;
-  EXPECT_EQ(Negotiate(s, sink_, client, &closed), ClientNegotiation::Outcome::kToken);
-  ASSERT_FALSE(closed);
+  EXPECT_EQ(Negotiate(s, sink, client, &closed), ClientNegotiation::Outcome::kToken);
+  EXPECT_FALSE(closed);
+  return s;
+}
+
+TEST_F(ServerSessionTest, TokenAuthenticationEstablishesTheTokenUser) {
+  ServerSessionOptions options;
+  options.token_provider = &secrets_;
+  auto& s = TokenAuthenticated(Session(options), sink_);
   ASSERT_TRUE(s.OnData(EncodeConnectionContextFrame(kClientId, kAcp, "", true) + Call(1)));
   EXPECT_EQ(s.identity().auth_method, AuthMethod::kToken);
   EXPECT_EQ(s.identity().user, "appattempt_1_0001_000001");
@@ -343,12 +349,7 @@ TEST_F(ServerSessionTest, IdentitylessContextUnderSaslKeepsTheTokenUser) {
   ServerSessionOptions options;
   options.token_provider = &secrets_;
   options.login_user = "yarn";
-  auto& s = Session(options);
-  const ClientToken token = FakeTokenSecrets::TokenFor("appattempt_1_0001_000001");
-  ClientNegotiation client(&token, "CNONCE");
-  bool closed = false;
-  EXPECT_EQ(Negotiate(s, sink_, client, &closed), ClientNegotiation::Outcome::kToken);
-  ASSERT_FALSE(closed);
+  auto& s = TokenAuthenticated(Session(options), sink_);
   ASSERT_TRUE(s.OnData(IdentitylessContext(/*with_real_user=*/true) + Call(1)));
   EXPECT_EQ(s.identity().auth_method, AuthMethod::kToken);
   EXPECT_EQ(s.identity().user, "appattempt_1_0001_000001");

@@ -46,8 +46,8 @@ TEST(RecoveryConfigTest, HadoopsFileSystemStoreIsRefusedByName) {
 }
 
 TEST(RecoveryConfigTest, PrepareCreatesParentsAndAPrivateStoreDirectory) {
-  const fs::path root = fs::path(::testing::TempDir()) /
-                        ("recovery_config_test." + std::to_string(::getpid()));
+  const fs::path root =
+      fs::path(::testing::TempDir()) / ("recovery_config_test." + std::to_string(::getpid()));
   fs::remove_all(root);
   Configuration conf;
   conf.Set("hadoop.tmp.dir", root.string() + "/hadoop-x");
@@ -64,7 +64,11 @@ TEST(RecoveryConfigTest, PrepareCreatesParentsAndAPrivateStoreDirectory) {
   EXPECT_TRUE(PrepareStoreDirectory(*config).ok());
   // A store and a store under a file: the reason is named.
   const fs::path file = root / "file";
-  { FILE* f = std::fopen(file.c_str(), "w"); ASSERT_NE(f, nullptr); std::fclose(f); }
+  {
+    FILE* f = std::fopen(file.c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fclose(f);
+  }
   conf.Set("spindle.store.path", (file / "rmstore").string());
   auto under_file = RecoveryConfig::FromConfiguration(conf);
   ASSERT_TRUE(under_file.ok());

@@ -52,7 +52,7 @@ struct AmServiceDeps {
   std::function<bool()> placements_held;
   // The Hadoop line's allocate checks (spindle.compat.hadoop-version).
   // Default: the newest line's.
-  rm::AmProtocolRules rules = rm::TraitsOf(rm::kNewestHadoopLine).am_rules;
+  rm::AmProtocolRules rules = rm::TraitsOf(rm::kDefaultHadoopLine).am_rules;
 };
 
 class AmService {

@@ -31,7 +31,7 @@ struct ResourceTrackerOptions {
   // yarn.nodemanager.resourcemanager.minimum.version = EqualToNM needs it
   // >= its own). The daemon sets it from spindle.compat.hadoop-version;
   // default: the newest line's (rm/config/hadoop_line.h).
-  std::string rm_version{rm::TraitsOf(rm::kNewestHadoopLine).version};
+  std::string rm_version{rm::TraitsOf(rm::kDefaultHadoopLine).version};
   // The RM's cluster timestamp (rm_identifier).
   int64_t rm_identifier = 0;
 };

@@ -105,8 +105,8 @@ HadoopLine Configuration::LineForDefaults() const {
   // An unparsable value is reported by HadoopLineOf() when the daemon
   // starts; until then the newest line's defaults apply.
   auto it = entries_.find(kHadoopLineKey);
-  if (it == entries_.end()) return kNewestHadoopLine;
-  return ParseHadoopLine(it->second.value).value_or(kNewestHadoopLine);
+  if (it == entries_.end()) return kDefaultHadoopLine;
+  return ParseHadoopLine(it->second.value).value_or(kDefaultHadoopLine);
 }
 
 Status Configuration::AddResourceFile(const std::string& path) {

@@ -61,6 +61,9 @@ class Configuration {
   // "default" for a key nobody sets.
   std::string SourceOf(const std::string& key) const;
   bool IsFinal(const std::string& key) const;
+  // Whether a resource or Set() gave `key` a value (a shipped default of the
+  // Hadoop line does not count).
+  bool IsSet(const std::string& key) const { return entries_.count(key) != 0; }
   // All keys that start with `prefix`, sorted.
   std::vector<std::string> KeysWithPrefix(std::string_view prefix) const;
   // Every key, sorted (for /conf and diagnostics).

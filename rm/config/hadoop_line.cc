@@ -69,14 +69,20 @@ std::optional<HadoopLine> ParseHadoopLine(std::string_view text) {
   if (first == std::string_view::npos) return std::nullopt;
   text = text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
   for (const auto& traits : kTraits) {
-    if (traits.name == text) return traits.line;
+    // The line ("2.7") or one of its releases ("2.7.7"), as spindle doctor
+    // reads it (rm/config/key_catalog.h's HadoopLineIndex).
+    if (text == traits.name || (text.size() > traits.name.size() &&
+                                text.substr(0, traits.name.size()) == traits.name &&
+                                text[traits.name.size()] == '.')) {
+      return traits.line;
+    }
   }
   return std::nullopt;
 }
 
 Result<HadoopLine> HadoopLineOf(const Configuration& conf) {
   const auto value = conf.GetTrimmed(kHadoopLineKey);
-  if (!value.has_value()) return kNewestHadoopLine;
+  if (!value.has_value()) return kDefaultHadoopLine;
   if (auto line = ParseHadoopLine(*value); line.has_value()) return *line;
   std::string supported;
   for (const auto& traits : kTraits) {
@@ -110,13 +116,12 @@ std::vector<std::string_view> HadoopDefaultKeys() {
 
 std::string ShippedCapacitySchedulerXml() {
   // hadoop-yarn-server-resourcemanager/conf/capacity-scheduler.xml: the keys
-  // common to 2.6.5, 2.7.7 and 3.3.0 (3.3 adds lifetimes and delays whose
-  // shipped values are their code defaults).
+  // Spindle reads, common to 2.6.5, 2.7.7 and 3.3.0 (the file also sets the
+  // resource calculator, locality delay and queue-mapping override to their
+  // code defaults, which Spindle does not read).
   constexpr std::pair<std::string_view, std::string_view> kShipped[] = {
       {"yarn.scheduler.capacity.maximum-applications", "10000"},
       {"yarn.scheduler.capacity.maximum-am-resource-percent", "0.1"},
-      {"yarn.scheduler.capacity.resource-calculator",
-       "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator"},
       {"yarn.scheduler.capacity.root.queues", "default"},
       {"yarn.scheduler.capacity.root.default.capacity", "100"},
       {"yarn.scheduler.capacity.root.default.user-limit-factor", "1"},
@@ -124,8 +129,6 @@ std::string ShippedCapacitySchedulerXml() {
       {"yarn.scheduler.capacity.root.default.state", "RUNNING"},
       {"yarn.scheduler.capacity.root.default.acl_submit_applications", "*"},
       {"yarn.scheduler.capacity.root.default.acl_administer_queue", "*"},
-      {"yarn.scheduler.capacity.node-locality-delay", "40"},
-      {"yarn.scheduler.capacity.queue-mappings-override.enable", "false"},
   };
   std::string xml = "<?xml version=\"1.0\"?>\n<configuration>\n";
   for (const auto& [key, value] : kShipped) {

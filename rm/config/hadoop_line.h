@@ -23,10 +23,11 @@ namespace spindle::rm {
 
 class Configuration;
 
-enum class HadoopLine { k2_6, k2_7, k3_3 };
+// Oldest first; the values are the line indexes of rm/config/key_catalog.h.
+enum class HadoopLine { k2_6 = 0, k2_7 = 1, k3_3 = 2 };
 
 inline constexpr char kHadoopLineKey[] = "spindle.compat.hadoop-version";
-inline constexpr HadoopLine kNewestHadoopLine = HadoopLine::k3_3;
+inline constexpr HadoopLine kDefaultHadoopLine = HadoopLine::k3_3;
 
 // ApplicationMasterService's allocate checks and texts.
 enum class AmProtocolRules {
@@ -57,10 +58,11 @@ struct HadoopLineTraits {
 
 const HadoopLineTraits& TraitsOf(HadoopLine line);
 
-// "2.6", "2.7" or "3.3" (surrounding blanks ignored); nullopt otherwise.
+// "2.6", "2.7" or "3.3", or a release of one ("2.7.7", "3.3.6"); surrounding
+// blanks ignored; nullopt otherwise.
 std::optional<HadoopLine> ParseHadoopLine(std::string_view text);
 
-// The line `conf` names (kHadoopLineKey; unset: kNewestHadoopLine), or an
+// The line `conf` names (kHadoopLineKey; unset: kDefaultHadoopLine), or an
 // InvalidArgument naming the file, the key and the value.
 Result<HadoopLine> HadoopLineOf(const Configuration& conf);
 
@@ -72,7 +74,8 @@ struct ShippedDefault {
 };
 
 // The line's shipped default of `key`, for the keys Spindle takes from the
-// table; nullopt for the others.
+// table; nullopt for the others. `value` views a string literal, so its
+// data() is a NUL-terminated C string.
 std::optional<ShippedDefault> HadoopDefault(HadoopLine line, std::string_view key);
 
 // Every key HadoopDefault() knows (sorted), for documentation and tests.

@@ -40,7 +40,7 @@ struct ClusterIdentity {
   // nm_shim/tracker's rm_version), its build string and build date. The
   // daemon sets them from spindle.compat.hadoop-version; default: the newest
   // line's (rm/config/hadoop_line.h).
-  std::string version{rm::TraitsOf(rm::kNewestHadoopLine).version};
+  std::string version{rm::TraitsOf(rm::kDefaultHadoopLine).version};
   std::string build_version = version + " from spindle";
   std::string built_on = "";
   // What Hadoop's RMContext says when HA is off.

@@ -26,7 +26,9 @@ TEST(HadoopLineTest, ParsesTheThreeLines) {
   EXPECT_EQ(ParseHadoopLine("2.6"), HadoopLine::k2_6);
   EXPECT_EQ(ParseHadoopLine("2.7"), HadoopLine::k2_7);
   EXPECT_EQ(ParseHadoopLine(" 3.3\n"), HadoopLine::k3_3);
-  for (const char* bad : {"", "3", "2.8", "3.3.6", "v3.3", "3.4"}) {
+  EXPECT_EQ(ParseHadoopLine("3.3.6"), HadoopLine::k3_3);
+  EXPECT_EQ(ParseHadoopLine("2.7.7"), HadoopLine::k2_7);
+  for (const char* bad : {"", "3", "2.8", "v3.3", "3.4", "2.60"}) {
     EXPECT_FALSE(ParseHadoopLine(bad).has_value()) << bad;
   }
 }
@@ -34,7 +36,7 @@ TEST(HadoopLineTest, ParsesTheThreeLines) {
 TEST(HadoopLineTest, DefaultIsTheNewestLine) {
   Configuration conf;
   EXPECT_EQ(HadoopLineOf(conf).value(), HadoopLine::k3_3);
-  EXPECT_EQ(kNewestHadoopLine, HadoopLine::k3_3);
+  EXPECT_EQ(kDefaultHadoopLine, HadoopLine::k3_3);
   EXPECT_EQ(HadoopLineOf(OnLine("2.6")).value(), HadoopLine::k2_6);
 }
 

@@ -414,7 +414,6 @@ TEST(DoctorTest, TheHadoopLineComesFromTheConfiguration) {
   EXPECT_EQ(report.hadoop_line, "2.7");
   // Spindle then stands in for 2.7 and takes its defaults: nothing differs.
   EXPECT_EQ(Find(report, "yarn.scheduler.maximum-allocation-vcores"), nullptr);
-  EXPECT_EQ(Find(report, "yarn.resourcemanager.max-completed-applications"), nullptr);
 
   dir.Write("yarn-site.xml",
             Xml(With(Hadoop33Defaults(), {{"spindle.compat.hadoop-version", "1.0"}})));

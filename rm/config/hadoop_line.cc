@@ -71,9 +71,9 @@ std::optional<HadoopLine> ParseHadoopLine(std::string_view text) {
   for (const auto& traits : kTraits) {
     // The line ("2.7") or one of its releases ("2.7.7"), as spindle doctor
     // reads it (rm/config/key_catalog.h's HadoopLineIndex).
-    if (text == traits.name || (text.size() > traits.name.size() &&
-                                text.substr(0, traits.name.size()) == traits.name &&
-                                text[traits.name.size()] == '.')) {
+    if (text == traits.name ||
+        (text.size() > traits.name.size() && text.substr(0, traits.name.size()) == traits.name &&
+         text[traits.name.size()] == '.')) {
       return traits.line;
     }
   }

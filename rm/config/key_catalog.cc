@@ -1,9 +1,9 @@
 #include "rm/config/key_catalog.h"
 
-#include "rm/config/hadoop_line.h"
-
 #include <cctype>
 #include <vector>
+
+#include "rm/config/hadoop_line.h"
 
 namespace spindle::rm {
 
@@ -947,8 +947,7 @@ const KeySpec kCatalog[] = {
      "the Hadoop line (2.6, 2.7, 3.3) Spindle stands in for: the defaults that differ between "
      "lines, the allocate responseId tolerance, the version reported to clients and "
      "NodeManagers (rm/config/HADOOP_LINES.md); also what spindle doctor compares with",
-     "2.6|2.7|3.3", kBlocker, true,
-     "spindle rm and spindle nm refuse to start on any other value"},
+     "2.6|2.7|3.3", kBlocker, true, "spindle rm and spindle nm refuse to start on any other value"},
     {"spindle.store.path", kHonoured, kRm, kText,
      "${yarn.resourcemanager.leveldb-state-store.path}", kNoHadoopKey,
      "directory of the embedded RocksDB state store"},

@@ -259,8 +259,8 @@ TEST(DoctorTest, CapturedConfAgainstTheNewestLine) {
   // Spindle takes the 3.3 line's defaults: no difference to report.
   EXPECT_EQ(Find(report, "yarn.resourcemanager.max-completed-applications"), nullptr);
   EXPECT_EQ(Find(report, "ipc.maximum.data.length"), nullptr);
-  ExpectFindings(report, {{"yarn.scheduler.capacity.root.default.capacity", DoctorSeverity::kOk,
-                           "honoured"}});
+  ExpectFindings(
+      report, {{"yarn.scheduler.capacity.root.default.capacity", DoctorSeverity::kOk, "honoured"}});
   EXPECT_EQ(report.ExitCode(), 1);
 }
 

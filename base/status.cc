@@ -73,6 +73,13 @@ std::string Status::ToString() const {
   return out;
 }
 
+std::string Status::UserMessage() const {
+  if (ok()) return "OK";
+  if (state_->java_class.empty()) return state_->message;
+  if (state_->message.empty()) return state_->java_class;
+  return state_->java_class + ": " + state_->message;
+}
+
 Status Status::WithContext(std::string_view context) const {
   if (ok()) return Status();
   Status copy(*this);

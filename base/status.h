@@ -78,8 +78,13 @@ class [[nodiscard]] Status {
   bool IsRemote() const { return state_ != nullptr && !state_->java_class.empty(); }
   bool IsUnauthorized() const { return code() == Code::kUnauthorized; }
 
-  // "InvalidArgument: bad frame" or "OK".
+  // "InvalidArgument: bad frame" or "OK": for logs and tests, where the code
+  // name helps a developer.
   std::string ToString() const;
+  // For a person at a terminal: the message alone ("bad frame"), or, for an
+  // error naming a Hadoop exception, "<java class>: <message>" as a Hadoop
+  // client prints a Throwable (Throwable.toString). "OK" for OK.
+  std::string UserMessage() const;
   // Returns a copy whose message is prefixed with `context`.
   Status WithContext(std::string_view context) const;
 

@@ -168,35 +168,35 @@ Result<IpcBenchResult> RunIpcBench(const IpcBenchOptions& options) {
   return result;
 }
 
+const CommandSpec& IpcBenchCommand() {
+  static const IpcBenchOptions kDefaults;
+  static const CommandSpec kSpec{
+      "bench ipc",
+      "Hadoop IPC calls/s and latency over loopback, in one process",
+      {FlagSpec::Int("connections", kDefaults.connections, "client connections").InRange(1, 1e5),
+       FlagSpec::Int("in-flight", kDefaults.in_flight, "calls outstanding per connection")
+           .InRange(1, 1e6),
+       FlagSpec::Int("seconds", kDefaults.seconds, "measured time").InRange(1, 1e6),
+       FlagSpec::Int("workers", kDefaults.worker_threads, "server handler threads")
+           .InRange(1, 1024),
+       FlagSpec::Switch("token", "authenticate with a token (DIGEST-MD5) instead of SIMPLE"),
+       FlagSpec::String("json", "FILE", "", "also write the result as JSON here")},
+      "exit status: 0, or 1 if a call failed"};
+  return kSpec;
+}
+
 int IpcBenchMain(const CommandLine& flags) {
-  Status known =
-      flags.CheckKnown({"connections", "in-flight", "seconds", "workers", "token", "json"});
-  if (!known.ok()) {
-    std::fprintf(stderr, "spindle bench ipc: %s\n", known.ToString().c_str());
-    return 2;
-  }
   IpcBenchOptions options;
-  auto connections = flags.GetInt("connections", options.connections);
-  auto in_flight = flags.GetInt("in-flight", options.in_flight);
-  auto seconds = flags.GetInt("seconds", options.seconds);
-  auto workers = flags.GetInt("workers", options.worker_threads);
-  for (const auto* r : {&connections, &in_flight, &seconds, &workers}) {
-    if (!r->ok()) {
-      std::fprintf(stderr, "spindle bench ipc: %s\n", r->status().ToString().c_str());
-      return 2;
-    }
-  }
-  options.connections = static_cast<int>(*connections);
-  options.in_flight = static_cast<int>(*in_flight);
-  options.seconds = static_cast<int>(*seconds);
-  options.worker_threads = static_cast<int>(*workers);
-  options.token_auth = flags.GetString("token", "false") == "true";
-  options.json_path = flags.GetString("json", "");
+  options.connections = static_cast<int>(flags.GetInt("connections"));
+  options.in_flight = static_cast<int>(flags.GetInt("in-flight"));
+  options.seconds = static_cast<int>(flags.GetInt("seconds"));
+  options.worker_threads = static_cast<int>(flags.GetInt("workers"));
+  options.token_auth = flags.GetBool("token");
+  options.json_path = flags.GetString("json");
 
   auto result = RunIpcBench(options);
   if (!result.ok()) {
-    std::fprintf(stderr, "spindle bench ipc: %s\n", result.status().ToString().c_str());
-    return 1;
+    return ReportFailure("bench ipc", result.status());
   }
   std::printf(
       "spindle bench ipc: getClusterMetrics over loopback, client and server in one process\n");

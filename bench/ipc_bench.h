@@ -35,7 +35,8 @@ struct IpcBenchResult {
 
 Result<IpcBenchResult> RunIpcBench(const IpcBenchOptions& options);
 
-// Entry point for `spindle bench ipc [flags]`.
+// `spindle bench ipc`'s flag table and entry point.
+const CommandSpec& IpcBenchCommand();
 int IpcBenchMain(const CommandLine& flags);
 
 }  // namespace spindle::bench

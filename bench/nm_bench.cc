@@ -106,34 +106,30 @@ Result<NmBenchResult> RunNmBench(const NmBenchOptions& options) {
   return result;
 }
 
+const CommandSpec& NmBenchCommand() {
+  static const NmBenchOptions kDefaults;
+  static const CommandSpec kSpec{
+      "bench nm",
+      "heartbeats/s from one `spindle nm --simulate N`, and its CPU and RSS",
+      {FlagSpec::Int("nodes", kDefaults.nodes, "simulated nodes").InRange(1, 1e7),
+       FlagSpec::Int("seconds", kDefaults.seconds, "measured time").InRange(1, 1e6),
+       FlagSpec::Int("interval-ms", kDefaults.heartbeat_interval_ms, "heartbeat interval")
+           .InRange(1, 1e7),
+       FlagSpec::Int("register-timeout", kDefaults.register_timeout_seconds,
+                     "seconds to wait for every node to register")
+           .InRange(1, 1e6)}};
+  return kSpec;
+}
+
 int NmBenchMain(const CommandLine& flags) {
-  Status known = flags.CheckKnown({"nodes", "seconds", "interval-ms", "register-timeout"});
-  if (!known.ok()) {
-    std::fprintf(stderr, "spindle bench nm: %s\n", known.ToString().c_str());
-    return 2;
-  }
   NmBenchOptions options;
-  for (auto [name, field] : {std::pair{"nodes", &options.nodes},
-                             std::pair{"interval-ms", &options.heartbeat_interval_ms}}) {
-    auto v = flags.GetInt(name, *field);
-    if (!v.ok()) {
-      std::fprintf(stderr, "spindle bench nm: %s\n", v.status().ToString().c_str());
-      return 2;
-    }
-    *field = *v;
-  }
-  auto seconds = flags.GetInt("seconds", options.seconds);
-  auto timeout = flags.GetInt("register-timeout", options.register_timeout_seconds);
-  if (!seconds.ok() || !timeout.ok()) {
-    std::fprintf(stderr, "spindle bench nm: --seconds and --register-timeout take integers\n");
-    return 2;
-  }
-  options.seconds = static_cast<int>(*seconds);
-  options.register_timeout_seconds = static_cast<int>(*timeout);
+  options.nodes = flags.GetInt("nodes");
+  options.heartbeat_interval_ms = flags.GetInt("interval-ms");
+  options.seconds = static_cast<int>(flags.GetInt("seconds"));
+  options.register_timeout_seconds = static_cast<int>(flags.GetInt("register-timeout"));
   auto r = RunNmBench(options);
   if (!r.ok()) {
-    std::fprintf(stderr, "spindle bench nm: %s\n", r.status().ToString().c_str());
-    return 1;
+    return ReportFailure("bench nm", r.status());
   }
   std::printf(
       "spindle bench nm: one `spindle nm --simulate %lld` agent -> in-process spindle rm, "

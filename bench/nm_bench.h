@@ -36,7 +36,8 @@ struct NmBenchResult {
 
 Result<NmBenchResult> RunNmBench(const NmBenchOptions& options);
 
-// Entry point for `spindle bench nm [--nodes N] [--seconds S] [--interval-ms MS]`.
+// `spindle bench nm`'s flag table and entry point.
+const CommandSpec& NmBenchCommand();
 int NmBenchMain(const CommandLine& flags);
 
 }  // namespace spindle::bench

@@ -185,58 +185,79 @@ Status ParseList(const std::string& text, Parse parse, std::vector<T>* out) {
 
 }  // namespace
 
+namespace {
+
+template <typename T, typename Name>
+std::string JoinNames(const std::vector<T>& items, Name name) {
+  std::string out;
+  for (const T& item : items) out += (out.empty() ? "" : ",") + std::string(name(item));
+  return out;
+}
+
+}  // namespace
+
+const CommandSpec& PoolBenchCommand() {
+  static const PoolBenchOptions kDefaults;
+  static const CommandSpec kSpec{
+      "bench pool",
+      "scheduler pool placements/s and conflicts per sync mode x strategy",
+      {FlagSpec::Int("nodes", kDefaults.nodes, "nodes in the cell").InRange(1, 1e8),
+       FlagSpec::Int("slots", kDefaults.slots_per_node, "1-slot containers per node")
+           .InRange(1, 1e8),
+       FlagSpec::Int("schedulers", kDefaults.schedulers, "schedulers N").InRange(1, 1e8),
+       FlagSpec::Int("partitions", kDefaults.partitions, "partitions P").InRange(1, 1e8),
+       FlagSpec::Int("gap-ms", kDefaults.gap_ms, "sync gap G").InRange(1, 1e8),
+       FlagSpec::Int("hold", kDefaults.hold_percent, "percent of the slots kept allocated")
+           .InRange(0, 99),
+       FlagSpec::Int("seconds", kDefaults.seconds, "measured seconds per row (after 1 s warm-up)")
+           .InRange(1, 1e8),
+       FlagSpec::Int("batch", kDefaults.batch, "tasks a scheduler chooses per step")
+           .InRange(1, 1e8),
+       FlagSpec::List("modes", "MODE,...", JoinNames(kDefaults.modes, pool::SyncModeName),
+                      "sync modes, one row each"),
+       FlagSpec::List("strategies", "STRATEGY,...",
+                      JoinNames(kDefaults.strategies, pool::StrategyKindName),
+                      "placement strategies, one row each"),
+       FlagSpec::String("transaction", "incremental|all-or-nothing",
+                        pool::TransactionModeName(kDefaults.transaction), "transaction mode"),
+       FlagSpec::String("conflict", "fine-grained|coarse-grained",
+                        pool::ConflictModeName(kDefaults.conflict), "conflict detection"),
+       FlagSpec::Int("seed", static_cast<int64_t>(kDefaults.seed), "random seed"),
+       FlagSpec::String("json", "FILE", "", "also write the rows as JSON here")}};
+  return kSpec;
+}
+
 int PoolBenchMain(const CommandLine& flags) {
-  const auto fail = [](const Status& s) {
-    std::fprintf(stderr, "spindle bench pool: %s\n", s.ToString().c_str());
-    return 2;
-  };
-  Status known =
-      flags.CheckKnown({"nodes", "slots", "schedulers", "partitions", "gap-ms", "hold", "seconds",
-                        "batch", "modes", "strategies", "transaction", "conflict", "seed", "json"});
-  if (!known.ok()) return fail(known);
+  constexpr char kName[] = "bench pool";
   PoolBenchOptions o;
-  struct IntFlag {
-    const char* name;
-    int* field;
-    int min;
-  };
-  for (const IntFlag& f :
-       {IntFlag{"nodes", &o.nodes, 1}, IntFlag{"slots", &o.slots_per_node, 1},
-        IntFlag{"schedulers", &o.schedulers, 1}, IntFlag{"partitions", &o.partitions, 1},
-        IntFlag{"gap-ms", &o.gap_ms, 1}, IntFlag{"hold", &o.hold_percent, 0},
-        IntFlag{"seconds", &o.seconds, 1}, IntFlag{"batch", &o.batch, 1}}) {
-    auto v = flags.GetInt(f.name, *f.field);
-    if (!v.ok()) return fail(v.status());
-    if (*v < f.min || *v > 100'000'000) {
-      return fail(Status::InvalidArgument(std::string("--") + f.name + " out of range"));
-    }
-    *f.field = static_cast<int>(*v);
-  }
-  if (o.hold_percent > 99) return fail(Status::InvalidArgument("--hold must be 0..99"));
-  auto seed = flags.GetInt("seed", 1);
-  if (!seed.ok()) return fail(seed.status());
-  o.seed = static_cast<uint64_t>(*seed);
-  if (flags.Has("modes")) {
-    Status s = ParseList(flags.GetString("modes", ""), pool::ParseSyncMode, &o.modes);
-    if (!s.ok()) return fail(s.WithContext("--modes"));
-  }
-  if (flags.Has("strategies")) {
-    Status s = ParseList(flags.GetString("strategies", ""), pool::ParseStrategy, &o.strategies);
-    if (!s.ok()) return fail(s.WithContext("--strategies"));
-  }
-  const std::string txn = flags.GetString("transaction", "incremental");
+  o.nodes = static_cast<int>(flags.GetInt("nodes"));
+  o.slots_per_node = static_cast<int>(flags.GetInt("slots"));
+  o.schedulers = static_cast<int>(flags.GetInt("schedulers"));
+  o.partitions = static_cast<int>(flags.GetInt("partitions"));
+  o.gap_ms = static_cast<int>(flags.GetInt("gap-ms"));
+  o.hold_percent = static_cast<int>(flags.GetInt("hold"));
+  o.seconds = static_cast<int>(flags.GetInt("seconds"));
+  o.batch = static_cast<int>(flags.GetInt("batch"));
+  o.seed = static_cast<uint64_t>(flags.GetInt("seed"));
+  Status s = ParseList(flags.GetString("modes"), pool::ParseSyncMode, &o.modes);
+  if (!s.ok()) return ReportUsageError(kName, s.WithContext("--modes"));
+  s = ParseList(flags.GetString("strategies"), pool::ParseStrategy, &o.strategies);
+  if (!s.ok()) return ReportUsageError(kName, s.WithContext("--strategies"));
+  const std::string txn = flags.GetString("transaction");
   if (txn == "all-or-nothing") {
     o.transaction = pool::TransactionMode::kAllOrNothing;
   } else if (txn != "incremental") {
-    return fail(Status::InvalidArgument("--transaction: incremental or all-or-nothing"));
+    return ReportUsageError(
+        kName, Status::InvalidArgument("--transaction: incremental or all-or-nothing"));
   }
-  const std::string conflict = flags.GetString("conflict", "fine-grained");
+  const std::string conflict = flags.GetString("conflict");
   if (conflict == "coarse-grained") {
     o.conflict = pool::ConflictMode::kCoarseGrained;
   } else if (conflict != "fine-grained") {
-    return fail(Status::InvalidArgument("--conflict: fine-grained or coarse-grained"));
+    return ReportUsageError(kName,
+                            Status::InvalidArgument("--conflict: fine-grained or coarse-grained"));
   }
-  o.json_path = flags.GetString("json", "");
+  o.json_path = flags.GetString("json");
 
   std::printf(
       "spindle bench pool: %d nodes x %d slots, N=%d, P=%d, G=%d ms, %d%% of slots held, "
@@ -252,8 +273,7 @@ int PoolBenchMain(const CommandLine& flags) {
     for (pool::StrategyKind strategy : o.strategies) {
       auto row = RunPoolBenchRow(o, mode, strategy);
       if (!row.ok()) {
-        std::fprintf(stderr, "spindle bench pool: %s\n", row.status().ToString().c_str());
-        return 1;
+        return ReportFailure(kName, row.status());
       }
       rows.push_back(*row);
       std::printf("%-11s %-14s %3d %14.0f %14.0f %15.1f %11.2f %12.1f %6.2f\n",

@@ -71,7 +71,8 @@ struct PoolBenchRow {
 Result<PoolBenchRow> RunPoolBenchRow(const PoolBenchOptions& options, pool::SyncMode mode,
                                      pool::StrategyKind strategy);
 
-// Entry point for `spindle bench pool [flags]`.
+// `spindle bench pool`'s flag table and entry point.
+const CommandSpec& PoolBenchCommand();
 int PoolBenchMain(const CommandLine& flags);
 
 }  // namespace spindle::bench

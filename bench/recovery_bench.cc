@@ -797,49 +797,62 @@ Result<std::vector<int64_t>> ParseSizes(const std::string& text) {
 
 }  // namespace
 
+const CommandSpec& RecoveryBenchCommand() {
+  static const RecoveryBenchOptions kDefaults;
+  static const CommandSpec kSpec{
+      "bench recovery",
+      "RM restart without loss: store reload time, and SIGKILL to first allocation",
+      {FlagSpec::List(
+           "apps", "M,...",
+           [] {
+             std::string out;
+             for (int64_t m : kDefaults.apps) {
+               out += (out.empty() ? "" : ",") + std::to_string(m);
+             }
+             return out;
+           }(),
+           "store sizes, one run each"),
+       FlagSpec::Int("nodes", kDefaults.nodes, "simulated nodes K in the restart phase")
+           .InRange(1, 1e6),
+       FlagSpec::Int("live-apps", 0,
+                     "applications whose AM containers run on the nodes at the SIGKILL")
+           .InRange(0, 1e8)
+           .ComputedDefault("2 x --nodes"),
+       FlagSpec::String("dir", "DIR", "", "where each run's store and files go")
+           .ComputedDefault("the system temp dir"),
+       FlagSpec::Switch("keep", "keep each run's directory"),
+       FlagSpec::Switch("no-restart", "skip the restart phase (the child processes)"),
+       FlagSpec::Int("timeout", kDefaults.timeout_seconds,
+                     "bound, in seconds, on every wait of the restart phase")
+           .InRange(1, 1e6),
+       FlagSpec::String("binary", "FILE", kDefaults.binary,
+                        "the spindle binary to run as rm and nm"),
+       FlagSpec::String("json", "FILE", "", "also write the runs as JSON here")},
+      "exit status: 0, or 1 if a run failed or lost something"};
+  return kSpec;
+}
+
 int RecoveryBenchMain(const CommandLine& flags) {
-  Status known = flags.CheckKnown(
-      {"apps", "nodes", "live-apps", "dir", "keep", "no-restart", "timeout", "binary", "json"});
-  if (!known.ok()) {
-    std::fprintf(stderr, "spindle bench recovery: %s\n", known.ToString().c_str());
-    return 2;
-  }
+  constexpr char kName[] = "bench recovery";
   RecoveryBenchOptions options;
-  if (flags.Has("apps")) {
-    auto sizes = ParseSizes(flags.GetString("apps", ""));
-    if (!sizes.ok()) {
-      std::fprintf(stderr, "spindle bench recovery: %s\n", sizes.status().ToString().c_str());
-      return 2;
-    }
-    options.apps = *sizes;
-  }
-  auto nodes = flags.GetInt("nodes", options.nodes);
-  auto live = flags.GetInt("live-apps", -1);
-  auto timeout = flags.GetInt("timeout", options.timeout_seconds);
-  if (!nodes.ok() || !live.ok() || !timeout.ok()) {
-    std::fprintf(stderr,
-                 "spindle bench recovery: --nodes, --live-apps and --timeout take integers\n");
-    return 2;
-  }
-  options.nodes = *nodes;
-  options.live_apps = *live >= 0 ? *live : 2 * options.nodes;
-  options.timeout_seconds = static_cast<int>(*timeout);
-  options.dir = flags.GetString("dir", "");
-  options.keep = flags.Has("keep");
-  options.skip_restart = flags.Has("no-restart");
-  options.binary = flags.GetString("binary", options.binary);
+  auto sizes = ParseSizes(flags.GetString("apps"));
+  if (!sizes.ok()) return ReportUsageError(kName, sizes.status());
+  options.apps = *sizes;
+  options.nodes = flags.GetInt("nodes");
+  options.live_apps = flags.Has("live-apps") ? flags.GetInt("live-apps") : 2 * options.nodes;
+  options.timeout_seconds = static_cast<int>(flags.GetInt("timeout"));
+  options.dir = flags.GetString("dir");
+  options.keep = flags.GetBool("keep");
+  options.skip_restart = flags.GetBool("no-restart");
+  options.binary = flags.GetString("binary");
   auto runs = RunRecoveryBench(options);
   if (!runs.ok()) {
-    std::fprintf(stderr, "spindle bench recovery: FAILED: %s\n", runs.status().ToString().c_str());
-    return 1;
+    return ReportFailure(kName, runs.status().WithContext("FAILED"));
   }
   PrintRecoveryRuns(options, *runs);
   if (flags.Has("json")) {
-    Status written = WriteRecoveryJson(flags.GetString("json", ""), options, *runs);
-    if (!written.ok()) {
-      std::fprintf(stderr, "spindle bench recovery: %s\n", written.ToString().c_str());
-      return 1;
-    }
+    Status written = WriteRecoveryJson(flags.GetString("json"), options, *runs);
+    if (!written.ok()) return ReportFailure(kName, written);
   }
   return 0;
 }

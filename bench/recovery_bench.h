@@ -94,9 +94,8 @@ void PrintRecoveryRuns(const RecoveryBenchOptions& options, const std::vector<Re
 Status WriteRecoveryJson(const std::string& path, const RecoveryBenchOptions& options,
                          const std::vector<RecoveryRun>& runs);
 
-// Entry point for `spindle bench recovery [--apps 10000,100000] [--nodes 20]
-// [--live-apps 2*K] [--dir DIR] [--keep] [--no-restart] [--timeout 120]
-// [--json FILE]`.
+// `spindle bench recovery`'s flag table and entry point.
+const CommandSpec& RecoveryBenchCommand();
 int RecoveryBenchMain(const CommandLine& flags);
 
 }  // namespace spindle::bench

@@ -26,8 +26,7 @@ constexpr double kBaseRate = 40'000;
 constexpr double kPeakRate = 61'000;
 
 Result<std::vector<double>> DoubleList(const CommandLine& flags, const std::string& name,
-                                       std::vector<double> fallback, double scale_by) {
-  if (!flags.Has(name)) return fallback;
+                                       double scale_by) {
   std::vector<double> out;
   for (const std::string& item : flags.GetList(name)) {
     char* end = nullptr;
@@ -53,47 +52,85 @@ std::string Num(double v) {
 
 }  // namespace
 
+const CommandSpec& WindTunnelBenchCommand() {
+  static const windtunnel::RunSpec kRun;
+  static const windtunnel::FigureOptions kFigures;
+  static const CommandSpec kSpec{
+      "bench windtunnel",
+      "ParSync's Wind Tunnel: the pool under phased load (bench/windtunnel/README.md)",
+      {FlagSpec::String("clock", "real|virtual", "real",
+                        "real: the pool's threads on the system clock; virtual: a "
+                        "deterministic discrete-event run"),
+       FlagSpec::Double("phase-seconds", 60, "length of each load phase").InRange(0.001, 86400),
+       FlagSpec::Double("drain-seconds", 10, "after the last phase, run at most this long")
+           .InRange(0, 86400),
+       FlagSpec::List("phases", "PERCENT,...", "50,80,95,80,50",
+                      "load of each phase, in percent of --rate"),
+       FlagSpec::Double("scale", 1, "multiplies the rate and the cluster (Table 2)")
+           .InRange(0.01, 100),
+       FlagSpec::Switch("peak", "the paper's peak rate instead of its base rate"),
+       FlagSpec::Double("rate", 0, "jobs/s at 100% load (before --scale)")
+           .InRange(1, 1e8)
+           .ComputedDefault(Num(kBaseRate) + ", " + Num(kPeakRate) + " with --peak"),
+       FlagSpec::Int("nodes", 0, "nodes in the cluster")
+           .InRange(1, 1e7)
+           .ComputedDefault(std::to_string(kRun.cluster.nodes) + " x --scale"),
+       FlagSpec::Int("slots", kRun.cluster.slots_per_node, "slots per node").InRange(1, 1e6),
+       FlagSpec::Int("schedulers", kRun.schedulers, "schedulers N").InRange(1, 1024),
+       FlagSpec::Int("partitions", kRun.partitions, "partitions P").InRange(1, 1024),
+       FlagSpec::Int("tasks-per-job", kRun.workload.tasks_per_job, "tasks per job").InRange(1, 1e6),
+       FlagSpec::Int("preferred-nodes", kRun.workload.preferred_nodes, "preferred nodes per task")
+           .InRange(0, 1e5),
+       FlagSpec::Int("step-tasks", kRun.step_tasks, "tasks a scheduler decides per step")
+           .InRange(1, 1e6),
+       FlagSpec::Double("gap-ms", 500, "sync gap G").InRange(0.001, 3.6e6),
+       FlagSpec::Double("tau-ms", 2000, "adaptive's tau").InRange(0.001, 3.6e6),
+       FlagSpec::Double("task-seconds", 5, "how long a task holds its slot").InRange(0.001, 86400),
+       FlagSpec::Double("score-variance", kRun.cluster.score_variance, "variance of slot scores")
+           .InRange(0, 100),
+       FlagSpec::Double("preference-tilt", kRun.workload.preference_tilt,
+                        "how strongly tasks prefer the same nodes")
+           .InRange(0, 100),
+       FlagSpec::Double("alpha", kRun.alpha, "a task on a preferred node runs alpha x as long")
+           .InRange(0.01, 100),
+       FlagSpec::Double("decision-cost-us", 250,
+                        "modelled cost of one decision (virtual clock); with --clock real, the "
+                        "cost the schedulers emulate by sleeping (none unless given)")
+           .InRange(0.001, 1e6),
+       FlagSpec::Double("quality-cost-factor", 1.5,
+                        "quality-first decisions cost this many times more")
+           .InRange(0.01, 1000),
+       FlagSpec::Int("jobs", 1, "virtual clock: runs at once").InRange(1, 64),
+       FlagSpec::Double("tick-ms", 2, "real clock: how often the driver polls").InRange(0.1, 1000),
+       FlagSpec::Int("seed", static_cast<int64_t>(kRun.seed), "random seed"),
+       FlagSpec::List("modes", "MODE[/STRATEGY],...", "parsync,statesync,monolithic/latency-first",
+                      "rows: a sync mode (with every --strategies) or mode/strategy"),
+       FlagSpec::List("strategies", "STRATEGY,...", "latency-first,quality-first,adaptive",
+                      "strategies of a mode given without one"),
+       FlagSpec::String("figures", "2,3|none", "", "the paper's Figures 2 and 3")
+           .ComputedDefault("2,3 with --clock virtual, else none"),
+       FlagSpec::Switch("figures-only", "run the figures only, not the wind tunnel phases"),
+       FlagSpec::Double("figure-scale", 0.05, "cluster and rate scale of the figures")
+           .InRange(0.001, 1),
+       FlagSpec::Double("figure-seconds", 30, "simulated seconds per figure point")
+           .InRange(1, 3600),
+       FlagSpec::Int("figure-seeds", kFigures.seeds, "seeds averaged per figure point")
+           .InRange(1, 100),
+       FlagSpec::String("figure-strategy", "STRATEGY",
+                        pool::StrategyKindName(kFigures.fig2_strategy),
+                        "the strategy of Figures 2 and 3"),
+       FlagSpec::String("json", "FILE", "", "also write the results as JSON here"),
+       FlagSpec::String("csv", "FILE", "", "also write the results as CSV here"),
+       FlagSpec::String("figures-csv", "FILE", "", "write the figures' points as CSV here"),
+       FlagSpec::String("html", "FILE", "", "also write an HTML report here")},
+      "exit status: 0, 1 if a run failed or broke the cell's invariants, 2 for a usage error"};
+  return kSpec;
+}
+
 Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
-  RETURN_NOT_OK(flags.CheckKnown({"clock",
-                                  "phase-seconds",
-                                  "drain-seconds",
-                                  "phases",
-                                  "scale",
-                                  "peak",
-                                  "rate",
-                                  "nodes",
-                                  "slots",
-                                  "schedulers",
-                                  "partitions",
-                                  "gap-ms",
-                                  "tau-ms",
-                                  "tasks-per-job",
-                                  "task-seconds",
-                                  "preferred-nodes",
-                                  "score-variance",
-                                  "preference-tilt",
-                                  "alpha",
-                                  "step-tasks",
-                                  "decision-cost-us",
-                                  "quality-cost-factor",
-                                  "tick-ms",
-                                  "jobs",
-                                  "modes",
-                                  "strategies",
-                                  "figures",
-                                  "figures-only",
-                                  "figure-scale",
-                                  "figure-seconds",
-                                  "figure-strategy",
-                                  "figure-seeds",
-                                  "seed",
-                                  "json",
-                                  "csv",
-                                  "figures-csv",
-                                  "html"}));
   WindTunnelBenchOptions o;
   windtunnel::RunSpec& s = o.base;
-  const std::string clock = flags.GetString("clock", "real");
+  const std::string clock = flags.GetString("clock");
   if (clock == "real") {
     s.clock = ClockKind::kReal;
   } else if (clock == "virtual") {
@@ -101,80 +138,51 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
   } else {
     return Status::InvalidArgument("--clock: real or virtual");
   }
-  ASSIGN_OR_RETURN(double phase_seconds, flags.GetDouble("phase-seconds", 60, 0.001, 86400));
-  s.workload.phase_length = Seconds(phase_seconds);
-  ASSIGN_OR_RETURN(double drain, flags.GetDouble("drain-seconds", 10, 0, 86400));
-  s.drain = Seconds(drain);
-  ASSIGN_OR_RETURN(s.workload.fractions,
-                   DoubleList(flags, "phases", {0.5, 0.8, 0.95, 0.8, 0.5}, 0.01));
-  ASSIGN_OR_RETURN(double scale, flags.GetDouble("scale", 1, 0.01, 100));
-  const bool peak = flags.Has("peak") && flags.GetString("peak", "true") != "false";
-  ASSIGN_OR_RETURN(double rate, flags.GetDouble("rate", peak ? kPeakRate : kBaseRate, 1, 1e8));
+  s.workload.phase_length = Seconds(flags.GetDouble("phase-seconds"));
+  s.drain = Seconds(flags.GetDouble("drain-seconds"));
+  ASSIGN_OR_RETURN(s.workload.fractions, DoubleList(flags, "phases", 0.01));
+  const double scale = flags.GetDouble("scale");
+  const bool peak = flags.GetBool("peak");
+  const double rate = flags.Has("rate") ? flags.GetDouble("rate") : (peak ? kPeakRate : kBaseRate);
   s.workload.base_rate = rate * scale;
   // --scale grows the cluster with the load (the paper's scalability test,
   // Table 2: 1-4x the rate on 1-4x the slots), unless --nodes says otherwise.
-  s.cluster.nodes = static_cast<int>(std::lround(s.cluster.nodes * scale));
-  struct IntFlag {
-    const char* name;
-    int* field;
-    int min;
-    int max;
-  };
-  for (const IntFlag& f : {IntFlag{"nodes", &s.cluster.nodes, 1, 10'000'000},
-                           IntFlag{"slots", &s.cluster.slots_per_node, 1, 1'000'000},
-                           IntFlag{"schedulers", &s.schedulers, 1, 1024},
-                           IntFlag{"partitions", &s.partitions, 1, 1024},
-                           IntFlag{"tasks-per-job", &s.workload.tasks_per_job, 1, 1'000'000},
-                           IntFlag{"preferred-nodes", &s.workload.preferred_nodes, 0, 100'000},
-                           IntFlag{"step-tasks", &s.step_tasks, 1, 1'000'000}}) {
-    ASSIGN_OR_RETURN(int64_t v, flags.GetInt(f.name, *f.field));
-    if (v < f.min || v > f.max) {
-      return Status::InvalidArgument(std::string("--") + f.name + " out of range");
-    }
-    *f.field = static_cast<int>(v);
-  }
-  ASSIGN_OR_RETURN(double gap_ms, flags.GetDouble("gap-ms", 500, 0.001, 3.6e6));
-  s.sync_gap = Seconds(gap_ms / 1000);
-  ASSIGN_OR_RETURN(double tau_ms, flags.GetDouble("tau-ms", 2000, 0.001, 3.6e6));
-  s.tau = Seconds(tau_ms / 1000);
-  ASSIGN_OR_RETURN(double task_seconds, flags.GetDouble("task-seconds", 5, 0.001, 86400));
-  s.task_duration = Seconds(task_seconds);
-  ASSIGN_OR_RETURN(s.cluster.score_variance, flags.GetDouble("score-variance", 2, 0, 100));
-  ASSIGN_OR_RETURN(s.workload.preference_tilt, flags.GetDouble("preference-tilt", 1, 0, 100));
-  ASSIGN_OR_RETURN(s.alpha, flags.GetDouble("alpha", 1, 0.01, 100));
-  ASSIGN_OR_RETURN(double cost_us, flags.GetDouble("decision-cost-us", 250, 0.001, 1e6));
-  s.decision_cost = Seconds(cost_us / 1e6);
+  s.cluster.nodes = flags.Has("nodes") ? static_cast<int>(flags.GetInt("nodes"))
+                                       : static_cast<int>(std::lround(s.cluster.nodes * scale));
+  s.cluster.slots_per_node = static_cast<int>(flags.GetInt("slots"));
+  s.schedulers = static_cast<int>(flags.GetInt("schedulers"));
+  s.partitions = static_cast<int>(flags.GetInt("partitions"));
+  s.workload.tasks_per_job = static_cast<int>(flags.GetInt("tasks-per-job"));
+  s.workload.preferred_nodes = static_cast<int>(flags.GetInt("preferred-nodes"));
+  s.step_tasks = static_cast<int>(flags.GetInt("step-tasks"));
+  s.sync_gap = Seconds(flags.GetDouble("gap-ms") / 1000);
+  s.tau = Seconds(flags.GetDouble("tau-ms") / 1000);
+  s.task_duration = Seconds(flags.GetDouble("task-seconds"));
+  s.cluster.score_variance = flags.GetDouble("score-variance");
+  s.workload.preference_tilt = flags.GetDouble("preference-tilt");
+  s.alpha = flags.GetDouble("alpha");
+  s.decision_cost = Seconds(flags.GetDouble("decision-cost-us") / 1e6);
   // The real clock measures this code's own cost unless told to emulate one.
   if (s.clock == ClockKind::kReal && flags.Has("decision-cost-us")) {
     s.real_decision_cost = s.decision_cost;
   }
   // Quality-first decisions cost 1.5x by default (ParSync §6.2: its overhead
   // is higher; `spindle bench pool` measures ~3x the CPU per placement).
-  ASSIGN_OR_RETURN(s.quality_cost_factor, flags.GetDouble("quality-cost-factor", 1.5, 0.01, 1000));
-  ASSIGN_OR_RETURN(int64_t jobs, flags.GetInt("jobs", 1));
-  if (jobs < 1 || jobs > 64) return Status::InvalidArgument("--jobs must be 1..64");
-  o.jobs = static_cast<int>(jobs);
-  ASSIGN_OR_RETURN(double tick_ms, flags.GetDouble("tick-ms", 2, 0.1, 1000));
-  s.tick = Seconds(tick_ms / 1000);
-  ASSIGN_OR_RETURN(int64_t seed, flags.GetInt("seed", 1));
-  s.seed = static_cast<uint64_t>(seed);
+  s.quality_cost_factor = flags.GetDouble("quality-cost-factor");
+  o.jobs = static_cast<int>(flags.GetInt("jobs"));
+  s.tick = Seconds(flags.GetDouble("tick-ms") / 1000);
+  s.seed = static_cast<uint64_t>(flags.GetInt("seed"));
   s.cluster.seed = s.seed;
   s.workload.seed = s.seed;
 
   // Modes: "mode" (every --strategies) or "mode/strategy".
-  std::vector<pool::StrategyKind> strategies = {pool::StrategyKind::kLatencyFirst,
-                                                pool::StrategyKind::kQualityFirst,
-                                                pool::StrategyKind::kAdaptive};
-  if (flags.Has("strategies")) {
-    strategies.clear();
-    for (const std::string& item : flags.GetList("strategies")) {
-      ASSIGN_OR_RETURN(pool::StrategyKind k, pool::ParseStrategy(item));
-      strategies.push_back(k);
-    }
-    if (strategies.empty()) return Status::InvalidArgument("--strategies is empty");
+  std::vector<pool::StrategyKind> strategies;
+  for (const std::string& item : flags.GetList("strategies")) {
+    ASSIGN_OR_RETURN(pool::StrategyKind k, pool::ParseStrategy(item));
+    strategies.push_back(k);
   }
-  for (const std::string& item :
-       flags.GetList("modes", {"parsync", "statesync", "monolithic/latency-first"})) {
+  if (strategies.empty()) return Status::InvalidArgument("--strategies is empty");
+  for (const std::string& item : flags.GetList("modes")) {
     const size_t slash = item.find('/');
     ASSIGN_OR_RETURN(pool::SyncMode mode, pool::ParseSyncMode(item.substr(0, slash)));
     if (slash != std::string::npos) {
@@ -189,11 +197,11 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
   if (o.modes.empty()) return Status::InvalidArgument("--modes is empty");
 
   // Figures 2 and 3 (virtual clock).
-  const std::string figures =
-      flags.GetString("figures", s.clock == ClockKind::kVirtual ? "2,3" : "none");
+  std::vector<std::string> figures = flags.GetList("figures");
+  if (!flags.Has("figures") && s.clock == ClockKind::kVirtual) figures = {"2", "3"};
   o.figures.figures.clear();
-  if (figures != "none") {
-    for (const std::string& item : flags.GetList("figures", {"2", "3"})) {
+  if (figures != std::vector<std::string>{"none"}) {
+    for (const std::string& item : figures) {
       if (item != "2" && item != "3") return Status::InvalidArgument("--figures: 2, 3 or none");
       o.figures.figures.push_back(item[0] - '0');
     }
@@ -202,33 +210,26 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
   if (o.run_figures && s.clock != ClockKind::kVirtual) {
     return Status::InvalidArgument("--figures needs --clock virtual");
   }
-  o.run_tunnel = !flags.Has("figures-only");
+  o.run_tunnel = !flags.GetBool("figures-only");
   if (!o.run_tunnel && !o.run_figures) {
     return Status::InvalidArgument("--figures-only without figures");
   }
-  ASSIGN_OR_RETURN(o.figures.scale, flags.GetDouble("figure-scale", 0.05, 0.001, 1));
-  ASSIGN_OR_RETURN(double fig_seconds, flags.GetDouble("figure-seconds", 30, 1, 3600));
-  o.figures.seconds = Seconds(fig_seconds);
-  ASSIGN_OR_RETURN(int64_t fig_seeds, flags.GetInt("figure-seeds", o.figures.seeds));
-  if (fig_seeds < 1 || fig_seeds > 100) {
-    return Status::InvalidArgument("--figure-seeds must be 1..100");
-  }
-  o.figures.seeds = static_cast<int>(fig_seeds);
-  if (flags.Has("figure-strategy")) {
-    ASSIGN_OR_RETURN(o.figures.fig2_strategy,
-                     pool::ParseStrategy(flags.GetString("figure-strategy", "")));
-    o.figures.fig3_strategy = o.figures.fig2_strategy;
-  }
+  o.figures.scale = flags.GetDouble("figure-scale");
+  o.figures.seconds = Seconds(flags.GetDouble("figure-seconds"));
+  o.figures.seeds = static_cast<int>(flags.GetInt("figure-seeds"));
+  ASSIGN_OR_RETURN(o.figures.fig2_strategy,
+                   pool::ParseStrategy(flags.GetString("figure-strategy")));
+  o.figures.fig3_strategy = o.figures.fig2_strategy;
   o.figures.jobs = o.jobs;
   o.figures.decision_cost = s.decision_cost;
   o.figures.task_duration = s.task_duration;
   o.figures.seed = s.seed;
   o.figures.preference_tilt = s.workload.preference_tilt;
 
-  o.json_path = flags.GetString("json", "");
-  o.csv_path = flags.GetString("csv", "");
-  o.figures_csv_path = flags.GetString("figures-csv", "");
-  o.html_path = flags.GetString("html", "");
+  o.json_path = flags.GetString("json");
+  o.csv_path = flags.GetString("csv");
+  o.figures_csv_path = flags.GetString("figures-csv");
+  o.html_path = flags.GetString("html");
 
   windtunnel::RunSpec check = s;
   check.mode = o.modes.front().first;
@@ -240,8 +241,7 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
 int WindTunnelBenchMain(const CommandLine& flags) {
   auto parsed = ParseWindTunnelFlags(flags);
   if (!parsed.ok()) {
-    std::fprintf(stderr, "spindle bench windtunnel: %s\n", parsed.status().ToString().c_str());
-    return 2;
+    return ReportUsageError("bench windtunnel", parsed.status());
   }
   const WindTunnelBenchOptions& o = *parsed;
   const windtunnel::RunSpec& s = o.base;
@@ -318,7 +318,7 @@ int WindTunnelBenchMain(const CommandLine& flags) {
                           Result<windtunnel::ModeResult> r) -> bool {
       if (!r.ok()) {
         std::fprintf(stderr, "spindle bench windtunnel: %s: %s\n", spec.label.c_str(),
-                     r.status().ToString().c_str());
+                     r.status().UserMessage().c_str());
         return false;
       }
       std::printf("\n%s", windtunnel::FormatModeTable(*r).c_str());
@@ -377,7 +377,7 @@ int WindTunnelBenchMain(const CommandLine& flags) {
     });
     if (!tables.ok()) {
       std::fprintf(stderr, "spindle bench windtunnel: figures: %s\n",
-                   tables.status().ToString().c_str());
+                   tables.status().UserMessage().c_str());
       return 1;
     }
     report.figures = std::move(*tables);
@@ -395,7 +395,7 @@ int WindTunnelBenchMain(const CommandLine& flags) {
     if (out.path.empty()) continue;
     const Status st = replay::WriteTextFile(out.path, out.render(report));
     if (!st.ok()) {
-      std::fprintf(stderr, "spindle bench windtunnel: %s\n", st.ToString().c_str());
+      std::fprintf(stderr, "spindle bench windtunnel: %s\n", st.UserMessage().c_str());
       return 1;
     }
   }

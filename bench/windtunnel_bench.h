@@ -42,7 +42,8 @@ struct WindTunnelBenchOptions {
 // The options `flags` ask for; InvalidArgument naming a bad or unknown flag.
 Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags);
 
-// Entry point for `spindle bench windtunnel [flags]`.
+// `spindle bench windtunnel`'s flag table and entry point.
+const CommandSpec& WindTunnelBenchCommand();
 int WindTunnelBenchMain(const CommandLine& flags);
 
 }  // namespace spindle::bench

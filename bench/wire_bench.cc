@@ -7,34 +7,55 @@
 
 namespace spindle::bench {
 
+const CommandSpec& WireBenchCommand() {
+  static const wire::WireOptions kD;
+  static const CommandSpec kSpec{
+      "bench wire",
+      "YARN protocol load against any RM: containers/s, heartbeats/s, latencies",
+      {FlagSpec::String("rm", "HOST|CLIENT,SCHEDULER,TRACKER[,WEB]", "",
+                        "the RM to load: one host (ports 8032, 8030, 8031, 8088) or its "
+                        "host:port addresses")
+           .ComputedDefault("a spindle rm child on 127.0.0.1"),
+       FlagSpec::Int("rm-pid", kD.rm_pid, "with --rm: the process whose CPU and RSS to report"),
+       FlagSpec::String("binary", "FILE", kD.binary, "the spindle run as the RM child"),
+       FlagSpec::Int("nodes", kD.nodes, "simulated NodeManagers"),
+       FlagSpec::Int("tracker-connections", kD.tracker_connections,
+                     "ResourceTracker connections the nodes are split over"),
+       FlagSpec::Int("node-memory-mb", kD.node_memory_mb, "each node's memory"),
+       FlagSpec::Int("node-vcores", kD.node_vcores, "each node's vcores"),
+       FlagSpec::Int("heartbeat-ms", kD.heartbeat_ms, "node heartbeat interval of the RM child"),
+       FlagSpec::Int("apps", kD.apps, "applications running at once"),
+       FlagSpec::Int("containers-per-app", kD.containers_per_app, "containers each AM asks for"),
+       FlagSpec::Int("container-ms", kD.container_ms, "how long an AM holds each container"),
+       FlagSpec::Int("memory-mb", kD.memory_mb, "each container's memory"),
+       FlagSpec::Int("vcores", kD.vcores, "each container's vcores"),
+       FlagSpec::Int("am-memory-mb", kD.am_memory_mb, "the AM container's memory"),
+       FlagSpec::Int("allocate-ms", kD.allocate_ms, "pause between an AM's allocate calls"),
+       FlagSpec::Int("seconds", kD.seconds, "how long new applications are submitted"),
+       FlagSpec::Int("warmup-seconds", kD.warmup_seconds,
+                     "start of the window left out of the rates")
+           .ComputedDefault(std::to_string(kD.warmup_seconds) +
+                            ", or --seconds / 5 when that is shorter"),
+       FlagSpec::Switch("unmanaged", "submit unmanaged AMs and run them in this process"),
+       FlagSpec::Int("timeout", kD.timeout_seconds,
+                     "bound, in seconds, on registration, draining and each wait for the RM"),
+       FlagSpec::String("queue", "QUEUE", kD.queue, "the queue to submit to"),
+       FlagSpec::String("user", "USER", "", "the submitting user (SIMPLE)")
+           .ComputedDefault("$USER, else spindle"),
+       FlagSpec::String("work-dir", "DIR", "", "the RM child's configuration and log")
+           .ComputedDefault("a fresh directory under the system temp dir"),
+       FlagSpec::Int("web-scrapers", kD.web_scrapers,
+                     "threads that GET the RM's REST lists and metrics meanwhile"),
+       FlagSpec::String("json", "FILE", "", "also write the result as JSON here")},
+      "exit status: 0, 1 if the run failed or its bookkeeping does not add up, 2 for a usage "
+      "error"};
+  return kSpec;
+}
+
 Result<wire::WireOptions> WireOptionsFromFlags(const CommandLine& flags) {
-  RETURN_NOT_OK(flags.CheckKnown({"rm",
-                                  "rm-pid",
-                                  "binary",
-                                  "nodes",
-                                  "tracker-connections",
-                                  "node-memory-mb",
-                                  "node-vcores",
-                                  "heartbeat-ms",
-                                  "apps",
-                                  "containers-per-app",
-                                  "container-ms",
-                                  "memory-mb",
-                                  "vcores",
-                                  "am-memory-mb",
-                                  "allocate-ms",
-                                  "seconds",
-                                  "warmup-seconds",
-                                  "unmanaged",
-                                  "timeout",
-                                  "queue",
-                                  "user",
-                                  "work-dir",
-                                  "web-scrapers",
-                                  "json"}));
   wire::WireOptions o;
   if (flags.Has("rm")) {
-    ASSIGN_OR_RETURN(o.rm, wire::ParseRmAddresses(flags.GetString("rm", "")));
+    ASSIGN_OR_RETURN(o.rm, wire::ParseRmAddresses(flags.GetString("rm")));
   }
   const std::pair<const char*, int64_t*> ints[] = {
       {"rm-pid", &o.rm_pid},
@@ -51,20 +72,19 @@ Result<wire::WireOptions> WireOptionsFromFlags(const CommandLine& flags) {
       {"am-memory-mb", &o.am_memory_mb},
       {"allocate-ms", &o.allocate_ms},
       {"seconds", &o.seconds},
-      {"warmup-seconds", &o.warmup_seconds},
       {"timeout", &o.timeout_seconds},
       {"web-scrapers", &o.web_scrapers},
   };
-  for (const auto& [name, field] : ints) {
-    ASSIGN_OR_RETURN(*field, flags.GetInt(name, *field));
-  }
-  if (flags.Has("seconds") && !flags.Has("warmup-seconds") && o.warmup_seconds >= o.seconds) {
+  for (const auto& [name, field] : ints) *field = flags.GetInt(name);
+  if (flags.Has("warmup-seconds")) {
+    o.warmup_seconds = flags.GetInt("warmup-seconds");
+  } else if (o.warmup_seconds >= o.seconds) {
     // A short run keeps a proportionate warm-up.
     o.warmup_seconds = o.seconds / 5;
   }
-  o.unmanaged = flags.Has("unmanaged");
-  o.binary = flags.GetString("binary", o.binary);
-  o.queue = flags.GetString("queue", o.queue);
+  o.unmanaged = flags.GetBool("unmanaged");
+  o.binary = flags.GetString("binary");
+  o.queue = flags.GetString("queue");
   o.user = flags.GetString("user", o.user);
   o.work_dir = flags.GetString("work-dir", o.work_dir);
   RETURN_NOT_OK(o.Validate());
@@ -74,27 +94,19 @@ Result<wire::WireOptions> WireOptionsFromFlags(const CommandLine& flags) {
 int WireBenchMain(const CommandLine& flags) {
   auto options = WireOptionsFromFlags(flags);
   if (!options.ok()) {
-    std::fprintf(stderr, "spindle bench wire: %s\n", options.status().ToString().c_str());
-    return 2;
+    return ReportUsageError("bench wire", options.status());
   }
   auto result = wire::RunWire(*options);
   if (!result.ok()) {
-    std::fprintf(stderr, "spindle bench wire: FAILED: %s\n", result.status().ToString().c_str());
-    return 1;
+    return ReportFailure("bench wire", result.status().WithContext("FAILED"));
   }
   wire::PrintWireResult(*options, *result);
   if (flags.Has("json")) {
-    Status written = wire::WriteWireJson(flags.GetString("json", ""), *options, *result);
-    if (!written.ok()) {
-      std::fprintf(stderr, "spindle bench wire: %s\n", written.ToString().c_str());
-      return 1;
-    }
+    Status written = wire::WriteWireJson(flags.GetString("json"), *options, *result);
+    if (!written.ok()) return ReportFailure("bench wire", written);
   }
   Status consistent = wire::CheckBookkeeping(*options, *result);
-  if (!consistent.ok()) {
-    std::fprintf(stderr, "spindle bench wire: %s\n", consistent.ToString().c_str());
-    return 1;
-  }
+  if (!consistent.ok()) return ReportFailure("bench wire", consistent);
   return 0;
 }
 

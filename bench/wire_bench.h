@@ -21,6 +21,8 @@ namespace spindle::bench {
 // The options the flags name (InvalidArgument for unknown or malformed ones).
 Result<wire::WireOptions> WireOptionsFromFlags(const CommandLine& flags);
 
+// `spindle bench wire`'s flag table and entry point.
+const CommandSpec& WireBenchCommand();
 int WireBenchMain(const CommandLine& flags);
 
 }  // namespace spindle::bench

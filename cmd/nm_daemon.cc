@@ -10,8 +10,28 @@
 
 namespace spindle {
 
+const CommandSpec& NmCommand() {
+  static const CommandSpec kSpec{
+      "nm",
+      "the node agent: runs containers for the RM (or simulates nodes)",
+      {FlagSpec::String("conf", "DIR", "",
+                        "Hadoop configuration directory (core-site.xml, "
+                        "yarn-site.xml)")
+           .ComputedDefault("$HADOOP_CONF_DIR, else the current directory"),
+       FlagSpec::Int("simulate", 0,
+                     "host N virtual nodes whose containers only hold their resources; 0 runs "
+                     "real containers")
+           .InRange(0, 1e7),
+       FlagSpec::String("nodes-file", "FILE", "",
+                        "host the virtual nodes this file lists, each with its own memory and "
+                        "vcores"),
+       FlagSpec::String("resource-tracker", "HOST:PORT", "",
+                        "the RM's resource tracker; overrides "
+                        "yarn.resourcemanager.resource-tracker.address")}};
+  return kSpec;
+}
+
 Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
-  RETURN_NOT_OK(flags.CheckKnown({"conf", "simulate", "nodes-file", "resource-tracker"}));
   std::string dir = flags.GetString("conf", "");
   if (dir.empty()) {
     const char* env = std::getenv("HADOOP_CONF_DIR");
@@ -27,11 +47,7 @@ Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
   }
   nm::NodeAgentOptions options;
   ASSIGN_OR_RETURN(options.agent, nm::AgentOptionsFromConfiguration(conf));
-  ASSIGN_OR_RETURN(options.simulated_nodes, flags.GetInt("simulate", 0));
-  if (options.simulated_nodes < 0) {
-    return Status::InvalidArgument("--simulate " + std::to_string(options.simulated_nodes) +
-                                   " must not be negative");
-  }
+  options.simulated_nodes = flags.GetInt("simulate");
   if (flags.Has("nodes-file")) {
     // NodeAgent::Create checks it against --simulate and takes its count.
     ASSIGN_OR_RETURN(options.simulated_specs,
@@ -44,9 +60,7 @@ int NmMain(const CommandLine& flags) {
   auto options = NmOptionsFromFlags(flags);
   if (!options.ok()) {
     std::fprintf(stderr, "spindle nm: %s\n", options.status().message().c_str());
-    // A configuration that cannot be read is a runtime failure (1), as for
-    // `spindle rm`; a bad flag or value is a usage error (2).
-    return options.status().code() == Status::Code::kIoError ? 1 : 2;
+    return kExitFailure;
   }
   const bool simulate = options->simulated_nodes > 0 || !options->simulated_specs.empty();
   nm::RuntimeFactory runtimes = simulate ? nm::SimulatedRuntimeFactory(options->agent)
@@ -54,7 +68,7 @@ int NmMain(const CommandLine& flags) {
   auto agent = nm::NodeAgent::Create(*options, std::move(runtimes));
   if (!agent.ok()) {
     std::fprintf(stderr, "spindle nm: %s\n", agent.status().message().c_str());
-    return 2;
+    return kExitFailure;
   }
   sigset_t signals;
   sigemptyset(&signals);

@@ -25,6 +25,8 @@ namespace spindle {
 // flags' --conf directory (or $HADOOP_CONF_DIR).
 Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags);
 
+// `spindle nm`'s flag table.
+const CommandSpec& NmCommand();
 int NmMain(const CommandLine& flags);
 
 }  // namespace spindle

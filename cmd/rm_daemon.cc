@@ -487,6 +487,8 @@ Status RmDaemon::Start() {
     return started.WithContext("cannot start the web server on " + addresses_.web.host + ":" +
                                std::to_string(addresses_.web.port));
   }
+  // Tracking URLs name the port the web app listens on, not a configured 0.
+  client_service_->SetWebAppPort(web_->port());
   started_ = true;
   housekeeping_ = std::thread([this] { Housekeeping(); });
   LOG(INFO) << "ResourceManager started: cluster timestamp " << apps_->cluster_timestamp()
@@ -672,12 +674,23 @@ std::vector<std::string> RmDaemon::GroupsOf(const std::string& user) const {
   return groups_->GroupsOf(user);
 }
 
+const CommandSpec& RmCommand() {
+  static const CommandSpec kSpec{
+      "rm",
+      "the ResourceManager: Hadoop's RM protocols and web UI, until SIGTERM",
+      {FlagSpec::String("conf", "DIR", "",
+                        "Hadoop configuration directory (core-site.xml, yarn-site.xml, "
+                        "capacity-scheduler.xml)")
+           .ComputedDefault("$HADOOP_CONF_DIR, else the current directory"),
+       FlagSpec::String("ports-file", "FILE", "",
+                        "once listening, write the bound ports (client, scheduler, "
+                        "resource-tracker, admin, web) here, for configurations with port 0"),
+       FlagSpec::Switch("format-state-store",
+                        "delete every record in the configured state store, then exit")}};
+  return kSpec;
+}
+
 int RmMain(const CommandLine& flags) {
-  Status known = flags.CheckKnown({"conf", "ports-file", "format-state-store"});
-  if (!known.ok()) {
-    std::fprintf(stderr, "spindle rm: %s\n", known.ToString().c_str());
-    return 2;
-  }
   std::string dir = flags.GetString("conf", "");
   if (dir.empty()) {
     const char* env = std::getenv("HADOOP_CONF_DIR");
@@ -688,7 +701,7 @@ int RmMain(const CommandLine& flags) {
     std::fprintf(stderr, "spindle rm: %s\n", conf.status().message().c_str());
     return 1;
   }
-  if (flags.Has("format-state-store")) {
+  if (flags.GetBool("format-state-store")) {
     Status formatted = RmDaemon::FormatStateStore(*conf);
     if (!formatted.ok()) {
       std::fprintf(stderr, "spindle rm: %s\n", formatted.message().c_str());

@@ -189,6 +189,8 @@ class RmDaemon : public am_protocol::AdminActions {
   bool started_ = false;
 };
 
+// `spindle rm`'s flag table.
+const CommandSpec& RmCommand();
 // `spindle rm [--conf DIR]`: runs until SIGINT/SIGTERM.
 int RmMain(const CommandLine& flags);
 

@@ -2,6 +2,7 @@
 
 #include <glog/logging.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 #include <utility>
@@ -90,20 +91,33 @@ ipc::ConnectionSpec ShellAm::AmSpec() const {
 Status CallRmWithRetry(ipc::RpcClient* client, const ipc::ConnectionSpec& spec,
                        const std::string& method, const google::protobuf::MessageLite& request,
                        google::protobuf::MessageLite* response, const RmConnectRetry& retry) {
-  const auto start = std::chrono::steady_clock::now();
+  using SteadyClock = std::chrono::steady_clock;
+  const auto start = SteadyClock::now();
   for (int attempt = 1;; ++attempt) {
     Status s = client->Call(spec, method, request, response);
     if (!IsConnectionFailure(s)) return s;
-    const auto waited = std::chrono::steady_clock::now() - start;
+    const auto now = SteadyClock::now();
+    const auto waited = now - start;
+    const std::string rm = "the RM at " + spec.host + ":" + std::to_string(spec.port);
+    const std::string attempts =
+        std::to_string(attempt) + (attempt == 1 ? " attempt" : " attempts");
     if (retry.max_wait.count() >= 0 && waited + retry.retry_interval > retry.max_wait) {
-      return s.WithContext(method + ": the RM at " + spec.host + ":" + std::to_string(spec.port) +
-                           " was not reachable for " + std::to_string(retry.max_wait.count()) +
-                           " ms");
+      return s.WithContext(method + ": " + rm + " was not reachable for " +
+                           std::to_string(retry.max_wait.count()) + " ms (" + attempts +
+                           "; yarn.resourcemanager.connect.max-wait.ms)");
     }
-    LOG(WARNING) << method << ": cannot reach the RM at " << spec.host << ":" << spec.port << " ("
-                 << s.ToString() << "); attempt " << attempt << ", retrying in "
-                 << retry.retry_interval.count() << " ms";
-    std::this_thread::sleep_for(retry.retry_interval);
+    auto pause = std::chrono::duration_cast<std::chrono::milliseconds>(retry.retry_interval);
+    if (retry.deadline.has_value()) {
+      if (now >= *retry.deadline) {
+        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(waited).count();
+        return s.WithContext(method + ": " + rm + " was not reachable before the deadline (" +
+                             attempts + " in " + std::to_string(ms) + " ms)");
+      }
+      pause = std::min(pause, std::chrono::ceil<std::chrono::milliseconds>(*retry.deadline - now));
+    }
+    LOG(WARNING) << method << ": cannot reach " << rm << " (" << s.UserMessage() << "); attempt "
+                 << attempt << ", retrying in " << pause.count() << " ms";
+    std::this_thread::sleep_for(pause);
   }
 }
 

@@ -29,6 +29,7 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -57,6 +58,10 @@ struct RmConnectRetry {
   // yarn.resourcemanager.connect.retry-interval.ms: the pause between
   // attempts. Default: 30000.
   std::chrono::milliseconds retry_interval{30000};
+  // The caller's own deadline, if it has one (`spindle shell
+  // --timeout-seconds`): no attempt starts after it and no pause runs past
+  // it, whatever max_wait allows. Default: none.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 
   // Reads both keys (their defaults when unset). InvalidArgument naming the
   // key for a value that is not an integer, a negative retry interval or a
@@ -66,8 +71,8 @@ struct RmConnectRetry {
 
 // client->Call, retried per `retry` while the call fails to reach the RM
 // (IoError, TimedOut or Aborted without a remote exception): RMProxy's retry
-// policy, for the AM and for `spindle shell` alike. After max_wait, the last
-// error with the wait in its message.
+// policy, for the AM and for `spindle shell` alike. After max_wait (or at
+// retry.deadline), the last error, saying the RM was not reachable.
 Status CallRmWithRetry(ipc::RpcClient* client, const ipc::ConnectionSpec& spec,
                        const std::string& method, const google::protobuf::MessageLite& request,
                        google::protobuf::MessageLite* response, const RmConnectRetry& retry);

@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <thread>
 
 #include "am_protocol/client_service/client_rm_service.h"
+#include "am_protocol/client_service/record_protos.h"
 #include "am_protocol/ipc/rpc_client.h"
 #include "base/base64.h"
 #include "cmd/shell_am.h"
@@ -71,11 +73,6 @@ std::string SelfExecutable() {
   return std::string(path, static_cast<size_t>(n));
 }
 
-int Fail(const char* command, const Status& status) {
-  std::fprintf(stderr, "spindle %s: %s\n", command, status.ToString().c_str());
-  return 1;
-}
-
 // ---- the client -------------------------------------------------------------
 
 std::string AmCommand(const ShellSpec& spec, const std::string& scheduler) {
@@ -111,70 +108,107 @@ const char* StateName(y::YarnApplicationStateProto state) {
   return y::YarnApplicationStateProto_Name(state).c_str();
 }
 
+// The final status as Hadoop prints it: SUCCEEDED, not the proto's
+// APP_SUCCEEDED (ProtoUtils.convertFromProtoFormat drops the "APP_" prefix).
+std::string FinalStatusName(y::FinalApplicationStatusProto status) {
+  return std::string(rm::Name(client_service::FromProto(status)));
+}
+
 }  // namespace
 
+const CommandSpec& ShellCommand() {
+  static const CommandSpec kSpec{
+      "shell",
+      "run a command in N containers (our DistributedShell) and wait for it",
+      {FlagSpec::String("command", "CMD", "", "the shell command each container runs").Required(),
+       FlagSpec::Int("num-containers", ShellSpec{}.containers, "containers to run it in")
+           .InRange(1, 1e6),
+       FlagSpec::Int("memory-mb", ShellSpec{}.memory_mb, "memory of each container")
+           .InRange(1, 1e9),
+       FlagSpec::Int("vcores", ShellSpec{}.vcores, "vcores of each container").InRange(1, 1e6),
+       FlagSpec::String("rm", "HOST:PORT", "127.0.0.1:8032", "the RM's client address"),
+       FlagSpec::String("rm-scheduler", "HOST:PORT", "",
+                        "the RM's scheduler address, as its AM reaches it")
+           .ComputedDefault("the --rm host, port 8030"),
+       FlagSpec::Int("am-memory-mb", 256, "memory of the AM container").InRange(1, 1e9),
+       FlagSpec::String("queue", "QUEUE", "default", "the queue to submit to"),
+       FlagSpec::String("name", "NAME", "spindle-shell", "the application's name"),
+       FlagSpec::String("user", "USER", "", "the user to submit as (SIMPLE authentication)")
+           .ComputedDefault("$USER"),
+       FlagSpec::Int("timeout-seconds", 600,
+                     "give up (exit 1) after this long, reaching the RM included")
+           .InRange(1, 1e7),
+       FlagSpec::String("conf", "DIR", "",
+                        "Hadoop configuration directory (yarn.resourcemanager.connect.*)")
+           .ComputedDefault("$HADOOP_CONF_DIR, else $YARN_CONF_DIR")},
+      "exit status: 0 if the application SUCCEEDED, 1 if it did not or could not run, 2 for a "
+      "usage error"};
+  return kSpec;
+}
+
 int ShellClientMain(const CommandLine& flags) {
-  Status known =
-      flags.CheckKnown({"rm", "rm-scheduler", "num-containers", "memory-mb", "vcores", "command",
-                        "am-memory-mb", "queue", "name", "user", "timeout-seconds", "conf"});
-  if (!known.ok()) return Fail("shell", known);
-  auto rm = ParseHostPort(flags.GetString("rm", "127.0.0.1:8032"), "rm");
-  if (!rm.ok()) return Fail("shell", rm.status());
+  constexpr char kName[] = "shell";
+  const auto timeout = std::chrono::seconds(flags.GetInt("timeout-seconds"));
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto rm = ParseHostPort(flags.GetString("rm"), "rm");
+  if (!rm.ok()) return ReportUsageError(kName, rm.status());
   const std::string scheduler = flags.GetString("rm-scheduler", rm->host + ":8030");
-  if (auto s = ParseHostPort(scheduler, "rm-scheduler"); !s.ok()) return Fail("shell", s.status());
-  ShellSpec spec;
-  spec.command = flags.GetString("command", "");
-  if (spec.command.empty()) return Fail("shell", Status::InvalidArgument("--command is required"));
-  auto containers = flags.GetInt("num-containers", 1);
-  auto memory = flags.GetInt("memory-mb", 128);
-  auto vcores = flags.GetInt("vcores", 1);
-  auto am_memory = flags.GetInt("am-memory-mb", 256);
-  auto timeout = flags.GetInt("timeout-seconds", 600);
-  for (const auto* r : {&containers, &memory, &vcores, &am_memory, &timeout}) {
-    if (!r->ok()) return Fail("shell", r->status());
-    if (**r <= 0) return Fail("shell", Status::InvalidArgument("numeric flags must be positive"));
+  if (auto s = ParseHostPort(scheduler, "rm-scheduler"); !s.ok()) {
+    return ReportUsageError(kName, s.status());
   }
-  spec.containers = *containers;
-  spec.memory_mb = *memory;
-  spec.vcores = *vcores;
+  ShellSpec spec;
+  spec.command = flags.GetString("command");
+  if (spec.command.empty()) {
+    return ReportUsageError(kName, Status::InvalidArgument("--command is empty"));
+  }
+  spec.containers = flags.GetInt("num-containers");
+  spec.memory_mb = flags.GetInt("memory-mb");
+  spec.vcores = flags.GetInt("vcores");
 
   auto conf = LoadConfiguration(flags);
-  if (!conf.ok()) return Fail("shell", conf.status());
+  if (!conf.ok()) return ReportFailure(kName, conf.status());
   auto retry = RmConnectRetry::FromConfiguration(*conf);
-  if (!retry.ok()) return Fail("shell", retry.status());
-  ipc::RpcClient client;
+  if (!retry.ok()) return ReportFailure(kName, retry.status());
+  // --timeout-seconds bounds everything: the retries while the RM cannot be
+  // reached, and each connection attempt and call.
+  retry->deadline = deadline;
+  ipc::RpcClientOptions client_options;
+  client_options.connect_timeout =
+      std::min<std::chrono::milliseconds>(client_options.connect_timeout, timeout);
+  client_options.call_timeout =
+      std::min<std::chrono::milliseconds>(client_options.call_timeout, timeout);
+  ipc::RpcClient client(client_options);
   const ipc::ConnectionSpec acp{rm->host, rm->port, client_service::kApplicationClientProtocol,
                                 flags.GetString("user", CurrentUser()), std::nullopt};
   y::GetNewApplicationRequestProto new_request;
   y::GetNewApplicationResponseProto new_response;
   Status s = CallRmWithRetry(&client, acp, "getNewApplication", new_request, &new_response, *retry);
-  if (!s.ok()) return Fail("shell", s);
+  if (!s.ok()) return ReportFailure(kName, s);
   const rm::ApplicationId id = rm::FromProto(new_response.application_id());
 
   y::SubmitApplicationRequestProto submit;
   y::ApplicationSubmissionContextProto* context = submit.mutable_application_submission_context();
   *context->mutable_application_id() = new_response.application_id();
-  context->set_application_name(flags.GetString("name", "spindle-shell"));
-  context->set_queue(flags.GetString("queue", "default"));
+  context->set_application_name(flags.GetString("name"));
+  context->set_queue(flags.GetString("queue"));
   context->set_applicationtype("SPINDLE-SHELL");
   context->set_maxappattempts(1);
-  context->mutable_resource()->set_memory(*am_memory);
+  context->mutable_resource()->set_memory(flags.GetInt("am-memory-mb"));
   context->mutable_resource()->set_virtual_cores(1);
   context->mutable_am_container_spec()->add_command(AmCommand(spec, scheduler));
   y::SubmitApplicationResponseProto submitted;
   s = CallRmWithRetry(&client, acp, "submitApplication", submit, &submitted, *retry);
-  if (!s.ok()) return Fail("shell", s);
+  if (!s.ok()) return ReportFailure(kName, s);
   std::printf("Submitted application %s\n", id.ToString().c_str());
   std::fflush(stdout);
 
   y::GetApplicationReportRequestProto report_request;
   *report_request.mutable_application_id() = new_response.application_id();
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(*timeout);
   y::YarnApplicationStateProto last = y::NEW;
   while (true) {
     y::GetApplicationReportResponseProto report;
     s = CallRmWithRetry(&client, acp, "getApplicationReport", report_request, &report, *retry);
-    if (!s.ok()) return Fail("shell", s);
+    if (!s.ok()) return ReportFailure(kName, s);
     const y::ApplicationReportProto& r = report.application_report();
     if (r.yarn_application_state() != last) {
       last = r.yarn_application_state();
@@ -183,14 +217,14 @@ int ShellClientMain(const CommandLine& flags) {
     }
     if (last == y::FINISHED || last == y::FAILED || last == y::KILLED) {
       std::printf("Application %s ended: %s, final status %s%s%s\n", id.ToString().c_str(),
-                  StateName(last),
-                  y::FinalApplicationStatusProto_Name(r.final_application_status()).c_str(),
+                  StateName(last), FinalStatusName(r.final_application_status()).c_str(),
                   r.diagnostics().empty() ? "" : ", diagnostics: ", r.diagnostics().c_str());
       return r.final_application_status() == y::APP_SUCCEEDED ? 0 : 1;
     }
     if (std::chrono::steady_clock::now() > deadline) {
-      return Fail("shell", Status::TimedOut("application " + id.ToString() + " did not end in " +
-                                            std::to_string(*timeout) + " s"));
+      return ReportFailure(kName,
+                           Status::TimedOut("application " + id.ToString() + " did not end in " +
+                                            std::to_string(timeout.count()) + " s"));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
@@ -224,38 +258,49 @@ Result<ipc::ClientToken> AmrmTokenFromEnvironment(const HostPort& scheduler) {
 
 }  // namespace
 
+const CommandSpec& ShellAmCommand() {
+  static const CommandSpec kSpec{
+      "shell-am",
+      "the ApplicationMaster `spindle shell` submits (runs in its container)",
+      {FlagSpec::String("rm-scheduler", "HOST:PORT", "", "the RM's scheduler address").Required(),
+       FlagSpec::String("command-base64", "BASE64", "", "the command to run, base64-encoded")
+           .Required(),
+       FlagSpec::Int("num-containers", ShellSpec{}.containers, "containers to run it in")
+           .InRange(1, 1e6),
+       FlagSpec::Int("memory-mb", ShellSpec{}.memory_mb, "memory of each container")
+           .InRange(1, 1e9),
+       FlagSpec::Int("vcores", ShellSpec{}.vcores, "vcores of each container").InRange(1, 1e6),
+       FlagSpec::Int("timeout-seconds", ShellAmOptions{}.timeout.count(),
+                     "unregister FAILED after this long")
+           .InRange(1, 1e7),
+       FlagSpec::String("conf", "DIR", "",
+                        "Hadoop configuration directory (yarn.resourcemanager.connect.*)")
+           .ComputedDefault("$HADOOP_CONF_DIR, else $YARN_CONF_DIR")},
+      "reads its AMRM token from $HADOOP_TOKEN_FILE_LOCATION, as every YARN AM does"};
+  return kSpec;
+}
+
 int ShellAmMain(const CommandLine& flags) {
-  Status known = flags.CheckKnown({"rm-scheduler", "num-containers", "memory-mb", "vcores",
-                                   "command-base64", "timeout-seconds", "conf"});
-  if (!known.ok()) return Fail("shell-am", known);
-  auto scheduler = ParseHostPort(flags.GetString("rm-scheduler", ""), "rm-scheduler");
-  if (!scheduler.ok()) return Fail("shell-am", scheduler.status());
+  constexpr char kName[] = "shell-am";
+  auto scheduler = ParseHostPort(flags.GetString("rm-scheduler"), "rm-scheduler");
+  if (!scheduler.ok()) return ReportUsageError(kName, scheduler.status());
   ShellAmOptions options;
   ShellSpec& spec = options.spec;
-  auto command = Base64Decode(flags.GetString("command-base64", ""));
+  auto command = Base64Decode(flags.GetString("command-base64"));
   if (!command.ok() || command->empty()) {
-    return Fail("shell-am",
-                Status::InvalidArgument("--command-base64 must be a command in base64"));
+    return ReportUsageError(
+        kName, Status::InvalidArgument("--command-base64 must be a command in base64"));
   }
   spec.command = *command;
-  auto containers = flags.GetInt("num-containers", 1);
-  auto memory = flags.GetInt("memory-mb", 128);
-  auto vcores = flags.GetInt("vcores", 1);
-  auto timeout = flags.GetInt("timeout-seconds", 600);
-  for (const auto* r : {&containers, &memory, &vcores, &timeout}) {
-    if (!r->ok()) return Fail("shell-am", r->status());
-    if (**r <= 0)
-      return Fail("shell-am", Status::InvalidArgument("numeric flags must be positive"));
-  }
-  spec.containers = *containers;
-  spec.memory_mb = *memory;
-  spec.vcores = *vcores;
+  spec.containers = flags.GetInt("num-containers");
+  spec.memory_mb = flags.GetInt("memory-mb");
+  spec.vcores = flags.GetInt("vcores");
   auto conf = LoadConfiguration(flags);
-  if (!conf.ok()) return Fail("shell-am", conf.status());
+  if (!conf.ok()) return ReportFailure(kName, conf.status());
   auto retry = RmConnectRetry::FromConfiguration(*conf);
-  if (!retry.ok()) return Fail("shell-am", retry.status());
+  if (!retry.ok()) return ReportFailure(kName, retry.status());
   auto amrm = AmrmTokenFromEnvironment(*scheduler);
-  if (!amrm.ok()) return Fail("shell-am", amrm.status());
+  if (!amrm.ok()) return ReportFailure(kName, amrm.status());
   options.scheduler_host = scheduler->host;
   options.scheduler_port = scheduler->port;
   options.amrm = *amrm;
@@ -263,10 +308,10 @@ int ShellAmMain(const CommandLine& flags) {
   const char* host = std::getenv("NM_HOST");
   options.host = host != nullptr ? host : "localhost";
   options.retry = *retry;
-  options.timeout = std::chrono::seconds(*timeout);
+  options.timeout = std::chrono::seconds(flags.GetInt("timeout-seconds"));
   ShellAm am(std::move(options));
   Status s = am.Run();
-  if (!s.ok()) return Fail("shell-am", s);
+  if (!s.ok()) return ReportFailure(kName, s);
   return 0;
 }
 

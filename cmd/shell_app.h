@@ -20,6 +20,9 @@
 
 namespace spindle {
 
+// The flag tables of `spindle shell` and `spindle shell-am`.
+const CommandSpec& ShellCommand();
+const CommandSpec& ShellAmCommand();
 int ShellClientMain(const CommandLine& flags);
 int ShellAmMain(const CommandLine& flags);
 

@@ -31,6 +31,7 @@
 #include "rm/security/credentials.h"
 #include "rm/security/token_identifiers.h"
 #include "rm/security/yarn_id_protos.h"
+#include "tests/support/http_get.h"
 #include "yarn_security_token.pb.h"
 #include "yarn_service_protos.pb.h"
 
@@ -120,6 +121,7 @@ class NmAgentTest : public ::testing::Test {
     conf.Set("yarn.resourcemanager.resource-tracker.address",
              "127.0.0.1:" + std::to_string(rm_->resource_tracker_port()));
     conf.Set("yarn.nodemanager.address", "127.0.0.1:0");
+    conf.Set("yarn.nodemanager.webapp.address", "127.0.0.1:0");
     conf.Set("yarn.nodemanager.resource.memory-mb", "4096");
     conf.Set("yarn.nodemanager.resource.cpu-vcores", "4");
     conf.Set("spindle.nm.heartbeat.initial-interval-ms", "100");
@@ -359,6 +361,7 @@ class NmAgentTest : public ::testing::Test {
       property("yarn.resourcemanager.resource-tracker.address",
                "127.0.0.1:" + std::to_string(rm_->resource_tracker_port()));
       property("yarn.nodemanager.address", "127.0.0.1:0");
+      property("yarn.nodemanager.webapp.address", "127.0.0.1:0");
       property("yarn.nodemanager.resource.memory-mb", std::to_string(memory_mb));
       property("yarn.nodemanager.local-dirs", work_dir_ + "/child-local");
       property("yarn.nodemanager.log-dirs", work_dir_ + "/child-logs");
@@ -448,6 +451,47 @@ TEST_F(NmAgentTest, SimulatedNodesShareOnePortAndEachGetsItsOwnContainers) {
 }
 
 TEST_F(NmAgentTest, TheAmKillsAContainer) { TheAmKillsARunningContainer(); }
+
+// The RM's web port is configured 0: reports (RPC and REST) name the port it
+// bound, and each node registered the port its own web server bound.
+TEST_F(NmAgentTest, TrackingUrlsAndNodeAddressesNameTheBoundWebPorts) {
+  const rm::ApplicationId app = Submit("sleep 600");
+  StartAm(app);
+  ASSERT_TRUE(WaitFor([&] { return StateOf(app) == y::RUNNING; }));
+  const std::string proxy_url =
+      "http://127.0.0.1:" + std::to_string(rm_->web_port()) + "/proxy/" + app.ToString() + "/";
+  y::GetApplicationReportRequestProto request;
+  rm::ToProto(app, request.mutable_application_id());
+  y::GetApplicationReportResponseProto response;
+  ASSERT_TRUE(client_.Call(ClientSpec(), "getApplicationReport", request, &response).ok());
+  EXPECT_EQ(response.application_report().trackingurl(), proxy_url);
+  auto rest =
+      testing::HttpGet("127.0.0.1", rm_->web_port(), "/ws/v1/cluster/apps/" + app.ToString(),
+                       {{"Accept", "application/json"}});
+  ASSERT_TRUE(rest.ok()) << rest.status().ToString();
+  EXPECT_NE(rest->body.find("\"trackingUrl\":\"" +
+                            [&] {
+                              std::string escaped;  // Jersey writes "/" as "\/"
+                              for (char c : proxy_url)
+                                escaped += c == '/' ? std::string("\\/") : std::string(1, c);
+                              return escaped;
+                            }() +
+                            "\""),
+            std::string::npos)
+      << rest->body;
+  for (const auto& agent : agents_) {
+    ASSERT_NE(agent->http_port(), 0);
+    const auto node = rm_->nodes().Get(agent->node_id(0));
+    ASSERT_TRUE(node.has_value());
+    EXPECT_EQ(node->info.http_address, "127.0.0.1:" + std::to_string(agent->http_port()));
+    auto info = testing::HttpGet("127.0.0.1", static_cast<uint16_t>(agent->http_port()),
+                                 "/ws/v1/node/info", {{"Accept", "application/json"}});
+    ASSERT_TRUE(info.ok()) << info.status().ToString();
+    EXPECT_EQ(info->status, 200);
+    EXPECT_NE(info->body.find("\"id\":\"" + agent->node_id(0).ToString() + "\""), std::string::npos)
+        << info->body;
+  }
+}
 
 TEST_F(NmAgentTest, ForgedExpiredAndForeignContainerTokensAreRejected) {
   const rm::ApplicationId app = Submit("sleep 600");
@@ -592,6 +636,57 @@ TEST_F(NmAgentProcessTest, ContainersRunShellCommandsThatWriteFiles) {
     ASSERT_TRUE(std::getline(in, line));
     EXPECT_NE(line.find(id.ToString()), std::string::npos) << "runs in its own work dir: " << line;
   }
+}
+
+// A container's stdout and stderr, fetched as a person would: from the log
+// link the RM builds (the node's registered http address), over HTTP.
+TEST_F(NmAgentProcessTest, AContainersLogsAreServedOverTheNodesHttp) {
+  const y::ContainerProto c = StartOne(
+      "echo hello-from-stdout; echo complaint-on-stderr >&2; "
+      "test -d tmp && echo tmp-exists");
+  const rm::ContainerId id = rm::FromProto(c.id());
+  const y::ContainerStatusProto status = WaitForCompletion(id);
+  ASSERT_EQ(status.exit_status(), 0) << status.diagnostics();
+  const auto node = rm_->nodes().Get(rm::FromProto(c.nodeid()));
+  ASSERT_TRUE(node.has_value());
+  const std::string http = node->info.http_address;
+  const size_t colon = http.rfind(':');
+  ASSERT_NE(colon, std::string::npos) << http;
+  const auto port = static_cast<uint16_t>(std::stoi(http.substr(colon + 1)));
+  ASSERT_EQ(port, agents_[AgentOf(c)]->http_port());
+  const std::string page = "/node/containerlogs/" + id.ToString() + "/alice";
+  auto list = testing::HttpGet(http.substr(0, colon), port, page);
+  ASSERT_TRUE(list.ok()) << list.status().ToString();
+  EXPECT_EQ(list->status, 200) << list->body;
+  for (const char* file : {"stdout", "stderr"}) {
+    EXPECT_NE(list->body.find(page + "/" + file + "?start=-4096"), std::string::npos) << list->body;
+  }
+  auto out = testing::HttpGet(http.substr(0, colon), port, page + "/stdout?start=0");
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(out->status, 200);
+  EXPECT_NE(out->body.find("<pre>hello-from-stdout\ntmp-exists\n</pre>"), std::string::npos)
+      << out->body;
+  // The REST form the 3.3 `yarn logs` CLI reads.
+  auto rest = testing::HttpGet(http.substr(0, colon), port,
+                               "/ws/v1/node/containerlogs/" + id.ToString() + "/stdout");
+  ASSERT_TRUE(rest.ok());
+  EXPECT_EQ(rest->status, 200);
+  EXPECT_NE(rest->body.find("Container: " + id.ToString() + " on " +
+                            rm::FromProto(c.nodeid()).ToString()),
+            std::string::npos)
+      << rest->body;
+  EXPECT_NE(
+      rest->body.find("LogContents:\nhello-from-stdout\ntmp-exists\nEnd of LogType:stdout.\n"),
+      std::string::npos)
+      << rest->body;
+  auto err = testing::HttpGet(http.substr(0, colon), port, page + "/stderr");
+  ASSERT_TRUE(err.ok());
+  EXPECT_NE(err->body.find("complaint-on-stderr"), std::string::npos) << err->body;
+  auto unknown = testing::HttpGet(
+      http.substr(0, colon), port,
+      "/node/containerlogs/" + rm::ContainerId{id.attempt, 999}.ToString() + "/alice");
+  ASSERT_TRUE(unknown.ok());
+  EXPECT_EQ(unknown->status, 404);
 }
 
 TEST_F(NmAgentProcessTest, AContainerOverItsMemoryLimitIsKilled) {

@@ -328,6 +328,7 @@ class RmCrashTest : public ::testing::Test {
     p["yarn.resourcemanager.address"] = "127.0.0.1:" + std::to_string(client_port_);
     p["yarn.nodemanager.hostname"] = "127.0.0.1";
     p["yarn.nodemanager.address"] = "127.0.0.1:0";
+    p["yarn.nodemanager.webapp.address"] = "127.0.0.1:0";
     p["yarn.nodemanager.resource.memory-mb"] = "16384";
     p["yarn.nodemanager.resource.cpu-vcores"] = "64";
     p["yarn.nodemanager.local-dirs"] = work_ + "/nm/local";

@@ -416,6 +416,24 @@ TEST_F(ShellAmTest, GivesUpAfterTheConfiguredWait) {
   EXPECT_EQ(am.registrations(), 0);
 }
 
+// A caller's deadline (`spindle shell --timeout-seconds`) ends the retries
+// long before Hadoop's 15-minute max-wait and 30 s interval would.
+TEST_F(ShellAmTest, GivesUpAtTheCallersDeadline) {
+  rm_.Stop();
+  ShellAmOptions o = Options(1);
+  o.retry.max_wait = 900000ms;
+  o.retry.retry_interval = 30000ms;
+  o.retry.deadline = std::chrono::steady_clock::now() + 300ms;
+  ShellAm am(o);
+  const auto start = std::chrono::steady_clock::now();
+  const Status s = am.Run();
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("was not reachable before the deadline ("), std::string::npos)
+      << s.ToString();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 20s);
+  EXPECT_EQ(am.registrations(), 0);
+}
+
 TEST(RmConnectRetryTest, ReadsHadoopsKeysWithTheirDefaults) {
   rm::Configuration conf;
   auto defaults = RmConnectRetry::FromConfiguration(conf);

@@ -11,6 +11,8 @@
 #include "replay/cell/staging_cell.h"
 #include "replay/report/replay_recorder.h"
 #include "replay/report/replay_writers.h"
+#include "replay/trace/synthetic/parsync_phases_reader.h"
+#include "replay/trace/synthetic/poisson_reader.h"
 #include "replay/windtunnel/tunnel_driver.h"
 #include "rm/config/configuration.h"
 #include "rm/queues/queue_tree.h"
@@ -18,24 +20,6 @@
 namespace spindle::replay {
 
 namespace {
-
-const std::set<std::string>& KnownFlags() {
-  static const std::set<std::string> kFlags = {
-      // What to replay and on what.
-      "trace", "format", "nodes-file", "nodes", "nodes-per-rack", "node-shape", "queues",
-      "skip-bad", "max-jobs", "max-seconds", "seed", "min-allocation", "max-allocation",
-      // Generators.
-      "rate", "phases", "phase-seconds", "tasks-per-job", "task-seconds", "preferred-nodes", "jobs",
-      "mean-interarrival-ms", "job-size", "task-duration", "queue-names",
-      // How.
-      "mode", "clock", "speed", "compare", "schedulers", "partitions", "gap-ms", "tau-ms",
-      "decision-cost-us", "quality-cost-factor", "horizon-seconds", "stall-seconds",
-      // Staging cell.
-      "nm-processes", "heartbeat-ms", "spindle", "work-dir", "store", "run-timeout-seconds",
-      // Output.
-      "out", "no-progress", "verbose"};
-  return kFlags;
-}
 
 struct Plan {
   TraceSpec trace;
@@ -72,45 +56,41 @@ Result<std::pair<int64_t, int64_t>> ParseShape(const std::string& flag, const st
   return std::make_pair(static_cast<int64_t>(mb), static_cast<int64_t>(vc));
 }
 
+// The generators' parameters: passed to the trace catalog as typed.
+constexpr const char* kGeneratorFlags[] = {
+    "rate",         "phases",          "phase-seconds", "tasks-per-job",
+    "task-seconds", "preferred-nodes", "jobs",          "mean-interarrival-ms",
+    "job-size",     "task-duration"};
+
 Result<Plan> MakePlan(const CommandLine& flags) {
-  RETURN_NOT_OK(flags.CheckKnown(KnownFlags()));
   Plan p;
   p.trace.paths = flags.GetList("trace");
-  p.trace.format = flags.GetString("format", "");
-  p.trace.nodes_path = flags.GetString("nodes-file", "");
-  ASSIGN_OR_RETURN(p.trace.nodes, flags.GetInt("nodes", 0));
-  ASSIGN_OR_RETURN(int64_t per_rack, flags.GetInt("nodes-per-rack", 40));
-  if (p.trace.nodes < 0 || per_rack <= 0) {
-    return Status::InvalidArgument("--nodes must be >= 0 and --nodes-per-rack > 0");
-  }
-  p.trace.nodes_per_rack = static_cast<int>(per_rack);
-  ASSIGN_OR_RETURN(auto shape, ParseShape("node-shape", flags.GetString("node-shape", "65536,32")));
+  p.trace.format = flags.GetString("format");
+  p.trace.nodes_path = flags.GetString("nodes-file");
+  p.trace.nodes = flags.GetInt("nodes");
+  p.trace.nodes_per_rack = static_cast<int>(flags.GetInt("nodes-per-rack"));
+  ASSIGN_OR_RETURN(auto shape, ParseShape("node-shape", flags.GetString("node-shape")));
   p.trace.read.node_memory_mb = shape.first;
   p.trace.read.node_vcores = static_cast<int32_t>(shape.second);
-  ASSIGN_OR_RETURN(auto min_alloc,
-                   ParseShape("min-allocation", flags.GetString("min-allocation", "1024,1")));
+  ASSIGN_OR_RETURN(auto min_alloc, ParseShape("min-allocation", flags.GetString("min-allocation")));
   p.min_allocation = pool::Resource::Of(min_alloc.first, min_alloc.second);
   if (flags.Has("max-allocation")) {
     ASSIGN_OR_RETURN(auto max_alloc,
-                     ParseShape("max-allocation", flags.GetString("max-allocation", "")));
+                     ParseShape("max-allocation", flags.GetString("max-allocation")));
     p.max_allocation = pool::Resource::Of(max_alloc.first, max_alloc.second);
   }
-  p.trace.read.skip_bad = flags.Has("skip-bad");
-  ASSIGN_OR_RETURN(p.trace.read.max_jobs, flags.GetInt("max-jobs", 0));
-  ASSIGN_OR_RETURN(double max_seconds, flags.GetDouble("max-seconds", 0, 0, 1e9));
-  p.trace.read.max_arrival_ms = static_cast<int64_t>(max_seconds * 1000);
-  ASSIGN_OR_RETURN(int64_t seed, flags.GetInt("seed", 1));
-  p.trace.seed = static_cast<uint64_t>(seed);
-  for (const char* g :
-       {"rate", "phases", "phase-seconds", "tasks-per-job", "task-seconds", "preferred-nodes",
-        "jobs", "mean-interarrival-ms", "job-size", "task-duration", "queue-names"}) {
-    if (flags.Has(g)) p.trace.params[g] = flags.GetString(g, "");
+  p.trace.read.skip_bad = flags.GetBool("skip-bad");
+  p.trace.read.max_jobs = flags.GetInt("max-jobs");
+  p.trace.read.max_arrival_ms = static_cast<int64_t>(flags.GetDouble("max-seconds") * 1000);
+  p.trace.seed = static_cast<uint64_t>(flags.GetInt("seed"));
+  for (const char* g : kGeneratorFlags) {
+    if (flags.Has(g)) p.trace.params[g] = flags.GetString(g);
   }
   ASSIGN_OR_RETURN(p.format, ResolveFormat(p.trace));
   p.trace.format = p.format;
-  p.queues_source = flags.GetString("queues", "default");
+  p.queues_source = flags.GetString("queues");
 
-  const std::string mode = flags.GetString("mode", "windtunnel");
+  const std::string mode = flags.GetString("mode");
   if (mode == "windtunnel") {
     p.mode = ReplayMode::kWindTunnel;
   } else if (mode == "cell") {
@@ -118,55 +98,42 @@ Result<Plan> MakePlan(const CommandLine& flags) {
   } else {
     return Status::InvalidArgument("--mode must be windtunnel or cell, got '" + mode + "'");
   }
-  const std::string clock = flags.GetString("clock", "virtual");
+  const std::string clock = flags.GetString("clock");
   if (clock != "virtual" && clock != "real") {
     return Status::InvalidArgument("--clock must be virtual or real, got '" + clock + "'");
   }
   p.tunnel.clock = clock == "real" ? TunnelClock::kReal : TunnelClock::kVirtual;
-  ASSIGN_OR_RETURN(p.tunnel.speed, flags.GetDouble("speed", 1, 1e-3, 1e6));
-  ASSIGN_OR_RETURN(double cost_us, flags.GetDouble("decision-cost-us", 250, 0, 1e7));
-  p.tunnel.decision_cost =
-      std::chrono::duration_cast<Duration>(std::chrono::duration<double, std::micro>(cost_us));
-  ASSIGN_OR_RETURN(p.tunnel.quality_cost_factor,
-                   flags.GetDouble("quality-cost-factor", 1, 0.01, 1000));
-  ASSIGN_OR_RETURN(double horizon, flags.GetDouble("horizon-seconds", 0, 0, 1e9));
-  p.tunnel.horizon = std::chrono::duration_cast<Duration>(std::chrono::duration<double>(horizon));
-  ASSIGN_OR_RETURN(double stall, flags.GetDouble("stall-seconds", 3600, 1, 1e9));
-  p.tunnel.stall_limit = std::chrono::duration_cast<Duration>(std::chrono::duration<double>(stall));
+  p.tunnel.speed = flags.GetDouble("speed");
+  p.tunnel.decision_cost = std::chrono::duration_cast<Duration>(
+      std::chrono::duration<double, std::micro>(flags.GetDouble("decision-cost-us")));
+  p.tunnel.quality_cost_factor = flags.GetDouble("quality-cost-factor");
+  p.tunnel.horizon = std::chrono::duration_cast<Duration>(
+      std::chrono::duration<double>(flags.GetDouble("horizon-seconds")));
+  p.tunnel.stall_limit = std::chrono::duration_cast<Duration>(
+      std::chrono::duration<double>(flags.GetDouble("stall-seconds")));
 
-  ASSIGN_OR_RETURN(int64_t schedulers, flags.GetInt("schedulers", 20));
-  ASSIGN_OR_RETURN(int64_t partitions, flags.GetInt("partitions", 20));
-  ASSIGN_OR_RETURN(int64_t gap_ms, flags.GetInt("gap-ms", 500));
-  ASSIGN_OR_RETURN(int64_t tau_ms, flags.GetInt("tau-ms", 2000));
-  p.pool.num_schedulers = static_cast<int>(schedulers);
-  p.pool.num_partitions = static_cast<int>(partitions);
-  p.pool.sync_gap = std::chrono::milliseconds(gap_ms);
-  p.pool.tau = std::chrono::milliseconds(tau_ms);
+  p.pool.num_schedulers = static_cast<int>(flags.GetInt("schedulers"));
+  p.pool.num_partitions = static_cast<int>(flags.GetInt("partitions"));
+  p.pool.sync_gap = std::chrono::milliseconds(flags.GetInt("gap-ms"));
+  p.pool.tau = std::chrono::milliseconds(flags.GetInt("tau-ms"));
   p.pool.seed = p.trace.seed;
-  for (const std::string& item : flags.GetList("compare", {"parsync:latency-first"})) {
+  for (const std::string& item : flags.GetList("compare")) {
     ASSIGN_OR_RETURN(PolicySpec policy, ParsePolicy(item));
     p.policies.push_back(policy);
   }
   if (p.policies.empty()) return Status::InvalidArgument("--compare is empty");
-  p.spindle = flags.GetString("spindle", "/proc/self/exe");
-  p.work_dir = flags.GetString("work-dir", "");
-  ASSIGN_OR_RETURN(int64_t nm_processes, flags.GetInt("nm-processes", 1));
-  ASSIGN_OR_RETURN(int64_t heartbeat_ms, flags.GetInt("heartbeat-ms", 200));
-  ASSIGN_OR_RETURN(int64_t run_timeout_s, flags.GetInt("run-timeout-seconds", 3600));
-  if (nm_processes < 1 || heartbeat_ms < 1 || run_timeout_s < 1) {
-    return Status::InvalidArgument(
-        "--nm-processes, --heartbeat-ms and --run-timeout-seconds must be >= 1");
-  }
-  p.nm_processes = static_cast<int>(nm_processes);
-  p.heartbeat = std::chrono::milliseconds(heartbeat_ms);
-  p.run_timeout = std::chrono::seconds(run_timeout_s);
-  const std::string store = flags.GetString("store", "memory");
+  p.spindle = flags.GetString("spindle");
+  p.work_dir = flags.GetString("work-dir");
+  p.nm_processes = static_cast<int>(flags.GetInt("nm-processes"));
+  p.heartbeat = std::chrono::milliseconds(flags.GetInt("heartbeat-ms"));
+  p.run_timeout = std::chrono::seconds(flags.GetInt("run-timeout-seconds"));
+  const std::string store = flags.GetString("store");
   if (store != "memory" && store != "rocksdb") {
     return Status::InvalidArgument("--store must be memory or rocksdb, got '" + store + "'");
   }
   p.store = store == "rocksdb" ? CellStore::kRocksDb : CellStore::kMemory;
-  p.out = flags.GetString("out", "");
-  p.progress = !flags.Has("no-progress") && isatty(STDERR_FILENO);
+  p.out = flags.GetString("out");
+  p.progress = !flags.GetBool("no-progress") && isatty(STDERR_FILENO);
   return p;
 }
 
@@ -344,18 +311,32 @@ std::string Describe(const ReadStats& s) {
   return d;
 }
 
-Result<ReplayReport> Run(Plan plan) {
+// What the flags name, opened before anything runs: an error here is the
+// user's to fix (a missing file, phases without a cluster, a bad queue file).
+struct Inputs {
+  std::vector<TraceNode> nodes;
+  rm::QueueTree tree;
+  std::string description;  // the trace, as its reader describes it
+};
+
+Result<Inputs> OpenInputs(const Plan& plan) {
+  ASSIGN_OR_RETURN(std::vector<TraceNode> nodes, ClusterNodes(plan.trace));
+  ASSIGN_OR_RETURN(rm::QueueTree tree, LoadQueues(plan.queues_source));
+  ASSIGN_OR_RETURN(std::unique_ptr<TraceReader> probe, OpenTrace(plan.trace));
+  return Inputs{std::move(nodes), std::move(tree), probe->Describe()};
+}
+
+Result<ReplayReport> Run(Plan plan, const Inputs& inputs) {
   std::string made_dir;
   if (plan.mode == ReplayMode::kCell && plan.work_dir.empty()) {
     char tmpl[] = "/tmp/spindle-cell.XXXXXX";
     if (mkdtemp(tmpl) == nullptr) return Status::IoError("cannot make a work dir under /tmp");
     plan.work_dir = made_dir = tmpl;
   }
-  ASSIGN_OR_RETURN(std::vector<TraceNode> nodes, ClusterNodes(plan.trace));
-  ASSIGN_OR_RETURN(rm::QueueTree tree, LoadQueues(plan.queues_source));
+  const std::vector<TraceNode>& nodes = inputs.nodes;
+  const rm::QueueTree& tree = inputs.tree;
   ReplayReport report;
-  ASSIGN_OR_RETURN(std::unique_ptr<TraceReader> probe, OpenTrace(plan.trace));
-  report.title = "spindle replay: " + probe->Describe();
+  report.title = "spindle replay: " + inputs.description;
   int64_t memory = 0;
   int64_t vcores = 0;
   for (const TraceNode& n : nodes) {
@@ -430,34 +411,139 @@ Result<PolicySpec> ParsePolicy(const std::string& item) {
   return p;
 }
 
+const CommandSpec& ReplayCommand() {
+  static const ParSyncPhasesOptions kPhases;
+  static const PoissonOptions kPoisson;
+  static const CommandSpec kSpec{
+      "replay",
+      "replay a trace against Spindle's scheduling (replay/README.md)",
+      {
+          // What to replay and on what.
+          FlagSpec::List("trace", "FILE[,FILE]", "",
+                         "the trace (google2011: task_events then job_events)"),
+          FlagSpec::String("format", "FORMAT", "",
+                           "sls, rumen, synth, google2011, alibaba2018, alibaba2017, phases or "
+                           "poisson")
+              .ComputedDefault("guessed from the file name"),
+          FlagSpec::String("nodes-file", "FILE", "",
+                           "the cluster: SLS nodes JSON or Alibaba machine_meta.csv"),
+          FlagSpec::Int("nodes", 0, "a generated uniform cluster of N nodes (0: none)")
+              .InRange(0, 1e8),
+          FlagSpec::Int("nodes-per-rack", 40, "racks of the generated cluster").InRange(1, 1e8),
+          FlagSpec::String("node-shape", "MB,VCORES", "65536,32",
+                           "the node shape normalised traces are mapped onto, and the generated "
+                           "nodes' shape"),
+          FlagSpec::String("queues", "FILE.xml|A,B,...", "default",
+                           "a capacity-scheduler.xml, or queue names with equal shares"),
+          FlagSpec::Switch("skip-bad", "skip (and count) records that cannot be read"),
+          FlagSpec::Int("max-jobs", 0, "read at most N jobs (0: all)").InRange(0, 1e12),
+          FlagSpec::Double("max-seconds", 0, "jobs arriving later are not read (0: all)")
+              .InRange(0, 1e9),
+          FlagSpec::Int("seed", 1, "random seed"),
+          FlagSpec::String("min-allocation", "MB,VCORES", "1024,1", "asks are rounded up to this"),
+          FlagSpec::String("max-allocation", "MB,VCORES", "",
+                           "tasks above it are rejected, as YARN rejects them")
+              .ComputedDefault("the largest node"),
+          // Generators.
+          FlagSpec::String("rate", "X", "", "phases: jobs/s at 100%")
+              .ComputedDefault(FormatFlagNumber(kPhases.base_rate)),
+          FlagSpec::String("phases", "PERCENT,...", "", "phases: each phase's load, in % of --rate")
+              .ComputedDefault([] {
+                std::string out;
+                for (double f : kPhases.fractions)
+                  out += (out.empty() ? "" : ",") + FormatFlagNumber(f * 100);
+                return out;
+              }()),
+          FlagSpec::String("phase-seconds", "S", "", "phases: length of a phase")
+              .ComputedDefault(
+                  FormatFlagNumber(static_cast<double>(kPhases.phase_length_ms) / 1000)),
+          FlagSpec::String("tasks-per-job", "N", "", "phases: tasks per job")
+              .ComputedDefault(std::to_string(kPhases.tasks_per_job)),
+          FlagSpec::String("task-seconds", "S", "", "phases: task duration")
+              .ComputedDefault(
+                  FormatFlagNumber(static_cast<double>(kPhases.task_duration_ms) / 1000)),
+          FlagSpec::String("preferred-nodes", "N", "", "preferred nodes per task")
+              .ComputedDefault(std::to_string(kPhases.preferred_nodes) + " for phases, " +
+                               std::to_string(kPoisson.preferred_nodes) + " for poisson"),
+          FlagSpec::String("jobs", "N", "", "poisson: jobs generated")
+              .ComputedDefault(std::to_string(kPoisson.jobs)),
+          FlagSpec::String("mean-interarrival-ms", "MS", "", "poisson: mean gap between jobs")
+              .ComputedDefault(FormatFlagNumber(1000 / kPoisson.jobs_per_second)),
+          FlagSpec::String("job-size", "DIST", "",
+                           "poisson: tasks per job, fixed:V, uniform:LOW:HIGH, exponential:MEAN "
+                           "or lognormal:MEAN:SIGMA")
+              .ComputedDefault(kPoisson.tasks_per_job.ToString()),
+          FlagSpec::String("task-duration", "DIST", "",
+                           "poisson: task duration in ms (as --job-size)")
+              .ComputedDefault(kPoisson.task_duration_ms.ToString()),
+          // How.
+          FlagSpec::String("mode", "windtunnel|cell", "windtunnel",
+                           "one process, or real spindle rm and spindle nm processes"),
+          FlagSpec::String("clock", "virtual|real", "virtual",
+                           "windtunnel: deterministic discrete events, or the pool's threads on "
+                           "the system clock"),
+          FlagSpec::Double("speed", 1, "times faster than the trace (real clock, cell)")
+              .InRange(1e-3, 1e6),
+          FlagSpec::List("compare", "MODE[:STRATEGY],...", "parsync:latency-first",
+                         "policies replayed on the same jobs"),
+          FlagSpec::Int("schedulers", 20, "schedulers (capped by the cluster's size)")
+              .InRange(1, 1e6),
+          FlagSpec::Int("partitions", 20, "partitions (capped by the cluster's size)")
+              .InRange(1, 1e6),
+          FlagSpec::Int("gap-ms", 500, "sync gap").InRange(0, 1e9),
+          FlagSpec::Int("tau-ms", 2000, "adaptive's tau").InRange(0, 1e9),
+          FlagSpec::Double("decision-cost-us", 250,
+                           "virtual clock: simulated cost of one scheduling decision")
+              .InRange(0, 1e7),
+          FlagSpec::Double("quality-cost-factor", 1,
+                           "quality-first decisions cost this many times more")
+              .InRange(0.01, 1000),
+          FlagSpec::Double("horizon-seconds", 0, "stop at this trace time (0: the end)")
+              .InRange(0, 1e9),
+          FlagSpec::Double("stall-seconds", 3600,
+                           "stop when nothing moves while tasks wait this long (a violation)")
+              .InRange(1, 1e9),
+          // Staging cell.
+          FlagSpec::Int("nm-processes", 1, "cell: spindle nm processes").InRange(1, 1e4),
+          FlagSpec::Int("heartbeat-ms", 200, "cell: node heartbeat interval").InRange(1, 1e9),
+          FlagSpec::String("spindle", "FILE", "/proc/self/exe", "cell: the spindle binary to run"),
+          FlagSpec::String("work-dir", "DIR", "", "cell: the processes' configuration and logs")
+              .ComputedDefault("a fresh directory under the system temp dir"),
+          FlagSpec::String("store", "memory|rocksdb", "memory", "cell: the RM's state store"),
+          FlagSpec::Int("run-timeout-seconds", 3600, "cell: bound on one run").InRange(1, 1e9),
+          // Output.
+          FlagSpec::String("out", "DIR", "",
+                           "also write summary.txt, report.json, series.csv and report.html here"),
+          FlagSpec::Switch("no-progress", "no progress bar"),
+          FlagSpec::Switch("verbose", "keep the RM core's INFO log"),
+      },
+      "exit status: 0, 1 when a run reports a violation (a task placed twice, tasks that could "
+      "never be placed, records skipped) or fails, 2 for a usage error"};
+  return kSpec;
+}
+
 int ReplayMain(const CommandLine& flags) {
+  constexpr char kName[] = "replay";
   // The RM core logs each application's life at INFO: a replay of a
   // million jobs would drown the table in it. --verbose keeps it.
-  if (!flags.Has("verbose")) FLAGS_minloglevel = std::max(FLAGS_minloglevel, 1);
+  if (!flags.GetBool("verbose")) FLAGS_minloglevel = std::max(FLAGS_minloglevel, 1);
   auto plan = MakePlan(flags);
-  if (!plan.ok()) {
-    std::fprintf(stderr, "spindle replay: %s\n", plan.status().ToString().c_str());
-    return 2;
-  }
-  auto report = Run(*plan);
-  if (!report.ok()) {
-    std::fprintf(stderr, "spindle replay: %s\n", report.status().ToString().c_str());
-    return 2;
-  }
+  if (!plan.ok()) return ReportUsageError(kName, plan.status());
+  auto inputs = OpenInputs(*plan);
+  if (!inputs.ok()) return ReportUsageError(kName, inputs.status());
+  auto report = Run(*plan, *inputs);
+  if (!report.ok()) return ReportFailure(kName, report.status());
   std::fputs(ToSummaryTable(*report).c_str(), stdout);
   if (!plan->out.empty()) {
     const Status s = WriteReportFiles(plan->out, *report);
-    if (!s.ok()) {
-      std::fprintf(stderr, "spindle replay: %s\n", s.ToString().c_str());
-      return 2;
-    }
+    if (!s.ok()) return ReportFailure(kName, s);
     std::printf("report: %s/report.html (also summary.txt, report.json, series.csv)\n",
                 plan->out.c_str());
   }
   for (const ReplayModeResult& m : report->modes) {
-    if (!m.violations.empty()) return 1;
+    if (!m.violations.empty()) return kExitFailure;
   }
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace spindle::replay

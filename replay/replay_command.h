@@ -2,8 +2,8 @@
 // wind tunnel (one process) or a staging cell (real `spindle rm` and
 // `spindle nm --simulate` processes over the wire), for one policy or
 // several compared on the same jobs, and reports the figures (terminal
-// table; with --out DIR also JSON, CSV and an HTML page). replay/README.md
-// lists the flags.
+// table; with --out DIR also JSON, CSV and an HTML page). `spindle replay
+// --help` lists the flags (ReplayCommand).
 #pragma once
 
 #include <string>
@@ -30,8 +30,11 @@ Result<PolicySpec> ParsePolicy(const std::string& item);
 
 enum class ReplayMode : uint8_t { kWindTunnel, kCell };
 
+// `spindle replay`'s flag table (what replay/README.md's "Flags" describes).
+const CommandSpec& ReplayCommand();
+
 // Entry point of `spindle replay`. Returns the process exit status: 0, 1
-// if a run reported violations, 2 for bad flags or input (printed).
+// if a run reported violations or failed, 2 for bad flags (printed).
 int ReplayMain(const CommandLine& flags);
 
 }  // namespace spindle::replay

@@ -63,6 +63,7 @@ echo "spindle rm: clients 127.0.0.1:$(port client), AMs 127.0.0.1:$(port schedul
   property yarn.resourcemanager.resource-tracker.address "127.0.0.1:$(port resource-tracker)"
   property yarn.nodemanager.hostname 127.0.0.1
   property yarn.nodemanager.address 127.0.0.1:0
+  property yarn.nodemanager.webapp.address 127.0.0.1:0
   property yarn.nodemanager.resource.memory-mb 4096
   property yarn.nodemanager.resource.cpu-vcores 4
   property yarn.nodemanager.local-dirs "$work/nm/local"

@@ -72,6 +72,7 @@ Result<ClientRmServiceOptions> ClientRmServiceOptions::FromConfiguration(
   ClientRmServiceOptions options;
   std::string proxy = conf.GetTrimmed("yarn.web-proxy.address").value_or("");
   if (proxy.empty()) {
+    options.reports.proxy_is_rm_webapp = true;
     proxy = conf.GetTrimmed("yarn.resourcemanager.webapp.address")
                 .value_or(conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0") +
                           ":8088");

@@ -187,6 +187,8 @@ class ClientRmService {
   // The usage of the app's current attempt while the scheduler holds it.
   std::optional<AppUsage> UsageOf(const rm::RmApp& app) const;
   const ReportBuilder& reports() const { return reports_; }
+  // The RM web app's bound port, once it started (ReportBuilder::SetWebAppPort).
+  void SetWebAppPort(uint16_t port) { reports_.SetWebAppPort(port); }
   const ClientRmServiceOptions& options() const { return options_; }
 
  private:
@@ -214,7 +216,7 @@ class ClientRmService {
   const ClientRmServiceDeps deps_;
   const rm::NoGroupMapping no_groups_;
   const ApplicationAccess access_;
-  const ReportBuilder reports_;
+  ReportBuilder reports_;
 
   Mutex extras_mu_;
   std::map<rm::ApplicationId, AppExtras> extras_ GUARDED_BY(extras_mu_);

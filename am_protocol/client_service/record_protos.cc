@@ -54,6 +54,10 @@ y::FinalApplicationStatusProto ToProto(rm::FinalStatus status) {
   return static_cast<y::FinalApplicationStatusProto>(static_cast<int>(status));
 }
 
+rm::FinalStatus FromProto(y::FinalApplicationStatusProto status) {
+  return static_cast<rm::FinalStatus>(static_cast<int>(status));
+}
+
 y::NodeStateProto ToProto(rm::NodeState state) {
   return static_cast<y::NodeStateProto>(static_cast<int>(state));
 }

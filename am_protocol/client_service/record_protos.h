@@ -31,6 +31,10 @@ rm::ContainerId FromProto(const hadoop::yarn::ContainerIdProto& proto);
 
 hadoop::yarn::YarnApplicationStateProto ToProto(rm::YarnAppState state);
 hadoop::yarn::FinalApplicationStatusProto ToProto(rm::FinalStatus status);
+// The final status a report carries, for printing with rm::Name as Hadoop
+// prints it (SUCCEEDED, not APP_SUCCEEDED: ProtoUtils drops the "APP_"
+// prefix).
+rm::FinalStatus FromProto(hadoop::yarn::FinalApplicationStatusProto status);
 hadoop::yarn::NodeStateProto ToProto(rm::NodeState state);
 // The client-visible attempt state (FINAL_SAVING shows as the state before
 // it, LAUNCHED_UNMANAGED_SAVING as ALLOCATED_SAVING, as RMServerUtils does).

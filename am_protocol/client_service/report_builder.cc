@@ -92,7 +92,12 @@ void FillUsage(const std::optional<AppUsage>& usage, const rm::ResourceSeconds* 
 }  // namespace
 
 std::string ReportBuilder::ProxyUrl(const rm::ApplicationId& app) const {
-  return "http://" + options_.proxy_address + "/proxy/" + app.ToString() + "/";
+  std::string address = options_.proxy_address;
+  const uint16_t bound = web_app_port_.load();
+  if (options_.proxy_is_rm_webapp && bound != 0) {
+    address = address.substr(0, address.rfind(':')) + ":" + std::to_string(bound);
+  }
+  return "http://" + address + "/proxy/" + app.ToString() + "/";
 }
 
 std::string ReportBuilder::AttemptTrackingUrl(const rm::RmApp& app,

@@ -14,9 +14,11 @@
 //   ApplicationAttemptReportProto, the AM container's ContainerReportProto,
 //   NodeReportProto (numContainers omitted when 0, as NodeReportPBImpl does).
 //
-// Thread-safety: immutable; use from any thread.
+// Thread-safety: immutable but for the web app port (atomic); use from any
+// thread.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -51,6 +53,10 @@ struct ReportOptions {
   // host:port of the web proxy that tracking URLs point at
   // (yarn.web-proxy.address, else the RM web app). Default: "localhost:8088".
   std::string proxy_address = "localhost:8088";
+  // proxy_address is the RM's own web app (no yarn.web-proxy.address), so
+  // its port follows the web server's bound port (SetWebAppPort). Default:
+  // false.
+  bool proxy_is_rm_webapp = false;
   // yarn.log-aggregation-enable: reports say LOG_DISABLED when off.
   // Default: false.
   bool log_aggregation_enabled = false;
@@ -63,6 +69,13 @@ class ReportBuilder {
       : options_(std::move(options)), clock_(clock) {}
 
   const ReportOptions& options() const { return options_; }
+
+  // The RM web app's bound port, known once it started (a configured port 0
+  // is never where it listens). When proxy_is_rm_webapp, tracking URLs carry
+  // it from then on, as Hadoop 3.3's ResourceManager.serviceStart writes the
+  // bound port back (WebAppUtils.setRMWebAppPort) before its services build
+  // proxy URLs. Thread-safe.
+  void SetWebAppPort(uint16_t port) { web_app_port_.store(port); }
 
   // http://<proxy>/proxy/<appId>/
   std::string ProxyUrl(const rm::ApplicationId& app) const;
@@ -128,6 +141,7 @@ class ReportBuilder {
 
   const ReportOptions options_;
   const Clock* const clock_;
+  std::atomic<uint16_t> web_app_port_{0};  // 0: not known (yet)
 };
 
 }  // namespace spindle::client_service

@@ -66,7 +66,7 @@ void SimulatedAm::OnRegistered(Status s) {
   }
   if (!s.ok()) {
     CountError("registerApplicationMaster", s);
-    Fail("registerApplicationMaster: " + s.ToString());
+    Fail("registerApplicationMaster: " + s.UserMessage());
     return;
   }
   state_ = State::kRunning;
@@ -123,7 +123,7 @@ void SimulatedAm::OnAllocated(Status s, const y::AllocateResponseProto& response
     for (auto& id : sent_releases) to_release_.push_back(std::move(id));
     if (++failures_in_a_row_ >= context_->spec.max_failures) {
       Fail("allocate failed " + std::to_string(failures_in_a_row_) +
-           " times in a row: " + s.ToString());
+           " times in a row: " + s.UserMessage());
       return;
     }
     ScheduleTick();
@@ -190,7 +190,7 @@ void SimulatedAm::Finish() {
         if (!s.ok()) {
           CountError("finishApplicationMaster", s);
           if (++failures_in_a_row_ >= context_->spec.max_failures) {
-            Fail("finishApplicationMaster: " + s.ToString());
+            Fail("finishApplicationMaster: " + s.UserMessage());
             return;
           }
         } else if (response.isunregistered()) {
@@ -221,7 +221,7 @@ void SimulatedAm::Fail(const std::string& why) {
 }
 
 void SimulatedAm::CountError(const std::string& method, const Status& s) {
-  ++context_->rpc_errors[method + ": " + s.ToString().substr(0, 160)];
+  ++context_->rpc_errors[method + ": " + s.UserMessage().substr(0, 160)];
 }
 
 }  // namespace spindle::bench::wire

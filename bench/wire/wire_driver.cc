@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "am_protocol/client_service/client_rm_service.h"
+#include "am_protocol/client_service/record_protos.h"
 #include "base/child_process.h"
 #include "bench/wire/am_container_runtime.h"
 #include "bench/wire/async_call.h"
@@ -232,7 +233,7 @@ Sample WireDriver::Take() {
 // ---- driver thread ----------------------------------------------------------
 
 void WireDriver::CountError(const std::string& method, const Status& s) {
-  ++context_.rpc_errors[method + ": " + s.ToString().substr(0, 160)];
+  ++context_.rpc_errors[method + ": " + s.UserMessage().substr(0, 160)];
 }
 
 void WireDriver::SubmitNext() {
@@ -441,7 +442,8 @@ void WireDriver::VerifyFinalStates(WireResult* r) {
         ++r->apps_not_finished;
         ++r->am_failures["application ended " +
                          y::YarnApplicationStateProto_Name(report.yarn_application_state()) + "/" +
-                         y::FinalApplicationStatusProto_Name(report.final_application_status())];
+                         std::string(rm::Name(
+                             client_service::FromProto(report.final_application_status())))];
       } else {
         still.push_back(id);
       }

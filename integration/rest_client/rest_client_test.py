@@ -83,6 +83,7 @@ class Cell:
                 ("yarn.resourcemanager.resource-tracker.address", f"127.0.0.1:{self.ports['resource-tracker']}"),
                 ("yarn.nodemanager.hostname", "127.0.0.1"),
                 ("yarn.nodemanager.address", "127.0.0.1:0"),
+                ("yarn.nodemanager.webapp.address", "127.0.0.1:0"),
                 ("yarn.nodemanager.resource.memory-mb", "2048"),
                 ("yarn.nodemanager.resource.cpu-vcores", "4"),
                 ("yarn.nodemanager.local-dirs", f"{w}/nm/local"),

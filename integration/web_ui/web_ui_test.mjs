@@ -137,6 +137,7 @@ async function startCell() {
     'yarn.resourcemanager.resource-tracker.address': `127.0.0.1:${ports['resource-tracker']}`,
     'yarn.nodemanager.hostname': '127.0.0.1',
     'yarn.nodemanager.address': '127.0.0.1:0',
+    'yarn.nodemanager.webapp.address': '127.0.0.1:0',
     'yarn.nodemanager.resource.memory-mb': 4096,
     'yarn.nodemanager.resource.cpu-vcores': 4,
     'yarn.nodemanager.local-dirs': path.join(work, 'nm/local'),
@@ -246,11 +247,58 @@ async function main() {
       await page.locator(`#apps-table tr[data-key="${id}"]`).waitFor();
       await page.fill('input[aria-label="Search applications"]', '');
       await shot('web_ui_apps.png');
+      if (shell) {
+        // `spindle shell` prints the final status as Hadoop does.
+        const out = tail('shell', 200);
+        assert(/final status SUCCEEDED\b/.test(out) && !out.includes('APP_SUCCEEDED'),
+          `spindle shell's final status line:\n${out}`);
+      }
+      // The user filter offers the application's user (its options are real
+      // <option>s, not the text of an array).
+      const user = await page.locator(`#apps-table tr[data-key="${id}"] td:nth-child(3)`).innerText();
+      const users = await page.$$eval('select[aria-label="users"] option', (os) => os.map((o) => o.value));
+      assert(users.includes(user), `the users filter offers ${JSON.stringify(users)}, not ${user}`);
       // The application's own page.
       await page.click(`#apps-table tr[data-key="${id}"] a`);
       await page.locator('.view.app table.kv').first().waitFor();
+      await page.locator('.view.app table.grid tbody tr td a').first().waitFor();
       const details = await page.locator('.view.app').innerText();
       assert(details.includes('SUCCEEDED'), `the app page does not say SUCCEEDED:\n${details}`);
+      assert(!/\bnull\b|undefined|APP_/.test(details), `stray text on the app page:\n${details}`);
+      // The tracking link goes through the RM's proxy on the port it bound.
+      const tracking = await page.locator('.view.app table.kv a').first().getAttribute('href');
+      assert(tracking === `${base}/proxy/${id}/`, `tracking link ${tracking}, expected ${base}/proxy/${id}/`);
+      // The AM's log link answers: the node's page lists its files, and a
+      // file's page answers too (fetched outside the page: another host:port).
+      const logs = await page.locator('.view.app table.grid tbody tr td a', { hasText: 'logs' }).first()
+        .getAttribute('href');
+      assert(/^http:\/\/127\.0\.0\.1:\d+\/node\/containerlogs\/container_\w+\/[^/]+$/.test(logs),
+        `AM log link ${logs}`);
+      assert(!logs.includes(':0/') && !logs.includes(':8042/'), `the log link names the configured port: ${logs}`);
+      const listing = await fetch(logs);
+      const listingText = await listing.text();
+      assert(listing.status === 200, `GET ${logs} answered ${listing.status}: ${listingText}`);
+      const fileLink = /href="([^"]+)"/.exec(listingText);
+      assert(fileLink && /Total file length is \d+ bytes\./.test(listingText), `no log files listed:\n${listingText}`);
+      const file = await fetch(new URL(fileLink[1].replace(/&amp;/g, '&'), logs));
+      assert(file.status === 200, `GET ${fileLink[1]} answered ${file.status}`);
+      log(`AM logs at ${logs}: ${listingText.match(/Total file length/g).length} file(s)`);
+      await shot('web_ui_app.png');
+      // The node's log page in a browser tab of its own (the main page's
+      // request log stays about the RM).
+      const nmPage = await context.newPage();
+      try {
+        const answer = await nmPage.goto(logs);
+        assert(answer.status() === 200, `the node's log page answered ${answer.status()}`);
+        await nmPage.locator('a', { hasText: /^stderr : Total file length is \d+ bytes\.$/ }).waitFor();
+        await nmPage.click('a:text-matches("^stderr :")');
+        await nmPage.locator('pre').waitFor();
+        const logShot = path.resolve(args.artefacts, 'web_ui_nm_logs.png');
+        await nmPage.screenshot({ path: logShot, fullPage: true });
+        log(`screenshot: ${logShot}`);
+      } finally {
+        await nmPage.close();
+      }
     });
 
     await check('the scheduler page shows the queue tree and the pool', async () => {

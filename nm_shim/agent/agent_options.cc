@@ -75,6 +75,7 @@ NodeEnvironment AgentOptions::Environment() const {
   env.user_home_dir = user_home_dir;
   env.env_whitelist = env_whitelist;
   env.admin_env = admin_env;
+  env.log_container_debug_info = log_container_debug_info;
   return env;
 }
 
@@ -97,6 +98,11 @@ Result<AgentOptions> AgentOptionsFromConfiguration(const rm::Configuration& conf
   ASSIGN_OR_RETURN(HostPort web,
                    ParseHostPort(conf, "yarn.nodemanager.webapp.address", o.nm_hostname + ":8042"));
   o.http_port = web.port;
+  // WebAppUtils.getWebAppBindURL: the bind host, when set, replaces the host.
+  std::string web_bind = conf.GetTrimmed("yarn.nodemanager.bind-host").value_or("");
+  if (web_bind.empty()) web_bind = web.host;
+  ASSIGN_OR_RETURN(o.web, web::HttpServerOptions::FromConfiguration(
+                              conf, web_bind, static_cast<uint16_t>(web.port)));
 
   ASSIGN_OR_RETURN(o.memory_mb, conf.GetInt("yarn.nodemanager.resource.memory-mb", 8192));
   if (o.memory_mb == -1) {
@@ -156,6 +162,8 @@ Result<AgentOptions> AgentOptionsFromConfiguration(const rm::Configuration& conf
   ASSIGN_OR_RETURN(o.monitor_interval_ms,
                    Positive(conf, "yarn.nodemanager.container-monitor.interval-ms", 3000));
   ASSIGN_OR_RETURN(o.pmem_check_enabled, conf.GetBool("yarn.nodemanager.pmem-check-enabled", true));
+  ASSIGN_OR_RETURN(o.log_container_debug_info,
+                   conf.GetBool("yarn.nodemanager.log-container-debug-info.enabled", true));
   ASSIGN_OR_RETURN(o.initial_heartbeat_interval_ms,
                    Positive(conf, "spindle.nm.heartbeat.initial-interval-ms", 1000));
   ASSIGN_OR_RETURN(o.max_retry_interval_ms,

@@ -13,6 +13,7 @@
 #include "base/result.h"
 #include "nm_shim/agent/container_runtime.h"
 #include "rm/config/configuration.h"
+#include "web/http/http_options.h"
 
 namespace spindle::nm {
 
@@ -39,10 +40,15 @@ struct AgentOptions {
   // wildcard 0.0.0.0, in which case this machine's host name (as Java's
   // NodeManager uses the local host's name).
   std::string node_host;
-  // yarn.nodemanager.webapp.address: only its port is used (reported as the
-  // node's http port; the agent has no web server yet). Default:
+  // yarn.nodemanager.webapp.address's port: where the agent's web server
+  // (nm_shim/agent/web) listens, 0 = ephemeral. The node reports the bound
+  // port (simulated nodes, which serve no web, report this one). Default:
   // ${yarn.nodemanager.hostname}:8042.
   int32_t http_port = 8042;
+  // The web server: yarn.nodemanager.webapp.address, its host replaced by
+  // yarn.nodemanager.bind-host when that is set, and the hadoop.http.*
+  // limits (web/http/http_options.h).
+  web::HttpServerOptions web;
   // yarn.nodemanager.resource.memory-mb; -1 = detect from /proc/meminfo.
   // Default: 8192.
   int64_t memory_mb = 8192;
@@ -71,6 +77,9 @@ struct AgentOptions {
   int64_t monitor_interval_ms = 3000;
   // yarn.nodemanager.pmem-check-enabled. Default: true.
   bool pmem_check_enabled = true;
+  // yarn.nodemanager.log-container-debug-info.enabled (Hadoop 3.3's
+  // default). Default: true.
+  bool log_container_debug_info = true;
   // Until the RM's first answer says otherwise, and between retries when the
   // RM is unreachable (doubling up to max_retry_interval_ms). Spindle keys
   // spindle.nm.heartbeat.initial-interval-ms (default 1000) and

@@ -352,6 +352,12 @@ size_t ContainerManager::live_containers() const {
   return n;
 }
 
+bool ContainerManager::IsRunning(const rm::ContainerId& id) const {
+  MutexLock lock(&mu_);
+  auto it = containers_.find(id);
+  return it != containers_.end() && it->second.state == State::kRunning;
+}
+
 size_t ContainerManager::known_containers() const {
   MutexLock lock(&mu_);
   return containers_.size();

@@ -94,6 +94,8 @@ class ContainerManager {
   // Counters (for tests and the simulate-mode summary).
   size_t live_containers() const EXCLUDES(mu_);
   size_t known_containers() const EXCLUDES(mu_);
+  // Whether `id` is here and RUNNING (the web's "log may not be complete").
+  bool IsRunning(const rm::ContainerId& id) const EXCLUDES(mu_);
 
   const rm::NodeId& node() const { return options_.node; }
 

@@ -62,6 +62,10 @@ struct NodeEnvironment {
                                             "HADOOP_YARN_HOME"};
   // yarn.nodemanager.admin-env, already split into name -> value.
   std::map<std::string, std::string> admin_env;
+  // yarn.nodemanager.log-container-debug-info.enabled: the launch script
+  // copies itself and lists the work dir into the log dir (Hadoop 3.3).
+  // Default: true.
+  bool log_container_debug_info = true;
 };
 
 // One container to start, with everything already verified by the agent

@@ -82,6 +82,8 @@ Status NodeAgent::Start() {
   server_ = std::make_unique<ipc::RpcServer>(server_options, registry);
   RETURN_NOT_OK(server_->Start());
 
+  if (!simulate) RETURN_NOT_OK(StartWeb());
+
   client_ = std::make_unique<ipc::RpcClient>();
   transport_ = std::make_unique<IpcTrackerTransport>(client_.get(), &loop_, a.resource_tracker.host,
                                                      static_cast<uint16_t>(a.resource_tracker.port),
@@ -111,12 +113,13 @@ Status NodeAgent::Start() {
     NodeEnvironment env = a.Environment();
     env.nm_host = node->id.host;
     env.nm_port = node->id.port;
+    env.nm_http_port = http_port();
     ASSIGN_OR_RETURN(node->runtime, runtimes_(env, &loop_, node->containers->Listener()));
     node->containers->set_runtime(node->runtime.get());
     node->hosted = HostedNode{&node->keys, node->containers.get()};
     NodeStatusUpdaterOptions u;
     u.node = node->id;
-    u.http_port = a.http_port;
+    u.http_port = http_port();
     u.memory_mb = spec != nullptr ? spec->memory_mb : a.memory_mb;
     u.vcores = spec != nullptr ? spec->vcores : a.vcores;
     u.nm_version = a.nm_version;
@@ -132,11 +135,39 @@ Status NodeAgent::Start() {
     by_id_[node->id] = &node->hosted;
     nodes_.push_back(std::move(node));
   }
+  if (!simulate) web_containers_.store(nodes_.front()->containers.get());
   loop_.Start();
   for (auto& node : nodes_) node->updater->Start();
   LOG(INFO) << "spindle nm: " << count << (simulate ? " simulated node(s)" : " node") << " on port "
-            << server_->port() << ", ResourceTracker at " << a.resource_tracker.host << ":"
-            << a.resource_tracker.port;
+            << server_->port() << (simulate ? "" : ", web port " + std::to_string(http_port()))
+            << ", ResourceTracker at " << a.resource_tracker.host << ":" << a.resource_tracker.port;
+  return Status::OK();
+}
+
+Status NodeAgent::StartWeb() {
+  const AgentOptions& a = options_.agent;
+  NmWebAppOptions web;
+  web.server = a.web;
+  web.logs.log_dirs = a.log_dirs;
+  web.logs.node_id = rm::NodeId{a.node_host, server_->port()}.ToString();
+  web.logs.is_running = [this](const rm::ContainerId& id) {
+    const ContainerManager* containers = web_containers_.load();
+    return containers != nullptr && containers->IsRunning(id);
+  };
+  web.info.node_id = web.logs.node_id;
+  web.info.host_name = a.node_host;
+  web.info.memory_mb = a.memory_mb;
+  web.info.vcores = a.vcores;
+  web.info.pmem_check_enabled = a.pmem_check_enabled;
+  web.info.version = kNmVersion;
+  web.info.started_ms = clock_->WallMillis();
+  web_ = std::make_unique<NmWebApp>(web);
+  Status started = web_->Start();
+  if (!started.ok()) {
+    web_.reset();
+    return started.WithContext("NMWebapps failed to start on " + a.web.bind_host + ":" +
+                               std::to_string(a.web.port));
+  }
   return Status::OK();
 }
 
@@ -199,6 +230,7 @@ void NodeAgent::Stop() {
     }
   }
   if (server_) server_->Stop();
+  if (web_) web_->Stop();
   for (auto& node : nodes_) node->runtime->Shutdown();
   loop_.Stop();
   client_.reset();

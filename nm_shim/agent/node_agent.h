@@ -17,10 +17,17 @@
 // I/O thread for 5,000+ nodes, instead of 5,000 listening servers; every
 // node still has a distinct, resolvable, connectable NodeId.
 //
+// Web. Real mode serves the node's web (nm_shim/agent/web: container logs,
+// /ws/v1/node/info) on yarn.nodemanager.webapp.address and registers the
+// bound port as the node's http port (and NM_HTTP_PORT of its containers);
+// failing to bind fails Start(), as the Java NM stops when its web app does
+// not start. Simulate mode serves no web (its containers write no logs).
+//
 // Thread contract: Start() and Stop() from one controlling thread; the
 // accessors from any thread after Start().
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -37,6 +44,7 @@
 #include "nm_shim/agent/ipc_tracker_transport.h"
 #include "nm_shim/agent/node_status_updater.h"
 #include "nm_shim/agent/simulated/simulated_nodes_file.h"
+#include "nm_shim/agent/web/nm_webapp.h"
 
 namespace spindle::nm {
 
@@ -91,6 +99,9 @@ class NodeAgent {
   Status WaitUntilStopped(std::chrono::milliseconds timeout);
 
   uint16_t port() const { return server_->port(); }
+  // The http port the nodes register: the web server's bound port in real
+  // mode, the configured one in simulate mode.
+  int32_t http_port() const { return web_ != nullptr ? web_->port() : options_.agent.http_port; }
   size_t node_count() const { return nodes_.size(); }
   const rm::NodeId& node_id(size_t i) const { return nodes_[i]->id; }
   ContainerManager& containers(size_t i) { return *nodes_[i]->containers; }
@@ -113,6 +124,8 @@ class NodeAgent {
 
   NodeAgent(NodeAgentOptions options, RuntimeFactory runtimes, const Clock* clock);
   void OnNodeStopped(const Status& s) EXCLUDES(mu_);
+  // Starts web_ on the configured address (real mode).
+  Status StartWeb();
 
   const NodeAgentOptions options_;
   const RuntimeFactory runtimes_;
@@ -125,6 +138,9 @@ class NodeAgent {
   std::unique_ptr<TrackerTransport> wrapped_transport_;
   std::unique_ptr<ContainerManagementService> service_;
   std::unique_ptr<ipc::RpcServer> server_;
+  std::unique_ptr<NmWebApp> web_;  // real mode only
+  // The real node's containers, for the web (set once the node exists).
+  std::atomic<const ContainerManager*> web_containers_{nullptr};
   std::vector<std::unique_ptr<Node>> nodes_;
   std::unordered_map<rm::NodeId, const HostedNode*> by_id_;  // read-only after Start
 

@@ -218,7 +218,7 @@ Status StagingCell::WaitNodes() {
       return Status::TimedOut(
           "only " + std::to_string(s.ok() ? response.nodereports_size() : 0) + " of " +
           std::to_string(options_.nodes.size()) + " nodes registered within the start timeout" +
-          (s.ok() ? "" : " (" + s.ToString() + ")") + " (see " + layout_.work_dir + ")");
+          (s.ok() ? "" : " (" + s.UserMessage() + ")") + " (see " + layout_.work_dir + ")");
     }
     std::this_thread::sleep_for(milliseconds(50));
   }
@@ -251,7 +251,7 @@ void StagingCell::Submit(int64_t index, std::unique_ptr<TraceJob> job) {
   }
   if (!s.ok()) {
     LOG(WARNING) << "staging cell: " << job->id << " refused: " << s.ToString();
-    recorder_->OnJobRejected(index, s.ToString(), now);
+    recorder_->OnJobRejected(index, s.UserMessage(), now);
     return;
   }
   VLOG(1) << "staging cell: " << job->id << " submitted as "
@@ -269,7 +269,7 @@ void StagingCell::PollWaiting() {
     const y::ApplicationReportProto& r = response.application_report();
     std::string refused;
     if (!s.ok()) {
-      refused = s.ToString();
+      refused = s.UserMessage();
     } else if (r.yarn_application_state() == y::FAILED || r.yarn_application_state() == y::KILLED) {
       refused =
           y::YarnApplicationStateProto_Name(r.yarn_application_state()) + ": " + r.diagnostics();

@@ -138,7 +138,7 @@ Status ReplayTunnel::Submit(TraceJob job, Duration now) {
   run->arrival = now;
   const std::string& queue_name = rm::QueueTree::PoolQueueName(*leaf);
   auto refused = [&](const Status& s) {
-    recorder_->OnJobRejected(index, s.ToString(), now);
+    recorder_->OnJobRejected(index, s.UserMessage(), now);
     return Status::OK();
   };
   auto id = apps_->NewApplicationId();

@@ -282,7 +282,7 @@ std::string Configuration::SourceOf(const std::string& key) const {
   if (auto shipped = HadoopDefault(line, key); shipped.has_value()) {
     return std::string(shipped->file) + " (Hadoop " + std::string(TraitsOf(line).name) + ")";
   }
-  return "default";
+  return kBuiltInDefaultSource;
 }
 
 bool Configuration::IsFinal(const std::string& key) const {

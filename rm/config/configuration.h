@@ -57,8 +57,10 @@ class Configuration {
   std::vector<std::string> GetTrimmedStrings(const std::string& key) const;
 
   // The file (or "programmatically") that set the key's current value;
-  // "yarn-default.xml (Hadoop 3.3)" and the like for a shipped default,
-  // "default" for a key nobody sets.
+  // "yarn-default.xml (Hadoop 3.3)" and the like for a shipped default of the
+  // line; for any other key no file sets, kBuiltInDefaultSource. Errors start
+  // with it, so an operator sees which file to fix, or that no file set the key.
+  static constexpr char kBuiltInDefaultSource[] = "built-in default (not set in the configuration)";
   std::string SourceOf(const std::string& key) const;
   bool IsFinal(const std::string& key) const;
   // Whether a resource or Set() gave `key` a value (a shipped default of the

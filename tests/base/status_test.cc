@@ -36,6 +36,19 @@ TEST(StatusTest, RemoteCarriesJavaClass) {
   EXPECT_EQ(s.java_class(), "org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException");
 }
 
+TEST(StatusTest, UserMessageHasNoCodeName) {
+  EXPECT_EQ(Status::Corruption("bad record at key k").UserMessage(), "bad record at key k");
+  EXPECT_EQ(Status::NotFound("no app").WithContext("kill").UserMessage(), "kill: no app");
+  // What a Hadoop client prints for the exception (Throwable.toString).
+  EXPECT_EQ(Status::Remote("org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException",
+                           "Application with id 'x' doesn't exist in RM.")
+                .UserMessage(),
+            "org.apache.hadoop.yarn.exceptions.ApplicationNotFoundException: Application with id "
+            "'x' doesn't exist in RM.");
+  EXPECT_EQ(Status::OK().UserMessage(), "OK");
+  EXPECT_EQ(Status::Corruption("x").ToString(), "Corruption: x") << "ToString is unchanged";
+}
+
 TEST(StatusTest, ResultPropagates) {
   int out = 0;
   EXPECT_TRUE(Quarter(8, &out).ok());

@@ -21,6 +21,15 @@ Status MakeDirs(const std::string& dir) {
   return Status::OK();
 }
 
+// DefaultContainerExecutor.APPDIR_PERM: rwx for the owner, x for the group.
+Status MakeAppDir(const std::string& dir) {
+  RETURN_NOT_OK(MakeDirs(dir));
+  std::error_code ec;
+  fs::permissions(dir, fs::perms::owner_all | fs::perms::group_exec, fs::perm_options::replace, ec);
+  if (ec) return Status::IoError("cannot set the permissions of " + dir + ": " + ec.message());
+  return Status::OK();
+}
+
 }  // namespace
 
 Status ValidateUserName(const std::string& user) {
@@ -46,10 +55,12 @@ Result<ContainerPaths> ComputeContainerPaths(const NodeEnvironment& node,
     p.user_dirs.push_back(user_dir);
     p.app_dirs.push_back(Join(Join(user_dir, "appcache"), p.app_id));
   }
-  for (const std::string& log : node.log_dirs) {
-    p.container_log_dirs.push_back(Join(Join(log, p.app_id), p.container_id));
+  p.container_log_dirs = ContainerLogDirs(node.log_dirs, p.app_id, p.container_id);
+  for (const std::string& app_dir : p.app_dirs) {
+    p.container_dirs.push_back(Join(app_dir, p.container_id));
   }
-  p.work_dir = Join(p.app_dirs.front(), p.container_id);
+  p.work_dir = p.container_dirs.front();
+  p.tmp_dir = Join(p.work_dir, "tmp");
   p.log_dir = p.container_log_dirs.front();
   p.private_dir = Join(Join(Join(node.local_dirs.front(), "nmPrivate"), p.app_id), p.container_id);
   p.launch_script = Join(p.work_dir, "launch_container.sh");
@@ -62,10 +73,20 @@ Result<ContainerPaths> ComputeContainerPaths(const NodeEnvironment& node,
 
 Status CreateContainerDirs(const ContainerPaths& paths) {
   for (const std::string& dir : paths.app_dirs) RETURN_NOT_OK(MakeDirs(dir));
-  RETURN_NOT_OK(MakeDirs(paths.work_dir));
+  for (const std::string& dir : paths.container_dirs) RETURN_NOT_OK(MakeAppDir(dir));
+  RETURN_NOT_OK(MakeAppDir(paths.tmp_dir));
   RETURN_NOT_OK(MakeDirs(paths.private_dir));
   for (const std::string& dir : paths.container_log_dirs) RETURN_NOT_OK(MakeDirs(dir));
   return Status::OK();
+}
+
+std::vector<std::string> ContainerLogDirs(const std::vector<std::string>& log_dirs,
+                                          const std::string& app_id,
+                                          const std::string& container_id) {
+  std::vector<std::string> dirs;
+  dirs.reserve(log_dirs.size());
+  for (const std::string& log : log_dirs) dirs.push_back(Join(Join(log, app_id), container_id));
+  return dirs;
 }
 
 std::vector<std::string> AppDirsToClean(const NodeEnvironment& node, const std::string& app_id) {

@@ -186,13 +186,15 @@ std::string LaunchCommand(const ContainerLaunchSpec& spec, const std::string& lo
 
 std::string LaunchScript(const std::vector<EnvEntry>& env, const std::vector<SymlinkEntry>& links,
                          const std::string& command, const std::string& shell,
-                         const std::string& log_dir) {
+                         const std::string& log_dir, LaunchDebugInfo debug_info) {
   std::string s = "#!" + shell + "\n\n";
+  s += "echo \"Setting up env variables\"\n";
   // An export that fails (a readonly name such as UID) is reported in
   // prelaunch.err and skipped, as the Java NM's script does.
   for (const EnvEntry& e : env) {
     s += "export " + e.name + "=\"" + (e.literal ? EscapeDoubleQuoted(e.value) : e.value) + "\"\n";
   }
+  s += "echo \"Setting up job resources\"\n";
   // A link that cannot be made stops the script before the command runs.
   s += "set -e\n";
   for (const SymlinkEntry& link : links) {
@@ -203,6 +205,22 @@ std::string LaunchScript(const std::vector<EnvEntry>& env, const std::vector<Sym
     s += "ln -sf -- " + ShellQuote(link.target) + " " + ShellQuote(link.name) + "\n";
   }
   s += "set +e\n";
+  if (debug_info == LaunchDebugInfo::kScriptAndDirectoryListing) {
+    // As ContainerLaunch's UnixShellScriptBuilder writes them; the script
+    // runs in the work dir, so its copy comes from there.
+    const std::string copy = ShellQuote(log_dir + "/launch_container.sh");
+    const std::string listing = ShellQuote(log_dir + "/directory.info");
+    s += "echo \"Copying debugging information\"\n";
+    s += "cp \"launch_container.sh\" " + copy + "\n";
+    s += "chmod 640 " + copy + "\n";
+    s += "echo \"ls -l:\" 1>" + listing + "\n";
+    s += "ls -l 1>>" + listing + "\n";
+    s += "echo \"find -L . -maxdepth 5 -ls:\" 1>>" + listing + "\n";
+    s += "find -L . -maxdepth 5 -ls 1>>" + listing + "\n";
+    s += "echo \"broken symlinks(find -L . -maxdepth 5 -type l -ls):\" 1>>" + listing + "\n";
+    s += "find -L . -maxdepth 5 -type l -ls 1>>" + listing + "\n";
+  }
+  s += "echo \"Launching container\"\n";
   // The command's own output, unless it redirects it (as MapReduce's
   // 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr does), goes to the log dir.
   s +=

@@ -66,9 +66,19 @@ Status ValidateLinkName(const std::string& name);
 // The joined, expanded launch command (CLC commands joined with ' ').
 std::string LaunchCommand(const ContainerLaunchSpec& spec, const std::string& log_dir);
 
+// What the launch script leaves in the log dir besides the command's
+// output (Hadoop 3.3's yarn.nodemanager.log-container-debug-info.enabled,
+// ContainerExecutor.writeLaunchEnv): a copy of launch_container.sh and
+// directory.info (ls -l and find -L of the work dir).
+enum class LaunchDebugInfo { kNone, kScriptAndDirectoryListing };
+
+// The script prints Hadoop's progress lines ("Setting up env variables",
+// "Setting up job resources", "Copying debugging information", "Launching
+// container") to its stdout, which the runtime sends to prelaunch.out.
 std::string LaunchScript(const std::vector<EnvEntry>& env, const std::vector<SymlinkEntry>& links,
                          const std::string& command, const std::string& shell,
-                         const std::string& log_dir);
+                         const std::string& log_dir,
+                         LaunchDebugInfo debug_info = LaunchDebugInfo::kNone);
 
 std::string WrapperScript(const std::string& shell, const ContainerPaths& paths);
 

@@ -326,7 +326,10 @@ class ProcessRuntime final : public ContainerRuntime {
         paths.tokens_file, spec.credentials.empty() ? EmptyCredentials() : spec.credentials, 0600));
     RETURN_NOT_OK(WriteFile(
         paths.launch_script,
-        LaunchScript(env, links, LaunchCommand(spec, paths.log_dir), options_.shell, paths.log_dir),
+        LaunchScript(env, links, LaunchCommand(spec, paths.log_dir), options_.shell, paths.log_dir,
+                     options_.node.log_container_debug_info
+                         ? LaunchDebugInfo::kScriptAndDirectoryListing
+                         : LaunchDebugInfo::kNone),
         0700));
     RETURN_NOT_OK(WriteFile(paths.wrapper_script, WrapperScript(options_.shell, paths), 0700));
     *paths_out = std::move(paths);

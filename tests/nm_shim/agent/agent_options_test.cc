@@ -32,6 +32,8 @@ TEST(AgentOptionsTest, HadoopDefaults) {
   EXPECT_EQ(o->sigkill_delay_ms, 250);
   EXPECT_EQ(o->monitor_interval_ms, 3000);
   EXPECT_TRUE(o->pmem_check_enabled);
+  EXPECT_TRUE(o->log_container_debug_info);
+  EXPECT_TRUE(o->Environment().log_container_debug_info);
 }
 
 TEST(AgentOptionsTest, HadoopLineChoosesVersionAndWhitelist) {
@@ -97,6 +99,33 @@ TEST(AgentOptionsTest, EveryKnob) {
   EXPECT_EQ(env.nm_host, "10.1.2.3");
   EXPECT_EQ(env.nm_http_port, 18042);
   EXPECT_EQ(env.local_dirs, o->local_dirs);
+}
+
+// The web server binds yarn.nodemanager.webapp.address, its host replaced
+// by yarn.nodemanager.bind-host when set (WebAppUtils.getWebAppBindURL).
+TEST(AgentOptionsTest, WebBindAddress) {
+  rm::Configuration conf;
+  auto defaults = AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(defaults.ok()) << defaults.status().ToString();
+  EXPECT_EQ(defaults->web.bind_host, "0.0.0.0");
+  EXPECT_EQ(defaults->web.port, 8042);
+  conf.Set("yarn.nodemanager.hostname", "10.1.2.3");
+  conf.Set("yarn.nodemanager.webapp.address", "${yarn.nodemanager.hostname}:0");
+  conf.Set("hadoop.http.max.threads", "3");
+  auto o = AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(o->web.bind_host, "10.1.2.3");
+  EXPECT_EQ(o->web.port, 0);
+  EXPECT_EQ(o->web.worker_threads, 3);
+  conf.Set("yarn.nodemanager.bind-host", "0.0.0.0");
+  o = AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(o.ok());
+  EXPECT_EQ(o->web.bind_host, "0.0.0.0");
+  EXPECT_EQ(o->http_port, 0);
+  conf.Set("yarn.nodemanager.log-container-debug-info.enabled", "false");
+  o = AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(o.ok());
+  EXPECT_FALSE(o->Environment().log_container_debug_info);
 }
 
 TEST(AgentOptionsTest, ExplicitAddressesAndDetection) {

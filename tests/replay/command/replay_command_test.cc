@@ -23,11 +23,7 @@ std::string Slurp(const std::string& path) {
 
 int RunReplay(std::vector<std::string> args) {
   args.insert(args.begin(), "--no-progress");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  auto flags = CommandLine::Parse(static_cast<int>(argv.size()), argv.data(), 0);
-  CHECK(flags.ok());
-  return ReplayMain(*flags);
+  return RunCommand(ReplayCommand(), &ReplayMain, args);
 }
 
 TEST(ParsePolicyTest, ModeAndStrategy) {

@@ -28,7 +28,7 @@ TEST(ConfigurationTest, LaterResourcesOverrideEarlierOnes) {
   EXPECT_EQ(conf.Get("b"), "2");
   EXPECT_EQ(conf.SourceOf("a"), "yarn-site.xml");
   EXPECT_EQ(conf.SourceOf("b"), "core-site.xml");
-  EXPECT_EQ(conf.SourceOf("missing"), "default");
+  EXPECT_EQ(conf.SourceOf("missing"), "built-in default (not set in the configuration)");
   EXPECT_FALSE(conf.Get("missing").has_value());
   EXPECT_EQ(conf.Get("missing", "dflt"), "dflt");
 }

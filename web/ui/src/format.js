@@ -127,6 +127,15 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
+// Replaces the children of `el` as h() adds them (null and false skipped,
+// arrays flattened); the DOM's own replaceChildren would turn a null into
+// the text "null" and an array into "[object HTMLElement],...".
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
 function append(el, children) {
   for (const c of children) {
     if (c == null || c === false) continue;

@@ -9,6 +9,7 @@ namespace spindle::nm {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 ContainerLaunchSpec Spec() {
   ContainerLaunchSpec spec;
@@ -148,6 +149,26 @@ TEST(LaunchScriptTest, ScriptExportsLinksAndExecsLikeHadoop) {
   EXPECT_THAT(script,
               HasSubstr("mkdir -p 'conf'\nln -sf -- '/cache/2/site.xml' 'conf/site.xml'\n"));
   EXPECT_THAT(script, HasSubstr("exec /bin/bash -c \"java -cp $CP Main\"\n"));
+}
+
+// Hadoop 3.3's ContainerExecutor.writeLaunchEnv: progress lines on the
+// script's stdout, and with yarn.nodemanager.log-container-debug-info.enabled
+// a copy of the script and a listing of the work dir in the log dir, before
+// the command runs.
+TEST(LaunchScriptTest, DebugInformationGoesToTheLogDirBeforeTheCommand) {
+  const std::string plain = LaunchScript({}, {}, "true", "/bin/bash", "/logs/c");
+  EXPECT_THAT(plain, HasSubstr("echo \"Setting up env variables\"\n"));
+  EXPECT_THAT(plain, HasSubstr("echo \"Setting up job resources\"\n"));
+  EXPECT_THAT(plain, HasSubstr("echo \"Launching container\"\n"));
+  EXPECT_THAT(plain, Not(HasSubstr("directory.info")));
+  const std::string debug = LaunchScript({}, {}, "true", "/bin/bash", "/logs/c",
+                                         LaunchDebugInfo::kScriptAndDirectoryListing);
+  EXPECT_THAT(debug, HasSubstr("cp \"launch_container.sh\" '/logs/c/launch_container.sh'\n"
+                               "chmod 640 '/logs/c/launch_container.sh'\n"));
+  EXPECT_THAT(debug, HasSubstr("echo \"ls -l:\" 1>'/logs/c/directory.info'\nls -l 1>>"));
+  EXPECT_THAT(debug, HasSubstr("find -L . -maxdepth 5 -type l -ls 1>>'/logs/c/directory.info'\n"));
+  EXPECT_LT(debug.find("directory.info"), debug.find("Launching container"));
+  EXPECT_LT(debug.find("Launching container"), debug.find("exec /bin/bash -c"));
 }
 
 TEST(LaunchScriptTest, UserNamesMustBePathComponents) {

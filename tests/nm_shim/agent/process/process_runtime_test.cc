@@ -230,6 +230,65 @@ TEST_F(ProcessRuntimeTest, RunsTheCommandInItsWorkDirWithTheYarnEnvironment) {
   EXPECT_EQ(recorder_.ExitCount(spec.container), 1);
 }
 
+// What a JVM-based AM needs of its directory (Hadoop 3.3's
+// DefaultContainerExecutor.launchContainer): the container dir under every
+// local dir, an empty tmp/ in the work dir (MapReduce passes
+// -Djava.io.tmpdir=$PWD/tmp), and the variables that name these dirs.
+TEST_F(ProcessRuntimeTest, LaysOutTheContainerDirsAsTheJavaNodeManager) {
+  options_.node.local_dirs = {root_ + "/local", root_ + "/local2"};
+  options_.node.log_dirs = {root_ + "/logs", root_ + "/logs2"};
+  Start();
+  // The command writes into tmp/ the way java.io.tmpdir users do, and
+  // records what it saw.
+  ContainerLaunchSpec spec =
+      Spec(1,
+           "test -d \"$PWD/tmp\" && echo scratch > \"$PWD/tmp/jetty-probe\" && "
+           "ls -A tmp > tmp_listing.txt && env > env.txt");
+  const ContainerExit exit = RunToExit(spec);
+  ASSERT_EQ(exit.exit_status, kExitSuccess) << exit.diagnostics;
+  const std::string work = WorkDir(spec);
+  EXPECT_EQ(ReadAll(work + "/tmp_listing.txt"), "jetty-probe\n");
+  EXPECT_EQ(fs::status(work + "/tmp").permissions() & fs::perms::all,
+            fs::perms::owner_all | fs::perms::group_exec);
+  const std::string app = spec.container.attempt.app.ToString();
+  const std::string second =
+      root_ + "/local2/usercache/alice/appcache/" + app + "/" + spec.container.ToString();
+  EXPECT_TRUE(fs::is_directory(second)) << second;
+  for (const char* log_root : {"/logs/", "/logs2/"}) {
+    EXPECT_TRUE(fs::is_directory(root_ + log_root + app + "/" + spec.container.ToString()));
+  }
+  const std::string env = ReadAll(work + "/env.txt");
+  EXPECT_THAT(env, HasSubstr("PWD=" + work + "\n"));
+  EXPECT_THAT(env, HasSubstr("LOCAL_DIRS=" + root_ + "/local/usercache/alice/appcache/" + app +
+                             "," + root_ + "/local2/usercache/alice/appcache/" + app + "\n"));
+  EXPECT_THAT(env, HasSubstr("LOCAL_USER_DIRS=" + root_ + "/local/usercache/alice/," + root_ +
+                             "/local2/usercache/alice/\n"));
+  EXPECT_THAT(
+      env, HasSubstr("LOG_DIRS=" + root_ + "/logs/" + app + "/" + spec.container.ToString() + "," +
+                     root_ + "/logs2/" + app + "/" + spec.container.ToString() + "\n"));
+  EXPECT_THAT(env, HasSubstr("HOME=/home/\n"));
+  // Hadoop 3.3's debug information and progress lines, in the first log dir.
+  const std::string log = root_ + "/logs/" + app + "/" + spec.container.ToString();
+  EXPECT_EQ(ReadAll(log + "/launch_container.sh"), ReadAll(work + "/launch_container.sh"));
+  const std::string listing = ReadAll(log + "/directory.info");
+  EXPECT_THAT(listing, HasSubstr("ls -l:\n"));
+  EXPECT_THAT(listing, HasSubstr("./tmp\n"));
+  EXPECT_THAT(listing, HasSubstr("container_tokens"));
+  EXPECT_EQ(ReadAll(log + "/prelaunch.out"),
+            "Setting up env variables\nSetting up job resources\nCopying debugging information\n"
+            "Launching container\n");
+}
+
+TEST_F(ProcessRuntimeTest, NoDebugInformationWhenTurnedOff) {
+  options_.node.log_container_debug_info = false;
+  Start();
+  const ContainerLaunchSpec spec = Spec(1, "true");
+  ASSERT_EQ(RunToExit(spec).exit_status, kExitSuccess);
+  EXPECT_TRUE(fs::exists(LogDir(spec) + "/prelaunch.out"));
+  EXPECT_FALSE(fs::exists(LogDir(spec) + "/directory.info"));
+  EXPECT_FALSE(fs::exists(LogDir(spec) + "/launch_container.sh"));
+}
+
 TEST_F(ProcessRuntimeTest, ReportsExitCodesLikeYarn) {
   Start();
   const ContainerLaunchSpec ok = Spec(1, "exit 0");

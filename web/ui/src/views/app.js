@@ -1,7 +1,7 @@
 // /cluster/app/<id>: one application and its attempts.
 
 import { list } from '../api.js';
-import { h, num, mb, time, duration, badge, pct, safeUrl } from '../format.js';
+import { h, fill, num, mb, time, duration, badge, pct, safeUrl } from '../format.js';
 
 function kvTable(pairs) {
   return h('table', { class: 'kv' }, h('tbody', {},
@@ -23,11 +23,11 @@ export class AppView {
     const doc = state.data[`app:${this.id}`];
     const error = state.errors[`app:${this.id}`];
     if (!doc) {
-      if (error) this.details.replaceChildren(h('p', { class: 'muted' }, error));
+      if (error) fill(this.details, h('p', { class: 'muted' }, error));
       return;
     }
     const a = doc.app || {};
-    this.details.replaceChildren(
+    fill(this.details,
       h('div', { class: 'app-head' }, h('span', { class: 'muted' }, 'State'), badge(a.state),
         h('span', { class: 'muted' }, 'Final status'), badge(a.finalStatus),
         h('span', { class: 'progress big' },
@@ -50,7 +50,7 @@ export class AppView {
         ])),
       a.diagnostics ? h('div', {}, h('h3', {}, 'Diagnostics'), h('pre', { class: 'diag' }, a.diagnostics)) : null);
     const attempts = list((state.data[`attempts:${this.id}`] || {}).appAttempts, 'appAttempt');
-    this.attempts.replaceChildren(h('h3', {}, 'Attempts'),
+    fill(this.attempts, h('h3', {}, 'Attempts'),
       h('table', { class: 'grid' },
         h('thead', {}, h('tr', {}, ['Attempt', 'Started', 'Finished', 'AM container', 'Node', 'Logs']
           .map((t) => h('th', {}, t)))),

@@ -2,7 +2,7 @@
 // state, user, queue and free text (id, name, user, queue, type, tags).
 
 import { list } from '../api.js';
-import { h, num, mb, shortTime, duration, badge, pct } from '../format.js';
+import { h, fill, num, mb, shortTime, duration, badge, pct } from '../format.js';
 import { SortTable } from '../table.js';
 
 const STATES = ['NEW', 'NEW_SAVING', 'SUBMITTED', 'ACCEPTED', 'RUNNING', 'FINISHED', 'FAILED', 'KILLED'];
@@ -18,7 +18,7 @@ function setOptions(selectEl, label, values) {
   const wanted = ['', ...values];
   const have = [...selectEl.options].map((o) => o.value);
   if (wanted.join('\n') === have.join('\n')) return;
-  selectEl.replaceChildren(h('option', { value: '' }, `All ${label}`),
+  fill(selectEl, h('option', { value: '' }, `All ${label}`),
     values.map((v) => h('option', { value: v }, v)));
   selectEl.value = values.includes(current) ? current : '';
 }

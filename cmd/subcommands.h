@@ -1,0 +1,28 @@
+// The `spindle` binary's subcommands and its top level: dispatch, `spindle
+// --help` / `spindle help [COMMAND]`, `spindle --version`, "did you mean" for
+// a mistyped command. Each subcommand brings its own flag table
+// (cmd/command_line.h says how to add one).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cmd/command_line.h"
+
+namespace spindle {
+
+struct Subcommand {
+  const CommandSpec& (*spec)();
+  CommandMain main;
+};
+
+// Every subcommand, in the order `spindle --help` lists them.
+const std::vector<Subcommand>& Subcommands();
+
+// `spindle --help`: the commands and their one-line summaries.
+std::string TopLevelHelp();
+
+// `spindle <args...>` (the words after the program name); returns the exit status.
+int SpindleMain(const std::vector<std::string>& args);
+
+}  // namespace spindle

@@ -159,7 +159,7 @@ Status NodeAgent::StartWeb() {
   web.info.memory_mb = a.memory_mb;
   web.info.vcores = a.vcores;
   web.info.pmem_check_enabled = a.pmem_check_enabled;
-  web.info.version = kNmVersion;
+  web.info.version = a.nm_version;
   web.info.started_ms = clock_->WallMillis();
   web_ = std::make_unique<NmWebApp>(web);
   Status started = web_->Start();

@@ -52,6 +52,7 @@ Result<NmBenchResult> RunNmBench(const NmBenchOptions& options) {
   conf.Set("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms",
            std::to_string(options.heartbeat_interval_ms));
   // The node side is measured here, not the store's disk.
+  conf.Set("yarn.resourcemanager.recovery.enabled", "true");
   conf.Set("yarn.resourcemanager.store.class", "memory");
   ASSIGN_OR_RETURN(auto rm, RmDaemon::Create(std::move(conf)));
   RETURN_NOT_OK(rm->Start());

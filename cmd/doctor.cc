@@ -179,6 +179,12 @@ class Examiner {
 
   void ChooseLine() {
     line_ = rm::kNewestHadoopLine;
+    // Spindle takes its line-dependent defaults from the configuration's
+    // line, whatever line --hadoop-version compares with.
+    spindle_line_ = rm::kNewestHadoopLine;
+    if (auto own = rm_conf_.GetTrimmed(kHadoopVersionKey); own.has_value()) {
+      spindle_line_ = rm::HadoopLineIndex(*own).value_or(rm::kNewestHadoopLine);
+    }
     std::string version = options_.hadoop_version;
     std::string origin = "--hadoop-version";
     if (version.empty()) {
@@ -242,9 +248,11 @@ class Examiner {
       Add(std::move(f));
       return;
     }
-    const KeyStatus status = rm::StatusOn(*spec, line_);
+    const KeyStatus status = rm::StatusOn(*spec, line_, spindle_line_);
     f.status = rm::KeyStatusName(status);
-    if (const char* d = rm::SpindleDefaultOn(*spec, line_); d != nullptr) f.spindle_default = d;
+    if (const char* d = rm::SpindleDefaultOn(*spec, spindle_line_); d != nullptr) {
+      f.spindle_default = d;
+    }
     if (HadoopDefault(*spec) != nullptr) f.hadoop_default = HadoopDefault(*spec);
 
     // A value Spindle cannot parse stops the command that reads it.
@@ -332,13 +340,13 @@ class Examiner {
     for (const KeySpec& spec : rm::KeyCatalog()) {
       if ((spec.readers & rm::kReadByRm) == 0) continue;
       if (std::string_view(spec.pattern).find_first_of("<*") != std::string_view::npos) continue;
-      if (rm::StatusOn(spec, line_) != KeyStatus::kHonouredOtherDefault) continue;
-      if (rm_conf_.GetRaw(spec.pattern).has_value()) continue;
+      if (rm::StatusOn(spec, line_, spindle_line_) != KeyStatus::kHonouredOtherDefault) continue;
+      if (rm_conf_.IsSet(spec.pattern)) continue;
       DoctorFinding f;
       f.severity = DoctorSeverity::kWarning;
       f.key = spec.pattern;
       f.status = "default differs";
-      f.spindle_default = rm::SpindleDefaultOn(spec, line_);
+      f.spindle_default = rm::SpindleDefaultOn(spec, spindle_line_);
       f.hadoop_default = HadoopDefault(spec);
       f.message =
           "not set: " + DefaultsText(f.spindle_default, f.hadoop_default, report_.hadoop_line) +
@@ -424,6 +432,7 @@ class Examiner {
   rm::Configuration rm_conf_;
   rm::Configuration mapred_conf_;
   int line_ = rm::kNewestHadoopLine;
+  int spindle_line_ = rm::kNewestHadoopLine;  // the line Spindle would stand in for
 };
 
 std::string Plural(int n, const char* word) {

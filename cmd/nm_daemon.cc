@@ -37,7 +37,10 @@ Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
     const char* env = std::getenv("HADOOP_CONF_DIR");
     dir = env != nullptr ? env : ".";
   }
-  ASSIGN_OR_RETURN(rm::Configuration conf, RmDaemon::LoadConfiguration(dir));
+  auto loaded = RmDaemon::LoadConfiguration(dir);
+  // Not a usage error: the agent cannot run on what the operator named.
+  if (!loaded.ok()) return Status::IoError(loaded.status().message());
+  rm::Configuration conf = std::move(loaded).value();
   if (flags.Has("resource-tracker")) {
     conf.Set("yarn.resourcemanager.resource-tracker.address",
              flags.GetString("resource-tracker", ""));

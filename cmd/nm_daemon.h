@@ -3,7 +3,8 @@
 //   spindle nm [--conf DIR] [--simulate N | --nodes-file FILE]
 //              [--resource-tracker HOST:PORT]
 //
-// Reads core-site.xml and yarn-site.xml from DIR (default $HADOOP_CONF_DIR),
+// Reads core-site.xml and yarn-site.xml from DIR (default $HADOOP_CONF_DIR;
+// a missing or unreadable DIR, or a file, exits 1 with one line naming it),
 // registers with the RM and serves ContainerManagementProtocol until SIGINT
 // or SIGTERM (then unregisters) or until the RM shuts the node down or
 // refuses it (exit status 1, with the RM's reason). Containers run as child

@@ -1,13 +1,18 @@
 #include "cmd/rm_daemon.h"
 
+#include <dirent.h>
 #include <glog/logging.h>
 #include <signal.h>
+#include <sys/stat.h>
 
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "rm/config/hadoop_line.h"
 #include "rm/nodes/topology_table.h"
 #include "rm/security/amrm_token_secret_provider.h"
 #include "rm/security/security_config.h"
@@ -91,11 +96,49 @@ Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf) 
   return a;
 }
 
+namespace {
+
+// A --conf (or $HADOOP_CONF_DIR) that is missing, a file or unreadable is an
+// operator's mistake to report, not a reason to start on defaults.
+Status CheckConfigurationDirectory(const std::string& dir) {
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) != 0) {
+    return Status::IoError(
+        "configuration directory " + dir + ": " +
+        (errno == ENOENT ? std::string("no such directory") : std::string(std::strerror(errno))));
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    return Status::InvalidArgument("configuration directory " + dir +
+                                   ": not a directory (name the directory that holds "
+                                   "yarn-site.xml, not a file)");
+  }
+  // Readable, as the files in it are looked up by name.
+  DIR* listing = ::opendir(dir.c_str());
+  if (listing == nullptr) {
+    return Status::IoError("configuration directory " + dir +
+                           ": cannot be read: " + std::strerror(errno));
+  }
+  ::closedir(listing);
+  return Status::OK();
+}
+
+}  // namespace
+
 Result<rm::Configuration> RmDaemon::LoadConfiguration(const std::string& dir) {
+  RETURN_NOT_OK(CheckConfigurationDirectory(dir));
   rm::Configuration conf;
   for (const char* file : {"core-site.xml", "yarn-site.xml", "capacity-scheduler.xml"}) {
     const std::string path = dir + "/" + file;
-    if (std::ifstream(path).good()) RETURN_NOT_OK(conf.AddResourceFile(path));
+    if (std::ifstream(path).good()) {
+      RETURN_NOT_OK(conf.AddResourceFile(path));
+    } else if (std::string_view(file) == "capacity-scheduler.xml" &&
+               conf.KeysWithPrefix("yarn.scheduler.capacity.").empty()) {
+      // A Hadoop install always has one in etc/hadoop; without it (and
+      // without queues in the other files) the queue tree is the one Hadoop
+      // ships (one queue, "default").
+      RETURN_NOT_OK(conf.AddResourceString(rm::ShippedCapacitySchedulerXml(),
+                                           rm::kShippedCapacitySchedulerSource));
+    }
   }
   return conf;
 }
@@ -116,6 +159,7 @@ Status RmDaemon::FormatStateStore(const rm::Configuration& conf) {
   ASSIGN_OR_RETURN(rm::RecoveryConfig config, rm::RecoveryConfig::FromConfiguration(conf));
   std::unique_ptr<persist::StateStore> store = rm::MakeStateStore(config);
   if (store == nullptr) return Status::OK();
+  RETURN_NOT_OK(rm::PrepareStoreDirectory(config));
   Status formatted = store->Format();
   if (!formatted.ok()) {
     return Status::IoError("cannot format the state store at " + config.store.path + ": " +
@@ -134,6 +178,7 @@ Status RmDaemon::OpenStore(int64_t start_ms, rm::RecoveredRmState* recovered) {
   const std::string where =
       recovery_.kind == rm::StoreKind::kRocksDb ? " at " + recovery_.store.path : "";
   const std::string remedy = " (it is left as it is; `spindle rm --format-state-store` wipes it): ";
+  RETURN_NOT_OK(rm::PrepareStoreDirectory(recovery_));
   Status opened = store_->Open();
   if (!opened.ok()) return opened.WithContext("cannot open the state store" + where + remedy);
   auto loaded = store_->Load();
@@ -169,6 +214,10 @@ Status RmDaemon::OpenStore(int64_t start_ms, rm::RecoveredRmState* recovered) {
 }
 
 Status RmDaemon::Init() {
+  ASSIGN_OR_RETURN(const rm::HadoopLine line, rm::HadoopLineOf(conf_));
+  const rm::HadoopLineTraits& hadoop = rm::TraitsOf(line);
+  LOG(INFO) << "following Hadoop " << hadoop.name << " (" << rm::kHadoopLineKey
+            << "): reporting version " << hadoop.version;
   ASSIGN_OR_RETURN(addresses_, RmAddressesFromConfiguration(conf_));
   // Ids keep the first run's timestamp; what NMs see as the RM's identity
   // (and container tokens carry) is this run's start, as with Hadoop, so
@@ -190,6 +239,7 @@ Status RmDaemon::Init() {
   ASSIGN_OR_RETURN(int64_t min_mb, conf_.GetInt("yarn.scheduler.minimum-allocation-mb", 1024));
   ASSIGN_OR_RETURN(int64_t min_vcores, conf_.GetInt("yarn.scheduler.minimum-allocation-vcores", 1));
   ASSIGN_OR_RETURN(int64_t max_mb, conf_.GetInt("yarn.scheduler.maximum-allocation-mb", 8192));
+  // The line's yarn-default.xml decides (32 on 2.x, 4 on 3.x): rm/config/hadoop_line.
   ASSIGN_OR_RETURN(int64_t max_vcores, conf_.GetInt("yarn.scheduler.maximum-allocation-vcores", 4));
   if (min_mb <= 0 || min_vcores <= 0 || max_mb < min_mb || max_vcores < min_vcores) {
     return Status::InvalidArgument(
@@ -225,8 +275,9 @@ Status RmDaemon::Init() {
                    Millis(conf_, "yarn.am.liveness-monitor.expiry-interval-ms", 600000));
   app_options.min_allocation = node_options.min_allocation;
   app_options.max_allocation = pool::Resource::Of(max_mb, max_vcores);
+  // 10000 on 2.x, 1000 on 3.x (the line's yarn-default.xml).
   ASSIGN_OR_RETURN(int64_t max_completed,
-                   conf_.GetInt("yarn.resourcemanager.max-completed-applications", 10000));
+                   conf_.GetInt("yarn.resourcemanager.max-completed-applications", 1000));
   app_options.max_completed_apps = static_cast<int32_t>(max_completed);
 
   // Recovered keys keep the tokens of the previous run valid.
@@ -267,6 +318,7 @@ Status RmDaemon::Init() {
   ASSIGN_OR_RETURN(tracker_options.heartbeat_interval_ms,
                    conf_.GetInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 1000));
   tracker_options.rm_identifier = start_ms;
+  tracker_options.rm_version = std::string(hadoop.version);
   tracker_ = std::make_unique<nm_shim::ResourceTrackerService>(
       tracker_options, nodes_.get(), containers_.get(), apps_.get(), container_tokens_.get(),
       nm_tokens_.get());
@@ -282,6 +334,7 @@ Status RmDaemon::Init() {
   deps.clock = clock_;
   deps.store = app_store_.get();
   deps.placements_held = [this] { return holding_.load(); };
+  deps.rules = hadoop.am_rules;
   am_service_ = std::make_unique<am_protocol::AmService>(deps);
 
   rm::ApplicationManager::Listener listener;
@@ -315,7 +368,8 @@ Status RmDaemon::Init() {
     options.port = address.port;
     ASSIGN_OR_RETURN(int64_t threads, conf_.GetInt(threads_key, 50));
     options.worker_threads = static_cast<int>(std::clamp<int64_t>(threads, 1, 256));
-    ASSIGN_OR_RETURN(int64_t max_length, conf_.GetInt("ipc.maximum.data.length", 64 << 20));
+    // 64 MiB on 2.x, 128 MiB on 3.x (the line's core-default.xml).
+    ASSIGN_OR_RETURN(int64_t max_length, conf_.GetInt("ipc.maximum.data.length", 128 << 20));
     session.max_data_length = static_cast<uint32_t>(std::clamp<int64_t>(max_length, 1024, 1 << 30));
     options.session = session;
     return std::make_unique<ipc::RpcServer>(options, std::move(services));
@@ -386,6 +440,8 @@ Status RmDaemon::Init() {
   web_deps.pool = pool_.get();
   web_deps.containers = containers_.get();
   web_deps.identity.cluster_timestamp = apps_->cluster_timestamp();
+  web_deps.identity.version = std::string(hadoop.version);
+  web_deps.identity.build_version = std::string(hadoop.version) + " from spindle";
   web_deps.rpc_servers = {client_server_.get(), scheduler_server_.get(), tracker_server_.get(),
                           admin_server_.get()};
   web_deps.is_admin = [this](const std::string& user) {

@@ -70,7 +70,12 @@ class RmDaemon : public am_protocol::AdminActions {
   ~RmDaemon() override;
 
   // Loads core-site.xml, yarn-site.xml and capacity-scheduler.xml from `dir`
-  // (each optional, in that order).
+  // (each optional, in that order; an empty directory is fine; without a
+  // capacity-scheduler.xml nor yarn.scheduler.capacity.* keys elsewhere, the
+  // one Hadoop ships applies: queue "default" with all of root's capacity).
+  // A `dir` that
+  // does not exist (IoError), is not a directory (InvalidArgument) or cannot
+  // be read (IoError) fails with a message naming it.
   static Result<rm::Configuration> LoadConfiguration(const std::string& dir);
 
   // AdminActions.

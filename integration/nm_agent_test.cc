@@ -101,7 +101,9 @@ class NmAgentTest : public ::testing::Test {
     conf.Set("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", "100");
     conf.Set("yarn.nm.liveness-monitor.expiry-interval-ms", "2000");
     conf.Set("spindle.scheduler.count", "1");
-    // The state store in memory: tests run side by side.
+    // The state store in memory: tests run side by side (recovery is off by
+    // default; these tests ran with it on).
+    conf.Set("yarn.resourcemanager.recovery.enabled", "true");
     conf.Set("yarn.resourcemanager.store.class", "memory");
     conf.Set("spindle.scheduler.partitions", "1");
     return conf;

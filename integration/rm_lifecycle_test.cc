@@ -140,7 +140,9 @@ class RmLifecycleTest : public ::testing::Test {
     conf.Set("yarn.scheduler.capacity.root.queues", "default");
     conf.Set("yarn.scheduler.capacity.root.default.capacity", "100");
     conf.Set("spindle.scheduler.count", "2");
-    // The state store in memory: tests run side by side.
+    // The state store in memory: tests run side by side. Recovery is off by
+    // default (as in Hadoop); these tests ran with it on.
+    conf.Set("yarn.resourcemanager.recovery.enabled", "true");
     conf.Set("yarn.resourcemanager.store.class", "memory");
     conf.Set("yarn.admin.acl", "admin");
     conf.Set("spindle.scheduler.partitions", "2");
@@ -371,6 +373,70 @@ TEST_F(RmLifecycleTest, SubmitLaunchRegisterAllocateFinish) {
     return app_cleaned;
   }));
   EXPECT_EQ(daemon_->pool().Metrics().allocated, pool::Resource()) << "all resources returned";
+}
+
+// spindle.compat.hadoop-version = 2.7: the AM port answers as a 2.7 RM
+// (ApplicationMasterService.allocate at rel/release-2.7.7) and the 2.7
+// yarn-default.xml applies.
+class Hadoop27LineTest : public RmLifecycleTest {
+ protected:
+  void Configure(rm::Configuration* conf) override {
+    conf->Set("spindle.compat.hadoop-version", "2.7");
+  }
+};
+
+TEST_F(Hadoop27LineTest, AllocateAheadIsAnsweredAndLineDefaultsApply) {
+  RegisterNode();
+  Heartbeat({});
+  const rm::ApplicationId app = Submit();
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; })) << "the AM is launched";
+  const ipc::ClientToken amrm = AmrmTokenOf(nm_.started()[0]);
+  y::RegisterApplicationMasterRequestProto reg;
+  reg.set_host("am-host");
+  y::RegisterApplicationMasterResponseProto reg_response;
+  ASSERT_TRUE(client_.Call(AmSpec(amrm), "registerApplicationMaster", reg, &reg_response).ok());
+  EXPECT_EQ(reg_response.maximumcapability().virtual_cores(), 32) << "2.7's yarn-default.xml";
+
+  y::AllocateResponseProto response;
+  y::AllocateRequestProto first;
+  first.set_response_id(0);
+  ASSERT_TRUE(client_.Call(AmSpec(amrm), "allocate", first, &response).ok());
+  ASSERT_EQ(response.response_id(), 1);
+  // One ahead (the 2 after 1) and far ahead: answered, each numbered
+  // after the last answer; the ask in it is taken.
+  y::AllocateRequestProto ahead;
+  ahead.set_response_id(2);
+  auto* r = ahead.add_ask();
+  r->mutable_priority()->set_priority(1);
+  r->set_resource_name("*");
+  r->mutable_capability()->set_memory(512);
+  r->mutable_capability()->set_virtual_cores(1);
+  r->set_num_containers(1);
+  Status s = client_.Call(AmSpec(amrm), "allocate", ahead, &response);
+  ASSERT_TRUE(s.ok()) << s.ToString();
+  EXPECT_EQ(response.response_id(), 2);
+  int32_t response_id = response.response_id();
+  int allocated = response.allocated_containers_size();
+  ASSERT_TRUE(WaitFor([&] {
+    y::AllocateRequestProto request;
+    request.set_response_id(response_id + 100);
+    y::AllocateResponseProto answer;
+    EXPECT_TRUE(client_.Call(AmSpec(amrm), "allocate", request, &answer).ok());
+    EXPECT_EQ(answer.response_id(), response_id + 1);
+    response_id = answer.response_id();
+    allocated += answer.allocated_containers_size();
+    return allocated == 1;
+  }));
+  // Further behind than one: refused with 2.7's words.
+  y::AllocateRequestProto behind;
+  behind.set_response_id(response_id - 2);
+  s = client_.Call(AmSpec(amrm), "allocate", behind, &response);
+  EXPECT_EQ(s.java_class(),
+            "org.apache.hadoop.yarn.exceptions.InvalidApplicationMasterRequestException");
+  const rm::ApplicationAttemptId attempt{app, 1};
+  EXPECT_EQ(s.message(), "Invalid responseId in AllocateRequest from application attempt: " +
+                             attempt.ToString() + ", expect responseId to be " +
+                             std::to_string(response_id + 1));
 }
 
 TEST_F(RmLifecycleTest, BlacklistedHostsGetNoContainersUntilRemoved) {
@@ -627,6 +693,7 @@ class RmRestartTest : public RmLifecycleTest {
     char dir[] = "/tmp/spindle-restart-XXXXXX";
     ASSERT_NE(mkdtemp(dir), nullptr);
     store_dir_ = dir;
+    conf->Set("yarn.resourcemanager.recovery.enabled", "true");
     conf->Set("yarn.resourcemanager.store.class", "rocksdb");
     conf->Set("spindle.store.path", store_dir_ + "/rmstore");
     conf->Set("spindle.store.sync-writes", "false");

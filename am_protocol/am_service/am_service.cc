@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "am_protocol/am_service/allocate_rules.h"
 #include "am_protocol/ipc/token_service.h"
 #include "rm/security/token_identifiers.h"
 #include "rm/security/yarn_id_protos.h"
@@ -297,23 +298,18 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
   RETURN_NOT_OK(deps_.apps->AmHeartbeat(attempt, request.progress()));
   auto state = StateOf(attempt, /*create=*/false);
   if (state == nullptr) {
-    return Status::Remote(
-        rm::yarn::kApplicationMasterNotRegistered,
-        "AM is not registered for known application attempt: " + attempt.ToString() +
-            " or RM had restarted after AM registered. "
-            "AM should re-register.");
+    return Status::Remote(rm::yarn::kApplicationMasterNotRegistered,
+                          AmNotRegisteredMessage(deps_.rules, attempt));
   }
   MutexLock lock(&state->mu);
-  if (request.response_id() + 1 == state->last_response_id) {
+  // What a responseId that is not the last answer's gets depends on the
+  // Hadoop line (allocate_rules.h).
+  ASSIGN_OR_RETURN(
+      const ResponseIdVerdict verdict,
+      CheckResponseId(deps_.rules, attempt, request.response_id(), state->last_response_id));
+  if (verdict == ResponseIdVerdict::kResendLast) {
     *response = state->last_response;  // the AM lost our answer: send it again
     return Status::OK();
-  }
-  if (request.response_id() != state->last_response_id) {
-    return Status::Remote(
-        rm::yarn::kInvalidApplicationMasterRequest,
-        "Invalid responseId in AllocateRequest from application attempt: " + attempt.ToString() +
-            ", expect responseId to be " + std::to_string(state->last_response_id) + ", but get " +
-            std::to_string(request.response_id()));
   }
   const pool::Resource max = deps_.apps->options().max_allocation;
   const pool::Resource min = deps_.apps->options().min_allocation;
@@ -479,9 +475,9 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
   // scheduler's histograms on every allocate.
   const pool::Resource capacity = deps_.pool->cell().Capacity();
   const pool::Resource allocated = deps_.pool->cell().Allocated();
-  pool::Resource headroom = pool::Resource::Of(
-      std::max<int64_t>(0, capacity.memory_mb() - allocated.memory_mb()),
-      std::max<int64_t>(0, capacity.vcores() - allocated.vcores()));
+  pool::Resource headroom =
+      pool::Resource::Of(std::max<int64_t>(0, capacity.memory_mb() - allocated.memory_mb()),
+                         std::max<int64_t>(0, capacity.vcores() - allocated.vcores()));
   ToProto(headroom, response->mutable_limit());
   response->set_num_cluster_nodes(deps_.nodes->NumUsableNodes());
   if (auto id = rm::DecodeAmrmTokenIdentifier(who.token_identifier);
@@ -493,7 +489,7 @@ Status AmService::Allocate(const ipc::ConnectionIdentity& who,
     // (While a re-sent table is not capped yet, the stored one stays.)
     SaveAsks(attempt, *state);
   }
-  state->last_response_id = (state->last_response_id + 1) & 0x7fffffff;
+  state->last_response_id = NextResponseId(deps_.rules, state->last_response_id);
   response->set_response_id(state->last_response_id);
   state->last_response = *response;
   return Status::OK();

@@ -22,6 +22,7 @@
 #include "am_protocol/ipc/rpc_service.h"
 #include "base/mutex.h"
 #include "rm/apps/app_manager.h"
+#include "rm/config/hadoop_line.h"
 #include "rm/containers/container_registry.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/security/amrm_token_secret_manager.h"
@@ -49,6 +50,9 @@ struct AmServiceDeps {
   rm::AppStore* store = nullptr;
   // True while new placements wait after an RM restart (may be null: never).
   std::function<bool()> placements_held;
+  // The Hadoop line's allocate checks (spindle.compat.hadoop-version).
+  // Default: the newest line's.
+  rm::AmProtocolRules rules = rm::TraitsOf(rm::kDefaultHadoopLine).am_rules;
 };
 
 class AmService {

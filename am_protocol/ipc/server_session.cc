@@ -323,6 +323,9 @@ void ServerSession::HandleContext(std::string_view rest) {
   }
   const auto& info = context.userinfo();
   if (identity_.auth_method == AuthMethod::kToken) {
+    // SASL proved who the caller is: a context may repeat that user or name
+    // none (the calls run as the token's user), never claim another
+    // (Server.processConnectionContext, 2.6 to 3.3).
     if (info.has_effectiveuser() && info.effectiveuser() != identity_.user) {
       Fatal(echo, java::kAccessControl,
             "Authenticated user (" + identity_.user +
@@ -331,13 +334,25 @@ void ServerSession::HandleContext(std::string_view rest) {
       sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
       return;
     }
+  } else if (!info.has_effectiveuser()) {
+    // SIMPLE without an effective user: ProtoUtil.getUgi returns null (a
+    // realUser alone is ignored) and Hadoop's handler runs the calls without
+    // doAs, as the server's login user (2.6, 2.7 and 3.3 alike).
+    identity_.user = options_.login_user;
+    identity_.real_user.clear();
+    LOG(WARNING) << "a connection context"
+                 << (context.has_protocol() ? " for " + context.protocol() : std::string())
+                 << " names no effective user"
+                 << (info.has_realuser() ? " (real user " + info.realuser() + ")" : std::string())
+                 << "; its calls run as this server's login user " << options_.login_user
+                 << ", as Hadoop runs them";
+  } else if (info.effectiveuser().empty()) {
+    // Hadoop's createRemoteUser("") throws "Null user" and drops the
+    // connection: there is no user to run as.
+    Fatal(echo, java::kAccessControl, "Null user", RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+    sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
+    return;
   } else {
-    if (info.effectiveuser().empty()) {
-      Fatal(echo, java::kAccessControl, "Connection context names no user",
-            RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
-      sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
-      return;
-    }
     identity_.user = info.effectiveuser();
     identity_.real_user = info.realuser();
   }

@@ -19,6 +19,7 @@
 #include "am_protocol/ipc/frame_decoder.h"
 #include "am_protocol/ipc/rpc_responses.h"
 #include "am_protocol/ipc/token_secret_provider.h"
+#include "base/process_user.h"
 
 namespace spindle::ipc {
 
@@ -32,6 +33,10 @@ struct ServerSessionOptions {
   // ipc.maximum.data.length: larger frames close the connection before any
   // allocation. Default: 64 MiB (Hadoop 2.x).
   uint32_t max_data_length = 64 * 1024 * 1024;
+  // Who the calls of a SIMPLE connection whose context names no effective
+  // user run as: the server's login user, as in Hadoop. Default: this
+  // process's ($HADOOP_USER_NAME, else the passwd name of its uid).
+  std::string login_user = LoginUserName();
 };
 
 // A call ready for dispatch: headers decoded, request payload still bytes.

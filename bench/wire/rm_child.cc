@@ -27,6 +27,7 @@ Status RmChild::Start(const WireOptions& options, const std::string& work_dir) {
           {"yarn.resourcemanager.admin.address", "127.0.0.1:0"},
           {"yarn.resourcemanager.webapp.address", "127.0.0.1:0"},
           // The RM's scheduling is measured, not the store's disk.
+          {"yarn.resourcemanager.recovery.enabled", "true"},
           {"yarn.resourcemanager.store.class", "memory"},
           {"yarn.resourcemanager.nodemanagers.heartbeat-interval-ms",
            std::to_string(options.heartbeat_ms)},

@@ -57,7 +57,8 @@ class Cell:
         write_conf(
             f"{w}/rm-conf/yarn-site.xml",
             [(f"yarn.resourcemanager.{k}", "127.0.0.1:0") for k in ("address", "scheduler.address", "resource-tracker.address", "admin.address", "webapp.address")]
-            + [("yarn.scheduler.minimum-allocation-mb", "64"), ("spindle.store.path", f"{w}/rmstore")],
+            + [("yarn.scheduler.minimum-allocation-mb", "64"), ("spindle.store.path", f"{w}/rmstore"),
+               ("yarn.resourcemanager.recovery.enabled", "true")],
         )
         write_conf(
             f"{w}/rm-conf/capacity-scheduler.xml",

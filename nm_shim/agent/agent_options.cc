@@ -7,6 +7,8 @@
 #include <sstream>
 #include <thread>
 
+#include "rm/config/hadoop_line.h"
+
 namespace spindle::nm {
 
 namespace {
@@ -79,6 +81,8 @@ NodeEnvironment AgentOptions::Environment() const {
 
 Result<AgentOptions> AgentOptionsFromConfiguration(const rm::Configuration& conf) {
   AgentOptions o;
+  ASSIGN_OR_RETURN(const rm::HadoopLine line, rm::HadoopLineOf(conf));
+  o.nm_version = std::string(rm::TraitsOf(line).version);
   const std::string rm_host = conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0");
   ASSIGN_OR_RETURN(
       o.resource_tracker,
@@ -116,12 +120,13 @@ Result<AgentOptions> AgentOptionsFromConfiguration(const rm::Configuration& conf
   }
   o.vcores = static_cast<int32_t>(vcores);
 
-  std::string tmp = conf.GetTrimmed("hadoop.tmp.dir").value_or("");
-  if (tmp.empty()) {
-    ASSIGN_OR_RETURN(tmp, conf.Substitute("/tmp/hadoop-${user.name}"));
-  }
+  // Both have shipped defaults (/tmp/hadoop-${user.name} and
+  // ${hadoop.tmp.dir}/nm-local-dir), expanded as Hadoop expands them.
+  const std::string tmp = conf.GetTrimmed("hadoop.tmp.dir").value_or("/tmp");
   o.local_dirs = conf.GetTrimmedStrings("yarn.nodemanager.local-dirs");
   if (o.local_dirs.empty()) o.local_dirs = {tmp + "/nm-local-dir"};
+  // Hadoop's ${yarn.log.dir}/userlogs names a JVM property of its start
+  // script; Spindle keeps the logs beside the local dirs.
   o.log_dirs = conf.GetTrimmedStrings("yarn.nodemanager.log-dirs");
   if (o.log_dirs.empty()) o.log_dirs = {tmp + "/nm-logs"};
   for (const auto& [key, dirs] : {std::pair{"yarn.nodemanager.local-dirs", &o.local_dirs},
@@ -134,11 +139,8 @@ Result<AgentOptions> AgentOptionsFromConfiguration(const rm::Configuration& conf
     }
   }
   o.user_home_dir = conf.GetTrimmed("yarn.nodemanager.user-home-dir").value_or("/home/");
-  if (conf.GetTrimmed("yarn.nodemanager.env-whitelist").has_value()) {
-    o.env_whitelist = conf.GetTrimmedStrings("yarn.nodemanager.env-whitelist");
-  } else {
-    o.env_whitelist = NodeEnvironment().env_whitelist;
-  }
+  // The line's shipped default when unset (rm/config/hadoop_line.h).
+  o.env_whitelist = conf.GetTrimmedStrings("yarn.nodemanager.env-whitelist");
   const std::string admin =
       conf.GetRaw("yarn.nodemanager.admin-env").value_or("MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX");
   std::istringstream entries(admin);

@@ -17,15 +17,16 @@
 
 namespace spindle::nm {
 
-// The version string the agent reports at registration (nm_version).
-inline constexpr char kNmVersion[] = "2.7.7";
-
 struct HostPort {
   std::string host;
   int32_t port = 0;
 };
 
 struct AgentOptions {
+  // The version the agent reports at registration (nm_version): that of the
+  // Hadoop line spindle.compat.hadoop-version names (rm/config/hadoop_line.h;
+  // default 3.3: "3.3.6").
+  std::string nm_version;
   // yarn.resourcemanager.resource-tracker.address. Default:
   // ${yarn.resourcemanager.hostname}:8031, the host defaulting to 0.0.0.0
   // (which, as in Java, connects to this machine).
@@ -54,16 +55,19 @@ struct AgentOptions {
   // yarn.nodemanager.resource.cpu-vcores; -1 = detect (number of CPUs).
   // Default: 8.
   int32_t vcores = 8;
-  // yarn.nodemanager.local-dirs. Default: ${hadoop.tmp.dir}/nm-local-dir.
+  // yarn.nodemanager.local-dirs. Default: ${hadoop.tmp.dir}/nm-local-dir,
+  // hadoop.tmp.dir defaulting to /tmp/hadoop-${user.name} (the shipped
+  // defaults, rm/config/hadoop_line.h).
   std::vector<std::string> local_dirs;
   // yarn.nodemanager.log-dirs. Default: ${hadoop.tmp.dir}/nm-logs (Java's
   // ${yarn.log.dir}/userlogs, a JVM property we do not have).
   std::vector<std::string> log_dirs;
   // yarn.nodemanager.user-home-dir. Default: /home/.
   std::string user_home_dir = "/home/";
-  // yarn.nodemanager.env-whitelist. Default: JAVA_HOME, HADOOP_COMMON_HOME,
-  // HADOOP_HDFS_HOME, HADOOP_CONF_DIR, CLASSPATH_PREPEND_DISTCACHE,
-  // HADOOP_YARN_HOME.
+  // yarn.nodemanager.env-whitelist. Default: the line's yarn-default.xml:
+  // JAVA_HOME, HADOOP_COMMON_HOME, HADOOP_HDFS_HOME, HADOOP_CONF_DIR,
+  // HADOOP_YARN_HOME on 2.6/2.7; 3.3 adds CLASSPATH_PREPEND_DISTCACHE,
+  // HADOOP_HOME, PATH, LANG, TZ. Set but empty: nothing is inherited.
   std::vector<std::string> env_whitelist;
   // yarn.nodemanager.admin-env, "A=x,B=y". Default: MALLOC_ARENA_MAX=$MALLOC_ARENA_MAX.
   std::map<std::string, std::string> admin_env;

@@ -123,7 +123,7 @@ Status NodeAgent::Start() {
     u.http_port = http_port();
     u.memory_mb = spec != nullptr ? spec->memory_mb : a.memory_mb;
     u.vcores = spec != nullptr ? spec->vcores : a.vcores;
-    u.nm_version = kNmVersion;
+    u.nm_version = a.nm_version;
     u.initial_heartbeat_interval_ms = a.initial_heartbeat_interval_ms;
     u.max_retry_interval_ms = a.max_retry_interval_ms;
     // Spread the virtual nodes' registrations (and so their heartbeats) over
@@ -172,7 +172,7 @@ Status NodeAgent::StartWeb() {
   web.info.memory_mb = a.memory_mb;
   web.info.vcores = a.vcores;
   web.info.pmem_check_enabled = a.pmem_check_enabled;
-  web.info.version = kNmVersion;
+  web.info.version = a.nm_version;
   web.info.started_ms = clock_->WallMillis();
   web_ = std::make_unique<NmWebApp>(web);
   Status started = web_->Start();

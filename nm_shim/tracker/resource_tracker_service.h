@@ -12,6 +12,7 @@
 
 #include "am_protocol/ipc/rpc_service.h"
 #include "rm/apps/app_manager.h"
+#include "rm/config/hadoop_line.h"
 #include "rm/containers/container_registry.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/security/container_token_secret_manager.h"
@@ -26,8 +27,11 @@ inline constexpr char kResourceTrackerProtocol[] =
 struct ResourceTrackerOptions {
   // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms. Default: 1000.
   int64_t heartbeat_interval_ms = 1000;
-  // What the RM calls its version at registration. Default: "2.7.7".
-  std::string rm_version = "2.7.7";
+  // What the RM calls its version at registration (a 3.x NodeManager with
+  // yarn.nodemanager.resourcemanager.minimum.version = EqualToNM needs it
+  // >= its own). The daemon sets it from spindle.compat.hadoop-version;
+  // default: the newest line's (rm/config/hadoop_line.h).
+  std::string rm_version{rm::TraitsOf(rm::kDefaultHadoopLine).version};
   // The RM's cluster timestamp (rm_identifier).
   int64_t rm_identifier = 0;
 };

@@ -122,6 +122,7 @@ std::map<std::string, std::string> RmSiteProperties(const CellOptions& options,
     p["yarn.resourcemanager.store.class"] = "rocksdb";
     p["spindle.store.path"] = layout.rm_store();
   } else {
+    p["yarn.resourcemanager.recovery.enabled"] = "true";
     p["yarn.resourcemanager.store.class"] = "memory";
   }
   for (const auto& [key, value] : options.extra_rm_config) p[key] = value;

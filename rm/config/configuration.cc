@@ -1,8 +1,6 @@
 #include "rm/config/configuration.h"
 
 #include <glog/logging.h>
-#include <pwd.h>
-#include <unistd.h>
 
 #include <boost/property_tree/ptree.hpp>
 #include <boost/property_tree/xml_parser.hpp>
@@ -13,6 +11,9 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "base/process_user.h"
+#include "rm/config/hadoop_line.h"
 
 namespace spindle::rm {
 
@@ -91,23 +92,21 @@ Result<std::vector<ParsedProperty>> ParseXml(std::string_view xml, const std::st
   return out;
 }
 
-std::string CurrentUserName() {
-  if (const char* user = std::getenv("USER"); user != nullptr && *user != '\0') return user;
-  if (const passwd* pw = getpwuid(geteuid()); pw != nullptr) return pw->pw_name;
-  return "unknown";
-}
-
-std::string CurrentHome() {
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return home;
-  if (const passwd* pw = getpwuid(geteuid()); pw != nullptr) return pw->pw_dir;
-  return "/";
-}
 }  // namespace
 
 Configuration::Configuration() {
-  system_properties_["user.name"] = CurrentUserName();
-  system_properties_["user.home"] = CurrentHome();
+  // As the JVM sets them (from the passwd entry, never $USER or $HOME).
+  system_properties_["user.name"] = ProcessUserName();
+  system_properties_["user.home"] = ProcessUserHome();
   system_properties_["java.io.tmpdir"] = "/tmp";
+}
+
+HadoopLine Configuration::LineForDefaults() const {
+  // An unparsable value is reported by HadoopLineOf() when the daemon
+  // starts; until then the newest line's defaults apply.
+  auto it = entries_.find(kHadoopLineKey);
+  if (it == entries_.end()) return kDefaultHadoopLine;
+  return ParseHadoopLine(it->second.value).value_or(kDefaultHadoopLine);
 }
 
 Status Configuration::AddResourceFile(const std::string& path) {
@@ -148,8 +147,11 @@ void Configuration::Apply(const std::string& key, Entry entry) {
 
 std::optional<std::string> Configuration::GetRaw(const std::string& key) const {
   auto it = entries_.find(key);
-  if (it == entries_.end()) return std::nullopt;
-  return it->second.value;
+  if (it != entries_.end()) return it->second.value;
+  if (auto shipped = HadoopDefault(LineForDefaults(), key); shipped.has_value()) {
+    return std::string(shipped->value);
+  }
+  return std::nullopt;
 }
 
 Result<std::string> Configuration::Substitute(const std::string& text) const {
@@ -275,7 +277,12 @@ std::vector<std::string> Configuration::GetTrimmedStrings(const std::string& key
 
 std::string Configuration::SourceOf(const std::string& key) const {
   auto it = entries_.find(key);
-  return it == entries_.end() ? kBuiltInDefaultSource : it->second.source;
+  if (it != entries_.end()) return it->second.source;
+  const HadoopLine line = LineForDefaults();
+  if (auto shipped = HadoopDefault(line, key); shipped.has_value()) {
+    return std::string(shipped->file) + " (Hadoop " + std::string(TraitsOf(line).name) + ")";
+  }
+  return kBuiltInDefaultSource;
 }
 
 bool Configuration::IsFinal(const std::string& key) const {

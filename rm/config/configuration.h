@@ -7,6 +7,11 @@
 // ${env.NAME}, at most 20 levels deep. Typed getters fail with an
 // InvalidArgument that names the file, the key and the value.
 //
+// Under the loaded files lie the defaults Hadoop ships (core-default.xml,
+// yarn-default.xml) for the keys rm/config/hadoop_line.h tabulates, taken
+// from the Hadoop line spindle.compat.hadoop-version names: a key no file
+// sets reads as that line's default, and SourceOf() names the default file.
+//
 // Thread contract: loading and Set() are not thread-safe; once loaded, const
 // methods may be called from any thread.
 #pragma once
@@ -19,6 +24,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "rm/config/hadoop_line.h"
 
 namespace spindle::rm {
 
@@ -39,7 +45,7 @@ class Configuration {
   // The expanded value, or nullopt if unset. Unresolvable ${...} stay as written.
   std::optional<std::string> Get(const std::string& key) const;
   std::string Get(const std::string& key, const std::string& fallback) const;
-  // The value as written, without substitution.
+  // The value as written (or the line's shipped default), without substitution.
   std::optional<std::string> GetRaw(const std::string& key) const;
   // Expanded and trimmed; an empty value counts as unset.
   std::optional<std::string> GetTrimmed(const std::string& key) const;
@@ -50,12 +56,16 @@ class Configuration {
   // Comma-separated, each entry trimmed, empty entries dropped.
   std::vector<std::string> GetTrimmedStrings(const std::string& key) const;
 
-  // The file (or "programmatically") that set the key's current value; for a
-  // key no file sets, kBuiltInDefaultSource. Errors start with it, so an
-  // operator sees which file to fix, or that no file set the key.
+  // The file (or "programmatically") that set the key's current value;
+  // "yarn-default.xml (Hadoop 3.3)" and the like for a shipped default of the
+  // line; for any other key no file sets, kBuiltInDefaultSource. Errors start
+  // with it, so an operator sees which file to fix, or that no file set the key.
   static constexpr char kBuiltInDefaultSource[] = "built-in default (not set in the configuration)";
   std::string SourceOf(const std::string& key) const;
   bool IsFinal(const std::string& key) const;
+  // Whether a resource or Set() gave `key` a value (a shipped default of the
+  // Hadoop line does not count).
+  bool IsSet(const std::string& key) const { return entries_.count(key) != 0; }
   // All keys that start with `prefix`, sorted.
   std::vector<std::string> KeysWithPrefix(std::string_view prefix) const;
   // Every key, sorted (for /conf and diagnostics).
@@ -76,6 +86,8 @@ class Configuration {
     bool final = false;
   };
   void Apply(const std::string& key, Entry entry);
+  // The line whose shipped defaults fill unset keys.
+  HadoopLine LineForDefaults() const;
   Status InvalidValue(const std::string& key, const std::string& value,
                       const std::string& expected) const;
 

@@ -3,6 +3,8 @@
 #include <cctype>
 #include <vector>
 
+#include "rm/config/hadoop_line.h"
+
 namespace spindle::rm {
 
 namespace {
@@ -93,7 +95,7 @@ const KeySpec kCatalog[] = {
      kHonoured,
      kRm,
      kInt,
-     "67108864",
+     "134217728",
      {"67108864", "67108864", "134217728"},
      "largest RPC request accepted, in bytes"},
     // ---- scheduler limits ----
@@ -152,7 +154,7 @@ const KeySpec kCatalog[] = {
      kHonoured,
      kRm,
      kInt,
-     "10000",
+     "1000",
      {"10000", "10000", "1000"},
      "finished applications kept and listed"},
     {"yarn.resourcemanager.rm.container-allocation.expiry-interval-ms", kHonoured, kRm, kInt,
@@ -245,7 +247,7 @@ const KeySpec kCatalog[] = {
      "Spindle does not check proxy-user rules: a call made for another user runs as that user "
      "without this user restriction"},
     // ---- recovery ----
-    {"yarn.resourcemanager.recovery.enabled", kHonoured, kRm, kBool, "true", All("false"),
+    {"yarn.resourcemanager.recovery.enabled", kHonoured, kRm, kBool, "false", All("false"),
      "applications, attempts and security keys are persisted and recovered after a restart"},
     {"yarn.resourcemanager.store.class", kHonoured, kRm, kText, "rocksdb", All(kFileSystemStore),
      "the state store: Spindle's embedded RocksDB store (LeveldbRMStateStore), memory or null",
@@ -941,8 +943,11 @@ const KeySpec kCatalog[] = {
     {"hadoop.registry.*", kIgnored, kNone, kText, nullptr, kNoHadoopKey,
      "the YARN service registry is not implemented", nullptr, kNote},
     // ---- spindle.* ----
-    {"spindle.compat.hadoop-version", kHonoured, kNone, kText, "3.3", kNoHadoopKey,
-     "the Hadoop line (2.6, 2.7, 3.3) whose defaults spindle doctor compares with"},
+    {"spindle.compat.hadoop-version", kHonoured, kRm | kNm, kText, "3.3", kNoHadoopKey,
+     "the Hadoop line (2.6, 2.7, 3.3) Spindle stands in for: the defaults that differ between "
+     "lines, the allocate responseId tolerance, the version reported to clients and "
+     "NodeManagers (rm/config/HADOOP_LINES.md); also what spindle doctor compares with",
+     "2.6|2.7|3.3", kBlocker, true, "spindle rm and spindle nm refuse to start on any other value"},
     {"spindle.store.path", kHonoured, kRm, kText,
      "${yarn.resourcemanager.leveldb-state-store.path}", kNoHadoopKey,
      "directory of the embedded RocksDB state store"},
@@ -1037,7 +1042,8 @@ const KeySpec kCatalog[] = {
      kNotForRm,
      kNm,
      kText,
-     "JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,HADOOP_YARN_HOME",
+     "JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,CLASSPATH_PREPEND_DISTCACHE,"
+     "HADOOP_YARN_HOME,HADOOP_HOME,PATH,LANG,TZ",
      {"JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,HADOOP_YARN_HOME",
       "JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,HADOOP_YARN_HOME",
       "JAVA_HOME,HADOOP_COMMON_HOME,HADOOP_HDFS_HOME,HADOOP_CONF_DIR,CLASSPATH_PREPEND_DISTCACHE,"
@@ -1176,6 +1182,10 @@ const char* KeyStatusName(KeyStatus status) {
   return "?";
 }
 
+static_assert(kHadoopLineCount == 3 && static_cast<int>(HadoopLine::k2_6) == 0 &&
+                  static_cast<int>(HadoopLine::k3_3) == kNewestHadoopLine,
+              "the catalogue's line indexes are rm::HadoopLine's values");
+
 std::optional<int> HadoopLineIndex(std::string_view version) {
   for (int i = 0; i < kHadoopLineCount; ++i) {
     const std::string_view line = kHadoopLineNames[static_cast<size_t>(i)];
@@ -1248,15 +1258,26 @@ bool ValueMatches(const KeySpec& spec, std::string_view value) {
   }
 }
 
-const char* SpindleDefaultOn(const KeySpec& spec, int /*hadoop_line*/) {
+const char* SpindleDefaultOn(const KeySpec& spec, int hadoop_line) {
+  // Keys whose default Spindle takes from the configured line (the table of
+  // rm/config/hadoop_line.cc, which Configuration reads under the files).
+  if (spec.spindle_default != nullptr && hadoop_line >= 0 && hadoop_line < kHadoopLineCount) {
+    if (auto shipped = HadoopDefault(static_cast<HadoopLine>(hadoop_line), spec.pattern)) {
+      return shipped->value.data();
+    }
+  }
   return spec.spindle_default;
 }
 
 KeyStatus StatusOn(const KeySpec& spec, int hadoop_line) {
+  return StatusOn(spec, hadoop_line, hadoop_line);
+}
+
+KeyStatus StatusOn(const KeySpec& spec, int hadoop_line, int spindle_line) {
   switch (spec.support) {
     case KeySupport::kHonoured: {
       const char* hadoop = spec.hadoop_default[static_cast<size_t>(hadoop_line)];
-      const char* spindle = SpindleDefaultOn(spec, hadoop_line);
+      const char* spindle = SpindleDefaultOn(spec, spindle_line);
       if (spindle != nullptr && hadoop != nullptr && std::string_view(spindle) != hadoop) {
         return KeyStatus::kHonouredOtherDefault;
       }

@@ -111,12 +111,16 @@ bool KeyPatternMatches(std::string_view pattern, std::string_view key,
 bool ValueMatches(const KeySpec& spec, std::string_view value);
 
 // Spindle's default for the row's key when it stands in for `hadoop_line`
-// (nullptr: Spindle does not read it). Today spec.spindle_default whatever
-// the line; a key whose default Spindle takes from the configured line
-// answers that line's default here, and only here.
+// (nullptr: Spindle does not read it): for a key whose default Spindle
+// takes from the configured line (rm/config/hadoop_line.h's HadoopDefault),
+// that line's default; otherwise spec.spindle_default.
 const char* SpindleDefaultOn(const KeySpec& spec, int hadoop_line);
 
-// The row's status against a Hadoop line.
+// The row's status against a Hadoop line, Spindle standing in for the same
+// line.
 KeyStatus StatusOn(const KeySpec& spec, int hadoop_line);
+// The same when Spindle stands in for `spindle_line` (its configured
+// spindle.compat.hadoop-version) while the cluster runs `hadoop_line`.
+KeyStatus StatusOn(const KeySpec& spec, int hadoop_line, int spindle_line);
 
 }  // namespace spindle::rm

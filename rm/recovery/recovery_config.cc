@@ -1,6 +1,10 @@
 #include "rm/recovery/recovery_config.h"
 
-#include <cstdlib>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <string_view>
 
 #include "persist/memory_state_store.h"
@@ -16,21 +20,12 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }
 
-std::string DefaultStorePath(const Configuration& conf) {
-  std::string tmp = conf.GetTrimmed("hadoop.tmp.dir").value_or("");
-  if (tmp.empty()) {
-    const char* user = std::getenv("USER");
-    tmp = std::string("/tmp/hadoop-") + (user != nullptr && *user != '\0' ? user : "yarn");
-  }
-  return tmp + "/yarn/system/rmstore";
-}
-
 }  // namespace
 
 Result<RecoveryConfig> RecoveryConfig::FromConfiguration(const Configuration& conf) {
   RecoveryConfig config;
   ASSIGN_OR_RETURN(config.recovery_enabled,
-                   conf.GetBool("yarn.resourcemanager.recovery.enabled", true));
+                   conf.GetBool("yarn.resourcemanager.recovery.enabled", false));
   const std::string store_class = conf.GetTrimmed(kStoreClassKey).value_or("rocksdb");
   if (store_class == "rocksdb" || EndsWith(store_class, ".LeveldbRMStateStore")) {
     config.kind = StoreKind::kRocksDb;
@@ -44,9 +39,10 @@ Result<RecoveryConfig> RecoveryConfig::FromConfiguration(const Configuration& co
         "' is not a state store Spindle has; use rocksdb (or LeveldbRMStateStore), memory "
         "(MemoryRMStateStore) or null (NullRMStateStore)");
   }
-  config.store.path = conf.GetTrimmed("spindle.store.path")
-                          .value_or(conf.GetTrimmed("yarn.resourcemanager.leveldb-state-store.path")
-                                        .value_or(DefaultStorePath(conf)));
+  // The leveldb key always has a value: the line's shipped default.
+  config.store.path =
+      conf.GetTrimmed("spindle.store.path")
+          .value_or(conf.GetTrimmed("yarn.resourcemanager.leveldb-state-store.path").value_or(""));
   ASSIGN_OR_RETURN(config.store.sync_writes, conf.GetBool("spindle.store.sync-writes", true));
   constexpr char kWaitKey[] = "yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms";
   ASSIGN_OR_RETURN(int64_t wait_ms, conf.GetInt(kWaitKey, 10000));
@@ -60,6 +56,26 @@ Result<RecoveryConfig> RecoveryConfig::FromConfiguration(const Configuration& co
     if (!valid.ok()) return Status::InvalidArgument("state store: " + valid.message());
   }
   return config;
+}
+
+Status PrepareStoreDirectory(const RecoveryConfig& config) {
+  if (config.kind != StoreKind::kRocksDb) return Status::OK();
+  namespace fs = std::filesystem;
+  const fs::path path(config.store.path);
+  std::error_code ec;
+  if (fs::exists(path, ec)) return Status::OK();
+  if (path.has_parent_path()) {
+    fs::create_directories(path.parent_path(), ec);
+    if (ec) {
+      return Status::IoError("cannot create the parent directories of the state store " +
+                             config.store.path + ": " + ec.message());
+    }
+  }
+  if (::mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
+    return Status::IoError("cannot create the state store directory " + config.store.path + ": " +
+                           std::strerror(errno));
+  }
+  return Status::OK();
 }
 
 std::unique_ptr<persist::StateStore> MakeStateStore(const RecoveryConfig& config) {

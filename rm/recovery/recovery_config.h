@@ -1,18 +1,21 @@
 // RecoveryConfig: which state store the RM keeps its master state in and how
 // it recovers, from the Hadoop configuration:
 //
-//   yarn.resourcemanager.recovery.enabled       default true (Spindle; Hadoop
-//                                               defaults to false)
+//   yarn.resourcemanager.recovery.enabled       default false, as
+//       yarn-default.xml of every line (2.6, 2.7, 3.3): without it the RM
+//       neither reads nor writes a store.
 //   yarn.resourcemanager.store.class            default: the embedded RocksDB
-//       store. Accepted: "rocksdb" or Hadoop's LeveldbRMStateStore (both the
-//       embedded RocksDB store), "memory" or MemoryRMStateStore (process
-//       memory: nothing survives the process), "null" or NullRMStateStore
-//       (nothing stored, nothing recovered). Others (ZKRMStateStore,
+//       store (Spindle; Hadoop's default, FileSystemRMStateStore, is refused). Accepted: "rocksdb"
+//       or Hadoop's LeveldbRMStateStore (both the embedded RocksDB store), "memory" or
+//       MemoryRMStateStore (process memory: nothing survives the process), "null" or
+//       NullRMStateStore (nothing stored, nothing recovered). Others (ZKRMStateStore,
 //       FileSystemRMStateStore) are refused by name.
 //   spindle.store.path                          the RocksDB directory; else
-//       yarn.resourcemanager.leveldb-state-store.path; else
-//       ${hadoop.tmp.dir}/yarn/system/rmstore, hadoop.tmp.dir defaulting to
-//       /tmp/hadoop-<user>, as Hadoop's leveldb store.
+//       yarn.resourcemanager.leveldb-state-store.path, whose shipped default
+//       is ${hadoop.tmp.dir}/yarn/system/rmstore, hadoop.tmp.dir defaulting to
+//       /tmp/hadoop-${user.name} (rm/config/hadoop_line.h). Missing parent
+//       directories are created (PrepareStoreDirectory), as Hadoop's
+//       LeveldbRMStateStore does (mkdirs, the store itself 0700).
 //   spindle.store.sync-writes                   default true: every write the
 //       RM acts on is fsynced before it acts (off only for benchmarks).
 //   yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms
@@ -35,7 +38,7 @@ namespace spindle::rm {
 enum class StoreKind { kNone, kMemory, kRocksDb };
 
 struct RecoveryConfig {
-  bool recovery_enabled = true;
+  bool recovery_enabled = false;
   StoreKind kind = StoreKind::kRocksDb;
   // For kRocksDb.
   persist::StateStoreOptions store;
@@ -44,6 +47,12 @@ struct RecoveryConfig {
   // InvalidArgument naming the file, key and value at fault.
   static Result<RecoveryConfig> FromConfiguration(const Configuration& conf);
 };
+
+// Creates the RocksDB store's directory and its missing parents (parents
+// with the umask's permissions, a new store directory 0700), so that a store
+// can be opened or formatted where nothing exists yet. OK for other kinds.
+// IoError naming the path and the reason.
+Status PrepareStoreDirectory(const RecoveryConfig& config);
 
 // The store the configuration names, not yet open; nullptr for kNone.
 std::unique_ptr<persist::StateStore> MakeStateStore(const RecoveryConfig& config);

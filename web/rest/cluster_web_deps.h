@@ -15,6 +15,7 @@
 #include "base/result.h"
 #include "rm/apps/app_manager.h"
 #include "rm/config/configuration.h"
+#include "rm/config/hadoop_line.h"
 #include "rm/containers/container_registry.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/queue_manager.h"
@@ -36,9 +37,11 @@ struct ClusterIdentity {
   std::string state_store_name =
       "org.apache.hadoop.yarn.server.resourcemanager.recovery.NullRMStateStore";
   // The version the RM reports (the same string NMs get at registration,
-  // nm_shim/tracker's rm_version), its build string and build date.
-  std::string version = "2.7.7";
-  std::string build_version = "2.7.7 from spindle";
+  // nm_shim/tracker's rm_version), its build string and build date. The
+  // daemon sets them from spindle.compat.hadoop-version; default: the newest
+  // line's (rm/config/hadoop_line.h).
+  std::string version{rm::TraitsOf(rm::kDefaultHadoopLine).version};
+  std::string build_version = version + " from spindle";
   std::string built_on = "";
   // What Hadoop's RMContext says when HA is off.
   std::string ha_zookeeper_connection_state = "ResourceManager HA is not enabled.";

@@ -1,11 +1,14 @@
 #include "am_protocol/ipc/server_session.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include "am_protocol/ipc/client_negotiation.h"
 #include "am_protocol/ipc/connection_preamble.h"
 #include "am_protocol/ipc/frame_codec.h"
 #include "am_protocol/ipc/rpc_requests.h"
+#include "base/process_user.h"
+#include "ipc_connection_context.pb.h"
 #include "tests/am_protocol/ipc/fake_token_secrets.h"
 #include "tests/am_protocol/ipc/wire_test_util.h"
 #include "yarn_service_protos.pb.h"
@@ -237,6 +240,59 @@ TEST_F(ServerSessionTest, SaslOnSimpleOnlyServerAnswersSuccess) {
   EXPECT_EQ(sink_.calls.size(), 1u);
 }
 
+// A connection context whose userInfo names no effective user: absent
+// altogether, or with only a realUser.
+std::string IdentitylessContext(bool with_real_user) {
+  const auto header = MakeRequestHeader(kConnectionContextCallId, kClientId, -1);
+  hadoop::common::IpcConnectionContextProto context;
+  if (with_real_user) context.mutable_userinfo()->set_realuser("oozie");
+  context.set_protocol(kAcp);
+  return EncodeFrame({&header, &context});
+}
+
+TEST_F(ServerSessionTest, IdentitylessContextRunsAsTheLoginUserUnderSimple) {
+  // Hadoop (2.6 to 3.3): ProtoUtil.getUgi is null, the calls run as the
+  // server's login user; a realUser alone is ignored.
+  for (const bool with_real_user : {false, true}) {
+    RecordingSink sink;
+    ServerSessionOptions options;
+    options.login_user = "yarn";
+    ServerSession s(options, &sink, "N");
+    ASSERT_TRUE(s.OnData(EncodePreamble(AuthProtocol::kNone) + IdentitylessContext(with_real_user) +
+                         Call(1)))
+        << s.close_reason();
+    EXPECT_TRUE(s.context_established());
+    EXPECT_EQ(s.identity().auth_method, AuthMethod::kSimple);
+    EXPECT_EQ(s.identity().user, "yarn");
+    EXPECT_EQ(s.identity().real_user, "");
+    EXPECT_EQ(sink.calls.size(), 1u);
+    EXPECT_TRUE(sink.sent.empty());
+  }
+}
+
+TEST_F(ServerSessionTest, LoginUserDefaultsToTheProcessUser) {
+  ::unsetenv("HADOOP_USER_NAME");
+  EXPECT_EQ(ServerSessionOptions().login_user, ProcessUserName());
+  ::setenv("HADOOP_USER_NAME", "hdfs", 1);
+  EXPECT_EQ(ServerSessionOptions().login_user, "hdfs");
+  ::unsetenv("HADOOP_USER_NAME");
+}
+
+TEST_F(ServerSessionTest, IdentitylessContextIsRefusedWhereOnlyTokenIsEnabled) {
+  // Secure ports (SIMPLE off) never reach the context without SASL.
+  ServerSessionOptions options;
+  options.simple_enabled = false;
+  options.token_provider = &secrets_;
+  auto& s = Session(options);
+  EXPECT_FALSE(s.OnData(EncodePreamble(AuthProtocol::kNone) + IdentitylessContext(true)));
+  EXPECT_FALSE(s.context_established());
+  auto headers = Replies();
+  ASSERT_EQ(headers.size(), 1u);
+  EXPECT_EQ(headers[0].status(), RpcResponseHeaderProto::FATAL);
+  EXPECT_EQ(headers[0].errordetail(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+  EXPECT_TRUE(sink_.calls.empty());
+}
+
 // Runs a client negotiation against the session through the sink.
 ClientNegotiation::Outcome Negotiate(ServerSession& s, RecordingSink& sink,
                                      ClientNegotiation& client, bool* closed) {
@@ -265,19 +321,38 @@ ClientNegotiation::Outcome Negotiate(ServerSession& s, RecordingSink& sink,
   return client.outcome();
 }
 
-TEST_F(ServerSessionTest, TokenAuthenticationEstablishesTheTokenUser) {
-  ServerSessionOptions options;
-  options.token_provider = &secrets_;
-  auto& s = Session(options);
+// A session offering TOKEN whose client has authenticated with an AMRM
+// token of appattempt_1_0001_000001 (no connection context yet).
+ServerSession& TokenAuthenticated(ServerSession& s, RecordingSink& sink) {
   const ClientToken token = FakeTokenSecrets::TokenFor("appattempt_1_0001_000001");
   ClientNegotiation client(&token, "CNONCE");
   bool closed = false;
-  EXPECT_EQ(Negotiate(s, sink_, client, &closed), ClientNegotiation::Outcome::kToken);
-  ASSERT_FALSE(closed);
+  EXPECT_EQ(Negotiate(s, sink, client, &closed), ClientNegotiation::Outcome::kToken);
+  EXPECT_FALSE(closed);
+  return s;
+}
+
+TEST_F(ServerSessionTest, TokenAuthenticationEstablishesTheTokenUser) {
+  ServerSessionOptions options;
+  options.token_provider = &secrets_;
+  auto& s = TokenAuthenticated(Session(options), sink_);
   ASSERT_TRUE(s.OnData(EncodeConnectionContextFrame(kClientId, kAcp, "", true) + Call(1)));
   EXPECT_EQ(s.identity().auth_method, AuthMethod::kToken);
   EXPECT_EQ(s.identity().user, "appattempt_1_0001_000001");
   EXPECT_EQ(s.identity().token_identifier, "appattempt_1_0001_000001");
+  EXPECT_EQ(sink_.calls.size(), 1u);
+}
+
+TEST_F(ServerSessionTest, IdentitylessContextUnderSaslKeepsTheTokenUser) {
+  // Server.processConnectionContext: an authenticated connection keeps its
+  // SASL user when the context names none; the login user never applies.
+  ServerSessionOptions options;
+  options.token_provider = &secrets_;
+  options.login_user = "yarn";
+  auto& s = TokenAuthenticated(Session(options), sink_);
+  ASSERT_TRUE(s.OnData(IdentitylessContext(/*with_real_user=*/true) + Call(1)));
+  EXPECT_EQ(s.identity().auth_method, AuthMethod::kToken);
+  EXPECT_EQ(s.identity().user, "appattempt_1_0001_000001");
   EXPECT_EQ(sink_.calls.size(), 1u);
 }
 

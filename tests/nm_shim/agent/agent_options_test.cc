@@ -22,13 +22,44 @@ TEST(AgentOptionsTest, HadoopDefaults) {
   EXPECT_EQ(o->local_dirs, std::vector<std::string>{"/var/tmp/h/nm-local-dir"});
   EXPECT_EQ(o->log_dirs, std::vector<std::string>{"/var/tmp/h/nm-logs"});
   EXPECT_EQ(o->user_home_dir, "/home/");
-  EXPECT_EQ(o->env_whitelist.size(), 6u);
+  // The newest line's yarn-default.xml (3.3); 2.x below.
+  EXPECT_EQ(o->env_whitelist,
+            (std::vector<std::string>{"JAVA_HOME", "HADOOP_COMMON_HOME", "HADOOP_HDFS_HOME",
+                                      "HADOOP_CONF_DIR", "CLASSPATH_PREPEND_DISTCACHE",
+                                      "HADOOP_YARN_HOME", "HADOOP_HOME", "PATH", "LANG", "TZ"}));
+  EXPECT_EQ(o->nm_version, "3.3.6");
   EXPECT_EQ(o->admin_env.at("MALLOC_ARENA_MAX"), "$MALLOC_ARENA_MAX");
   EXPECT_EQ(o->sigkill_delay_ms, 250);
   EXPECT_EQ(o->monitor_interval_ms, 3000);
   EXPECT_TRUE(o->pmem_check_enabled);
   EXPECT_TRUE(o->log_container_debug_info);
   EXPECT_TRUE(o->Environment().log_container_debug_info);
+}
+
+TEST(AgentOptionsTest, HadoopLineChoosesVersionAndWhitelist) {
+  rm::Configuration conf;
+  conf.Set("spindle.compat.hadoop-version", "2.7");
+  auto o = AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(o->nm_version, "2.7.7");
+  EXPECT_EQ(o->env_whitelist,
+            (std::vector<std::string>{"JAVA_HOME", "HADOOP_COMMON_HOME", "HADOOP_HDFS_HOME",
+                                      "HADOOP_CONF_DIR", "HADOOP_YARN_HOME"}));
+  conf.Set("spindle.compat.hadoop-version", "2.6");
+  EXPECT_EQ(AgentOptionsFromConfiguration(conf)->nm_version, "2.6.5");
+  conf.Set("spindle.compat.hadoop-version", "3");
+  auto bad = AgentOptionsFromConfiguration(conf);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("spindle.compat.hadoop-version = '3'"), std::string::npos);
+}
+
+TEST(AgentOptionsTest, LocalDirsDefaultUnderTheUsersHadoopTmpDir) {
+  rm::Configuration conf;
+  conf.SetSystemProperty("user.name", "alice");
+  auto o = AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  EXPECT_EQ(o->local_dirs, std::vector<std::string>{"/tmp/hadoop-alice/nm-local-dir"});
+  EXPECT_EQ(o->log_dirs, std::vector<std::string>{"/tmp/hadoop-alice/nm-logs"});
 }
 
 TEST(AgentOptionsTest, EveryKnob) {

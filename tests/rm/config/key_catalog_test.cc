@@ -62,23 +62,29 @@ TEST(KeyCatalogTest, ExactRowsWinThenTheMostSpecificPattern) {
   EXPECT_EQ(FindKeySpec("yarn.no.such.key"), nullptr);
 }
 
-TEST(KeyCatalogTest, DifferentDefaultsDependOnTheHadoopLine) {
+TEST(KeyCatalogTest, DefaultsThatDifferBetweenLinesFollowTheConfiguredLine) {
+  // spindle.compat.hadoop-version chooses the line's default
+  // (rm/config/hadoop_line.h), so Spindle honours each line's own.
   const KeySpec* vcores = FindKeySpec("yarn.scheduler.maximum-allocation-vcores");
   ASSERT_NE(vcores, nullptr);
-  EXPECT_EQ(StatusOn(*vcores, *HadoopLineIndex("2.6")), KeyStatus::kHonouredOtherDefault);
-  EXPECT_EQ(StatusOn(*vcores, *HadoopLineIndex("2.7.7")), KeyStatus::kHonouredOtherDefault);
-  EXPECT_EQ(StatusOn(*vcores, *HadoopLineIndex("3.3.6")), KeyStatus::kHonoured);
-
+  EXPECT_STREQ(SpindleDefaultOn(*vcores, *HadoopLineIndex("2.6")), "32");
+  EXPECT_STREQ(SpindleDefaultOn(*vcores, *HadoopLineIndex("2.7.7")), "32");
+  EXPECT_STREQ(SpindleDefaultOn(*vcores, *HadoopLineIndex("3.3.6")), "4");
   const KeySpec* completed = FindKeySpec("yarn.resourcemanager.max-completed-applications");
   ASSERT_NE(completed, nullptr);
-  EXPECT_EQ(StatusOn(*completed, 0), KeyStatus::kHonoured);
-  EXPECT_EQ(StatusOn(*completed, 2), KeyStatus::kHonouredOtherDefault);
-
+  EXPECT_STREQ(SpindleDefaultOn(*completed, 0), "10000");
+  EXPECT_STREQ(SpindleDefaultOn(*completed, 2), "1000");
+  // Recovery is off by default, as on every Hadoop line.
   const KeySpec* recovery = FindKeySpec("yarn.resourcemanager.recovery.enabled");
   ASSERT_NE(recovery, nullptr);
   for (int line = 0; line < kHadoopLineCount; ++line) {
-    EXPECT_EQ(StatusOn(*recovery, line), KeyStatus::kHonouredOtherDefault);
+    EXPECT_EQ(StatusOn(*vcores, line), KeyStatus::kHonoured) << line;
+    EXPECT_EQ(StatusOn(*completed, line), KeyStatus::kHonoured) << line;
+    EXPECT_EQ(StatusOn(*recovery, line), KeyStatus::kHonoured) << line;
   }
+  // Spindle's own store stays its own default.
+  EXPECT_EQ(StatusOn(*FindKeySpec("yarn.resourcemanager.store.class"), 2),
+            KeyStatus::kHonouredOtherDefault);
   EXPECT_EQ(StatusOn(*FindKeySpec("yarn.resourcemanager.ha.enabled"), 2), KeyStatus::kUnsupported);
   EXPECT_EQ(StatusOn(*FindKeySpec("yarn.nodemanager.aux-services"), 2), KeyStatus::kNotForRm);
 }

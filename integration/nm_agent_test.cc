@@ -389,9 +389,13 @@ TEST_F(NmAgentTest, AnApplicationRunsItsContainersOnTheAgents) {
     y::GetContainerStatusesRequestProto query;
     *query.add_container_id() = c.id();
     y::GetContainerStatusesResponseProto statuses;
-    ASSERT_TRUE(client_.Call(NmSpec(c.nodeid()), "getContainerStatuses", query, &statuses).ok());
-    ASSERT_EQ(statuses.status_size(), 1);
-    EXPECT_NE(statuses.status(0).state(), y::C_NEW);
+    // The launch is asynchronous (a Java NM's container is NEW until its
+    // launch event is handled too): the agent must move it on by itself.
+    ASSERT_TRUE(WaitFor([&] {
+      statuses.Clear();
+      return client_.Call(NmSpec(c.nodeid()), "getContainerStatuses", query, &statuses).ok() &&
+             statuses.status_size() == 1 && statuses.status(0).state() != y::C_NEW;
+    })) << statuses.DebugString();
     EXPECT_EQ(statuses.status(0).capability().memory(), 256);
   }
   // The agents report the completions; the RM tells the AM.

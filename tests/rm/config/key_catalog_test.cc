@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "rm/config/hadoop_line.h"
 #include "rm/security/master_key_manager.h"
 
 namespace spindle::rm {
@@ -331,6 +332,26 @@ TEST(KeyCatalogTest, TheReadmeListsEverySpindleKey) {
     const std::string min_unit = "spindle.scheduler.min-unit.";
     const std::string shown = key.starts_with(min_unit) ? min_unit + "memory-mb" : key;
     EXPECT_NE(text.find("`" + shown), std::string::npos) << key << " is not in the README";
+  }
+}
+
+// The catalogue's Hadoop defaults and the table the line switch applies
+// (rm/config/hadoop_line) are two views of the same facts: they must agree
+// wherever the line ships the key.
+TEST(KeyCatalogTest, HadoopDefaultsAgreeWithTheLineSwitchTable) {
+  for (std::string_view key : HadoopDefaultKeys()) {
+    const KeySpec* spec = FindKeySpec(key);
+    ASSERT_NE(spec, nullptr) << key << " has a shipped default but no catalogue row";
+    for (auto line : {HadoopLine::k2_6, HadoopLine::k2_7, HadoopLine::k3_3}) {
+      const auto shipped = HadoopDefault(line, key);
+      ASSERT_TRUE(shipped.has_value()) << key;
+      const char* catalogued = spec->hadoop_default[static_cast<int>(line)];
+      // A line without the key (2.6 has no leveldb store path): the switch
+      // supplies the value Spindle derives instead (see hadoop_line.cc).
+      if (catalogued == nullptr) continue;
+      EXPECT_EQ(std::string_view(catalogued), shipped->value)
+          << key << " on " << TraitsOf(line).name;
+    }
   }
 }
 

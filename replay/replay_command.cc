@@ -81,6 +81,7 @@ Result<Plan> MakePlan(const CommandLine& flags) {
   }
   p.trace.read.skip_bad = flags.GetBool("skip-bad");
   p.trace.read.max_jobs = flags.GetInt("max-jobs");
+  p.trace.read.max_tasks_per_job = flags.GetInt("max-tasks-per-job");
   p.trace.read.max_arrival_ms = static_cast<int64_t>(flags.GetDouble("max-seconds") * 1000);
   p.trace.seed = static_cast<uint64_t>(flags.GetInt("seed"));
   for (const char* g : kGeneratorFlags) {
@@ -437,6 +438,9 @@ const CommandSpec& ReplayCommand() {
                            "a capacity-scheduler.xml, or queue names with equal shares"),
           FlagSpec::Switch("skip-bad", "skip (and count) records that cannot be read"),
           FlagSpec::Int("max-jobs", 0, "read at most N jobs (0: all)").InRange(0, 1e12),
+          FlagSpec::Int("max-tasks-per-job", 1'000'000,
+                        "a trace record giving a job more tasks is an error (bounds memory)")
+              .InRange(1, 1e9),
           FlagSpec::Double("max-seconds", 0, "jobs arriving later are not read (0: all)")
               .InRange(0, 1e9),
           FlagSpec::Int("seed", 1, "random seed"),

@@ -181,6 +181,7 @@ Result<std::string> ResolveFormat(const TraceSpec& spec) {
 
 Result<std::unique_ptr<TraceReader>> OpenTrace(const TraceSpec& spec) {
   ASSIGN_OR_RETURN(const std::string format, ResolveFormat(spec));
+  RETURN_NOT_OK(CheckReadOptions(spec.read));
   if (format == "phases") return OpenPhases(spec);
   if (format == "poisson") return OpenPoisson(spec);
   RETURN_NOT_OK(NeedPaths(spec, format));

@@ -43,7 +43,20 @@ struct ReadOptions {
   int64_t max_arrival_ms = 0;
   // At most this many jobs are returned (0: no limit). Default: 0.
   int64_t max_jobs = 0;
+  // A count read from the trace (Alibaba's instance_num, SLS's "count" and
+  // "job.count", SYNTH's sampled task counts) that would give a job more
+  // tasks than this is a malformed record naming its file, line and field,
+  // never an allocation the input chooses. (Formats that list tasks one by
+  // one, Google 2011 and Rumen, are bounded by their input's size.) Must be >= 1. Default:
+  // 1,000,000 (a task costs about 100 bytes while its job waits to be replayed).
+  int64_t max_tasks_per_job = 1'000'000;
 };
+
+// The error for a job that would exceed ReadOptions::max_tasks_per_job.
+std::string TooManyTasksMessage(int64_t max_tasks_per_job);
+
+// InvalidArgument naming the first option out of range.
+Status CheckReadOptions(const ReadOptions& read);
 
 struct ReadStats {
   int64_t lines = 0;    // lines (or JSON records) read

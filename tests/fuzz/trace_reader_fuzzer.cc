@@ -33,6 +33,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   spec.paths = {"/proc/self/fd/" + std::to_string(fd)};
   spec.read.skip_bad = (data[0] / kFormats.size()) % 2 == 1;
   spec.read.max_jobs = 200;
+  // Counts in the input are bounded (ReadOptions::max_tasks_per_job); a small
+  // bound keeps each run fast.
+  spec.read.max_tasks_per_job = 10'000;
   auto reader = OpenTrace(spec);
   if (reader.ok()) {
     TraceJob job;

@@ -39,6 +39,7 @@ Result<std::optional<TraceJob>> Alibaba2017Reader::Build(const std::string& job_
   TraceJob job;
   job.id = job_id;
   std::vector<int64_t> create;
+  int64_t tasks = 0;
   bool unended = false;
   CsvRow row;
   for (const Row& r : rows) {
@@ -49,6 +50,11 @@ Result<std::optional<TraceJob>> Alibaba2017Reader::Build(const std::string& job_
     ASSIGN_OR_RETURN(const std::string_view task_id, row.Text(kTaskId, "task_id"));
     ASSIGN_OR_RETURN(const int64_t instances, row.Int(kInstances, "number of instances"));
     if (instances < 1) return row.Error(kInstances, "number of instances", "must be >= 1");
+    if (instances > read().max_tasks_per_job - tasks) {
+      return row.Error(kInstances, "number of instances",
+                       TooManyTasksMessage(read().max_tasks_per_job));
+    }
+    tasks += instances;
     ASSIGN_OR_RETURN(const double cpus, row.Double(kCpus, "cpus per instance"));
     ASSIGN_OR_RETURN(const double mem, row.Double(kMemory, "normalised memory"));
     if (cpus < 0) return row.Error(kCpus, "cpus per instance", "negative");

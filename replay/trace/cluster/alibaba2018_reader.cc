@@ -90,6 +90,7 @@ Result<std::optional<TraceJob>> Alibaba2018Reader::Build(const std::string& job_
     std::string name;
   };
   std::vector<Stage> stages;
+  int64_t tasks = 0;
   bool unended = false;
   CsvRow row;
   for (const Row& r : rows) {
@@ -101,6 +102,10 @@ Result<std::optional<TraceJob>> Alibaba2018Reader::Build(const std::string& job_
     ASSIGN_OR_RETURN(s.dag, ParseDagName(row));
     ASSIGN_OR_RETURN(const int64_t instances, row.Int(kInstanceNum, "instance_num"));
     if (instances < 1) return row.Error(kInstanceNum, "instance_num", "must be >= 1");
+    if (instances > read().max_tasks_per_job - tasks) {
+      return row.Error(kInstanceNum, "instance_num", TooManyTasksMessage(read().max_tasks_per_job));
+    }
+    tasks += instances;
     ASSIGN_OR_RETURN(s.start_s, row.Int(kStartTime, "start_time"));
     ASSIGN_OR_RETURN(const int64_t end_s, row.Int(kEndTime, "end_time"));
     if (s.start_s < 0) return row.Error(kStartTime, "start_time", "negative");

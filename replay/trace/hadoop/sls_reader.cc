@@ -107,9 +107,8 @@ Status SlsReader::ParseTask(const JsonFields& f, MapReduceStages* stages, int64_
                                 : (kind == MapReduceKind::kMap ? kMapPriority : kReducePriority);
 
   ASSIGN_OR_RETURN(int64_t count, PositiveOr(f, "count", 1));
-  if (count > sls_options_.max_tasks_per_job - *total) {
-    return f.Error("count", "the job would have more than " +
-                                std::to_string(sls_options_.max_tasks_per_job) + " tasks");
+  if (count > sls_options_.read.max_tasks_per_job - *total) {
+    return f.Error("count", TooManyTasksMessage(sls_options_.read.max_tasks_per_job));
   }
   *total += count;
   for (int64_t i = 0; i < count; ++i) stages->Add(kind, prio, task);
@@ -146,9 +145,9 @@ Status SlsReader::ParseRecord(const JsonValue& record, int64_t index, std::vecto
     }
     RETURN_NOT_OK(ParseTask(f.Nested(t, name), &stages, &total));
   }
-  if (copies > 1 && total > sls_options_.max_tasks_per_job / copies) {
+  if (copies > 1 && total > sls_options_.read.max_tasks_per_job / copies) {
     return f.Error("job.count", "the copies would have more than " +
-                                    std::to_string(sls_options_.max_tasks_per_job) + " tasks");
+                                    std::to_string(sls_options_.read.max_tasks_per_job) + " tasks");
   }
   job.stages = stages.Take();
   if (copies == 1) {

@@ -64,9 +64,6 @@ struct SlsReaderOptions {
   int32_t default_vcores = 1;
   // Jobs held to restore arrival order. Default: 4096.
   int64_t reorder_window = 4096;
-  // A job expanding ("count", "job.count") to more tasks than this is an
-  // error, not an out-of-memory. Default: 10,000,000.
-  int64_t max_tasks_per_job = 10'000'000;
 };
 
 class SlsReader : public JsonTraceReader {

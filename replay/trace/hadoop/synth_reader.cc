@@ -16,6 +16,13 @@ namespace spindle::replay::hadoop {
 
 namespace {
 
+// Open() draws every job's story up front (to sort them by submit time) and
+// a node list is built whole, so the file's counts are bounded: ten times
+// the 100k-machine cells of the ParSync paper, and 10M jobs (~0.5 GB of
+// stories).
+constexpr int64_t kMaxSynthNodes = 1'000'000;
+constexpr int64_t kMaxSynthJobs = 10'000'000;
+
 // One of syn.json's sampled values (SynthTraceJobProducer.Sample).
 struct Sample {
   enum class Mode { kConst, kNormal, kLogNormal, kDiscrete };
@@ -344,11 +351,15 @@ Result<std::unique_ptr<SynthReader::Spec>> ParseSpec(JsonStream* stream) {
   auto spec = std::make_unique<SynthReader::Spec>();
   ASSIGN_OR_RETURN(std::optional<int64_t> nodes, f.OptionalInt("num_nodes"));
   spec->num_nodes = nodes.value_or(0);
-  if (spec->num_nodes < 0) return f.Error("num_nodes", "must be >= 0");
+  if (spec->num_nodes < 0 || spec->num_nodes > kMaxSynthNodes) {
+    return f.Error("num_nodes", "must be within 0.." + std::to_string(kMaxSynthNodes));
+  }
   ASSIGN_OR_RETURN(std::optional<int64_t> per_rack, f.OptionalInt("nodes_per_rack"));
   spec->nodes_per_rack = std::max<int64_t>(per_rack.value_or(1), 1);  // SLS: < 1 means 1
   ASSIGN_OR_RETURN(spec->num_jobs, f.Int("num_jobs"));
-  if (spec->num_jobs < 0) return f.Error("num_jobs", "must be >= 0");
+  if (spec->num_jobs < 0 || spec->num_jobs > kMaxSynthJobs) {
+    return f.Error("num_jobs", "must be within 0.." + std::to_string(kMaxSynthJobs));
+  }
   ASSIGN_OR_RETURN(spec->seed, f.Int("rand_seed"));
   ASSIGN_OR_RETURN(const JsonValue* workloads, f.Array("workloads"));
   std::vector<double> weights;
@@ -464,7 +475,7 @@ Result<bool> SynthReader::Next(TraceJob* out) {
       const int64_t count = std::max<int64_t>(Round(Draw(tc.count, &rng)), 0);
       const int64_t memory = std::max<int64_t>(Round(Draw(tc.memory, &rng)), 1024);
       const int64_t vcores = std::clamp<int64_t>(Round(Draw(tc.vcores, &rng)), 1, INT32_MAX);
-      if (count > options_.max_tasks_per_job - total) {
+      if (count > options_.read.max_tasks_per_job - total) {
         too_big = true;
         break;
       }
@@ -486,7 +497,7 @@ Result<bool> SynthReader::Next(TraceJob* out) {
     if (too_big) {
       const Status error = Status::InvalidArgument(
           name_ + ": job " + job.id + " of class " + jc.name + " samples more than " +
-          std::to_string(options_.max_tasks_per_job) + " tasks");
+          std::to_string(options_.read.max_tasks_per_job) + " tasks");
       if (!options_.read.skip_bad) return error;
       ++stats_.skipped;
       if (static_cast<int>(stats_.examples.size()) < options_.read.max_examples) {

@@ -39,7 +39,7 @@
 // job's tasks at a time.
 //
 // Errors: InvalidArgument naming the file, line and field, from Open();
-// from Next(), a job sampling more than max_tasks_per_job tasks (skipped
+// from Next(), a job sampling more than read.max_tasks_per_job tasks (skipped
 // and counted under skip_bad).
 // Thread-safety: none (one driver owns a reader).
 #pragma once
@@ -59,8 +59,6 @@ struct SynthReaderOptions {
   // Milliseconds per unit of a task's "time" sample. syn.json documents its
   // durations in seconds. Default: 1000.
   int64_t time_unit_ms = 1000;
-  // A job sampling more tasks than this is an error. Default: 10,000,000.
-  int64_t max_tasks_per_job = 10'000'000;
 };
 
 class SynthReader : public TraceReader {

@@ -33,7 +33,9 @@ Result<std::unique_ptr<ParSyncPhasesReader>> ParSyncPhasesReader::Open(
     if (!(f >= 0) || !std::isfinite(f)) return bad("fractions: each must be >= 0");
   }
   if (options.phase_length_ms <= 0) return bad("phase_length_ms: must be > 0");
-  if (options.tasks_per_job < 1) return bad("tasks_per_job: must be >= 1");
+  if (options.tasks_per_job < 1 || options.tasks_per_job > read.max_tasks_per_job) {
+    return bad("tasks_per_job: must be within 1.." + std::to_string(read.max_tasks_per_job));
+  }
   if (options.task_duration_ms <= 0) return bad("task_duration_ms: must be > 0");
   if (options.task_memory_mb <= 0) return bad("task_memory_mb: must be > 0");
   if (options.task_vcores <= 0) return bad("task_vcores: must be > 0");

@@ -77,8 +77,13 @@ Result<bool> PoissonReader::Next(TraceJob* job) {
   job->arrival_ms = arrival_ms;
   job->queue = options_.queue;
   job->user = options_.user;
-  const int64_t tasks =
-      std::max<int64_t>(1, std::llround(options_.tasks_per_job.Sample(&sizes_rng_)));
+  const double sampled = options_.tasks_per_job.Sample(&sizes_rng_);
+  if (!(sampled < static_cast<double>(read_.max_tasks_per_job) + 0.5)) {
+    return Status::InvalidArgument("PoissonOptions::tasks_per_job: job " + job->id + " sampled " +
+                                   std::to_string(sampled) + " tasks; " +
+                                   TooManyTasksMessage(read_.max_tasks_per_job));
+  }
+  const int64_t tasks = std::max<int64_t>(1, std::llround(std::max(sampled, 0.0)));
   TraceStage stage;
   stage.name = "tasks";
   stage.tasks.resize(static_cast<size_t>(tasks));

@@ -55,6 +55,14 @@ TEST(Alibaba2017ReaderTest, BadFieldsNameLineAndField) {
       {"100,160,7,,3,Terminated,2,0.5\n", "bad.csv:1: field 4 (task_id): missing (empty)"},
       {"100,160,7,1,0,Terminated,2,0.5\n",
        "bad.csv:1: field 5 (number of instances): must be >= 1"},
+      // A count the file chooses never becomes an allocation: the fuzzer's
+      // out-of-memory case, and a job whose stages add up past the limit.
+      {"100,160,7,1,999999999999999,Terminated,2,0.5\n",
+       "bad.csv:1: field 5 (number of instances): the job would have more than 1000000 tasks "
+       "(the reader's limit; raise it with --max-tasks-per-job)"},
+      {"100,160,7,1,600000,Terminated,2,0.5\n100,160,7,2,400001,Terminated,2,0.5\n",
+       "bad.csv:2: field 5 (number of instances): the job would have more than 1000000 tasks "
+       "(the reader's limit; raise it with --max-tasks-per-job)"},
   };
   for (const auto& [text, message] : cases) {
     Alibaba2017Options options;

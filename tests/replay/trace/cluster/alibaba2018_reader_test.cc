@@ -112,6 +112,13 @@ TEST(Alibaba2018ReaderTest, BadFieldsAndDagsNameLineAndField) {
       {"M1,x,j_1,1,Terminated,10,20,100,1\n",
        "bad.csv:1: field 2 (instance_num): 'x' is not an integer"},
       {"M1,0,j_1,1,Terminated,10,20,100,1\n", "bad.csv:1: field 2 (instance_num): must be >= 1"},
+      // The fuzzer's out-of-memory case: a count the file chooses.
+      {"M1,999999999999999,j_1,1,Terminated,10,20,100,1\n",
+       "bad.csv:1: field 2 (instance_num): the job would have more than 1000000 tasks (the "
+       "reader's limit; raise it with --max-tasks-per-job)"},
+      {"M1,999999,j_1,1,Terminated,10,20,100,1\nM2,2,j_1,1,Terminated,10,20,100,1\n",
+       "bad.csv:2: field 2 (instance_num): the job would have more than 1000000 tasks (the "
+       "reader's limit; raise it with --max-tasks-per-job)"},
       {"M1,1,j_1,1,Terminated,ten,20,100,1\n",
        "bad.csv:1: field 6 (start_time): 'ten' is not an integer"},
       {"M1,1,j_1,1,Terminated,10,,100,1\n", "bad.csv:1: field 7 (end_time): missing (empty)"},

@@ -185,7 +185,7 @@ TEST(SynthReaderTest, ZeroTimeTasksAreDroppedAndCounted) {
 TEST(SynthReaderTest, TooManyTasks) {
   const std::string tasks = "[{\"type\": \"map\", \"count\": 5, \"time\": 1}]";
   SynthReaderOptions o;
-  o.max_tasks_per_job = 4;
+  o.read.max_tasks_per_job = 4;
   Result<std::unique_ptr<SynthReader>> r = SynthReader::FromString("s.json", Spec(tasks, 2), o);
   ASSERT_TRUE(r.ok());
   TraceJob job;
@@ -238,6 +238,12 @@ TEST(SynthReaderTest, Errors) {
   EXPECT_THAT(err(Spec(map) + "{}"), HasSubstr("holds one JSON object"));
   EXPECT_THAT(err("{\"num_jobs\": 1,\n \"rand_seed\": \"x\"}"),
               HasSubstr("s.json:2: field rand_seed: expected an integer"));
+  // Open() draws every job and builds the node list whole: the counts that
+  // size them are bounded, never an allocation the file chooses.
+  EXPECT_THAT(err("{\"num_jobs\": 1000000000000, \"rand_seed\": 1, \"workloads\": []}"),
+              HasSubstr("field num_jobs: must be within 0..10000000"));
+  EXPECT_THAT(err("{\"num_nodes\": 1000000000000, \"num_jobs\": 1, \"rand_seed\": 1}"),
+              HasSubstr("field num_nodes: must be within 0..1000000"));
   EXPECT_EQ(err(Spec(map)), "ok");
 }
 

@@ -129,6 +129,13 @@ TEST(ParSyncPhasesReaderTest, LimitsAndValidation) {
   o = Small();
   o.task_duration_ms = 0;
   EXPECT_FALSE(ParSyncPhasesReader::Open(o, Nodes(5)).ok());
+  o = Small();
+  read = ReadOptions();
+  read.max_tasks_per_job = 100;
+  o.tasks_per_job = 101;
+  bad = ParSyncPhasesReader::Open(o, Nodes(50), read);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "ParSyncPhasesOptions::tasks_per_job: must be within 1..100");
 }
 
 }  // namespace

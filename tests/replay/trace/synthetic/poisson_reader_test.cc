@@ -111,6 +111,19 @@ TEST(PoissonReaderTest, HorizonPreferencesAndValidation) {
   o = PoissonOptions();
   o.preferred_nodes = 1;
   EXPECT_FALSE(PoissonReader::Open(o).ok());  // no nodes
+
+  // A sampled size beyond ReadOptions::max_tasks_per_job is an error, not an
+  // allocation of that size.
+  o = PoissonOptions();
+  o.tasks_per_job = Distribution::Fixed(1e15);
+  auto huge = PoissonReader::Open(o);
+  ASSERT_TRUE(huge.ok());
+  TraceJob job;
+  const Result<bool> next = (*huge)->Next(&job);
+  ASSERT_FALSE(next.ok());
+  EXPECT_NE(next.status().message().find("job poisson_0 sampled"), std::string::npos)
+      << next.status().message();
+  EXPECT_NE(next.status().message().find("more than 1000000 tasks"), std::string::npos);
 }
 
 }  // namespace

@@ -63,16 +63,7 @@ std::string ParseProblem(const rm::Configuration& conf, const std::string& key,
       return parsed.ok() ? "" : parsed.status().message();
     }
     case rm::ValueKind::kHostPort: {
-      const std::string trimmed = conf.GetTrimmed(key).value_or("");
-      const size_t colon = trimmed.rfind(':');
-      int port = -1;
-      if (colon != std::string::npos) {
-        const char* first = trimmed.data() + colon + 1;
-        const char* last = trimmed.data() + trimmed.size();
-        auto [ptr, ec] = std::from_chars(first, last, port);
-        if (ec != std::errc() || ptr != last) port = -1;
-      }
-      if (colon == std::string::npos || colon == 0 || port < 0 || port > 65535) {
+      if (!rm::ParseSocketAddress(conf.GetTrimmed(key).value_or("")).has_value()) {
         return "'" + value + "' is not host:port";
       }
       return "";

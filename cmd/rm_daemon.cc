@@ -23,26 +23,6 @@ namespace {
 
 constexpr auto kTick = std::chrono::milliseconds(20);
 
-Result<RmAddress> ParseAddress(const rm::Configuration& conf, const std::string& key,
-                               const std::string& fallback) {
-  const std::string value = conf.GetTrimmed(key).value_or(fallback);
-  const size_t colon = value.rfind(':');
-  RmAddress address;
-  int port = -1;
-  if (colon != std::string::npos) {
-    std::string_view digits(value.data() + colon + 1, value.size() - colon - 1);
-    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
-    if (ec != std::errc() || ptr != digits.data() + digits.size()) port = -1;
-  }
-  if (colon == std::string::npos || colon == 0 || port < 0 || port > 65535) {
-    return Status::InvalidArgument(conf.SourceOf(key) + ": " + key + " = '" + value +
-                                   "' is not host:port");
-  }
-  address.host = value.substr(0, colon);
-  address.port = static_cast<uint16_t>(port);
-  return address;
-}
-
 // yarn.resourcemanager.nodes.include-path / exclude-path: host names
 // separated by white space; '#' starts a comment.
 Result<std::set<std::string>> ReadHostsFile(const rm::Configuration& conf, const std::string& key) {
@@ -78,16 +58,16 @@ Result<Duration> Millis(const rm::Configuration& conf, const std::string& key, i
 Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf) {
   const std::string host = conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0");
   RmAddresses a;
-  ASSIGN_OR_RETURN(a.client, ParseAddress(conf, "yarn.resourcemanager.address", host + ":8032"));
+  ASSIGN_OR_RETURN(a.client, conf.GetSocketAddress("yarn.resourcemanager.address", host + ":8032"));
   ASSIGN_OR_RETURN(a.scheduler,
-                   ParseAddress(conf, "yarn.resourcemanager.scheduler.address", host + ":8030"));
+                   conf.GetSocketAddress("yarn.resourcemanager.scheduler.address", host + ":8030"));
   ASSIGN_OR_RETURN(
       a.resource_tracker,
-      ParseAddress(conf, "yarn.resourcemanager.resource-tracker.address", host + ":8031"));
+      conf.GetSocketAddress("yarn.resourcemanager.resource-tracker.address", host + ":8031"));
   ASSIGN_OR_RETURN(a.admin,
-                   ParseAddress(conf, "yarn.resourcemanager.admin.address", host + ":8033"));
+                   conf.GetSocketAddress("yarn.resourcemanager.admin.address", host + ":8033"));
   ASSIGN_OR_RETURN(a.web,
-                   ParseAddress(conf, "yarn.resourcemanager.webapp.address", host + ":8088"));
+                   conf.GetSocketAddress("yarn.resourcemanager.webapp.address", host + ":8088"));
   if (auto bind = conf.GetTrimmed("yarn.resourcemanager.bind-host"); bind.has_value()) {
     for (RmAddress* address : {&a.client, &a.scheduler, &a.resource_tracker, &a.admin, &a.web}) {
       address->host = *bind;

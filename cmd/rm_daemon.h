@@ -41,10 +41,7 @@
 
 namespace spindle {
 
-struct RmAddress {
-  std::string host;
-  uint16_t port = 0;
-};
+using RmAddress = rm::SocketAddress;
 
 // Where each RM server listens (yarn.resourcemanager.*address, with
 // yarn.resourcemanager.bind-host overriding the host to bind).

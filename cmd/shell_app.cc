@@ -17,6 +17,7 @@
 #include "am_protocol/ipc/rpc_client.h"
 #include "base/base64.h"
 #include "cmd/shell_am.h"
+#include "rm/config/socket_address.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/credentials.h"
 #include "rm/security/yarn_id_protos.h"
@@ -30,22 +31,15 @@ namespace y = hadoop::yarn;
 // The AMRM token's kind (AMRMTokenIdentifier.KIND_NAME).
 constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
 
-struct HostPort {
-  std::string host;
-  uint16_t port = 0;
-};
+using HostPort = rm::SocketAddress;
 
+// An address to connect to: port 0 is no port.
 Result<HostPort> ParseHostPort(const std::string& text, const std::string& flag) {
-  const size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0) {
+  std::optional<HostPort> address = rm::ParseSocketAddress(text);
+  if (!address.has_value() || address->port == 0) {
     return Status::InvalidArgument("--" + flag + " must be host:port, not '" + text + "'");
   }
-  char* end = nullptr;
-  const long port = std::strtol(text.c_str() + colon + 1, &end, 10);
-  if (*end != '\0' || port <= 0 || port > 65535) {
-    return Status::InvalidArgument("--" + flag + ": bad port in '" + text + "'");
-  }
-  return HostPort{text.substr(0, colon), static_cast<uint16_t>(port)};
+  return *std::move(address);
 }
 
 // Quotes `s` for a POSIX shell.

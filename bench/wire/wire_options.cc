@@ -8,17 +8,13 @@ namespace spindle::bench::wire {
 
 namespace {
 
+// An address to connect to: port 0 is no port.
 Result<HostPort> ParseHostPort(const std::string& text) {
-  const size_t colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0) {
+  std::optional<HostPort> address = rm::ParseSocketAddress(text);
+  if (!address.has_value() || address->port == 0) {
     return Status::InvalidArgument("--rm: '" + text + "' is not host:port");
   }
-  char* end = nullptr;
-  const long port = std::strtol(text.c_str() + colon + 1, &end, 10);
-  if (colon + 1 == text.size() || *end != '\0' || port <= 0 || port > 65535) {
-    return Status::InvalidArgument("--rm: bad port in '" + text + "'");
-  }
-  return HostPort{text.substr(0, colon), static_cast<uint16_t>(port)};
+  return *std::move(address);
 }
 
 }  // namespace

@@ -16,14 +16,11 @@
 #include <string>
 
 #include "base/result.h"
+#include "rm/config/socket_address.h"
 
 namespace spindle::bench::wire {
 
-struct HostPort {
-  std::string host;
-  uint16_t port = 0;
-  std::string ToString() const { return host + ":" + std::to_string(port); }
-};
+using HostPort = rm::SocketAddress;
 
 // The three RM addresses the generator needs.
 struct RmAddresses {

@@ -18,22 +18,6 @@ Status Bad(const rm::Configuration& conf, const std::string& key, const std::str
   return Status::InvalidArgument(conf.SourceOf(key) + ": " + key + " = '" + value + "' " + why);
 }
 
-Result<HostPort> ParseHostPort(const rm::Configuration& conf, const std::string& key,
-                               const std::string& fallback) {
-  const std::string value = conf.GetTrimmed(key).value_or(fallback);
-  const size_t colon = value.rfind(':');
-  int port = -1;
-  if (colon != std::string::npos) {
-    std::string_view digits(value.data() + colon + 1, value.size() - colon - 1);
-    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
-    if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size()) port = -1;
-  }
-  if (colon == std::string::npos || colon == 0 || port < 0 || port > 65535) {
-    return Bad(conf, key, value, "is not host:port");
-  }
-  return HostPort{value.substr(0, colon), port};
-}
-
 Result<int64_t> Positive(const rm::Configuration& conf, const std::string& key, int64_t fallback) {
   ASSIGN_OR_RETURN(int64_t v, conf.GetInt(key, fallback));
   if (v <= 0) return Bad(conf, key, std::to_string(v), "must be positive");
@@ -86,17 +70,17 @@ Result<AgentOptions> AgentOptionsFromConfiguration(const rm::Configuration& conf
   const std::string rm_host = conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0");
   ASSIGN_OR_RETURN(
       o.resource_tracker,
-      ParseHostPort(conf, "yarn.resourcemanager.resource-tracker.address", rm_host + ":8031"));
+      conf.GetSocketAddress("yarn.resourcemanager.resource-tracker.address", rm_host + ":8031"));
   if (o.resource_tracker.port == 0) {
     return Bad(conf, "yarn.resourcemanager.resource-tracker.address",
                o.resource_tracker.host + ":0", "needs the RM's port");
   }
   o.nm_hostname = conf.GetTrimmed("yarn.nodemanager.hostname").value_or("0.0.0.0");
   ASSIGN_OR_RETURN(o.nm_address,
-                   ParseHostPort(conf, "yarn.nodemanager.address", o.nm_hostname + ":0"));
+                   conf.GetSocketAddress("yarn.nodemanager.address", o.nm_hostname + ":0"));
   o.node_host = o.nm_address.host == "0.0.0.0" ? LocalHostName() : o.nm_address.host;
-  ASSIGN_OR_RETURN(HostPort web,
-                   ParseHostPort(conf, "yarn.nodemanager.webapp.address", o.nm_hostname + ":8042"));
+  ASSIGN_OR_RETURN(HostPort web, conf.GetSocketAddress("yarn.nodemanager.webapp.address",
+                                                       o.nm_hostname + ":8042"));
   o.http_port = web.port;
   // WebAppUtils.getWebAppBindURL: the bind host, when set, replaces the host.
   std::string web_bind = conf.GetTrimmed("yarn.nodemanager.bind-host").value_or("");

@@ -17,10 +17,7 @@
 
 namespace spindle::nm {
 
-struct HostPort {
-  std::string host;
-  int32_t port = 0;
-};
+using HostPort = rm::SocketAddress;
 
 struct AgentOptions {
   // The version the agent reports at registration (nm_version): that of the

@@ -241,6 +241,14 @@ Result<int64_t> Configuration::GetInt(const std::string& key, int64_t fallback) 
   return negative ? -value : value;
 }
 
+Result<SocketAddress> Configuration::GetSocketAddress(const std::string& key,
+                                                      const std::string& fallback) const {
+  const std::string value = GetTrimmed(key).value_or(fallback);
+  std::optional<SocketAddress> address = ParseSocketAddress(value);
+  if (!address.has_value()) return InvalidValue(key, value, "host:port");
+  return *std::move(address);
+}
+
 Result<double> Configuration::GetDouble(const std::string& key, double fallback) const {
   auto v = GetTrimmed(key);
   if (!v.has_value()) return fallback;

@@ -25,6 +25,7 @@
 
 #include "base/result.h"
 #include "rm/config/hadoop_line.h"
+#include "rm/config/socket_address.h"
 
 namespace spindle::rm {
 
@@ -53,6 +54,9 @@ class Configuration {
   Result<int64_t> GetInt(const std::string& key, int64_t fallback) const;
   Result<double> GetDouble(const std::string& key, double fallback) const;
   Result<bool> GetBool(const std::string& key, bool fallback) const;
+  // host:port (rm/config/socket_address.h), as Hadoop's getSocketAddr
+  // reads it; `fallback` when unset (it must itself be host:port).
+  Result<SocketAddress> GetSocketAddress(const std::string& key, const std::string& fallback) const;
   // Comma-separated, each entry trimmed, empty entries dropped.
   std::vector<std::string> GetTrimmedStrings(const std::string& key) const;
 

@@ -88,6 +88,45 @@ TEST(ConfigurationTest, TypedGettersNameFileKeyAndValue) {
   EXPECT_TRUE(conf.GetTrimmedStrings("missing").empty());
 }
 
+// host:port as NetUtils.createSocketAddr reads it: the port follows the last
+// ':' (so a bracketed IPv6 host keeps its colons), 0..65535, host not empty.
+TEST(ConfigurationTest, SocketAddresses) {
+  struct Case {
+    std::string text;
+    std::optional<SocketAddress> want;
+  };
+  const std::vector<Case> cases = {
+      {"rm.example:8032", SocketAddress{"rm.example", 8032}},
+      {"0.0.0.0:0", SocketAddress{"0.0.0.0", 0}},
+      {"[::1]:65535", SocketAddress{"[::1]", 65535}},
+      {"rm.example", std::nullopt},
+      {":8032", std::nullopt},
+      {"rm.example:", std::nullopt},
+      {"rm.example:65536", std::nullopt},
+      {"rm.example:-1", std::nullopt},
+      {"rm.example:80x", std::nullopt},
+      {"rm.example: 80", std::nullopt},
+  };
+  for (const Case& c : cases) {
+    const std::optional<SocketAddress> got = ParseSocketAddress(c.text);
+    ASSERT_EQ(got.has_value(), c.want.has_value()) << c.text;
+    if (got.has_value()) {
+      EXPECT_EQ(got->host, c.want->host) << c.text;
+      EXPECT_EQ(got->port, c.want->port) << c.text;
+      EXPECT_EQ(got->ToString(), c.text);
+    }
+  }
+  Configuration conf;
+  ASSERT_TRUE(conf.AddResourceString(Xml(Property("a", " rm:8030 ") + Property("bad", "rm")),
+                                     "yarn-site.xml")
+                  .ok());
+  EXPECT_EQ(conf.GetSocketAddress("a", "x:1")->port, 8030);
+  EXPECT_EQ(conf.GetSocketAddress("missing", "fallback:8088")->host, "fallback");
+  auto bad = conf.GetSocketAddress("bad", "x:1");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "yarn-site.xml: bad = 'rm' is not host:port");
+}
+
 TEST(ConfigurationTest, RejectsBadFilesAndAppliesNothingFromThem) {
   Configuration conf;
   auto s = conf.AddResourceString("<configuration><property><name>a</name>", "broken.xml");

@@ -315,6 +315,15 @@ const KeySpec kCatalog[] = {
      // 3.3.0: HttpServer2's 10000; core-default.xml says 60000 from 3.3.1 (HDFS-15719).
      {nullptr, nullptr, "60000"},
      "an idle keep-alive HTTP connection is closed after this long"},
+    {"hadoop.http.socket.backlog.size",
+     kHonoured,
+     kRm,
+     kInt,
+     "4096",
+     // 2.6/2.7 fix Jetty's accept queue at 128 (HttpServer2.createDefaultChannelConnector).
+     {nullptr, nullptr, "128"},
+     "connections the kernel queues for the web server to accept (capped by "
+     "net.core.somaxconn)"},
     {"hadoop.http.staticuser.user", kHonoured, kRm, kText, "dr.who", All("dr.who"),
      "the user of web requests that name none"},
     {"hadoop.security.sensitive-config-keys",
@@ -999,7 +1008,14 @@ const KeySpec kCatalog[] = {
     {"spindle.http.max-queued-requests", kHonoured, kRm, kInt, "64", kNoHadoopKey,
      "HTTP requests waiting for a handler at most (more are answered 503)"},
     {"spindle.http.max-connections", kHonoured, kRm, kInt, "256", kNoHadoopKey,
-     "open HTTP connections at most"},
+     "open HTTP connections, a soft limit: a new one closes the connection idle longest, and is "
+     "refused only when every connection is busy with a request"},
+    {"spindle.http.max-connections-per-address", kHonoured, kRm, kInt, "64", kNoHadoopKey,
+     "open HTTP connections per client address (0: no limit); a client at it displaces its own "
+     "idle connections, never another's"},
+    {"spindle.http.header-timeout-ms", kHonoured, kRm, kInt, "10000", kNoHadoopKey,
+     "a connection must send a whole request header within this (from accept, or from the first "
+     "byte of a keep-alive's next request); a silent one is closed, a slow one answered 408"},
     {"spindle.http.request-timeout-ms", kHonoured, kRm, kInt, "30000", kNoHadoopKey,
      "a request slower than this from first to last byte is answered 408"},
     {"spindle.http.handler-nice", kHonoured, kRm, kInt, "10", kNoHadoopKey,

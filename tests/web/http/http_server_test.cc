@@ -4,6 +4,7 @@
 #include "web/http/http_server.h"
 
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -19,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "base/mutex.h"
 #include "web/http/router.h"
@@ -78,9 +80,12 @@ class Gate {
 // timeout on the socket) so a broken server fails the test, not hangs it.
 class Client {
  public:
-  explicit Client(uint16_t port) : socket_(io_) {
+  // `source`: the local address to connect from (any of 127/8 on Linux).
+  explicit Client(uint16_t port, const char* source = "127.0.0.1") : socket_(io_) {
     boost::system::error_code ec;
-    socket_.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), ec);
+    socket_.open(tcp::v4(), ec);
+    if (!ec) socket_.bind(tcp::endpoint(asio::ip::make_address(source), 0), ec);
+    if (!ec) socket_.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), ec);
     connected_ = !ec;
     timeval tv{20, 0};
     if (connected_) setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -105,6 +110,18 @@ class Client {
     if (!Send("GET " + target + " HTTP/1.1\r\nHost: t\r\n" + extra + "\r\n")) return std::nullopt;
     return Read();
   }
+  // Everything the server sends until it closes (or the receive timeout).
+  std::string ReadToEnd() {
+    std::string all(static_cast<const char*>(buffer_.data().data()), buffer_.size());
+    buffer_.consume(buffer_.size());
+    char chunk[4096];
+    boost::system::error_code ec;
+    while (!ec) {
+      const size_t n = socket_.read_some(asio::buffer(chunk), ec);
+      all.append(chunk, n);
+    }
+    return all;
+  }
   // True if the server closed the connection (EOF or reset) with nothing
   // more to read.
   bool ServerClosed() {
@@ -118,6 +135,11 @@ class Client {
  private:
   asio::io_context io_;
   tcp::socket socket_;
+
+ public:
+  int native_handle() { return socket_.native_handle(); }
+
+ private:
   boost::beast::flat_buffer buffer_;
   bool connected_ = false;
 };
@@ -461,21 +483,195 @@ TEST(HttpServerTest, FullPoolIs503WithRetryAfterAndIoGoesOn) {
   EXPECT_TRUE(Eventually([&] { return s.server.counters().requests_in_pool == 0; }));
 }
 
-TEST(HttpServerTest, ConnectionsBeyondTheMaximumAreClosedAtAccept) {
+TEST(HttpServerTest, AtTheLimitANewConnectionDisplacesTheOneWaitingLongest) {
   HttpServerOptions options = TestOptions();
-  options.max_connections = 1;
+  options.max_connections = 2;
+  options.max_connections_per_address = 0;
   Started s(options);
-  auto first = std::make_unique<Client>(s.port());
-  ASSERT_TRUE(first->Get("/one").has_value());
-  Client second(s.port());
-  EXPECT_TRUE(second.ServerClosed());
-  EXPECT_EQ(s.server.counters().refused_connections, 1);
-  first.reset();
-  ASSERT_TRUE(Eventually([&] { return s.server.counters().open_connections == 0; }));
-  Client third(s.port());
-  auto response = third.Get("/three");
+  Client answered(s.port());
+  ASSERT_TRUE(answered.Get("/one").has_value());  // then idle, keep-alive
+  Client silent(s.port());
+  ASSERT_TRUE(Eventually([&] { return s.server.counters().open_connections == 2; }));
+  // `answered` has waited longest (since its response; `silent` since it
+  // connected after that): it makes room.
+  Client fresh(s.port());
+  auto response = fresh.Get("/three");
   ASSERT_TRUE(response.has_value());
   EXPECT_EQ(response->result_int(), 200);
+  EXPECT_TRUE(answered.ServerClosed());
+  EXPECT_EQ(s.server.counters().displaced_connections, 1);
+  EXPECT_EQ(s.server.counters().refused_connections, 0);
+  // `silent` is served; now `fresh` has waited longest and is the next to go.
+  auto late = silent.Get("/late");
+  ASSERT_TRUE(late.has_value());
+  EXPECT_EQ(late->result_int(), 200);
+  Client another(s.port());
+  ASSERT_TRUE(another.Get("/four").has_value());
+  EXPECT_TRUE(fresh.ServerClosed());
+  EXPECT_EQ(s.server.counters().displaced_connections, 2);
+}
+
+TEST(HttpServerTest, WhenEveryConnectionIsBusyANewOneIsClosedAtAccept) {
+  HttpServerOptions options = TestOptions();
+  options.max_connections = 1;
+  Gate gate;
+  Started s(options, [&gate](const HttpRequest& request) {
+    if (request.path == "/block") gate.Pass();
+    return HttpResponse::Text(200, "done " + request.path);
+  });
+  Client busy(s.port());
+  ASSERT_TRUE(busy.Send("GET /block HTTP/1.1\r\n\r\n"));
+  ASSERT_TRUE(gate.WaitEntered(1));
+  Client refused(s.port());
+  EXPECT_TRUE(refused.ServerClosed());
+  EXPECT_EQ(s.server.counters().refused_connections, 1);
+  EXPECT_EQ(s.server.counters().displaced_connections, 0);
+  gate.Open();
+  auto response = busy.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->body(), "done /block");
+  // Answered, it waits: a new connection may take its place.
+  Client next(s.port());
+  auto served = next.Get("/next");
+  ASSERT_TRUE(served.has_value());
+  EXPECT_EQ(served->result_int(), 200);
+  EXPECT_TRUE(busy.ServerClosed());
+}
+
+TEST(HttpServerTest, AClientAtItsAddressLimitDisplacesOnlyItsOwnConnections) {
+  HttpServerOptions options = TestOptions();
+  options.max_connections = 100;
+  options.max_connections_per_address = 3;
+  Started s(options);
+  Client other(s.port(), "127.0.0.2");  // waits longest of all
+  ASSERT_TRUE(other.connected());
+  std::vector<std::unique_ptr<Client>> flood;
+  for (int i = 0; i < 10; ++i) {
+    flood.push_back(std::make_unique<Client>(s.port(), "127.0.0.3"));
+    ASSERT_TRUE(flood.back()->connected());
+  }
+  // The flood keeps at most 3 open, its newest.
+  for (int i = 0; i < 7; ++i) EXPECT_TRUE(flood[i]->ServerClosed()) << i;
+  EXPECT_EQ(s.server.counters().displaced_connections, 7);
+  for (int i = 7; i < 10; ++i) {
+    auto response = flood[i]->Get("/f");
+    ASSERT_TRUE(response.has_value()) << i;
+    EXPECT_EQ(response->result_int(), 200);
+  }
+  auto response = other.Get("/other");
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 200);
+}
+
+// The flood at unit scale, with the default limits: one address
+// opens more sockets than max_connections and sends nothing, another spreads
+// more over several addresses; a request on a fresh connection is answered
+// every time (a refused or reset connection fails).
+TEST(HttpServerTest, ARequestOnAFreshConnectionIsAnsweredThroughAFloodOfIdleSockets) {
+  HttpServerOptions options = TestOptions();
+  ASSERT_EQ(options.max_connections, 256);
+  Started s(options);
+  std::vector<std::unique_ptr<Client>> flood;
+  int answered = 0;
+  for (int i = 0; i < 600; ++i) {
+    // Half from 127.0.0.2, half spread over 127.0.0.3-7.
+    const std::string source =
+        i % 2 == 0 ? "127.0.0.2" : "127.0.0." + std::to_string(3 + (i / 2) % 5);
+    flood.push_back(std::make_unique<Client>(s.port(), source.c_str()));
+    ASSERT_TRUE(flood.back()->connected()) << i;
+    if (i % 50 == 49) {
+      Client fresh(s.port());
+      ASSERT_TRUE(fresh.connected());
+      auto response = fresh.Get("/during-flood");
+      ASSERT_TRUE(response.has_value()) << "after " << i + 1 << " flood sockets";
+      EXPECT_EQ(response->result_int(), 200);
+      ++answered;
+    }
+  }
+  EXPECT_EQ(answered, 12);
+  const auto counters = s.server.counters();
+  EXPECT_LE(counters.open_connections, 256);
+  EXPECT_GT(counters.displaced_connections, 0);
+  EXPECT_EQ(counters.refused_connections, 0);
+}
+
+TEST(HttpServerTest, ASilentConnectionIsClosedAfterTheHeaderTimeout) {
+  HttpServerOptions options = TestOptions();
+  options.header_timeout = std::chrono::milliseconds(50);
+  Started s(options);
+  Client silent(s.port());
+  ASSERT_TRUE(silent.connected());
+  EXPECT_TRUE(silent.ServerClosed());  // without a word
+  EXPECT_TRUE(Eventually([&] { return s.server.counters().idle_closed == 1; }));
+  EXPECT_EQ(s.server.counters().timed_out, 0);
+}
+
+TEST(HttpServerTest, AHeaderNotCompleteInTimeIs408EvenWhileBytesTrickleIn) {
+  HttpServerOptions options = TestOptions();
+  options.header_timeout = std::chrono::milliseconds(100);
+  options.request_timeout = std::chrono::minutes(5);  // never the one that fires
+  Started s(options);
+  Client slow(s.port());
+  ASSERT_TRUE(slow.Send("GET /slow HTTP/1.1\r\n"));
+  // One header byte at a time, until the server answers.
+  pollfd readable{};
+  bool answered = false;
+  const auto deadline = std::chrono::steady_clock::now() + kDeadline;
+  while (!answered && std::chrono::steady_clock::now() < deadline) {
+    if (!slow.Send("X")) break;  // the server may close as we write
+    readable = {slow.native_handle(), POLLIN, 0};
+    answered = poll(&readable, 1, 10) == 1;
+  }
+  auto response = slow.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 408);
+  EXPECT_FALSE(response->keep_alive());
+  EXPECT_EQ(s.server.counters().timed_out, 1);
+}
+
+TEST(HttpServerTest, KeepAliveConnectionsWaitTheIdleTimeoutNotTheHeaderTimeout) {
+  HttpServerOptions options = TestOptions();
+  options.header_timeout = std::chrono::milliseconds(50);
+  options.idle_timeout = std::chrono::minutes(5);
+  Started s(options);
+  Client kept(s.port());
+  ASSERT_TRUE(kept.Get("/first").has_value());
+  // A connection made after that response is closed at its header timeout;
+  // by then `kept` has waited longer than that, and is still open.
+  Client silent(s.port());
+  ASSERT_TRUE(silent.ServerClosed());
+  auto second = kept.Get("/second");
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->result_int(), 200);
+  EXPECT_EQ(s.server.counters().idle_closed, 1);
+}
+
+TEST(HttpServerTest, AnUnknownTransferCodingIs501AndTheRequestItHidesIsNeverAnswered) {
+  for (const std::string& header :
+       {std::string("Transfer-Encoding: xchunked"), std::string("Transfer-Encoding: gzip, chunked"),
+        std::string("Transfer-Encoding: chunked, gzip"),
+        std::string("Transfer-Encoding: xchunked\r\nContent-Length: 40")}) {
+    SCOPED_TRACE(header);
+    Mutex mu;
+    std::vector<std::string> seen;
+    Started s(TestOptions(), [&](const HttpRequest& request) {
+      MutexLock lock(&mu);
+      seen.push_back(request.path);
+      return HttpResponse::Text(200, "answered " + request.path);
+    });
+    Client client(s.port());
+    const std::string hidden = "GET /hidden HTTP/1.1\r\nHost: t\r\n\r\n";
+    ASSERT_TRUE(client.Send("POST /outer HTTP/1.1\r\nHost: t\r\n" + header + "\r\n\r\n" + hidden));
+    const std::string wire = client.ReadToEnd();
+    const bool is_400 = header.find("Content-Length") != std::string::npos;
+    EXPECT_EQ(wire.rfind(is_400 ? "HTTP/1.1 400 " : "HTTP/1.1 501 ", 0), 0u) << wire;
+    EXPECT_NE(wire.find("Connection: close"), std::string::npos) << wire;
+    // One response, then the end of the connection.
+    EXPECT_EQ(wire.find("HTTP/1.1", 1), std::string::npos) << wire;
+    EXPECT_EQ(s.server.counters().requests_served, 0);
+    MutexLock lock(&mu);
+    EXPECT_TRUE(seen.empty());
+  }
 }
 
 TEST(HttpServerTest, ThrowingHandlerIs500AndTheServerGoesOn) {

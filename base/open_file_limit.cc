@@ -10,9 +10,7 @@
 namespace spindle {
 namespace {
 
-int64_t AsInt(rlim_t value) {
-  return value == RLIM_INFINITY ? -1 : static_cast<int64_t>(value);
-}
+int64_t AsInt(rlim_t value) { return value == RLIM_INFINITY ? -1 : static_cast<int64_t>(value); }
 
 std::string Describe(int64_t value) { return value < 0 ? "unlimited" : std::to_string(value); }
 
@@ -21,8 +19,8 @@ std::string Describe(int64_t value) { return value < 0 ? "unlimited" : std::to_s
 Result<OpenFileLimit> RaiseOpenFileLimit(const char* who) {
   rlimit limit{};
   if (getrlimit(RLIMIT_NOFILE, &limit) != 0) {
-    const Status error = Status::IoError(std::string("cannot read the open-file limit: ") +
-                                         std::strerror(errno));
+    const Status error =
+        Status::IoError(std::string("cannot read the open-file limit: ") + std::strerror(errno));
     LOG(WARNING) << who << ": " << error.message();
     return error;
   }
@@ -37,9 +35,9 @@ Result<OpenFileLimit> RaiseOpenFileLimit(const char* who) {
   }
   limit.rlim_cur = limit.rlim_max;
   if (setrlimit(RLIMIT_NOFILE, &limit) != 0) {
-    const Status error = Status::IoError("cannot raise the open-file limit from " +
-                                         Describe(result.before) + " to " +
-                                         Describe(result.hard) + ": " + std::strerror(errno));
+    const Status error =
+        Status::IoError("cannot raise the open-file limit from " + Describe(result.before) +
+                        " to " + Describe(result.hard) + ": " + std::strerror(errno));
     LOG(WARNING) << who << ": " << error.message();
     return error;
   }

@@ -16,6 +16,7 @@
 // The acceptance figure is "answered within 5 s"; the test prints
 // the slowest answer but fails only on a wrong or missing one (the client
 // gives up after 20 s), so a loaded or sanitised build does not flake.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -23,12 +24,10 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include <arpa/inet.h>
-
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -38,6 +37,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/child_process.h"
 #include "base/open_file_limit.h"
 #include "bench/wire/rm_child.h"
 #include "tests/support/http_get.h"
@@ -182,11 +182,14 @@ class HttpFloodTest : public ::testing::Test {
   }
   void SetUp() override {
     if (skip_reason_ != nullptr) GTEST_SKIP() << *skip_reason_;
-    ASSERT_TRUE(start_status_->ok()) << start_status_->ToString() << "\n"
-                                     << ReadAll(rm_->log());
+    ASSERT_TRUE(start_status_->ok()) << start_status_->ToString() << "\n" << ReadAll(rm_->log());
   }
 
   static uint16_t web_port() { return rm_->addresses().web.port; }
+  static double RmRssMb() {
+    auto usage = ReadProcessUsage(rm_->pid());
+    return usage.ok() ? usage->rss_mb : -1;
+  }
 
   // GET /ws/v1/cluster/info on a fresh connection from 127.0.0.1; "" if it
   // was answered 200 with the cluster info, else what went wrong.
@@ -205,6 +208,7 @@ class HttpFloodTest : public ::testing::Test {
 
   // Holds a flood from `sources` and checks the cluster info throughout.
   void FloodAndCheck(const std::string& phase, const std::vector<std::string>& sources) {
+    const double rss_before = RmRssMb();
     IdleFlood flood(web_port(), sources);
     int checks = 0;
     int checks_while_held = 0;
@@ -223,13 +227,14 @@ class HttpFloodTest : public ::testing::Test {
       // The checker's pace: a scrape every 100 ms.
       std::this_thread::sleep_for(100ms);
     }
+    const double rss_during = RmRssMb();
     std::printf(
         "[ flood    ] %s: %d checks of /ws/v1/cluster/info all 200 (slowest %lld ms, %d over "
         "5 s) while %d idle sockets were held: %lld flood connections, %lld closed by the RM, "
-        "%lld failed to connect\n",
+        "%lld failed to connect; RM RSS %.1f MB before, %.1f MB during\n",
         phase.c_str(), checks, static_cast<long long>(slowest.count()), over_5s, kFloodSockets,
         static_cast<long long>(flood.connects()), static_cast<long long>(flood.closed_by_server()),
-        static_cast<long long>(flood.failed_connects()));
+        static_cast<long long>(flood.failed_connects()), rss_before, rss_during);
     // The flood did press on the limits: the RM had to close its sockets.
     EXPECT_GT(flood.closed_by_server(), 0) << phase;
   }
@@ -288,8 +293,8 @@ std::string Exchange(uint16_t port, const std::string& bytes, bool* closed) {
 TEST_F(HttpFloodTest, ARequestHiddenBehindAnUnknownTransferCodingIsNeverAnswered) {
   const std::string hidden =
       "GET /ws/v1/cluster/info HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json\r\n\r\n";
-  for (const std::string& codings : {std::string("xchunked"), std::string("chunked, xchunked"),
-                                     std::string("gzip, chunked")}) {
+  for (const std::string& codings :
+       {std::string("xchunked"), std::string("chunked, xchunked"), std::string("gzip, chunked")}) {
     SCOPED_TRACE(codings);
     bool closed = false;
     const std::string wire = Exchange(web_port(),

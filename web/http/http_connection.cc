@@ -117,10 +117,9 @@ void HttpConnection::UpdateReadTimer() {
 void HttpConnection::DoRead() {
   if (read_outstanding_) return;
   read_outstanding_ = true;
-  socket_.async_wait(asio::ip::tcp::socket::wait_read,
-                     [self = shared_from_this()](const boost::system::error_code& ec) {
-                       self->OnReadable(ec);
-                     });
+  socket_.async_wait(
+      asio::ip::tcp::socket::wait_read,
+      [self = shared_from_this()](const boost::system::error_code& ec) { self->OnReadable(ec); });
 }
 
 void HttpConnection::OnReadable(const boost::system::error_code& wait_ec) {

@@ -154,7 +154,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // No response written yet: the first request's header is due
   // header_timeout after accept.
   bool fresh_ = true;
-  SteadyClock::time_point idle_since_;  // last response written
+  SteadyClock::time_point idle_since_;                    // last response written
   std::optional<SteadyClock::time_point> first_byte_at_;  // of the current request
   Phase phase_ = Phase::kReading;
   bool read_outstanding_ = false;

@@ -39,17 +39,17 @@ namespace spindle::web {
 
 // Monotonic counts since Start() (for /jmx), plus the connections open now.
 struct HttpServerCounters {
-  int64_t requests_served = 0;      // responses from the handler (incl. 500s)
-  int64_t rejected_busy = 0;        // 503: the handler pool was full
-  int64_t timed_out = 0;            // 408: request not complete in time
-  int64_t too_large = 0;            // 413 and 431
-  int64_t bad_requests = 0;         // 400, and 501 (unknown transfer coding)
-  int64_t handler_errors = 0;       // 500: the handler threw
+  int64_t requests_served = 0;        // responses from the handler (incl. 500s)
+  int64_t rejected_busy = 0;          // 503: the handler pool was full
+  int64_t timed_out = 0;              // 408: request not complete in time
+  int64_t too_large = 0;              // 413 and 431
+  int64_t bad_requests = 0;           // 400, and 501 (unknown transfer coding)
+  int64_t handler_errors = 0;         // 500: the handler threw
   int64_t refused_connections = 0;    // closed at accept: at a limit, none waiting
   int64_t displaced_connections = 0;  // waiting ones closed to make room for a new one
-  int64_t idle_closed = 0;          // keep-alive connections closed idle
-  int64_t open_connections = 0;     // now
-  int64_t requests_in_pool = 0;     // now: running or queued for a handler
+  int64_t idle_closed = 0;            // keep-alive connections closed idle
+  int64_t open_connections = 0;       // now
+  int64_t requests_in_pool = 0;       // now: running or queued for a handler
 };
 
 class HttpServer {

@@ -104,7 +104,8 @@ TransferCodingVerdict CheckTransferCodings(unsigned http_version,
       }
       if (coding.empty()) continue;
       // "chunked" takes no parameters: "chunked;x=1" is a coding we do not know.
-      if (boost::beast::iequals(boost::beast::string_view(coding.data(), coding.size()), "chunked")) {
+      if (boost::beast::iequals(boost::beast::string_view(coding.data(), coding.size()),
+                                "chunked")) {
         ++chunked;
       } else {
         unknown = true;

@@ -176,8 +176,8 @@ TEST(TransferCodingTest, OnlyChunkedAloneOnHttp11Frames) {
   // A coding we do not implement, wherever it stands: 501.
   for (const Values& unknown :
        {Values{"xchunked"}, Values{"gzip, chunked"}, Values{"chunked, gzip"},
-        Values{"gzip", "chunked"}, Values{"chunked;ext=1"}, Values{"identity"},
-        Values{"chunked x"}, Values{"chunked, xchunked"}}) {
+        Values{"gzip", "chunked"}, Values{"chunked;ext=1"}, Values{"identity"}, Values{"chunked x"},
+        Values{"chunked, xchunked"}}) {
     EXPECT_EQ(CheckTransferCodings(11, unknown, false), V::kNotImplemented) << unknown[0];
   }
   // Faulty framing: 400.

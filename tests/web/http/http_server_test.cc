@@ -76,6 +76,14 @@ class Gate {
   bool open_ GUARDED_BY(mu_) = false;
 };
 
+// Answers "done <path>", after `gate` opens for /block.
+HttpHandler BlockingOn(Gate* gate) {
+  return [gate](const HttpRequest& request) {
+    if (request.path == "/block") gate->Pass();
+    return HttpResponse::Text(200, "done " + request.path);
+  };
+}
+
 // A blocking client on one connection. Reads give up after 20 s (a receive
 // timeout on the socket) so a broken server fails the test, not hangs it.
 class Client {
@@ -452,10 +460,7 @@ TEST(HttpServerTest, FullPoolIs503WithRetryAfterAndIoGoesOn) {
   options.worker_threads = 1;
   options.max_queued_requests = 1;
   Gate gate;
-  Started s(options, [&gate](const HttpRequest& request) {
-    if (request.path == "/block") gate.Pass();
-    return HttpResponse::Text(200, "done " + request.path);
-  });
+  Started s(options, BlockingOn(&gate));
   Client running(s.port());
   ASSERT_TRUE(running.Send("GET /block HTTP/1.1\r\n\r\n"));
   ASSERT_TRUE(gate.WaitEntered(1));
@@ -515,10 +520,7 @@ TEST(HttpServerTest, WhenEveryConnectionIsBusyANewOneIsClosedAtAccept) {
   HttpServerOptions options = TestOptions();
   options.max_connections = 1;
   Gate gate;
-  Started s(options, [&gate](const HttpRequest& request) {
-    if (request.path == "/block") gate.Pass();
-    return HttpResponse::Text(200, "done " + request.path);
-  });
+  Started s(options, BlockingOn(&gate));
   Client busy(s.port());
   ASSERT_TRUE(busy.Send("GET /block HTTP/1.1\r\n\r\n"));
   ASSERT_TRUE(gate.WaitEntered(1));

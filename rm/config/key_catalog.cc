@@ -1008,8 +1008,8 @@ const KeySpec kCatalog[] = {
     {"spindle.http.max-queued-requests", kHonoured, kRm, kInt, "64", kNoHadoopKey,
      "HTTP requests waiting for a handler at most (more are answered 503)"},
     {"spindle.http.max-connections", kHonoured, kRm, kInt, "256", kNoHadoopKey,
-     "open HTTP connections, a soft limit: a new one closes the connection idle longest, and is "
-     "refused only when every connection is busy with a request"},
+     "open HTTP connections, a soft limit: a new one closes the connection that has waited "
+     "longest for a whole request, and is refused only when every connection is busy with one"},
     {"spindle.http.max-connections-per-address", kHonoured, kRm, kInt, "64", kNoHadoopKey,
      "open HTTP connections per client address (0: no limit); a client at it displaces its own "
      "idle connections, never another's"},

@@ -4,13 +4,15 @@
 // limits (HttpServerOptions::max_connections and
 // max_connections_per_address) and which waiting connections it displaces.
 //
-// "Waiting" means the connection could be closed without losing work: it
-// has not sent a whole request header (a fresh or idle keep-alive socket, a
-// slow or silent one) or it is lingering after its last response. Its age
-// is the order in which connections became waiting, so a socket that has
-// sent nothing since it connected goes before a keep-alive one that was
-// just answered. Connections whose request is being read (after its
-// header), handled or answered are busy and never displaced.
+// "Waiting" means no request of the connection is in the server's hands: it
+// has not sent a whole request (a fresh or idle keep-alive socket, a silent
+// one, one trickling a header or holding back the body it announced) or it
+// is lingering after its last response. Its age is the order in which
+// connections became waiting (accept, or the end of their last response), so
+// a socket that has sent nothing since it connected goes before a keep-alive
+// one that was just answered, and a request that is merely slow to arrive
+// cannot pin its slot. Connections whose request is being handled or
+// answered are busy and never displaced.
 //
 // Pure bookkeeping (no sockets, no clock), so the limits are unit-tested on
 // their own.

@@ -63,8 +63,6 @@ void HttpConnection::Process() {
   const auto state = reader_.Feed(inbound_, &consumed);
   inbound_.erase(0, consumed);
   ReleaseIfEmpty(&inbound_);
-  // Past its header a request is work in progress: no longer displaceable.
-  if (reader_.header_done()) shared_->table.SetBusy(id_);
   switch (state) {
     case RequestReader::State::kNeedMore:
       UpdateReadTimer();
@@ -172,6 +170,8 @@ void HttpConnection::Dispatch() {
   }
   CancelTimer();
   phase_ = Phase::kHandling;
+  // The request is in our hands now: never displaced until answered.
+  shared_->table.SetBusy(id_);
   parsed->request.remote_address = remote_address_;
   const bool head = parsed->request.method == HttpMethod::kHead;
   const bool keep_alive = parsed->keep_alive;

@@ -41,10 +41,10 @@ struct HttpServerOptions {
   int64_t max_request_body_bytes = 1 << 20;
   // Open connections, a soft limit: a new connection beyond it closes the
   // connection that has waited longest for a request (one that has not
-  // sent a whole request header: idle keep-alive, silent or slow, or
-  // lingering after its last response), so a client holding sockets open
-  // cannot lock others out. Only when every connection is busy (a request
-  // being read, handled or answered) is the new one closed at accept
+  // sent a whole request: idle keep-alive, silent or slow, or lingering
+  // after its last response), so a client holding sockets open cannot lock
+  // others out. Only when every connection is busy (a request being handled
+  // or answered) is the new one closed at accept
   // (spindle.http.max-connections). Default: 256.
   int64_t max_connections = 256;
   // The same limit per client address, applied first: a client at its

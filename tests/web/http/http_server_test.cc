@@ -516,6 +516,24 @@ TEST(HttpServerTest, AtTheLimitANewConnectionDisplacesTheOneWaitingLongest) {
   EXPECT_EQ(s.server.counters().displaced_connections, 2);
 }
 
+TEST(HttpServerTest, ARequestHeldBackBeforeItsEndDoesNotPinItsSlot) {
+  HttpServerOptions options = TestOptions();
+  options.max_connections = 1;
+  Started s(options);
+  // A header announcing a body that never comes in full: not yet the
+  // server's work, so a new connection may take the slot.
+  Client holder(s.port());
+  ASSERT_TRUE(holder.Send("POST /p HTTP/1.1\r\nContent-Length: 100\r\n\r\nonly part"));
+  ASSERT_TRUE(Eventually([&] { return s.server.counters().open_connections == 1; }));
+  Client fresh(s.port());
+  auto response = fresh.Get("/fresh");
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 200);
+  EXPECT_TRUE(holder.ServerClosed());
+  EXPECT_EQ(s.server.counters().displaced_connections, 1);
+  EXPECT_EQ(s.server.counters().requests_served, 1);
+}
+
 TEST(HttpServerTest, WhenEveryConnectionIsBusyANewOneIsClosedAtAccept) {
   HttpServerOptions options = TestOptions();
   options.max_connections = 1;

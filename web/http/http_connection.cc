@@ -127,9 +127,8 @@ void HttpConnection::OnReadable(const boost::system::error_code& wait_ec) {
     Close();
     return;
   }
-  auto& buffer = shared_->read_buffer;
   boost::system::error_code ec;
-  const size_t n = socket_.read_some(asio::buffer(buffer), ec);
+  const size_t n = ReadAvailable(&ec);
   if (WouldBlock(ec)) {
     DoRead();
     return;
@@ -142,7 +141,7 @@ void HttpConnection::OnReadable(const boost::system::error_code& wait_ec) {
     Close();
     return;
   }
-  inbound_.append(buffer.data(), n);
+  inbound_.append(shared_->read_buffer.data(), n);
   Process();
 }
 
@@ -289,25 +288,30 @@ void HttpConnection::Linger() {
 
 void HttpConnection::DrainRead() {
   socket_.async_wait(asio::ip::tcp::socket::wait_read,
-                     [self = shared_from_this()](const boost::system::error_code& wait_ec) {
-                       if (self->phase_ != Phase::kDraining) return;
-                       boost::system::error_code ec = wait_ec;
-                       size_t n = 0;
-                       if (!ec) {
-                         n = self->socket_.read_some(asio::buffer(self->shared_->read_buffer), ec);
-                       }
-                       if (WouldBlock(ec)) {
-                         self->DrainRead();
-                         return;
-                       }
-                       self->drained_bytes_ += n;
-                       // EOF is the normal end: the client read the response and closed.
-                       if (ec || self->drained_bytes_ > kMaxDrainBytes) {
-                         self->Close();
-                         return;
-                       }
-                       self->DrainRead();
+                     [self = shared_from_this()](const boost::system::error_code& ec) {
+                       self->OnDrainReadable(ec);
                      });
+}
+
+void HttpConnection::OnDrainReadable(const boost::system::error_code& wait_ec) {
+  if (phase_ != Phase::kDraining) return;
+  boost::system::error_code ec = wait_ec;
+  const size_t n = ec ? 0 : ReadAvailable(&ec);
+  if (WouldBlock(ec)) {
+    DrainRead();
+    return;
+  }
+  drained_bytes_ += n;
+  // EOF is the normal end: the client read the response and closed.
+  if (ec || drained_bytes_ > kMaxDrainBytes) {
+    Close();
+    return;
+  }
+  DrainRead();
+}
+
+size_t HttpConnection::ReadAvailable(boost::system::error_code* ec) {
+  return socket_.read_some(asio::buffer(shared_->read_buffer), *ec);
 }
 
 void HttpConnection::NextRequest() {

@@ -122,6 +122,9 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // Waits for bytes, then reads what is there (OnReadable).
   void DoRead();
   void OnReadable(const boost::system::error_code& ec);
+  // Reads what the (readable, non-blocking) socket holds into the shared
+  // buffer; would_block if nothing after all.
+  size_t ReadAvailable(boost::system::error_code* ec);
   void OnEof();
   // Arms the timer for the deadline that applies while reading (see above).
   void UpdateReadTimer();
@@ -138,6 +141,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // The lingering close (see above).
   void Linger();
   void DrainRead();
+  void OnDrainReadable(const boost::system::error_code& ec);
   void ArmTimer(SteadyClock::time_point at, TimerKind kind);
   void CancelTimer();
   void OnTimer(TimerKind kind);

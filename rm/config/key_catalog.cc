@@ -319,7 +319,7 @@ const KeySpec kCatalog[] = {
      kHonoured,
      kRm,
      kInt,
-     "4096",
+     "128",
      // 2.6/2.7 fix Jetty's accept queue at 128 (HttpServer2.createDefaultChannelConnector).
      {nullptr, nullptr, "128"},
      "connections the kernel queues for the web server to accept (capped by "

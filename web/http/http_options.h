@@ -53,11 +53,11 @@ struct HttpServerOptions {
   // limit). Default: 64.
   int64_t max_connections_per_address = 64;
   // Pending connections the kernel queues for accept (listen(2) backlog,
-  // capped by net.core.somaxconn): hadoop.http.socket.backlog.size (Hadoop
-  // 3.3.0's HttpServer2 default is 128; 2.6 and 2.7 fix Jetty's accept
-  // queue at 128). Larger here so a burst of connects is not met with SYN
-  // drops and a second's retransmit. Default: 4096.
-  int listen_backlog = 4096;
+  // capped by net.core.somaxconn): hadoop.http.socket.backlog.size, with
+  // Hadoop 3.3's HttpServer2 default (2.6 and 2.7 fix Jetty's accept queue
+  // at the same 128). The queue only has to absorb bursts: accept never
+  // waits for a connection slot, it makes one. Default: 128.
+  int listen_backlog = 128;
   // A connection must send a whole request header this long after it was
   // accepted (or, between keep-alive requests, after the next request's
   // first byte); a connection that sent nothing is then closed quietly, one

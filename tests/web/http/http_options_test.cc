@@ -19,7 +19,7 @@ TEST(HttpServerOptionsTest, DefaultsWhenNothingIsSet) {
   EXPECT_EQ(options->max_queued_requests, 64);
   EXPECT_EQ(options->max_connections, 256);
   EXPECT_EQ(options->max_connections_per_address, 64);
-  EXPECT_EQ(options->listen_backlog, 4096);
+  EXPECT_EQ(options->listen_backlog, 128);
   EXPECT_EQ(options->header_timeout, std::chrono::milliseconds(10000));
   EXPECT_EQ(options->request_timeout, std::chrono::milliseconds(30000));
   EXPECT_EQ(options->handler_nice, 10);
@@ -36,7 +36,7 @@ TEST(HttpServerOptionsTest, ReadsEveryKey) {
   conf.Set("spindle.http.request-timeout-ms", " 250 ");
   conf.Set("spindle.http.handler-nice", "0");
   conf.Set("spindle.http.max-connections-per-address", "0");
-  conf.Set("hadoop.http.socket.backlog.size", "128");
+  conf.Set("hadoop.http.socket.backlog.size", "1024");
   conf.Set("spindle.http.header-timeout-ms", "750");
   auto options = HttpServerOptions::FromConfiguration(conf, "127.0.0.1", 0);
   ASSERT_TRUE(options.ok()) << options.status().ToString();
@@ -49,7 +49,7 @@ TEST(HttpServerOptionsTest, ReadsEveryKey) {
   EXPECT_EQ(options->request_timeout, std::chrono::milliseconds(250));
   EXPECT_EQ(options->handler_nice, 0);
   EXPECT_EQ(options->max_connections_per_address, 0);
-  EXPECT_EQ(options->listen_backlog, 128);
+  EXPECT_EQ(options->listen_backlog, 1024);
   EXPECT_EQ(options->header_timeout, std::chrono::milliseconds(750));
 }
 

@@ -4,6 +4,7 @@
 #include "web/http/http_server.h"
 
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -15,6 +16,7 @@
 #include <boost/beast/http.hpp>
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -532,6 +534,56 @@ TEST(HttpServerTest, ARequestHeldBackBeforeItsEndDoesNotPinItsSlot) {
   EXPECT_TRUE(holder.ServerClosed());
   EXPECT_EQ(s.server.counters().displaced_connections, 1);
   EXPECT_EQ(s.server.counters().requests_served, 1);
+}
+
+// The number of descriptors this process has open.
+int OpenDescriptors() {
+  int n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    ++n;
+  }
+  return n - 1;  // the iterator's own
+}
+
+TEST(HttpServerTest, OutOfDescriptorsAtAcceptTheConnectionWaitingLongestGivesUpItsOwn) {
+  Started s(TestOptions());
+  std::vector<std::unique_ptr<Client>> idle;
+  for (int i = 0; i < 4; ++i) {
+    idle.push_back(std::make_unique<Client>(s.port()));
+    ASSERT_TRUE(idle.back()->connected());
+  }
+  ASSERT_TRUE(Eventually([&] { return s.server.counters().open_connections == 4; }));
+  rlimit original{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &original), 0);
+  // Room for one more socket, the client's (a plain one: an Asio client
+  // would open more for its own io_context): the server's accept runs out.
+  rlimit tight = original;
+  tight.rlim_cur = static_cast<rlim_t>(OpenDescriptors() + 1);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &tight), 0);
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  std::string answer;
+  if (fd >= 0) {
+    timeval tv{20, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    sockaddr_in server{};
+    server.sin_family = AF_INET;
+    server.sin_port = htons(s.port());
+    server.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const std::string request = "GET /fresh HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
+    if (connect(fd, reinterpret_cast<sockaddr*>(&server), sizeof server) == 0 &&
+        send(fd, request.data(), request.size(), MSG_NOSIGNAL) ==
+            static_cast<ssize_t>(request.size())) {
+      char chunk[1024];
+      ssize_t n;
+      while ((n = recv(fd, chunk, sizeof chunk, 0)) > 0) answer.append(chunk, n);
+    }
+    close(fd);
+  }
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &original), 0);
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(answer.rfind("HTTP/1.1 200 ", 0), 0u) << answer;
+  EXPECT_TRUE(idle.front()->ServerClosed());
+  EXPECT_EQ(s.server.counters().displaced_connections, 1);
 }
 
 TEST(HttpServerTest, WhenEveryConnectionIsBusyANewOneIsClosedAtAccept) {

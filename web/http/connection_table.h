@@ -12,7 +12,8 @@
 // a socket that has sent nothing since it connected goes before a keep-alive
 // one that was just answered, and a request that is merely slow to arrive
 // cannot pin its slot. Connections whose request is being handled or
-// answered are busy and never displaced.
+// answered are busy and never displaced (the server marks a response the
+// client has not taken for a while as waiting again: http_connection.h).
 //
 // Pure bookkeeping (no sockets, no clock), so the limits are unit-tested on
 // their own.

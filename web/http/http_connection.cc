@@ -227,7 +227,11 @@ void HttpConnection::Write(const HttpResponse& response, bool head, bool keep_al
   shared_->table.SetBusy(id_);
   outbound_ = SerializeResponse(response, ResponseFraming{head, keep_alive},
                                 HttpDate(std::chrono::system_clock::now()));
-  ArmTimer(SteadyClock::now() + shared_->options.idle_timeout, TimerKind::kWrite);
+  write_deadline_ = SteadyClock::now() + shared_->options.idle_timeout;
+  // A response the client does not take within header_timeout may make room
+  // for a new connection (kWriteStalled); it is closed at write_deadline_.
+  ArmTimer(std::min(write_deadline_, SteadyClock::now() + shared_->options.header_timeout),
+           TimerKind::kWriteStalled);
   if (continue_in_flight_) {
     deferred_write_ = keep_alive;
     return;
@@ -361,6 +365,13 @@ void HttpConnection::OnTimer(TimerKind kind) {
       RespondError(408, "Request not received in time\n", false);
       return;
     }
+    case TimerKind::kWriteStalled:
+      if (phase_ != Phase::kWriting) return;
+      // A client that does not read what it asked for cannot pin its slot
+      // (a flood of such requests would lock others out until the deadline).
+      shared_->table.SetWaiting(id_);
+      ArmTimer(write_deadline_, TimerKind::kWrite);
+      return;
     case TimerKind::kWrite:
       if (phase_ != Phase::kWriting) return;
       Close();

@@ -13,7 +13,8 @@
 // byte, header_timeout until the header is whole and request_timeout until
 // the last byte. A connection that sent nothing is then closed quietly, one
 // in the middle of a request is answered 408. idle_timeout is also the
-// deadline of a write.
+// deadline of a write; a response not taken by the client within
+// header_timeout makes its connection displaceable (waiting) until then.
 //
 // Waiting connections (connection_table.h) can be displaced by a new one
 // (Displace()) when the server is at its connection limits.
@@ -114,7 +115,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  private:
   enum class Phase { kReading, kHandling, kWriting, kDraining, kClosed };
   using SteadyClock = std::chrono::steady_clock;
-  enum class TimerKind { kRead, kWrite, kDrain };
+  enum class TimerKind { kRead, kWriteStalled, kWrite, kDrain };
   static constexpr size_t kMaxDrainBytes = size_t{1} << 20;
 
   // Parses what is buffered; reads more, dispatches, or answers an error.
@@ -160,6 +161,7 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   bool fresh_ = true;
   SteadyClock::time_point idle_since_;                    // last response written
   std::optional<SteadyClock::time_point> first_byte_at_;  // of the current request
+  SteadyClock::time_point write_deadline_;                // of the response being written
   Phase phase_ = Phase::kReading;
   bool read_outstanding_ = false;
   bool closing_ = false;

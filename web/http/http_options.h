@@ -43,8 +43,9 @@ struct HttpServerOptions {
   // connection that has waited longest for a request (one that has not
   // sent a whole request: idle keep-alive, silent or slow, or lingering
   // after its last response), so a client holding sockets open cannot lock
-  // others out. Only when every connection is busy (a request being handled
-  // or answered) is the new one closed at accept
+  // others out (nor a client that stops reading a response for longer than
+  // header_timeout). Only when every connection is busy (a request being
+  // handled or answered) is the new one closed at accept
   // (spindle.http.max-connections). Default: 256.
   int64_t max_connections = 256;
   // The same limit per client address, applied first: a client at its

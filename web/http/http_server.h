@@ -15,8 +15,9 @@
 // full; kept). A connection that sends nothing is closed quietly after
 // header_timeout, an idle keep-alive one after idle_timeout. At
 // max_connections (or max_connections_per_address) a new connection
-// displaces the one that has waited longest for a request; it is refused at
-// accept only when none is waiting (connection_table.h).
+// displaces the one that has waited longest for a request (or for its client
+// to read a response stalled past header_timeout); it is refused at accept
+// only when none is waiting (connection_table.h).
 // "Expect: 100-continue" gets an interim 100 once the header passes the
 // limits. A connection that ends after a response is closed lingering
 // (http_connection.h), so an error response is not lost to a reset.

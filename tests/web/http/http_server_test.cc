@@ -586,6 +586,30 @@ TEST(HttpServerTest, OutOfDescriptorsAtAcceptTheConnectionWaitingLongestGivesUpI
   EXPECT_EQ(s.server.counters().displaced_connections, 1);
 }
 
+TEST(HttpServerTest, AClientThatDoesNotReadItsResponseDoesNotPinItsSlot) {
+  HttpServerOptions options = TestOptions();
+  options.max_connections = 1;
+  options.header_timeout = std::chrono::milliseconds(50);
+  options.idle_timeout = std::chrono::minutes(5);  // the write deadline: never reached
+  const std::string big(32 << 20, 'x');            // more than the socket buffers hold
+  Started s(options, [&big](const HttpRequest& request) {
+    return HttpResponse::Text(200, request.path == "/big" ? big : "small");
+  });
+  Client stalled(s.port());
+  ASSERT_TRUE(stalled.Send("GET /big HTTP/1.1\r\n\r\n"));  // and never reads
+  ASSERT_TRUE(Eventually([&] { return s.server.counters().requests_served == 1; }));
+  // While its write is stuck the slot is busy; once the write has stalled
+  // past header_timeout a new connection takes the slot.
+  std::optional<Response> served;
+  ASSERT_TRUE(Eventually([&] {
+    Client fresh(s.port());
+    served = fresh.Get("/small");
+    return served.has_value();
+  }));
+  EXPECT_EQ(served->body(), "small");
+  EXPECT_EQ(s.server.counters().displaced_connections, 1);
+}
+
 TEST(HttpServerTest, WhenEveryConnectionIsBusyANewOneIsClosedAtAccept) {
   HttpServerOptions options = TestOptions();
   options.max_connections = 1;

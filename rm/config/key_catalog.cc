@@ -1044,7 +1044,8 @@ const KeySpec kCatalog[] = {
      "idle connections, never another's"},
     {"spindle.http.header-timeout-ms", kHonoured, kRm, kInt, "10000", kNoHadoopKey,
      "a connection must send a whole request header within this (from accept, or from the first "
-     "byte of a keep-alive's next request); a silent one is closed, a slow one answered 408"},
+     "byte of a keep-alive's next request); a silent one is closed, a slow one answered 408; a "
+     "response unread this long no longer holds its connection's slot"},
     {"spindle.http.request-timeout-ms", kHonoured, kRm, kInt, "30000", kNoHadoopKey,
      "a request slower than this from first to last byte is answered 408"},
     {"spindle.http.handler-nice", kHonoured, kRm, kInt, "10", kNoHadoopKey,

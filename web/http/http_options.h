@@ -62,8 +62,10 @@ struct HttpServerOptions {
   // A connection must send a whole request header this long after it was
   // accepted (or, between keep-alive requests, after the next request's
   // first byte); a connection that sent nothing is then closed quietly, one
-  // that sent part of a header is answered 408 and closed. Hadoop 2.6/2.7's
-  // Jetty closed idle connections after 10 s when short of threads
+  // that sent part of a header is answered 408 and closed. Also how long a
+  // response may sit unread by its client before that connection may be
+  // displaced (max_connections). Hadoop 2.6/2.7's Jetty closed idle
+  // connections after 10 s when short of threads
   // (HttpServer2.createDefaultChannelConnector, lowResourceMaxIdleTime)
   // (spindle.http.header-timeout-ms). Default: 10 s.
   std::chrono::milliseconds header_timeout{10000};

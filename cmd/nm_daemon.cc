@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "base/open_file_limit.h"
 #include "cmd/rm_daemon.h"
 
 namespace spindle {
@@ -62,6 +63,8 @@ int NmMain(const CommandLine& flags) {
     std::fprintf(stderr, "spindle nm: %s\n", options.status().message().c_str());
     return kExitFailure;
   }
+  // Before any server opens a socket; a failure is logged and is no reason not to start.
+  RaiseOpenFileLimit("spindle nm").status().PermitUnchecked();
   const bool simulate = options->simulated_nodes > 0 || !options->simulated_specs.empty();
   nm::RuntimeFactory runtimes = simulate ? nm::SimulatedRuntimeFactory(options->agent)
                                          : nm::ProcessRuntimeFactory(options->agent);

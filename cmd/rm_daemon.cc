@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/open_file_limit.h"
 #include "rm/config/hadoop_line.h"
 #include "rm/nodes/topology_table.h"
 #include "rm/security/amrm_token_secret_provider.h"
@@ -690,6 +691,8 @@ int RmMain(const CommandLine& flags) {
     std::printf("spindle rm: state store formatted\n");
     return 0;
   }
+  // Before any server opens a socket; a failure is logged and is no reason not to start.
+  RaiseOpenFileLimit("spindle rm").status().PermitUnchecked();
   auto daemon = RmDaemon::Create(std::move(conf).value(), dir);
   if (!daemon.ok()) {
     std::fprintf(stderr, "spindle rm: %s\n", daemon.status().message().c_str());

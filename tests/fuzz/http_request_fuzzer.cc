@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "web/http/request_parse.h"
 #include "web/http/response_writer.h"
@@ -41,6 +42,18 @@ void CheckAccepted(const RequestReader::Parsed& parsed, uint64_t max_body) {
   Check(request.body.size() <= max_body);
   for (const auto& [name, value] : request.query) {
     Check(name.find('\0') == std::string::npos && value.find('\0') == std::string::npos);
+  }
+  // Framing RFC 9112 refuses never gets through: a request with
+  // Transfer-Encoding has exactly "chunked", and no Content-Length.
+  std::vector<std::string_view> codings;
+  bool has_length = false;
+  for (const auto& [name, value] : request.headers) {
+    if (boost::beast::iequals(name, "transfer-encoding")) codings.emplace_back(value);
+    if (boost::beast::iequals(name, "content-length")) has_length = true;
+  }
+  if (!codings.empty()) {
+    Check(spindle::web::CheckTransferCodings(11, codings, has_length) ==
+          spindle::web::TransferCodingVerdict::kChunked);
   }
   // Decoding is exact: the escaped form of what we decoded decodes back.
   Check(spindle::web::PercentDecode(Encode(request.path), false) == request.path);

@@ -10,30 +10,51 @@
 namespace spindle::web {
 namespace asio = boost::asio;
 
+namespace {
+
+// Frees a buffer's memory once it is empty and grew past one read: an idle
+// connection keeps nothing of a large request or response.
+void ReleaseIfEmpty(std::string* buffer) {
+  if (buffer->empty() && buffer->capacity() > HttpServer::Shared::kReadChunk) {
+    std::string().swap(*buffer);
+  }
+}
+
+bool WouldBlock(const boost::system::error_code& ec) {
+  return ec == asio::error::would_block || ec == asio::error::try_again;
+}
+
+}  // namespace
+
 HttpConnection::HttpConnection(HttpServer::Shared* shared, asio::ip::tcp::socket socket,
-                               uint64_t id)
+                               uint64_t id, std::string remote_address)
     : shared_(shared),
       socket_(std::move(socket)),
       id_(id),
+      remote_address_(std::move(remote_address)),
       timer_(shared->io),
+      accepted_at_(SteadyClock::now()),
+      idle_since_(accepted_at_),
       reader_(static_cast<uint64_t>(shared->options.max_request_header_bytes),
               static_cast<uint64_t>(shared->options.max_request_body_bytes)) {
   shared_->open_connections.fetch_add(1);
-  boost::system::error_code ec;
-  const auto endpoint = socket_.remote_endpoint(ec);
-  if (!ec) remote_address_ = endpoint.address().to_string();
+  // Reads happen only once the socket is readable, into the shared buffer.
+  boost::system::error_code ignored;
+  socket_.non_blocking(true, ignored);
 }
 
 HttpConnection::~HttpConnection() { shared_->open_connections.fetch_sub(1); }
 
-void HttpConnection::Start() {
-  ArmTimer(shared_->options.idle_timeout, TimerKind::kIdle);
-  Process();
-}
+void HttpConnection::Start() { Process(); }
 
 void HttpConnection::Shutdown() {
   closing_ = true;
   if (phase_ == Phase::kReading || phase_ == Phase::kDraining) Close();
+}
+
+void HttpConnection::Displace() {
+  shared_->displaced_connections.fetch_add(1);
+  Close();
 }
 
 void HttpConnection::Process() {
@@ -41,12 +62,10 @@ void HttpConnection::Process() {
   size_t consumed = 0;
   const auto state = reader_.Feed(inbound_, &consumed);
   inbound_.erase(0, consumed);
+  ReleaseIfEmpty(&inbound_);
   switch (state) {
     case RequestReader::State::kNeedMore:
-      if (reader_.started() && !request_timer_armed_) {
-        request_timer_armed_ = true;
-        ArmTimer(shared_->options.request_timeout, TimerKind::kRequest);
-      }
+      UpdateReadTimer();
       if (!continue_sent_ && reader_.WantsContinue()) SendContinue();
       DoRead();
       return;
@@ -62,43 +81,83 @@ void HttpConnection::Process() {
       shared_->bad_requests.fetch_add(1);
       RespondError(400, "Malformed request\n", false);
       return;
+    case RequestReader::State::kNotImplemented:
+      // The body's length is unknown, so nothing after the header can be
+      // trusted as a next request: answer and close (the lingering close
+      // reads and drops the rest).
+      shared_->bad_requests.fetch_add(1);
+      RespondError(501, "Transfer coding not implemented\n", false);
+      return;
     case RequestReader::State::kComplete:
       Dispatch();
       return;
   }
 }
 
+void HttpConnection::UpdateReadTimer() {
+  const auto& o = shared_->options;
+  SteadyClock::time_point deadline;
+  if (!reader_.started()) {
+    deadline = fresh_ ? accepted_at_ + o.header_timeout : idle_since_ + o.idle_timeout;
+  } else {
+    if (!first_byte_at_.has_value()) first_byte_at_ = SteadyClock::now();
+    deadline = *first_byte_at_ + o.request_timeout;
+    if (!reader_.header_done()) {
+      const auto header_from = fresh_ ? accepted_at_ : *first_byte_at_;
+      deadline = std::min(deadline, header_from + o.header_timeout);
+    }
+  }
+  if (read_deadline_ == deadline) return;
+  ArmTimer(deadline, TimerKind::kRead);
+  read_deadline_ = deadline;
+}
+
 void HttpConnection::DoRead() {
   if (read_outstanding_) return;
   read_outstanding_ = true;
-  socket_.async_read_some(asio::buffer(read_buffer_),
-                          [self = shared_from_this()](const boost::system::error_code& ec,
-                                                      size_t n) { self->OnRead(ec, n); });
+  socket_.async_wait(
+      asio::ip::tcp::socket::wait_read,
+      [self = shared_from_this()](const boost::system::error_code& ec) { self->OnReadable(ec); });
 }
 
-void HttpConnection::OnRead(const boost::system::error_code& ec, size_t n) {
+void HttpConnection::OnReadable(const boost::system::error_code& wait_ec) {
   read_outstanding_ = false;
   if (phase_ != Phase::kReading) return;  // cancelled by a 408 or a close
+  if (wait_ec) {
+    Close();
+    return;
+  }
+  boost::system::error_code ec;
+  const size_t n = ReadAvailable(&ec);
+  if (WouldBlock(ec)) {
+    DoRead();
+    return;
+  }
   if (ec == asio::error::eof) {
-    switch (reader_.FeedEof()) {
-      case RequestReader::State::kComplete:
-        Dispatch();
-        return;
-      case RequestReader::State::kMalformed:
-        shared_->bad_requests.fetch_add(1);
-        RespondError(400, "Incomplete request\n", false);
-        return;
-      default:
-        Close();
-        return;
-    }
+    OnEof();
+    return;
   }
   if (ec) {
     Close();
     return;
   }
-  inbound_.append(read_buffer_.data(), n);
+  inbound_.append(shared_->read_buffer.data(), n);
   Process();
+}
+
+void HttpConnection::OnEof() {
+  switch (reader_.FeedEof()) {
+    case RequestReader::State::kComplete:
+      Dispatch();
+      return;
+    case RequestReader::State::kMalformed:
+      shared_->bad_requests.fetch_add(1);
+      RespondError(400, "Incomplete request\n", false);
+      return;
+    default:
+      Close();
+      return;
+  }
 }
 
 void HttpConnection::Dispatch() {
@@ -110,6 +169,8 @@ void HttpConnection::Dispatch() {
   }
   CancelTimer();
   phase_ = Phase::kHandling;
+  // The request is in our hands now: never displaced until answered.
+  shared_->table.SetBusy(id_);
   parsed->request.remote_address = remote_address_;
   const bool head = parsed->request.method == HttpMethod::kHead;
   const bool keep_alive = parsed->keep_alive;
@@ -163,9 +224,14 @@ void HttpConnection::RespondError(int status, const std::string& text, bool keep
 void HttpConnection::Write(const HttpResponse& response, bool head, bool keep_alive) {
   keep_alive = keep_alive && !closing_;
   phase_ = Phase::kWriting;
+  shared_->table.SetBusy(id_);
   outbound_ = SerializeResponse(response, ResponseFraming{head, keep_alive},
                                 HttpDate(std::chrono::system_clock::now()));
-  ArmTimer(shared_->options.idle_timeout, TimerKind::kWrite);
+  write_deadline_ = SteadyClock::now() + shared_->options.idle_timeout;
+  // A response the client does not take within header_timeout may make room
+  // for a new connection (kWriteStalled); it is closed at write_deadline_.
+  ArmTimer(std::min(write_deadline_, SteadyClock::now() + shared_->options.header_timeout),
+           TimerKind::kWriteStalled);
   if (continue_in_flight_) {
     deferred_write_ = keep_alive;
     return;
@@ -203,7 +269,7 @@ void HttpConnection::StartWrite(bool keep_alive) {
 void HttpConnection::OnWrite(const boost::system::error_code& ec, bool keep_alive) {
   if (phase_ != Phase::kWriting) return;
   CancelTimer();
-  outbound_.clear();
+  std::string().swap(outbound_);
   if (ec || closing_) {
     Close();
   } else if (!keep_alive) {
@@ -216,39 +282,58 @@ void HttpConnection::OnWrite(const boost::system::error_code& ec, bool keep_aliv
 void HttpConnection::Linger() {
   phase_ = Phase::kDraining;
   drained_bytes_ = 0;
+  // Nothing more to lose: a lingering connection may make room for a new one.
+  shared_->table.SetWaiting(id_);
   boost::system::error_code ignored;
   socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
-  ArmTimer(shared_->options.request_timeout, TimerKind::kDrain);
+  ArmTimer(SteadyClock::now() + shared_->options.request_timeout, TimerKind::kDrain);
   DrainRead();
 }
 
 void HttpConnection::DrainRead() {
-  socket_.async_read_some(
-      asio::buffer(read_buffer_),
-      [self = shared_from_this()](const boost::system::error_code& ec, size_t n) {
-        if (self->phase_ != Phase::kDraining) return;
-        self->drained_bytes_ += n;
-        // EOF is the normal end: the client read the response and closed.
-        if (ec || self->drained_bytes_ > kMaxDrainBytes) {
-          self->Close();
-          return;
-        }
-        self->DrainRead();
-      });
+  socket_.async_wait(asio::ip::tcp::socket::wait_read,
+                     [self = shared_from_this()](const boost::system::error_code& ec) {
+                       self->OnDrainReadable(ec);
+                     });
+}
+
+void HttpConnection::OnDrainReadable(const boost::system::error_code& wait_ec) {
+  if (phase_ != Phase::kDraining) return;
+  boost::system::error_code ec = wait_ec;
+  const size_t n = ec ? 0 : ReadAvailable(&ec);
+  if (WouldBlock(ec)) {
+    DrainRead();
+    return;
+  }
+  drained_bytes_ += n;
+  // EOF is the normal end: the client read the response and closed.
+  if (ec || drained_bytes_ > kMaxDrainBytes) {
+    Close();
+    return;
+  }
+  DrainRead();
+}
+
+size_t HttpConnection::ReadAvailable(boost::system::error_code* ec) {
+  return socket_.read_some(asio::buffer(shared_->read_buffer), *ec);
 }
 
 void HttpConnection::NextRequest() {
   phase_ = Phase::kReading;
   reader_.Reset();
-  request_timer_armed_ = false;
+  fresh_ = false;
+  idle_since_ = SteadyClock::now();
+  first_byte_at_.reset();
+  read_deadline_.reset();
   continue_sent_ = false;
-  ArmTimer(shared_->options.idle_timeout, TimerKind::kIdle);
+  shared_->table.SetWaiting(id_);
   Process();
 }
 
-void HttpConnection::ArmTimer(std::chrono::milliseconds after, TimerKind kind) {
+void HttpConnection::ArmTimer(SteadyClock::time_point at, TimerKind kind) {
   const uint64_t generation = ++timer_generation_;
-  timer_.expires_after(after);
+  read_deadline_.reset();
+  timer_.expires_at(at);
   timer_.async_wait(
       [self = shared_from_this(), generation, kind](const boost::system::error_code& ec) {
         if (ec || generation != self->timer_generation_) return;
@@ -258,18 +343,21 @@ void HttpConnection::ArmTimer(std::chrono::milliseconds after, TimerKind kind) {
 
 void HttpConnection::CancelTimer() {
   ++timer_generation_;
+  read_deadline_.reset();
   timer_.cancel();
 }
 
 void HttpConnection::OnTimer(TimerKind kind) {
   switch (kind) {
-    case TimerKind::kIdle:
+    case TimerKind::kRead: {
       if (phase_ != Phase::kReading) return;
-      shared_->idle_closed.fetch_add(1);
-      Close();
-      return;
-    case TimerKind::kRequest: {
-      if (phase_ != Phase::kReading) return;
+      if (!reader_.started()) {
+        // Nothing of a request came: close without a word, as between
+        // keep-alive requests.
+        shared_->idle_closed.fetch_add(1);
+        Close();
+        return;
+      }
       shared_->timed_out.fetch_add(1);
       // Stop the pending read first: its handler sees phase_ != kReading.
       boost::system::error_code ignored;
@@ -277,6 +365,13 @@ void HttpConnection::OnTimer(TimerKind kind) {
       RespondError(408, "Request not received in time\n", false);
       return;
     }
+    case TimerKind::kWriteStalled:
+      if (phase_ != Phase::kWriting) return;
+      // A client that does not read what it asked for cannot pin its slot
+      // (a flood of such requests would lock others out until the deadline).
+      shared_->table.SetWaiting(id_);
+      ArmTimer(write_deadline_, TimerKind::kWrite);
+      return;
     case TimerKind::kWrite:
       if (phase_ != Phase::kWriting) return;
       Close();
@@ -296,6 +391,7 @@ void HttpConnection::Close() {
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
   shared_->connections.erase(id_);
+  shared_->table.Remove(id_);
 }
 
 }  // namespace spindle::web

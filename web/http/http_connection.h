@@ -7,9 +7,23 @@
 //      ^                                                               |
 //      +--------------------- keep-alive ------------------------------+
 //
-// One timer per connection: idle_timeout while waiting for a request's first
-// byte (then closed quietly), request_timeout from that byte to the last
-// (then 408 and close), idle_timeout again as the deadline of a write.
+// One timer per connection. While reading, the earliest deadline that
+// applies: header_timeout from accept for a fresh connection, idle_timeout
+// for a keep-alive one waiting for its next request's first byte; from that
+// byte, header_timeout until the header is whole and request_timeout until
+// the last byte. A connection that sent nothing is then closed quietly, one
+// in the middle of a request is answered 408. idle_timeout is also the
+// deadline of a write; a response not taken by the client within
+// header_timeout makes its connection displaceable (waiting) until then.
+//
+// Waiting connections (connection_table.h) can be displaced by a new one
+// (Displace()) when the server is at its connection limits.
+//
+// Buffers: nothing is read into the connection until bytes are there (it
+// waits for readability, then reads into the I/O thread's one read buffer),
+// so an idle connection holds no read buffer; what it keeps is only the
+// unparsed part of a request (at most the header limit plus one read), and
+// the buffers of a request and response are released once it is answered.
 //
 // A response that ends the connection is followed by a lingering close: our
 // side is shut for sending and input is read and dropped until the client
@@ -25,12 +39,14 @@
 #include <array>
 #include <atomic>
 #include <boost/asio.hpp>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
 
+#include "web/http/connection_table.h"
 #include "web/http/handler_pool.h"
 #include "web/http/http_server.h"
 #include "web/http/request_parse.h"
@@ -40,7 +56,13 @@ namespace spindle::web {
 class HttpConnection;
 
 struct HttpServer::Shared {
-  Shared(HttpServerOptions o, HttpHandler h) : options(std::move(o)), handler(std::move(h)) {}
+  // Bytes taken from a socket at once.
+  static constexpr size_t kReadChunk = 16384;
+
+  Shared(HttpServerOptions o, HttpHandler h)
+      : options(std::move(o)),
+        handler(std::move(h)),
+        table(options.max_connections, options.max_connections_per_address) {}
 
   const HttpServerOptions options;
   const HttpHandler handler;
@@ -52,6 +74,7 @@ struct HttpServer::Shared {
   std::atomic<int64_t> bad_requests{0};
   std::atomic<int64_t> handler_errors{0};
   std::atomic<int64_t> refused_connections{0};
+  std::atomic<int64_t> displaced_connections{0};
   std::atomic<int64_t> idle_closed{0};
   std::atomic<int64_t> open_connections{0};
   std::atomic<int64_t> requests_in_pool{0};
@@ -65,13 +88,18 @@ struct HttpServer::Shared {
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work;
   // I/O thread only.
   std::unordered_map<uint64_t, std::weak_ptr<HttpConnection>> connections;
+  ConnectionTable table;
   uint64_t next_connection_id = 0;
   bool stopping = false;
+  // Every connection reads into this, then keeps what it could not parse.
+  std::array<char, kReadChunk> read_buffer;
 };
 
 class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
  public:
-  HttpConnection(HttpServer::Shared* shared, boost::asio::ip::tcp::socket socket, uint64_t id);
+  // `remote_address`: the peer's address, as the connection table knows it.
+  HttpConnection(HttpServer::Shared* shared, boost::asio::ip::tcp::socket socket, uint64_t id,
+                 std::string remote_address);
   ~HttpConnection();
   HttpConnection(const HttpConnection&) = delete;
   HttpConnection& operator=(const HttpConnection&) = delete;
@@ -81,16 +109,26 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // The server is stopping: close now if waiting for a request, else after
   // the response in progress.
   void Shutdown();
+  // The server needs the slot for a new connection: close now (counted).
+  void Displace();
 
  private:
   enum class Phase { kReading, kHandling, kWriting, kDraining, kClosed };
-  enum class TimerKind { kIdle, kRequest, kWrite, kDrain };
+  using SteadyClock = std::chrono::steady_clock;
+  enum class TimerKind { kRead, kWriteStalled, kWrite, kDrain };
   static constexpr size_t kMaxDrainBytes = size_t{1} << 20;
 
   // Parses what is buffered; reads more, dispatches, or answers an error.
   void Process();
+  // Waits for bytes, then reads what is there (OnReadable).
   void DoRead();
-  void OnRead(const boost::system::error_code& ec, size_t n);
+  void OnReadable(const boost::system::error_code& ec);
+  // Reads what the (readable, non-blocking) socket holds into the shared
+  // buffer; would_block if nothing after all.
+  size_t ReadAvailable(boost::system::error_code* ec);
+  void OnEof();
+  // Arms the timer for the deadline that applies while reading (see above).
+  void UpdateReadTimer();
   void Dispatch();
   void OnHandled(HttpResponse response, bool head, bool keep_alive);
   // A response the server makes itself (errors, 503).
@@ -104,7 +142,8 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   // The lingering close (see above).
   void Linger();
   void DrainRead();
-  void ArmTimer(std::chrono::milliseconds after, TimerKind kind);
+  void OnDrainReadable(const boost::system::error_code& ec);
+  void ArmTimer(SteadyClock::time_point at, TimerKind kind);
   void CancelTimer();
   void OnTimer(TimerKind kind);
   void Close();
@@ -112,10 +151,17 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   HttpServer::Shared* const shared_;
   boost::asio::ip::tcp::socket socket_;
   const uint64_t id_;
-  std::string remote_address_;
+  const std::string remote_address_;
   boost::asio::steady_timer timer_;
   uint64_t timer_generation_ = 0;
-  bool request_timer_armed_ = false;
+  std::optional<SteadyClock::time_point> read_deadline_;  // armed for kRead
+  const SteadyClock::time_point accepted_at_;
+  // No response written yet: the first request's header is due
+  // header_timeout after accept.
+  bool fresh_ = true;
+  SteadyClock::time_point idle_since_;                    // last response written
+  std::optional<SteadyClock::time_point> first_byte_at_;  // of the current request
+  SteadyClock::time_point write_deadline_;                // of the response being written
   Phase phase_ = Phase::kReading;
   bool read_outstanding_ = false;
   bool closing_ = false;
@@ -128,7 +174,6 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   RequestReader reader_;
   std::string inbound_;  // bytes read and not yet consumed by reader_
   std::string outbound_;
-  std::array<char, 16384> read_buffer_;
 };
 
 }  // namespace spindle::web

@@ -53,6 +53,15 @@ Result<HttpServerOptions> HttpServerOptions::FromConfiguration(const rm::Configu
                                                      o.max_queued_requests, 0, 1 << 20));
   ASSIGN_OR_RETURN(o.max_connections,
                    IntInRange(conf, "spindle.http.max-connections", o.max_connections, 1, 1 << 20));
+  ASSIGN_OR_RETURN(o.max_connections_per_address,
+                   IntInRange(conf, "spindle.http.max-connections-per-address",
+                              o.max_connections_per_address, 0, 1 << 20));
+  ASSIGN_OR_RETURN(int64_t backlog, IntInRange(conf, "hadoop.http.socket.backlog.size",
+                                               o.listen_backlog, 1, 1 << 20));
+  o.listen_backlog = static_cast<int>(backlog);
+  ASSIGN_OR_RETURN(int64_t header_ms, IntInRange(conf, "spindle.http.header-timeout-ms",
+                                                 o.header_timeout.count(), 1, kMaxMillis));
+  o.header_timeout = std::chrono::milliseconds(header_ms);
   ASSIGN_OR_RETURN(int64_t request_ms, IntInRange(conf, "spindle.http.request-timeout-ms",
                                                   o.request_timeout.count(), 1, kMaxMillis));
   o.request_timeout = std::chrono::milliseconds(request_ms);

@@ -39,12 +39,39 @@ struct HttpServerOptions {
   // the body is read, or while a chunked body is read
   // (spindle.http.max-request-body-bytes). Default: 1 MiB.
   int64_t max_request_body_bytes = 1 << 20;
-  // Open connections; further ones are closed at accept and counted
+  // Open connections, a soft limit: a new connection beyond it closes the
+  // connection that has waited longest for a request (one that has not
+  // sent a whole request: idle keep-alive, silent or slow, or lingering
+  // after its last response), so a client holding sockets open cannot lock
+  // others out (nor a client that stops reading a response for longer than
+  // header_timeout). Only when every connection is busy (a request being
+  // handled or answered) is the new one closed at accept
   // (spindle.http.max-connections). Default: 256.
   int64_t max_connections = 256;
-  // A keep-alive connection waiting for its next request this long is closed;
-  // also the deadline for writing a response (hadoop.http.idle_timeout.ms).
-  // Default: 60 s.
+  // The same limit per client address, applied first: a client at its
+  // limit displaces its own oldest waiting connection, never another
+  // client's (spindle.http.max-connections-per-address; 0 = no per-address
+  // limit). Default: 64.
+  int64_t max_connections_per_address = 64;
+  // Pending connections the kernel queues for accept (listen(2) backlog,
+  // capped by net.core.somaxconn): hadoop.http.socket.backlog.size, with
+  // Hadoop 3.3's HttpServer2 default (2.6 and 2.7 fix Jetty's accept queue
+  // at the same 128). The queue only has to absorb bursts: accept never
+  // waits for a connection slot, it makes one. Default: 128.
+  int listen_backlog = 128;
+  // A connection must send a whole request header this long after it was
+  // accepted (or, between keep-alive requests, after the next request's
+  // first byte); a connection that sent nothing is then closed quietly, one
+  // that sent part of a header is answered 408 and closed. Also how long a
+  // response may sit unread by its client before that connection may be
+  // displaced (max_connections). Hadoop 2.6/2.7's Jetty closed idle
+  // connections after 10 s when short of threads
+  // (HttpServer2.createDefaultChannelConnector, lowResourceMaxIdleTime)
+  // (spindle.http.header-timeout-ms). Default: 10 s.
+  std::chrono::milliseconds header_timeout{10000};
+  // A keep-alive connection waiting for its next request's first byte this
+  // long is closed; also the deadline for writing a response
+  // (hadoop.http.idle_timeout.ms). Default: 60 s.
   std::chrono::milliseconds idle_timeout{60000};
   // Time from a request's first byte to its last; a slower client is answered
   // 408 and closed (spindle.http.request-timeout-ms). Default: 30 s.

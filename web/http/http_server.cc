@@ -2,6 +2,8 @@
 
 #include <glog/logging.h>
 
+#include <cerrno>
+#include <string>
 #include <utility>
 
 #include "web/http/http_connection.h"
@@ -12,29 +14,71 @@ using asio::ip::tcp;
 
 namespace {
 
-void DoAccept(HttpServer::Shared* s) {
-  s->acceptor.async_accept([s](const boost::system::error_code& ec, tcp::socket socket) {
-    if (s->stopping || !s->acceptor.is_open()) return;
-    if (ec) {
-      // Out of descriptors and the like: retry shortly rather than spin.
-      LOG_EVERY_N(WARNING, 100) << "HTTP accept failed: " << ec.message();
-      s->accept_retry.expires_after(std::chrono::milliseconds(100));
-      s->accept_retry.async_wait([s](const boost::system::error_code& wait_ec) {
-        if (!wait_ec) DoAccept(s);
-      });
+// Closes the connection `id` to make room (it was displaced from the table).
+void DisplaceConnection(HttpServer::Shared* s, uint64_t id) {
+  const auto it = s->connections.find(id);
+  if (it == s->connections.end()) return;
+  if (auto connection = it->second.lock()) connection->Displace();
+}
+
+void DoAccept(HttpServer::Shared* s);
+
+// Takes an accepted socket under the connection limits (connection_table.h).
+void Admit(HttpServer::Shared* s, tcp::socket socket) {
+  boost::system::error_code ec;
+  const auto peer = socket.remote_endpoint(ec);
+  if (ec) {  // already gone
+    socket.close(ec);
+    return;
+  }
+  std::string address = peer.address().to_string();
+  const uint64_t id = s->next_connection_id++;
+  const auto admission = s->table.Admit(id, address);
+  for (uint64_t displaced : admission.displaced) DisplaceConnection(s, displaced);
+  if (!admission.admitted) {
+    // Every connection (of this address, or of all) is busy with a request.
+    s->refused_connections.fetch_add(1);
+    LOG_EVERY_N(WARNING, 100) << "HTTP connection from " << address
+                              << " refused: every connection is busy ("
+                              << s->table.OpenFrom(address) << " from that address, "
+                              << s->table.size() << " in all)";
+    socket.close(ec);
+    return;
+  }
+  auto connection = std::make_shared<HttpConnection>(s, std::move(socket), id, std::move(address));
+  s->connections.emplace(id, connection);
+  connection->Start();
+}
+
+void OnAccept(HttpServer::Shared* s, const boost::system::error_code& ec, tcp::socket socket) {
+  if (s->stopping || !s->acceptor.is_open()) return;
+  if (!ec) {
+    Admit(s, std::move(socket));
+    DoAccept(s);
+    return;
+  }
+  // Out of descriptors: a waiting connection gives up its own, and the
+  // connection queued behind it is taken at once.
+  if (ec == asio::error::no_descriptors || ec.value() == ENFILE) {
+    if (auto oldest = s->table.TakeOldestWaiting()) {
+      LOG_EVERY_N(WARNING, 100) << "HTTP accept is out of file descriptors (" << ec.message()
+                                << "): closing the connection that waited longest";
+      DisplaceConnection(s, *oldest);
+      DoAccept(s);
       return;
     }
-    if (s->open_connections.load() >= s->options.max_connections) {
-      s->refused_connections.fetch_add(1);
-      boost::system::error_code ignored;
-      socket.close(ignored);
-    } else {
-      const uint64_t id = s->next_connection_id++;
-      auto connection = std::make_shared<HttpConnection>(s, std::move(socket), id);
-      s->connections.emplace(id, connection);
-      connection->Start();
-    }
-    DoAccept(s);
+  }
+  // Otherwise retry shortly rather than spin.
+  LOG_EVERY_N(WARNING, 100) << "HTTP accept failed: " << ec.message();
+  s->accept_retry.expires_after(std::chrono::milliseconds(100));
+  s->accept_retry.async_wait([s](const boost::system::error_code& wait_ec) {
+    if (!wait_ec) DoAccept(s);
+  });
+}
+
+void DoAccept(HttpServer::Shared* s) {
+  s->acceptor.async_accept([s](const boost::system::error_code& ec, tcp::socket socket) {
+    OnAccept(s, ec, std::move(socket));
   });
 }
 
@@ -61,7 +105,7 @@ Status HttpServer::Start() {
   s->acceptor.open(endpoint.protocol(), ec);
   if (!ec) s->acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
   if (!ec) s->acceptor.bind(endpoint, ec);
-  if (!ec) s->acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (!ec) s->acceptor.listen(o.listen_backlog, ec);
   if (ec) {
     boost::system::error_code ignored;
     s->acceptor.close(ignored);
@@ -74,7 +118,8 @@ Status HttpServer::Start() {
   DoAccept(s);
   io_thread_ = std::thread([s] { s->io.run(); });
   LOG(INFO) << "HTTP server listening on " << o.bind_host << ":" << port_.load() << " with "
-            << o.worker_threads << " handler threads";
+            << o.worker_threads << " handler threads, at most " << o.max_connections
+            << " connections (" << o.max_connections_per_address << " per client address)";
   return Status::OK();
 }
 
@@ -111,6 +156,7 @@ HttpServerCounters HttpServer::counters() const {
   c.bad_requests = s->bad_requests.load();
   c.handler_errors = s->handler_errors.load();
   c.refused_connections = s->refused_connections.load();
+  c.displaced_connections = s->displaced_connections.load();
   c.idle_closed = s->idle_closed.load();
   c.open_connections = s->open_connections.load();
   c.requests_in_pool = s->requests_in_pool.load();

@@ -6,12 +6,18 @@
 // and the HTTP side never takes more than its threads. When the pool is full
 // the I/O thread answers 503 with Retry-After at once.
 //
-// Statuses the server answers itself: 400 (malformed request or bad
-// percent-escape; connection closed), 408 (request not complete within
-// request_timeout; closed), 413 (body over the limit; closed), 431 (header
-// over the limit; closed), 500 (the handler threw; connection kept), 503
-// (pool full; kept). Idle keep-alive connections are closed after
-// idle_timeout; connections over max_connections are closed at accept.
+// Statuses the server answers itself: 400 (malformed request or framing,
+// bad percent-escape; connection closed), 408 (header not complete within
+// header_timeout or request within request_timeout; closed), 413 (body over
+// the limit; closed), 431 (header over the limit; closed), 500 (the handler
+// threw; connection kept), 501 (a transfer coding other than chunked;
+// closed, and nothing after the header is read as a request), 503 (pool
+// full; kept). A connection that sends nothing is closed quietly after
+// header_timeout, an idle keep-alive one after idle_timeout. At
+// max_connections (or max_connections_per_address) a new connection
+// displaces the one that has waited longest for a request (or for its client
+// to read a response stalled past header_timeout); it is refused at accept
+// only when none is waiting (connection_table.h).
 // "Expect: 100-continue" gets an interim 100 once the header passes the
 // limits. A connection that ends after a response is closed lingering
 // (http_connection.h), so an error response is not lost to a reset.
@@ -34,16 +40,17 @@ namespace spindle::web {
 
 // Monotonic counts since Start() (for /jmx), plus the connections open now.
 struct HttpServerCounters {
-  int64_t requests_served = 0;      // responses from the handler (incl. 500s)
-  int64_t rejected_busy = 0;        // 503: the handler pool was full
-  int64_t timed_out = 0;            // 408: request not complete in time
-  int64_t too_large = 0;            // 413 and 431
-  int64_t bad_requests = 0;         // 400
-  int64_t handler_errors = 0;       // 500: the handler threw
-  int64_t refused_connections = 0;  // closed at accept (max_connections)
-  int64_t idle_closed = 0;          // keep-alive connections closed idle
-  int64_t open_connections = 0;     // now
-  int64_t requests_in_pool = 0;     // now: running or queued for a handler
+  int64_t requests_served = 0;        // responses from the handler (incl. 500s)
+  int64_t rejected_busy = 0;          // 503: the handler pool was full
+  int64_t timed_out = 0;              // 408: request not complete in time
+  int64_t too_large = 0;              // 413 and 431
+  int64_t bad_requests = 0;           // 400, and 501 (unknown transfer coding)
+  int64_t handler_errors = 0;         // 500: the handler threw
+  int64_t refused_connections = 0;    // closed at accept: at a limit, none waiting
+  int64_t displaced_connections = 0;  // waiting ones closed to make room for a new one
+  int64_t idle_closed = 0;            // keep-alive connections closed idle
+  int64_t open_connections = 0;       // now
+  int64_t requests_in_pool = 0;       // now: running or queued for a handler
 };
 
 class HttpServer {

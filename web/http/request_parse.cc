@@ -82,6 +82,40 @@ HttpMethod MethodFromVerb(http::verb verb) {
   }
 }
 
+TransferCodingVerdict CheckTransferCodings(unsigned http_version,
+                                           const std::vector<std::string_view>& field_values,
+                                           bool has_content_length) {
+  if (field_values.empty()) return TransferCodingVerdict::kNone;
+  if (http_version < 11 || has_content_length) return TransferCodingVerdict::kMalformed;
+  int chunked = 0;
+  bool unknown = false;
+  for (std::string_view value : field_values) {
+    // A comma-separated list; empty elements and optional white space
+    // around them are allowed (RFC 9110 5.6.1).
+    while (!value.empty()) {
+      const size_t comma = value.find(',');
+      std::string_view coding = value.substr(0, comma);
+      value = comma == std::string_view::npos ? std::string_view() : value.substr(comma + 1);
+      while (!coding.empty() && (coding.front() == ' ' || coding.front() == '\t')) {
+        coding.remove_prefix(1);
+      }
+      while (!coding.empty() && (coding.back() == ' ' || coding.back() == '\t')) {
+        coding.remove_suffix(1);
+      }
+      if (coding.empty()) continue;
+      // "chunked" takes no parameters: "chunked;x=1" is a coding we do not know.
+      if (boost::beast::iequals(boost::beast::string_view(coding.data(), coding.size()),
+                                "chunked")) {
+        ++chunked;
+      } else {
+        unknown = true;
+      }
+    }
+  }
+  if (unknown) return TransferCodingVerdict::kNotImplemented;
+  return chunked == 1 ? TransferCodingVerdict::kChunked : TransferCodingVerdict::kMalformed;
+}
+
 RequestReader::RequestReader(uint64_t max_header_bytes, uint64_t max_body_bytes)
     : max_header_bytes_(max_header_bytes), max_body_bytes_(max_body_bytes) {
   Reset();
@@ -97,6 +131,30 @@ void RequestReader::Reset() {
   parser_->eager(true);
   state_ = State::kNeedMore;
   started_ = false;
+  framing_checked_ = false;
+}
+
+bool RequestReader::header_done() const { return framing_checked_; }
+
+RequestReader::State RequestReader::CheckFraming() {
+  framing_checked_ = true;
+  const auto& message = parser_->get();
+  std::vector<std::string_view> codings;
+  const auto range = message.equal_range(http::field::transfer_encoding);
+  for (auto it = range.first; it != range.second; ++it) {
+    codings.emplace_back(it->value().data(), it->value().size());
+  }
+  const bool has_length = message.find(http::field::content_length) != message.end();
+  switch (CheckTransferCodings(message.version(), codings, has_length)) {
+    case TransferCodingVerdict::kNone:
+    case TransferCodingVerdict::kChunked:
+      return State::kNeedMore;
+    case TransferCodingVerdict::kNotImplemented:
+      return State::kNotImplemented;
+    case TransferCodingVerdict::kMalformed:
+      return State::kMalformed;
+  }
+  return State::kMalformed;
 }
 
 RequestReader::State RequestReader::Fail(State state) {
@@ -119,6 +177,13 @@ RequestReader::State RequestReader::Feed(std::string_view data, size_t* consumed
     if (n > 0) started_ = true;
     *consumed += n;
     data.remove_prefix(n);
+    // Before anything else Beast made of the bytes (an "xchunked" request
+    // is complete at its header, a hidden request is left as the next one):
+    // a request whose framing we refuse is never taken.
+    if (!framing_checked_ && parser_->is_header_done()) {
+      const State framing = CheckFraming();
+      if (framing != State::kNeedMore) return Fail(framing);
+    }
     if (ec == http::error::need_more) {
       // Beast takes a header, a chunk-size line or a trailer only whole, so
       // it waits in the caller's buffer. Beast bounds the header itself;

@@ -18,6 +18,9 @@ TEST(HttpServerOptionsTest, DefaultsWhenNothingIsSet) {
   EXPECT_EQ(options->max_request_body_bytes, 1 << 20);
   EXPECT_EQ(options->max_queued_requests, 64);
   EXPECT_EQ(options->max_connections, 256);
+  EXPECT_EQ(options->max_connections_per_address, 64);
+  EXPECT_EQ(options->listen_backlog, 128);
+  EXPECT_EQ(options->header_timeout, std::chrono::milliseconds(10000));
   EXPECT_EQ(options->request_timeout, std::chrono::milliseconds(30000));
   EXPECT_EQ(options->handler_nice, 10);
 }
@@ -32,6 +35,9 @@ TEST(HttpServerOptionsTest, ReadsEveryKey) {
   conf.Set("spindle.http.max-connections", "3");
   conf.Set("spindle.http.request-timeout-ms", " 250 ");
   conf.Set("spindle.http.handler-nice", "0");
+  conf.Set("spindle.http.max-connections-per-address", "0");
+  conf.Set("hadoop.http.socket.backlog.size", "1024");
+  conf.Set("spindle.http.header-timeout-ms", "750");
   auto options = HttpServerOptions::FromConfiguration(conf, "127.0.0.1", 0);
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   EXPECT_EQ(options->worker_threads, 7);
@@ -42,6 +48,9 @@ TEST(HttpServerOptionsTest, ReadsEveryKey) {
   EXPECT_EQ(options->max_connections, 3);
   EXPECT_EQ(options->request_timeout, std::chrono::milliseconds(250));
   EXPECT_EQ(options->handler_nice, 0);
+  EXPECT_EQ(options->max_connections_per_address, 0);
+  EXPECT_EQ(options->listen_backlog, 1024);
+  EXPECT_EQ(options->header_timeout, std::chrono::milliseconds(750));
 }
 
 TEST(HttpServerOptionsTest, MinusOneThreadsMeansTheDefault) {
@@ -93,7 +102,11 @@ INSTANTIATE_TEST_SUITE_P(EveryKey, HttpServerOptionsBadValueTest,
                                          BadValue{"spindle.http.request-timeout-ms", "0"},
                                          BadValue{"spindle.http.request-timeout-ms", "soon"},
                                          BadValue{"spindle.http.handler-nice", "20"},
-                                         BadValue{"spindle.http.handler-nice", "-1"}));
+                                         BadValue{"spindle.http.handler-nice", "-1"},
+                                         BadValue{"spindle.http.max-connections-per-address", "-1"},
+                                         BadValue{"hadoop.http.socket.backlog.size", "0"},
+                                         BadValue{"spindle.http.header-timeout-ms", "0"},
+                                         BadValue{"spindle.http.header-timeout-ms", "10s"}));
 
 }  // namespace
 }  // namespace spindle::web

@@ -4,6 +4,8 @@
 #include "web/http/http_server.h"
 
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -14,11 +16,13 @@
 #include <boost/beast/http.hpp>
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "base/mutex.h"
 #include "web/http/router.h"
@@ -74,13 +78,24 @@ class Gate {
   bool open_ GUARDED_BY(mu_) = false;
 };
 
+// Answers "done <path>", after `gate` opens for /block.
+HttpHandler BlockingOn(Gate* gate) {
+  return [gate](const HttpRequest& request) {
+    if (request.path == "/block") gate->Pass();
+    return HttpResponse::Text(200, "done " + request.path);
+  };
+}
+
 // A blocking client on one connection. Reads give up after 20 s (a receive
 // timeout on the socket) so a broken server fails the test, not hangs it.
 class Client {
  public:
-  explicit Client(uint16_t port) : socket_(io_) {
+  // `source`: the local address to connect from (any of 127/8 on Linux).
+  explicit Client(uint16_t port, const char* source = "127.0.0.1") : socket_(io_) {
     boost::system::error_code ec;
-    socket_.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), ec);
+    socket_.open(tcp::v4(), ec);
+    if (!ec) socket_.bind(tcp::endpoint(asio::ip::make_address(source), 0), ec);
+    if (!ec) socket_.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port), ec);
     connected_ = !ec;
     timeval tv{20, 0};
     if (connected_) setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
@@ -105,6 +120,18 @@ class Client {
     if (!Send("GET " + target + " HTTP/1.1\r\nHost: t\r\n" + extra + "\r\n")) return std::nullopt;
     return Read();
   }
+  // Everything the server sends until it closes (or the receive timeout).
+  std::string ReadToEnd() {
+    std::string all(static_cast<const char*>(buffer_.data().data()), buffer_.size());
+    buffer_.consume(buffer_.size());
+    char chunk[4096];
+    boost::system::error_code ec;
+    while (!ec) {
+      const size_t n = socket_.read_some(asio::buffer(chunk), ec);
+      all.append(chunk, n);
+    }
+    return all;
+  }
   // True if the server closed the connection (EOF or reset) with nothing
   // more to read.
   bool ServerClosed() {
@@ -118,6 +145,11 @@ class Client {
  private:
   asio::io_context io_;
   tcp::socket socket_;
+
+ public:
+  int native_handle() { return socket_.native_handle(); }
+
+ private:
   boost::beast::flat_buffer buffer_;
   bool connected_ = false;
 };
@@ -430,10 +462,7 @@ TEST(HttpServerTest, FullPoolIs503WithRetryAfterAndIoGoesOn) {
   options.worker_threads = 1;
   options.max_queued_requests = 1;
   Gate gate;
-  Started s(options, [&gate](const HttpRequest& request) {
-    if (request.path == "/block") gate.Pass();
-    return HttpResponse::Text(200, "done " + request.path);
-  });
+  Started s(options, BlockingOn(&gate));
   Client running(s.port());
   ASSERT_TRUE(running.Send("GET /block HTTP/1.1\r\n\r\n"));
   ASSERT_TRUE(gate.WaitEntered(1));
@@ -461,21 +490,284 @@ TEST(HttpServerTest, FullPoolIs503WithRetryAfterAndIoGoesOn) {
   EXPECT_TRUE(Eventually([&] { return s.server.counters().requests_in_pool == 0; }));
 }
 
-TEST(HttpServerTest, ConnectionsBeyondTheMaximumAreClosedAtAccept) {
+TEST(HttpServerTest, AtTheLimitANewConnectionDisplacesTheOneWaitingLongest) {
+  HttpServerOptions options = TestOptions();
+  options.max_connections = 2;
+  options.max_connections_per_address = 0;
+  Started s(options);
+  Client answered(s.port());
+  ASSERT_TRUE(answered.Get("/one").has_value());  // then idle, keep-alive
+  Client silent(s.port());
+  ASSERT_TRUE(Eventually([&] { return s.server.counters().open_connections == 2; }));
+  // `answered` has waited longest (since its response; `silent` since it
+  // connected after that): it makes room.
+  Client fresh(s.port());
+  auto response = fresh.Get("/three");
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 200);
+  EXPECT_TRUE(answered.ServerClosed());
+  EXPECT_EQ(s.server.counters().displaced_connections, 1);
+  EXPECT_EQ(s.server.counters().refused_connections, 0);
+  // `silent` is served; now `fresh` has waited longest and is the next to go.
+  auto late = silent.Get("/late");
+  ASSERT_TRUE(late.has_value());
+  EXPECT_EQ(late->result_int(), 200);
+  Client another(s.port());
+  ASSERT_TRUE(another.Get("/four").has_value());
+  EXPECT_TRUE(fresh.ServerClosed());
+  EXPECT_EQ(s.server.counters().displaced_connections, 2);
+}
+
+TEST(HttpServerTest, ARequestHeldBackBeforeItsEndDoesNotPinItsSlot) {
   HttpServerOptions options = TestOptions();
   options.max_connections = 1;
   Started s(options);
-  auto first = std::make_unique<Client>(s.port());
-  ASSERT_TRUE(first->Get("/one").has_value());
-  Client second(s.port());
-  EXPECT_TRUE(second.ServerClosed());
-  EXPECT_EQ(s.server.counters().refused_connections, 1);
-  first.reset();
-  ASSERT_TRUE(Eventually([&] { return s.server.counters().open_connections == 0; }));
-  Client third(s.port());
-  auto response = third.Get("/three");
+  // A header announcing a body that never comes in full: not yet the
+  // server's work, so a new connection may take the slot.
+  Client holder(s.port());
+  ASSERT_TRUE(holder.Send("POST /p HTTP/1.1\r\nContent-Length: 100\r\n\r\nonly part"));
+  ASSERT_TRUE(Eventually([&] { return s.server.counters().open_connections == 1; }));
+  Client fresh(s.port());
+  auto response = fresh.Get("/fresh");
   ASSERT_TRUE(response.has_value());
   EXPECT_EQ(response->result_int(), 200);
+  EXPECT_TRUE(holder.ServerClosed());
+  EXPECT_EQ(s.server.counters().displaced_connections, 1);
+  EXPECT_EQ(s.server.counters().requests_served, 1);
+}
+
+// The number of descriptors this process has open.
+int OpenDescriptors() {
+  int n = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    ++n;
+  }
+  return n - 1;  // the iterator's own
+}
+
+TEST(HttpServerTest, OutOfDescriptorsAtAcceptTheConnectionWaitingLongestGivesUpItsOwn) {
+  Started s(TestOptions());
+  std::vector<std::unique_ptr<Client>> idle;
+  for (int i = 0; i < 4; ++i) {
+    idle.push_back(std::make_unique<Client>(s.port()));
+    ASSERT_TRUE(idle.back()->connected());
+  }
+  ASSERT_TRUE(Eventually([&] { return s.server.counters().open_connections == 4; }));
+  rlimit original{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &original), 0);
+  // Room for one more socket, the client's (a plain one: an Asio client
+  // would open more for its own io_context): the server's accept runs out.
+  rlimit tight = original;
+  tight.rlim_cur = static_cast<rlim_t>(OpenDescriptors() + 1);
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &tight), 0);
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  std::string answer;
+  if (fd >= 0) {
+    timeval tv{20, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    sockaddr_in server{};
+    server.sin_family = AF_INET;
+    server.sin_port = htons(s.port());
+    server.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const std::string request = "GET /fresh HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
+    if (connect(fd, reinterpret_cast<sockaddr*>(&server), sizeof server) == 0 &&
+        send(fd, request.data(), request.size(), MSG_NOSIGNAL) ==
+            static_cast<ssize_t>(request.size())) {
+      char chunk[1024];
+      ssize_t n;
+      while ((n = recv(fd, chunk, sizeof chunk, 0)) > 0) answer.append(chunk, n);
+    }
+    close(fd);
+  }
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &original), 0);
+  ASSERT_GE(fd, 0);
+  EXPECT_EQ(answer.rfind("HTTP/1.1 200 ", 0), 0u) << answer;
+  EXPECT_TRUE(idle.front()->ServerClosed());
+  EXPECT_EQ(s.server.counters().displaced_connections, 1);
+}
+
+TEST(HttpServerTest, AClientThatDoesNotReadItsResponseDoesNotPinItsSlot) {
+  HttpServerOptions options = TestOptions();
+  options.max_connections = 1;
+  options.header_timeout = std::chrono::milliseconds(50);
+  options.idle_timeout = std::chrono::minutes(5);  // the write deadline: never reached
+  const std::string big(32 << 20, 'x');            // more than the socket buffers hold
+  Started s(options, [&big](const HttpRequest& request) {
+    return HttpResponse::Text(200, request.path == "/big" ? big : "small");
+  });
+  Client stalled(s.port());
+  ASSERT_TRUE(stalled.Send("GET /big HTTP/1.1\r\n\r\n"));  // and never reads
+  ASSERT_TRUE(Eventually([&] { return s.server.counters().requests_served == 1; }));
+  // While its write is stuck the slot is busy; once the write has stalled
+  // past header_timeout a new connection takes the slot.
+  std::optional<Response> served;
+  ASSERT_TRUE(Eventually([&] {
+    Client fresh(s.port());
+    served = fresh.Get("/small");
+    return served.has_value();
+  }));
+  EXPECT_EQ(served->body(), "small");
+  EXPECT_EQ(s.server.counters().displaced_connections, 1);
+}
+
+TEST(HttpServerTest, WhenEveryConnectionIsBusyANewOneIsClosedAtAccept) {
+  HttpServerOptions options = TestOptions();
+  options.max_connections = 1;
+  Gate gate;
+  Started s(options, BlockingOn(&gate));
+  Client busy(s.port());
+  ASSERT_TRUE(busy.Send("GET /block HTTP/1.1\r\n\r\n"));
+  ASSERT_TRUE(gate.WaitEntered(1));
+  Client refused(s.port());
+  EXPECT_TRUE(refused.ServerClosed());
+  EXPECT_EQ(s.server.counters().refused_connections, 1);
+  EXPECT_EQ(s.server.counters().displaced_connections, 0);
+  gate.Open();
+  auto response = busy.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->body(), "done /block");
+  // Answered, it waits: a new connection may take its place.
+  Client next(s.port());
+  auto served = next.Get("/next");
+  ASSERT_TRUE(served.has_value());
+  EXPECT_EQ(served->result_int(), 200);
+  EXPECT_TRUE(busy.ServerClosed());
+}
+
+TEST(HttpServerTest, AClientAtItsAddressLimitDisplacesOnlyItsOwnConnections) {
+  HttpServerOptions options = TestOptions();
+  options.max_connections = 100;
+  options.max_connections_per_address = 3;
+  Started s(options);
+  Client other(s.port(), "127.0.0.2");  // waits longest of all
+  ASSERT_TRUE(other.connected());
+  std::vector<std::unique_ptr<Client>> flood;
+  for (int i = 0; i < 10; ++i) {
+    flood.push_back(std::make_unique<Client>(s.port(), "127.0.0.3"));
+    ASSERT_TRUE(flood.back()->connected());
+  }
+  // The flood keeps at most 3 open, its newest.
+  for (int i = 0; i < 7; ++i) EXPECT_TRUE(flood[i]->ServerClosed()) << i;
+  EXPECT_EQ(s.server.counters().displaced_connections, 7);
+  for (int i = 7; i < 10; ++i) {
+    auto response = flood[i]->Get("/f");
+    ASSERT_TRUE(response.has_value()) << i;
+    EXPECT_EQ(response->result_int(), 200);
+  }
+  auto response = other.Get("/other");
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 200);
+}
+
+// The flood at unit scale, with the default limits: one address
+// opens more sockets than max_connections and sends nothing, another spreads
+// more over several addresses; a request on a fresh connection is answered
+// every time (a refused or reset connection fails).
+TEST(HttpServerTest, ARequestOnAFreshConnectionIsAnsweredThroughAFloodOfIdleSockets) {
+  HttpServerOptions options = TestOptions();
+  ASSERT_EQ(options.max_connections, 256);
+  Started s(options);
+  std::vector<std::unique_ptr<Client>> flood;
+  int answered = 0;
+  for (int i = 0; i < 600; ++i) {
+    // Half from 127.0.0.2, half spread over 127.0.0.3-7.
+    const std::string source =
+        i % 2 == 0 ? "127.0.0.2" : "127.0.0." + std::to_string(3 + (i / 2) % 5);
+    flood.push_back(std::make_unique<Client>(s.port(), source.c_str()));
+    ASSERT_TRUE(flood.back()->connected()) << i;
+    if (i % 50 == 49) {
+      Client fresh(s.port());
+      ASSERT_TRUE(fresh.connected());
+      auto response = fresh.Get("/during-flood");
+      ASSERT_TRUE(response.has_value()) << "after " << i + 1 << " flood sockets";
+      EXPECT_EQ(response->result_int(), 200);
+      ++answered;
+    }
+  }
+  EXPECT_EQ(answered, 12);
+  const auto counters = s.server.counters();
+  EXPECT_LE(counters.open_connections, 256);
+  EXPECT_GT(counters.displaced_connections, 0);
+  EXPECT_EQ(counters.refused_connections, 0);
+}
+
+TEST(HttpServerTest, ASilentConnectionIsClosedAfterTheHeaderTimeout) {
+  HttpServerOptions options = TestOptions();
+  options.header_timeout = std::chrono::milliseconds(50);
+  Started s(options);
+  Client silent(s.port());
+  ASSERT_TRUE(silent.connected());
+  EXPECT_TRUE(silent.ServerClosed());  // without a word
+  EXPECT_TRUE(Eventually([&] { return s.server.counters().idle_closed == 1; }));
+  EXPECT_EQ(s.server.counters().timed_out, 0);
+}
+
+TEST(HttpServerTest, AHeaderNotCompleteInTimeIs408EvenWhileBytesTrickleIn) {
+  HttpServerOptions options = TestOptions();
+  options.header_timeout = std::chrono::milliseconds(100);
+  options.request_timeout = std::chrono::minutes(5);  // never the one that fires
+  Started s(options);
+  Client slow(s.port());
+  ASSERT_TRUE(slow.Send("GET /slow HTTP/1.1\r\n"));
+  // One header byte at a time, until the server answers.
+  pollfd readable{};
+  bool answered = false;
+  const auto deadline = std::chrono::steady_clock::now() + kDeadline;
+  while (!answered && std::chrono::steady_clock::now() < deadline) {
+    if (!slow.Send("X")) break;  // the server may close as we write
+    readable = {slow.native_handle(), POLLIN, 0};
+    answered = poll(&readable, 1, 10) == 1;
+  }
+  auto response = slow.Read();
+  ASSERT_TRUE(response.has_value());
+  EXPECT_EQ(response->result_int(), 408);
+  EXPECT_FALSE(response->keep_alive());
+  EXPECT_EQ(s.server.counters().timed_out, 1);
+}
+
+TEST(HttpServerTest, KeepAliveConnectionsWaitTheIdleTimeoutNotTheHeaderTimeout) {
+  HttpServerOptions options = TestOptions();
+  options.header_timeout = std::chrono::milliseconds(50);
+  options.idle_timeout = std::chrono::minutes(5);
+  Started s(options);
+  Client kept(s.port());
+  ASSERT_TRUE(kept.Get("/first").has_value());
+  // A connection made after that response is closed at its header timeout;
+  // by then `kept` has waited longer than that, and is still open.
+  Client silent(s.port());
+  ASSERT_TRUE(silent.ServerClosed());
+  auto second = kept.Get("/second");
+  ASSERT_TRUE(second.has_value());
+  EXPECT_EQ(second->result_int(), 200);
+  EXPECT_EQ(s.server.counters().idle_closed, 1);
+}
+
+TEST(HttpServerTest, AnUnknownTransferCodingIs501AndTheRequestItHidesIsNeverAnswered) {
+  for (const std::string& header :
+       {std::string("Transfer-Encoding: xchunked"), std::string("Transfer-Encoding: gzip, chunked"),
+        std::string("Transfer-Encoding: chunked, gzip"),
+        std::string("Transfer-Encoding: xchunked\r\nContent-Length: 40")}) {
+    SCOPED_TRACE(header);
+    Mutex mu;
+    std::vector<std::string> seen;
+    Started s(TestOptions(), [&](const HttpRequest& request) {
+      MutexLock lock(&mu);
+      seen.push_back(request.path);
+      return HttpResponse::Text(200, "answered " + request.path);
+    });
+    Client client(s.port());
+    const std::string hidden = "GET /hidden HTTP/1.1\r\nHost: t\r\n\r\n";
+    ASSERT_TRUE(client.Send("POST /outer HTTP/1.1\r\nHost: t\r\n" + header + "\r\n\r\n" + hidden));
+    const std::string wire = client.ReadToEnd();
+    const bool is_400 = header.find("Content-Length") != std::string::npos;
+    EXPECT_EQ(wire.rfind(is_400 ? "HTTP/1.1 400 " : "HTTP/1.1 501 ", 0), 0u) << wire;
+    EXPECT_NE(wire.find("Connection: close"), std::string::npos) << wire;
+    // One response, then the end of the connection.
+    EXPECT_EQ(wire.find("HTTP/1.1", 1), std::string::npos) << wire;
+    EXPECT_EQ(s.server.counters().requests_served, 0);
+    MutexLock lock(&mu);
+    EXPECT_TRUE(seen.empty());
+  }
 }
 
 TEST(HttpServerTest, ThrowingHandlerIs500AndTheServerGoesOn) {

@@ -163,6 +163,99 @@ TEST(RequestReaderTest, MalformedAndEof) {
   }
 }
 
+TEST(TransferCodingTest, OnlyChunkedAloneOnHttp11Frames) {
+  using V = TransferCodingVerdict;
+  using Values = std::vector<std::string_view>;
+  EXPECT_EQ(CheckTransferCodings(11, {}, false), V::kNone);
+  EXPECT_EQ(CheckTransferCodings(11, {}, true), V::kNone);
+  EXPECT_EQ(CheckTransferCodings(11, Values{"chunked"}, false), V::kChunked);
+  EXPECT_EQ(CheckTransferCodings(11, Values{"CHUNKED"}, false), V::kChunked);
+  // Empty list elements and white space around them are allowed.
+  EXPECT_EQ(CheckTransferCodings(11, Values{" , chunked\t,"}, false), V::kChunked);
+  EXPECT_EQ(CheckTransferCodings(11, Values{"", "chunked"}, false), V::kChunked);
+  // A coding we do not implement, wherever it stands: 501.
+  for (const Values& unknown :
+       {Values{"xchunked"}, Values{"gzip, chunked"}, Values{"chunked, gzip"},
+        Values{"gzip", "chunked"}, Values{"chunked;ext=1"}, Values{"identity"}, Values{"chunked x"},
+        Values{"chunked, xchunked"}}) {
+    EXPECT_EQ(CheckTransferCodings(11, unknown, false), V::kNotImplemented) << unknown[0];
+  }
+  // Faulty framing: 400.
+  EXPECT_EQ(CheckTransferCodings(11, Values{"chunked, chunked"}, false), V::kMalformed);
+  EXPECT_EQ(CheckTransferCodings(11, Values{"chunked", "chunked"}, false), V::kMalformed);
+  EXPECT_EQ(CheckTransferCodings(11, Values{""}, false), V::kMalformed);
+  EXPECT_EQ(CheckTransferCodings(11, Values{" , "}, false), V::kMalformed);
+  EXPECT_EQ(CheckTransferCodings(10, Values{"chunked"}, false), V::kMalformed);
+  EXPECT_EQ(CheckTransferCodings(10, Values{"xchunked"}, false), V::kMalformed);
+  EXPECT_EQ(CheckTransferCodings(11, Values{"chunked"}, true), V::kMalformed);
+  EXPECT_EQ(CheckTransferCodings(11, Values{"xchunked"}, true), V::kMalformed);
+}
+
+TEST(RequestReaderTest, AnUnknownTransferCodingIsNeverTakenNorWhatItHides) {
+  const std::string hidden = "GET /hidden HTTP/1.1\r\nHost: h\r\n\r\n";
+  for (const std::string& codings :
+       {std::string("xchunked"), std::string("gzip, chunked"), std::string("chunked, gzip"),
+        std::string("chunked;a=b"), std::string("gzip\r\nTransfer-Encoding: chunked")}) {
+    SCOPED_TRACE(codings);
+    // All at once (Beast would take the header as a whole request and leave
+    // the hidden one as the next), and one byte at a time.
+    const std::string wire =
+        "POST /outer HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: " + codings + "\r\n\r\n" + hidden;
+    {
+      RequestReader reader(4096, 1024);
+      std::string buffer = wire;
+      EXPECT_EQ(FeedAll(reader, buffer), RequestReader::State::kNotImplemented);
+      EXPECT_FALSE(reader.Take().ok());
+      // It stays refused: feeding again never yields the hidden request.
+      EXPECT_EQ(FeedAll(reader, buffer), RequestReader::State::kNotImplemented);
+    }
+    {
+      RequestReader reader(4096, 1024);
+      std::string buffer;
+      RequestReader::State state = RequestReader::State::kNeedMore;
+      for (char c : wire) {
+        buffer.push_back(c);
+        state = FeedAll(reader, buffer);
+        if (state != RequestReader::State::kNeedMore) break;
+      }
+      EXPECT_EQ(state, RequestReader::State::kNotImplemented);
+    }
+  }
+}
+
+TEST(RequestReaderTest, ConflictingFramingIs400) {
+  for (const std::string& header :
+       {std::string("Transfer-Encoding: chunked\r\nContent-Length: 3"),
+        std::string("Content-Length: 3\r\nTransfer-Encoding: chunked"),
+        std::string("Transfer-Encoding: xchunked\r\nContent-Length: 3"),
+        std::string("Content-Length: 3\r\nTransfer-Encoding: xchunked"),
+        std::string("Transfer-Encoding: chunked, chunked"),
+        std::string("Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked"),
+        std::string("Transfer-Encoding: ")}) {
+    SCOPED_TRACE(header);
+    RequestReader reader(4096, 1024);
+    std::string buffer = "POST / HTTP/1.1\r\n" + header + "\r\n\r\n0\r\n\r\n";
+    EXPECT_EQ(FeedAll(reader, buffer), RequestReader::State::kMalformed);
+  }
+  RequestReader http10(4096, 1024);
+  std::string buffer = "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n";
+  EXPECT_EQ(FeedAll(http10, buffer), RequestReader::State::kMalformed);
+}
+
+TEST(RequestReaderTest, HeaderDoneOnceTheHeaderIsParsed) {
+  RequestReader reader(4096, 1024);
+  std::string buffer = "POST / HTTP/1.1\r\nContent-Length: 4\r\n";
+  EXPECT_EQ(FeedAll(reader, buffer), RequestReader::State::kNeedMore);
+  EXPECT_FALSE(reader.header_done());
+  buffer += "\r\nab";
+  EXPECT_EQ(FeedAll(reader, buffer), RequestReader::State::kNeedMore);
+  EXPECT_TRUE(reader.header_done());
+  buffer += "cd";
+  EXPECT_EQ(FeedAll(reader, buffer), RequestReader::State::kComplete);
+  reader.Reset();
+  EXPECT_FALSE(reader.header_done());
+}
+
 TEST(ResponseWriterTest, FramesAndSanitises) {
   HttpResponse response = HttpResponse::Json(200, "{}");
   response.headers = {{"X-Ok", "1"},

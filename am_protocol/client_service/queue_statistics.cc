@@ -86,7 +86,9 @@ QueueStatsSnapshot SnapshotQueueStats(const rm::QueueTree& tree, const std::vect
     parent.completed += child.completed;
     parent.killed += child.killed;
     parent.failed += child.failed;
-    parent.active_users.insert(child.active_users.begin(), child.active_users.end());
+    // Active users are not summed: Hadoop 3.3 counts them only in the leaf's
+    // QueueMetrics (UsersManager -> QueueMetrics.incrActiveUsers, which does
+    // not propagate to the parent), so a parent queue reports 0.
   }
   return snapshot;
 }

@@ -48,7 +48,9 @@ struct QueueStats {
   int64_t completed = 0;
   int64_t killed = 0;
   int64_t failed = 0;
-  std::set<std::string> active_users;  // users with a pending or running app
+  // Leaves: users with a pending or running app (Hadoop: with outstanding
+  // asks, which the pool does not expose). Parents: none, as in Hadoop.
+  std::set<std::string> active_users;
 };
 
 struct QueueStatsSnapshot {

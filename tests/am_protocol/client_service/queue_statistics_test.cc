@@ -126,6 +126,14 @@ TEST_F(QueueStatisticsTest, StatisticsAddUpToTheNodeReports) {
   EXPECT_EQ(adhoc.queuestatistics().pendingmemorymb(), 256);
   EXPECT_EQ(adhoc.queuestatistics().pendingvcores(), 1);
   EXPECT_EQ(adhoc.queuestatistics().allocatedcontainers(), 0);
+
+  // Active users live in the leaves' QueueMetrics only (QueueMetrics.
+  // incrActiveUsers does not propagate, 3.3): root and eng report 0, as the
+  // Java RM 3.3.6 showed `yarn top` with an app running.
+  EXPECT_EQ(d.numactiveusers(), 1);
+  EXPECT_EQ(adhoc.queuestatistics().numactiveusers(), 1);
+  EXPECT_EQ(root.childqueues(1).queuestatistics().numactiveusers(), 0);
+  EXPECT_EQ(root.queuestatistics().numactiveusers(), 0);
 }
 
 TEST_F(QueueStatisticsTest, AQueueBeyondItsShareHasNothingAvailable) {

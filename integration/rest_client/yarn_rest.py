@@ -357,16 +357,15 @@ def cmd_kill(client, args):
         return EXIT_NOT_KILLED
 
 
-def timeout_rows(doc):
-    """The documented timeouts answer: {"timeouts":{"timeout":[{...}]}}."""
-    return [[t.get("type"), t.get("expiryTime"), t.get("remainingTimeInSeconds")] for t in items(doc, "timeouts", "timeout")]
+TIMEOUT_COLUMNS = [("Type", "type"), ("Expiry-Time", "expiryTime"), ("Remaining-Seconds", "remainingTimeInSeconds")]
 
 
 def cmd_timeouts(client, args):
+    """The documented timeouts answer: {"timeouts":{"timeout":[{...}]}}."""
     resp = client.get(f"/apps/{quote(args.id)}/timeouts")
     if args.json:
         return print_json(resp)
-    table(timeout_rows(resp.json()), ["Type", "Expiry-Time", "Remaining-Seconds"])
+    table(items(resp.json(), "timeouts", "timeout"), TIMEOUT_COLUMNS)
 
 
 def iso8601(epoch_seconds):

@@ -136,6 +136,28 @@ TEST_F(QueueStatisticsTest, StatisticsAddUpToTheNodeReports) {
   EXPECT_EQ(root.queuestatistics().numactiveusers(), 0);
 }
 
+// SchedulerApplicationAttempt.getResourceUsageReport (3.3), DefaultResource-
+// Calculator: used memory over cluster x the leaf's capacity *relative to its
+// parent* (QueueInfo.getCapacity), truncated, and over the cluster. The Java
+// RM reported 0 for neither while Spindle reported 0 for both.
+TEST_F(QueueStatisticsTest, ReportsCarryTheAppsShareOfItsQueueAndOfTheCluster) {
+  const rm::ApplicationId in_default = SubmitNew("default");
+  const rm::ApplicationId in_batch = SubmitNew("batch");
+  Run(in_default);
+  ASSERT_TRUE(rm_.apps().RegisterAm({in_batch, 1}, "am2", 1, "").ok());
+  AddTaskContainers(in_default, 2, pool::Resource::Of(1024, 1));
+  AddTaskContainers(in_batch, 1, pool::Resource::Of(512, 2));
+  // default: 40% of 8192 MB -> 3276 MB; 256 + 2 x 1024 used.
+  const y::ApplicationResourceUsageReportProto d = Report(in_default)->app_resource_usage();
+  EXPECT_FLOAT_EQ(d.queue_usage_percentage(), 2304.0f / 3276.0f * 100);
+  EXPECT_FLOAT_EQ(d.cluster_usage_percentage(), 2304.0f / 8192.0f * 100);
+  // batch: 70% of its parent, taken of the whole cluster: 5734 MB (not
+  // 8192 x 0.6 x 0.7), as Hadoop computes it; 256 + 512 used.
+  const y::ApplicationResourceUsageReportProto b = Report(in_batch)->app_resource_usage();
+  EXPECT_FLOAT_EQ(b.queue_usage_percentage(), 768.0f / 5734.0f * 100);
+  EXPECT_FLOAT_EQ(b.cluster_usage_percentage(), 768.0f / 8192.0f * 100);
+}
+
 TEST_F(QueueStatisticsTest, AQueueBeyondItsShareHasNothingAvailable) {
   // default's share is 40% (3276 MB); it may grow to its maximum (100%).
   const rm::ApplicationId id = SubmitNew("default");

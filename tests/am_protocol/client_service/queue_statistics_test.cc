@@ -7,6 +7,8 @@
 // each share).
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "tests/am_protocol/client_service/client_rm_service_fixture.h"
 
 namespace spindle::client_service {
@@ -36,6 +38,18 @@ class QueueStatisticsTest : public ClientRmServiceTest {
     }
   }
 
+  // An app in default with its AM and 2 x 1024 MB/1 vcore, one in batch with
+  // its AM and 1 x 512 MB/2 vcores.
+  std::pair<rm::ApplicationId, rm::ApplicationId> TwoRunningApps() {
+    const rm::ApplicationId in_default = SubmitNew("default");
+    const rm::ApplicationId in_batch = SubmitNew("batch");
+    Run(in_default);
+    EXPECT_TRUE(rm_.apps().RegisterAm({in_batch, 1}, "am2", 1, "").ok());
+    AddTaskContainers(in_default, 2, pool::Resource::Of(1024, 1));
+    AddTaskContainers(in_batch, 1, pool::Resource::Of(512, 2));
+    return {in_default, in_batch};
+  }
+
   y::QueueInfoProto Info(const std::string& queue) {
     y::GetQueueInfoRequestProto request;
     request.set_queuename(queue);
@@ -54,12 +68,7 @@ class QueueStatisticsTest : public ClientRmServiceTest {
 };
 
 TEST_F(QueueStatisticsTest, StatisticsAddUpToTheNodeReports) {
-  const rm::ApplicationId in_default = SubmitNew("default");
-  const rm::ApplicationId in_batch = SubmitNew("batch");
-  Run(in_default);
-  ASSERT_TRUE(rm_.apps().RegisterAm({in_batch, 1}, "am2", 1, "").ok());
-  AddTaskContainers(in_default, 2, pool::Resource::Of(1024, 1));
-  AddTaskContainers(in_batch, 1, pool::Resource::Of(512, 2));
+  TwoRunningApps();
   // A third app waits for its AM container: what is pending.
   // (carol is in "engineers", who may submit to root.eng.)
   const rm::ApplicationId waiting = NewId("carol");
@@ -141,12 +150,7 @@ TEST_F(QueueStatisticsTest, StatisticsAddUpToTheNodeReports) {
 // parent* (QueueInfo.getCapacity), truncated, and over the cluster. The Java
 // RM reported 0 for neither while Spindle reported 0 for both.
 TEST_F(QueueStatisticsTest, ReportsCarryTheAppsShareOfItsQueueAndOfTheCluster) {
-  const rm::ApplicationId in_default = SubmitNew("default");
-  const rm::ApplicationId in_batch = SubmitNew("batch");
-  Run(in_default);
-  ASSERT_TRUE(rm_.apps().RegisterAm({in_batch, 1}, "am2", 1, "").ok());
-  AddTaskContainers(in_default, 2, pool::Resource::Of(1024, 1));
-  AddTaskContainers(in_batch, 1, pool::Resource::Of(512, 2));
+  const auto [in_default, in_batch] = TwoRunningApps();
   // default: 40% of 8192 MB -> 3276 MB; 256 + 2 x 1024 used.
   const y::ApplicationResourceUsageReportProto d = Report(in_default)->app_resource_usage();
   EXPECT_FLOAT_EQ(d.queue_usage_percentage(), 2304.0f / 3276.0f * 100);

@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include "web/metrics/metrics_routes.h"
+#include "web/rest/app_timeout_routes.h"
 #include "web/rest/app_write_routes.h"
 #include "web/rest/cluster_read_routes.h"
 #include "web/rest/scheduler_conf_routes.h"
@@ -26,6 +27,7 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   writes.client = deps.client;
   writes.callers = rest::WebCallerOptions::FromConfiguration(conf);
   rest::AddAppWriteRoutes(app->router_.get(), writes);
+  rest::AddAppTimeoutRoutes(app->router_.get(), writes);
   rest::SchedulerConfDeps scheduler_conf;
   scheduler_conf.client = deps.client;
   scheduler_conf.callers = writes.callers;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 
+#include "am_protocol/client_service/queue_statistics.h"
 #include "am_protocol/client_service/record_protos.h"
 #include "rm/yarn_exceptions.h"
 
@@ -292,7 +293,16 @@ std::optional<AppUsage> ClientRmService::UsageOf(const rm::RmApp& app) const {
       live.push_back(container.placement.resource);
     }
   }
-  return ReportBuilder::LiveUsage(app, live);
+  std::optional<AppUsage> usage = ReportBuilder::LiveUsage(app, live);
+  const std::shared_ptr<const rm::QueueTree> queues = deps_.queues->Current();
+  const rm::CsQueue* leaf = queues->FindLeaf(app.submission.queue);
+  if (usage.has_value() && leaf != nullptr) {
+    const UsagePercentages share =
+        UsagePercentagesOf(usage->used, *leaf, ClusterResource(*deps_.nodes));
+    usage->queue_usage_percentage = share.queue;
+    usage->cluster_usage_percentage = share.cluster;
+  }
+  return usage;
 }
 
 std::string ClientRmService::NodeHttpAddress(const rm::NodeId& node) const {

@@ -223,8 +223,10 @@ class ClientRmService {
   void SetWebAppPort(uint16_t port) { reports_.SetWebAppPort(port); }
   const ClientRmServiceOptions& options() const { return options_; }
 
- private:
+  // The RM's clock (the system clock unless one was injected).
   const Clock& clock() const { return deps_.clock != nullptr ? *deps_.clock : *SystemClock::Get(); }
+
+ private:
   // Drops cached extras of apps the manager no longer has.
   void PruneExtras(const std::vector<rm::RmApp>& live);
   // The app (ApplicationNotFoundException with Hadoop 3's message if unknown)

@@ -83,8 +83,18 @@ Status ClientRmService::UpdateApplicationTimeouts(
     }
     if (type == y::APP_TIMEOUT_LIFETIME) lifetime_ms = *parsed;
   }
-  // No queue caps the lifetime (CapacityScheduler's per-queue
-  // maximum-application-lifetime is not read: Hadoop's default, none).
+  // RMAppManager.updateApplicationTimeout (3.3): the queue's maximum
+  // lifetime, counted from submission, caps the new expiry, and the answer
+  // carries the capped time.
+  const std::shared_ptr<const rm::QueueTree> queues = deps_.queues->Current();
+  const rm::CsQueue* leaf = queues->FindLeaf(app.submission.queue);
+  if (lifetime_ms.has_value() && leaf != nullptr && leaf->maximum_application_lifetime > 0) {
+    const int64_t cap_ms = app.submit_time_ms + leaf->maximum_application_lifetime * 1000;
+    if (*lifetime_ms > cap_ms) {
+      lifetime_ms = cap_ms;
+      timeouts[y::APP_TIMEOUT_LIFETIME] = FormatIso8601(cap_ms);
+    }
+  }
   if (lifetime_ms.has_value()) {
     ASSIGN_OR_RETURN(const rm::ApplicationManager::LifetimeUpdate update,
                      deps_.apps->UpdateLifetime(id, *lifetime_ms));

@@ -28,16 +28,40 @@ pool::Resource AvailableToQueue(const pool::Resource& guaranteed, const pool::Re
   return available;
 }
 
+pool::Resource ClusterResource(const rm::NodeRegistry& nodes) {
+  pool::Resource cluster;
+  for (const rm::NodeReport& node : nodes.Nodes()) {
+    if (node.state == rm::NodeState::kRunning || node.state == rm::NodeState::kDecommissioning) {
+      cluster += node.capability;
+    }
+  }
+  return cluster;
+}
+
+UsagePercentages UsagePercentagesOf(const pool::Resource& used, const rm::CsQueue& leaf,
+                                    const pool::Resource& cluster) {
+  UsagePercentages out;
+  // DefaultResourceCalculator.isAllInvalidDivisor: no memory.
+  if (cluster.memory_mb() == 0) return out;
+  // Resources.multiply truncates; a 0 share divides to Inf or NaN, which
+  // Hadoop turns into 0.
+  const auto share =
+      static_cast<int64_t>(static_cast<double>(cluster.memory_mb()) *
+                           static_cast<double>(static_cast<float>(leaf.capacity / 100)));
+  if (share > 0) {
+    out.queue = static_cast<float>(used.memory_mb()) / static_cast<float>(share) * 100;
+  }
+  out.cluster =
+      static_cast<float>(used.memory_mb()) / static_cast<float>(cluster.memory_mb()) * 100;
+  return out;
+}
+
 QueueStatsSnapshot SnapshotQueueStats(const rm::QueueTree& tree, const std::vector<rm::RmApp>& apps,
                                       const rm::NodeRegistry& nodes,
                                       const pool::SchedulerPool* pool,
                                       const rm::ContainerRegistry* containers) {
   QueueStatsSnapshot snapshot;
-  for (const rm::NodeReport& node : nodes.Nodes()) {
-    if (node.state == rm::NodeState::kRunning || node.state == rm::NodeState::kDecommissioning) {
-      snapshot.cluster += node.capability;
-    }
-  }
+  snapshot.cluster = ClusterResource(nodes);
   const auto& queues = tree.queues();
   snapshot.stats.resize(queues.size());
   std::map<const rm::CsQueue*, size_t> index;
@@ -86,7 +110,9 @@ QueueStatsSnapshot SnapshotQueueStats(const rm::QueueTree& tree, const std::vect
     parent.completed += child.completed;
     parent.killed += child.killed;
     parent.failed += child.failed;
-    parent.active_users.insert(child.active_users.begin(), child.active_users.end());
+    // Active users are not summed: Hadoop 3.3 counts them only in the leaf's
+    // QueueMetrics (UsersManager -> QueueMetrics.incrActiveUsers, which does
+    // not propagate to the parent), so a parent queue reports 0.
   }
   return snapshot;
 }

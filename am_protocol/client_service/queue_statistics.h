@@ -48,7 +48,9 @@ struct QueueStats {
   int64_t completed = 0;
   int64_t killed = 0;
   int64_t failed = 0;
-  std::set<std::string> active_users;  // users with a pending or running app
+  // Leaves: users with a pending or running app (Hadoop: with outstanding
+  // asks, which the pool does not expose). Parents: none, as in Hadoop.
+  std::set<std::string> active_users;
 };
 
 struct QueueStatsSnapshot {
@@ -56,6 +58,23 @@ struct QueueStatsSnapshot {
   pool::Resource cluster;
   std::vector<QueueStats> stats;  // by index in QueueTree::queues()
 };
+
+// The scheduler's cluster resource: RUNNING and DECOMMISSIONING nodes'
+// capability.
+pool::Resource ClusterResource(const rm::NodeRegistry& nodes);
+
+// An application's share of its queue and of the cluster, in percent, as
+// Hadoop 3.3's SchedulerApplicationAttempt.getResourceUsageReport computes
+// them with the DefaultResourceCalculator (memory): used / (cluster x the
+// leaf's capacity, relative to its parent as QueueInfo.getCapacity gives it,
+// truncated) x 100, 0 when that share is 0; used / cluster x 100. Both 0 for
+// an empty cluster.
+struct UsagePercentages {
+  float queue = 0;
+  float cluster = 0;
+};
+UsagePercentages UsagePercentagesOf(const pool::Resource& used, const rm::CsQueue& leaf,
+                                    const pool::Resource& cluster);
 
 // `pool` may be null (usage zero); `containers` may be null (no container
 // counts).

@@ -199,9 +199,7 @@ void ReportBuilder::ApplicationReport(const AppView& view, y::ApplicationReportP
   for (const auto& tag : s.tags) r->add_applicationtags(tag);
   r->mutable_priority()->set_priority(s.priority);
   r->set_unmanaged_application(s.unmanaged_am);
-  if (view.extras != nullptr && view.extras->app_node_label.has_value()) {
-    r->set_appnodelabelexpression(*view.extras->app_node_label);
-  }
+  r->set_appnodelabelexpression(ReportedAppNodeLabel(view.extras));
   if (view.extras != nullptr && view.extras->am_node_label.has_value()) {
     r->set_amnodelabelexpression(*view.extras->am_node_label);
   }

@@ -70,6 +70,12 @@ Result<pool::Resource> ResourceFromProto(const y::ResourceProto& proto,
   return r;
 }
 
+std::string ReportedAppNodeLabel(const AppExtras* extras) {
+  if (extras == nullptr || !extras->app_node_label.has_value()) return kLabelNotSet;
+  if (IsBlank(*extras->app_node_label)) return kDefaultPartition;
+  return *extras->app_node_label;
+}
+
 AppExtras ExtrasOf(const y::ApplicationSubmissionContextProto& context) {
   AppExtras extras;
   extras.view_acl = rm::AccessControlList::AllowNone();
@@ -146,6 +152,11 @@ Result<TranslatedSubmission> TranslateSubmission(
     if (timeout.application_timeout_type() == y::APP_TIMEOUT_LIFETIME) {
       s.lifetime_seconds = timeout.timeout();
     }
+  }
+  // RMAppNewlySavingTransition: the queue's default and maximum apply.
+  if (const rm::CsQueue* leaf = queues.FindLeaf(context.queue()); leaf != nullptr) {
+    s.lifetime_seconds =
+        std::max<int64_t>(rm::CheckAndGetApplicationLifetime(*leaf, s.lifetime_seconds), 0);
   }
   if (!s.unmanaged_am) {
     ASSIGN_OR_RETURN(const y::ResourceProto* capability, AmCapability(context));

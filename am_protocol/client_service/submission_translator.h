@@ -35,9 +35,20 @@ namespace spindle::client_service {
 // The name Hadoop reports for the default node partition
 // (NodeLabel.DEFAULT_NODE_LABEL_PARTITION).
 inline constexpr char kDefaultPartition[] = "<DEFAULT_PARTITION>";
+// What Hadoop reports for a label that was never set
+// (NodeLabel.NODE_LABEL_EXPRESSION_NOT_SET).
+inline constexpr char kLabelNotSet[] = "<Not set>";
 
 // What reports and access checks need from the submission context beyond
 // rm::Submission (kept by the service per application).
+struct AppExtras;
+
+// The application's label as the RPC report carries it, as Hadoop 3.3's
+// RMAppImpl.getAppNodeLabelExpression derives it from the context's:
+// "<Not set>" when unset, the default partition when blank, else as given.
+// `extras` may be null (nothing known: unset).
+std::string ReportedAppNodeLabel(const AppExtras* extras);
+
 struct AppExtras {
   // node_label_expression of the context, if set.
   std::optional<std::string> app_node_label;

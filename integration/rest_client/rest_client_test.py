@@ -6,6 +6,8 @@ starts them) through its command line, as a user would:
 
   nodes      the NM's node is listed RUNNING
   submit     an AM that sleeps; `apps` lists it, `app`, `attempts`, `state`
+  lifetime   PUT timeout: the sleeper's LIFETIME ends in an hour; `timeouts`
+             shows it (3.x RMs only: 2.x has no timeout endpoints)
   kill       PUT state KILLED, polled to KILLED; `apps --states KILLED` lists it
   submit     an AM command `true` (no AM protocol): FAILED, as on Apache YARN
   submit     a real AM (`spindle shell-am`, one container running `true`):
@@ -222,6 +224,16 @@ def scenario(cell):
     check(app["user"] == "alice" and app["queue"] == "default", "app: user alice, queue default")
     attempt = s.wait("the sleeper's AM container", lambda: [a for a in listed(s.json("attempts", sleeper), "appAttempts", "appAttempt") if a.get("containerId")])[0]
     check(attempt["id"] == 1, f"attempts: attempt 1 in {attempt['containerId']}")
+    if str(info.get("hadoopVersion", "")).startswith("2."):
+        print("skip: timeouts (the 2.x REST API has no timeout endpoints)", flush=True)
+    else:
+        out, _ = s.run("timeouts", sleeper)
+        check("LIFETIME" in out and "UNLIMITED" in out and "-1" in out, "timeouts: LIFETIME UNLIMITED, -1 before any lifetime")
+        out, _ = s.run("--user", "alice", "lifetime", sleeper, "3600")
+        check(out.startswith("LIFETIME ends "), f"lifetime: {out.strip()}")
+        timeout = listed(s.json("timeouts", sleeper), "timeouts", "timeout")[0]
+        check(timeout["type"] == "LIFETIME" and 3500 < timeout["remainingTimeInSeconds"] <= 3600,
+              f"timeouts: LIFETIME with {timeout['remainingTimeInSeconds']} s left")
     out, err = s.run("--user", "alice", "kill", sleeper, "--wait", "60")
     check(out.strip() == "KILLED", f"kill: KILLED ({err.strip()})")
     check(s.run("state", sleeper)[0].strip() == "KILLED", "state: KILLED")

@@ -357,6 +357,34 @@ def cmd_kill(client, args):
         return EXIT_NOT_KILLED
 
 
+TIMEOUT_COLUMNS = [("Type", "type"), ("Expiry-Time", "expiryTime"), ("Remaining-Seconds", "remainingTimeInSeconds")]
+
+
+def cmd_timeouts(client, args):
+    """The documented timeouts answer: {"timeouts":{"timeout":[{...}]}}."""
+    resp = client.get(f"/apps/{quote(args.id)}/timeouts")
+    if args.json:
+        return print_json(resp)
+    table(items(resp.json(), "timeouts", "timeout"), TIMEOUT_COLUMNS)
+
+
+def iso8601(epoch_seconds):
+    """Hadoop's Times.formatISO8601 pattern, yyyy-MM-dd'T'HH:mm:ss.SSSZ, in UTC."""
+    whole = int(epoch_seconds)
+    millis = int((epoch_seconds - whole) * 1000)
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{millis:03d}+0000"
+
+
+def cmd_lifetime(client, args):
+    user = args.cmd_user or client.user
+    body = {"timeout": {"type": "LIFETIME", "expiryTime": iso8601(time.time() + args.seconds)}}
+    resp = client.call("PUT", f"/apps/{quote(args.id)}/timeout", body=body, user=user)
+    if args.json:
+        return print_json(resp)
+    timeout = resp.json()["timeout"]
+    print(f"{timeout['type']} ends {timeout['expiryTime']} ({timeout['remainingTimeInSeconds']} s left)")
+
+
 def quote(segment):
     return urllib.parse.quote(segment, safe="")
 
@@ -385,6 +413,7 @@ def build_parser():
         ("app", cmd_app, "GET /apps/{id}"),
         ("attempts", cmd_attempts, "GET /apps/{id}/appattempts"),
         ("state", cmd_state, "GET /apps/{id}/state"),
+        ("timeouts", cmd_timeouts, "GET /apps/{id}/timeouts"),
         ("node", cmd_node, "GET /nodes/{id}"),
     ):
         p = sub.add_parser(name, help=what)
@@ -410,6 +439,11 @@ def build_parser():
     p.add_argument("--user", dest="cmd_user", help="kill as this user (user.name)")
     p.add_argument("--wait", type=float, default=30.0, help="seconds to wait for KILLED")
     p.set_defaults(func=cmd_kill)
+    p = sub.add_parser("lifetime", help="PUT /apps/{id}/timeout: LIFETIME ends SECONDS from now")
+    p.add_argument("id")
+    p.add_argument("seconds", type=float)
+    p.add_argument("--user", dest="cmd_user", help="as this user (user.name)")
+    p.set_defaults(func=cmd_lifetime)
     return parser
 
 

@@ -67,11 +67,28 @@ struct CsQueue {
   double maximum_am_resource_fraction = 0.1;
   // <path>.ordering-policy of a leaf: fifo (default) or fair.
   pool::QueueOrdering ordering = pool::QueueOrdering::kFifo;
+  // Application lifetimes in seconds, as Hadoop 3.3's AbstractCSQueue
+  // derives them (getInheritedMaxAppLifetime / getInheritedDefaultAppLifetime):
+  // <path>.maximum-application-lifetime, the parent's when unset or negative
+  // (root: as configured; <= 0 means no maximum);
+  // <path>.default-application-lifetime, when unset the parent's (if some
+  // ancestor configured one and it is within this queue's maximum) else this
+  // queue's maximum; finally the maximum whenever it is not positive.
+  int64_t maximum_application_lifetime = -1;
+  int64_t default_application_lifetime = -1;
+  // Whether this queue or an ancestor configured a default lifetime.
+  bool default_lifetime_configured = false;
   // <path>.accessible-node-labels. Root: "*"; others: the parent's unless set.
   std::vector<std::string> accessible_node_labels;
 
   bool is_leaf() const { return children.empty(); }
   bool is_root() const { return parent < 0; }
 };
+
+// The lifetime an application submitted to `leaf` gets, in seconds (<= 0:
+// none), given the one it asked for (<= 0: none), as Hadoop 3.3's
+// CapacityScheduler.checkAndGetApplicationLifetime: the queue's default when
+// it asked for none, capped by the queue's maximum when there is one.
+int64_t CheckAndGetApplicationLifetime(const CsQueue& leaf, int64_t requested_seconds);
 
 }  // namespace spindle::rm

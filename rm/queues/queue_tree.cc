@@ -29,6 +29,17 @@ std::string_view Name(QueueAcl acl) {
   return "?";
 }
 
+int64_t CheckAndGetApplicationLifetime(const CsQueue& leaf, int64_t requested_seconds) {
+  // The default never exceeds the maximum (the parser refuses that), so
+  // only the request is capped.
+  if (requested_seconds <= 0) return leaf.default_application_lifetime;
+  if (leaf.maximum_application_lifetime > 0 &&
+      requested_seconds > leaf.maximum_application_lifetime) {
+    return leaf.maximum_application_lifetime;
+  }
+  return requested_seconds;
+}
+
 namespace {
 
 // Hadoop's ParentQueue PRECISION (on fractions), in percent.
@@ -79,6 +90,7 @@ class TreeParser {
   Status ReadGlobals();
   Result<std::vector<std::string>> ChildNames(const CsQueue& queue) const;
   Status ReadQueue(CsQueue& queue, const CsQueue* parent) const;
+  Status ReadLifetimes(CsQueue& queue, const CsQueue* parent) const;
   Result<double> ReadPercent(const std::string& key, double fallback, bool allow_minus_one) const;
   Status CheckChildren(const std::vector<CsQueue>& queues, const CsQueue& parent) const;
   Status CheckLeafNames(const std::vector<CsQueue>& queues) const;
@@ -213,6 +225,8 @@ Status TreeParser::ReadQueue(CsQueue& queue, const CsQueue* parent) const {
     return Invalid(am_key, "must be within [0, 1]");
   }
 
+  RETURN_NOT_OK(ReadLifetimes(queue, parent));
+
   const std::string labels_key = Key(path, "accessible-node-labels");
   if (parent == nullptr || !conf_.Get(labels_key).has_value()) {
     queue.accessible_node_labels =
@@ -224,6 +238,41 @@ Status TreeParser::ReadQueue(CsQueue& queue, const CsQueue* parent) const {
       queue.accessible_node_labels = {"*"};
     }
   }
+  return Status::OK();
+}
+
+// AbstractCSQueue.setupQueueConfigs (Hadoop 3.3) and its two helpers.
+Status TreeParser::ReadLifetimes(CsQueue& queue, const CsQueue* parent) const {
+  // CapacitySchedulerConfiguration.UNDEFINED.
+  constexpr int64_t kUndefined = -1;
+  const std::string max_key = Key(queue.path, "maximum-application-lifetime");
+  const std::string default_key = Key(queue.path, "default-application-lifetime");
+  ASSIGN_OR_RETURN(int64_t max_lifetime, conf_.GetInt(max_key, kUndefined));
+  ASSIGN_OR_RETURN(int64_t default_lifetime, conf_.GetInt(default_key, kUndefined));
+  queue.default_lifetime_configured =
+      default_lifetime >= 0 || (parent != nullptr && parent->default_lifetime_configured);
+  if (parent != nullptr) {
+    // 0 overrides the parent's maximum (none); a negative value inherits it.
+    if (max_lifetime < 0) max_lifetime = parent->maximum_application_lifetime;
+    if (default_lifetime < 0) {
+      // Unset here: an ancestor's default if one was configured and it is
+      // within this queue's maximum (compared as Java compares, so a
+      // maximum of -1 takes the maximum), else this queue's maximum.
+      if (queue.default_lifetime_configured &&
+          parent->default_application_lifetime <= max_lifetime) {
+        default_lifetime = parent->default_application_lifetime;
+      } else {
+        default_lifetime = max_lifetime;
+      }
+    }
+  }
+  if (max_lifetime > 0 && default_lifetime > max_lifetime) {
+    return Invalid(default_key, "Default lifetime " + std::to_string(default_lifetime) +
+                                    " can't exceed maximum lifetime " +
+                                    std::to_string(max_lifetime));
+  }
+  queue.maximum_application_lifetime = max_lifetime;
+  queue.default_application_lifetime = default_lifetime > 0 ? default_lifetime : max_lifetime;
   return Status::OK();
 }
 

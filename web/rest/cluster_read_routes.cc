@@ -13,6 +13,7 @@
 
 #include "am_protocol/client_service/record_protos.h"
 #include "web/rest/app_info.h"
+#include "web/rest/app_lookup.h"
 #include "web/rest/app_statistics.h"
 #include "web/rest/cluster_info.h"
 #include "web/rest/cluster_metrics.h"
@@ -26,13 +27,6 @@ namespace spindle::web::rest {
 namespace y = hadoop::yarn;
 
 namespace {
-
-std::string Trim(const std::string& s) {
-  const size_t begin = s.find_first_not_of(" \t\r\n");
-  if (begin == std::string::npos) return "";
-  const size_t end = s.find_last_not_of(" \t\r\n");
-  return s.substr(begin, end - begin + 1);
-}
 
 class Handlers {
  public:
@@ -230,15 +224,7 @@ class Handlers {
 
   // WebAppUtils.parseApplicationId, then the app (RMWebServices).
   std::optional<rm::RmApp> FindApp(const HttpRequest& request, RestError* error) const {
-    const std::string text = request.PathParam("appid");
-    const std::optional<rm::ApplicationId> id = ParseAppIdParam(text, error);
-    if (!id.has_value()) return std::nullopt;
-    auto app = deps_.apps->GetApp(*id);
-    if (!app.ok()) {
-      *error = RestError::NotFound("app with id: " + text + " not found");
-      return std::nullopt;
-    }
-    return std::move(app).value();
+    return FindAppParam(*deps_.apps, request.PathParam("appid"), error);
   }
 
   // DeSelectFields.initFields.

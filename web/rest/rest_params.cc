@@ -12,13 +12,6 @@ namespace {
 
 constexpr char kIllegalArgument[] = "java.lang.IllegalArgumentException";
 
-std::string Trim(const std::string& s) {
-  const size_t begin = s.find_first_not_of(" \t\r\n");
-  if (begin == std::string::npos) return "";
-  const size_t end = s.find_last_not_of(" \t\r\n");
-  return s.substr(begin, end - begin + 1);
-}
-
 std::string AllYarnStates() {
   std::string out = "[";
   for (const auto& name : YarnAppStateNames()) {
@@ -29,6 +22,13 @@ std::string AllYarnStates() {
 }
 
 }  // namespace
+
+std::string Trim(const std::string& s) {
+  const size_t begin = s.find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) return "";
+  const size_t end = s.find_last_not_of(" \t\r\n");
+  return s.substr(begin, end - begin + 1);
+}
 
 std::string LowerAscii(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -61,7 +61,10 @@ TEST_F(ClientRmServiceTest, SubmittedAppReportsLikeHadoop) {
   EXPECT_TRUE(r->has_unmanaged_application());
   EXPECT_FALSE(r->unmanaged_application());
   EXPECT_EQ(r->amnodelabelexpression(), "<DEFAULT_PARTITION>");
-  EXPECT_FALSE(r->has_appnodelabelexpression());
+  // RMAppImpl.getAppNodeLabelExpression (3.3): an unset label reads
+  // "<Not set>" (the Java RM 3.3.6 answered the same to `yarn application
+  // -status`).
+  EXPECT_EQ(r->appnodelabelexpression(), "<Not set>");
   EXPECT_EQ(r->log_aggregation_status(), y::LOG_DISABLED);
   ASSERT_EQ(r->apptimeouts_size(), 1);
   EXPECT_EQ(r->apptimeouts(0).application_timeout().expire_time(), "UNLIMITED");
@@ -179,7 +182,8 @@ TEST_F(ClientRmServiceTest, SubmissionDefaultsAndLimits) {
   EXPECT_THAT(r->applicationtags(), ElementsAre("t1", "t2"));
   // Capped at yarn.cluster.max-application-priority (0).
   EXPECT_EQ(r->priority().priority(), 0);
-  EXPECT_TRUE(r->has_appnodelabelexpression());
+  // A blank label is the default partition (RMAppImpl, 3.3).
+  EXPECT_EQ(r->appnodelabelexpression(), "<DEFAULT_PARTITION>");
   EXPECT_EQ(rm_.apps().GetApp(id)->max_attempts, 1);
   EXPECT_EQ(rm_.apps().GetApp(id)->submission.context_bytes, context.SerializeAsString());
 }

@@ -209,6 +209,8 @@ TEST_F(ClientRmServiceTest, NodeLabelsAndAttributesAreEmptyWithoutAny) {
 
 class LifetimeTest : public ClientRmServiceTest {
  protected:
+  using ClientRmServiceTest::ClientRmServiceTest;
+
   Status UpdateLifetime(const rm::ApplicationId& id, const std::optional<std::string>& expire,
                         y::UpdateApplicationTimeoutsResponseProto* response,
                         const std::string& user = "alice") {
@@ -348,6 +350,66 @@ TEST_F(LifetimeTest, ErrorsAreHadoops) {
   ASSERT_TRUE(UpdateLifetime(id, later, &response).ok());
   EXPECT_EQ(response.application_timeouts(0).expire_time(), later);
   EXPECT_EQ(Lifetime(*Report(id)).expire_time(), "UNLIMITED");
+}
+
+// Per-queue lifetimes (CapacityScheduler 3.3): default 100 s and maximum
+// 300 s on "default".
+HarnessOptions QueueLifetimeOptions() {
+  HarnessOptions options = Options();
+  options.capacity_scheduler_xml += CsProperty("root.default.maximum-application-lifetime", "300") +
+                                    CsProperty("root.default.default-application-lifetime", "100");
+  return options;
+}
+
+class QueueLifetimeTest : public LifetimeTest {
+ protected:
+  QueueLifetimeTest() : LifetimeTest(QueueLifetimeOptions()) {}
+
+  rm::ApplicationId SubmitWithLifetime(int64_t seconds) {
+    const rm::ApplicationId id = NewId();
+    y::ApplicationSubmissionContextProto context = Context(id);
+    if (seconds > 0) {
+      auto* timeout = context.add_application_timeouts();
+      timeout->set_application_timeout_type(y::APP_TIMEOUT_LIFETIME);
+      timeout->set_timeout(seconds);
+    }
+    EXPECT_TRUE(Submit(context).ok());
+    return id;
+  }
+};
+
+// RMAppNewlySavingTransition + checkAndGetApplicationLifetime: none asked
+// gets the queue's default, too long is cut to the maximum, within it stays.
+TEST_F(QueueLifetimeTest, SubmissionGetsTheQueuesDefaultAndMaximum) {
+  const int64_t submitted = Now();
+  const rm::ApplicationId none = SubmitWithLifetime(0);
+  EXPECT_EQ(*ParseIso8601(Lifetime(*Report(none)).expire_time()), submitted + 100 * 1000);
+  const rm::ApplicationId too_long = SubmitWithLifetime(1000);
+  EXPECT_EQ(*ParseIso8601(Lifetime(*Report(too_long)).expire_time()), submitted + 300 * 1000);
+  const rm::ApplicationId within = SubmitWithLifetime(200);
+  EXPECT_EQ(*ParseIso8601(Lifetime(*Report(within)).expire_time()), submitted + 200 * 1000);
+  EXPECT_EQ(Lifetime(*Report(within)).remaining_time(), 200);
+}
+
+// RMAppManager.updateApplicationTimeout: an update past submission + the
+// queue's maximum is cut to it, and the answer carries the cut time.
+TEST_F(QueueLifetimeTest, UpdateIsCappedAtTheQueuesMaximumFromSubmission) {
+  const int64_t submitted = Now();
+  const rm::ApplicationId id = SubmitWithLifetime(50);
+  Run(id);
+  rm_.clock().Advance(std::chrono::seconds(10));
+  y::UpdateApplicationTimeoutsResponseProto response;
+  ASSERT_TRUE(UpdateLifetime(id, FormatIso8601(Now() + 3600 * 1000), &response).ok());
+  const int64_t cap = submitted + 300 * 1000;
+  ASSERT_EQ(response.application_timeouts_size(), 1);
+  EXPECT_EQ(response.application_timeouts(0).expire_time(), FormatIso8601(cap));
+  EXPECT_EQ(*ParseIso8601(Lifetime(*Report(id)).expire_time()), cap);
+  EXPECT_EQ(Lifetime(*Report(id)).remaining_time(), 290);
+  // Within the maximum: as asked, echoed unchanged.
+  const std::string within = FormatIso8601(Now() + 60 * 1000, 0);
+  ASSERT_TRUE(UpdateLifetime(id, within, &response).ok());
+  EXPECT_EQ(response.application_timeouts(0).expire_time(), within);
+  EXPECT_EQ(Lifetime(*Report(id)).remaining_time(), 60);
 }
 
 HarnessOptions AclOptions() {

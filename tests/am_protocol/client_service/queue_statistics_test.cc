@@ -7,6 +7,8 @@
 // each share).
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "tests/am_protocol/client_service/client_rm_service_fixture.h"
 
 namespace spindle::client_service {
@@ -36,6 +38,18 @@ class QueueStatisticsTest : public ClientRmServiceTest {
     }
   }
 
+  // An app in default with its AM and 2 x 1024 MB/1 vcore, one in batch with
+  // its AM and 1 x 512 MB/2 vcores.
+  std::pair<rm::ApplicationId, rm::ApplicationId> TwoRunningApps() {
+    const rm::ApplicationId in_default = SubmitNew("default");
+    const rm::ApplicationId in_batch = SubmitNew("batch");
+    Run(in_default);
+    EXPECT_TRUE(rm_.apps().RegisterAm({in_batch, 1}, "am2", 1, "").ok());
+    AddTaskContainers(in_default, 2, pool::Resource::Of(1024, 1));
+    AddTaskContainers(in_batch, 1, pool::Resource::Of(512, 2));
+    return {in_default, in_batch};
+  }
+
   y::QueueInfoProto Info(const std::string& queue) {
     y::GetQueueInfoRequestProto request;
     request.set_queuename(queue);
@@ -54,12 +68,7 @@ class QueueStatisticsTest : public ClientRmServiceTest {
 };
 
 TEST_F(QueueStatisticsTest, StatisticsAddUpToTheNodeReports) {
-  const rm::ApplicationId in_default = SubmitNew("default");
-  const rm::ApplicationId in_batch = SubmitNew("batch");
-  Run(in_default);
-  ASSERT_TRUE(rm_.apps().RegisterAm({in_batch, 1}, "am2", 1, "").ok());
-  AddTaskContainers(in_default, 2, pool::Resource::Of(1024, 1));
-  AddTaskContainers(in_batch, 1, pool::Resource::Of(512, 2));
+  TwoRunningApps();
   // A third app waits for its AM container: what is pending.
   // (carol is in "engineers", who may submit to root.eng.)
   const rm::ApplicationId waiting = NewId("carol");
@@ -126,6 +135,31 @@ TEST_F(QueueStatisticsTest, StatisticsAddUpToTheNodeReports) {
   EXPECT_EQ(adhoc.queuestatistics().pendingmemorymb(), 256);
   EXPECT_EQ(adhoc.queuestatistics().pendingvcores(), 1);
   EXPECT_EQ(adhoc.queuestatistics().allocatedcontainers(), 0);
+
+  // Active users live in the leaves' QueueMetrics only (QueueMetrics.
+  // incrActiveUsers does not propagate, 3.3): root and eng report 0, as the
+  // Java RM 3.3.6 showed `yarn top` with an app running.
+  EXPECT_EQ(d.numactiveusers(), 1);
+  EXPECT_EQ(adhoc.queuestatistics().numactiveusers(), 1);
+  EXPECT_EQ(root.childqueues(1).queuestatistics().numactiveusers(), 0);
+  EXPECT_EQ(root.queuestatistics().numactiveusers(), 0);
+}
+
+// SchedulerApplicationAttempt.getResourceUsageReport (3.3), DefaultResource-
+// Calculator: used memory over cluster x the leaf's capacity *relative to its
+// parent* (QueueInfo.getCapacity), truncated, and over the cluster. The Java
+// RM reported 0 for neither while Spindle reported 0 for both.
+TEST_F(QueueStatisticsTest, ReportsCarryTheAppsShareOfItsQueueAndOfTheCluster) {
+  const auto [in_default, in_batch] = TwoRunningApps();
+  // default: 40% of 8192 MB -> 3276 MB; 256 + 2 x 1024 used.
+  const y::ApplicationResourceUsageReportProto d = Report(in_default)->app_resource_usage();
+  EXPECT_FLOAT_EQ(d.queue_usage_percentage(), 2304.0f / 3276.0f * 100);
+  EXPECT_FLOAT_EQ(d.cluster_usage_percentage(), 2304.0f / 8192.0f * 100);
+  // batch: 70% of its parent, taken of the whole cluster: 5734 MB (not
+  // 8192 x 0.6 x 0.7), as Hadoop computes it; 256 + 512 used.
+  const y::ApplicationResourceUsageReportProto b = Report(in_batch)->app_resource_usage();
+  EXPECT_FLOAT_EQ(b.queue_usage_percentage(), 768.0f / 5734.0f * 100);
+  EXPECT_FLOAT_EQ(b.cluster_usage_percentage(), 768.0f / 8192.0f * 100);
 }
 
 TEST_F(QueueStatisticsTest, AQueueBeyondItsShareHasNothingAvailable) {

@@ -198,6 +198,61 @@ TEST(QueueTreeTest, AccessibleNodeLabelsAreInherited) {
   EXPECT_THAT(tree.Find("b")->accessible_node_labels, ElementsAre("*"));
 }
 
+// AbstractCSQueue.setupQueueConfigs (Hadoop 3.3): a maximum lifetime is
+// inherited unless a queue sets its own (0: none); an unset default is an
+// ancestor's (if one was configured and it fits the queue's maximum), else
+// the queue's maximum.
+TEST(QueueTreeTest, ApplicationLifetimesAreInheritedAsCapacitySchedulerDoes) {
+  QueueTree tree = MustParse({{"root.queues", "a,p"},
+                              {"root.a.capacity", "50"},
+                              {"root.p.capacity", "50"},
+                              {"root.p.queues", "b,c,d"},
+                              {"root.p.b.capacity", "40"},
+                              {"root.p.c.capacity", "30"},
+                              {"root.p.d.capacity", "30"},
+                              {"root.p.maximum-application-lifetime", "1000"},
+                              {"root.p.default-application-lifetime", "600"},
+                              {"root.p.c.maximum-application-lifetime", "300"},
+                              {"root.p.d.maximum-application-lifetime", "0"}});
+  const CsQueue* a = tree.Find("a");
+  EXPECT_EQ(a->maximum_application_lifetime, -1);
+  EXPECT_EQ(a->default_application_lifetime, -1);
+  EXPECT_EQ(CheckAndGetApplicationLifetime(*a, 0), -1);  // none
+  EXPECT_EQ(CheckAndGetApplicationLifetime(*a, 99999), 99999);
+  // b inherits both.
+  const CsQueue* b = tree.Find("b");
+  EXPECT_EQ(b->maximum_application_lifetime, 1000);
+  EXPECT_EQ(b->default_application_lifetime, 600);
+  EXPECT_EQ(CheckAndGetApplicationLifetime(*b, 0), 600);
+  EXPECT_EQ(CheckAndGetApplicationLifetime(*b, 5000), 1000);
+  EXPECT_EQ(CheckAndGetApplicationLifetime(*b, 50), 50);
+  // c's own maximum is below p's default: the default becomes the maximum.
+  const CsQueue* c = tree.Find("c");
+  EXPECT_EQ(c->maximum_application_lifetime, 300);
+  EXPECT_EQ(c->default_application_lifetime, 300);
+  // d: 0 removes the maximum; then 600 <= 0 is false, so the default is
+  // d's maximum (0), and a non-positive default is the maximum: 0, none.
+  const CsQueue* d = tree.Find("d");
+  EXPECT_EQ(d->maximum_application_lifetime, 0);
+  EXPECT_EQ(d->default_application_lifetime, 0);
+  EXPECT_EQ(CheckAndGetApplicationLifetime(*d, 0), 0);
+  EXPECT_EQ(CheckAndGetApplicationLifetime(*d, 5000), 5000);
+  // A maximum alone is also the default.
+  QueueTree only_max = MustParse({{"root.queues", "q"},
+                                  {"root.q.capacity", "100"},
+                                  {"root.q.maximum-application-lifetime", "120"}});
+  EXPECT_EQ(only_max.Find("q")->default_application_lifetime, 120);
+  EXPECT_EQ(CheckAndGetApplicationLifetime(*only_max.Find("q"), 0), 120);
+}
+
+TEST(QueueTreeErrorsTest, DefaultLifetimeAboveTheMaximum) {
+  EXPECT_THAT(ParseError({{"root.queues", "q"},
+                          {"root.q.capacity", "100"},
+                          {"root.q.maximum-application-lifetime", "100"},
+                          {"root.q.default-application-lifetime", "200"}}),
+              HasSubstr("Default lifetime 200 can't exceed maximum lifetime 100"));
+}
+
 TEST(QueueTreeErrorsTest, RootWithoutChildren) {
   EXPECT_THAT(ParseError({}), HasSubstr("Queue configuration missing child queue names for root"));
   EXPECT_THAT(ParseError({{"root.queues", " , "}}),

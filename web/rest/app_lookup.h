@@ -1,0 +1,20 @@
+// The application a REST path names, as RMWebServices.getRMAppForAppId
+// (Hadoop 3.3) finds it: WebAppUtils.parseApplicationId (BadRequest for a
+// malformed id, rest_params.h), then NotFoundException "app with id: <id>
+// not found" for an unknown one.
+//
+// Thread-safety: as ApplicationManager (thread-safe).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "rm/apps/app_manager.h"
+#include "web/rest/rest_response.h"
+
+namespace spindle::web::rest {
+
+std::optional<rm::RmApp> FindAppParam(const rm::ApplicationManager& apps, const std::string& text,
+                                      RestError* error);
+
+}  // namespace spindle::web::rest

@@ -11,6 +11,7 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 
 namespace {
+// The most one read takes off a socket; the buffer is per I/O thread.
 constexpr size_t kReadChunk = size_t{64} * 1024;
 constexpr char kRetriableException[] = "org.apache.hadoop.ipc.RetriableException";
 
@@ -25,21 +26,26 @@ std::string RemoteOf(const asio::ip::tcp::socket& socket) {
 }
 }  // namespace
 
-ServerConnection::ServerConnection(asio::ip::tcp::socket socket, ServerConnectionEnv* env)
+ServerConnection::ServerConnection(asio::ip::tcp::socket socket, ServerConnectionEnv* env,
+                                   std::string peer_ip)
     : env_(env),
       strand_(asio::make_strand(socket.get_executor())),
       socket_(std::move(socket)),
       idle_timer_(strand_),
       remote_(RemoteOf(socket_)),
-      session_(env->session_options, this, NewNonce()),
-      read_buf_(kReadChunk) {
+      peer_ip_(std::move(peer_ip)),
+      session_(env->session_options, this, NewNonce()) {
   error_code ec;
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  // Reads happen only once the socket is readable; non-blocking turns a
+  // spurious wake-up into would_block instead of a stalled I/O thread.
+  socket_.non_blocking(true, ec);
   RpcActivityCounters::Add(env_->activity.open_connections, 1);
 }
 
 ServerConnection::~ServerConnection() {
   if (counted_open_) RpcActivityCounters::Add(env_->activity.open_connections, -1);
+  LeaveTable();
   VLOG(1) << LogPrefix() << "connection released";
 }
 
@@ -64,22 +70,35 @@ void ServerConnection::Close(std::function<void()> closed) {
 
 void ServerConnection::DoRead() {
   if (closed_) return;
-  socket_.async_read_some(
-      asio::buffer(read_buf_),
-      asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec, size_t n) {
-        self->OnRead(ec, n);
+  socket_.async_wait(
+      asio::ip::tcp::socket::wait_read,
+      asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec) {
+        self->OnReadable(ec);
       }));
 }
 
-void ServerConnection::OnRead(const error_code& ec, size_t n) {
+void ServerConnection::OnReadable(const error_code& wait_ec) {
   if (closed_) return;
+  if (wait_ec) {
+    CloseNow(wait_ec.message());
+    return;
+  }
+  // Shared by every connection this I/O thread serves: the session copies
+  // what it keeps before the next read can overwrite it.
+  static thread_local std::vector<char> scratch(kReadChunk);
+  error_code ec;
+  const size_t n = socket_.read_some(asio::buffer(scratch), ec);
+  if (ec == asio::error::would_block || ec == asio::error::try_again) {
+    DoRead();
+    return;
+  }
   if (ec) {
     CloseNow(ec == asio::error::eof ? "peer closed" : ec.message());
     return;
   }
   active_since_timer_ = true;
   RpcActivityCounters::Add(env_->activity.received_bytes, static_cast<int64_t>(n));
-  if (!session_.OnData(std::string_view(read_buf_.data(), n))) {
+  if (!session_.OnData(std::string_view(scratch.data(), n))) {
     LOG(WARNING) << LogPrefix() << "closing: " << session_.close_reason();
     close_after_flush_ = true;
     if (writing_.empty() && out_queue_.empty()) CloseNow(session_.close_reason());
@@ -217,6 +236,12 @@ void ServerConnection::CloseNow(const std::string& why) {
   idle_timer_.cancel(ignored);
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
+  LeaveTable();
+}
+
+void ServerConnection::LeaveTable() {
+  // Remove() is idempotent, so the destructor may call this again.
+  if (env_->table != nullptr) env_->table->Remove(peer_ip_, this);
 }
 
 }  // namespace spindle::ipc

@@ -81,6 +81,10 @@ class ServerSession {
   const std::string& close_reason() const { return close_reason_; }
   const ConnectionIdentity& identity() const { return identity_; }
   bool context_established() const { return state_ == State::kReady; }
+  // Bytes of buffer storage this session holds between reads: what an idle
+  // connection costs beyond its fixed size (bounded by
+  // FrameDecoder::kRetainedCapacity once a frame has been consumed).
+  size_t retained_bytes() const { return decoder_.capacity(); }
 
  private:
   enum class State {

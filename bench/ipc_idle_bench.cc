@@ -26,9 +26,9 @@ namespace {
 namespace asio = boost::asio;
 constexpr char kClientProtocol[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
 
-Result<double> RssMb(pid_t pid) {
+Result<RssFigure> Rss(pid_t pid) {
   ASSIGN_OR_RETURN(ProcessUsage usage, ReadProcessUsage(pid));
-  return usage.rss_mb;
+  return RssFigure{usage.rss_mb, usage.rss_anon_mb};
 }
 
 Result<wire::HostPort> ParseHostPort(const std::string& text) {
@@ -149,28 +149,42 @@ Result<IpcIdleBenchResult> RunIpcIdleBench(const IpcIdleBenchOptions& options) {
     if (pid <= 0) return Status::InvalidArgument("--rm needs --rm-pid (whose RSS to read)");
   }
   const auto hold = std::chrono::seconds(options.hold_seconds);
+  const auto timeout = std::chrono::seconds(options.timeout_seconds);
+  auto open = [&](auto* silent, auto* calling, int count) {
+    return options.send_nothing ? silent->Open(target, count)
+                                : calling->Open(target, count, timeout);
+  };
   IpcIdleBenchResult result;
   result.connections = options.connections;
-  std::this_thread::sleep_for(hold);  // let start-up allocations settle
-  ASSIGN_OR_RETURN(result.rss_before_mb, RssMb(pid));
-
-  CallingConnections calling;
-  SilentConnections silent;
-  const Status opened = options.send_nothing
-                            ? silent.Open(target, options.connections)
-                            : calling.Open(target, options.connections,
-                                           std::chrono::seconds(options.timeout_seconds));
-  if (!opened.ok()) {
-    child.Stop();
-    return opened;
+  Status status;
+  if (options.warmup > 0) {
+    CallingConnections calling;
+    SilentConnections silent;
+    status = open(&silent, &calling, options.warmup);
   }
-  std::this_thread::sleep_for(hold);
-  ASSIGN_OR_RETURN(result.rss_with_mb, RssMb(pid));
-  silent.CloseAll();
-  calling.CloseAll();
-  std::this_thread::sleep_for(std::chrono::seconds(options.after_seconds));
-  ASSIGN_OR_RETURN(result.rss_after_mb, RssMb(pid));
+  std::this_thread::sleep_for(hold);  // let start-up allocations settle
+  Result<RssFigure> before = Rss(pid);
+  if (status.ok()) status = before.status();
+  if (status.ok()) {
+    result.before = *before;
+    CallingConnections calling;
+    SilentConnections silent;
+    status = open(&silent, &calling, options.connections);
+    if (status.ok()) {
+      std::this_thread::sleep_for(hold);
+      Result<RssFigure> with = Rss(pid);
+      status = with.status();
+      if (with.ok()) result.with = *with;
+    }
+  }  // every connection closes here
+  if (status.ok()) {
+    std::this_thread::sleep_for(std::chrono::seconds(options.after_seconds));
+    Result<RssFigure> after = Rss(pid);
+    status = after.status();
+    if (after.ok()) result.after = *after;
+  }
   child.Stop();
+  RETURN_NOT_OK(status);
   return result;
 }
 
@@ -181,6 +195,9 @@ const CommandSpec& IpcIdleBenchCommand() {
       "an RM's RSS before, with N idle IPC connections, and after they close",
       {FlagSpec::Int("connections", kDefaults.connections, "idle connections held at once")
            .InRange(1, 1e5),
+       FlagSpec::Int("warmup", kDefaults.warmup,
+                     "connections used and closed before the 'before' figure")
+           .InRange(0, 1e5),
        FlagSpec::Int("hold-seconds", kDefaults.hold_seconds,
                      "idle time before the 'before' and 'with' figures (keep under the RM's "
                      "20 s idle close)")
@@ -201,6 +218,7 @@ const CommandSpec& IpcIdleBenchCommand() {
 int IpcIdleBenchMain(const CommandLine& flags) {
   IpcIdleBenchOptions options;
   options.connections = static_cast<int>(flags.GetInt("connections"));
+  options.warmup = static_cast<int>(flags.GetInt("warmup"));
   options.hold_seconds = static_cast<int>(flags.GetInt("hold-seconds"));
   options.after_seconds = static_cast<int>(flags.GetInt("after-seconds"));
   options.send_nothing = flags.GetBool("send-nothing");
@@ -212,26 +230,31 @@ int IpcIdleBenchMain(const CommandLine& flags) {
   auto result = RunIpcIdleBench(options);
   if (!result.ok()) return ReportFailure("bench ipc-idle", result.status());
   const IpcIdleBenchResult& r = *result;
-  const double per_connection_kb =
-      (r.rss_with_mb - r.rss_before_mb) * 1024.0 / static_cast<double>(r.connections);
+  auto per_connection_kb = [&](double mb) {
+    return mb * 1024.0 / static_cast<double>(r.connections);
+  };
   std::printf("spindle bench ipc-idle: %d idle connections to the RM's client port (%s)\n",
               r.connections,
               options.send_nothing ? "connect only" : "SIMPLE handshake + one call each");
-  std::printf("%-28s %10s %12s\n", "phase", "RSS MB", "vs before");
-  std::printf("%-28s %10.1f %12s\n", "before", r.rss_before_mb, "");
-  std::printf("%-28s %10.1f %+11.1f  (%.1f KB per connection)\n",
-              ("with " + std::to_string(r.connections) + " open").c_str(), r.rss_with_mb,
-              r.rss_with_mb - r.rss_before_mb, per_connection_kb);
-  std::printf("%-28s %10.1f %+11.1f\n",
-              (std::to_string(options.after_seconds) + " s after they closed").c_str(),
-              r.rss_after_mb, r.rss_after_mb - r.rss_before_mb);
+  std::printf("%-26s %9s %9s %12s %12s\n", "phase", "RSS MB", "anon MB", "RSS delta", "anon delta");
+  auto row = [&](const std::string& phase, const RssFigure& f) {
+    std::printf("%-26s %9.1f %9.1f %+12.1f %+12.1f\n", phase.c_str(), f.rss_mb, f.anon_mb,
+                f.rss_mb - r.before.rss_mb, f.anon_mb - r.before.anon_mb);
+  };
+  row("before", r.before);
+  row("with " + std::to_string(r.connections) + " open", r.with);
+  row(std::to_string(options.after_seconds) + " s after they closed", r.after);
+  std::printf("per open connection: %.1f KB RSS, %.1f KB anon\n",
+              per_connection_kb(r.with.rss_mb - r.before.rss_mb),
+              per_connection_kb(r.with.anon_mb - r.before.anon_mb));
   if (!options.json_path.empty()) {
     std::ofstream out(options.json_path);
     out << "{\"bench\":\"ipc-idle\",\"connections\":" << r.connections
         << ",\"send_nothing\":" << (options.send_nothing ? "true" : "false")
-        << ",\"rss_before_mb\":" << r.rss_before_mb << ",\"rss_with_mb\":" << r.rss_with_mb
-        << ",\"rss_after_mb\":" << r.rss_after_mb << ",\"after_seconds\":" << options.after_seconds
-        << "}\n";
+        << ",\"rss_before_mb\":" << r.before.rss_mb << ",\"rss_with_mb\":" << r.with.rss_mb
+        << ",\"rss_after_mb\":" << r.after.rss_mb << ",\"anon_before_mb\":" << r.before.anon_mb
+        << ",\"anon_with_mb\":" << r.with.anon_mb << ",\"anon_after_mb\":" << r.after.anon_mb
+        << ",\"after_seconds\":" << options.after_seconds << "}\n";
     if (!out) {
       std::fprintf(stderr, "spindle bench ipc-idle: cannot write %s\n", options.json_path.c_str());
       return 1;

@@ -1,8 +1,10 @@
 // `spindle bench ipc-idle`: what idle IPC connections cost a ResourceManager
 // in memory, and whether it gets the memory back (issue 16, item 6).
 //
-//  1. before: the RM's RSS (VmRSS of /proc/<pid>/status) once it listens and
-//     has settled;
+//  1. before: the RM's RSS (VmRSS and RssAnon of /proc/<pid>/status) once it
+//     listens, has served --warmup connections the same way (so that code
+//     paged in by a first call is not counted as connection memory) and has
+//     settled;
 //  2. with: C connections to its client port (8032), each negotiated (SIMPLE,
 //     connection context) with one getClusterMetrics call answered, then left
 //     idle, as a client between calls leaves them (--send-nothing: sockets
@@ -29,6 +31,8 @@ namespace spindle::bench {
 struct IpcIdleBenchOptions {
   // Idle connections held at once. Default: 1000.
   int connections = 1000;
+  // Connections opened, used and closed before the "before" figure. Default: 10.
+  int warmup = 10;
   // Seconds the connections stay open and idle before the "with" figure.
   // Default: 3 (well under the RM's 20 s idle close).
   int hold_seconds = 3;
@@ -48,10 +52,16 @@ struct IpcIdleBenchOptions {
   std::string json_path;
 };
 
+// VmRSS and RssAnon (heap and stacks: VmRSS less mapped code and files).
+struct RssFigure {
+  double rss_mb = 0;
+  double anon_mb = 0;
+};
+
 struct IpcIdleBenchResult {
-  double rss_before_mb = 0;
-  double rss_with_mb = 0;
-  double rss_after_mb = 0;
+  RssFigure before;
+  RssFigure with;
+  RssFigure after;
   int connections = 0;
 };
 

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <future>
 
+#include "am_protocol/ipc/protobuf_log_folding.h"
+
 namespace spindle::ipc {
 
 namespace asio = boost::asio;
@@ -30,6 +32,8 @@ RpcServer::~RpcServer() { Stop(); }
 
 Status RpcServer::Start() {
   CHECK(!started_) << "RpcServer started twice";
+  // A peer must not be able to flood the log through libprotobuf.
+  InstallProtobufLogFolding();
   error_code ec;
   const auto address = asio::ip::make_address(options_.bind_host, ec);
   if (ec) return Status::InvalidArgument("bad bind address " + options_.bind_host);
@@ -76,15 +80,17 @@ void RpcServer::Admit(asio::ip::tcp::socket socket) {
   if (admission != Admission::kAdmitted) {
     // Hadoop closes the channel without a word and counts it as dropped.
     RpcActivityCounters::Add(env_.activity.dropped_connections, 1);
-    LOG_EVERY_T(WARNING, 10)
-        << "IPC server " << options_.name << " refused a connection from " << ip << ": "
-        << (admission == Admission::kServerFull
-                ? "ipc.server.max.connections (" + std::to_string(table_.limits().max_connections) +
-                      ") reached"
-                : "spindle.ipc.server.max-connections-per-address (" +
-                      std::to_string(table_.limits().max_per_address) + ") reached")
-        << " (logged at most every 10 s; " << env_.activity.dropped_connections.load()
-        << " dropped so far)";
+    LOG_EVERY_T(WARNING, 10) << "IPC server " << options_.name << " refused a connection from "
+                             << ip << ": "
+                             << (admission == Admission::kServerFull
+                                     ? "ipc.server.max.connections (" +
+                                           std::to_string(table_.limits().max_connections) +
+                                           ") reached"
+                                     : "spindle.ipc.server.max-connections-per-address (" +
+                                           std::to_string(table_.limits().max_per_address) +
+                                           ") reached")
+                             << " (logged at most every 10 s; "
+                             << env_.activity.dropped_connections.load() << " dropped so far)";
     socket.close(ec);
     return;
   }

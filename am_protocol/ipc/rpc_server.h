@@ -56,7 +56,9 @@ class RpcServer {
   RpcServer(const RpcServer&) = delete;
   RpcServer& operator=(const RpcServer&) = delete;
 
-  // Binds and starts serving. IoError if the address cannot be bound.
+  // Binds and starts serving. IoError if the address cannot be bound. The
+  // first Start() in a process also installs the folding of libprotobuf's
+  // log lines (protobuf_log_folding.h).
   Status Start();
   // Stops accepting, closes every connection, waits for running handlers.
   // Idempotent.

@@ -72,9 +72,8 @@ void ServerConnection::DoRead() {
   if (closed_) return;
   socket_.async_wait(
       asio::ip::tcp::socket::wait_read,
-      asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec) {
-        self->OnReadable(ec);
-      }));
+      asio::bind_executor(
+          strand_, [self = shared_from_this()](const error_code& ec) { self->OnReadable(ec); }));
 }
 
 void ServerConnection::OnReadable(const error_code& wait_ec) {
@@ -166,8 +165,8 @@ void ServerConnection::OnCall(InboundRequest request) {
   }
   RpcActivityCounters::Add(env_->activity.call_queue_length, 1);
   asio::post(*env_->workers,
-             [env = env_, call = std::move(call), protocol = std::move(request.protocol),
-              payload = std::move(request.payload),
+             [env = env_, log_budget = session_.log_budget(), call = std::move(call),
+              protocol = std::move(request.protocol), payload = std::move(request.payload),
               received = std::chrono::steady_clock::now()]() mutable {
                using std::chrono::duration_cast;
                using std::chrono::microseconds;
@@ -178,7 +177,12 @@ void ServerConnection::OnCall(InboundRequest request) {
                RpcActivityCounters::Add(activity.queue_time_sum_micros,
                                         duration_cast<microseconds>(started - received).count());
                env->calls_served.fetch_add(1, std::memory_order_relaxed);
-               env->services->Dispatch(protocol, payload, std::move(call));
+               {
+                 // Parsing the request and running the handler are work of
+                 // this connection's (protobuf_log_folding.h).
+                 const ProtobufLogScope log_scope(log_budget.get());
+                 env->services->Dispatch(protocol, payload, std::move(call));
+               }
                RpcActivityCounters::Add(
                    activity.processing_time_sum_micros,
                    duration_cast<microseconds>(std::chrono::steady_clock::now() - started).count());

@@ -98,6 +98,14 @@ const KeySpec kCatalog[] = {
      "134217728",
      {"67108864", "67108864", "134217728"},
      "largest RPC request accepted, in bytes"},
+    {"ipc.server.max.connections",
+     kHonoured,
+     kRm,
+     kInt,
+     "0",
+     {nullptr, "0", "0"},
+     "open connections each RM RPC server takes (0 = no limit); one more is closed at accept "
+     "unanswered and counted as dropped, as Hadoop 2.7+ does"},
     // ---- scheduler limits ----
     {"yarn.scheduler.minimum-allocation-mb", kHonoured, kRm, kInt, "1024", All("1024"),
      "asks are rounded up to a multiple of it"},
@@ -1048,6 +1056,11 @@ const KeySpec kCatalog[] = {
      "response unread this long no longer holds its connection's slot"},
     {"spindle.http.request-timeout-ms", kHonoured, kRm, kInt, "30000", kNoHadoopKey,
      "a request slower than this from first to last byte is answered 408"},
+    {"spindle.ipc.server.max-connections-per-address", kHonoured, kRm, kInt, "0", kNoHadoopKey,
+     "open connections one client IP address may hold on each RM RPC server (0 = no limit); one "
+     "more is closed at accept as at ipc.server.max.connections. Off by default: Hadoop has no "
+     "such limit, and NAT gateways, edge nodes running many clients and staging cells (every "
+     "simulated node on 127.0.0.1) hold many connections from one address"},
     {"spindle.http.handler-nice", kHonoured, kRm, kInt, "10", kNoHadoopKey,
      "nice value added to the web handler threads (0..19), so RPC handlers go first"},
     {"spindle.nm.heartbeat.initial-interval-ms", kHonoured, kNm, kInt, "1000", kNoHadoopKey,

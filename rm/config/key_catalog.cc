@@ -1056,11 +1056,6 @@ const KeySpec kCatalog[] = {
      "response unread this long no longer holds its connection's slot"},
     {"spindle.http.request-timeout-ms", kHonoured, kRm, kInt, "30000", kNoHadoopKey,
      "a request slower than this from first to last byte is answered 408"},
-    {"spindle.ipc.server.max-connections-per-address", kHonoured, kRm, kInt, "0", kNoHadoopKey,
-     "open connections one client IP address may hold on each RM RPC server (0 = no limit); one "
-     "more is closed at accept as at ipc.server.max.connections. Off by default: Hadoop has no "
-     "such limit, and NAT gateways, edge nodes running many clients and staging cells (every "
-     "simulated node on 127.0.0.1) hold many connections from one address"},
     {"spindle.http.handler-nice", kHonoured, kRm, kInt, "10", kNoHadoopKey,
      "nice value added to the web handler threads (0..19), so RPC handlers go first"},
     {"spindle.nm.heartbeat.initial-interval-ms", kHonoured, kNm, kInt, "1000", kNoHadoopKey,
@@ -1069,6 +1064,11 @@ const KeySpec kCatalog[] = {
      "spindle nm: longest wait between attempts to reach the RM"},
     {"spindle.nm.simulate.default-duration-ms", kHonoured, kNm, kInt, "10000", kNoHadoopKey,
      "spindle nm --simulate: how long a container runs when its launch context names no duration"},
+    {"spindle.ipc.server.max-connections-per-address", kHonoured, kRm, kInt, "0", kNoHadoopKey,
+     "open connections one client IP address may hold on each RM RPC server (0 = no limit); one "
+     "more is closed at accept as at ipc.server.max.connections. Off by default: Hadoop has no "
+     "such limit, and NAT gateways, edge nodes running many clients and staging cells (every "
+     "simulated node on 127.0.0.1) hold many connections from one address"},
     // ---- keys other daemons read (spindle nm reads some) ----
     {"yarn.nodemanager.hostname", kNotForRm, kNm, kText, "0.0.0.0", All("0.0.0.0"),
      kNodeManagerKey},

@@ -7,7 +7,7 @@
 // to become readable, then reads into its I/O thread's scratch buffer and
 // hands the bytes to the session, whose frame buffer is released once
 // drained (frame_decoder.h). Before this, a 64 KiB buffer per connection
-// made 1,000 idle connections cost 66 MB (bench/README.md, ipc-idle).
+// made 1,000 idle connections cost 66 MB (bench/wire/README.md, ipc-idle).
 //
 // Thread contract: all members are touched only on strand_, except
 // SendResponse() and Close(), which post onto it and are safe from any thread.

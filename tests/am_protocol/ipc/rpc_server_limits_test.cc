@@ -10,29 +10,18 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <functional>
-#include <thread>
 
 #include "am_protocol/ipc/rpc_client.h"
 #include "am_protocol/ipc/rpc_server.h"
+#include "integration/wait_for.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::ipc {
 namespace {
 
-using namespace std::chrono_literals;
 namespace y = hadoop::yarn;
 
 constexpr char kAcp[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
-
-bool WaitFor(const std::function<bool()>& predicate, std::chrono::milliseconds timeout = 10s) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (predicate()) return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return predicate();
-}
 
 // A TCP connection from `source_ip` to 127.0.0.1:port that sends nothing.
 class RawConnection {

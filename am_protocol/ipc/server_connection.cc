@@ -2,6 +2,7 @@
 
 #include <glog/logging.h>
 
+#include "am_protocol/ipc/socket_reader.h"
 #include "base/base64.h"
 #include "base/crypto.h"
 
@@ -11,8 +12,6 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 
 namespace {
-// The most one read takes off a socket; the buffer is per I/O thread.
-constexpr size_t kReadChunk = size_t{64} * 1024;
 constexpr char kRetriableException[] = "org.apache.hadoop.ipc.RetriableException";
 
 // 30 random bytes as 40 Base64 characters, like the JDK's DIGEST-MD5 nonce.
@@ -37,9 +36,7 @@ ServerConnection::ServerConnection(asio::ip::tcp::socket socket, ServerConnectio
       session_(env->session_options, this, NewNonce()) {
   error_code ec;
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
-  // Reads happen only once the socket is readable; non-blocking turns a
-  // spurious wake-up into would_block instead of a stalled I/O thread.
-  socket_.non_blocking(true, ec);
+  PrepareForReadable(socket_);
   RpcActivityCounters::Add(env_->activity.open_connections, 1);
 }
 
@@ -82,12 +79,11 @@ void ServerConnection::OnReadable(const error_code& wait_ec) {
     CloseNow(wait_ec.message());
     return;
   }
-  // Shared by every connection this I/O thread serves: the session copies
-  // what it keeps before the next read can overwrite it.
-  static thread_local std::vector<char> scratch(kReadChunk);
+  // The bytes are this I/O thread's scratch: the session copies what it
+  // keeps before the next read can overwrite them.
   error_code ec;
-  const size_t n = socket_.read_some(asio::buffer(scratch), ec);
-  if (ec == asio::error::would_block || ec == asio::error::try_again) {
+  const std::string_view bytes = ReadAvailable(socket_, &ec);
+  if (IsWouldBlock(ec)) {
     DoRead();
     return;
   }
@@ -96,8 +92,8 @@ void ServerConnection::OnReadable(const error_code& wait_ec) {
     return;
   }
   active_since_timer_ = true;
-  RpcActivityCounters::Add(env_->activity.received_bytes, static_cast<int64_t>(n));
-  if (!session_.OnData(std::string_view(scratch.data(), n))) {
+  RpcActivityCounters::Add(env_->activity.received_bytes, static_cast<int64_t>(bytes.size()));
+  if (!session_.OnData(bytes)) {
     LOG(WARNING) << LogPrefix() << "closing: " << session_.close_reason();
     close_after_flush_ = true;
     if (writing_.empty() && out_queue_.empty()) CloseNow(session_.close_reason());

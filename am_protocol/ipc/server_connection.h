@@ -3,11 +3,8 @@
 // pool, and writes every queued frame with one gathered write. A slow reader
 // or writer only ever stalls its own connection.
 //
-// Memory: an idle connection holds no read buffer. It waits for the socket
-// to become readable, then reads into its I/O thread's scratch buffer and
-// hands the bytes to the session, whose frame buffer is released once
-// drained (frame_decoder.h). Before this, a 64 KiB buffer per connection
-// made 1,000 idle connections cost 66 MB (bench/wire/README.md, ipc-idle).
+// Memory: an idle connection holds no read buffer (socket_reader.h), and
+// its session's frame buffer is released once drained (frame_decoder.h).
 //
 // Thread contract: all members are touched only on strand_, except
 // SendResponse() and Close(), which post onto it and are safe from any thread.

@@ -144,6 +144,7 @@ Result<ProcessUsage> ReadProcessUsage(pid_t pid) {
   ProcessUsage usage;
   usage.cpu_seconds = (utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
   usage.rss_mb = StatusKb(status, "VmRSS") / 1024;
+  usage.rss_anon_mb = StatusKb(status, "RssAnon") / 1024;
   usage.peak_rss_mb = StatusKb(status, "VmHWM") / 1024;
   return usage;
 }

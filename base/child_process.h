@@ -79,6 +79,7 @@ class ChildProcess {
 struct ProcessUsage {
   double cpu_seconds = 0;  // utime + stime
   double rss_mb = 0;       // VmRSS
+  double rss_anon_mb = 0;  // RssAnon: VmRSS less mapped files (code) and shared memory
   double peak_rss_mb = 0;  // VmHWM
 };
 

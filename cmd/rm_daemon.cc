@@ -352,6 +352,10 @@ Status RmDaemon::Init() {
     // 64 MiB on 2.x, 128 MiB on 3.x (the line's core-default.xml).
     ASSIGN_OR_RETURN(int64_t max_length, conf_.GetInt("ipc.maximum.data.length", 128 << 20));
     session.max_data_length = static_cast<uint32_t>(std::clamp<int64_t>(max_length, 1024, 1 << 30));
+    // Hadoop 2.7+ (Server.ConnectionManager.isFull); <= 0 means no limit there too.
+    ASSIGN_OR_RETURN(options.limits.max_connections, conf_.GetInt("ipc.server.max.connections", 0));
+    ASSIGN_OR_RETURN(options.limits.max_per_address,
+                     conf_.GetInt("spindle.ipc.server.max-connections-per-address", 0));
     options.session = session;
     return std::make_unique<ipc::RpcServer>(options, std::move(services));
   };

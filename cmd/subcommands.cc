@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "bench/ipc_bench.h"
+#include "bench/ipc_idle_bench.h"
 #include "bench/nm_bench.h"
 #include "bench/pool_bench.h"
 #include "bench/recovery_bench.h"
@@ -64,6 +65,7 @@ const std::vector<Subcommand>& Subcommands() {
       {&replay::ReplayCommand, &replay::ReplayMain},
       {&DoctorCommand, &DoctorCommandMain},
       {&bench::IpcBenchCommand, &bench::IpcBenchMain},
+      {&bench::IpcIdleBenchCommand, &bench::IpcIdleBenchMain},
       {&bench::PoolBenchCommand, &bench::PoolBenchMain},
       {&bench::WindTunnelBenchCommand, &bench::WindTunnelBenchMain},
       {&bench::NmBenchCommand, &bench::NmBenchMain},

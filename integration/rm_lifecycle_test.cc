@@ -685,6 +685,34 @@ TEST_F(RmAmExpiryTest, SilentAmsExpireAndTheAppFailsAfterItsAttempts) {
   EXPECT_THAT(Report(app).diagnostics(), ::testing::HasSubstr("timed out"));
 }
 
+// spindle.ipc.server.max-connections-per-address, read by the daemon for each
+// RPC port: the connection past it is closed at accept (as Hadoop does at
+// ipc.server.max.connections) and the RM serves every other connection.
+class RmConnectionLimitTest : public RmLifecycleTest {
+ protected:
+  void Configure(rm::Configuration* conf) override {
+    conf->Set("spindle.ipc.server.max-connections-per-address", "2");
+  }
+};
+
+TEST_F(RmConnectionLimitTest, TheConnectionPastThePerAddressLimitIsDroppedAndOthersServed) {
+  auto as = [&](const char* user) {
+    return ipc::ConnectionSpec{"127.0.0.1", daemon_->client_port(), kClient, user, std::nullopt};
+  };
+  y::GetClusterMetricsRequestProto request;
+  y::GetClusterMetricsResponseProto response;
+  ASSERT_TRUE(client_.Call(as("alice"), "getClusterMetrics", request, &response).ok());
+  ASSERT_TRUE(client_.Call(as("bob"), "getClusterMetrics", request, &response).ok());
+  // A third connection from 127.0.0.1 to the client port is closed unanswered.
+  const Status refused = client_.Call(as("carol"), "getClusterMetrics", request, &response);
+  EXPECT_FALSE(refused.ok());
+  EXPECT_TRUE(refused.java_class().empty()) << refused.ToString();
+  // The two admitted connections, and the other ports, are still served.
+  EXPECT_TRUE(client_.Call(as("alice"), "getClusterMetrics", request, &response).ok());
+  EXPECT_TRUE(client_.Call(as("bob"), "getClusterMetrics", request, &response).ok());
+  RegisterNode();
+}
+
 // RM restart on a RocksDB store: a new RmDaemon (new ports) on the store the
 // previous one left, as after a crash: only what the store holds survives.
 class RmRestartTest : public RmLifecycleTest {

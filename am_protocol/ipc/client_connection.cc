@@ -5,6 +5,7 @@
 #include "am_protocol/ipc/connection_preamble.h"
 #include "am_protocol/ipc/frame_codec.h"
 #include "am_protocol/ipc/rpc_requests.h"
+#include "am_protocol/ipc/socket_reader.h"
 #include "base/base64.h"
 #include "base/crypto.h"
 
@@ -16,7 +17,6 @@ using hadoop::common::RpcResponseHeaderProto;
 using Clock = std::chrono::steady_clock;
 
 namespace {
-constexpr size_t kReadChunk = size_t{64} * 1024;
 constexpr std::chrono::milliseconds kTimerTick{250};
 }  // namespace
 
@@ -30,8 +30,7 @@ ClientConnection::ClientConnection(RpcClient* owner, asio::io_context& io, Conne
       resolver_(strand_),
       socket_(strand_),
       timer_(strand_),
-      decoder_(options_.max_response_length),
-      read_buf_(kReadChunk) {}
+      decoder_(options_.max_response_length) {}
 
 void ClientConnection::Enqueue(PendingCall call) {
   asio::post(strand_, [self = shared_from_this(), call = std::move(call)]() mutable {
@@ -93,6 +92,7 @@ void ClientConnection::OnConnected(const error_code& ec) {
   }
   error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  PrepareForReadable(socket_);
   DoRead();
   if (!spec_.token.has_value()) {
     Send(EncodePreamble(AuthProtocol::kNone));
@@ -146,22 +146,28 @@ void ClientConnection::StartWrite() {
 }
 
 void ClientConnection::DoRead() {
-  socket_.async_read_some(
-      asio::buffer(read_buf_),
-      asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec, size_t n) {
-        self->OnRead(ec, n);
-      }));
+  socket_.async_wait(
+      asio::ip::tcp::socket::wait_read,
+      asio::bind_executor(
+          strand_, [self = shared_from_this()](const error_code& ec) { self->OnReadable(ec); }));
 }
 
-void ClientConnection::OnRead(const error_code& ec, size_t n) {
+void ClientConnection::OnReadable(const error_code& wait_ec) {
   if (state_ == State::kClosed) return;
+  error_code ec = wait_ec;
+  std::string_view bytes;
+  if (!ec) bytes = ReadAvailable(socket_, &ec);
+  if (IsWouldBlock(ec)) {
+    DoRead();
+    return;
+  }
   if (ec) {
     Fail(Status::IoError(ec == asio::error::eof ? "connection closed by server"
                                                 : "read failed: " + ec.message()));
     return;
   }
   last_activity_ = Clock::now();
-  decoder_.Append(std::string_view(read_buf_.data(), n));
+  decoder_.Append(bytes);
   std::string frame;
   while (state_ != State::kClosed) {
     auto next = decoder_.Next(&frame);

@@ -52,7 +52,7 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   void Send(std::string bytes);
   void StartWrite();
   void DoRead();
-  void OnRead(const boost::system::error_code& ec, size_t n);
+  void OnReadable(const boost::system::error_code& ec);
   Status HandleFrame(std::string_view frame);
   void ArmTimer();
   void OnTimer(const boost::system::error_code& ec);
@@ -71,7 +71,6 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   std::chrono::steady_clock::time_point last_activity_;
   std::optional<ClientNegotiation> negotiation_;
   FrameDecoder decoder_;
-  std::vector<char> read_buf_;
   std::vector<PendingCall> waiting_;          // queued until kReady
   std::map<int32_t, PendingCall> in_flight_;  // sent, awaiting an answer
   std::vector<std::string> out_queue_;

@@ -1,5 +1,7 @@
 #include "am_protocol/ipc/frame_decoder.h"
 
+#include <algorithm>
+
 #include "am_protocol/ipc/frame_codec.h"
 
 namespace spindle::ipc {
@@ -18,20 +20,31 @@ Result<bool> FrameDecoder::Next(std::string* frame) {
   // Compact once the consumed prefix dominates, so the buffer does not grow
   // without bound on a long-lived connection.
   if (consumed_ == buffer_.size()) {
-    buffer_.clear();
-    consumed_ = 0;
+    Drain();
   } else if (consumed_ > size_t{64} * 1024 && consumed_ * 2 > buffer_.size()) {
     buffer_.erase(0, consumed_);
     consumed_ = 0;
+    // What is left is the start of the next frame: keep no more than twice it.
+    if (buffer_.capacity() > std::max(kRetainedCapacity, 2 * buffer_.size())) {
+      buffer_.shrink_to_fit();
+    }
   }
   return true;
 }
 
 std::string FrameDecoder::TakeRemaining() {
   std::string rest = buffer_.substr(consumed_);
-  buffer_.clear();
-  consumed_ = 0;
+  Drain();
   return rest;
+}
+
+void FrameDecoder::Drain() {
+  consumed_ = 0;
+  if (buffer_.capacity() > kRetainedCapacity) {
+    std::string().swap(buffer_);
+  } else {
+    buffer_.clear();
+  }
 }
 
 }  // namespace spindle::ipc

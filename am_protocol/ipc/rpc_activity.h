@@ -20,6 +20,8 @@
 //  - authorization success/failure: the connection context accepted or
 //    refused (user mismatch, no user), as Hadoop's authorizeConnection;
 //  - open connections: accepted and not yet closed;
+//  - dropped connections: closed at accept because a connection limit was
+//    reached (Hadoop 3.3's NumDroppedConnections; connection_table.h);
 //  - call queue length: calls waiting for a worker (not those running).
 //
 // Thread-safety: all members are atomics; any thread.
@@ -44,6 +46,7 @@ struct RpcActivity {
   int64_t open_connections = 0;
   int64_t call_queue_length = 0;
   int64_t calls_refused_busy = 0;  // answered RetriableException (queue full)
+  int64_t dropped_connections = 0;
 
   // Hadoop's *AvgTime: mean milliseconds (0 without calls).
   double queue_time_avg_ms() const {
@@ -72,6 +75,7 @@ struct RpcActivityCounters {
   std::atomic<int64_t> open_connections{0};
   std::atomic<int64_t> call_queue_length{0};
   std::atomic<int64_t> calls_refused_busy{0};
+  std::atomic<int64_t> dropped_connections{0};
 
   static void Add(std::atomic<int64_t>& counter, int64_t n) {
     counter.fetch_add(n, std::memory_order_relaxed);
@@ -93,6 +97,7 @@ struct RpcActivityCounters {
     a.open_connections = get(open_connections);
     a.call_queue_length = get(call_queue_length);
     a.calls_refused_busy = get(calls_refused_busy);
+    a.dropped_connections = get(dropped_connections);
     return a;
   }
 };

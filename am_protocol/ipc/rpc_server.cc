@@ -5,6 +5,8 @@
 #include <atomic>
 #include <future>
 
+#include "am_protocol/ipc/protobuf_log_folding.h"
+
 namespace spindle::ipc {
 
 namespace asio = boost::asio;
@@ -12,6 +14,7 @@ using boost::system::error_code;
 
 RpcServer::RpcServer(RpcServerOptions options, std::shared_ptr<const ServiceRegistry> services)
     : options_(std::move(options)),
+      table_(options_.limits),
       workers_(static_cast<size_t>(std::max(1, options_.worker_threads))),
       acceptor_(io_) {
   env_.server_name = options_.name;
@@ -19,6 +22,7 @@ RpcServer::RpcServer(RpcServerOptions options, std::shared_ptr<const ServiceRegi
   env_.services = std::move(services);
   env_.workers = &workers_;
   env_.idle_timeout = options_.idle_timeout;
+  env_.table = &table_;
   env_.max_queued_calls = options_.max_queued_calls > 0
                               ? options_.max_queued_calls
                               : int64_t{100} * std::max(1, options_.worker_threads);
@@ -28,6 +32,8 @@ RpcServer::~RpcServer() { Stop(); }
 
 Status RpcServer::Start() {
   CHECK(!started_) << "RpcServer started twice";
+  // A peer must not be able to flood the log through libprotobuf.
+  InstallProtobufLogFolding();
   error_code ec;
   const auto address = asio::ip::make_address(options_.bind_host, ec);
   if (ec) return Status::InvalidArgument("bad bind address " + options_.bind_host);
@@ -59,17 +65,38 @@ void RpcServer::DoAccept() {
           if (ec == asio::error::operation_aborted) return;  // Stop()
           LOG(WARNING) << "IPC server " << options_.name << " accept failed: " << ec.message();
         } else {
-          auto connection = std::make_shared<ServerConnection>(std::move(socket), &env_);
-          {
-            std::lock_guard<std::mutex> lock(connections_mu_);
-            // Drop entries of connections that are gone, so the list stays small.
-            std::erase_if(connections_, [](const auto& weak) { return weak.expired(); });
-            connections_.push_back(connection);
-          }
-          connection->Start();
+          Admit(std::move(socket));
         }
         if (acceptor_.is_open()) DoAccept();
       });
+}
+
+void RpcServer::Admit(asio::ip::tcp::socket socket) {
+  error_code ec;
+  const auto peer = socket.remote_endpoint(ec);
+  if (ec) return;  // already gone; the socket closes here
+  std::string ip = peer.address().to_string();
+  const Admission admission = table_.Admit(ip);
+  if (admission != Admission::kAdmitted) {
+    // Hadoop closes the channel without a word and counts it as dropped.
+    RpcActivityCounters::Add(env_.activity.dropped_connections, 1);
+    LOG_EVERY_T(WARNING, 10) << "IPC server " << options_.name << " refused a connection from "
+                             << ip << ": "
+                             << (admission == Admission::kServerFull
+                                     ? "ipc.server.max.connections (" +
+                                           std::to_string(table_.limits().max_connections) +
+                                           ") reached"
+                                     : "spindle.ipc.server.max-connections-per-address (" +
+                                           std::to_string(table_.limits().max_per_address) +
+                                           ") reached")
+                             << " (logged at most every 10 s; "
+                             << env_.activity.dropped_connections.load() << " dropped so far)";
+    socket.close(ec);
+    return;
+  }
+  auto connection = std::make_shared<ServerConnection>(std::move(socket), &env_, std::move(ip));
+  table_.Add(connection);
+  connection->Start();
 }
 
 void RpcServer::Stop() {
@@ -84,14 +111,7 @@ void RpcServer::Stop() {
     closed.set_value();
   });
   closed.get_future().wait();
-  std::vector<std::shared_ptr<ServerConnection>> open;
-  {
-    std::lock_guard<std::mutex> lock(connections_mu_);
-    for (auto& weak : connections_) {
-      if (auto connection = weak.lock()) open.push_back(std::move(connection));
-    }
-    connections_.clear();
-  }
+  std::vector<std::shared_ptr<ServerConnection>> open = table_.LiveConnections();
   // Wait for every close to run before the I/O threads stop, so that peers
   // see their connections end now (as Hadoop's Server.stop closes them), not
   // when this object is destroyed.

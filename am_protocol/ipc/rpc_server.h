@@ -41,6 +41,10 @@ struct RpcServerOptions {
   // A connection with no traffic and no call in progress for this long is
   // closed (Hadoop: 2 x ipc.client.connection.maxidletime). Default: 20 s.
   std::chrono::milliseconds idle_timeout{20000};
+  // How many connections it takes, in all and per client address; a
+  // connection past a limit is closed at accept (connection_table.h).
+  // Default: no limits.
+  ConnectionLimits limits;
   // Authentication and frame limits.
   ServerSessionOptions session;
 };
@@ -52,7 +56,9 @@ class RpcServer {
   RpcServer(const RpcServer&) = delete;
   RpcServer& operator=(const RpcServer&) = delete;
 
-  // Binds and starts serving. IoError if the address cannot be bound.
+  // Binds and starts serving. IoError if the address cannot be bound. The
+  // first Start() in a process also installs the folding of libprotobuf's
+  // log lines (protobuf_log_folding.h).
   Status Start();
   // Stops accepting, closes every connection, waits for running handlers.
   // Idempotent.
@@ -65,13 +71,18 @@ class RpcServer {
   const std::string& name() const { return options_.name; }
   // RpcActivityForPort<port> figures (rpc_activity.h); any thread, lock-free.
   RpcActivity activity() const { return env_.activity.Snapshot(); }
+  // Connections open from `ip` (an address without port); any thread.
+  int64_t open_connections_from(const std::string& ip) const { return table_.open_from(ip); }
 
  private:
   void DoAccept();
+  // Takes an accepted socket as a connection, or closes it at a limit.
+  void Admit(boost::asio::ip::tcp::socket socket);
 
   RpcServerOptions options_;
   // Declared before io_: connections still queued in io_ when it is destroyed
-  // use env_ and the worker pool in their destructors.
+  // use table_, env_ and the worker pool in their destructors.
+  ConnectionTable table_;
   ServerConnectionEnv env_;
   boost::asio::thread_pool workers_;
   boost::asio::io_context io_;
@@ -81,8 +92,6 @@ class RpcServer {
   // peers gone), and the closes Stop() posts would never run.
   std::optional<boost::asio::executor_work_guard<boost::asio::io_context::executor_type>> work_;
   std::vector<std::thread> io_threads_;
-  std::mutex connections_mu_;
-  std::vector<std::weak_ptr<ServerConnection>> connections_;  // guarded by connections_mu_
   uint16_t port_ = 0;
   bool started_ = false;
   bool stopped_ = false;

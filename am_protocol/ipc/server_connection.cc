@@ -2,6 +2,7 @@
 
 #include <glog/logging.h>
 
+#include "am_protocol/ipc/socket_reader.h"
 #include "base/base64.h"
 #include "base/crypto.h"
 
@@ -11,7 +12,6 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 
 namespace {
-constexpr size_t kReadChunk = size_t{64} * 1024;
 constexpr char kRetriableException[] = "org.apache.hadoop.ipc.RetriableException";
 
 // 30 random bytes as 40 Base64 characters, like the JDK's DIGEST-MD5 nonce.
@@ -25,21 +25,24 @@ std::string RemoteOf(const asio::ip::tcp::socket& socket) {
 }
 }  // namespace
 
-ServerConnection::ServerConnection(asio::ip::tcp::socket socket, ServerConnectionEnv* env)
+ServerConnection::ServerConnection(asio::ip::tcp::socket socket, ServerConnectionEnv* env,
+                                   std::string peer_ip)
     : env_(env),
       strand_(asio::make_strand(socket.get_executor())),
       socket_(std::move(socket)),
       idle_timer_(strand_),
       remote_(RemoteOf(socket_)),
-      session_(env->session_options, this, NewNonce()),
-      read_buf_(kReadChunk) {
+      peer_ip_(std::move(peer_ip)),
+      session_(env->session_options, this, NewNonce()) {
   error_code ec;
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  PrepareForReadable(socket_);
   RpcActivityCounters::Add(env_->activity.open_connections, 1);
 }
 
 ServerConnection::~ServerConnection() {
   if (counted_open_) RpcActivityCounters::Add(env_->activity.open_connections, -1);
+  LeaveTable();
   VLOG(1) << LogPrefix() << "connection released";
 }
 
@@ -64,22 +67,33 @@ void ServerConnection::Close(std::function<void()> closed) {
 
 void ServerConnection::DoRead() {
   if (closed_) return;
-  socket_.async_read_some(
-      asio::buffer(read_buf_),
-      asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec, size_t n) {
-        self->OnRead(ec, n);
-      }));
+  socket_.async_wait(
+      asio::ip::tcp::socket::wait_read,
+      asio::bind_executor(
+          strand_, [self = shared_from_this()](const error_code& ec) { self->OnReadable(ec); }));
 }
 
-void ServerConnection::OnRead(const error_code& ec, size_t n) {
+void ServerConnection::OnReadable(const error_code& wait_ec) {
   if (closed_) return;
+  if (wait_ec) {
+    CloseNow(wait_ec.message());
+    return;
+  }
+  // The bytes are this I/O thread's scratch: the session copies what it
+  // keeps before the next read can overwrite them.
+  error_code ec;
+  const std::string_view bytes = ReadAvailable(socket_, &ec);
+  if (IsWouldBlock(ec)) {
+    DoRead();
+    return;
+  }
   if (ec) {
     CloseNow(ec == asio::error::eof ? "peer closed" : ec.message());
     return;
   }
   active_since_timer_ = true;
-  RpcActivityCounters::Add(env_->activity.received_bytes, static_cast<int64_t>(n));
-  if (!session_.OnData(std::string_view(read_buf_.data(), n))) {
+  RpcActivityCounters::Add(env_->activity.received_bytes, static_cast<int64_t>(bytes.size()));
+  if (!session_.OnData(bytes)) {
     LOG(WARNING) << LogPrefix() << "closing: " << session_.close_reason();
     close_after_flush_ = true;
     if (writing_.empty() && out_queue_.empty()) CloseNow(session_.close_reason());
@@ -147,8 +161,8 @@ void ServerConnection::OnCall(InboundRequest request) {
   }
   RpcActivityCounters::Add(env_->activity.call_queue_length, 1);
   asio::post(*env_->workers,
-             [env = env_, call = std::move(call), protocol = std::move(request.protocol),
-              payload = std::move(request.payload),
+             [env = env_, log_budget = session_.log_budget(), call = std::move(call),
+              protocol = std::move(request.protocol), payload = std::move(request.payload),
               received = std::chrono::steady_clock::now()]() mutable {
                using std::chrono::duration_cast;
                using std::chrono::microseconds;
@@ -159,7 +173,12 @@ void ServerConnection::OnCall(InboundRequest request) {
                RpcActivityCounters::Add(activity.queue_time_sum_micros,
                                         duration_cast<microseconds>(started - received).count());
                env->calls_served.fetch_add(1, std::memory_order_relaxed);
-               env->services->Dispatch(protocol, payload, std::move(call));
+               {
+                 // Parsing the request and running the handler are work of
+                 // this connection's (protobuf_log_folding.h).
+                 const ProtobufLogScope log_scope(log_budget.get());
+                 env->services->Dispatch(protocol, payload, std::move(call));
+               }
                RpcActivityCounters::Add(
                    activity.processing_time_sum_micros,
                    duration_cast<microseconds>(std::chrono::steady_clock::now() - started).count());
@@ -217,6 +236,12 @@ void ServerConnection::CloseNow(const std::string& why) {
   idle_timer_.cancel(ignored);
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket_.close(ignored);
+  LeaveTable();
+}
+
+void ServerConnection::LeaveTable() {
+  // Remove() is idempotent, so the destructor may call this again.
+  if (env_->table != nullptr) env_->table->Remove(peer_ip_, this);
 }
 
 }  // namespace spindle::ipc

@@ -3,6 +3,9 @@
 // pool, and writes every queued frame with one gathered write. A slow reader
 // or writer only ever stalls its own connection.
 //
+// Memory: an idle connection holds no read buffer (socket_reader.h), and
+// its session's frame buffer is released once drained (frame_decoder.h).
+//
 // Thread contract: all members are touched only on strand_, except
 // SendResponse() and Close(), which post onto it and are safe from any thread.
 #pragma once
@@ -15,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "am_protocol/ipc/connection_table.h"
 #include "am_protocol/ipc/inbound_call.h"
 #include "am_protocol/ipc/rpc_activity.h"
 #include "am_protocol/ipc/rpc_service.h"
@@ -36,13 +40,18 @@ struct ServerConnectionEnv {
   std::atomic<int64_t> calls_served{0};
   // RpcActivityForPort<port> figures (rpc_activity.h).
   RpcActivityCounters activity;
+  // Where a connection gives back its slot when it closes; null: nowhere.
+  ConnectionTable* table = nullptr;
 };
 
 class ServerConnection : public std::enable_shared_from_this<ServerConnection>,
                          public ResponseChannel,
                          private ServerSessionSink {
  public:
-  ServerConnection(boost::asio::ip::tcp::socket socket, ServerConnectionEnv* env);
+  // `peer_ip` is the address the connection's slot in env->table is counted
+  // under (given back when it closes).
+  ServerConnection(boost::asio::ip::tcp::socket socket, ServerConnectionEnv* env,
+                   std::string peer_ip);
   ~ServerConnection() override;
 
   void Start();
@@ -57,12 +66,14 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection>,
   void OnAuthEvent(SessionAuthEvent event) override;
 
   void DoRead();
-  void OnRead(const boost::system::error_code& ec, size_t n);
+  void OnReadable(const boost::system::error_code& ec);
   void StartWrite();
   void OnWrite(const boost::system::error_code& ec);
   void ArmIdleTimer();
   void OnIdleTimer(const boost::system::error_code& ec);
   void CloseNow(const std::string& why);
+  // Gives back the connection's slot in env_->table (once).
+  void LeaveTable();
   std::string LogPrefix() const;
 
   ServerConnectionEnv* const env_;
@@ -70,9 +81,9 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection>,
   boost::asio::ip::tcp::socket socket_;
   boost::asio::steady_timer idle_timer_;
   std::string remote_;
+  const std::string peer_ip_;
   ServerSession session_;
   std::shared_ptr<const ConnectionIdentity> identity_;
-  std::vector<char> read_buf_;
   std::vector<std::string> out_queue_;
   std::vector<std::string> writing_;
   bool closed_ = false;

@@ -65,6 +65,7 @@ ServerSession::ServerSession(const ServerSessionOptions& options, ServerSessionS
 
 bool ServerSession::OnData(std::string_view bytes) {
   if (state_ == State::kClosed) return false;
+  const ProtobufLogScope log_scope(log_budget_.get());
   if (state_ == State::kPreamble) {
     const size_t need = kPreambleLength - preamble_.size();
     preamble_.append(bytes.substr(0, need));

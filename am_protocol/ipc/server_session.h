@@ -11,12 +11,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "am_protocol/ipc/connection_identity.h"
 #include "am_protocol/ipc/digest_md5.h"
 #include "am_protocol/ipc/frame_decoder.h"
+#include "am_protocol/ipc/protobuf_log_folding.h"
 #include "am_protocol/ipc/rpc_responses.h"
 #include "am_protocol/ipc/token_secret_provider.h"
 #include "base/process_user.h"
@@ -73,14 +75,24 @@ class ServerSession {
 
   // Consumes bytes from the peer. Returns false once the connection must be
   // closed (any reply has already been handed to SendBytes); the session
-  // ignores all further input then.
+  // ignores all further input then. libprotobuf lines it causes are charged
+  // to log_budget() (protobuf_log_folding.h).
   bool OnData(std::string_view bytes);
+
+  // This connection's allowance of libprotobuf log lines: one. Shared, so
+  // that work done for the connection elsewhere (its calls' handlers) is
+  // charged to it too.
+  const std::shared_ptr<ProtobufLogBudget>& log_budget() const { return log_budget_; }
 
   bool closed() const { return state_ == State::kClosed; }
   // The reason the session closed, for the log ("" while open).
   const std::string& close_reason() const { return close_reason_; }
   const ConnectionIdentity& identity() const { return identity_; }
   bool context_established() const { return state_ == State::kReady; }
+  // Bytes of buffer storage this session holds between reads: what an idle
+  // connection costs beyond its fixed size (bounded by
+  // FrameDecoder::kRetainedCapacity once a frame has been consumed).
+  size_t retained_bytes() const { return decoder_.capacity(); }
 
  private:
   enum class State {
@@ -110,6 +122,7 @@ class ServerSession {
   bool negotiated_ = false;  // NEGOTIATE seen
   ConnectionIdentity identity_;
   std::string close_reason_;
+  const std::shared_ptr<ProtobufLogBudget> log_budget_ = std::make_shared<ProtobufLogBudget>();
 };
 
 }  // namespace spindle::ipc

@@ -98,6 +98,14 @@ const KeySpec kCatalog[] = {
      "134217728",
      {"67108864", "67108864", "134217728"},
      "largest RPC request accepted, in bytes"},
+    {"ipc.server.max.connections",
+     kHonoured,
+     kRm,
+     kInt,
+     "0",
+     {nullptr, "0", "0"},
+     "open connections each RM RPC server takes (0 = no limit); one more is closed at accept "
+     "unanswered and counted as dropped, as Hadoop 2.7+ does"},
     // ---- scheduler limits ----
     {"yarn.scheduler.minimum-allocation-mb", kHonoured, kRm, kInt, "1024", All("1024"),
      "asks are rounded up to a multiple of it"},
@@ -1054,6 +1062,11 @@ const KeySpec kCatalog[] = {
      "spindle nm: longest wait between attempts to reach the RM"},
     {"spindle.nm.simulate.default-duration-ms", kHonoured, kNm, kInt, "10000", kNoHadoopKey,
      "spindle nm --simulate: how long a container runs when its launch context names no duration"},
+    {"spindle.ipc.server.max-connections-per-address", kHonoured, kRm, kInt, "0", kNoHadoopKey,
+     "open connections one client IP address may hold on each RM RPC server (0 = no limit); one "
+     "more is closed at accept as at ipc.server.max.connections. Off by default: Hadoop has no "
+     "such limit, and NAT gateways, edge nodes running many clients and staging cells (every "
+     "simulated node on 127.0.0.1) hold many connections from one address"},
     // ---- keys other daemons read (spindle nm reads some) ----
     {"yarn.nodemanager.hostname", kNotForRm, kNm, kText, "0.0.0.0", All("0.0.0.0"),
      kNodeManagerKey},

@@ -60,8 +60,8 @@ TEST(SubcommandsTest, EveryCommandIsListedOnceWithItsSummary) {
     EXPECT_NE(top.out.find(c.spec().summary), std::string::npos) << c.spec().name;
   }
   for (const char* expected :
-       {"rm", "nm", "shell", "shell-am", "replay", "doctor", "bench ipc", "bench pool",
-        "bench windtunnel", "bench nm", "bench recovery", "bench wire"}) {
+       {"rm", "nm", "shell", "shell-am", "replay", "doctor", "bench ipc", "bench ipc-idle",
+        "bench pool", "bench windtunnel", "bench nm", "bench recovery", "bench wire"}) {
     EXPECT_EQ(names.count(expected), 1u) << expected;
   }
   EXPECT_EQ(Spindle({"help"}).out, top.out);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "am_protocol/ipc/protobuf_log_folding.h"
 #include "am_protocol/ipc/server_session.h"
 #include "base/crypto.h"
 
@@ -38,6 +39,10 @@ class Sink : public spindle::ipc::ServerSessionSink {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  // As in the daemon: libprotobuf's complaints about malformed fields are
+  // folded, one line per session at most (protobuf_log_folding.h).
+  static const bool kFolding = (spindle::ipc::InstallProtobufLogFolding(), true);
+  (void)kFolding;
   if (size < 2) return 0;
   static const Secrets secrets;
   spindle::ipc::ServerSessionOptions options;

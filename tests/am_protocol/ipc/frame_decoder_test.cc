@@ -69,5 +69,38 @@ TEST(FrameDecoderTest, CompactsLongStreams) {
   EXPECT_EQ(decoder.buffered(), 0u);
 }
 
+TEST(FrameDecoderTest, GivesBackTheStorageOfALargeFrame) {
+  FrameDecoder decoder(16 << 20);
+  const std::string large = Frame(std::string(4 << 20, 'x'));
+  std::string frame;
+  // Fed in reads of 64 KiB, as a connection does.
+  for (size_t at = 0; at < large.size(); at += 65536) {
+    decoder.Append(std::string_view(large).substr(at, 65536));
+    if (at + 65536 < large.size()) {
+      ASSERT_FALSE(*decoder.Next(&frame));
+    }
+  }
+  EXPECT_GE(decoder.capacity(), size_t{4} << 20);
+  ASSERT_TRUE(*decoder.Next(&frame));
+  EXPECT_EQ(frame.size(), size_t{4} << 20);
+  EXPECT_LE(decoder.capacity(), FrameDecoder::kRetainedCapacity);
+  // Small frames afterwards keep their (small) storage between reads.
+  decoder.Append(Frame("heartbeat"));
+  ASSERT_TRUE(*decoder.Next(&frame));
+  EXPECT_LE(decoder.capacity(), FrameDecoder::kRetainedCapacity);
+}
+
+TEST(FrameDecoderTest, ShrinksToThePartialFrameLeftAfterALargeOne) {
+  FrameDecoder decoder(16 << 20);
+  std::string frame;
+  decoder.Append(Frame(std::string(1 << 20, 'x')) + Frame("next").substr(0, 5));
+  ASSERT_TRUE(*decoder.Next(&frame));
+  EXPECT_EQ(decoder.buffered(), 5u);
+  EXPECT_LE(decoder.capacity(), FrameDecoder::kRetainedCapacity);
+  decoder.Append(Frame("next").substr(5));
+  ASSERT_TRUE(*decoder.Next(&frame));
+  EXPECT_EQ(frame, "next");
+}
+
 }  // namespace
 }  // namespace spindle::ipc

@@ -93,6 +93,24 @@ TEST_F(ServerSessionTest, SimpleContextThenPipelinedCalls) {
   EXPECT_TRUE(sink_.sent.empty());
 }
 
+TEST_F(ServerSessionTest, ReleasesTheBufferOfALargeCall) {
+  auto& s = Session({});
+  ASSERT_TRUE(s.OnData(SimpleStart()));
+  hadoop::yarn::GetClusterMetricsRequestProto request;
+  const std::string large = EncodeCallFrame(
+      3, kClientId, 0, kAcp, "getClusterMetrics" + std::string(2 << 20, 'm'), request);
+  // Arrives in reads of 64 KiB; the frame is buffered whole before the call.
+  for (size_t at = 0; at < large.size(); at += 65536) {
+    ASSERT_TRUE(s.OnData(std::string_view(large).substr(at, 65536)));
+  }
+  ASSERT_EQ(sink_.calls.size(), 1u);
+  EXPECT_EQ(sink_.calls[0].echo.call_id, 3);
+  EXPECT_LE(s.retained_bytes(), FrameDecoder::kRetainedCapacity);
+  ASSERT_TRUE(s.OnData(Call(4)));
+  EXPECT_EQ(sink_.calls.size(), 2u);
+  EXPECT_LE(s.retained_bytes(), FrameDecoder::kRetainedCapacity);
+}
+
 TEST_F(ServerSessionTest, EveryByteSplitGivesTheSameCalls) {
   const std::string stream = SimpleStart() + Call(1) + EncodePingFrame(kClientId) + Call(2);
   for (size_t cut = 0; cut <= stream.size(); ++cut) {

@@ -271,6 +271,7 @@ Status RmDaemon::Init() {
                                    std::to_string(max_attempts) + "' must be positive");
   }
   app_options.max_attempts = static_cast<int32_t>(max_attempts);
+  app_options.single_attempt_never_retried = hadoop.single_attempt_never_retried;
   ASSIGN_OR_RETURN(app_options.am_expiry,
                    Millis(conf_, "yarn.am.liveness-monitor.expiry-interval-ms", 600000));
   app_options.min_allocation = node_options.min_allocation;

@@ -630,13 +630,18 @@ void ApplicationManager::AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Acti
       AppEventLocked(app, AppEvent::kAttemptKilled, actions);
       break;
     case AttemptState::kFailed: {
-      const bool retry = app.state != AppState::kKilling &&
-                         static_cast<int32_t>(app.attempts.size()) < app.max_attempts;
-      if (!retry) {
-        app.diagnostics = "Application " + app.submission.id.ToString() + " failed " +
-                          std::to_string(app.attempts.size()) + " times due to " +
-                          attempt.diagnostics + ". Failing the application.";
-      }
+      // Infrastructure failures (lost node, preemption, RM kill) and those
+      // past the validity interval do not count (attempt_retry_rule.h).
+      AttemptRetryOptions rule;
+      rule.single_attempt_never_retried = options_.single_attempt_never_retried;
+      rule.global_max_attempts = options_.max_attempts;
+      const bool retry =
+          app.state != AppState::kKilling && RetryAfterFailure(app, rule, clock_->WallMillis());
+      if (!retry) app.diagnostics = AttemptsExhaustedDiagnostics(app, rule, attempt.diagnostics);
+      LOG(INFO) << "attempt " << attempt.id.ToString() << " failed (AM exit status "
+                << attempt.am_exit_status.value_or(kExitInvalid) << "); counted failures "
+                << CountedAttemptFailures(app, clock_->WallMillis()) << " of " << app.max_attempts
+                << (retry ? ": retrying" : ": failing the application");
       if (retry && app.in_pool) {
         // A new attempt starts from a clean slate: drop the old asks and
         // placements the failed AM never took.

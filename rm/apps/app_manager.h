@@ -25,6 +25,7 @@
 #include "rm/apps/am_launcher.h"
 #include "rm/apps/app_lifetime_monitor.h"
 #include "rm/apps/app_store.h"
+#include "rm/apps/attempt_retry_rule.h"
 #include "rm/apps/container_signals.h"
 #include "rm/apps/rm_app.h"
 #include "rm/containers/container_registry.h"
@@ -40,6 +41,9 @@ struct ApplicationManagerOptions {
   // yarn.resourcemanager.am.max-attempts: default and cap of an app's
   // attempts. Default: 2.
   int32_t max_attempts = 2;
+  // The line's retry rules (AttemptRetryRule); global_max_attempts is
+  // max_attempts. Default: Hadoop 3.3's.
+  bool single_attempt_never_retried = true;
   // yarn.am.liveness-monitor.expiry-interval-ms. Default: 600000.
   Duration am_expiry = std::chrono::milliseconds(600000);
   // yarn.scheduler.minimum-allocation-{mb,vcores}. Default: 1024 MB, 1.

@@ -43,6 +43,9 @@ struct Submission {
   int32_t max_attempts = 0;
   bool unmanaged_am = false;
   bool keep_containers_across_attempts = false;
+  // The context's attemptFailuresValidityInterval (ms): failures that ended
+  // longer ago no longer count toward max_attempts. <= 0: all count.
+  int64_t attempt_failures_validity_interval_ms = -1;
   pool::Resource am_resource;
   // The context's applicationTimeouts LIFETIME, in seconds; 0: none (the
   // translator refuses values <= 0, as Hadoop does).

@@ -105,6 +105,9 @@ struct RegistrationResult {
   NodeAction action = NodeAction::kNormal;
   std::string diagnostics;
   pool::NodeId pool_node;  // the node in the pool, when admitted
+  // A node the RM already knew registered again (its agent restarted):
+  // Hadoop's "Reconnect from the node" (ResourceTrackerService).
+  bool reconnected = false;
 };
 
 struct NodeHeartbeat {

@@ -107,8 +107,9 @@ Status ResourceTrackerService::RegisterNodeManager(
     // only what it reports is reconciled, as in Hadoop.)
     const std::vector<rm::CompletedContainer> lost = containers_->OnNodeLost(registration.id);
     if (!lost.empty()) {
-      LOG(INFO) << "node " << registration.id.ToString() << " re-registered running no application: "
-                << lost.size() << " of its containers completed as lost";
+      LOG(INFO) << "node " << registration.id.ToString()
+                << " re-registered running no application: " << lost.size()
+                << " of its containers completed as lost";
     }
     apps_->container_signals().Forget(registration.id);
     NotifyCompleted(lost);

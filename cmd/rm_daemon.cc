@@ -308,8 +308,11 @@ Status RmDaemon::Init() {
                    rm::RmDelegationTokenSecretManager::Create(delegation_options, clock_));
 
   nm_client_ = std::make_unique<ipc::RpcClient>();
-  launcher_ = std::make_unique<nm_shim::IpcAmLauncher>(
-      nm_client_.get(), amrm_tokens_.get(), container_tokens_.get(), nm_tokens_.get(), clock_);
+  ASSIGN_OR_RETURN(const nm_shim::NmConnectRetryPolicy nm_connect_retry,
+                   nm_shim::NmConnectRetryPolicy::FromConfiguration(conf_));
+  launcher_ = std::make_unique<nm_shim::IpcAmLauncher>(nm_client_.get(), amrm_tokens_.get(),
+                                                       container_tokens_.get(), nm_tokens_.get(),
+                                                       clock_, nm_connect_retry);
   if (store_ != nullptr) app_store_ = std::make_unique<rm::StateStoreAppStore>(store_.get());
   apps_ = std::make_unique<rm::ApplicationManager>(app_options, pool_.get(), containers_.get(),
                                                    launcher_.get(), nodes_.get(), clock_,

@@ -1075,6 +1075,13 @@ const KeySpec kCatalog[] = {
      All("900000"), "read by clients and NodeManagers to reach the RM"},
     {"yarn.resourcemanager.connect.retry-interval.ms", kNotForRm, kReadByShell, kInt, "30000",
      All("30000"), "read by clients and NodeManagers to reach the RM"},
+    // The RM's AMLauncher reaches NodeManagers through NMProxy, which reads
+    // these (and so does `spindle shell-am`, as NMClientAsync does).
+    {"yarn.client.nodemanager-connect.max-wait-ms", kHonoured, kRm | kReadByShell, kInt, "180000",
+     All("180000"), "how long the AM launcher retries a node it cannot reach (-1: forever)"},
+    {"yarn.client.nodemanager-connect.retry-interval-ms", kHonoured, kRm | kReadByShell, kInt,
+     "10000",
+     All("10000"), "the AM launcher's wait between tries of a node it cannot reach"},
     {"yarn.client.*", kNotForRm, kNone, kText, nullptr, kNoHadoopKey, kClientKey},
     {"yarn.application.classpath", kNotForRm, kNone, kText, nullptr, kNoHadoopKey, kClientKey},
     {"yarn.app.mapreduce.*", kNotForRm, kNone, kText, nullptr, kNoHadoopKey,

@@ -14,11 +14,15 @@
 //    no application stuck and none failed.
 // The test plays the client, and the AM of the apps whose AM command only
 // hands over its token; `spindle shell-am` is the AM of the others.
+#include <arpa/inet.h>
 #include <glog/logging.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -114,11 +118,33 @@ ChildProcess Spawn(const std::vector<std::string>& args, const std::string& log,
   return child.ok() ? std::move(*child) : ChildProcess();
 }
 
+// A free port on 127.0.0.1 below the kernel's ephemeral range, for an agent
+// that must get its port back after a restart: a port from the ephemeral
+// range may meanwhile be the local end of some outgoing connection.
+uint16_t PickAgentPort(std::mt19937& rng) {
+  int low = 32768;
+  std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> low;
+  std::uniform_int_distribution<int> draw(std::min(10000, low - 1), low - 1);
+  for (int tries = 0; tries < 1000; ++tries) {
+    const int port = draw(rng);
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return 0;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons(static_cast<uint16_t>(port));
+    const bool free = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0;
+    close(fd);
+    if (free) return static_cast<uint16_t>(port);
+  }
+  return 0;
+}
+
 // One `spindle nm` and the port it keeps across restarts.
 struct Agent {
   std::string name;
   int64_t memory_mb = 0;
-  uint16_t port = 0;  // 0 until its first registration
+  uint16_t port = 0;
   int starts = 0;
   ChildProcess process;
 
@@ -234,7 +260,6 @@ class NodeFailureTest : public ::testing::Test {
     p["spindle.nm.rm-retry.max-interval-ms"] = "200";
     WriteSite(dir + "/conf/yarn-site.xml", p);
     const size_t registered_before = Count(ReadAll(AgentLog(agent)), kRegistered);
-    const std::set<rm::NodeId> known = RunningNodes();
     ++agent.starts;
     agent.process = Spawn({SPINDLE_BINARY, "nm", "--conf", dir + "/conf"}, AgentLog(agent),
                           {"HADOOP_CONF_DIR=" + work_ + "/am-conf"});
@@ -243,14 +268,7 @@ class NodeFailureTest : public ::testing::Test {
         [&] { return Count(ReadAll(AgentLog(agent)), kRegistered) > registered_before; }, 30s))
         << "agent " << agent.name << " did not register:\n"
         << Tail(AgentLog(agent), 20);
-    if (agent.port == 0) {
-      ASSERT_TRUE(WaitFor([&] {
-        for (const rm::NodeId& node : RunningNodes()) {
-          if (known.count(node) == 0) agent.port = static_cast<uint16_t>(node.port);
-        }
-        return agent.port != 0;
-      }));
-    }
+    ASSERT_EQ(RunningNodes().count(agent.id()), 1u);
   }
 
   // SIGKILL, and the processes of its containers with it.
@@ -275,6 +293,8 @@ class NodeFailureTest : public ::testing::Test {
     Agent& agent = agents_[name];
     agent.name = name;
     agent.memory_mb = memory_mb;
+    agent.port = PickAgentPort(rng_);
+    EXPECT_NE(agent.port, 0);
     return agent;
   }
 
@@ -337,6 +357,13 @@ class NodeFailureTest : public ::testing::Test {
   }
 
   // Submits an app whose AM command names its own id.
+  // Task containers the apps' `spindle shell-am`s started so far.
+  size_t TasksStarted(const std::vector<rm::ApplicationId>& apps) {
+    size_t n = 0;
+    for (const auto& app : apps) n += Count(ShellAmOutput(app, 100000), "] started container_");
+    return n;
+  }
+
   // The live containers the RM counts on the agent's node.
   int ContainersOn(const Agent& agent) {
     y::GetClusterNodesRequestProto request;
@@ -351,8 +378,8 @@ class NodeFailureTest : public ::testing::Test {
   rm::ApplicationId SubmitNamed(const std::function<std::string(const rm::ApplicationId&)>& command,
                                 int32_t max_attempts, int64_t am_memory_mb = 256) {
     y::GetNewApplicationResponseProto fresh;
-    Status s = client_->Call(ClientSpec(), "getNewApplication",
-                             y::GetNewApplicationRequestProto(), &fresh);
+    Status s = client_->Call(ClientSpec(), "getNewApplication", y::GetNewApplicationRequestProto(),
+                             &fresh);
     EXPECT_TRUE(s.ok()) << s.ToString();
     const rm::ApplicationId id = rm::FromProto(fresh.application_id());
     y::SubmitApplicationRequestProto submit;
@@ -461,7 +488,8 @@ class NodeFailureTest : public ::testing::Test {
     ASSERT_EQ(response.succeeded_requests_size(), 1);
   }
 
-  std::string ShellAmOutput(const rm::ApplicationId& app) {
+  // The tail (`lines`) of every stdout and stderr of the app's containers.
+  std::string ShellAmOutput(const rm::ApplicationId& app, size_t lines = 12) {
     std::string out;
     std::error_code ec;
     for (const auto& [name, agent] : agents_) {
@@ -470,7 +498,7 @@ class NodeFailureTest : public ::testing::Test {
       for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
         const std::string file = e.path().filename().string();
         if (file == "stdout" || file == "stderr") {
-          out += e.path().string() + ":\n" + Tail(e.path().string(), 12);
+          out += e.path().string() + ":\n" + Tail(e.path().string(), lines);
         }
       }
     }
@@ -486,6 +514,7 @@ class NodeFailureTest : public ::testing::Test {
   uint16_t scheduler_port_ = 0;
   uint16_t tracker_port_ = 0;
   std::map<std::string, Agent> agents_;
+  std::mt19937 rng_{static_cast<uint32_t>(getpid())};
 };
 
 // Issue 16 item 7: an agent SIGKILLed while it runs an AM (of app S) and three
@@ -558,8 +587,8 @@ TEST_F(NodeFailureTest, SingleAttemptAppOutlivesItsAmNodeOnHadoop26) {
            {"spindle.compat.hadoop-version", "2.6"}});
   Agent& first = NewAgent("first", 2048);
   ASSERT_NO_FATAL_FAILURE(StartAgent(first));
-  const rm::ApplicationId app = SubmitNamed(
-      [&](const rm::ApplicationId& id) { return ShellAmCommand(id, 2, "sleep 1"); }, 1);
+  const rm::ApplicationId app =
+      SubmitNamed([&](const rm::ApplicationId& id) { return ShellAmCommand(id, 2, "sleep 1"); }, 1);
   ASSERT_TRUE(WaitFor([&] { return Report(app).yarn_application_state() == y::RUNNING; }, 30s))
       << ShellAmOutput(app);
   Agent& second = NewAgent("second", 2048);
@@ -570,9 +599,8 @@ TEST_F(NodeFailureTest, SingleAttemptAppOutlivesItsAmNodeOnHadoop26) {
       << ShellAmOutput(app);
   const y::ApplicationReportProto report = Report(app);
   EXPECT_EQ(report.yarn_application_state(), y::FINISHED) << report.diagnostics();
-  EXPECT_EQ(report.final_application_status(), y::APP_SUCCEEDED)
-      << report.diagnostics() << "\n"
-      << ShellAmOutput(app);
+  EXPECT_EQ(report.final_application_status(), y::APP_SUCCEEDED) << report.diagnostics() << "\n"
+                                                                 << ShellAmOutput(app);
   const auto launches = AmLaunches(app);
   ASSERT_EQ(launches.size(), 2u);
   EXPECT_EQ(launches[0].second, first.port);
@@ -589,8 +617,8 @@ TEST_F(NodeFailureTest, SingleAttemptAppFailsWithItsAmNodeOnHadoop33) {
            {"spindle.compat.hadoop-version", "3.3"}});
   Agent& first = NewAgent("first", 2048);
   ASSERT_NO_FATAL_FAILURE(StartAgent(first));
-  const rm::ApplicationId app = SubmitNamed(
-      [&](const rm::ApplicationId& id) { return ShellAmCommand(id, 2, "sleep 1"); }, 1);
+  const rm::ApplicationId app =
+      SubmitNamed([&](const rm::ApplicationId& id) { return ShellAmCommand(id, 2, "sleep 1"); }, 1);
   ASSERT_TRUE(WaitFor([&] { return Report(app).yarn_application_state() == y::RUNNING; }, 30s))
       << ShellAmOutput(app);
   Agent& second = NewAgent("second", 2048);
@@ -615,7 +643,6 @@ TEST_F(NodeFailureTest, TenAgentKillsUnderLoadFailNoApplication) {
     agents.push_back(&NewAgent(name, 2048));
     ASSERT_NO_FATAL_FAILURE(StartAgent(*agents.back()));
   }
-  std::mt19937 rng(static_cast<uint32_t>(getpid()));
   std::vector<rm::ApplicationId> apps;
   std::set<rm::ApplicationId> finished;
   auto live = [&] {
@@ -631,16 +658,32 @@ TEST_F(NodeFailureTest, TenAgentKillsUnderLoadFailNoApplication) {
     return n;
   };
   auto top_up = [&] {
-    while (live() < 4) {
+    while (live() < 6) {
       apps.push_back(SubmitNamed(
           [&](const rm::ApplicationId& id) { return ShellAmCommand(id, 3, "sleep 1"); }, 2));
     }
   };
   for (int kill = 1; kill <= 10; ++kill) {
     top_up();
-    Agent& victim = *agents[std::uniform_int_distribution<size_t>(0, agents.size() - 1)(rng)];
-    // Under load: the victim runs at least two containers when it dies.
-    WaitFor([&] { return ContainersOn(victim) >= 2; }, 10s);
+    // Work goes on between kills: the AMs start at least six more task
+    // containers.
+    const size_t started = TasksStarted(apps);
+    ASSERT_TRUE(WaitFor([&] { return TasksStarted(apps) >= started + 6; }, 30s))
+        << "the applications make no progress";
+    // Under load: the victim, drawn among the agents running containers,
+    // dies with them.
+    std::vector<Agent*> busy;
+    ASSERT_TRUE(WaitFor(
+        [&] {
+          busy.clear();
+          for (Agent* agent : agents) {
+            if (ContainersOn(*agent) > 0) busy.push_back(agent);
+          }
+          return !busy.empty();
+        },
+        20s))
+        << "no agent runs a container";
+    Agent& victim = *busy[std::uniform_int_distribution<size_t>(0, busy.size() - 1)(rng_)];
     const int running = ContainersOn(victim);
     std::printf("[ nodes    ] kill %d: agent %s (port %d) running %d containers\n", kill,
                 victim.name.c_str(), victim.port, running);
@@ -649,7 +692,9 @@ TEST_F(NodeFailureTest, TenAgentKillsUnderLoadFailNoApplication) {
   }
   ASSERT_TRUE(WaitFor([&] { return live() == 0; }, 90s)) << "applications left running";
   int retried = 0;
+  size_t lost = 0;
   for (const auto& app : apps) {
+    lost += Count(ShellAmOutput(app, 10000), "lost (exit status -100");
     const y::ApplicationReportProto report = Report(app);
     EXPECT_EQ(report.yarn_application_state(), y::FINISHED) << app.ToString();
     EXPECT_EQ(report.final_application_status(), y::APP_SUCCEEDED)
@@ -657,8 +702,12 @@ TEST_F(NodeFailureTest, TenAgentKillsUnderLoadFailNoApplication) {
         << ShellAmOutput(app);
     if (AmLaunches(app).size() > 1) ++retried;
   }
-  std::printf("[ nodes    ] %zu applications, %d with more than one attempt\n", apps.size(),
-              retried);
+  std::printf(
+      "[ nodes    ] %zu applications, %d with more than one attempt, %zu containers lost and "
+      "run again\n",
+      apps.size(), retried, lost);
+  // The kills hit work: AMs relaunched or containers run again.
+  EXPECT_GT(retried + static_cast<int>(lost), 0);
 }
 
 }  // namespace

@@ -17,7 +17,8 @@ bool StartsWith(const std::string& text, std::string_view prefix) {
 
 }  // namespace
 
-Result<NmConnectRetryPolicy> NmConnectRetryPolicy::FromConfiguration(const rm::Configuration& conf) {
+Result<NmConnectRetryPolicy> NmConnectRetryPolicy::FromConfiguration(
+    const rm::Configuration& conf) {
   NmConnectRetryPolicy policy;
   ASSIGN_OR_RETURN(policy.max_wait_ms, conf.GetInt(kMaxWaitKey, policy.max_wait_ms));
   ASSIGN_OR_RETURN(policy.retry_interval_ms, conf.GetInt(kIntervalKey, policy.retry_interval_ms));

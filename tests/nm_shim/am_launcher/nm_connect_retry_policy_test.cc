@@ -35,8 +35,8 @@ TEST(NmConnectRetryPolicyTest, OnlyTheExceptionsHadoopMapsAreRetried) {
   // EOFException / SocketException / ConnectException / ConnectTimeout.
   EXPECT_TRUE(NmConnectRetryPolicy::IsRetriable(Status::IoError("connection reset")));
   EXPECT_TRUE(NmConnectRetryPolicy::IsRetriable(Status::Aborted("connection closed")));
-  EXPECT_TRUE(NmConnectRetryPolicy::IsRetriable(
-      Status::TimedOut("connecting to host1:45454 timed out")));
+  EXPECT_TRUE(
+      NmConnectRetryPolicy::IsRetriable(Status::TimedOut("connecting to host1:45454 timed out")));
   EXPECT_TRUE(NmConnectRetryPolicy::IsRetriable(
       Status::Remote("org.apache.hadoop.yarn.exceptions.NMNotYetReadyException", "not ready")));
   EXPECT_TRUE(NmConnectRetryPolicy::IsRetriable(
@@ -52,15 +52,13 @@ TEST(NmConnectRetryPolicyTest, OnlyTheExceptionsHadoopMapsAreRetried) {
 }
 
 TEST(NmConnectRetryPolicyTest, RefusesWhatHadoopsPreconditionsRefuse) {
-  for (const auto& [key, value] :
-       std::vector<std::pair<std::string, std::string>>{
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
            {"yarn.client.nodemanager-connect.max-wait-ms", "0"},
            {"yarn.client.nodemanager-connect.max-wait-ms", "-2"},
            {"yarn.client.nodemanager-connect.retry-interval-ms", "0"}}) {
     rm::Configuration conf;
-    ASSERT_TRUE(conf.AddResourceString("<configuration><property><name>" + key +
-                                           "</name><value>" + value +
-                                           "</value></property></configuration>",
+    ASSERT_TRUE(conf.AddResourceString("<configuration><property><name>" + key + "</name><value>" +
+                                           value + "</value></property></configuration>",
                                        "yarn-site.xml")
                     .ok());
     auto policy = NmConnectRetryPolicy::FromConfiguration(conf);

@@ -272,6 +272,17 @@ Status RmDaemon::Init() {
   }
   app_options.max_attempts = static_cast<int32_t>(max_attempts);
   app_options.single_attempt_never_retried = hadoop.single_attempt_never_retried;
+  if (hadoop.am_node_blacklisting) {
+    ASSIGN_OR_RETURN(
+        app_options.am_blacklisting_enabled,
+        conf_.GetBool("yarn.resourcemanager.am-scheduling.node-blacklisting-enabled", false));
+    ASSIGN_OR_RETURN(
+        const double threshold,
+        conf_.GetDouble("yarn.resourcemanager.am-scheduling.node-blacklisting-disable-threshold",
+                        0.2));
+    // RMAppImpl: a threshold outside [0, 1] falls back to the default.
+    app_options.am_blacklist_disable_threshold = threshold < 0 || threshold > 1 ? 0.2 : threshold;
+  }
   ASSIGN_OR_RETURN(app_options.am_expiry,
                    Millis(conf_, "yarn.am.liveness-monitor.expiry-interval-ms", 600000));
   app_options.min_allocation = node_options.min_allocation;

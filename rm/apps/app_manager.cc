@@ -369,6 +369,12 @@ bool ApplicationManager::OnContainerFinished(const ContainerId& container, int32
     for (auto& attempt : app->attempts) {
       if (attempt.id != attempt_id) continue;
       attempt.am_exit_status = exit_status;
+      // RMAppAttemptImpl.amContainerFinished: a node that may be at fault is
+      // avoided by the next attempts' AM containers.
+      if (options_.am_blacklisting_enabled && attempt.am_container.has_value() &&
+          CountsTowardsAmBlacklisting(exit_status)) {
+        app->am_blacklist.Add(attempt.am_container->placement.node);
+      }
       if (attempt.state != AttemptState::kFinishing && !IsFinal(attempt.state)) {
         attempt.diagnostics = "AM Container for " + attempt_id.ToString() +
                               " exited with  exitCode: " + std::to_string(exit_status) +
@@ -421,6 +427,9 @@ void ApplicationManager::Tick() {
           am_containers_[am.id] = attempt->id;
           Status recorded = containers_->Add(RmContainer{am.id, am.node, p, /*is_am=*/true});
           if (!recorded.ok()) LOG(ERROR) << recorded.ToString();
+          if (options_.am_blacklisting_enabled && app.am_blacklist.size() > 0) {
+            pool_->SetBlacklist(app.pool_app, {}, {}).PermitUnchecked();  // the AM's own from now
+          }
           AttemptEventLocked(app, *attempt, AttemptEvent::kContainerAllocated, &actions);
           SaveAttemptLocked(app, *attempt);
           AttemptEventLocked(app, *attempt, AttemptEvent::kSaved, &actions);
@@ -533,6 +542,15 @@ void ApplicationManager::StartAttemptLocked(RmApp& app, Actions* actions) {
   if (!asked.ok()) {
     LOG(ERROR) << "cannot ask for the AM container of " << current.id.ToString() << ": "
                << asked.ToString();
+  }
+  if (options_.am_blacklisting_enabled && app.am_blacklist.size() > 0) {
+    // Each attempt has a pool app of its own: this list is the AM
+    // container's only, and is lifted once it is placed.
+    std::vector<pool::NodeId> avoid = app.am_blacklist.NodesToAvoid(
+        nodes_->NumUsableNodes(), options_.am_blacklist_disable_threshold);
+    LOG(INFO) << "AM container of " << current.id.ToString() << " avoids " << avoid.size()
+              << " node(s) earlier AM containers failed on";
+    pool_->SetBlacklist(app.pool_app, std::move(avoid), {}).PermitUnchecked();
   }
   AttemptEventLocked(app, current, AttemptEvent::kScheduled, actions);
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "rm/apps/am_node_blacklist.h"
 #include "rm/apps/app_states.h"
 #include "rm/records/yarn_ids.h"
 #include "scheduler_pool/ask.h"
@@ -107,6 +108,9 @@ struct RmApp {
   // it was saved, moved by updateApplicationTimeouts. Hadoop's
   // RMAppImpl.applicationTimeouts[LIFETIME]. Unset: no lifetime.
   std::optional<int64_t> lifetime_expiry_ms;
+  // Nodes its AM containers failed on (kept in memory only, as Hadoop's
+  // RMAppImpl keeps its BlacklistManager).
+  AmNodeBlacklist am_blacklist;
   std::vector<RmAttempt> attempts;
 
   const RmAttempt* current_attempt() const { return attempts.empty() ? nullptr : &attempts.back(); }

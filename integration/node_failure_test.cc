@@ -38,6 +38,7 @@
 #include "am_protocol/ipc/rpc_client.h"
 #include "base/base64.h"
 #include "base/child_process.h"
+#include "integration/cell_support.h"
 #include "integration/wait_for.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/credentials.h"
@@ -50,38 +51,17 @@ namespace {
 using namespace std::chrono_literals;
 namespace y = hadoop::yarn;
 using Properties = std::map<std::string, std::string>;
+using cell::Lines;
+using cell::ReadAll;
+using cell::Spawn;
+using cell::Tail;
+using cell::WriteSite;
 
 constexpr char kClient[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
 constexpr char kAms[] = "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
 constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
 constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
 constexpr int32_t kAborted = -100;  // ContainerExitStatus.ABORTED
-
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream data;
-  data << in.rdbuf();
-  return data.str();
-}
-
-std::vector<std::string> Lines(const std::string& path) {
-  std::vector<std::string> lines;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty()) lines.push_back(line);
-  }
-  return lines;
-}
-
-std::string Tail(const std::string& path, size_t n) {
-  const auto lines = Lines(path);
-  std::string out;
-  for (size_t i = lines.size() > n ? lines.size() - n : 0; i < lines.size(); ++i) {
-    out += lines[i] + "\n";
-  }
-  return out;
-}
 
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -93,29 +73,20 @@ bool IsFinal(y::YarnApplicationStateProto s) {
   return s == y::FINISHED || s == y::FAILED || s == y::KILLED;
 }
 
-void WriteSite(const std::string& path, const Properties& properties) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream site(tmp);
-    site << "<configuration>\n";
-    for (const auto& [k, v] : properties) {
-      site << "  <property><name>" << k << "</name><value>" << v << "</value></property>\n";
-    }
-    site << "</configuration>\n";
-  }
-  std::filesystem::rename(tmp, path);
-}
-
-ChildProcess Spawn(const std::vector<std::string>& args, const std::string& log,
-                   const std::vector<std::string>& extra_env = {}) {
-  ChildOptions options;
-  options.binary = args.front();
-  options.argv0 = args.front();
-  options.args.assign(args.begin() + 1, args.end());
-  options.extra_env = extra_env;
-  options.log_path = log;
-  auto child = ChildProcess::Spawn(options);
-  return child.ok() ? std::move(*child) : ChildProcess();
+// Whether a listener could bind 127.0.0.1:`port` now (SO_REUSEADDR, as the
+// agent's server sets it).
+bool PortIsFree(uint16_t port) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  const int on = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(port);
+  const bool free = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0;
+  close(fd);
+  return free;
 }
 
 // A free port on 127.0.0.1 below the kernel's ephemeral range, for an agent
@@ -126,16 +97,8 @@ uint16_t PickAgentPort(std::mt19937& rng) {
   std::ifstream("/proc/sys/net/ipv4/ip_local_port_range") >> low;
   std::uniform_int_distribution<int> draw(std::min(10000, low - 1), low - 1);
   for (int tries = 0; tries < 1000; ++tries) {
-    const int port = draw(rng);
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) return 0;
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    address.sin_port = htons(static_cast<uint16_t>(port));
-    const bool free = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0;
-    close(fd);
-    if (free) return static_cast<uint16_t>(port);
+    const auto port = static_cast<uint16_t>(draw(rng));
+    if (PortIsFree(port)) return port;
   }
   return 0;
 }
@@ -260,6 +223,9 @@ class NodeFailureTest : public ::testing::Test {
     p["spindle.nm.rm-retry.max-interval-ms"] = "200";
     WriteSite(dir + "/conf/yarn-site.xml", p);
     const size_t registered_before = Count(ReadAll(AgentLog(agent)), kRegistered);
+    // A restart waits until the port can be listened on again.
+    ASSERT_TRUE(WaitFor([&] { return PortIsFree(agent.port); }, 30s))
+        << "port " << agent.port << " of agent " << agent.name << " stays in use";
     ++agent.starts;
     agent.process = Spawn({SPINDLE_BINARY, "nm", "--conf", dir + "/conf"}, AgentLog(agent),
                           {"HADOOP_CONF_DIR=" + work_ + "/am-conf"});
@@ -668,7 +634,12 @@ TEST_F(NodeFailureTest, TenAgentKillsUnderLoadFailNoApplication) {
     // Work goes on between kills: the AMs start at least six more task
     // containers.
     const size_t started = TasksStarted(apps);
-    ASSERT_TRUE(WaitFor([&] { return TasksStarted(apps) >= started + 6; }, 30s))
+    ASSERT_TRUE(WaitFor(
+        [&] {
+          top_up();  // apps that finish meanwhile are replaced
+          return TasksStarted(apps) >= started + 6;
+        },
+        30s))
         << "the applications make no progress";
     // Under load: the victim, drawn among the agents running containers,
     // dies with them.

@@ -1,5 +1,6 @@
-// What the cell tests (real `spindle` processes on 127.0.0.1) share: reading
-// the files the processes write, writing their yarn-site.xml, spawning them.
+// What the cell tests (real `spindle` processes on 127.0.0.1) share: the
+// protocol names they call, reading the files the processes write, writing
+// their yarn-site.xml, spawning them.
 #pragma once
 
 #include <filesystem>
@@ -10,8 +11,18 @@
 #include <vector>
 
 #include "base/child_process.h"
+#include "yarn_protos.pb.h"
 
 namespace spindle::cell {
+
+inline constexpr char kClient[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
+inline constexpr char kAms[] = "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
+inline constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
+inline constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
+
+inline bool IsFinal(hadoop::yarn::YarnApplicationStateProto s) {
+  return s == hadoop::yarn::FINISHED || s == hadoop::yarn::FAILED || s == hadoop::yarn::KILLED;
+}
 
 inline std::string ReadAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -51,26 +51,23 @@ namespace {
 using namespace std::chrono_literals;
 namespace y = hadoop::yarn;
 using Properties = std::map<std::string, std::string>;
+using cell::IsFinal;
+using cell::kAmrmTokenKind;
+using cell::kAms;
+using cell::kClient;
+using cell::kCmp;
 using cell::Lines;
 using cell::ReadAll;
 using cell::Spawn;
 using cell::Tail;
 using cell::WriteSite;
 
-constexpr char kClient[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
-constexpr char kAms[] = "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
-constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
-constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
 constexpr int32_t kAborted = -100;  // ContainerExitStatus.ABORTED
 
 size_t Count(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
-}
-
-bool IsFinal(y::YarnApplicationStateProto s) {
-  return s == y::FINISHED || s == y::FAILED || s == y::KILLED;
 }
 
 // Whether a listener could bind 127.0.0.1:`port` now (SO_REUSEADDR, as the
@@ -471,6 +468,23 @@ class NodeFailureTest : public ::testing::Test {
     return out.empty() ? "(no AM logs)" : out;
   }
 
+  // On `line`, with a 3 s node expiry: a `spindle shell` app with
+  // maxAppAttempts=1 runs its AM on agent "first"; agent "second" joins and
+  // "first" dies for good (its AM with it).
+  void LoseTheAmNodeOfASingleAttemptApp(const std::string& line, rm::ApplicationId* app) {
+    StartRm({{"yarn.nm.liveness-monitor.expiry-interval-ms", "3000"},
+             {"spindle.compat.hadoop-version", line}});
+    Agent& first = NewAgent("first", 2048);
+    ASSERT_NO_FATAL_FAILURE(StartAgent(first));
+    *app = SubmitNamed(
+        [&](const rm::ApplicationId& id) { return ShellAmCommand(id, 2, "sleep 1"); }, 1);
+    ASSERT_TRUE(WaitFor([&] { return Report(*app).yarn_application_state() == y::RUNNING; }, 30s))
+        << ShellAmOutput(*app);
+    Agent& second = NewAgent("second", 2048);
+    ASSERT_NO_FATAL_FAILURE(StartAgent(second));
+    KillAgent(first);
+  }
+
   static constexpr char kRegistered[] = "registered with the ResourceManager";
 
   std::string work_;
@@ -549,17 +563,10 @@ TEST_F(NodeFailureTest, RestartedAgentsContainersAreReportedLostAtOnce) {
 // stays dead until the RM expires it); the lost attempt does not count, the
 // second attempt runs on the other node, and the application succeeds.
 TEST_F(NodeFailureTest, SingleAttemptAppOutlivesItsAmNodeOnHadoop26) {
-  StartRm({{"yarn.nm.liveness-monitor.expiry-interval-ms", "3000"},
-           {"spindle.compat.hadoop-version", "2.6"}});
-  Agent& first = NewAgent("first", 2048);
-  ASSERT_NO_FATAL_FAILURE(StartAgent(first));
-  const rm::ApplicationId app =
-      SubmitNamed([&](const rm::ApplicationId& id) { return ShellAmCommand(id, 2, "sleep 1"); }, 1);
-  ASSERT_TRUE(WaitFor([&] { return Report(app).yarn_application_state() == y::RUNNING; }, 30s))
-      << ShellAmOutput(app);
-  Agent& second = NewAgent("second", 2048);
-  ASSERT_NO_FATAL_FAILURE(StartAgent(second));
-  KillAgent(first);
+  rm::ApplicationId app;
+  ASSERT_NO_FATAL_FAILURE(LoseTheAmNodeOfASingleAttemptApp("2.6", &app));
+  const Agent& first = agents_.at("first");
+  const Agent& second = agents_.at("second");
 
   ASSERT_TRUE(WaitFor([&] { return IsFinal(Report(app).yarn_application_state()); }, 60s))
       << ShellAmOutput(app);
@@ -579,17 +586,8 @@ TEST_F(NodeFailureTest, SingleAttemptAppOutlivesItsAmNodeOnHadoop26) {
 
 // The same on the 3.3 line: YARN-5617 never retries maxAppAttempts=1.
 TEST_F(NodeFailureTest, SingleAttemptAppFailsWithItsAmNodeOnHadoop33) {
-  StartRm({{"yarn.nm.liveness-monitor.expiry-interval-ms", "3000"},
-           {"spindle.compat.hadoop-version", "3.3"}});
-  Agent& first = NewAgent("first", 2048);
-  ASSERT_NO_FATAL_FAILURE(StartAgent(first));
-  const rm::ApplicationId app =
-      SubmitNamed([&](const rm::ApplicationId& id) { return ShellAmCommand(id, 2, "sleep 1"); }, 1);
-  ASSERT_TRUE(WaitFor([&] { return Report(app).yarn_application_state() == y::RUNNING; }, 30s))
-      << ShellAmOutput(app);
-  Agent& second = NewAgent("second", 2048);
-  ASSERT_NO_FATAL_FAILURE(StartAgent(second));
-  KillAgent(first);
+  rm::ApplicationId app;
+  ASSERT_NO_FATAL_FAILURE(LoseTheAmNodeOfASingleAttemptApp("3.3", &app));
   ASSERT_TRUE(WaitFor([&] { return IsFinal(Report(app).yarn_application_state()); }, 60s));
   const y::ApplicationReportProto report = Report(app);
   EXPECT_EQ(report.yarn_application_state(), y::FAILED);

@@ -66,16 +66,17 @@ namespace {
 using namespace std::chrono_literals;
 namespace y = hadoop::yarn;
 using SteadyClock = std::chrono::steady_clock;
+using cell::IsFinal;
+using cell::kAmrmTokenKind;
+using cell::kAms;
+using cell::kClient;
+using cell::kCmp;
 using cell::Lines;
 using cell::ReadAll;
 using cell::Spawn;
 using cell::Tail;
 using cell::WriteSite;
 
-constexpr char kClient[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
-constexpr char kAms[] = "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
-constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
-constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
 constexpr int kMaxLiveApps = 16;
 constexpr int kMaxLongApps = 4;
 constexpr int kMaxShellApps = 2;  // `spindle shell-am` AMs at a time
@@ -85,10 +86,6 @@ int64_t EnvInt(const char* name, int64_t fallback) {
   const char* value = std::getenv(name);
   if (value == nullptr || *value == '\0') return fallback;
   return std::strtoll(value, nullptr, 10);
-}
-
-bool IsFinal(y::YarnApplicationStateProto s) {
-  return s == y::FINISHED || s == y::FAILED || s == y::KILLED;
 }
 
 const std::string& Name(y::YarnApplicationStateProto s) {

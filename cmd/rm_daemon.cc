@@ -252,6 +252,18 @@ Status RmDaemon::Init() {
                                    std::to_string(max_attempts) + "' must be positive");
   }
   app_options.max_attempts = static_cast<int32_t>(max_attempts);
+  app_options.single_attempt_never_retried = hadoop.single_attempt_never_retried;
+  if (hadoop.am_node_blacklisting) {
+    ASSIGN_OR_RETURN(
+        app_options.am_blacklisting_enabled,
+        conf_.GetBool("yarn.resourcemanager.am-scheduling.node-blacklisting-enabled", false));
+    ASSIGN_OR_RETURN(
+        const double threshold,
+        conf_.GetDouble("yarn.resourcemanager.am-scheduling.node-blacklisting-disable-threshold",
+                        0.2));
+    // RMAppImpl: a threshold outside [0, 1] falls back to the default.
+    app_options.am_blacklist_disable_threshold = threshold < 0 || threshold > 1 ? 0.2 : threshold;
+  }
   ASSIGN_OR_RETURN(app_options.am_expiry,
                    Millis(conf_, "yarn.am.liveness-monitor.expiry-interval-ms", 600000));
   app_options.min_allocation = node_options.min_allocation;
@@ -288,8 +300,11 @@ Status RmDaemon::Init() {
                    rm::RmDelegationTokenSecretManager::Create(delegation_options, clock_));
 
   nm_client_ = std::make_unique<ipc::RpcClient>();
-  launcher_ = std::make_unique<nm_shim::IpcAmLauncher>(
-      nm_client_.get(), amrm_tokens_.get(), container_tokens_.get(), nm_tokens_.get(), clock_);
+  ASSIGN_OR_RETURN(const nm_shim::NmConnectRetryPolicy nm_connect_retry,
+                   nm_shim::NmConnectRetryPolicy::FromConfiguration(conf_));
+  launcher_ = std::make_unique<nm_shim::IpcAmLauncher>(nm_client_.get(), amrm_tokens_.get(),
+                                                       container_tokens_.get(), nm_tokens_.get(),
+                                                       clock_, nm_connect_retry);
   if (store_ != nullptr) app_store_ = std::make_unique<rm::StateStoreAppStore>(store_.get());
   apps_ = std::make_unique<rm::ApplicationManager>(app_options, pool_.get(), containers_.get(),
                                                    launcher_.get(), nodes_.get(), clock_,

@@ -10,6 +10,7 @@
 #include "am_protocol/am_service/am_service.h"
 #include "base/base64.h"
 #include "nm_shim/am_launcher/ipc_am_launcher.h"
+#include "rm/containers/container_registry.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
@@ -255,6 +256,22 @@ void ShellAm::HandleCompleted(const y::ContainerStatusProto& status) {
     VLOG(1) << "completion of " << id << " ignored";
     return;
   }
+  if (status.exit_status() == rm::kExitAborted) {
+    // Lost with its node (or otherwise taken away by the framework): not a
+    // result of the command. DistributedShell's onContainersCompleted
+    // (2.6.5 and 3.3.0) neither counts it completed nor failed, and asks for
+    // another container in its place.
+    launched_.fetch_sub(1);
+    lost_.fetch_add(1);
+    asks_.front().set_num_containers(
+        static_cast<int32_t>(options_.spec.containers - launched_.load()));
+    send_asks_ = true;
+    std::printf("container %s lost (exit status %d%s%s); asking for another\n", id.c_str(),
+                status.exit_status(), status.diagnostics().empty() ? "" : ": ",
+                status.diagnostics().c_str());
+    std::fflush(stdout);
+    return;
+  }
   completed_.fetch_add(1);
   if (status.exit_status() != 0) failed_.fetch_add(1);
   std::printf("container %s completed, exit status %d%s%s\n", id.c_str(), status.exit_status(),
@@ -275,7 +292,16 @@ Status ShellAm::StartContainer(const y::ContainerProto& container) {
   const ipc::ConnectionSpec cmp{node.host, static_cast<uint16_t>(node.port),
                                 nm_shim::kContainerManagementProtocol, options_.user, nm};
   y::StartContainersResponseProto response;
-  RETURN_NOT_OK(client_.Call(cmp, "startContainers", request, &response));
+  for (int64_t retries = 0;; ++retries) {
+    response.Clear();
+    const Status s = client_.Call(cmp, "startContainers", request, &response);
+    if (s.ok()) break;
+    const auto delay = options_.nm_retry.NextDelay(s, retries);
+    if (!delay.has_value()) return s;
+    LOG(WARNING) << "startContainers on " << node.ToString() << ": " << s.ToString()
+                 << "; retrying";
+    std::this_thread::sleep_for(*delay);
+  }
   if (response.failed_requests_size() > 0) {
     const auto& e = response.failed_requests(0).exception();
     return Status::Remote(e.class_name(), e.message());

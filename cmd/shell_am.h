@@ -20,6 +20,11 @@
 //    Containers it already runs are never launched again; containers beyond
 //    the N it needs are released; completions are counted once per
 //    container it started.
+//  - A container of its own that completes ABORTED (-100: lost with its
+//    node, which a restarted agent reports at once) is not a completion: as
+//    DistributedShell's onContainersCompleted, it is counted neither done
+//    nor failed and another container is asked for in its place (the ask
+//    now names what is still to start). Other non-zero exits are failures.
 //
 // Thread contract: one thread runs Run(); the accessors may be read from any
 // thread (they are atomics), e.g. by a test watching it.
@@ -36,6 +41,7 @@
 
 #include "am_protocol/ipc/rpc_client.h"
 #include "base/result.h"
+#include "nm_shim/am_launcher/nm_connect_retry_policy.h"
 #include "rm/config/configuration.h"
 #include "yarn_service_protos.pb.h"
 
@@ -94,6 +100,10 @@ struct ShellAmOptions {
   // allocate and again after every resync. Default: none.
   std::vector<std::string> blacklist;
   RmConnectRetry retry;
+  // startContainers on a node that cannot be reached (an agent restarting)
+  // is retried as NMClientAsync's NMProxy does (yarn.client.nodemanager-
+  // connect.*), before the container counts as failed to start.
+  nm_shim::NmConnectRetryPolicy nm_retry;
   // Pause between allocate calls. Default: 200 ms.
   std::chrono::milliseconds heartbeat_interval{200};
   // The AM gives up (unregistering FAILED) after this long. Default: 600 s.
@@ -125,6 +135,8 @@ class ShellAm {
   int64_t failed() const { return failed_.load(); }
   // Containers handed back as not needed.
   int64_t released() const { return released_.load(); }
+  // Containers of ours that completed ABORTED and were asked for again.
+  int64_t lost() const { return lost_.load(); }
 
  private:
   ipc::ConnectionSpec AmSpec() const;
@@ -168,6 +180,7 @@ class ShellAm {
   std::atomic<int64_t> completed_{0};
   std::atomic<int64_t> failed_{0};
   std::atomic<int64_t> released_{0};
+  std::atomic<int64_t> lost_{0};
 };
 
 }  // namespace spindle

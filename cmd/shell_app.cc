@@ -293,6 +293,8 @@ int ShellAmMain(const CommandLine& flags) {
   if (!conf.ok()) return ReportFailure(kName, conf.status());
   auto retry = RmConnectRetry::FromConfiguration(*conf);
   if (!retry.ok()) return ReportFailure(kName, retry.status());
+  auto nm_retry = nm_shim::NmConnectRetryPolicy::FromConfiguration(*conf);
+  if (!nm_retry.ok()) return ReportFailure(kName, nm_retry.status());
   auto amrm = AmrmTokenFromEnvironment(*scheduler);
   if (!amrm.ok()) return ReportFailure(kName, amrm.status());
   options.scheduler_host = scheduler->host;
@@ -302,6 +304,7 @@ int ShellAmMain(const CommandLine& flags) {
   const char* host = std::getenv("NM_HOST");
   options.host = host != nullptr ? host : "localhost";
   options.retry = *retry;
+  options.nm_retry = *nm_retry;
   options.timeout = std::chrono::seconds(flags.GetInt("timeout-seconds"));
   ShellAm am(std::move(options));
   Status s = am.Run();

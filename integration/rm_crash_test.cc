@@ -52,6 +52,7 @@
 #include "am_protocol/ipc/rpc_client.h"
 #include "base/base64.h"
 #include "base/child_process.h"
+#include "integration/cell_support.h"
 #include "integration/wait_for.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/credentials.h"
@@ -65,11 +66,17 @@ namespace {
 using namespace std::chrono_literals;
 namespace y = hadoop::yarn;
 using SteadyClock = std::chrono::steady_clock;
+using cell::IsFinal;
+using cell::kAmrmTokenKind;
+using cell::kAms;
+using cell::kClient;
+using cell::kCmp;
+using cell::Lines;
+using cell::ReadAll;
+using cell::Spawn;
+using cell::Tail;
+using cell::WriteSite;
 
-constexpr char kClient[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
-constexpr char kAms[] = "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
-constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
-constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
 constexpr int kMaxLiveApps = 16;
 constexpr int kMaxLongApps = 4;
 constexpr int kMaxShellApps = 2;  // `spindle shell-am` AMs at a time
@@ -81,58 +88,11 @@ int64_t EnvInt(const char* name, int64_t fallback) {
   return std::strtoll(value, nullptr, 10);
 }
 
-std::string ReadAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream data;
-  data << in.rdbuf();
-  return data.str();
-}
-
-std::vector<std::string> Lines(const std::string& path) {
-  std::vector<std::string> lines;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty()) lines.push_back(line);
-  }
-  return lines;
-}
-
-bool IsFinal(y::YarnApplicationStateProto s) {
-  return s == y::FINISHED || s == y::FAILED || s == y::KILLED;
-}
-
 const std::string& Name(y::YarnApplicationStateProto s) {
   return y::YarnApplicationStateProto_Name(s);
 }
 
 bool IsConnectionError(const Status& s) { return !s.ok() && !s.IsRemote(); }
-
-// A child process (the real `spindle` binary), stderr/stdout to `log`.
-ChildProcess Spawn(const std::vector<std::string>& args, const std::string& log,
-                   const std::vector<std::string>& extra_env = {}) {
-  ChildOptions options;
-  options.binary = args.front();
-  options.argv0 = args.front();
-  options.args.assign(args.begin() + 1, args.end());
-  options.extra_env = extra_env;
-  options.log_path = log;
-  auto child = ChildProcess::Spawn(options);
-  return child.ok() ? std::move(*child) : ChildProcess();
-}
-
-void WriteSite(const std::string& path, const std::map<std::string, std::string>& properties) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream site(tmp);
-    site << "<configuration>\n";
-    for (const auto& [k, v] : properties) {
-      site << "  <property><name>" << k << "</name><value>" << v << "</value></property>\n";
-    }
-    site << "</configuration>\n";
-  }
-  std::filesystem::rename(tmp, path);
-}
 
 enum class Fate { kFinish, kKill, kLong, kShell };
 
@@ -310,15 +270,6 @@ class RmCrashTest : public ::testing::Test {
   }
 
   std::string RmLog(int run) const { return work_ + "/rm." + std::to_string(run) + ".log"; }
-
-  static std::string Tail(const std::string& path, size_t n) {
-    auto lines = Lines(path);
-    std::string out;
-    for (size_t i = lines.size() > n ? lines.size() - n : 0; i < lines.size(); ++i) {
-      out += lines[i] + "\n";
-    }
-    return out;
-  }
 
   void StartNm() {
     std::map<std::string, std::string> p;

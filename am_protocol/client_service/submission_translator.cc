@@ -141,6 +141,7 @@ Result<TranslatedSubmission> TranslateSubmission(
   s.max_attempts = context.maxappattempts();
   s.unmanaged_am = context.unmanaged_am();
   s.keep_containers_across_attempts = context.keep_containers_across_application_attempts();
+  s.attempt_failures_validity_interval_ms = context.attempt_failures_validity_interval();
   // RMServerUtils.validateApplicationTimeouts (Hadoop 3.3): every timeout
   // must be positive; the last entry of a type wins, as in its map.
   for (const auto& timeout : context.application_timeouts()) {

@@ -29,12 +29,33 @@ void SetEnv(y::ContainerLaunchContextProto* clc, const std::string& key, const s
 
 IpcAmLauncher::IpcAmLauncher(ipc::RpcClient* client, rm::AmrmTokenSecretManager* amrm_tokens,
                              const rm::ContainerTokenSecretManager* container_tokens,
-                             const rm::NmTokenSecretManager* nm_tokens, const Clock* clock)
+                             const rm::NmTokenSecretManager* nm_tokens, const Clock* clock,
+                             NmConnectRetryPolicy retry)
     : client_(client),
       amrm_tokens_(amrm_tokens),
       container_tokens_(container_tokens),
       nm_tokens_(nm_tokens),
-      clock_(clock) {}
+      clock_(clock),
+      retry_(retry),
+      work_(boost::asio::make_work_guard(timers_)),
+      timer_thread_([this] { timers_.run(); }) {}
+
+IpcAmLauncher::~IpcAmLauncher() {
+  work_.reset();
+  timers_.stop();
+  if (timer_thread_.joinable()) timer_thread_.join();
+}
+
+// A startContainers call and its tries so far.
+struct IpcAmLauncher::StartCall {
+  rm::AmLaunch launch;
+  ipc::ConnectionSpec spec;
+  y::StartContainersRequestProto request;
+  y::StartContainersResponseProto response;
+  std::function<void(Status)> done;
+  int64_t retries = 0;
+  std::unique_ptr<boost::asio::steady_timer> timer;
+};
 
 Result<std::string> IpcAmLauncher::BuildLaunchContext(const rm::AmLaunch& launch) const {
   y::ApplicationSubmissionContextProto submission;
@@ -93,25 +114,46 @@ void IpcAmLauncher::Launch(const rm::AmLaunch& launch, std::function<void(Status
   token_request.container_type = rm::ContainerType::kApplicationMaster;
   const rm::Token container_token = container_tokens_->CreateContainerToken(token_request);
 
-  auto request = std::make_shared<y::StartContainersRequestProto>();
-  auto* start = request->add_start_container_request();
+  auto call = std::make_shared<StartCall>();
+  call->launch = launch;
+  call->spec = SpecFor(launch);
+  call->done = std::move(done);
+  auto* start = call->request.add_start_container_request();
   start->mutable_container_launch_context()->ParseFromString(*clc);
   rm::ToTokenProto(container_token, start->mutable_container_token());
-  auto response = std::make_shared<y::StartContainersResponseProto>();
   LOG(INFO) << "launching AM container " << launch.container.ToString() << " on "
             << launch.node.ToString();
-  client_->CallAsync(SpecFor(launch), "startContainers", *request, response.get(),
-                     [request, response, done = std::move(done), launch](Status s) {
-                       if (s.ok() && response->failed_requests_size() > 0) {
-                         const auto& e = response->failed_requests(0).exception();
-                         s = Status::Remote(e.class_name(), e.message());
-                       }
-                       if (!s.ok()) {
-                         LOG(WARNING) << "AM container " << launch.container.ToString()
-                                      << " failed to launch: " << s.ToString();
-                       }
-                       done(s);
-                     });
+  TryStart(std::move(call));
+}
+
+void IpcAmLauncher::TryStart(std::shared_ptr<StartCall> call) {
+  call->response.Clear();
+  client_->CallAsync(
+      call->spec, "startContainers", call->request, &call->response, [this, call](Status s) {
+        if (s.ok() && call->response.failed_requests_size() > 0) {
+          const auto& e = call->response.failed_requests(0).exception();
+          s = Status::Remote(e.class_name(), e.message());
+        }
+        if (s.ok()) {
+          call->done(s);
+          return;
+        }
+        if (const auto delay = retry_.NextDelay(s, call->retries); delay.has_value()) {
+          ++call->retries;
+          LOG(WARNING) << "AM container " << call->launch.container.ToString() << ": "
+                       << s.ToString() << "; retry " << call->retries << " in "
+                       << std::chrono::duration_cast<std::chrono::milliseconds>(*delay).count()
+                       << " ms";
+          call->timer = std::make_unique<boost::asio::steady_timer>(timers_, *delay);
+          call->timer->async_wait([this, call](const boost::system::error_code& ec) {
+            if (!ec) TryStart(call);
+          });
+          return;
+        }
+        LOG(WARNING) << "AM container " << call->launch.container.ToString()
+                     << " failed to launch: " << s.ToString();
+        call->done(s);
+      });
 }
 
 void IpcAmLauncher::Cleanup(const rm::AmLaunch& launch) {

@@ -82,9 +82,6 @@ Status ResourceTrackerService::RegisterNodeManager(
     response->set_diagnostics_message("registerNodeManager without a node id");
     return Status::OK();
   }
-  // A reconnecting node's old containers: whatever it no longer reports
-  // running, and whatever the RM still thinks it runs, is sorted out by the
-  // first heartbeat's report.
   const rm::RegistrationResult result = nodes_->Register(registration);
   response->set_nodeaction(ToProto(result.action));
   response->set_rm_identifier(options_.rm_identifier);
@@ -99,6 +96,23 @@ Status ResourceTrackerService::RegisterNodeManager(
   {
     MutexLock lock(&last_mu_);
     last_responses_.erase(registration.id);
+  }
+  if (result.reconnected && request.runningapplications_size() == 0) {
+    // A restarted agent that runs no application has lost whatever the RM
+    // still placed on it: Hadoop's ReconnectNodeTransition (2.6.5 and 3.3)
+    // removes the node from the scheduler, which completes each of its
+    // containers as lost (ABORTED), and adds it back. Their AMs hear of it
+    // at their next allocate; a lost AM container ends its attempt now.
+    // (A node that does report running applications keeps its containers:
+    // only what it reports is reconciled, as in Hadoop.)
+    const std::vector<rm::CompletedContainer> lost = containers_->OnNodeLost(registration.id);
+    if (!lost.empty()) {
+      LOG(INFO) << "node " << registration.id.ToString()
+                << " re-registered running no application: " << lost.size()
+                << " of its containers completed as lost";
+    }
+    apps_->container_signals().Forget(registration.id);
+    NotifyCompleted(lost);
   }
   // Containers the node says it still runs: complete those the RM has
   // finished with, keep the rest (their completion arrives by heartbeat).

@@ -369,6 +369,12 @@ bool ApplicationManager::OnContainerFinished(const ContainerId& container, int32
     for (auto& attempt : app->attempts) {
       if (attempt.id != attempt_id) continue;
       attempt.am_exit_status = exit_status;
+      // RMAppAttemptImpl.amContainerFinished: a node that may be at fault is
+      // avoided by the next attempts' AM containers.
+      if (options_.am_blacklisting_enabled && attempt.am_container.has_value() &&
+          CountsTowardsAmBlacklisting(exit_status)) {
+        app->am_blacklist.Add(attempt.am_container->placement.node);
+      }
       if (attempt.state != AttemptState::kFinishing && !IsFinal(attempt.state)) {
         attempt.diagnostics = "AM Container for " + attempt_id.ToString() +
                               " exited with  exitCode: " + std::to_string(exit_status) +
@@ -421,6 +427,9 @@ void ApplicationManager::Tick() {
           am_containers_[am.id] = attempt->id;
           Status recorded = containers_->Add(RmContainer{am.id, am.node, p, /*is_am=*/true});
           if (!recorded.ok()) LOG(ERROR) << recorded.ToString();
+          if (options_.am_blacklisting_enabled && app.am_blacklist.size() > 0) {
+            pool_->SetBlacklist(app.pool_app, {}, {}).PermitUnchecked();  // the AM's own from now
+          }
           AttemptEventLocked(app, *attempt, AttemptEvent::kContainerAllocated, &actions);
           SaveAttemptLocked(app, *attempt);
           AttemptEventLocked(app, *attempt, AttemptEvent::kSaved, &actions);
@@ -534,6 +543,15 @@ void ApplicationManager::StartAttemptLocked(RmApp& app, Actions* actions) {
     LOG(ERROR) << "cannot ask for the AM container of " << current.id.ToString() << ": "
                << asked.ToString();
   }
+  if (options_.am_blacklisting_enabled && app.am_blacklist.size() > 0) {
+    // Each attempt has a pool app of its own: this list is the AM
+    // container's only, and is lifted once it is placed.
+    std::vector<pool::NodeId> avoid = app.am_blacklist.NodesToAvoid(
+        nodes_->NumUsableNodes(), options_.am_blacklist_disable_threshold);
+    LOG(INFO) << "AM container of " << current.id.ToString() << " avoids " << avoid.size()
+              << " node(s) earlier AM containers failed on";
+    pool_->SetBlacklist(app.pool_app, std::move(avoid), {}).PermitUnchecked();
+  }
   AttemptEventLocked(app, current, AttemptEvent::kScheduled, actions);
 }
 
@@ -630,13 +648,18 @@ void ApplicationManager::AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Acti
       AppEventLocked(app, AppEvent::kAttemptKilled, actions);
       break;
     case AttemptState::kFailed: {
-      const bool retry = app.state != AppState::kKilling &&
-                         static_cast<int32_t>(app.attempts.size()) < app.max_attempts;
-      if (!retry) {
-        app.diagnostics = "Application " + app.submission.id.ToString() + " failed " +
-                          std::to_string(app.attempts.size()) + " times due to " +
-                          attempt.diagnostics + ". Failing the application.";
-      }
+      // Infrastructure failures (lost node, preemption, RM kill) and those
+      // past the validity interval do not count (attempt_retry_rule.h).
+      AttemptRetryOptions rule;
+      rule.single_attempt_never_retried = options_.single_attempt_never_retried;
+      rule.global_max_attempts = options_.max_attempts;
+      const bool retry =
+          app.state != AppState::kKilling && RetryAfterFailure(app, rule, clock_->WallMillis());
+      if (!retry) app.diagnostics = AttemptsExhaustedDiagnostics(app, rule, attempt.diagnostics);
+      LOG(INFO) << "attempt " << attempt.id.ToString() << " failed (AM exit status "
+                << attempt.am_exit_status.value_or(kExitInvalid) << "); counted failures "
+                << CountedAttemptFailures(app, clock_->WallMillis()) << " of " << app.max_attempts
+                << (retry ? ": retrying" : ": failing the application");
       if (retry && app.in_pool) {
         // A new attempt starts from a clean slate: drop the old asks and
         // placements the failed AM never took.

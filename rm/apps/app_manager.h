@@ -25,6 +25,7 @@
 #include "rm/apps/am_launcher.h"
 #include "rm/apps/app_lifetime_monitor.h"
 #include "rm/apps/app_store.h"
+#include "rm/apps/attempt_retry_rule.h"
 #include "rm/apps/container_signals.h"
 #include "rm/apps/rm_app.h"
 #include "rm/containers/container_registry.h"
@@ -40,6 +41,16 @@ struct ApplicationManagerOptions {
   // yarn.resourcemanager.am.max-attempts: default and cap of an app's
   // attempts. Default: 2.
   int32_t max_attempts = 2;
+  // The line's retry rules (AttemptRetryRule); global_max_attempts is
+  // max_attempts. Default: Hadoop 3.3's.
+  bool single_attempt_never_retried = true;
+  // yarn.resourcemanager.am-scheduling.node-blacklisting-enabled (2.8+ and
+  // 3.x; the daemon leaves it off on the 2.6 and 2.7 lines, which have no AM
+  // blacklisting) and ...-disable-threshold: a new attempt's AM container
+  // avoids the nodes earlier AM containers failed on (am_node_blacklist.h).
+  // Default: false, 0.2.
+  bool am_blacklisting_enabled = false;
+  double am_blacklist_disable_threshold = 0.2;
   // yarn.am.liveness-monitor.expiry-interval-ms. Default: 600000.
   Duration am_expiry = std::chrono::milliseconds(600000);
   // yarn.scheduler.minimum-allocation-{mb,vcores}. Default: 1024 MB, 1.

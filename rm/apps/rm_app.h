@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "rm/apps/am_node_blacklist.h"
 #include "rm/apps/app_states.h"
 #include "rm/records/yarn_ids.h"
 #include "scheduler_pool/ask.h"
@@ -43,6 +44,9 @@ struct Submission {
   int32_t max_attempts = 0;
   bool unmanaged_am = false;
   bool keep_containers_across_attempts = false;
+  // The context's attemptFailuresValidityInterval (ms): failures that ended
+  // longer ago no longer count toward max_attempts. <= 0: all count.
+  int64_t attempt_failures_validity_interval_ms = -1;
   pool::Resource am_resource;
   // The context's applicationTimeouts LIFETIME, in seconds; 0: none (the
   // translator refuses values <= 0, as Hadoop does).
@@ -104,6 +108,9 @@ struct RmApp {
   // it was saved, moved by updateApplicationTimeouts. Hadoop's
   // RMAppImpl.applicationTimeouts[LIFETIME]. Unset: no lifetime.
   std::optional<int64_t> lifetime_expiry_ms;
+  // Nodes its AM containers failed on (kept in memory only, as Hadoop's
+  // RMAppImpl keeps its BlacklistManager).
+  AmNodeBlacklist am_blacklist;
   std::vector<RmAttempt> attempts;
 
   const RmAttempt* current_attempt() const { return attempts.empty() ? nullptr : &attempts.back(); }

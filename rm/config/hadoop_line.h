@@ -54,6 +54,14 @@ struct HadoopLineTraits {
   // EqualToNM (VersionUtil.compareVersions(rm, nm) >= 0) registers.
   std::string_view version;
   AmProtocolRules am_rules;
+  // YARN-5617 (2.8.2 and 3.x): an app with maxAppAttempts 1 is never retried,
+  // even after an attempt that does not count (RMAppImpl.AttemptFailed-
+  // Transition); 2.6 and 2.7 retry it after a lost node or a preemption.
+  bool single_attempt_never_retried = true;
+  // YARN-2005 (2.8 and 3.x): AM node blacklisting exists
+  // (yarn.resourcemanager.am-scheduling.node-blacklisting-*); 2.6 and 2.7
+  // have none.
+  bool am_node_blacklisting = true;
 };
 
 const HadoopLineTraits& TraitsOf(HadoopLine line);

@@ -189,8 +189,7 @@ std::vector<CompletedContainer> ContainerRegistry::OnNodeLost(const NodeId& node
   std::vector<CompletedContainer> out;
   for (auto& [id, entry] : containers_) {
     if (entry.container.node == node && !entry.completed) {
-      CompleteLocked(entry, kExitAborted, "Container released on a *lost* node " + node.ToString(),
-                     /*kill=*/false, &out);
+      CompleteLocked(entry, kExitAborted, kLostContainerDiagnostics, /*kill=*/false, &out);
     }
   }
   to_cleanup_.erase(node);

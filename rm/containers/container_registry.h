@@ -34,6 +34,12 @@ namespace spindle::rm {
 inline constexpr int32_t kExitAborted = -100;     // released, lost node, app done
 inline constexpr int32_t kExitKilledByRm = -106;  // KILLED_BY_RESOURCEMANAGER
 inline constexpr int32_t kExitInvalid = -1000;
+inline constexpr int32_t kExitDisksFailed = -101;  // DISKS_FAILED
+inline constexpr int32_t kExitPreempted = -102;    // PREEMPTED
+
+// What a container lost with its node is completed with (ABORTED), as
+// Hadoop's SchedulerUtils.LOST_CONTAINER words it.
+inline constexpr char kLostContainerDiagnostics[] = "Container released on a *lost* node";
 
 struct RmContainer {
   ContainerId id;
@@ -118,7 +124,10 @@ class ContainerRegistry {
   // container an earlier run allocated but never saw running is unknown.
   Status Release(const ApplicationAttemptId& attempt, const ContainerId& id);
 
-  // The node is gone: its containers complete as ABORTED.
+  // The node is gone (expired, unregistered, or re-registered by a restarted
+  // agent that runs no application): its containers complete as ABORTED
+  // (kLostContainerDiagnostics) and are handed to their AMs at their next
+  // allocate.
   std::vector<CompletedContainer> OnNodeLost(const NodeId& node);
 
   // The attempt ended: its live containers are killed (unless kept for the

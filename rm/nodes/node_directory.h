@@ -2,6 +2,7 @@
 // pool's node id. Implemented by the node registry (ResourceTracker side).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -21,6 +22,9 @@ class NodeDirectory {
   virtual ~NodeDirectory() = default;
   // Thread-safe. nullopt for a node that is gone.
   virtual std::optional<NodeInfo> Find(pool::NodeId node) const = 0;
+  // Thread-safe. Nodes that can run containers now (Hadoop's
+  // getNumClusterNodes); 0 where the directory does not track them.
+  virtual int32_t NumUsableNodes() const { return 0; }
 };
 
 }  // namespace spindle::rm

@@ -90,7 +90,7 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
       entry.last_heard = clock_->Now();
       LOG(INFO) << "NodeManager " << node << " reconnected with " << r.capability.memory_mb()
                 << " MB, " << r.capability.vcores() << " vcores";
-      return {NodeAction::kNormal, "", entry.report.pool_node};
+      return {NodeAction::kNormal, "", entry.report.pool_node, /*reconnected=*/true};
     }
   }
   auto added = pool_->AddNode({r.capability, r.rack, 1.0});

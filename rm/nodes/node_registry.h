@@ -105,6 +105,9 @@ struct RegistrationResult {
   NodeAction action = NodeAction::kNormal;
   std::string diagnostics;
   pool::NodeId pool_node;  // the node in the pool, when admitted
+  // A node the RM already knew registered again (its agent restarted):
+  // Hadoop's "Reconnect from the node" (ResourceTrackerService).
+  bool reconnected = false;
 };
 
 struct NodeHeartbeat {
@@ -162,7 +165,7 @@ class NodeRegistry : public NodeDirectory {
   std::vector<NodeReport> Nodes() const;
   ClusterNodeCounts Counts() const;
   // Number of nodes that can run containers (for allocate responses).
-  int32_t NumUsableNodes() const;
+  int32_t NumUsableNodes() const override;
   // Changes whenever a node joins or leaves the cluster (registers, comes
   // back, shuts down, is lost or decommissioned): a cheap "anything to
   // look at?" for those who keep the member list elsewhere.

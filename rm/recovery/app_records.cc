@@ -1,6 +1,7 @@
 #include "rm/recovery/app_records.h"
 
 #include "rm/security/yarn_id_protos.h"
+#include "yarn_protos.pb.h"
 #include "yarn_server_resourcemanager_recovery.pb.h"
 
 namespace spindle::rm {
@@ -143,6 +144,10 @@ Result<RmApp> DecodeAppRecord(const std::string& bytes) {
   s.keep_containers_across_attempts = proto.spindle_keep_containers();
   s.am_resource = FromProto(proto.spindle_am_resource());
   s.context_bytes = proto.application_submission_context();
+  // Not broken out in the record: read back from the submitted context.
+  if (y::ApplicationSubmissionContextProto context; context.ParseFromString(s.context_bytes)) {
+    s.attempt_failures_validity_interval_ms = context.attempt_failures_validity_interval();
+  }
   app.max_attempts = proto.spindle_max_attempts();
   app.final_status = FromProto(proto.spindle_final_status());
   app.diagnostics = proto.diagnostics();

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "am_protocol/client_service/record_protos.h"
 #include "rm/security/yarn_id_protos.h"
 #include "tests/am_protocol/client_service/rm_harness.h"
@@ -29,16 +31,58 @@ class ResourceTrackerServiceTest : public ::testing::Test {
     tracker_ = std::make_unique<ResourceTrackerService>(ResourceTrackerOptions{}, &rm_.nodes(),
                                                         &rm_.containers(), &rm_.apps(),
                                                         container_tokens_.get(), nm_tokens_.get());
+    Register(node_);
+    rm_.ApplyQueues();
+  }
+
+  // registerNodeManager as a (re)started NodeManager sends it, listing
+  // `running_apps` as its runningApplications.
+  void Register(const rm::NodeId& node, const std::vector<rm::ApplicationId>& running_apps = {}) {
     y::RegisterNodeManagerRequestProto request;
-    rm::ToProto(node_, request.mutable_node_id());
+    rm::ToProto(node, request.mutable_node_id());
     request.set_http_port(8042);
     request.mutable_resource()->set_memory(8192);
     request.mutable_resource()->set_virtual_cores(8);
     request.set_nm_version("3.3.6");
+    for (const auto& app : running_apps) rm::ToProto(app, request.add_runningapplications());
     y::RegisterNodeManagerResponseProto response;
     EXPECT_TRUE(tracker_->RegisterNodeManager(request, &response).ok());
     EXPECT_EQ(response.nodeaction(), y::NORMAL);
-    rm_.ApplyQueues();
+  }
+
+  // Submits an app and launches its AM (on the only node registered so far).
+  rm::ApplicationId SubmitAndLaunch(int32_t max_attempts = 0) {
+    y::GetNewApplicationResponseProto id;
+    EXPECT_TRUE(rm_.Call("getNewApplication", y::GetNewApplicationRequestProto(), &id).ok());
+    y::SubmitApplicationRequestProto submit;
+    auto* context = submit.mutable_application_submission_context();
+    *context->mutable_application_id() = id.application_id();
+    context->set_queue("default");
+    if (max_attempts > 0) context->set_maxappattempts(max_attempts);
+    auto* am = context->add_am_container_resource_request();
+    am->set_resource_name("*");
+    am->mutable_capability()->set_memory(512);
+    am->mutable_capability()->set_virtual_cores(1);
+    y::SubmitApplicationResponseProto submitted;
+    EXPECT_TRUE(rm_.Call("submitApplication", submit, &submitted).ok());
+    rm_.LaunchAll();
+    return rm::FromProto(id.application_id());
+  }
+
+  // A task container of `attempt` running on `node`, as the scheduler would
+  // have placed it.
+  rm::ContainerId PlaceTaskContainer(const rm::ApplicationAttemptId& attempt,
+                                     const rm::NodeId& node) {
+    pool::NodeId pool_node;
+    for (const auto& report : rm_.nodes().Nodes()) {
+      if (report.info.id == node) pool_node = report.pool_node;
+    }
+    const rm::ContainerId id = rm_.apps().NextContainerId(attempt).value();
+    auto placement = rm_.pool().RecoverPlacement(rm_.apps().GetApp(attempt.app)->pool_app,
+                                                 pool_node, pool::Resource::Of(256, 1), 1, 0);
+    EXPECT_TRUE(placement.ok()) << placement.status().ToString();
+    EXPECT_TRUE(rm_.containers().Add(rm::RmContainer{id, node, *placement}).ok());
+    return id;
   }
 
   static HarnessOptions Options() {
@@ -139,6 +183,68 @@ TEST_F(ResourceTrackerServiceTest, SignalsGoOutWithTheNextHeartbeat) {
   EXPECT_EQ(response.containers_to_signal(0).command(), y::OUTPUT_THREAD_DUMP);
   // Once only.
   EXPECT_EQ(Heartbeat().containers_to_signal_size(), 0);
+}
+
+// Hadoop's ReconnectNodeTransition (2.6.5 RMNodeImpl 563-605, 3.3.0 906-940;
+// ResourceTrackerService 3.3.0 442-474): a NodeManager that registers again
+// with no running application has lost what it ran. Every container the RM
+// placed on it completes as lost (ABORTED, SchedulerUtils.LOST_CONTAINER)
+// and is handed to its AM at its next allocate, although the node reported
+// no container at all.
+TEST_F(ResourceTrackerServiceTest, RestartedNodeRunningNoAppLosesItsContainers) {
+  const rm::ApplicationId app = SubmitAndLaunch();
+  const rm::ApplicationAttemptId attempt{app, 1};
+  ASSERT_EQ(rm_.apps().GetApp(app)->current_attempt()->am_container->node, node_);
+  const rm::NodeId other{"host2", 45454};
+  Register(other);
+  std::set<rm::ContainerId> placed;
+  for (int i = 0; i < 3; ++i) placed.insert(PlaceTaskContainer(attempt, other));
+  ASSERT_EQ(rm_.containers().LiveContainersOf(attempt).size(), 4u);
+
+  Register(other);  // the agent restarted, on the same address
+
+  // Only the AM container is left, and the three are the AM's to hear of.
+  ASSERT_EQ(rm_.containers().LiveContainersOf(attempt).size(), 1u);
+  const std::vector<rm::CompletedContainer> completed = rm_.containers().TakeCompleted(attempt);
+  ASSERT_EQ(completed.size(), 3u);
+  for (const auto& c : completed) {
+    EXPECT_EQ(placed.count(c.id), 1u) << c.id.ToString();
+    EXPECT_EQ(c.exit_status, -100);  // ContainerExitStatus.ABORTED
+    EXPECT_EQ(c.diagnostics, "Container released on a *lost* node");
+  }
+  // Their resources are free again.
+  EXPECT_EQ(rm_.containers().LiveCountByNode().count(other), 0u);
+  EXPECT_EQ(rm_.apps().GetApp(app)->attempts.size(), 1u);
+}
+
+// The same for the AM's own node: the attempt ends with the lost container's
+// status, which does not count toward maxAppAttempts, so a second attempt
+// starts even though the app allows only two and (on 3.3) one would be
+// refused for maxAppAttempts 1 (YARN-5617).
+TEST_F(ResourceTrackerServiceTest, LostAmContainerEndsTheAttemptWithoutCountingIt) {
+  const rm::ApplicationId app = SubmitAndLaunch(/*max_attempts=*/2);
+  Register(node_);
+  rm::RmApp state = rm_.apps().GetApp(app).value();
+  ASSERT_EQ(state.attempts.size(), 2u);
+  EXPECT_EQ(state.attempts[0].state, rm::AttemptState::kFailed);
+  EXPECT_EQ(state.attempts[0].am_exit_status, -100);
+  rm_.LaunchAll();
+  Register(node_);  // lost again: still not counted
+  state = rm_.apps().GetApp(app).value();
+  ASSERT_EQ(state.attempts.size(), 3u);
+  EXPECT_EQ(state.yarn_state(), rm::YarnAppState::kAccepted);
+}
+
+// A node that reports running applications kept its containers (a
+// NodeManager with recovery): only what it reports is reconciled.
+TEST_F(ResourceTrackerServiceTest, RestartedNodeRunningAppsKeepsItsContainers) {
+  const rm::ApplicationId app = SubmitAndLaunch();
+  const rm::ApplicationAttemptId attempt{app, 1};
+  PlaceTaskContainer(attempt, node_);
+  Register(node_, {app});
+  EXPECT_EQ(rm_.containers().LiveContainersOf(attempt).size(), 2u);
+  EXPECT_TRUE(rm_.containers().TakeCompleted(attempt).empty());
+  EXPECT_EQ(rm_.apps().GetApp(app)->attempts.size(), 1u);
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ class FakeNodes : public NodeDirectory {
     if (it == nodes.end()) return std::nullopt;
     return it->second;
   }
+  int32_t NumUsableNodes() const override { return static_cast<int32_t>(nodes.size()); }
   std::map<uint32_t, NodeInfo> nodes;
 };
 

@@ -1,0 +1,84 @@
+// What the cell tests (real `spindle` processes on 127.0.0.1) share: the
+// protocol names they call, reading the files the processes write, writing
+// their yarn-site.xml, spawning them.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "base/child_process.h"
+#include "yarn_protos.pb.h"
+
+namespace spindle::cell {
+
+inline constexpr char kClient[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
+inline constexpr char kAms[] = "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
+inline constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
+inline constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
+
+inline bool IsFinal(hadoop::yarn::YarnApplicationStateProto s) {
+  return s == hadoop::yarn::FINISHED || s == hadoop::yarn::FAILED || s == hadoop::yarn::KILLED;
+}
+
+inline std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream data;
+  data << in.rdbuf();
+  return data.str();
+}
+
+// The file's non-empty lines.
+inline std::vector<std::string> Lines(const std::string& path) {
+  std::vector<std::string> lines;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty()) lines.push_back(line);
+  }
+  return lines;
+}
+
+// The last `n` of Lines(path), each ending in a newline.
+inline std::string Tail(const std::string& path, size_t n) {
+  const auto lines = Lines(path);
+  std::string out;
+  for (size_t i = lines.size() > n ? lines.size() - n : 0; i < lines.size(); ++i) {
+    out += lines[i] + "\n";
+  }
+  return out;
+}
+
+// A yarn-site.xml with `properties`, replaced whole (written aside, renamed).
+inline void WriteSite(const std::string& path,
+                      const std::map<std::string, std::string>& properties) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream site(tmp);
+    site << "<configuration>\n";
+    for (const auto& [k, v] : properties) {
+      site << "  <property><name>" << k << "</name><value>" << v << "</value></property>\n";
+    }
+    site << "</configuration>\n";
+  }
+  std::filesystem::rename(tmp, path);
+}
+
+// A child process (args[0] is the binary), stdout and stderr to `log`; a
+// default-constructed (not running) one if it cannot be forked.
+inline ChildProcess Spawn(const std::vector<std::string>& args, const std::string& log,
+                          const std::vector<std::string>& extra_env = {}) {
+  ChildOptions options;
+  options.binary = args.front();
+  options.argv0 = args.front();
+  options.args.assign(args.begin() + 1, args.end());
+  options.extra_env = extra_env;
+  options.log_path = log;
+  auto child = ChildProcess::Spawn(options);
+  return child.ok() ? std::move(*child) : ChildProcess();
+}
+
+}  // namespace spindle::cell

@@ -53,10 +53,6 @@ struct StateStoreOptions {
   size_t deletion_compaction_window = 1000;
   size_t deletion_compaction_trigger = 200;
 
-  // RocksDB's own informational LOG files kept in `path`, each at most
-  // 4 MiB. Default: 3.
-  size_t max_info_log_files = 3;
-
   // InvalidArgument naming the first bad field.
   Status Validate() const;
 };

@@ -53,7 +53,7 @@ Result<RecoveryConfig> RecoveryConfig::FromConfiguration(const Configuration& co
   }
   config.scheduling_wait = std::chrono::milliseconds(wait_ms);
   ASSIGN_OR_RETURN(const HadoopLine line, HadoopLineOf(conf));
-  if (line == HadoopLine::k3_3) {
+  if (line != HadoopLine::k2_6) {
     ASSIGN_OR_RETURN(const bool yarn_fail_fast, conf.GetBool("yarn.fail-fast", false));
     ASSIGN_OR_RETURN(const bool fail_fast,
                      conf.GetBool("yarn.resourcemanager.fail-fast", yarn_fail_fast));

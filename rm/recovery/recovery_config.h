@@ -19,9 +19,9 @@
 //   spindle.store.sync-writes                   default true: every write the
 //       RM acts on is fsynced before it acts (off only for benchmarks).
 //   yarn.resourcemanager.fail-fast             default ${yarn.fail-fast}
-//       (default false), read on the 3.3 line only: what the RM does when the
-//       store fails a write (rm/recovery/store_failure_guard.h). On 2.6 and
-//       2.7 the RM always exits, as theirs does.
+//       (default false), on the lines that have it (2.7, 3.3): what the RM
+//       does when the store fails a write (rm/recovery/store_failure_guard.h).
+//       On 2.6, which has no such key, the RM always exits, as 2.6's does.
 //   yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms
 //       default 10000: after a restart, new placements wait this long at most
 //       for the nodes of the previous run to report back.

@@ -32,7 +32,7 @@ Status StoreFailureGuard::Apply(const persist::StoreBatch& batch) {
     if (action_ == StoreFailureAction::kExit) {
       LOG(ERROR) << "FATAL: " << name_ << " failed to persist a write (" << status.message()
                  << "); shutting down the ResourceManager with status 1 (Hadoop's fail-fast: "
-                    "yarn.resourcemanager.fail-fast, always on Hadoop 2.6/2.7)";
+                    "yarn.resourcemanager.fail-fast, always on the 2.6 line)";
       call_exit = !exit_called_;
       exit_called_ = true;
     } else {

@@ -1,13 +1,15 @@
 // StoreFailureGuard: what the RM does when its state store cannot persist a
 // write (ENOSPC, EIO, a read-only filesystem), as Hadoop's RMStateStore does
 // in notifyStoreOperationFailed:
-//  - Hadoop 2.6 and 2.7.0 (ResourceManager.RMFatalEventDispatcher) log the
-//    failure as FATAL and terminate the RM with status 1, whatever the
-//    configuration: StoreFailureAction::kExit.
+//  - Hadoop 2.6 (ResourceManager.RMFatalEventDispatcher) logs the failure as
+//    FATAL and terminates the RM with status 1, whatever the configuration:
+//    StoreFailureAction::kExit.
 //  - Hadoop 3.3 (ResourceManager.RMFatalEventDispatcher, non-HA,
 //    STATE_STORE_OP_FAILED) terminates with status 1 when
 //    yarn.resourcemanager.fail-fast (default ${yarn.fail-fast}, false) is
 //    true, else logs the failure and keeps running: kExit or kRefuseWrites.
+//    The 2.7 line is read the same way (the key catalogue lists the key for
+//    2.7; release 2.7.0 itself always terminated).
 // Spindle's "keeps running" is a degraded mode: every call that needs a
 // write answers an error (a submission fails with java.io.IOException, as
 // the ApplicationManager answers a store error), while everything already in

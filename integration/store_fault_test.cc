@@ -36,6 +36,7 @@
 #include "am_protocol/ipc/rpc_client.h"
 #include "base/child_process.h"
 #include "integration/wait_for.h"
+#include "tests/persist/dir_snapshot.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle {
@@ -52,14 +53,6 @@ std::string ReadAll(const fs::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-std::map<std::string, std::string> Snapshot(const fs::path& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (entry.is_regular_file()) files[entry.path().filename().string()] = ReadAll(entry.path());
-  }
-  return files;
 }
 
 size_t Count(const std::string& text, const std::string& what) {
@@ -271,14 +264,15 @@ TEST_F(StoreFaultTest, DiskFullRefusesWritesServesReadsAndRestartsWithEverything
 
   // A restart on the still-full disk: one line, status 1, nothing changed.
   rm_.Stop(SIGKILL, 10s);
-  const auto before = Snapshot(store_);
+  const auto before = persist::DirSnapshot(store_.string());
   int status = StartRefused(&log);
   EXPECT_EQ(status, 1) << log;
   EXPECT_NE(log.find("spindle rm: cannot open the state store at " + store_.string()),
             std::string::npos)
       << log;
   EXPECT_NE(log.find("no space left"), std::string::npos) << log;
-  EXPECT_EQ(Snapshot(store_), before) << "a restart on a full disk changed the store";
+  EXPECT_EQ(persist::DirSnapshot(store_.string()), before)
+      << "a restart on a full disk changed the store";
 
   // Space returns: everything acknowledged is back.
   ASSERT_NO_FATAL_FAILURE(Resize("64m"));
@@ -351,7 +345,7 @@ TEST_F(StoreFaultTest, FlippedWriteAheadLogIsRefusedUntouched) {
     f.seekp(static_cast<std::streamoff>(fs::file_size(wal) / 2));
     f.write("0123456789abcdef", 16);
   }
-  const auto before = Snapshot(store_);
+  const auto before = persist::DirSnapshot(store_.string());
   std::string log;
   EXPECT_EQ(StartRefused(&log), 1) << log;
   for (const std::string& m : {wal.string(), std::string("lost writes it acknowledged"),
@@ -359,7 +353,7 @@ TEST_F(StoreFaultTest, FlippedWriteAheadLogIsRefusedUntouched) {
                                std::string("spindle rm --format-state-store")}) {
     EXPECT_NE(log.find(m), std::string::npos) << m << " not in\n" << log;
   }
-  EXPECT_EQ(Snapshot(store_), before) << "a refused store was modified";
+  EXPECT_EQ(persist::DirSnapshot(store_.string()), before) << "a refused store was modified";
 }
 
 }  // namespace

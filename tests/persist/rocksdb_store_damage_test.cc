@@ -13,24 +13,13 @@
 
 #include "persist/acknowledged_mark.h"
 #include "persist/rocksdb_state_store.h"
+#include "tests/persist/dir_snapshot.h"
 #include "tests/persist/temp_dir.h"
 
 namespace spindle::persist {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::map<std::string, std::string> Snapshot(const std::string& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (!entry.is_regular_file()) continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream buf;
-    buf << in.rdbuf();
-    files[entry.path().filename().string()] = buf.str();
-  }
-  return files;
-}
 
 std::string AppId(int i) { return "application_1_" + std::to_string(1000 + i); }
 
@@ -76,7 +65,7 @@ class RocksDbStoreDamageTest : public testing::Test {
   // Open() is refused with Corruption naming each of `mentions`, the way
   // out, and the files are unchanged.
   void ExpectRefused(const std::vector<std::string>& mentions) {
-    const auto before = Snapshot(Options().path);
+    const auto before = DirSnapshot(Options().path);
     RocksDbStateStore store(Options());
     const Status st = store.Open();
     EXPECT_EQ(st.code(), Status::Code::kCorruption) << st.ToString();
@@ -86,7 +75,7 @@ class RocksDbStoreDamageTest : public testing::Test {
     EXPECT_NE(st.message().find("--format-state-store"), std::string::npos) << st.ToString();
     EXPECT_NE(st.message().find("restore the directory from a copy"), std::string::npos)
         << st.ToString();
-    EXPECT_EQ(Snapshot(Options().path), before) << "a refused store was modified";
+    EXPECT_EQ(DirSnapshot(Options().path), before) << "a refused store was modified";
     EXPECT_EQ(store.PutApplication("x", "y").code(), Status::Code::kUnavailable);
   }
   // Opens the store and returns how many of the first `n` applications it has.

@@ -708,16 +708,19 @@ int RmMain(const CommandLine& flags) {
   }
   // Before any server opens a socket; a failure is logged and is no reason not to start.
   RaiseOpenFileLimit("spindle rm").status().PermitUnchecked();
-  auto daemon = RmDaemon::Create(std::move(conf).value(), dir);
-  if (!daemon.ok()) {
-    std::fprintf(stderr, "spindle rm: %s\n", daemon.status().message().c_str());
-    return 1;
-  }
+  // Blocked before any thread starts, so that every thread inherits the
+  // mask and SIGINT/SIGTERM (also the one a fail-fast store failure raises)
+  // reach sigwait below, never a default action.
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  auto daemon = RmDaemon::Create(std::move(conf).value(), dir);
+  if (!daemon.ok()) {
+    std::fprintf(stderr, "spindle rm: %s\n", daemon.status().message().c_str());
+    return 1;
+  }
   Status started = (*daemon)->Start();
   if (!started.ok()) {
     std::fprintf(stderr, "spindle rm: %s\n", started.message().c_str());

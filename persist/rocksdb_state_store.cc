@@ -7,6 +7,7 @@
 #include <rocksdb/utilities/table_properties_collectors.h>
 #include <rocksdb/write_batch.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <charconv>
 #include <cstdarg>
@@ -308,7 +309,9 @@ Result<bool> RocksDbStateStore::CheckExistingLocked(const StoreDirectory& dir) {
 Status RocksDbStateStore::CheckFreeSpace(const StoreDirectory& dir) const {
   struct statvfs st {};
   if (::statvfs(options_.path.c_str(), &st) != 0) return Status::OK();  // cannot tell: try
-  const uint64_t free_bytes = uint64_t{st.f_bavail} * st.f_frsize;
+  // Root may also use the blocks the filesystem reserves for it.
+  const uint64_t free_blocks = ::geteuid() == 0 ? st.f_bfree : st.f_bavail;
+  const uint64_t free_bytes = uint64_t{free_blocks} * st.f_frsize;
   // Opening replays the write-ahead log into table files, rewrites the
   // MANIFEST and writes an OPTIONS file; the margin covers the latter and the
   // first writes of the RM.

@@ -28,8 +28,11 @@ struct StateStoreOptions {
   std::string path;
 
   // A mutating call returns only after its update is synced to disk (fsync
-  // of the write-ahead log), so an acknowledged submission survives a crash
-  // of the machine, not just of the process. Off only for tests and benches.
+  // of the write-ahead log, then of the acknowledged mark that lets a restart
+  // tell whether the log lost any of it; persist/acknowledged_mark.h), so an
+  // acknowledged submission survives a crash of the machine, not just of the
+  // process. Off only for tests and benches (then nothing is acknowledged
+  // and a damaged log tail is dropped as RocksDB recovers it).
   // Default: true.
   bool sync_writes = true;
 

@@ -12,8 +12,9 @@
 //  - a restart on the still-full disk says so in one line and exits 1,
 //    leaving the store's files byte for byte as they were; after the disk
 //    grows, every acknowledged application is back;
-//  - a flipped write-ahead log: the restarted RM refuses to start, naming the
-//    log and the two ways out, and changes nothing.
+//  - a flipped or truncated write-ahead log, a deleted CURRENT, a deleted
+//    CURRENT and log: the restarted RM refuses to start (status 1), naming
+//    the file and the two ways out, and changes nothing.
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <signal.h>
@@ -27,6 +28,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -240,6 +242,9 @@ class StoreFaultTest : public ::testing::Test {
     o.call_timeout = 20s;
     return o;
   }()};
+  void ExpectDamageRefused(const std::function<void(const fs::path& wal)>& damage,
+                           const std::vector<std::string>& mentions);
+
   std::vector<std::string> acked_;
   std::set<std::string> uncertain_;
   std::set<std::string> refusals_;
@@ -325,7 +330,12 @@ TEST_F(StoreFaultTest, FailFastExitsWithStatus1AndLosesNothingAcknowledged) {
   ExpectEveryAcknowledgedAppKnown();
 }
 
-TEST_F(StoreFaultTest, FlippedWriteAheadLogIsRefusedUntouched) {
+// 60 acknowledged submissions, the RM SIGKILLed (they are in the
+// write-ahead log only), the store damaged as `damage` does; the restarted RM
+// must exit 1 naming each of `mentions` and the two ways out, and leave the
+// files as they were.
+void StoreFaultTest::ExpectDamageRefused(const std::function<void(const fs::path& wal)>& damage,
+                                         const std::vector<std::string>& mentions) {
   WriteConf(/*fail_fast=*/false);
   ASSERT_TRUE(StartRm()) << ReadAll(LogPath());
   for (int i = 0; i < 60; ++i) {
@@ -340,20 +350,48 @@ TEST_F(StoreFaultTest, FlippedWriteAheadLogIsRefusedUntouched) {
     if (e.path().extension() == ".log" && (wal.empty() || e.path() > wal)) wal = e.path();
   }
   ASSERT_FALSE(wal.empty());
-  {
-    std::fstream f(wal, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(static_cast<std::streamoff>(fs::file_size(wal) / 2));
-    f.write("0123456789abcdef", 16);
-  }
+  damage(wal);
   const auto before = persist::DirSnapshot(store_.string());
   std::string log;
   EXPECT_EQ(StartRefused(&log), 1) << log;
-  for (const std::string& m : {wal.string(), std::string("lost writes it acknowledged"),
-                               std::string("restore the directory from a copy"),
-                               std::string("spindle rm --format-state-store")}) {
+  std::vector<std::string> all = mentions;
+  all.push_back("restore the directory from a copy");
+  all.push_back("spindle rm --format-state-store");
+  for (std::string m : all) {
+    if (m == "$WAL") m = wal.string();
     EXPECT_NE(log.find(m), std::string::npos) << m << " not in\n" << log;
   }
   EXPECT_EQ(persist::DirSnapshot(store_.string()), before) << "a refused store was modified";
+}
+
+TEST_F(StoreFaultTest, FlippedWriteAheadLogIsRefusedUntouched) {
+  ExpectDamageRefused(
+      [](const fs::path& wal) {
+        std::fstream f(wal, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(static_cast<std::streamoff>(fs::file_size(wal) / 2));
+        f.write("0123456789abcdef", 16);
+      },
+      {"$WAL", "lost writes it acknowledged"});
+}
+
+TEST_F(StoreFaultTest, TruncatedWriteAheadLogIsRefusedUntouched) {
+  ExpectDamageRefused(
+      [](const fs::path& wal) { fs::resize_file(wal, fs::file_size(wal) * 6 / 10); },
+      {"$WAL", "lost writes it acknowledged"});
+}
+
+TEST_F(StoreFaultTest, DeletedCurrentIsRefusedUntouched) {
+  ExpectDamageRefused([&](const fs::path&) { fs::remove(store_ / "CURRENT"); },
+                      {(store_ / "CURRENT").string() + " is missing"});
+}
+
+TEST_F(StoreFaultTest, DeletedCurrentAndWriteAheadLogAreRefusedUntouched) {
+  ExpectDamageRefused(
+      [&](const fs::path& wal) {
+        fs::remove(store_ / "CURRENT");
+        fs::remove(wal);
+      },
+      {(store_ / "CURRENT").string() + " is missing"});
 }
 
 }  // namespace

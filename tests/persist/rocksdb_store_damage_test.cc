@@ -140,6 +140,32 @@ TEST_F(RocksDbStoreDamageTest, LogCutAtARecordBoundaryIsRefused) {
   ExpectRefused({"lost writes it acknowledged", "ends early"});
 }
 
+// Acknowledged applications in an older, closed log (another record kind
+// filled its memtable, was flushed and moved the store to a new log): damage
+// there is found too.
+TEST_F(RocksDbStoreDamageTest, DamagedOlderLogIsRefused) {
+  StateStoreOptions o = Options();
+  o.write_buffer_bytes = 64 << 10;
+  {
+    RocksDbStateStore store(o);
+    ASSERT_TRUE(store.Open().ok());
+    for (int i = 0; i < 20; ++i) ASSERT_TRUE(store.PutApplication(AppId(i), "app").ok());
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_TRUE(
+          store.PutAttempt(AppId(0), "attempt_" + std::to_string(i), std::string(2048, 'a')).ok());
+    }
+  }
+  const auto wals = Files(".log");
+  ASSERT_GE(wals.size(), 2u) << "the attempts' flush did not start a new log";
+  const fs::path older = wals.front();
+  {
+    std::fstream f(older, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(older) / 3));
+    f.write("XXXXXXXXXXXXXXXX", 16);
+  }
+  ExpectRefused({Options().path, older.filename().string()});
+}
+
 TEST_F(RocksDbStoreDamageTest, DeletedLogIsRefused) {
   ASSERT_NO_FATAL_FAILURE(Fill(30));
   for (const auto& wal : Files(".log")) fs::remove(wal);

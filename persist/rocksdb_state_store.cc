@@ -397,6 +397,21 @@ Status RocksDbStateStore::OpenLocked(bool create) {
       return FromRocks(ws, "writing the format version", path);
     }
   }
+  // The read-only check and this recovery read the same files under the
+  // same lock, so this holds; it is checked again so that the store never
+  // runs on less than it acknowledged even if they differed.
+  if (dir.has_current) {
+    auto acknowledged = AcknowledgedMark::Read(path);
+    if (acknowledged.ok() && acknowledged->has_value() &&
+        db_->GetLatestSequenceNumber() < **acknowledged) {
+      const uint64_t recovered = db_->GetLatestSequenceNumber();
+      CloseLocked();
+      return Status::Corruption("state store " + path + " recovered writes up to sequence number " +
+                                std::to_string(recovered) + " but acknowledged up to " +
+                                std::to_string(**acknowledged) + ". " +
+                                DamagedStoreRemedy(/*untouched=*/false));
+    }
+  }
   // A store without a mark (new, or written before marks existed) gets one
   // at what it holds now.
   auto mark = AcknowledgedMark::Open(path, db_->GetLatestSequenceNumber());

@@ -57,10 +57,11 @@ Result<StoreDirectory> InspectStoreDirectory(const std::string& path) {
   return dir;
 }
 
-std::string DamagedStoreRemedy() {
-  return "Spindle refuses to start on less than the store acknowledged, and has changed nothing "
-         "in it: either restore the directory from a copy (taken while the RM was stopped), or "
-         "run `spindle rm --format-state-store` to discard every record and start empty";
+std::string DamagedStoreRemedy(bool untouched) {
+  return std::string("Spindle refuses to start on less than the store acknowledged") +
+         (untouched ? ", and has changed nothing in it" : "") +
+         ": either restore the directory from a copy (taken while the RM was stopped), or run "
+         "`spindle rm --format-state-store` to discard every record and start empty";
 }
 
 }  // namespace spindle::persist

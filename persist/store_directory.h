@@ -31,7 +31,8 @@ struct StoreDirectory {
 Result<StoreDirectory> InspectStoreDirectory(const std::string& path);
 
 // What an operator can do about a store Spindle refuses because it lost
-// acknowledged data: the two ways out, as one sentence.
-std::string DamagedStoreRemedy();
+// acknowledged data: the two ways out, as one sentence; `untouched` when the
+// refusal came before anything in the directory changed.
+std::string DamagedStoreRemedy(bool untouched = true);
 
 }  // namespace spindle::persist

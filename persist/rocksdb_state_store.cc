@@ -530,7 +530,8 @@ void RocksDbStateStore::MaybeResume(const Pinned& pinned) {
 void RocksDbStateStore::NoteWriteResult(const Status& status) {
   MutexLock lock(&mu_);
   if (status.ok()) {
-    if (write_failing_) LOG(INFO) << "state store " << options_.path << " accepts writes again";
+    // The RM says so itself (rm/recovery/store_failure_guard.h).
+    if (write_failing_) VLOG(1) << "state store " << options_.path << " accepts writes again";
     write_failing_ = false;
     return;
   }

@@ -4,6 +4,7 @@
 #include <glog/logging.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <charconv>
@@ -15,6 +16,7 @@
 #include "base/open_file_limit.h"
 #include "rm/config/hadoop_line.h"
 #include "rm/nodes/topology_table.h"
+#include "rm/recovery/store_failure_guard.h"
 #include "rm/security/amrm_token_secret_provider.h"
 #include "rm/security/security_config.h"
 
@@ -154,22 +156,35 @@ Status RmDaemon::OpenStore(int64_t start_ms, rm::RecoveredRmState* recovered) {
   ASSIGN_OR_RETURN(recovery_, rm::RecoveryConfig::FromConfiguration(conf_));
   // As Hadoop: without recovery the RM neither reads nor writes a store.
   if (!recovery_.recovery_enabled) return Status::OK();
-  store_ = rm::MakeStateStore(recovery_);
-  if (store_ == nullptr) return Status::OK();
+  std::unique_ptr<persist::StateStore> store = rm::MakeStateStore(recovery_);
+  if (store == nullptr) return Status::OK();
   const std::string where =
       recovery_.kind == rm::StoreKind::kRocksDb ? " at " + recovery_.store.path : "";
-  const std::string remedy = " (it is left as it is; `spindle rm --format-state-store` wipes it): ";
+  store_ = std::make_unique<rm::StoreFailureGuard>(std::move(store), "the state store" + where,
+                                                   recovery_.on_store_failure, [this] {
+                                                     // Stopped by RmMain, which waits for SIGTERM;
+                                                     // the exit status says why.
+                                                     exit_code_.store(1);
+                                                     ::kill(::getpid(), SIGTERM);
+                                                   });
+  const std::string remedy = " (it is left as it is; `spindle rm --format-state-store` wipes it)";
+  // The store's own refusals of lost data say what to do; others get the
+  // remedy here. A full disk or a store in use is not a reason to wipe it.
+  auto refused = [&](const Status& s, const std::string& what) {
+    const bool wipe_helps =
+        (s.code() == Status::Code::kCorruption || s.code() == Status::Code::kNotSupported) &&
+        s.message().find("--format-state-store") == std::string::npos;
+    return s.WithContext(what + where + (wipe_helps ? remedy : ""));
+  };
   RETURN_NOT_OK(rm::PrepareStoreDirectory(recovery_));
   Status opened = store_->Open();
-  if (!opened.ok()) return opened.WithContext("cannot open the state store" + where + remedy);
+  if (!opened.ok()) return refused(opened, "cannot open the state store");
   auto loaded = store_->Load();
-  if (!loaded.ok()) {
-    return loaded.status().WithContext("cannot read the state store" + where + remedy);
-  }
+  if (!loaded.ok()) return refused(loaded.status(), "cannot read the state store");
   auto decoded = rm::DecodeRmState(*loaded);
   if (!decoded.ok()) {
     return Status::Corruption("the state store" + where + " holds a record this RM cannot read" +
-                              remedy + decoded.status().message());
+                              remedy + ": " + decoded.status().message());
   }
   *recovered = std::move(decoded).value();
   persist::StoreBatch batch;
@@ -712,16 +727,19 @@ int RmMain(const CommandLine& flags) {
   }
   // Before any server opens a socket; a failure is logged and is no reason not to start.
   RaiseOpenFileLimit("spindle rm").status().PermitUnchecked();
-  auto daemon = RmDaemon::Create(std::move(conf).value(), dir);
-  if (!daemon.ok()) {
-    std::fprintf(stderr, "spindle rm: %s\n", daemon.status().message().c_str());
-    return 1;
-  }
+  // Blocked before any thread starts, so that every thread inherits the
+  // mask and SIGINT/SIGTERM (also the one a fail-fast store failure raises)
+  // reach sigwait below, never a default action.
   sigset_t signals;
   sigemptyset(&signals);
   sigaddset(&signals, SIGINT);
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  auto daemon = RmDaemon::Create(std::move(conf).value(), dir);
+  if (!daemon.ok()) {
+    std::fprintf(stderr, "spindle rm: %s\n", daemon.status().message().c_str());
+    return 1;
+  }
   Status started = (*daemon)->Start();
   if (!started.ok()) {
     std::fprintf(stderr, "spindle rm: %s\n", started.message().c_str());
@@ -748,7 +766,7 @@ int RmMain(const CommandLine& flags) {
   sigwait(&signals, &signal);
   LOG(INFO) << "ResourceManager stopping on signal " << signal;
   (*daemon)->Stop();
-  return 0;
+  return (*daemon)->exit_code();
 }
 
 }  // namespace spindle

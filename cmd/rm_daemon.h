@@ -114,6 +114,10 @@ class RmDaemon : public am_protocol::AdminActions {
   }
   // True while new placements wait for the previous run's nodes.
   bool holding_placements() const { return holding_.load(); }
+  // What `spindle rm` exits with once stopped: 1 after the state store
+  // failed a write under fail-fast (the RM then raised SIGTERM to stop
+  // itself, as Hadoop's ExitUtil.terminate(1)), else 0.
+  int exit_code() const { return exit_code_.load(); }
 
  private:
   RmDaemon(rm::Configuration conf, std::string conf_dir, const Clock* clock)
@@ -141,7 +145,9 @@ class RmDaemon : public am_protocol::AdminActions {
   const std::string conf_dir_;
   const Clock* const clock_;
   rm::RecoveryConfig recovery_;
+  // The configured store behind a StoreFailureGuard.
   std::unique_ptr<persist::StateStore> store_;
+  std::atomic<int> exit_code_{0};
   std::unique_ptr<rm::StateStoreAppStore> app_store_;
   // Recovery: nodes of the previous run not registered again yet, and when
   // the schedulers start regardless (set by Start()). Housekeeping only.

@@ -6,6 +6,8 @@
 #include <rocksdb/options.h>
 #include <rocksdb/utilities/table_properties_collectors.h>
 #include <rocksdb/write_batch.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 #include <charconv>
 #include <cstdarg>
@@ -14,13 +16,19 @@
 #include <system_error>
 #include <utility>
 
+#include "persist/acknowledged_mark.h"
 #include "persist/keys.h"
+#include "persist/rocksdb_info_log.h"
+#include "persist/store_directory.h"
 
 namespace spindle::persist {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+// How often a store whose writes fail asks RocksDB to resume.
+constexpr auto kResumeInterval = std::chrono::seconds(5);
 
 // Names of the column families, indexed like RocksDbStateStore::Family.
 const std::string& FamilyName(size_t i) {
@@ -33,8 +41,10 @@ const std::string& FamilyName(size_t i) {
 
 // "<what> in state store <path>: <rocksdb message>", with a code that keeps
 // corruption distinguishable from I/O trouble.
-Status FromRocks(const rocksdb::Status& s, std::string_view what, const std::string& path) {
-  const std::string msg = std::string(what) + " in state store " + path + ": " + s.ToString();
+Status FromRocks(const rocksdb::Status& s, std::string_view what, const std::string& path,
+                 std::string_view suffix = {}) {
+  const std::string msg =
+      std::string(what) + " in state store " + path + ": " + s.ToString() + std::string(suffix);
   if (s.IsCorruption()) return Status::Corruption(msg);
   if (s.IsIOError()) return Status::IoError(msg);
   if (s.IsNotFound()) return Status::NotFound(msg);
@@ -43,15 +53,6 @@ Status FromRocks(const rocksdb::Status& s, std::string_view what, const std::str
   if (s.IsBusy() || s.IsTimedOut() || s.IsTryAgain()) return Status::Unavailable(msg);
   return Status::Internal(msg);
 }
-
-// Discards RocksDB's informational log. The read-only check at open uses it:
-// opening a LOG file would rotate the previous one, and a store we refuse
-// must be left exactly as it was.
-class DiscardLogger : public rocksdb::Logger {
- public:
-  using rocksdb::Logger::Logv;
-  void Logv(const char* /*format*/, va_list /*ap*/) override {}
-};
 
 // Owns a database and its handles for the length of a scope (the read-only
 // check at open).
@@ -102,6 +103,7 @@ Result<RocksDbStateStore::Pinned> RocksDbStateStore::Pin() {
   Pinned pinned;
   pinned.db = db_.get();
   for (size_t i = 0; i < kNumFamilies; ++i) pinned.handles[i] = handles_[i];
+  pinned.mark = mark_.get();
   return pinned;
 }
 
@@ -126,15 +128,124 @@ void RocksDbStateStore::CloseLocked() {
   const rocksdb::Status s = db_->Close();
   if (!s.ok()) LOG(WARNING) << "closing state store " << options_.path << ": " << s.ToString();
   db_.reset();
+  mark_.reset();
+  write_failing_ = false;
 }
 
-Result<bool> RocksDbStateStore::CheckExistingLocked() {
+namespace {
+
+// Holds RocksDB's LOCK file of a store for the length of the checks at
+// open, so that a store in use by another process (or another store object
+// of this one) is reported as such, not as damaged. A store without a LOCK
+// file has never been opened, and nobody holds it; none is created.
+class ScopedStoreLock {
+ public:
+  ~ScopedStoreLock() {
+    if (lock_ != nullptr) rocksdb::Env::Default()->UnlockFile(lock_).PermitUncheckedError();
+  }
+  Status Acquire(const std::string& path) {
+    const std::string lock_file = path + "/LOCK";
+    std::error_code ec;
+    if (!fs::exists(lock_file, ec)) return Status::OK();
+    const rocksdb::Status s = rocksdb::Env::Default()->LockFile(lock_file, &lock_);
+    if (!s.ok()) {
+      lock_ = nullptr;
+      return Status::Unavailable("state store " + path +
+                                 " is in use by another ResourceManager (or another store in this "
+                                 "process): " +
+                                 s.ToString());
+    }
+    return Status::OK();
+  }
+
+ private:
+  rocksdb::FileLock* lock_ = nullptr;
+};
+
+// The options of the read-only opens that check a store before it is opened
+// for writing: they replay the write-ahead log into memory only, and log
+// into `log` (nothing is written to the directory).
+rocksdb::DBOptions CheckOptions(const std::shared_ptr<RocksDbInfoLog>& log,
+                                rocksdb::WALRecoveryMode mode) {
+  rocksdb::DBOptions o;
+  o.info_log = log;
+  o.paranoid_checks = true;
+  o.track_and_verify_wals_in_manifest = true;
+  o.wal_recovery_mode = mode;
+  return o;
+}
+
+// The lines RocksDB logged about damage it found, for a refusal message.
+std::string DamageLines(const RocksDbInfoLog& log) {
+  std::string lines;
+  for (const std::string& line : log.Warnings()) {
+    if (line.find("dropping") == std::string::npos && line.find("orruption") == std::string::npos &&
+        line.find("rror") == std::string::npos) {
+      continue;
+    }
+    lines += (lines.empty() ? "" : "; ") + line;
+    if (lines.size() > 1000) break;
+  }
+  return lines;
+}
+
+}  // namespace
+
+Status RocksDbStateStore::CheckAcknowledgedLocked(const StoreDirectory& dir, uint64_t recovered,
+                                                  const std::vector<std::string>& families) {
   const std::string& path = options_.path;
+  const Result<std::optional<uint64_t>> read = AcknowledgedMark::Read(path);
+  if (!read.ok()) {
+    const std::string msg = "state store " + path + ": " + read.status().message() +
+                            "; what it acknowledged cannot be told. " + DamagedStoreRemedy();
+    return read.status().code() == Status::Code::kCorruption ? Status::Corruption(msg)
+                                                             : Status::IoError(msg);
+  }
+  const std::optional<uint64_t> mark = *read;
+  // A store written before marks existed: nothing to compare with.
+  if (!mark.has_value() || recovered >= *mark) return Status::OK();
+  // Lost acknowledged writes. A strict replay names the damaged log and what
+  // is wrong with it (RocksDB says so only in its log).
+  std::string detail;
+  auto log = std::make_shared<RocksDbInfoLog>(path, /*quiet=*/true);
+  std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
+  for (const std::string& name : families)
+    descriptors.emplace_back(name, rocksdb::ColumnFamilyOptions());
+  ScopedDb strict;
+  const rocksdb::Status s = rocksdb::DB::OpenForReadOnly(
+      CheckOptions(log, rocksdb::WALRecoveryMode::kAbsoluteConsistency), path, descriptors,
+      &strict.handles, &strict.db);
+  if (!s.ok()) {
+    const std::string lines = DamageLines(*log);
+    detail = "the write-ahead log is damaged: " + (lines.empty() ? s.ToString() : lines);
+  } else if (dir.wal_files.empty()) {
+    detail = "no write-ahead log (*.log) is left in the directory: it was deleted";
+  } else {
+    std::string files;
+    for (const auto& f : dir.wal_files) files += (files.empty() ? "" : ", ") + path + "/" + f;
+    detail =
+        "the write-ahead log (" + files + ") ends early: it was cut short or a log was deleted";
+  }
+  return Status::Corruption("state store " + path +
+                            " has lost writes it acknowledged: it holds "
+                            "writes up to sequence number " +
+                            std::to_string(recovered) + " but acknowledged up to " +
+                            std::to_string(*mark) + " (" + AcknowledgedMark::PathIn(path) + "); " +
+                            detail + ". " + DamagedStoreRemedy());
+}
+
+Result<bool> RocksDbStateStore::CheckExistingLocked(const StoreDirectory& dir) {
+  const std::string& path = options_.path;
+  ScopedStoreLock lock;
+  RETURN_NOT_OK(lock.Acquire(path));
   std::vector<std::string> names;
-  rocksdb::DBOptions db_options;
-  db_options.info_log = std::make_shared<DiscardLogger>();
+  auto log = std::make_shared<RocksDbInfoLog>(path, /*quiet=*/true);
+  const rocksdb::DBOptions db_options =
+      CheckOptions(log, rocksdb::WALRecoveryMode::kPointInTimeRecovery);
   rocksdb::Status s = rocksdb::DB::ListColumnFamilies(db_options, path, &names);
-  if (!s.ok()) return FromRocks(s, "listing column families", path);
+  if (!s.ok()) {
+    return FromRocks(s, "listing column families", path, ". " + DamagedStoreRemedy());
+  }
   std::vector<rocksdb::ColumnFamilyDescriptor> descriptors;
   for (const std::string& name : names) {
     bool known = false;
@@ -147,10 +258,17 @@ Result<bool> RocksDbStateStore::CheckExistingLocked() {
     descriptors.emplace_back(name, rocksdb::ColumnFamilyOptions());
   }
   // Read-only: the check must not change anything (not even replay the log
-  // into a new table file) in a store we may be about to refuse.
+  // into a new table file) in a store we may be about to refuse. The replay
+  // stops at the first damaged record; what it reaches is compared with the
+  // acknowledged mark.
   ScopedDb ro;
   s = rocksdb::DB::OpenForReadOnly(db_options, path, descriptors, &ro.handles, &ro.db);
-  if (!s.ok()) return FromRocks(s, "opening read-only", path);
+  if (!s.ok()) {
+    const std::string lines = DamageLines(*log);
+    return FromRocks(s, "opening", path,
+                     (lines.empty() ? "" : " (" + lines + ")") + ". " + DamagedStoreRemedy());
+  }
+  RETURN_NOT_OK(CheckAcknowledgedLocked(dir, ro.db->GetLatestSequenceNumber(), names));
   size_t default_index = 0;
   for (size_t i = 0; i < names.size(); ++i) {
     if (names[i] == rocksdb::kDefaultColumnFamilyName) default_index = i;
@@ -188,36 +306,67 @@ Result<bool> RocksDbStateStore::CheckExistingLocked() {
   return false;
 }
 
+Status RocksDbStateStore::CheckFreeSpace(const StoreDirectory& dir) const {
+  struct statvfs st {};
+  if (::statvfs(options_.path.c_str(), &st) != 0) return Status::OK();  // cannot tell: try
+  // Root may also use the blocks the filesystem reserves for it.
+  const uint64_t free_blocks = ::geteuid() == 0 ? st.f_bfree : st.f_bavail;
+  const uint64_t free_bytes = uint64_t{free_blocks} * st.f_frsize;
+  // Opening replays the write-ahead log into table files, rewrites the
+  // MANIFEST and writes an OPTIONS file; the margin covers the latter and the
+  // first writes of the RM.
+  const uint64_t needed = dir.wal_bytes + dir.manifest_bytes + (uint64_t{1} << 20);
+  if (free_bytes >= needed) return Status::OK();
+  return Status::IoError("state store " + options_.path + ": no space left on its filesystem (" +
+                         std::to_string(free_bytes) + " bytes free, opening it needs about " +
+                         std::to_string(needed) +
+                         "); nothing was changed: free some space and start again");
+}
+
 Status RocksDbStateStore::OpenLocked(bool create) {
   if (db_ != nullptr) return Status::OK();
   RETURN_NOT_OK(options_.Validate());
   const std::string& path = options_.path;
-
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (ec && ec != std::errc::no_such_file_or_directory) {
-    return Status::IoError("state store path " + path + ": " + ec.message());
+  ASSIGN_OR_RETURN(const StoreDirectory dir, InspectStoreDirectory(path));
+  if (!dir.has_current && !dir.data_files.empty()) {
+    // RocksDB would take this for a new database and delete the old files.
+    std::string files;
+    for (size_t i = 0; i < dir.data_files.size() && i < 8; ++i) {
+      files += (i == 0 ? "" : ", ") + dir.data_files[i];
+    }
+    if (dir.data_files.size() > 8) files += ", ...";
+    return Status::Corruption("state store " + path + ": file " + path +
+                              "/CURRENT is missing (it names the store's MANIFEST), but the "
+                              "directory holds a store's files (" +
+                              files + "), so its records cannot be found. " + DamagedStoreRemedy());
   }
-  const bool exists = fs::exists(st);
-  if (exists && !fs::is_directory(st)) {
-    return Status::InvalidArgument("state store path " + path + " is not a directory");
-  }
-  const bool has_db = exists && fs::exists(fs::path(path) / "CURRENT", ec);
-  if (!has_db && !create) {
+  if (!dir.has_current && !create) {
     return Status::NotFound("no state store at " + path + " and create_if_missing is off");
   }
-  bool initialise = !has_db;
-  if (has_db) {
-    ASSIGN_OR_RETURN(initialise, CheckExistingLocked());
+  if (!dir.exists) {
+    std::error_code ec;
+    fs::create_directory(path, ec);
+    if (ec)
+      return Status::IoError("cannot create the state store directory " + path + ": " +
+                             ec.message());
+  }
+  bool initialise = !dir.has_current;
+  if (dir.has_current) {
+    RETURN_NOT_OK(CheckFreeSpace(dir));
+    ASSIGN_OR_RETURN(initialise, CheckExistingLocked(dir));
   }
 
   rocksdb::DBOptions db_options;
-  db_options.create_if_missing = true;
+  // Only a directory without a store may be given a new one (see above).
+  db_options.create_if_missing = !dir.has_current;
   db_options.create_missing_column_families = true;
   db_options.paranoid_checks = true;
+  db_options.track_and_verify_wals_in_manifest = true;
+  // The checks above proved that everything acknowledged is recovered; a
+  // damaged tail beyond it was never acknowledged and is dropped.
+  db_options.wal_recovery_mode = rocksdb::WALRecoveryMode::kPointInTimeRecovery;
+  db_options.info_log = std::make_shared<RocksDbInfoLog>(path, /*quiet=*/false);
   db_options.max_total_wal_size = options_.max_wal_bytes;
-  db_options.keep_log_file_num = options_.max_info_log_files;
-  db_options.max_log_file_size = size_t{4} << 20;
 
   rocksdb::ColumnFamilyOptions cf_options;
   cf_options.write_buffer_size = options_.write_buffer_bytes;
@@ -247,6 +396,31 @@ Status RocksDbStateStore::OpenLocked(bool create) {
       CloseLocked();
       return FromRocks(ws, "writing the format version", path);
     }
+  }
+  // The read-only check and this recovery read the same files under the
+  // same lock, so this holds; it is checked again so that the store never
+  // runs on less than it acknowledged even if they differed.
+  if (dir.has_current) {
+    auto acknowledged = AcknowledgedMark::Read(path);
+    if (acknowledged.ok() && acknowledged->has_value() &&
+        db_->GetLatestSequenceNumber() < **acknowledged) {
+      const uint64_t recovered = db_->GetLatestSequenceNumber();
+      CloseLocked();
+      return Status::Corruption("state store " + path + " recovered writes up to sequence number " +
+                                std::to_string(recovered) + " but acknowledged up to " +
+                                std::to_string(**acknowledged) + ". " +
+                                DamagedStoreRemedy(/*untouched=*/false));
+    }
+  }
+  // A store without a mark (new, or written before marks existed) gets one
+  // at what it holds now.
+  auto mark = AcknowledgedMark::Open(path, db_->GetLatestSequenceNumber());
+  if (!mark.ok()) {
+    CloseLocked();
+    return mark.status().WithContext("state store " + path);
+  }
+  mark_ = std::move(mark).value();
+  if (initialise) {
     LOG(INFO) << "initialised state store " << path << " (format version " << kFormatVersion << ")";
   } else {
     LOG(INFO) << "opened state store " << path;
@@ -332,9 +506,38 @@ Status RocksDbStateStore::Apply(const StoreBatch& batch) {
   RETURN_NOT_OK(batch.Validate());
   if (batch.empty()) return Status::OK();
   ASSIGN_OR_RETURN(const Pinned pinned, Pin());
+  MaybeResume(pinned);
   const Status status = ApplyTo(pinned, batch);
+  NoteWriteResult(status);
   Unpin();
   return status;
+}
+
+void RocksDbStateStore::MaybeResume(const Pinned& pinned) {
+  {
+    MutexLock lock(&mu_);
+    if (!write_failing_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_resume_ < kResumeInterval) return;
+    last_resume_ = now;
+  }
+  // OK at once when RocksDB has no error (it may have recovered by itself);
+  // Busy while its own recovery runs.
+  const rocksdb::Status s = pinned.db->Resume();
+  if (!s.ok()) VLOG(1) << "state store " << options_.path << " not resumed: " << s.ToString();
+}
+
+void RocksDbStateStore::NoteWriteResult(const Status& status) {
+  MutexLock lock(&mu_);
+  if (status.ok()) {
+    // The RM says so itself (rm/recovery/store_failure_guard.h).
+    if (write_failing_) VLOG(1) << "state store " << options_.path << " accepts writes again";
+    write_failing_ = false;
+    return;
+  }
+  if (status.code() == Status::Code::kInvalidArgument || write_failing_) return;
+  write_failing_ = true;
+  last_resume_ = std::chrono::steady_clock::now();
 }
 
 Status RocksDbStateStore::ApplyTo(const Pinned& pinned, const StoreBatch& batch) const {
@@ -390,7 +593,16 @@ Status RocksDbStateStore::ApplyTo(const Pinned& pinned, const StoreBatch& batch)
   wo.sync = options_.sync_writes && batch.sync();
   s = pinned.db->Write(wo, &wb);
   if (!s.ok()) return FromRocks(s, "writing", options_.path);
-  return Status::OK();
+  if (!wo.sync) return Status::OK();
+  // The write is acknowledged once the mark covers it. Write() leaves the
+  // batch's first sequence number in its header (the WriteBatch format:
+  // fixed64 sequence, fixed32 count, records); each record takes one.
+  const rocksdb::Slice data = wb.Data();
+  CHECK_GE(data.size(), 12u);
+  uint64_t first = 0;
+  for (int i = 0; i < 8; ++i) first |= uint64_t{static_cast<unsigned char>(data[i])} << (8 * i);
+  CHECK_GT(first, 0u) << "RocksDB did not number the batch";
+  return pinned.mark->Advance(first + wb.Count() - 1).WithContext("state store " + options_.path);
 }
 
 Status RocksDbStateStore::Format() {
@@ -406,8 +618,18 @@ Status RocksDbStateStore::Format() {
     }
     // DestroyDB removes the database's own files whatever its format; files
     // it does not know (none of ours) stay.
-    const rocksdb::Status s = rocksdb::DestroyDB(path, rocksdb::Options());
+    rocksdb::Options destroy_options;
+    destroy_options.info_log = std::make_shared<RocksDbInfoLog>(path, /*quiet=*/false);
+    const rocksdb::Status s = rocksdb::DestroyDB(path, destroy_options);
     if (!s.ok()) return FromRocks(s, "formatting", path);
+    // DestroyDB leaves files it does not know; the mark belongs to the
+    // discarded records.
+    std::error_code rm_ec;
+    fs::remove(AcknowledgedMark::PathIn(path), rm_ec);
+    if (rm_ec) {
+      return Status::IoError("formatting state store " + path + ": cannot remove " +
+                             AcknowledgedMark::PathIn(path) + ": " + rm_ec.message());
+    }
   }
   LOG(WARNING) << "formatted state store " << path << ": all records deleted";
   RETURN_NOT_OK(OpenLocked(/*create=*/true));

@@ -15,9 +15,6 @@ Status StateStoreOptions::Validate() const {
     return Status::InvalidArgument(
         "state store deletion_compaction_trigger must be in [1, deletion_compaction_window]");
   }
-  if (max_info_log_files == 0) {
-    return Status::InvalidArgument("state store max_info_log_files must be at least 1");
-  }
   return Status::OK();
 }
 

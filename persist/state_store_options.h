@@ -28,8 +28,11 @@ struct StateStoreOptions {
   std::string path;
 
   // A mutating call returns only after its update is synced to disk (fsync
-  // of the write-ahead log), so an acknowledged submission survives a crash
-  // of the machine, not just of the process. Off only for tests and benches.
+  // of the write-ahead log, then of the acknowledged mark that lets a restart
+  // tell whether the log lost any of it; persist/acknowledged_mark.h), so an
+  // acknowledged submission survives a crash of the machine, not just of the
+  // process. Off only for tests and benches (then nothing is acknowledged
+  // and a damaged log tail is dropped as RocksDB recovers it).
   // Default: true.
   bool sync_writes = true;
 
@@ -52,10 +55,6 @@ struct StateStoreOptions {
   // at most the window. Defaults: 1000 and 200.
   size_t deletion_compaction_window = 1000;
   size_t deletion_compaction_trigger = 200;
-
-  // RocksDB's own informational LOG files kept in `path`, each at most
-  // 4 MiB. Default: 3.
-  size_t max_info_log_files = 3;
 
   // InvalidArgument naming the first bad field.
   Status Validate() const;

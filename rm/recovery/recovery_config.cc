@@ -9,6 +9,7 @@
 
 #include "persist/memory_state_store.h"
 #include "persist/rocksdb_state_store.h"
+#include "rm/config/hadoop_line.h"
 
 namespace spindle::rm {
 
@@ -51,6 +52,16 @@ Result<RecoveryConfig> RecoveryConfig::FromConfiguration(const Configuration& co
                                    std::to_string(wait_ms) + "' must not be negative");
   }
   config.scheduling_wait = std::chrono::milliseconds(wait_ms);
+  ASSIGN_OR_RETURN(const HadoopLine line, HadoopLineOf(conf));
+  if (line != HadoopLine::k2_6) {
+    ASSIGN_OR_RETURN(const bool yarn_fail_fast, conf.GetBool("yarn.fail-fast", false));
+    ASSIGN_OR_RETURN(const bool fail_fast,
+                     conf.GetBool("yarn.resourcemanager.fail-fast", yarn_fail_fast));
+    config.on_store_failure =
+        fail_fast ? StoreFailureAction::kExit : StoreFailureAction::kRefuseWrites;
+  } else {
+    config.on_store_failure = StoreFailureAction::kExit;
+  }
   if (config.kind == StoreKind::kRocksDb) {
     Status valid = config.store.Validate();
     if (!valid.ok()) return Status::InvalidArgument("state store: " + valid.message());

@@ -18,6 +18,10 @@
 //       LeveldbRMStateStore does (mkdirs, the store itself 0700).
 //   spindle.store.sync-writes                   default true: every write the
 //       RM acts on is fsynced before it acts (off only for benchmarks).
+//   yarn.resourcemanager.fail-fast             default ${yarn.fail-fast}
+//       (default false), on the lines that have it (2.7, 3.3): what the RM
+//       does when the store fails a write (rm/recovery/store_failure_guard.h).
+//       On 2.6, which has no such key, the RM always exits, as 2.6's does.
 //   yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms
 //       default 10000: after a restart, new placements wait this long at most
 //       for the nodes of the previous run to report back.
@@ -32,6 +36,7 @@
 #include "persist/state_store.h"
 #include "persist/state_store_options.h"
 #include "rm/config/configuration.h"
+#include "rm/recovery/store_failure_guard.h"
 
 namespace spindle::rm {
 
@@ -43,6 +48,7 @@ struct RecoveryConfig {
   // For kRocksDb.
   persist::StateStoreOptions store;
   Duration scheduling_wait = std::chrono::milliseconds(10000);
+  StoreFailureAction on_store_failure = StoreFailureAction::kRefuseWrites;
 
   // InvalidArgument naming the file, key and value at fault.
   static Result<RecoveryConfig> FromConfiguration(const Configuration& conf);

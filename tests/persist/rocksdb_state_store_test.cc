@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "persist/keys.h"
+#include "tests/persist/dir_snapshot.h"
 #include "tests/persist/temp_dir.h"
 
 namespace spindle::persist {
@@ -30,19 +31,6 @@ namespace fs = std::filesystem;
     const ::spindle::Status _s = (expr);                    \
     ASSERT_TRUE(_s.ok()) << #expr << ": " << _s.ToString(); \
   } while (false)
-
-// Every file's bytes, to prove a refused store was left exactly as it was.
-std::map<std::string, std::string> Snapshot(const std::string& dir) {
-  std::map<std::string, std::string> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    if (!entry.is_regular_file()) continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream buf;
-    buf << in.rdbuf();
-    files[entry.path().string()] = buf.str();
-  }
-  return files;
-}
 
 uint64_t DirBytes(const std::string& dir) {
   uint64_t total = 0;
@@ -105,7 +93,7 @@ class RocksDbStateStoreTest : public testing::Test {
   }
   // Open() must fail with `code`, name the path and, intact, leave the files.
   void ExpectRefused(Status::Code code, const std::vector<std::string>& mentions) {
-    const auto before = Snapshot(Options().path);
+    const auto before = DirSnapshot(Options().path);
     RocksDbStateStore store(Options());
     const Status st = store.Open();
     EXPECT_EQ(st.code(), code) << st.ToString();
@@ -113,7 +101,7 @@ class RocksDbStateStoreTest : public testing::Test {
     for (const auto& m : mentions) {
       EXPECT_NE(st.message().find(m), std::string::npos) << m << " not in " << st.ToString();
     }
-    EXPECT_EQ(Snapshot(Options().path), before) << "a refused store was modified";
+    EXPECT_EQ(DirSnapshot(Options().path), before) << "a refused store was modified";
     EXPECT_EQ(store.PutApplication("x", "y").code(), Status::Code::kUnavailable);
   }
 

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <map>
+#include <string>
 
 namespace spindle::rm {
 namespace {
@@ -77,6 +79,35 @@ TEST(RecoveryConfigTest, PrepareCreatesParentsAndAPrivateStoreDirectory) {
   EXPECT_NE(refused.message().find((file / "rmstore").string()), std::string::npos)
       << refused.message();
   fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace spindle::rm
+
+namespace spindle::rm {
+namespace {
+
+// RMFatalEventDispatcher: 2.6 always terminates; 3.3 (and 2.7, which lists
+// the key) only under yarn.resourcemanager.fail-fast, defaulting to
+// yarn.fail-fast, defaulting to false.
+TEST(RecoveryConfigTest, StoreFailureFollowsFailFastAsHadoop) {
+  auto action = [](const std::map<std::string, std::string>& keys) {
+    Configuration conf;
+    for (const auto& [k, v] : keys) conf.Set(k, v);
+    auto config = RecoveryConfig::FromConfiguration(conf);
+    EXPECT_TRUE(config.ok()) << config.status().ToString();
+    return config.ok() ? config->on_store_failure : StoreFailureAction::kExit;
+  };
+  EXPECT_EQ(action({}), StoreFailureAction::kRefuseWrites);
+  EXPECT_EQ(action({{kHadoopLineKey, "2.7"}}), StoreFailureAction::kRefuseWrites);
+  EXPECT_EQ(action({{kHadoopLineKey, "2.6"}}), StoreFailureAction::kExit);
+  EXPECT_EQ(action({{"yarn.resourcemanager.fail-fast", "true"}}), StoreFailureAction::kExit);
+  EXPECT_EQ(action({{"yarn.fail-fast", "true"}}), StoreFailureAction::kExit);
+  EXPECT_EQ(action({{"yarn.fail-fast", "true"}, {"yarn.resourcemanager.fail-fast", "false"}}),
+            StoreFailureAction::kRefuseWrites);
+  Configuration bad;
+  bad.Set("yarn.resourcemanager.fail-fast", "maybe");
+  EXPECT_FALSE(RecoveryConfig::FromConfiguration(bad).ok());
 }
 
 }  // namespace

@@ -408,6 +408,24 @@ TEST_F(ServerSessionTest, RevokedTokenIsInvalidToken) {
             "org.apache.hadoop.security.token.SecretManager$InvalidToken");
 }
 
+// Java's Server sends a RetriableException the secret manager throws (not
+// InvalidToken), so that the client retries (Server.getCauseForInvalidToken).
+TEST_F(ServerSessionTest, SecretNotYetAvailableIsRetriable) {
+  ServerSessionOptions options;
+  options.token_provider = &secrets_;
+  auto& s = Session(options);
+  const ClientToken token = FakeTokenSecrets::TokenFor("later-attempt");
+  ClientNegotiation client(&token, "CNONCE");
+  bool closed = false;
+  Negotiate(s, sink_, client, &closed);
+  EXPECT_TRUE(closed);
+  auto headers = Replies();
+  ASSERT_FALSE(headers.empty());
+  EXPECT_EQ(headers.back().status(), RpcResponseHeaderProto::FATAL);
+  EXPECT_EQ(headers.back().errordetail(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+  EXPECT_EQ(headers.back().exceptionclassname(), "org.apache.hadoop.ipc.RetriableException");
+}
+
 TEST_F(ServerSessionTest, TokenUserMismatchInContextIsFatal) {
   ServerSessionOptions options;
   options.token_provider = &secrets_;

@@ -250,6 +250,47 @@ TEST_F(NodeStatusUpdaterTest, BacksOffWhileTheRmIsDownThenResyncsWithItsContaine
   EXPECT_EQ(manager_.live_containers(), 1u) << "the container kept running";
 }
 
+// New containers are refused until the node registered, from a RESYNC until
+// it registered again, and once it stopped (Java 2.6's
+// blockNewContainerRequests).
+TEST_F(NodeStatusUpdaterTest, NewContainersOnlyWhileRegistered) {
+  EXPECT_FALSE(manager_.CheckAcceptingNewContainers().ok()) << "before registering";
+  updater_->Start();
+  loop_.RunDue();
+  ASSERT_EQ(tracker_.registers.size(), 1u);
+  EXPECT_FALSE(manager_.CheckAcceptingNewContainers().ok()) << "registration in flight";
+  y::RegisterNodeManagerResponseProto ok;
+  ok.set_nodeaction(y::NORMAL);
+  *ok.mutable_container_token_master_key() = Key(7, "ck7");
+  *ok.mutable_nm_token_master_key() = Key(8, "nk8");
+  tracker_.registers.front().done(Status::OK(), ok);
+  tracker_.registers.pop_front();
+  loop_.RunDue();
+  EXPECT_TRUE(manager_.CheckAcceptingNewContainers().ok()) << "registered";
+
+  y::NodeHeartbeatResponseProto resync;
+  resync.set_nodeaction(y::RESYNC);
+  Answer(resync);
+  ASSERT_EQ(tracker_.registers.size(), 1u);
+  const Status blocked = manager_.CheckAcceptingNewContainers();
+  EXPECT_EQ(blocked.java_class(), "org.apache.hadoop.yarn.exceptions.NMNotYetReadyException");
+  tracker_.registers.front().done(Status::IoError("connection refused"), {});
+  tracker_.registers.pop_front();
+  loop_.RunDue();
+  EXPECT_FALSE(manager_.CheckAcceptingNewContainers().ok()) << "re-registration failed";
+  AdvanceMs(1000);
+  ASSERT_EQ(tracker_.registers.size(), 1u);
+  tracker_.registers.front().done(Status::OK(), ok);
+  tracker_.registers.pop_front();
+  loop_.RunDue();
+  EXPECT_TRUE(manager_.CheckAcceptingNewContainers().ok()) << "registered again";
+
+  y::NodeHeartbeatResponseProto shutdown;
+  shutdown.set_nodeaction(y::SHUTDOWN);
+  Answer(shutdown);
+  EXPECT_FALSE(manager_.CheckAcceptingNewContainers().ok()) << "stopped";
+}
+
 TEST_F(NodeStatusUpdaterTest, CleanupListsKillAndForget) {
   Register();
   StartContainer(2, "sleep 100");

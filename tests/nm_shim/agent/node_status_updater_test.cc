@@ -74,6 +74,11 @@ class NodeStatusUpdaterTest : public ::testing::Test {
   void Register() {
     updater_->Start();
     loop_.RunDue();
+    AnswerRegistration(Status::OK());
+  }
+
+  // Answers the pending registration: NORMAL and keys if `s` is OK.
+  void AnswerRegistration(const Status& s) {
     ASSERT_EQ(tracker_.registers.size(), 1u);
     auto pending = std::move(tracker_.registers.front());
     tracker_.registers.pop_front();
@@ -82,7 +87,7 @@ class NodeStatusUpdaterTest : public ::testing::Test {
     *r.mutable_container_token_master_key() = Key(7, "ck7");
     *r.mutable_nm_token_master_key() = Key(8, "nk8");
     r.set_rm_identifier(testing::kRmIdentifier);
-    pending.done(Status::OK(), r);
+    pending.done(s, r);
     loop_.RunDue();
   }
 
@@ -257,32 +262,19 @@ TEST_F(NodeStatusUpdaterTest, NewContainersOnlyWhileRegistered) {
   EXPECT_FALSE(manager_.CheckAcceptingNewContainers().ok()) << "before registering";
   updater_->Start();
   loop_.RunDue();
-  ASSERT_EQ(tracker_.registers.size(), 1u);
   EXPECT_FALSE(manager_.CheckAcceptingNewContainers().ok()) << "registration in flight";
-  y::RegisterNodeManagerResponseProto ok;
-  ok.set_nodeaction(y::NORMAL);
-  *ok.mutable_container_token_master_key() = Key(7, "ck7");
-  *ok.mutable_nm_token_master_key() = Key(8, "nk8");
-  tracker_.registers.front().done(Status::OK(), ok);
-  tracker_.registers.pop_front();
-  loop_.RunDue();
+  AnswerRegistration(Status::OK());
   EXPECT_TRUE(manager_.CheckAcceptingNewContainers().ok()) << "registered";
 
   y::NodeHeartbeatResponseProto resync;
   resync.set_nodeaction(y::RESYNC);
   Answer(resync);
-  ASSERT_EQ(tracker_.registers.size(), 1u);
   const Status blocked = manager_.CheckAcceptingNewContainers();
   EXPECT_EQ(blocked.java_class(), "org.apache.hadoop.yarn.exceptions.NMNotYetReadyException");
-  tracker_.registers.front().done(Status::IoError("connection refused"), {});
-  tracker_.registers.pop_front();
-  loop_.RunDue();
+  AnswerRegistration(Status::IoError("connection refused"));
   EXPECT_FALSE(manager_.CheckAcceptingNewContainers().ok()) << "re-registration failed";
   AdvanceMs(1000);
-  ASSERT_EQ(tracker_.registers.size(), 1u);
-  tracker_.registers.front().done(Status::OK(), ok);
-  tracker_.registers.pop_front();
-  loop_.RunDue();
+  AnswerRegistration(Status::OK());
   EXPECT_TRUE(manager_.CheckAcceptingNewContainers().ok()) << "registered again";
 
   y::NodeHeartbeatResponseProto shutdown;

@@ -561,6 +561,26 @@ TEST_F(NmAgentTest, ForgedExpiredAndForeignContainerTokensAreRejected) {
   EXPECT_NE(response.failed_requests(0).exception().message().find("relaunch"), std::string::npos);
 }
 
+// A node that has not had its registration answer (here: the RM is down)
+// has no keys: an NMToken connection is told to retry (RetriableException,
+// which the RM's AM launcher and Hadoop's NMProxy retry), not that its token
+// is invalid.
+TEST_F(NmAgentTest, AnAgentNotYetRegisteredTellsCallersToRetry) {
+  rm_->Stop();
+  std::unique_ptr<nm::NodeAgent> early = StartAgent();
+  const rm::NodeId node = early->node_id(0);
+  const std::string id = rm::EncodeNmTokenIdentifier({{1, 1}, 1}, node, "alice", 1);
+  const ipc::ConnectionSpec spec{node.host, static_cast<uint16_t>(node.port), kCmp, "ignored",
+                                 ipc::ClientToken{id, "no key yet", "NMToken", node.ToString()}};
+  ipc::RpcClient fresh;
+  y::StartContainersRequestProto request;
+  y::StartContainersResponseProto response;
+  const Status s = fresh.Call(spec, "startContainers", request, &response);
+  EXPECT_EQ(s.java_class(), "org.apache.hadoop.ipc.RetriableException") << s.ToString();
+  EXPECT_EQ(early->registered_nodes(), 0u);
+  early->Stop();
+}
+
 TEST_F(NmAgentTest, AgentsResyncWithARestartedRm) {
   const rm::ApplicationId app = Submit("sleep 600");
   StartAm(app);

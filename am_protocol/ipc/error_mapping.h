@@ -18,6 +18,8 @@ inline constexpr char kAccessControl[] = "org.apache.hadoop.security.AccessContr
 inline constexpr char kInvalidToken[] =
     "org.apache.hadoop.security.token.SecretManager$InvalidToken";
 inline constexpr char kSaslException[] = "javax.security.sasl.SaslException";
+inline constexpr char kRetriableException[] = "org.apache.hadoop.ipc.RetriableException";
+inline constexpr char kStandbyException[] = "org.apache.hadoop.ipc.StandbyException";
 inline constexpr char kIoException[] = "java.io.IOException";
 inline constexpr char kYarnException[] = "org.apache.hadoop.yarn.exceptions.YarnException";
 }  // namespace java

@@ -12,8 +12,6 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 
 namespace {
-constexpr char kRetriableException[] = "org.apache.hadoop.ipc.RetriableException";
-
 // 30 random bytes as 40 Base64 characters, like the JDK's DIGEST-MD5 nonce.
 std::string NewNonce() { return Base64Encode(SecureRandomBytes(30)); }
 
@@ -155,7 +153,7 @@ void ServerConnection::OnCall(InboundRequest request) {
   if (env_->queued_calls.fetch_add(1, std::memory_order_relaxed) >= env_->max_queued_calls) {
     env_->queued_calls.fetch_sub(1, std::memory_order_relaxed);
     RpcActivityCounters::Add(env_->activity.calls_refused_busy, 1);
-    call.RespondError(kRetriableException, "Server is too busy.",
+    call.RespondError(java::kRetriableException, "Server is too busy.",
                       hadoop::common::RpcResponseHeaderProto::ERROR_RPC_SERVER);
     return;
   }

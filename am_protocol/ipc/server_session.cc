@@ -270,6 +270,10 @@ void ServerSession::HandleSasl(std::string_view rest) {
       std::string token_user;
       std::string identifier;
       bool invalid_token = false;
+      // A provider that cannot answer yet says so with RetriableException
+      // (or StandbyException); as Java's Server (getCauseForInvalidToken)
+      // that class, not InvalidToken, goes to the client, which retries.
+      std::string_view failure_class = java::kInvalidToken;
       auto lookup = [&](std::string_view username) -> Result<std::string> {
         auto id = Base64Decode(username);
         if (!id.ok()) {
@@ -279,6 +283,9 @@ void ServerSession::HandleSasl(std::string_view rest) {
         auto secret = options_.token_provider->RetrieveSecret(*id);
         if (!secret.ok()) {
           invalid_token = true;
+          const std::string& cls = secret.status().java_class();
+          if (cls == java::kRetriableException) failure_class = java::kRetriableException;
+          if (cls == java::kStandbyException) failure_class = java::kStandbyException;
           return secret.status();
         }
         token_user = secret->user;
@@ -287,7 +294,7 @@ void ServerSession::HandleSasl(std::string_view rest) {
       };
       auto rspauth = digest_.EvaluateResponse(sasl.token(), lookup);
       if (!rspauth.ok()) {
-        Fatal(echo, invalid_token ? java::kInvalidToken : java::kSaslException,
+        Fatal(echo, invalid_token ? failure_class : java::kSaslException,
               rspauth.status().message(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
         return;
       }

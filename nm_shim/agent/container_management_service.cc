@@ -1,5 +1,6 @@
 #include "nm_shim/agent/container_management_service.h"
 
+#include "am_protocol/ipc/error_mapping.h"
 #include "rm/security/yarn_id_protos.h"
 
 namespace spindle::nm {
@@ -18,6 +19,16 @@ Result<std::pair<NmTokenInfo, const HostedNode*>> ContainerManagementService::Re
     return Status::Remote(java::kInvalidToken,
                           "NMToken for node " + node.ToString() + " which this agent does not host",
                           Status::Code::kUnauthorized);
+  }
+  if (!hosted->keys->Ready()) {
+    // The RM may hand out tokens for the node (and launch an AM on it) a
+    // moment before the node has its registration answer and keys: the
+    // client is told to retry (RetriableException through SASL, as Java's
+    // Server sends it) rather than that its token is invalid.
+    return Status::Remote(
+        ipc::java::kRetriableException,
+        "NodeManager " + node.ToString() + " has not yet connected with ResourceManager",
+        Status::Code::kUnavailable);
   }
   ASSIGN_OR_RETURN(NmTokenInfo info, VerifyNmToken(identifier, node, *hosted->keys));
   return std::make_pair(std::move(info), hosted);
@@ -46,6 +57,7 @@ std::unique_ptr<ipc::RpcService> ContainerManagementService::MakeRpcService() {
       [this](const ipc::ConnectionIdentity& who, const y::StartContainersRequestProto& request,
              y::StartContainersResponseProto* response) {
         ASSIGN_OR_RETURN(auto caller, Caller(who));
+        RETURN_NOT_OK(caller.second->containers->CheckAcceptingNewContainers());
         caller.second->containers->StartContainers(caller.first, request, response);
         return Status::OK();
       });

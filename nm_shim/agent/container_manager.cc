@@ -27,6 +27,13 @@ ContainerManager::ContainerManager(ContainerManagerOptions options, const NodeTo
                                    const Clock* clock)
     : options_(std::move(options)), keys_(keys), clock_(clock) {}
 
+Status ContainerManager::CheckAcceptingNewContainers() const {
+  if (accepting_new_.load()) return Status::OK();
+  return Status::Remote(java::kNmNotYetReady,
+                        "Rejecting new containers as NodeManager has not yet connected with "
+                        "ResourceManager");
+}
+
 ContainerListener ContainerManager::Listener() {
   return ContainerListener{[this](const rm::ContainerId& id) { OnRunning(id); },
                            [this](const ContainerExit& exit) { OnExit(exit); }};

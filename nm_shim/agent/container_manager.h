@@ -16,13 +16,20 @@
 //   * kills what the RM lists in containers_to_cleanup
 //     (KILLED_BY_RESOURCEMANAGER) and applications_to_cleanup
 //     (KILLED_AFTER_APP_COMPLETION, then the runtime's CleanupApplication
-//     once the application's last container is over).
+//     once the application's last container is over);
+//   * refuses new containers (NMNotYetReadyException) until the node has
+//     registered with the RM, and from an RM-requested resync until it
+//     registered again, as Hadoop 2.6/2.7's ContainerManagerImpl
+//     (blockNewContainerRequests). Hadoop 3 dropped the check (YARN-3839) but
+//     its clients still retry the exception (ServerProxy), so both lines'
+//     AMs and Spindle's AM launcher wait instead of failing the attempt.
 //
 // Thread-safety: all methods are thread-safe. The runtime is never called
 // with the manager's lock held, so its callbacks may come from any thread,
 // synchronously or not.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -60,6 +67,13 @@ class ContainerManager {
   void set_runtime(ContainerRuntime* runtime) { runtime_ = runtime; }
   // Callbacks for the runtime.
   ContainerListener Listener();
+
+  // Whether new containers may start; the NodeStatusUpdater opens the node
+  // on registration and closes it on RESYNC and when the node stops. Starts
+  // closed.
+  void set_accepting_new_containers(bool accepting) { accepting_new_.store(accepting); }
+  // OK, or NMNotYetReadyException while new containers are refused.
+  Status CheckAcceptingNewContainers() const;
 
   // ContainerManagementProtocol, for a caller authenticated with `caller`.
   void StartContainers(const NmTokenInfo& caller,
@@ -138,6 +152,7 @@ class ContainerManager {
   const NodeTokenKeys* const keys_;
   const Clock* const clock_;
   ContainerRuntime* runtime_ = nullptr;
+  std::atomic<bool> accepting_new_{false};
 
   mutable Mutex mu_;
   std::map<rm::ContainerId, Record> containers_ GUARDED_BY(mu_);

@@ -81,6 +81,7 @@ void NodeStatusUpdater::OnRegistered(const Status& s,
   failures_ = 0;
   ++registrations_;
   state_ = State::kRunning;
+  containers_->set_accepting_new_containers(true);
   NODE_LOG(options_) << "registered with the ResourceManager (rm version " << r.rm_version() << ", "
                      << options_.memory_mb << " MB, " << options_.vcores << " vcores)";
   Schedule(0, &NodeStatusUpdater::SendHeartbeat);
@@ -154,6 +155,9 @@ void NodeStatusUpdater::OnHeartbeat(const Status& s, const y::NodeHeartbeatRespo
     return;
   }
   if (r.nodeaction() == y::RESYNC) {
+    // No new containers until the node registered again (Java 2.6's
+    // NodeManager.resyncWithRM blocks them first).
+    containers_->set_accepting_new_containers(false);
     NODE_LOG(options_) << "the ResourceManager asks for a resync; registering again"
                        << (r.diagnostics_message().empty() ? "" : ": ") << r.diagnostics_message();
     Schedule(0, &NodeStatusUpdater::SendRegister);
@@ -232,6 +236,7 @@ void NodeStatusUpdater::StopNow() {
 void NodeStatusUpdater::Finish(const Status& s) {
   if (state_ == State::kStopped) return;
   state_ = State::kStopped;
+  containers_->set_accepting_new_containers(false);
   stopping_ = true;
   loop_->Cancel(timer_);
   if (!s.ok()) LOG(ERROR) << s.message();

@@ -14,6 +14,9 @@
 //     signals containers_to_signal (container_signal.h);
 //   * reports the node's and its containers' resource utilisation when the
 //     options carry a sampler (node_utilization_sampler.h; real mode);
+//   * opens the node to new containers once registered, closes it on RESYNC
+//     until registered again and when it stops (ContainerManager's
+//     set_accepting_new_containers);
 //   * RESYNC: registers again (reporting the containers it still has);
 //     SHUTDOWN: stops;
 //   * RM unreachable: logs a WARNING and retries, doubling the delay from

@@ -244,6 +244,11 @@ void AddRpcActivity(const MetricsDeps& deps, const std::string& host, std::vecto
     b.Counter("RpcClientBackoff", a.calls_refused_busy);
     b.Gauge("NumOpenConnections", a.open_connections);
     b.Gauge("CallQueueLength", a.call_queue_length);
+    // Connections closed at accept past ipc.server.max.connections (or
+    // Spindle's per-address limit): a gauge, as RpcMetrics' @Metric method
+    // numDroppedConnections (Hadoop 2.7 and 3.3; 2.6 has no such attribute,
+    // an extra one is harmless to JMX readers).
+    b.Gauge("NumDroppedConnections", a.dropped_connections);
     out->push_back(std::move(b));
   }
 }

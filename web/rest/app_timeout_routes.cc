@@ -109,12 +109,9 @@ HttpResponse UpdateTimeout(const AppWriteDeps& deps, const HttpRequest& request)
       return TextAnswer(400, message);
     }
     // Rethrown from doAs: Jersey reports the wrapper, which has no message,
-    // with 3.3's GenericExceptionHandler status for an unmapped exception
-    // (500; the 2.x lines, which have no timeout endpoints, answered 503).
-    RestError wrapper =
-        RestError::Of("java.lang.reflect.UndeclaredThrowableException", std::nullopt);
-    wrapper.status = 500;
-    return RenderError(request, wrapper);
+    // with GenericExceptionHandler's status for an unmapped exception (500).
+    return RenderError(
+        request, RestError::Of("java.lang.reflect.UndeclaredThrowableException", std::nullopt));
   }
   auto now = deps.apps->GetApp(app->submission.id);
   return RenderDocument(request,

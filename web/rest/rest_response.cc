@@ -113,7 +113,7 @@ int StatusForException(const std::string& java_class) {
   for (const auto& [name, status] : kStatuses) {
     if (java_class == name) return status;
   }
-  return 503;
+  return 500;
 }
 
 RestError RestError::Of(std::string java_class, std::optional<std::string> message) {

@@ -15,7 +15,8 @@
 // exception class to: NotFound 404, BadRequest / IllegalArgument /
 // UnsupportedOperation 400, Forbidden 403, Authorization and Security 401
 // (Hadoop maps AuthorizationException to UNAUTHORIZED, not 403), NotAcceptable
-// 406, anything else 503.
+// 406, anything else 500 (INTERNAL_SERVER_ERROR: GenericExceptionHandler's
+// default in every line, 2.6.0 through 3.3; none answers 503).
 //
 // Thread-safety: free functions over values.
 #pragma once
@@ -35,7 +36,7 @@ std::optional<RestFormat> NegotiateFormat(const HttpRequest& request);
 
 // A Java exception the REST layer answers with.
 struct RestError {
-  int status = 503;
+  int status = 500;
   // Simple and full Java class names: "NotFoundException",
   // "org.apache.hadoop.yarn.webapp.NotFoundException".
   std::string exception;

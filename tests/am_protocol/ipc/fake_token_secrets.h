@@ -1,6 +1,7 @@
 // A TokenSecretProvider test double: passwords are HMAC-SHA1 of the
 // identifier under a fixed key (as YARN derives them), the user is the
-// identifier text; identifiers starting with "revoked" are refused.
+// identifier text; identifiers starting with "revoked" are refused, those
+// starting with "later" answered RetriableException (not ready yet).
 #pragma once
 
 #include "am_protocol/ipc/client_negotiation.h"
@@ -15,6 +16,9 @@ class FakeTokenSecrets : public TokenSecretProvider {
     if (identifier.rfind("revoked", 0) == 0) {
       return Status::Remote("org.apache.hadoop.security.token.SecretManager$InvalidToken",
                             "token is revoked");
+    }
+    if (identifier.rfind("later", 0) == 0) {
+      return Status::Remote("org.apache.hadoop.ipc.RetriableException", "keys not there yet");
     }
     return TokenSecret{HmacSha1(kKey, identifier), std::string(identifier)};
   }

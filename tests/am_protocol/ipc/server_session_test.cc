@@ -72,6 +72,10 @@ class ServerSessionTest : public ::testing::Test {
     return Headers(sink_.sent, &frames);
   }
 
+  // Negotiates TOKEN with a token for `identifier` that the secrets refuse;
+  // the session must close, and this is its last reply.
+  RpcResponseHeaderProto RefusedTokenReply(const std::string& identifier);
+
   RecordingSink sink_;
   FakeTokenSecrets secrets_;
   std::unique_ptr<ServerSession> session_;
@@ -350,6 +354,19 @@ ServerSession& TokenAuthenticated(ServerSession& s, RecordingSink& sink) {
   return s;
 }
 
+RpcResponseHeaderProto ServerSessionTest::RefusedTokenReply(const std::string& identifier) {
+  ServerSessionOptions options;
+  options.token_provider = &secrets_;
+  auto& s = Session(options);
+  const ClientToken token = FakeTokenSecrets::TokenFor(identifier);
+  ClientNegotiation client(&token, "CNONCE");
+  bool closed = false;
+  Negotiate(s, sink_, client, &closed);
+  EXPECT_TRUE(closed);
+  auto headers = Replies();
+  return headers.empty() ? RpcResponseHeaderProto() : headers.back();
+}
+
 TEST_F(ServerSessionTest, TokenAuthenticationEstablishesTheTokenUser) {
   ServerSessionOptions options;
   options.token_provider = &secrets_;
@@ -394,18 +411,17 @@ TEST_F(ServerSessionTest, WrongTokenPasswordIsFatalUnauthorized) {
 }
 
 TEST_F(ServerSessionTest, RevokedTokenIsInvalidToken) {
-  ServerSessionOptions options;
-  options.token_provider = &secrets_;
-  auto& s = Session(options);
-  const ClientToken token = FakeTokenSecrets::TokenFor("revoked-attempt");
-  ClientNegotiation client(&token, "CNONCE");
-  bool closed = false;
-  Negotiate(s, sink_, client, &closed);
-  EXPECT_TRUE(closed);
-  auto headers = Replies();
-  ASSERT_FALSE(headers.empty());
-  EXPECT_EQ(headers.back().exceptionclassname(),
+  EXPECT_EQ(RefusedTokenReply("revoked-attempt").exceptionclassname(),
             "org.apache.hadoop.security.token.SecretManager$InvalidToken");
+}
+
+// Java's Server sends a RetriableException the secret manager throws (not
+// InvalidToken), so that the client retries (Server.getCauseForInvalidToken).
+TEST_F(ServerSessionTest, SecretNotYetAvailableIsRetriable) {
+  const RpcResponseHeaderProto reply = RefusedTokenReply("later-attempt");
+  EXPECT_EQ(reply.status(), RpcResponseHeaderProto::FATAL);
+  EXPECT_EQ(reply.errordetail(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+  EXPECT_EQ(reply.exceptionclassname(), "org.apache.hadoop.ipc.RetriableException");
 }
 
 TEST_F(ServerSessionTest, TokenUserMismatchInContextIsFatal) {

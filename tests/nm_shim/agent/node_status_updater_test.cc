@@ -74,6 +74,11 @@ class NodeStatusUpdaterTest : public ::testing::Test {
   void Register() {
     updater_->Start();
     loop_.RunDue();
+    AnswerRegistration(Status::OK());
+  }
+
+  // Answers the pending registration: NORMAL and keys if `s` is OK.
+  void AnswerRegistration(const Status& s) {
     ASSERT_EQ(tracker_.registers.size(), 1u);
     auto pending = std::move(tracker_.registers.front());
     tracker_.registers.pop_front();
@@ -82,7 +87,7 @@ class NodeStatusUpdaterTest : public ::testing::Test {
     *r.mutable_container_token_master_key() = Key(7, "ck7");
     *r.mutable_nm_token_master_key() = Key(8, "nk8");
     r.set_rm_identifier(testing::kRmIdentifier);
-    pending.done(Status::OK(), r);
+    pending.done(s, r);
     loop_.RunDue();
   }
 
@@ -248,6 +253,34 @@ TEST_F(NodeStatusUpdaterTest, BacksOffWhileTheRmIsDownThenResyncsWithItsContaine
   EXPECT_EQ(tracker_.heartbeats.front().request.node_status().response_id(), 0);
   EXPECT_EQ(updater_->registrations(), 2);
   EXPECT_EQ(manager_.live_containers(), 1u) << "the container kept running";
+}
+
+// New containers are refused until the node registered, from a RESYNC until
+// it registered again, and once it stopped (Java 2.6's
+// blockNewContainerRequests).
+TEST_F(NodeStatusUpdaterTest, NewContainersOnlyWhileRegistered) {
+  EXPECT_FALSE(manager_.CheckAcceptingNewContainers().ok()) << "before registering";
+  updater_->Start();
+  loop_.RunDue();
+  EXPECT_FALSE(manager_.CheckAcceptingNewContainers().ok()) << "registration in flight";
+  AnswerRegistration(Status::OK());
+  EXPECT_TRUE(manager_.CheckAcceptingNewContainers().ok()) << "registered";
+
+  y::NodeHeartbeatResponseProto resync;
+  resync.set_nodeaction(y::RESYNC);
+  Answer(resync);
+  const Status blocked = manager_.CheckAcceptingNewContainers();
+  EXPECT_EQ(blocked.java_class(), "org.apache.hadoop.yarn.exceptions.NMNotYetReadyException");
+  AnswerRegistration(Status::IoError("connection refused"));
+  EXPECT_FALSE(manager_.CheckAcceptingNewContainers().ok()) << "re-registration failed";
+  AdvanceMs(1000);
+  AnswerRegistration(Status::OK());
+  EXPECT_TRUE(manager_.CheckAcceptingNewContainers().ok()) << "registered again";
+
+  y::NodeHeartbeatResponseProto shutdown;
+  shutdown.set_nodeaction(y::SHUTDOWN);
+  Answer(shutdown);
+  EXPECT_FALSE(manager_.CheckAcceptingNewContainers().ok()) << "stopped";
 }
 
 TEST_F(NodeStatusUpdaterTest, CleanupListsKillAndForget) {

@@ -340,6 +340,7 @@ TEST_F(RpcActivityTest, CountersMoveWithRealCalls) {
   EXPECT_EQ(IntField(bean, "ReceivedBytes"), 0);
   EXPECT_EQ(IntField(bean, "RpcQueueTimeNumOps"), 0);
   EXPECT_EQ(IntField(bean, "NumOpenConnections"), 0);
+  EXPECT_EQ(IntField(bean, "NumDroppedConnections"), 0);
   {
     ipc::RpcClient client;
     ASSERT_TRUE(Call(client, Spec("alice")).ok());
@@ -386,6 +387,25 @@ TEST_F(RpcActivityTest, SimpleRefusedCountsAsAuthenticationFailure) {
   EXPECT_FALSE(Call(client, Spec("alice")).ok());
   ASSERT_TRUE(WaitFor([&] { return server_->activity().authentication_failures == 1; }));
   EXPECT_EQ(server_->activity().authorization_successes, 0);
+}
+
+// A connection past ipc.server.max.connections is closed at accept and shows
+// as NumDroppedConnections (RpcMetrics, Hadoop 2.7+ / 3.3).
+TEST_F(RpcActivityTest, ConnectionsDroppedAtTheLimitAreCounted) {
+  server_->Stop();
+  ipc::RpcServerOptions options;
+  options.limits.max_connections = 1;
+  server_ = std::make_unique<ipc::RpcServer>(options, MetricsRegistry());
+  ASSERT_TRUE(server_->Start().ok());
+  deps_.rpc_servers = {server_.get()};
+  ipc::RpcClient first;
+  ASSERT_TRUE(Call(first, Spec("alice")).ok());
+  ipc::RpcClient second;
+  EXPECT_FALSE(Call(second, Spec("bob")).ok());
+  ASSERT_TRUE(WaitFor([&] { return server_->activity().dropped_connections == 1; }));
+  const json::JsonValue bean = Bean();
+  EXPECT_EQ(IntField(bean, "NumDroppedConnections"), 1);
+  EXPECT_EQ(IntField(bean, "NumOpenConnections"), 1);
 }
 
 }  // namespace

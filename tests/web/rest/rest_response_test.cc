@@ -49,7 +49,11 @@ TEST(RestErrorTest, HadoopStatusMapping) {
   EXPECT_EQ(RestError::NotAcceptable().status, 406);
   EXPECT_EQ(RestError::Of("java.lang.UnsupportedOperationException", "x").status, 400);
   EXPECT_EQ(RestError::Of("java.io.IOException", "x").status, 404);
-  EXPECT_EQ(RestError::Of("org.apache.hadoop.yarn.exceptions.YarnException", "x").status, 503);
+  // Unmapped exceptions: INTERNAL_SERVER_ERROR, GenericExceptionHandler's
+  // default in 2.6.0, 2.7.7 and 3.3.0 alike.
+  EXPECT_EQ(RestError::Of("org.apache.hadoop.yarn.exceptions.YarnException", "x").status, 500);
+  EXPECT_EQ(RestError::Of("java.lang.NullPointerException", std::nullopt).status, 500);
+  EXPECT_EQ(RestError().status, 500);
   EXPECT_EQ(RestError::Of("org.apache.hadoop.yarn.exceptions.YarnException", "x").exception,
             "YarnException");
   // Hadoop's webapp exceptions wrap their message (Jersey 1); causes show

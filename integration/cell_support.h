@@ -12,6 +12,7 @@
 
 #include "base/child_process.h"
 #include "yarn_protos.pb.h"
+#include "yarn_service_protos.pb.h"
 
 namespace spindle::cell {
 
@@ -22,6 +23,19 @@ inline constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
 
 inline bool IsFinal(hadoop::yarn::YarnApplicationStateProto s) {
   return s == hadoop::yarn::FINISHED || s == hadoop::yarn::FAILED || s == hadoop::yarn::KILLED;
+}
+
+// An allocate asking for `n` containers of `memory_mb` and one vcore
+// anywhere ("*"), at priority 1.
+inline hadoop::yarn::AllocateRequestProto AskAnywhere(int n, int64_t memory_mb) {
+  hadoop::yarn::AllocateRequestProto ask;
+  auto* r = ask.add_ask();
+  r->mutable_priority()->set_priority(1);
+  r->set_resource_name("*");
+  r->mutable_capability()->set_memory(memory_mb);
+  r->mutable_capability()->set_virtual_cores(1);
+  r->set_num_containers(n);
+  return ask;
 }
 
 inline std::string ReadAll(const std::string& path) {

@@ -25,6 +25,7 @@
 #include "am_protocol/ipc/rpc_client.h"
 #include "base/crypto.h"
 #include "cmd/rm_daemon.h"
+#include "integration/cell_support.h"
 #include "integration/wait_for.h"
 #include "nm_shim/agent/node_agent.h"
 #include "nm_shim/agent/simulated/simulated_runtime.h"
@@ -249,13 +250,7 @@ class NmAgentTest : public ::testing::Test {
 
   // Allocates `n` task containers of 256 MB.
   std::vector<y::ContainerProto> AllocateContainers(int n, int64_t memory_mb = 256) {
-    y::AllocateRequestProto ask;
-    auto* r = ask.add_ask();
-    r->mutable_priority()->set_priority(1);
-    r->set_resource_name("*");
-    r->mutable_capability()->set_memory(memory_mb);
-    r->mutable_capability()->set_virtual_cores(1);
-    r->set_num_containers(n);
+    const y::AllocateRequestProto ask = cell::AskAnywhere(n, memory_mb);
     std::vector<y::ContainerProto> allocated;
     bool first = true;
     EXPECT_TRUE(WaitFor([&] {

@@ -417,13 +417,7 @@ class NodeFailureTest : public ::testing::Test {
   }
 
   std::vector<y::ContainerProto> AllocateContainers(PlayedAm& am, int n, int64_t memory_mb) {
-    y::AllocateRequestProto ask;
-    auto* r = ask.add_ask();
-    r->mutable_priority()->set_priority(1);
-    r->set_resource_name("*");
-    r->mutable_capability()->set_memory(memory_mb);
-    r->mutable_capability()->set_virtual_cores(1);
-    r->set_num_containers(n);
+    const y::AllocateRequestProto ask = cell::AskAnywhere(n, memory_mb);
     std::vector<y::ContainerProto> allocated;
     bool first = true;
     EXPECT_TRUE(WaitFor([&] {

@@ -139,6 +139,9 @@ struct TestApp {
   // A failure was recorded: no longer played or checked.
   bool abandoned = false;
   bool done_signalled = false;
+  // A shell app (one attempt) whose AM container an RM run placed and died
+  // before launching: it ends FAILED (see PollShellApp).
+  bool failed_unlaunched = false;
   y::YarnApplicationStateProto last_seen = y::NEW;
   SteadyClock::time_point next_poll;
 
@@ -575,6 +578,17 @@ class RmCrashTest : public ::testing::Test {
     if (!IsFinal(report.yarn_application_state())) return;
     app.unregistered = true;
     app.done_signalled = true;
+    // Its AM container was placed (the attempt stored) by an RM that died
+    // before launching it: the node never ran it, the next RM fails the
+    // attempt (as Hadoop 3.3 does, at the latest at the AM expiry), and an
+    // app of one attempt is not retried whatever ended it (YARN-5617,
+    // RMAppImpl.AttemptFailedTransition): FAILED, as with Hadoop.
+    if (report.yarn_application_state() == y::FAILED &&
+        Lines(work_ + "/am/" + app.id.ToString()).empty()) {
+      app.failed_unlaunched = true;
+      never_launched_.insert(app.id);
+      return;
+    }
     EXPECT_TRUE(report.yarn_application_state() == y::FINISHED &&
                 report.final_application_status() == y::APP_SUCCEEDED)
         << app.id.ToString() << " (shell) ended " << Name(report.yarn_application_state()) << "/"
@@ -1045,7 +1059,9 @@ TEST_F(RmCrashTest, AcknowledgedWorkSurvivesRandomSigkills) {
                                                  : "; its AM never started");
       continue;
     }
-    const y::YarnApplicationStateProto want = app.killed ? y::KILLED : y::FINISHED;
+    const y::YarnApplicationStateProto want = app.killed              ? y::KILLED
+                                              : app.failed_unlaunched ? y::FAILED
+                                                                      : y::FINISHED;
     y::ApplicationReportProto report;
     const rm::ApplicationId app_id = id;  // lambdas cannot capture bindings (clang)
     ASSERT_TRUE(WaitFor([&] {

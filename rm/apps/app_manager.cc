@@ -16,6 +16,25 @@ int64_t RoundUp(int64_t value, int64_t step) {
   return (value + step - 1) / step * step;
 }
 
+// A recovered app in a final state whose attempt records say otherwise: the
+// RM stopped after storing the app's end and before storing its attempt's
+// (finishApplicationMaster stores the app first). Left as it was, such an
+// attempt would show its AM container running for ever, a container no node
+// reports and nothing completes. The attempts end as the app did (Hadoop 3.3
+// RMAppAttemptImpl.AttemptRecoveredTransition); the container the node may
+// still run is not taken back and is cleaned up (RecoverContainer).
+void EndAttemptsOfRecoveredFinalApp(RmApp& app) {
+  for (RmAttempt& attempt : app.attempts) {
+    if (IsFinal(attempt.state)) continue;
+    LOG(WARNING) << app.submission.id.ToString() << " final state (" << Name(app.state)
+                 << ") was recorded, but " << attempt.id.ToString()
+                 << " final state was not: it ends as its application";
+    attempt.state = AttemptStateOfFinalApp(app.state);
+    if (attempt.final_status == FinalStatus::kUndefined) attempt.final_status = app.final_status;
+    if (attempt.finish_time_ms == 0) attempt.finish_time_ms = app.finish_time_ms;
+  }
+}
+
 }  // namespace
 
 ApplicationManager::ApplicationManager(const ApplicationManagerOptions& options,
@@ -892,6 +911,7 @@ void ApplicationManager::Recover(std::vector<RmApp> apps, int32_t last_app_id) {
       if (!inserted) continue;
       RmApp& app = it->second;
       if (IsFinal(app.state)) {
+        EndAttemptsOfRecoveredFinalApp(app);
         completed_order_.push_back(id);
       } else {
         ++resumed;

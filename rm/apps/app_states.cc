@@ -194,6 +194,17 @@ bool IsFinal(AppState state) {
   return state == AppState::kFinished || state == AppState::kFailed || state == AppState::kKilled;
 }
 
+AttemptState AttemptStateOfFinalApp(AppState app_final_state) {
+  switch (app_final_state) {
+    case AppState::kFinished:
+      return AttemptState::kFinished;
+    case AppState::kKilled:
+      return AttemptState::kKilled;
+    default:
+      return AttemptState::kFailed;
+  }
+}
+
 bool IsFinal(AttemptState state) {
   return state == AttemptState::kFinished || state == AttemptState::kFailed ||
          state == AttemptState::kKilled;

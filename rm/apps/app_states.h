@@ -118,6 +118,14 @@ AttemptState ToYarnAttemptState(AttemptState state, AttemptState before);
 bool IsFinal(AppState state);
 bool IsFinal(AttemptState state);
 
+// RM restart: the state of an attempt whose record holds no final state
+// while its app's record does (the RM stopped between the two writes). It
+// ends as its app did: Hadoop 3.3 RMAppAttemptImpl.AttemptRecoveredTransition,
+// the branch "attempt final state was not saved but app final state was
+// saved", maps the app's recovered FINISHED/FAILED/KILLED onto the attempt
+// (FAILED for anything else) and does not add it to the scheduler.
+AttemptState AttemptStateOfFinalApp(AppState app_final_state);
+
 std::string_view Name(AppState state);
 std::string_view Name(YarnAppState state);
 std::string_view Name(AttemptState state);

@@ -315,6 +315,51 @@ TEST_F(AppRecoveryTest, UnregisteredAppWhoseAmHadNotExitedIsFinished) {
   EXPECT_EQ(App(attempt.app).final_status, FinalStatus::kFailed);
 }
 
+// The RM stopped after storing an unregistered app's end and before storing
+// its attempt's: the attempt ends as its app (Hadoop 3.3
+// RMAppAttemptImpl.AttemptRecoveredTransition, "attempt final state was not
+// saved but app final state was saved"), so its AM container is not shown
+// running for ever; the node, which still runs it, is told to clean it up.
+TEST_F(AppRecoveryTest, AnAttemptWhoseEndWasNotStoredEndsAsItsFinishedApp) {
+  const ApplicationAttemptId attempt = RunningApp();
+  const RmApp before = App(attempt.app);
+  const ContainerId am = before.current_attempt()->am_container->id;
+  ASSERT_TRUE(manager_->FinishAm(attempt, FinalStatus::kSucceeded, "done", "").ok());
+  // What the store holds had the RM died between the two writes: the app's
+  // record says FINISHED, the attempt's is the one made when it launched.
+  ASSERT_TRUE(app_store_->SaveAttempt(before, *before.current_attempt()).ok());
+  StartRm();
+  const RmApp app = App(attempt.app);
+  EXPECT_EQ(app.state, AppState::kFinished);
+  EXPECT_EQ(app.final_status, FinalStatus::kSucceeded);
+  ASSERT_EQ(app.attempts.size(), 1u);
+  EXPECT_EQ(app.attempts[0].state, AttemptState::kFinished);
+  EXPECT_EQ(app.attempts[0].final_status, FinalStatus::kSucceeded);
+  EXPECT_EQ(app.attempts[0].finish_time_ms, app.finish_time_ms);
+  EXPECT_FALSE(app.in_pool);
+  // The AM still runs on its node: not taken back, and cleaned up.
+  EXPECT_FALSE(manager_->RecoverContainer(Reported(am, pool::Resource::Of(128, 1))));
+  manager_->OnNodeReregistered(NodeId{"host1", 45454});
+  EXPECT_EQ(App(attempt.app).state, AppState::kFinished);
+  const NodeContainerActions actions =
+      containers_->OnNodeReport(NodeId{"host1", 45454}, {{am, /*complete=*/false, 0, ""}});
+  EXPECT_EQ(actions.to_cleanup, std::vector<ContainerId>{am});
+  EXPECT_EQ(pool_->Metrics().allocated, pool::Resource());
+}
+
+// The same for an app killed or failed under a running attempt.
+TEST_F(AppRecoveryTest, AnAttemptWhoseEndWasNotStoredEndsAsItsKilledApp) {
+  const ApplicationAttemptId attempt = RunningApp();
+  const RmApp before = App(attempt.app);
+  ASSERT_TRUE(manager_->Kill(attempt.app, "").ok());
+  ASSERT_TRUE(app_store_->SaveAttempt(before, *before.current_attempt()).ok());
+  StartRm();
+  const RmApp app = App(attempt.app);
+  EXPECT_EQ(app.state, AppState::kKilled);
+  ASSERT_EQ(app.attempts.size(), 1u);
+  EXPECT_EQ(app.attempts[0].state, AttemptState::kKilled);
+}
+
 TEST_F(AppRecoveryTest, KilledAppsComeBackKilled) {
   const ApplicationAttemptId attempt = RunningApp();
   ASSERT_TRUE(manager_->Kill(attempt.app, "").ok());

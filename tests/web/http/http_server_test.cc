@@ -546,6 +546,15 @@ int OpenDescriptors() {
 }
 
 TEST(HttpServerTest, OutOfDescriptorsAtAcceptTheConnectionWaitingLongestGivesUpItsOwn) {
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)  // the sanitizer build: ASan with UBSan
+  // UBSan's vptr check needs a pipe to look up a dynamic type it has not met
+  // (sanitizer_common's IsAccessibleMemoryRange): with no descriptor left it
+  // reports the error category of the server's accept as an invalid object.
+  // The release build runs this test.
+  GTEST_SKIP() << "needs file descriptors the sanitizer runtime also needs";
+#endif
+#endif
   Started s(TestOptions());
   std::vector<std::unique_ptr<Client>> idle;
   for (int i = 0; i < 4; ++i) {

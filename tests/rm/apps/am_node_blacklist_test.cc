@@ -9,6 +9,7 @@
 
 #include "rm/apps/app_manager.h"
 #include "tests/rm/apps/app_manager_fakes.h"
+#include "tests/rm/one_queue_pool.h"
 
 namespace spindle::rm {
 namespace {
@@ -41,14 +42,7 @@ TEST(AmNodeBlacklistTest, IgnoredWholeOnceItReachesTheThresholdShareOfNodes) {
 class AmBlacklistingTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    pool::PoolOptions options;
-    options.mode = pool::SyncMode::kMonolithic;
-    options.num_schedulers = 1;
-    options.num_partitions = 1;
-    pool_ = std::move(pool::SchedulerPool::Create(options, &clock_)).value();
-    pool::QueueSpec queue;
-    queue.name = "root.default";
-    ASSERT_TRUE(pool_->SetQueues({queue}).ok());
+    pool_ = test_support::MakeOneQueuePool(&clock_).pool;
     for (int i = 0; i < 6; ++i) {
       auto node = pool_->AddNode({pool::Resource::Of(8192, 8), "/default-rack", 1.0});
       ASSERT_TRUE(node.ok());

@@ -7,6 +7,7 @@
 
 #include "rm/yarn_exceptions.h"
 #include "tests/rm/apps/app_manager_fakes.h"
+#include "tests/rm/one_queue_pool.h"
 
 namespace spindle::rm {
 namespace {
@@ -16,14 +17,7 @@ using namespace std::chrono_literals;
 class AppManagerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    pool::PoolOptions options;
-    options.mode = pool::SyncMode::kMonolithic;
-    options.num_schedulers = 1;
-    options.num_partitions = 1;
-    pool_ = std::move(pool::SchedulerPool::Create(options, &clock_)).value();
-    pool::QueueSpec queue;
-    queue.name = "root.default";
-    ASSERT_TRUE(pool_->SetQueues({queue}).ok());
+    pool_ = test_support::MakeOneQueuePool(&clock_).pool;
     auto node = pool_->AddNode({pool::Resource::Of(8192, 8), "/default-rack", 1.0});
     ASSERT_TRUE(node.ok());
     nodes_.nodes[node->value()] = NodeInfo{NodeId{"host1", 45454}, "host1:8042", "/default-rack"};

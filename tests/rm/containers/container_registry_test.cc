@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "rm/yarn_exceptions.h"
+#include "tests/rm/one_queue_pool.h"
 
 namespace spindle::rm {
 namespace {
@@ -10,14 +11,9 @@ namespace {
 class ContainerRegistryTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    pool::PoolOptions options;
-    options.mode = pool::SyncMode::kMonolithic;
-    options.num_schedulers = 1;
-    options.num_partitions = 1;
-    pool_ = std::move(pool::SchedulerPool::Create(options, &clock_)).value();
-    pool::QueueSpec queue;
-    queue.name = "root.default";
-    queue_ = pool_->SetQueues({queue})->at(0);
+    test_support::OneQueuePool made = test_support::MakeOneQueuePool(&clock_);
+    pool_ = std::move(made.pool);
+    queue_ = made.queue;
     node_ = *pool_->AddNode({pool::Resource::Of(4096, 4), "/default-rack", 1.0});
     ASSERT_TRUE(pool_->AddApp({pool::AppId(1), queue_, 0}).ok());
     registry_ = std::make_unique<ContainerRegistry>(pool_.get());

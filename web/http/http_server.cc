@@ -1,6 +1,7 @@
 #include "web/http/http_server.h"
 
 #include <glog/logging.h>
+#include <poll.h>
 
 #include <cerrno>
 #include <string>
@@ -22,6 +23,14 @@ void DisplaceConnection(HttpServer::Shared* s, uint64_t id) {
 }
 
 void DoAccept(HttpServer::Shared* s);
+
+// Whether a connection waits in the listen queue. Linux's accept() reserves a
+// descriptor before it looks at the queue, so EMFILE does not mean anyone is
+// waiting: Asio tries accept() as soon as the previous one is handled.
+bool ConnectionWaiting(tcp::acceptor& acceptor) {
+  pollfd listening{acceptor.native_handle(), POLLIN, 0};
+  return poll(&listening, 1, 0) > 0 && (listening.revents & POLLIN) != 0;
+}
 
 // Takes an accepted socket under the connection limits (connection_table.h).
 void Admit(HttpServer::Shared* s, tcp::socket socket) {
@@ -60,6 +69,14 @@ void OnAccept(HttpServer::Shared* s, const boost::system::error_code& ec, tcp::s
   // Out of descriptors: a waiting connection gives up its own, and the
   // connection queued behind it is taken at once.
   if (ec == asio::error::no_descriptors || ec.value() == ENFILE) {
+    if (!ConnectionWaiting(s->acceptor)) {
+      // Nobody to make room for yet: wait for a connection, then try again.
+      s->acceptor.async_wait(tcp::acceptor::wait_read,
+                             [s](const boost::system::error_code& wait_ec) {
+                               if (!wait_ec && !s->stopping) DoAccept(s);
+                             });
+      return;
+    }
     if (auto oldest = s->table.TakeOldestWaiting()) {
       LOG_EVERY_N(WARNING, 100) << "HTTP accept is out of file descriptors (" << ec.message()
                                 << "): closing the connection that waited longest";

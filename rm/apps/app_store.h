@@ -12,11 +12,23 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "base/status.h"
 #include "rm/apps/rm_app.h"
 
 namespace spindle::rm {
+
+// A change to one attempt's rows (AppStore::SaveAttemptRows): rows put
+// (replaced whole, by key) and rows erased. Keys and bytes are the caller's.
+struct AttemptRowChanges {
+  std::vector<std::pair<std::string, std::string>> put;
+  std::vector<std::string> erase;
+
+  bool empty() const { return put.empty() && erase.empty(); }
+};
 
 class AppStore {
  public:
@@ -37,6 +49,11 @@ class AppStore {
   // crash of the process, and its loss with the machine costs at most
   // containers granted again.
   virtual Status SaveAsks(const ApplicationAttemptId& attempt, const std::string& bytes) = 0;
+  // The same state kept as rows that change in place (what an allocate
+  // changed, not the whole table): one call is one batch. Same durability
+  // as SaveAsks. A row key is any non-empty string.
+  virtual Status SaveAttemptRows(const ApplicationAttemptId& attempt,
+                                 const AttemptRowChanges& changes) = 0;
 };
 
 }  // namespace spindle::rm

@@ -178,7 +178,23 @@ Result<RmApp> DecodeAppRecord(const std::string& bytes) {
 
 namespace {
 constexpr std::string_view kAsksSuffix = "/asks";
+// Attempt ids contain no '/', so the first one ends the attempt id.
+constexpr std::string_view kRowInfix = "/row/";
 }  // namespace
+
+std::string AttemptRowRecordId(const ApplicationAttemptId& attempt, std::string_view key) {
+  return attempt.ToString() + std::string(kRowInfix) + std::string(key);
+}
+
+std::optional<AttemptRowName> ParseAttemptRowRecordId(std::string_view record_id) {
+  const size_t slash = record_id.find('/');
+  if (slash == std::string_view::npos || record_id.substr(slash, kRowInfix.size()) != kRowInfix ||
+      record_id.size() == slash + kRowInfix.size()) {
+    return std::nullopt;
+  }
+  return AttemptRowName{std::string(record_id.substr(0, slash)),
+                        std::string(record_id.substr(slash + kRowInfix.size()))};
+}
 
 std::string AsksRecordId(const ApplicationAttemptId& attempt) {
   return attempt.ToString() + std::string(kAsksSuffix);

@@ -13,6 +13,7 @@
 // Pure functions; thread-safe.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -31,6 +32,16 @@ Result<RmApp> DecodeAppRecord(const std::string& bytes);
 std::string AsksRecordId(const ApplicationAttemptId& attempt);
 // True if `record_id` names an AsksRecordId rather than an attempt.
 bool IsAsksRecordId(std::string_view record_id);
+// The record holding row `key` of `attempt` (AppStore::SaveAttemptRows),
+// stored with the application's attempts.
+std::string AttemptRowRecordId(const ApplicationAttemptId& attempt, std::string_view key);
+// The attempt and row key of a row record id; nullopt if `record_id` names
+// no row.
+struct AttemptRowName {
+  std::string attempt;
+  std::string key;
+};
+std::optional<AttemptRowName> ParseAttemptRowRecordId(std::string_view record_id);
 
 std::string EncodeAttemptRecord(const RmAttempt& attempt);
 // The attempt's state is the stored final state, or kNew for an attempt

@@ -108,6 +108,14 @@ Result<RecoveredRmState> DecodeRmState(const persist::LoadedState& loaded) {
     auto attempts = loaded.attempts.find(id);
     if (attempts != loaded.attempts.end()) {
       for (const auto& [attempt_id, attempt_bytes] : attempts->second) {
+        if (auto row = ParseAttemptRowRecordId(attempt_id)) {
+          auto owner = ApplicationAttemptId::Parse(row->attempt);
+          if (!owner.ok() || owner->app != app->submission.id) {
+            return Status::Corruption("attempt row " + attempt_id + " is not of application " + id);
+          }
+          state.attempt_rows[*owner][row->key] = attempt_bytes;
+          continue;
+        }
         if (IsAsksRecordId(attempt_id)) {
           auto owner = ApplicationAttemptId::Parse(
               std::string_view(attempt_id).substr(0, attempt_id.rfind('/')));

@@ -41,6 +41,8 @@ struct RecoveredRmState {
   std::set<std::string> nodes;
   // What live attempts still asked for (AppStore::SaveAsks), by attempt.
   std::map<ApplicationAttemptId, std::string> asks;
+  // The same as rows (AppStore::SaveAttemptRows): by attempt, by row key.
+  std::map<ApplicationAttemptId, std::map<std::string, std::string>> attempt_rows;
   // How many times the queue configuration was refreshed (refreshQueues).
   int64_t queue_config_version = 0;
   // RM delegation tokens and their keys; unset if none was ever stored.

@@ -28,6 +28,23 @@ Status StateStoreAppStore::SaveAsks(const ApplicationAttemptId& attempt, const s
   return store_->Apply(batch);
 }
 
+Status StateStoreAppStore::SaveAttemptRows(const ApplicationAttemptId& attempt,
+                                           const AttemptRowChanges& changes) {
+  if (changes.empty()) return Status::OK();
+  persist::StoreBatch batch;
+  batch.set_sync(false);  // as SaveAsks: see AppStore
+  const std::string app = attempt.app.ToString();
+  for (const std::string& key : changes.erase) {
+    if (key.empty()) return Status::InvalidArgument("an attempt row key is empty");
+    batch.DeleteAttempt(app, AttemptRowRecordId(attempt, key));
+  }
+  for (const auto& [key, bytes] : changes.put) {
+    if (key.empty()) return Status::InvalidArgument("an attempt row key is empty");
+    batch.PutAttempt(app, AttemptRowRecordId(attempt, key), bytes);
+  }
+  return store_->Apply(batch);
+}
+
 Status StateStoreAppStore::ReserveAppIds(int32_t last) {
   return store_->SetClusterValue(persist::ClusterField::kAppIdCounter, last);
 }

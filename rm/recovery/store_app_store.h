@@ -20,6 +20,8 @@ class StateStoreAppStore final : public AppStore {
   Status RemoveApp(const ApplicationId& app) override;
   Status ReserveAppIds(int32_t last) override;
   Status SaveAsks(const ApplicationAttemptId& attempt, const std::string& bytes) override;
+  Status SaveAttemptRows(const ApplicationAttemptId& attempt,
+                         const AttemptRowChanges& changes) override;
 
  private:
   persist::StateStore* const store_;

@@ -6,6 +6,7 @@
 
 #include "persist/memory_state_store.h"
 #include "rm/apps/app_manager.h"
+#include "rm/recovery/app_records.h"
 #include "rm/recovery/rm_state.h"
 #include "rm/recovery/store_app_store.h"
 #include "rm/yarn_exceptions.h"
@@ -28,6 +29,9 @@ class FailingAppStore : public AppStore {
   Status RemoveApp(const ApplicationId&) override { return Status::IoError("disk full"); }
   Status ReserveAppIds(int32_t) override { return Status::OK(); }
   Status SaveAsks(const ApplicationAttemptId&, const std::string&) override {
+    return Status::IoError("disk full");
+  }
+  Status SaveAttemptRows(const ApplicationAttemptId&, const AttemptRowChanges&) override {
     return Status::IoError("disk full");
   }
 };
@@ -509,6 +513,48 @@ TEST_F(AppRecoveryTest, ALifetimeSurvivesARestart) {
   // The kill is stored too.
   StartRm();
   EXPECT_EQ(StateOf(s.id), YarnAppState::kKilled);
+}
+
+TEST_F(AppRecoveryTest, AttemptRowsChangeInPlaceAndComeBackByAttempt) {
+  const ApplicationAttemptId attempt = RunningApp();
+  AttemptRowChanges first;
+  first.put = {{"ask/1", "one"}, {"ask/2", "two"}, {"grant/c1", "container"}};
+  ASSERT_TRUE(app_store_->SaveAttemptRows(attempt, first).ok());
+  AttemptRowChanges second;
+  second.put = {{"ask/1", "one again"}};
+  second.erase = {"ask/2", "never-written"};
+  ASSERT_TRUE(app_store_->SaveAttemptRows(attempt, second).ok());
+  AttemptRowChanges empty_key;
+  empty_key.put = {{"", "x"}};
+  EXPECT_FALSE(app_store_->SaveAttemptRows(attempt, empty_key).ok());
+
+  auto loaded = store_.Load();
+  ASSERT_TRUE(loaded.ok());
+  auto state = DecodeRmState(*loaded);
+  ASSERT_TRUE(state.ok()) << state.status().ToString();
+  const std::map<std::string, std::string> expected{{"ask/1", "one again"},
+                                                    {"grant/c1", "container"}};
+  EXPECT_EQ(state->attempt_rows[attempt], expected);
+  ASSERT_EQ(state->apps.size(), 1u);
+  EXPECT_EQ(state->apps[0].attempts.size(), 1u);  // rows are not attempts
+
+  // Rows go with their application.
+  ASSERT_TRUE(app_store_->RemoveApp(attempt.app).ok());
+  state = DecodeRmState(*store_.Load());
+  ASSERT_TRUE(state.ok());
+  EXPECT_TRUE(state->attempt_rows.empty());
+}
+
+TEST_F(AppRecoveryTest, ARowStoredUnderAnotherApplicationIsCorruption) {
+  const ApplicationAttemptId attempt = RunningApp();
+  ApplicationAttemptId stranger = attempt;
+  stranger.app.id += 7;
+  persist::StoreBatch batch;
+  batch.PutAttempt(attempt.app.ToString(), AttemptRowRecordId(stranger, "ask/1"), "x");
+  ASSERT_TRUE(store_.Apply(batch).ok());
+  auto state = DecodeRmState(*store_.Load());
+  ASSERT_FALSE(state.ok());
+  EXPECT_NE(state.status().message().find("is not of application"), std::string::npos);
 }
 
 }  // namespace

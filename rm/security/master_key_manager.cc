@@ -143,8 +143,11 @@ SigningKey MasterKeyManager::SigningKeyOf(const MasterKey& key) const {
     if (made.key_id == key.key_id) return made;
   }
   // Keep only the keys that can still sign: current and next.
-  std::erase_if(signing_keys_, [this](const SigningKey& made) {
-    return made.key_id != current_.key_id && (!next_.has_value() || made.key_id != next_->key_id);
+  const int32_t current_id = current_.key_id;
+  const std::optional<int32_t> next_id =
+      next_.has_value() ? std::optional<int32_t>(next_->key_id) : std::nullopt;
+  std::erase_if(signing_keys_, [current_id, next_id](const SigningKey& made) {
+    return made.key_id != current_id && made.key_id != next_id;
   });
   SigningKey made{key.key_id, std::make_shared<const HmacSha1Key>(key.bytes)};
   signing_keys_.push_back(made);

@@ -494,6 +494,25 @@ TEST_F(RpcLoopbackTest, LargeAnswersOnOneConnectionArriveWholeAndUnmixed) {
   EXPECT_TRUE(Metrics(client, Spec()).ok());
 }
 
+TEST_F(RpcLoopbackTest, StopWhileHandlerThreadsSendLargeAnswers) {
+  // The server closes its connections while handler threads are inside
+  // their sends: the descriptors must stay theirs until they are done
+  // (shut down, closed afterwards), and every call ends, answered or failed.
+  RpcClient client;
+  constexpr int kCalls = 8;
+  std::vector<y::GetApplicationsResponseProto> responses(kCalls);
+  std::atomic<int> ended{0};
+  y::GetApplicationsRequestProto request;
+  for (int i = 0; i < kCalls; ++i) {
+    client.CallAsync(Spec("user" + std::to_string(i % 2)), "getApplications", request,
+                     &responses[i], [&](Status) { ended.fetch_add(1); });
+  }
+  ASSERT_TRUE(WaitFor([&] { return large_served_.load() > 0; }));
+  server_->Stop();
+  ASSERT_TRUE(WaitFor([&] { return ended.load() == kCalls; }, 60s));
+  server_.reset();
+}
+
 TEST_F(RpcLoopbackTest, StalledAndGarbagePeersDoNotBlockOthers) {
   boost::asio::io_context io;
   boost::asio::ip::tcp::endpoint endpoint(boost::asio::ip::make_address("127.0.0.1"),

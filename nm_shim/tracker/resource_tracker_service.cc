@@ -224,14 +224,8 @@ Status ResourceTrackerService::NodeHeartbeat(const y::NodeHeartbeatRequestProto&
   if (auto key = nm_tokens_->KeyForHeartbeat(nm_key); key.has_value()) {
     ToProto(*key, response->mutable_nm_token_master_key());
   }
-  // Copied before the lock and swapped in under it: every heartbeat handler
-  // shares last_mu_, so neither the deep copy nor the free of the node's
-  // previous answer happens while holding it.
-  y::NodeHeartbeatResponseProto kept(*response);
-  {
-    MutexLock lock(&last_mu_);
-    last_responses_[heartbeat.id].Swap(&kept);
-  }
+  MutexLock lock(&last_mu_);
+  last_responses_[heartbeat.id] = *response;
   return Status::OK();
 }
 

@@ -16,8 +16,8 @@
 #include "base/open_file_limit.h"
 #include "rm/config/hadoop_line.h"
 #include "rm/nodes/topology_table.h"
-#include "rm/scheduling/resource_normalizer.h"
 #include "rm/recovery/store_failure_guard.h"
+#include "rm/scheduling/resource_normalizer.h"
 #include "rm/security/amrm_token_secret_provider.h"
 #include "rm/security/security_config.h"
 

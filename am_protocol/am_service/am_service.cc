@@ -61,9 +61,9 @@ rm::AllocateRequest Decode(const ipc::ConnectionIdentity& who,
   out.blacklist_removals.assign(blacklist.blacklist_removals().begin(),
                                 blacklist.blacklist_removals().end());
   for (const y::UpdateContainerRequestProto& update : request.update_requests()) {
-    out.update_requests.push_back(rm::ContainerUpdateRequest{
-        rm::FromProto(update.container_id()), update.container_version(),
-        update.SerializePartialAsString()});
+    out.update_requests.push_back(rm::ContainerUpdateRequest{rm::FromProto(update.container_id()),
+                                                             update.container_version(),
+                                                             update.SerializePartialAsString()});
   }
   out.amrm_token_identifier = who.token_identifier;
   return out;
@@ -141,9 +141,9 @@ Status AmService::Register(const ipc::ConnectionIdentity& who,
                            const y::RegisterApplicationMasterRequestProto& request,
                            y::RegisterApplicationMasterResponseProto* response) {
   ASSIGN_OR_RETURN(rm::ApplicationAttemptId attempt, AttemptOf(who));
-  ASSIGN_OR_RETURN(rm::RegisterResponse answer,
-                   allocator_->Register(attempt, request.host(), request.rpc_port(),
-                                        request.tracking_url()));
+  ASSIGN_OR_RETURN(
+      rm::RegisterResponse answer,
+      allocator_->Register(attempt, request.host(), request.rpc_port(), request.tracking_url()));
   ToProto(answer.maximum_capability, response->mutable_maximumcapability());
   if (answer.queue.has_value()) {
     response->set_queue(*answer.queue);

@@ -28,8 +28,8 @@ int32_t NextResponseId(AmProtocolRules rules, int32_t last_id) {
 }
 
 Result<ResponseIdVerdict> CheckResponseId(AmProtocolRules rules,
-                                          const ApplicationAttemptId& attempt,
-                                          int32_t request_id, int32_t last_id) {
+                                          const ApplicationAttemptId& attempt, int32_t request_id,
+                                          int32_t last_id) {
   switch (rules) {
     case AmProtocolRules::kHadoop2: {
       const int32_t next = JavaIntPlusOne(request_id);
@@ -54,8 +54,7 @@ Result<ResponseIdVerdict> CheckResponseId(AmProtocolRules rules,
   return ResponseIdVerdict::kAnswer;
 }
 
-std::string AmNotRegisteredMessage(AmProtocolRules rules,
-                                   const ApplicationAttemptId& attempt) {
+std::string AmNotRegisteredMessage(AmProtocolRules rules, const ApplicationAttemptId& attempt) {
   const std::string head =
       "AM is not registered for known application attempt: " + attempt.ToString() +
       " or RM had restarted after AM registered";

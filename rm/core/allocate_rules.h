@@ -34,15 +34,14 @@ enum class ResponseIdVerdict {
 // was numbered `last_id`, or the line's InvalidApplicationMasterRequest-
 // Exception.
 Result<ResponseIdVerdict> CheckResponseId(AmProtocolRules rules,
-                                          const ApplicationAttemptId& attempt,
-                                          int32_t request_id, int32_t last_id);
+                                          const ApplicationAttemptId& attempt, int32_t request_id,
+                                          int32_t last_id);
 
 // The id of the answer that follows one numbered `last_id`.
 int32_t NextResponseId(AmProtocolRules rules, int32_t last_id);
 
 // ApplicationMasterNotRegisteredException's text for an allocate of an
 // attempt whose AM has not registered (with this RM run).
-std::string AmNotRegisteredMessage(AmProtocolRules rules,
-                                   const ApplicationAttemptId& attempt);
+std::string AmNotRegisteredMessage(AmProtocolRules rules, const ApplicationAttemptId& attempt);
 
 }  // namespace spindle::rm

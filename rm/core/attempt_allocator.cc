@@ -86,8 +86,8 @@ void AttemptAllocator::SetRecoveredAsks(const std::map<ApplicationAttemptId, std
       recovered.outstanding[RowKey{keys.KeyOf(row), row.resource_name}] = row.count;
     }
     for (const GrantedContainer& c : record->granted) {
-      recovered.granted.emplace_back(
-          c.id, pool::AskKey{c.priority, c.allocation_request_id, normalizer_.Normalize(c.resource)});
+      recovered.granted.emplace_back(c.id, pool::AskKey{c.priority, c.allocation_request_id,
+                                                        normalizer_.Normalize(c.resource)});
     }
   }
 }
@@ -121,9 +121,8 @@ void AttemptAllocator::SaveAsks(const ApplicationAttemptId& attempt,
   record.asks = state.asks.AllRows();
   for (const RmContainer& c : deps_.containers->LiveContainersOf(attempt)) {
     if (c.is_am) continue;
-    record.granted.push_back(GrantedContainer{c.id, c.placement.priority,
-                                              c.placement.allocation_request_id,
-                                              c.placement.resource});
+    record.granted.push_back(GrantedContainer{
+        c.id, c.placement.priority, c.placement.allocation_request_id, c.placement.resource});
   }
   Status saved = deps_.store->SaveAsks(attempt, EncodeAttemptAsks(record));
   if (!saved.ok()) {
@@ -158,8 +157,8 @@ Result<RegisterResponse> AttemptAllocator::Register(const ApplicationAttemptId& 
   return response;
 }
 
-Result<bool> AttemptAllocator::Finish(const ApplicationAttemptId& attempt,
-                                      FinalStatus final_status, const std::string& diagnostics,
+Result<bool> AttemptAllocator::Finish(const ApplicationAttemptId& attempt, FinalStatus final_status,
+                                      const std::string& diagnostics,
                                       const std::string& tracking_url) {
   return deps_.apps->FinishAm(attempt, final_status, diagnostics, tracking_url);
 }
@@ -309,9 +308,9 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
   MutexLock lock(&state->mu);
   // What a responseId that is not the last answer's gets depends on the
   // Hadoop line (allocate_rules.h).
-  ASSIGN_OR_RETURN(const ResponseIdVerdict verdict,
-                   CheckResponseId(deps_.rules, attempt, request.response_id,
-                                   state->last_response_id));
+  ASSIGN_OR_RETURN(
+      const ResponseIdVerdict verdict,
+      CheckResponseId(deps_.rules, attempt, request.response_id, state->last_response_id));
   if (verdict == ResponseIdVerdict::kResendLast) {
     // The AM lost our answer: the same one again (null before the first).
     return state->last_response;

@@ -208,7 +208,7 @@ class AttemptAllocator {
   void CapResentAsks(AttemptState* state) REQUIRES(state->mu);
   // Turns what the pool committed into containers (and NM tokens).
   Status HandOutPlacements(const ApplicationAttemptId& attempt, pool::AppId pool_app,
-                         AttemptState* state, AllocateResponse* response) REQUIRES(state->mu);
+                           AttemptState* state, AllocateResponse* response) REQUIRES(state->mu);
   // The update errors for a call's container updates.
   void AnswerUpdates(const ApplicationAttemptId& attempt, const AllocateRequest& request,
                      AllocateResponse* response) const;

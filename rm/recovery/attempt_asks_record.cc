@@ -56,8 +56,7 @@ Result<AttemptAsksRecord> DecodeAttemptAsks(const std::string& bytes) {
   }
   for (const y::ContainerProto& c : table.granted()) {
     record.granted.push_back(GrantedContainer{rm::FromProto(c.id()), c.priority().priority(),
-                                              c.allocation_request_id(),
-                                              FromProto(c.resource())});
+                                              c.allocation_request_id(), FromProto(c.resource())});
   }
   return record;
 }

@@ -9,8 +9,6 @@
 namespace spindle::rm {
 namespace {
 
-
-
 const ApplicationAttemptId kAttempt =
     ApplicationAttemptId::Parse("appattempt_1700000000000_0007_000001").value();
 
@@ -32,8 +30,7 @@ TEST_P(AllocateRulesPerLine, FurtherBehindIsRefused) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryLine, AllocateRulesPerLine,
-                         ::testing::Values(HadoopLine::k2_6, HadoopLine::k2_7,
-                                           HadoopLine::k3_3));
+                         ::testing::Values(HadoopLine::k2_6, HadoopLine::k2_7, HadoopLine::k3_3));
 
 TEST(AllocateRulesTest, AheadIsAnsweredOnHadoop2Lines) {
   // ApplicationMasterService.allocate (2.6.5, 2.7.7) refuses only

@@ -32,8 +32,7 @@ class FakePlaceNames : public PlaceNames {
  private:
   std::map<std::string, pool::NodeId> hosts_ = {
       {"h1", pool::NodeId(0, 1)}, {"h2", pool::NodeId(0, 2)}, {"h3", pool::NodeId(0, 3)}};
-  std::map<std::string, pool::RackId> racks_ = {{"/r1", pool::RackId(1)},
-                                                {"/r2", pool::RackId(2)}};
+  std::map<std::string, pool::RackId> racks_ = {{"/r1", pool::RackId(1)}, {"/r2", pool::RackId(2)}};
 };
 
 ResourceRequest Row(const std::string& name, int32_t count, bool relax = true,
@@ -67,7 +66,8 @@ TEST(AskTableTest, UpdatesFollowAppSchedulingInfo) {
        "3.3 AppSchedulingInfo.internalAddResourceRequests (dedup by name)",
        {{Row("*", 5), Row("*", 2)}},
        {{"*", 2}}},
-      {"zero removes a host or rack row", "AppSchedulingInfo.updateResourceRequests",
+      {"zero removes a host or rack row",
+       "AppSchedulingInfo.updateResourceRequests",
        {{Row("*", 4), Row("h1", 2), Row("/r1", 2)}, {Row("h1", 0), Row("/r1", 0)}},
        {{"*", 4}}},
       {"a zero total drops the key with its host and rack rows",
@@ -107,8 +107,8 @@ TEST(AskTableTest, TwoSizesAtOnePriorityAreTwoKeys) {
   // Hadoop's AMRMClient keys its table by capability too; the pool places
   // per (priority, allocation request id, capability).
   AskTable table = DefaultTable();
-  const auto changes =
-      table.Update({{Row("*", 2, true, Resource::Of(1024, 1)), Row("*", 3, true, Resource::Of(2048, 1))}});
+  const auto changes = table.Update(
+      {{Row("*", 2, true, Resource::Of(1024, 1)), Row("*", 3, true, Resource::Of(2048, 1))}});
   EXPECT_EQ(changes.touched.size(), 2u);
   EXPECT_EQ(table.Count(kKey, "*"), 2);
   EXPECT_EQ(table.Count(pool::AskKey{1, -1, Resource::Of(2048, 1)}, "*"), 3);
@@ -130,13 +130,16 @@ struct AllocateCase {
 
 TEST(AskTableTest, AllocationsTakeFromTheRowsHadoopTakesFrom) {
   const std::vector<AllocateCase> cases = {
-      {"node-local: host, rack and total", "AppSchedulingInfo.allocateNodeLocal",
+      {"node-local: host, rack and total",
+       "AppSchedulingInfo.allocateNodeLocal",
        pool::Locality::kNodeLocal,
        {{"*", 2}, {"/r1", 1}}},  // h1 had 1: removed at 0
-      {"rack-local: rack and total", "AppSchedulingInfo.allocateRackLocal",
+      {"rack-local: rack and total",
+       "AppSchedulingInfo.allocateRackLocal",
        pool::Locality::kRackLocal,
        {{"*", 2}, {"h1", 1}, {"/r1", 1}}},
-      {"off-switch: the total only", "AppSchedulingInfo.allocateOffSwitch",
+      {"off-switch: the total only",
+       "AppSchedulingInfo.allocateOffSwitch",
        pool::Locality::kOffSwitch,
        {{"*", 2}, {"h1", 1}, {"/r1", 2}}},
   };

@@ -134,17 +134,24 @@ Result<RegisterResponse> AttemptAllocator::Register(const ApplicationAttemptId& 
                                                     const std::string& host, int32_t rpc_port,
                                                     const std::string& tracking_url) {
   RETURN_NOT_OK(deps_.apps->RegisterAm(attempt, host, rpc_port, tracking_url));
-  auto state = std::make_shared<AttemptState>(normalizer_);
+  // After an RM restart: what the previous run had for the attempt.
+  std::optional<RecoveredAsks> recovered;
   {
     MutexLock lock(&mu_);
-    // After an RM restart: what the previous run had for the attempt.
     auto it = recovered_asks_.find(attempt);
     if (it != recovered_asks_.end()) {
-      MutexLock state_lock(&state->mu);  // not yet shared: no order to keep
-      state->recovered = std::move(it->second);
+      recovered = std::move(it->second);
       recovered_asks_.erase(it);
     }
-    attempts_[attempt] = state;
+  }
+  auto state = std::make_shared<AttemptState>(normalizer_);
+  {
+    MutexLock lock(&state->mu);
+    state->recovered = std::move(recovered);
+  }
+  {
+    MutexLock lock(&mu_);
+    attempts_[attempt] = std::move(state);
   }
   deps_.nm_tokens->RegisterAttempt(attempt);
   RegisterResponse response;

@@ -17,8 +17,8 @@
 //
 // Thread contract: all methods are thread-safe. One attempt's calls are
 // serialised by its own mutex (an AM has one allocate in flight anyway);
-// the attempt map is behind mu_. Lock order: an attempt's mu, then mu_
-// (never the other way); the registries and the pool take their own locks.
+// the attempt map is behind mu_. No call holds both at once; the
+// registries and the pool take their own locks.
 #pragma once
 
 #include <functional>

@@ -17,6 +17,7 @@
 #include "rm/config/hadoop_line.h"
 #include "rm/nodes/topology_table.h"
 #include "rm/recovery/store_failure_guard.h"
+#include "rm/scheduling/resource_normalizer.h"
 #include "rm/security/amrm_token_secret_provider.h"
 #include "rm/security/security_config.h"
 
@@ -283,6 +284,10 @@ Status RmDaemon::Init() {
                    Millis(conf_, "yarn.am.liveness-monitor.expiry-interval-ms", 600000));
   app_options.min_allocation = node_options.min_allocation;
   app_options.max_allocation = pool::Resource::Of(max_mb, max_vcores);
+  // capacity-scheduler.xml; an unknown class fails the start, as in Hadoop.
+  ASSIGN_OR_RETURN(app_options.resource_calculator,
+                   rm::ParseResourceCalculator(conf_.GetTrimmed(rm::kResourceCalculatorKey)
+                                                   .value_or(rm::kDefaultResourceCalculatorClass)));
   // 10000 on 2.x, 1000 on 3.x (the line's yarn-default.xml).
   ASSIGN_OR_RETURN(int64_t max_completed,
                    conf_.GetInt("yarn.resourcemanager.max-completed-applications", 1000));
@@ -334,7 +339,7 @@ Status RmDaemon::Init() {
       tracker_options, nodes_.get(), containers_.get(), apps_.get(), container_tokens_.get(),
       nm_tokens_.get());
 
-  am_protocol::AmServiceDeps deps;
+  rm::AttemptAllocatorDeps deps;
   deps.apps = apps_.get();
   deps.nodes = nodes_.get();
   deps.containers = containers_.get();
@@ -344,15 +349,17 @@ Status RmDaemon::Init() {
   deps.nm_tokens = nm_tokens_.get();
   deps.clock = clock_;
   deps.store = app_store_.get();
+  deps.token_service = am_protocol::NodeTokenService;
   deps.placements_held = [this] { return holding_.load(); };
   deps.rules = hadoop.am_rules;
-  am_service_ = std::make_unique<am_protocol::AmService>(deps);
+  attempt_allocator_ = std::make_unique<rm::AttemptAllocator>(deps);
+  am_service_ = std::make_unique<am_protocol::AmService>(attempt_allocator_.get());
 
   rm::ApplicationManager::Listener listener;
   listener.attempt_ended = [this](const rm::RmApp&, const rm::RmAttempt& attempt) {
     amrm_tokens_->AttemptFinished(attempt.id);
     nm_tokens_->UnregisterAttempt(attempt.id);
-    am_service_->AttemptEnded(attempt.id);
+    attempt_allocator_->AttemptEnded(attempt.id);
   };
   apps_->SetListener(std::move(listener));
   if (store_ != nullptr) {
@@ -364,7 +371,7 @@ Status RmDaemon::Init() {
         amrm_tokens_->AddRecoveredAttempt(attempt->id);
       }
     }
-    am_service_->SetRecoveredAsks(recovered.asks);
+    attempt_allocator_->SetRecoveredAsks(recovered.asks);
     awaited_nodes_ = std::move(recovered.nodes);
     holding_ = !awaited_nodes_.empty();
   }

@@ -179,6 +179,7 @@ class RmDaemon : public am_protocol::AdminActions {
   std::unique_ptr<nm_shim::IpcAmLauncher> launcher_;
   std::unique_ptr<rm::ApplicationManager> apps_;
   std::unique_ptr<nm_shim::ResourceTrackerService> tracker_;
+  std::unique_ptr<rm::AttemptAllocator> attempt_allocator_;
   std::unique_ptr<am_protocol::AmService> am_service_;
   std::unique_ptr<client_service::ClientRmService> client_service_;
   std::unique_ptr<ipc::RpcServer> client_server_;

@@ -372,6 +372,7 @@ Status RmDaemon::Init() {
       }
     }
     attempt_allocator_->SetRecoveredAsks(recovered.asks);
+    attempt_allocator_->SetRecoveredRows(recovered.attempt_rows);
     awaited_nodes_ = std::move(recovered.nodes);
     holding_ = !awaited_nodes_.empty();
   }

@@ -60,19 +60,55 @@ bool AttemptAllocator::PlacementsHeld() const {
 }
 
 void AttemptAllocator::AttemptEnded(const ApplicationAttemptId& attempt) {
+  std::shared_ptr<AttemptState> state;
+  bool whole_table_record = false;
   {
     MutexLock lock(&mu_);
-    attempts_.erase(attempt);
-    recovered_asks_.erase(attempt);
+    if (auto it = attempts_.find(attempt); it != attempts_.end()) {
+      state = std::move(it->second);
+      attempts_.erase(it);
+    }
+    if (auto it = recovered_asks_.find(attempt); it != recovered_asks_.end()) {
+      // Never re-registered: what the previous run left goes now.
+      whole_table_record = it->second.whole_table_record;
+      AttemptRowChanges changes;
+      for (const std::string& row : it->second.stored_rows) changes.erase.push_back(row);
+      recovered_asks_.erase(it);
+      if (deps_.store != nullptr && !changes.empty()) {
+        deps_.store->SaveAttemptRows(attempt, changes).PermitUnchecked();
+      }
+    }
   }
-  if (deps_.store != nullptr) {
+  if (state != nullptr) {
+    MutexLock lock(&state->mu);
+    AttemptRowChanges changes;
+    state->stored.EraseAll(&changes);
+    whole_table_record = whole_table_record || state->whole_table_record;
+    state->whole_table_record = false;
+    if (deps_.store != nullptr && !changes.empty()) {
+      Status removed = deps_.store->SaveAttemptRows(attempt, changes);
+      if (!removed.ok()) LOG(WARNING) << "cannot drop the asks of " << attempt.ToString();
+    }
+  }
+  if (deps_.store != nullptr && whole_table_record) {
     Status removed = deps_.store->SaveAsks(attempt, "");
     if (!removed.ok()) LOG(WARNING) << "cannot drop the asks of " << attempt.ToString();
   }
 }
 
-void AttemptAllocator::SetRecoveredAsks(const std::map<ApplicationAttemptId, std::string>& asks) {
+void AttemptAllocator::AddRecovered(const AttemptAsksRecord& record,
+                                    RecoveredAsks* recovered) const {
   const AskTable keys(normalizer_);  // normalises stored capabilities as asks are
+  for (const ResourceRequest& row : record.asks) {
+    recovered->outstanding[RowKey{keys.KeyOf(row), row.resource_name}] = row.count;
+  }
+  for (const GrantedContainer& c : record.granted) {
+    recovered->granted.emplace_back(
+        c.id, pool::AskKey{c.priority, c.allocation_request_id, normalizer_.Normalize(c.resource)});
+  }
+}
+
+void AttemptAllocator::SetRecoveredAsks(const std::map<ApplicationAttemptId, std::string>& asks) {
   MutexLock lock(&mu_);
   for (const auto& [attempt, bytes] : asks) {
     auto record = DecodeAttemptAsks(bytes);
@@ -81,14 +117,31 @@ void AttemptAllocator::SetRecoveredAsks(const std::map<ApplicationAttemptId, std
                    << " do not parse; its re-sent asks are taken as they come";
       continue;
     }
+    if (recovered_asks_.count(attempt) != 0) {
+      recovered_asks_[attempt].whole_table_record = true;  // the rows are newer
+      continue;
+    }
     RecoveredAsks& recovered = recovered_asks_[attempt];
-    for (const ResourceRequest& row : record->asks) {
-      recovered.outstanding[RowKey{keys.KeyOf(row), row.resource_name}] = row.count;
+    recovered.whole_table_record = true;
+    AddRecovered(*record, &recovered);
+  }
+}
+
+void AttemptAllocator::SetRecoveredRows(
+    const std::map<ApplicationAttemptId, std::map<std::string, std::string>>& rows) {
+  MutexLock lock(&mu_);
+  for (const auto& [attempt, attempt_rows] : rows) {
+    auto record = StoredAskRows::Decode(attempt_rows);
+    if (!record.ok()) {
+      LOG(WARNING) << "the stored asks of " << attempt.ToString() << " do not parse ("
+                   << record.status().message() << "); its re-sent asks are taken as they come";
+      continue;
     }
-    for (const GrantedContainer& c : record->granted) {
-      recovered.granted.emplace_back(c.id, pool::AskKey{c.priority, c.allocation_request_id,
-                                                        normalizer_.Normalize(c.resource)});
-    }
+    RecoveredAsks recovered;
+    recovered.whole_table_record = recovered_asks_.count(attempt) != 0;
+    AddRecovered(*record, &recovered);
+    for (const auto& [key, bytes] : attempt_rows) recovered.stored_rows.insert(key);
+    recovered_asks_[attempt] = std::move(recovered);
   }
 }
 
@@ -114,19 +167,17 @@ void AttemptAllocator::CapResentAsks(AttemptState* state) {
   state->recovered.reset();
 }
 
-void AttemptAllocator::SaveAsks(const ApplicationAttemptId& attempt,
-                                const AttemptState& state) const {
-  if (deps_.store == nullptr) return;
-  AttemptAsksRecord record;
-  record.asks = state.asks.AllRows();
-  for (const RmContainer& c : deps_.containers->LiveContainersOf(attempt)) {
-    if (c.is_am) continue;
-    record.granted.push_back(GrantedContainer{
-        c.id, c.placement.priority, c.placement.allocation_request_id, c.placement.resource});
-  }
-  Status saved = deps_.store->SaveAsks(attempt, EncodeAttemptAsks(record));
+void AttemptAllocator::SaveRows(const ApplicationAttemptId& attempt, AttemptRowChanges changes,
+                                AttemptState* state) const {
+  if (deps_.store == nullptr || changes.empty()) return;
+  Status saved = deps_.store->SaveAttemptRows(attempt, changes);
   if (!saved.ok()) {
     LOG(WARNING) << "cannot keep the asks of " << attempt.ToString() << ": " << saved.ToString();
+    return;
+  }
+  if (state->whole_table_record) {
+    // The rows hold everything now: the previous run's record goes.
+    if (deps_.store->SaveAsks(attempt, "").ok()) state->whole_table_record = false;
   }
 }
 
@@ -147,6 +198,10 @@ Result<RegisterResponse> AttemptAllocator::Register(const ApplicationAttemptId& 
   auto state = std::make_shared<AttemptState>(normalizer_);
   {
     MutexLock lock(&state->mu);
+    if (recovered.has_value()) {
+      state->stored.Seed(recovered->stored_rows);
+      state->whole_table_record = recovered->whole_table_record;
+    }
     state->recovered = std::move(recovered);
   }
   {
@@ -327,6 +382,11 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
     RETURN_NOT_OK(deps_.containers->Release(attempt, id));
   }
   const AskTable::Changes changes = state->asks.Update(request.asks);
+  // Every key the call wrote a row of (a key can go without being dropped:
+  // its last host row set to 0).
+  std::vector<pool::AskKey> written;
+  written.reserve(request.asks.size());
+  for (const ResourceRequest& ask : request.asks) written.push_back(state->asks.KeyOf(ask));
   const bool asked = !request.asks.empty();
   // The AM re-sends its whole table at once after re-registering.
   if (state->recovered.has_value() && asked) state->recovered->resent = true;
@@ -334,7 +394,10 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
   RETURN_NOT_OK(
       state->asks.UpdateBlacklist(request.blacklist_additions, request.blacklist_removals));
   RETURN_NOT_OK(SyncBlacklist(pool_app, state.get()));
+  const bool was_recovered = state->recovered.has_value();
   RETURN_NOT_OK(UpdatePoolAsks(pool_app, changes, asked, state.get()));
+  // The re-sent table was capped in this call: it is stored whole.
+  const bool capped_now = was_recovered && !state->recovered.has_value();
 
   auto response = std::make_shared<AllocateResponse>();
   AnswerUpdates(attempt, request, response.get());
@@ -355,9 +418,35 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
       id.ok() && deps_.amrm_tokens->NeedsNewToken(id->key_id)) {
     response->amrm_token = deps_.amrm_tokens->CreateToken(attempt);
   }
-  if ((asked || !response->allocated.empty()) && !state->recovered.has_value()) {
-    // (While a re-sent table is not capped yet, the stored one stays.)
-    SaveAsks(attempt, *state);
+  if (!state->recovered.has_value()) {
+    // Only what changed (while a re-sent table is not capped yet, the
+    // stored one stays).
+    AttemptRowChanges rows;
+    if (capped_now) {
+      state->stored.SyncAll(state->asks, &rows);
+      // The containers the previous run granted that nodes still run.
+      for (const RmContainer& c : deps_.containers->LiveContainersOf(attempt)) {
+        if (c.is_am) continue;
+        state->stored.Granted(
+            GrantedContainer{c.id, c.placement.priority, c.placement.allocation_request_id,
+                             c.placement.resource},
+            &rows);
+      }
+    } else {
+      for (const AllocatedContainer& c : response->allocated) {
+        written.push_back(pool::AskKey{c.priority, c.allocation_request_id, c.resource});
+      }
+      std::sort(written.begin(), written.end(), AskKeyLess());
+      written.erase(std::unique(written.begin(), written.end()), written.end());
+      state->stored.SyncKeys(state->asks, written, &rows);
+    }
+    for (const AllocatedContainer& c : response->allocated) {
+      state->stored.Granted(GrantedContainer{c.id, c.priority, c.allocation_request_id, c.resource},
+                            &rows);
+    }
+    for (const CompletedContainer& done : response->completed)
+      state->stored.Completed(done.id, &rows);
+    SaveRows(attempt, std::move(rows), state.get());
   }
   state->last_response_id = NextResponseId(deps_.rules, state->last_response_id);
   response->response_id = state->last_response_id;

@@ -25,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@
 #include "rm/apps/app_manager.h"
 #include "rm/config/hadoop_line.h"
 #include "rm/containers/container_registry.h"
+#include "rm/core/stored_ask_rows.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/scheduling/ask_table.h"
 #include "rm/security/amrm_token_secret_manager.h"
@@ -161,6 +163,10 @@ class AttemptAllocator {
   // again, whether the AM's own table counts what it received (Hadoop's
   // DistributedShell does not) or not. Call before the service serves.
   void SetRecoveredAsks(const std::map<ApplicationAttemptId, std::string>& asks);
+  // The same kept as rows (AppStore::SaveAttemptRows, what this RM writes:
+  // see stored_ask_rows.h); an attempt with both takes its rows.
+  void SetRecoveredRows(
+      const std::map<ApplicationAttemptId, std::map<std::string, std::string>>& rows);
 
   const ResourceNormalizer& normalizer() const { return normalizer_; }
 
@@ -181,6 +187,10 @@ class AttemptAllocator {
     // Each grant with the key of its row.
     std::vector<std::pair<ContainerId, pool::AskKey>> granted;
     bool resent = false;  // the AM has re-sent its asks
+    // The row keys the previous run left (SetRecoveredRows), and whether it
+    // left a whole-table record instead (SetRecoveredAsks).
+    std::set<std::string> stored_rows;
+    bool whole_table_record = false;
   };
   struct AttemptState {
     explicit AttemptState(const ResourceNormalizer& normalizer) : asks(normalizer) {}
@@ -189,6 +199,11 @@ class AttemptAllocator {
     // Null until the first answer (see Allocate).
     std::shared_ptr<const AllocateResponse> last_response GUARDED_BY(mu);
     AskTable asks GUARDED_BY(mu);
+    // The attempt's rows in the store.
+    StoredAskRows stored GUARDED_BY(mu);
+    // A whole-table record of a previous run is still stored: removed with
+    // the first rows written.
+    bool whole_table_record GUARDED_BY(mu) = false;
     // After an RM restart, until the AM's re-sent asks are capped.
     std::optional<RecoveredAsks> recovered GUARDED_BY(mu);
     // What the pool was last told the blacklist resolves to.
@@ -212,9 +227,11 @@ class AttemptAllocator {
   // The update errors for a call's container updates.
   void AnswerUpdates(const ApplicationAttemptId& attempt, const AllocateRequest& request,
                      AllocateResponse* response) const;
-  // Keeps the attempt's table for a restarted RM.
-  void SaveAsks(const ApplicationAttemptId& attempt, const AttemptState& state) const
-      REQUIRES(state.mu);
+  // Takes what the previous run left for an attempt.
+  void AddRecovered(const AttemptAsksRecord& record, RecoveredAsks* recovered) const;
+  // Writes what changed of the attempt's rows for a restarted RM.
+  void SaveRows(const ApplicationAttemptId& attempt, AttemptRowChanges changes,
+                AttemptState* state) const REQUIRES(state->mu);
   bool PlacementsHeld() const;
 
   const AttemptAllocatorDeps deps_;

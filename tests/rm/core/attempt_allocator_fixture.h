@@ -20,7 +20,8 @@ namespace spindle::rm::test_support {
 
 using pool::Resource;
 
-// The store as a seam: keeps what SaveAsks was given.
+// The store as a seam: keeps what SaveAsks and SaveAttemptRows were given,
+// and counts the rows written.
 class RecordingAppStore : public AppStore {
  public:
   Status SaveApp(const RmApp&) override { return Status::OK(); }
@@ -28,13 +29,25 @@ class RecordingAppStore : public AppStore {
   Status RemoveApp(const ApplicationId&) override { return Status::OK(); }
   Status ReserveAppIds(int32_t) override { return Status::OK(); }
   Status SaveAsks(const ApplicationAttemptId& attempt, const std::string& bytes) override {
-    asks[attempt] = bytes;
+    if (bytes.empty()) {
+      asks.erase(attempt);
+    } else {
+      asks[attempt] = bytes;
+    }
     return Status::OK();
   }
-  Status SaveAttemptRows(const ApplicationAttemptId&, const AttemptRowChanges&) override {
+  Status SaveAttemptRows(const ApplicationAttemptId& attempt,
+                         const AttemptRowChanges& changes) override {
+    auto& stored = rows[attempt];
+    for (const std::string& key : changes.erase) stored.erase(key);
+    for (const auto& [key, bytes] : changes.put) stored[key] = bytes;
+    if (stored.empty()) rows.erase(attempt);
+    rows_written += static_cast<int>(changes.put.size() + changes.erase.size());
     return Status::OK();
   }
   std::map<ApplicationAttemptId, std::string> asks;
+  std::map<ApplicationAttemptId, std::map<std::string, std::string>> rows;
+  int rows_written = 0;
 };
 
 inline KeyRollingOptions Keys(KeyFamily family, int32_t first_key_id) {

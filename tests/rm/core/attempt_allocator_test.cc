@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "rm/core/stored_ask_rows.h"
 #include "rm/recovery/attempt_asks_record.h"
 #include "rm/yarn_exceptions.h"
 #include "tests/rm/core/attempt_allocator_fixture.h"
@@ -296,7 +297,7 @@ TEST_F(AttemptAllocatorTest, TheStoredTableIsReducedByWhatWasGranted) {
   const ApplicationAttemptId attempt = RegisteredApp();
   auto placed = AskAndTake(attempt, {Ask("*", 3), Ask("h3", 1), Ask("/r2", 1)});
   ASSERT_EQ(placed.size(), 3u);
-  auto record = DecodeAttemptAsks(store_.asks.at(attempt));
+  auto record = StoredAskRows::Decode(store_.rows.at(attempt));
   ASSERT_TRUE(record.ok());
   std::map<std::string, int32_t> rows;
   for (const ResourceRequest& row : record->asks) rows[row.resource_name] = row.count;
@@ -320,6 +321,94 @@ TEST_F(AttemptAllocatorTest, ARestartedRmCapsTheResentTable) {
   EXPECT_TRUE(Call(attempt)->allocated.empty());
   // Later asks are taken as they come.
   EXPECT_EQ(AskAndTake(attempt, {Ask("*", 3)}).size(), 3u);
+  // The previous run's whole-table record gave way to rows.
+  EXPECT_EQ(store_.asks.count(attempt), 0u);
+  EXPECT_EQ(store_.rows.count(attempt), 1u);
+}
+
+TEST_F(AttemptAllocatorTest, EachAllocateWritesOnlyTheRowsItChanged) {
+  // Persist deltas (issue 17): a call touching one key of a large table
+  // writes that key's rows and its grants, not the table.
+  const ApplicationAttemptId attempt = RegisteredApp();
+  // 50 keys, each with an ANY row (the pool does not run: nothing placed).
+  std::vector<ResourceRequest> table;
+  for (int32_t priority = 1; priority <= 50; ++priority) {
+    ResourceRequest row = Ask("*", 2);
+    row.priority = priority;
+    table.push_back(row);
+  }
+  CallWith(attempt, table);
+  ASSERT_EQ(store_.rows.at(attempt).size(), 51u) << "50 rows and the table row";
+  const int after_table = store_.rows_written;
+  // One key changed: its one row is written.
+  ResourceRequest changed = table[7];
+  changed.count = 1;
+  CallWith(attempt, {changed});
+  EXPECT_EQ(store_.rows_written - after_table, 1);
+  // A call that changes nothing writes nothing.
+  const int after_change = store_.rows_written;
+  Call(attempt);
+  EXPECT_EQ(store_.rows_written, after_change);
+  // A dropped key's rows go.
+  ResourceRequest dropped = table[9];
+  dropped.count = 0;
+  CallWith(attempt, {dropped});
+  EXPECT_EQ(store_.rows.at(attempt).size(), 50u);
+  // The rows read back as the table the allocator holds.
+  auto record = StoredAskRows::Decode(store_.rows.at(attempt));
+  ASSERT_TRUE(record.ok());
+  EXPECT_EQ(record->asks.size(), 49u);
+  // The attempt ends: every row goes.
+  allocator_->AttemptEnded(attempt);
+  EXPECT_EQ(store_.rows.count(attempt), 0u);
+}
+
+TEST_F(AttemptAllocatorTest, GrantRowsFollowTheContainersUntilTheyComplete) {
+  const ApplicationAttemptId attempt = RegisteredApp();
+  auto placed = AskAndTake(attempt, {Ask("*", 2)});
+  ASSERT_EQ(placed.size(), 2u);
+  auto record = StoredAskRows::Decode(store_.rows.at(attempt));
+  ASSERT_TRUE(record.ok());
+  EXPECT_EQ(record->granted.size(), 2u);
+  // Released: the container completes and the AM hears of it; its row goes.
+  AllocateRequest release;
+  release.releases = {placed[0].id};
+  ASSERT_NE(Call(attempt, release), nullptr);
+  Call(attempt);
+  record = StoredAskRows::Decode(store_.rows.at(attempt));
+  ASSERT_TRUE(record.ok());
+  ASSERT_EQ(record->granted.size(), 1u);
+  EXPECT_EQ(record->granted[0].id, placed[1].id);
+}
+
+TEST_F(AttemptAllocatorTest, ARestartedRmCapsTheResentTableFromRows) {
+  // As ARestartedRmCapsTheResentTable, with the rows this RM writes; rows of
+  // keys the AM did not re-send are erased once the table is capped.
+  const ApplicationAttemptId attempt = LaunchedApp();
+  ResourceRequest gone = Ask("*", 4);
+  gone.priority = 9;
+  std::map<std::string, std::string> rows;
+  const AskTable keys(allocator_->normalizer());
+  for (const ResourceRequest& ask : {Ask("*", 1), gone}) {
+    AttemptAsksRecord row;
+    row.asks = {ask};
+    rows[StoredAskRows::AskRowKey(keys.KeyOf(ask), ask.resource_name)] = EncodeAttemptAsks(row);
+  }
+  AttemptAsksRecord grant;
+  grant.granted = {GrantedContainer{ContainerId{attempt, 50}, 1, -1, Resource::Of(1024, 1)}};
+  rows[StoredAskRows::GrantRowKey(ContainerId{attempt, 50})] = EncodeAttemptAsks(grant);
+  rows[StoredAskRows::kTableRow] = "1";
+  store_.rows[attempt] = rows;
+  allocator_->SetRecoveredRows({{attempt, rows}});
+  ASSERT_TRUE(allocator_->Register(attempt, "am-host", 1234, "").ok());
+  auto placed = AskAndTake(attempt, {Ask("*", 5)});
+  EXPECT_EQ(placed.size(), 2u) << "1 outstanding + 1 grant lost";
+  const std::string gone_row = StoredAskRows::AskRowKey(keys.KeyOf(gone), "*");
+  EXPECT_EQ(store_.rows.at(attempt).count(gone_row), 0u) << "not re-sent: erased";
+  // A second restart reads the rows this run wrote: both grants are known.
+  auto record = StoredAskRows::Decode(store_.rows.at(attempt));
+  ASSERT_TRUE(record.ok());
+  EXPECT_EQ(record->granted.size(), 3u) << "the lost grant's row stays until the attempt ends";
 }
 
 }  // namespace

@@ -186,7 +186,7 @@ Status ApplicationManager::Submit(Submission submission) {
       if (!added.ok()) {
         RejectLocked(stored, added.message(), &actions);
       } else {
-        stored.in_pool = true;
+        SetInPoolLocked(stored, true);
         AppEventLocked(stored, AppEvent::kAccepted, &actions);
         StartAttemptLocked(stored, &actions);
       }
@@ -515,7 +515,7 @@ void ApplicationManager::EnterAppState(RmApp& app, AppState next, Actions* actio
     if (next == AppState::kKilled) app.final_status = FinalStatus::kKilled;
     if (app.in_pool) {
       pool_->RemoveApp(app.pool_app).PermitUnchecked();
-      app.in_pool = false;
+      SetInPoolLocked(app, false);
     }
     containers_->OnApplicationFinished(app.submission.id);
     lifetimes_.Unregister(app.submission.id);
@@ -683,9 +683,9 @@ void ApplicationManager::AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Acti
         auto queue = PoolQueueLocked(app.submission.queue);
         if (queue.ok()) {
           app.pool_app = pool::AppId(next_pool_app_++);
-          app.in_pool = pool_->AddApp({app.pool_app, *queue, app.submission.priority}).ok();
+          SetInPoolLocked(app, pool_->AddApp({app.pool_app, *queue, app.submission.priority}).ok());
         } else {
-          app.in_pool = false;
+          SetInPoolLocked(app, false);
         }
       }
       AppEventLocked(app, retry ? AppEvent::kAttemptFailedRetry : AppEvent::kAttemptFailedFinal,
@@ -723,13 +723,19 @@ Result<pool::QueueId> ApplicationManager::PoolQueueLocked(const std::string& nam
 std::string ApplicationManager::QueueFullLocked(const RmApp& app, const std::string& queue,
                                                 const QueueLimits& limits) const {
   // LeafQueue counts its pending and active applications: every app the
-  // scheduler accepted into it that has not finished.
+  // scheduler accepted into it that has not finished (`app` itself aside).
   int32_t in_queue = 0;
   int32_t of_user = 0;
-  for (const auto& [id, other] : apps_) {
-    if (&other == &app || !other.in_pool || other.submission.queue != queue) continue;
-    ++in_queue;
-    if (other.submission.user == app.submission.user) ++of_user;
+  if (auto it = in_queue_.find(queue); it != in_queue_.end()) {
+    in_queue = it->second.apps;
+    if (auto user = it->second.by_user.find(app.submission.user);
+        user != it->second.by_user.end()) {
+      of_user = user->second;
+    }
+  }
+  if (app.in_pool && app.submission.queue == queue) {
+    --in_queue;
+    --of_user;
   }
   const std::string path = limits.path.empty() ? queue : limits.path;
   if (limits.max_apps >= 0 && in_queue >= limits.max_apps) {
@@ -743,6 +749,23 @@ std::string ApplicationManager::QueueFullLocked(const RmApp& app, const std::str
            " cannot accept submission of application: " + app.submission.id.ToString();
   }
   return "";
+}
+
+void ApplicationManager::SetInPoolLocked(RmApp& app, bool in_pool) {
+  if (app.in_pool == in_pool) return;
+  app.in_pool = in_pool;
+  CountInQueueLocked(app, in_pool ? +1 : -1);
+}
+
+void ApplicationManager::CountInQueueLocked(const RmApp& app, int32_t delta) {
+  QueueCount& count = in_queue_[app.submission.queue];
+  count.apps += delta;
+  int32_t& of_user = count.by_user[app.submission.user];
+  of_user += delta;
+  CHECK_GE(count.apps, 0) << app.submission.queue;
+  CHECK_GE(of_user, 0) << app.submission.user;
+  if (of_user == 0) count.by_user.erase(app.submission.user);
+  if (count.apps == 0) in_queue_.erase(app.submission.queue);
 }
 
 Status ApplicationManager::Move(const ApplicationId& id, const std::string& queue_name,
@@ -776,7 +799,9 @@ Status ApplicationManager::Move(const ApplicationId& id, const std::string& queu
   }
   LOG(INFO) << "application " << id.ToString() << " moved from queue " << app->submission.queue
             << " to " << queue_name;
+  if (app->in_pool) CountInQueueLocked(*app, -1);
   app->submission.queue = queue_name;
+  if (app->in_pool) CountInQueueLocked(*app, +1);
   app->submission.queue_limits = limits;
   SaveAppLocked(*app);
   return Status::OK();
@@ -946,7 +971,7 @@ void ApplicationManager::ResumeLocked(RmApp& app, Actions* actions) {
     RejectLocked(app, added.message(), actions);
     return;
   }
-  app.in_pool = true;
+  SetInPoolLocked(app, true);
   app.state = AppState::kAccepted;
   RmAttempt* attempt = app.current_attempt();
   if (attempt == nullptr) {

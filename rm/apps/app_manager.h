@@ -246,6 +246,10 @@ class ApplicationManager {
   // Why `app` cannot (now) be in `queue` under `limits`, or "" if it can.
   std::string QueueFullLocked(const RmApp& app, const std::string& queue,
                               const QueueLimits& limits) const REQUIRES(mu_);
+  // Every change of RmApp::in_pool goes through here, so that the queue
+  // counts QueueFullLocked reads stay true.
+  void SetInPoolLocked(RmApp& app, bool in_pool) REQUIRES(mu_);
+  void CountInQueueLocked(const RmApp& app, int32_t delta) REQUIRES(mu_);
   static void Run(Actions& actions);
 
   const ApplicationManagerOptions options_;
@@ -263,6 +267,14 @@ class ApplicationManager {
   int32_t reserved_app_seq_ GUARDED_BY(mu_) = 0;
   uint64_t next_pool_app_ GUARDED_BY(mu_) = 1;
   std::map<ApplicationId, RmApp> apps_ GUARDED_BY(mu_);
+  // Apps in the pool (accepted, not finished) per queue and per user in it,
+  // as LeafQueue counts them: a submission is checked without a walk over
+  // every app.
+  struct QueueCount {
+    int32_t apps = 0;
+    std::map<std::string, int32_t> by_user;
+  };
+  std::map<std::string, QueueCount> in_queue_ GUARDED_BY(mu_);
   std::vector<ApplicationId> completed_order_ GUARDED_BY(mu_);
   std::map<ContainerId, ApplicationAttemptId> am_containers_ GUARDED_BY(mu_);
   // Recovered AM containers no node has reported yet, by node.

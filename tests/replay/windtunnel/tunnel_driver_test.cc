@@ -67,10 +67,10 @@ std::vector<TraceJob> Jobs() {
 
 TunnelSetup SmallCell(const rm::QueueTree* tree) {
   TunnelSetup setup;
-  setup.queues = tree;
-  setup.pool.num_schedulers = 2;
-  setup.pool.num_partitions = 2;
-  setup.pool.sync_gap = std::chrono::milliseconds(100);
+  setup.rm.queues = tree;
+  setup.rm.pool.num_schedulers = 2;
+  setup.rm.pool.num_partitions = 2;
+  setup.rm.pool.sync_gap = std::chrono::milliseconds(100);
   for (int i = 1; i <= 4; ++i) {
     setup.nodes.push_back(TraceNode{"n" + std::to_string(i), i <= 2 ? "/r1" : "/r2", 4096, 4});
   }
@@ -204,7 +204,7 @@ TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
   job.user = "alice";
   job.stages = {Stage("tasks", 1, 1000, {})};
   ASSERT_TRUE(t.Submit(job, Duration(0)).ok());
-  std::vector<rm::RmApp> apps = t.apps().ListApps();
+  std::vector<rm::RmApp> apps = t.rm().apps().ListApps();
   ASSERT_EQ(apps.size(), 1u);
   EXPECT_EQ(apps[0].state, rm::AppState::kRunning);
   EXPECT_EQ(apps[0].submission.name, "one");
@@ -221,7 +221,7 @@ TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
   ASSERT_EQ(got, 1);
   ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(5)).ok());
   EXPECT_EQ(t.jobs_in_flight(), 0);
-  apps = t.apps().ListApps();
+  apps = t.rm().apps().ListApps();
   ASSERT_EQ(apps.size(), 1u);
   EXPECT_EQ(apps[0].state, rm::AppState::kFinished);
   EXPECT_EQ(apps[0].final_status, rm::FinalStatus::kSucceeded);

@@ -47,8 +47,14 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
   Status failure;
   for (;;) {
     now = trace_now();
-    // The generator: every job whose time has come.
-    while (arrivals.have() && arrivals.at() <= now) {
+    // The generator: the jobs whose time has come, for at most one tick of
+    // wall time. A driver that fell behind (a loaded machine) would
+    // otherwise submit its whole arrears before it collects or releases
+    // again: placements pile up untaken, ended tasks keep their slots, and
+    // the schedulers starve for work while the backlog grows.
+    const TimePoint submit_until = clock->Now() + options.tick;
+    for (int k = 0; arrivals.have() && arrivals.at() <= now; ++k) {
+      if (k > 0 && k % 16 == 0 && clock->Now() >= submit_until) break;
       failure = tunnel->Submit(arrivals.Take(), trace_now());
       if (failure.ok()) failure = arrivals.Advance();
       if (!failure.ok()) break;

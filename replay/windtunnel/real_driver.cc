@@ -115,14 +115,9 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
   }
   pool.Stop();
   RETURN_NOT_OK(failure);
-  summary.end = std::max(now, options.not_before);
-  if (options.horizon > Duration(0)) summary.end = std::min(summary.end, options.horizon);
+  tunnel->Summarize(now, options, &summary);
   summary.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  summary.invariants_ok = pool.cell().CheckInvariants().ok();
-  summary.surplus_placements = tunnel->surplus_placements();
-  summary.tasks_waiting = tunnel->tasks_waiting();
-  summary.jobs_in_flight = tunnel->jobs_in_flight();
   return summary;
 }
 

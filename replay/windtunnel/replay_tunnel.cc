@@ -258,6 +258,15 @@ Duration ReplayTunnel::NextRelease() const {
   return running_tasks_.empty() ? Duration::max() : running_tasks_.begin()->first;
 }
 
+void ReplayTunnel::Summarize(Duration now, const TunnelRunOptions& options, TunnelSummary* out) {
+  out->end = std::max(now, options.not_before);
+  if (options.horizon > Duration(0)) out->end = std::min(out->end, options.horizon);
+  out->invariants_ok = pool().cell().CheckInvariants().ok();
+  out->surplus_placements = surplus_;
+  out->tasks_waiting = waiting_;
+  out->jobs_in_flight = in_flight_;
+}
+
 void ReplayTunnel::TakeTouched(std::vector<int>* out) {
   for (size_t i = 0; i < touched_.size(); ++i) {
     if (touched_[i]) {

@@ -36,6 +36,7 @@
 #include "replay/report/replay_events.h"
 #include "replay/trace/trace.h"
 #include "replay/windtunnel/tunnel_rm.h"
+#include "replay/windtunnel/tunnel_run.h"
 #include "scheduler_pool/scheduler_pool.h"
 
 namespace spindle::replay {
@@ -82,6 +83,11 @@ class ReplayTunnel {
   Status ReleaseDue(Duration now);
   // The earliest task end; Duration::max() if none.
   Duration NextRelease() const;
+
+  // The end of a run stopped at `now` (within options' not_before and
+  // horizon) and the state it left: the cell's invariants, surplus
+  // placements, tasks and jobs left. Leaves the rest of `out` alone.
+  void Summarize(Duration now, const TunnelRunOptions& options, TunnelSummary* out);
 
   // Schedulers whose apps' asks changed since the last call (the virtual
   // driver wakes them).

@@ -129,14 +129,9 @@ Result<TunnelSummary> RunOnVirtualClock(const TunnelRunOptions& options, const T
       next_report = now + kSecond;
     }
   }
-  summary.end = std::max(now, options.not_before);
-  if (options.horizon > Duration(0)) summary.end = std::min(summary.end, options.horizon);
+  tunnel->Summarize(now, options, &summary);
   summary.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  summary.invariants_ok = pool.cell().CheckInvariants().ok();
-  summary.surplus_placements = tunnel->surplus_placements();
-  summary.tasks_waiting = tunnel->tasks_waiting();
-  summary.jobs_in_flight = tunnel->jobs_in_flight();
   return summary;
 }
 

@@ -1,5 +1,8 @@
 #include "bench/windtunnel_bench.h"
 
+#include <glog/logging.h>
+
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cmath>
@@ -11,9 +14,8 @@
 #include "bench/windtunnel/figure5.h"
 #include "bench/windtunnel/html_report.h"
 #include "bench/windtunnel/json_report.h"
-#include "bench/windtunnel/real_driver.h"
+#include "bench/windtunnel/run_mode.h"
 #include "bench/windtunnel/text_report.h"
-#include "bench/windtunnel/virtual_driver.h"
 #include "replay/report/write_file.h"
 
 namespace spindle::bench {
@@ -239,6 +241,9 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
 }
 
 int WindTunnelBenchMain(const CommandLine& flags) {
+  // Every job is an application of the RM core, which logs each one's life
+  // at INFO: a run of a million jobs would drown the tables in it.
+  FLAGS_minloglevel = std::max(FLAGS_minloglevel, 1);
   auto parsed = ParseWindTunnelFlags(flags);
   if (!parsed.ok()) {
     return ReportUsageError("bench windtunnel", parsed.status());

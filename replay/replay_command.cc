@@ -16,6 +16,7 @@
 #include "replay/windtunnel/tunnel_driver.h"
 #include "rm/config/configuration.h"
 #include "rm/queues/queue_tree.h"
+#include "rm/scheduling/resource_normalizer.h"
 
 namespace spindle::replay {
 
@@ -142,12 +143,31 @@ bool IsXmlPath(const std::string& source) {
   return source.size() > 4 && source.substr(source.size() - 4) == ".xml";
 }
 
-// The queue tree: a capacity-scheduler.xml, or "a,b,c" (equal shares).
-Result<rm::QueueTree> LoadQueues(const std::string& source) {
+// The RM's scheduler configuration a replay runs with: the queue tree and
+// the resource calculator (yarn.scheduler.capacity.resource-calculator,
+// Hadoop's DefaultResourceCalculator when not set), read as the RM reads
+// them.
+struct SchedulerConf {
+  rm::QueueTree tree;
+  rm::ResourceCalculator calculator = rm::ResourceCalculator::kDefault;
+};
+
+Result<SchedulerConf> FromConfiguration(const rm::Configuration& conf) {
+  ASSIGN_OR_RETURN(rm::QueueTree tree, rm::QueueTree::Parse(conf));
+  rm::ResourceCalculator calculator = rm::ResourceCalculator::kDefault;
+  if (auto name = conf.GetTrimmed(rm::kResourceCalculatorKey)) {
+    ASSIGN_OR_RETURN(calculator, rm::ParseResourceCalculator(*name));
+  }
+  return SchedulerConf{std::move(tree), calculator};
+}
+
+// A capacity-scheduler.xml, or "a,b,c" (equal shares, the default
+// calculator).
+Result<SchedulerConf> LoadQueues(const std::string& source) {
   rm::Configuration conf;
   if (IsXmlPath(source)) {
     RETURN_NOT_OK(conf.AddResourceFile(source));
-    return rm::QueueTree::Parse(conf);
+    return FromConfiguration(conf);
   }
   std::vector<std::string> names;
   size_t start = 0;
@@ -179,7 +199,7 @@ Result<rm::QueueTree> LoadQueues(const std::string& source) {
   }
   xml += "</configuration>";
   RETURN_NOT_OK(conf.AddResourceString(xml, "--queues " + source));
-  return rm::QueueTree::Parse(conf);
+  return FromConfiguration(conf);
 }
 
 RecorderOptions RecordingFor(const std::vector<TraceNode>& nodes, const rm::QueueTree& tree) {
@@ -229,21 +249,23 @@ class ProgressBar {
 
 // Replays the trace under `policy`; *stats gets what the reader read.
 Result<ReplayModeResult> RunOne(const Plan& plan, const PolicySpec& policy,
-                                const std::vector<TraceNode>& nodes, const rm::QueueTree& tree,
+                                const std::vector<TraceNode>& nodes, const SchedulerConf& sched,
                                 ReadStats* stats_out) {
+  const rm::QueueTree& tree = sched.tree;
   ASSIGN_OR_RETURN(std::unique_ptr<TraceReader> reader, OpenTrace(plan.trace));
   ReplayRecorder recorder(RecordingFor(nodes, tree));
   ProgressBar bar(plan.progress, policy.label);
   ReplayModeResult result;
   if (plan.mode == ReplayMode::kWindTunnel) {
     TunnelSetup setup;
-    setup.pool = plan.pool;
-    setup.pool.mode = policy.mode;
-    setup.pool.strategy = policy.strategy;
+    setup.rm.pool = plan.pool;
+    setup.rm.pool.mode = policy.mode;
+    setup.rm.pool.strategy = policy.strategy;
+    setup.rm.queues = &tree;
+    setup.rm.calculator = sched.calculator;
+    setup.rm.min_allocation = plan.min_allocation;
+    setup.rm.max_allocation = plan.max_allocation;
     setup.nodes = nodes;
-    setup.queues = &tree;
-    setup.min_allocation = plan.min_allocation;
-    setup.max_allocation = plan.max_allocation;
     TunnelRunOptions run = plan.tunnel;
     const Duration horizon = plan.tunnel.horizon;
     TraceReader* r = reader.get();
@@ -316,15 +338,15 @@ std::string Describe(const ReadStats& s) {
 // user's to fix (a missing file, phases without a cluster, a bad queue file).
 struct Inputs {
   std::vector<TraceNode> nodes;
-  rm::QueueTree tree;
+  SchedulerConf sched;
   std::string description;  // the trace, as its reader describes it
 };
 
 Result<Inputs> OpenInputs(const Plan& plan) {
   ASSIGN_OR_RETURN(std::vector<TraceNode> nodes, ClusterNodes(plan.trace));
-  ASSIGN_OR_RETURN(rm::QueueTree tree, LoadQueues(plan.queues_source));
+  ASSIGN_OR_RETURN(SchedulerConf sched, LoadQueues(plan.queues_source));
   ASSIGN_OR_RETURN(std::unique_ptr<TraceReader> probe, OpenTrace(plan.trace));
-  return Inputs{std::move(nodes), std::move(tree), probe->Describe()};
+  return Inputs{std::move(nodes), std::move(sched), probe->Describe()};
 }
 
 Result<ReplayReport> Run(Plan plan, const Inputs& inputs) {
@@ -335,7 +357,6 @@ Result<ReplayReport> Run(Plan plan, const Inputs& inputs) {
     plan.work_dir = made_dir = tmpl;
   }
   const std::vector<TraceNode>& nodes = inputs.nodes;
-  const rm::QueueTree& tree = inputs.tree;
   ReplayReport report;
   report.title = "spindle replay: " + inputs.description;
   int64_t memory = 0;
@@ -353,6 +374,7 @@ Result<ReplayReport> Run(Plan plan, const Inputs& inputs) {
       {"cluster", std::to_string(nodes.size()) + " nodes, " + std::to_string(memory) + " MB, " +
                       std::to_string(vcores) + " vcores"},
       {"queues", plan.queues_source},
+      {"resource calculator", std::string(rm::ResourceCalculatorClass(inputs.sched.calculator))},
       {"seed", std::to_string(plan.trace.seed)}};
   if (!tunnel || plan.tunnel.clock == TunnelClock::kReal) {
     {
@@ -376,7 +398,7 @@ Result<ReplayReport> Run(Plan plan, const Inputs& inputs) {
   }
   ReadStats stats;
   for (const PolicySpec& policy : plan.policies) {
-    ASSIGN_OR_RETURN(ReplayModeResult r, RunOne(plan, policy, nodes, tree, &stats));
+    ASSIGN_OR_RETURN(ReplayModeResult r, RunOne(plan, policy, nodes, inputs.sched, &stats));
     report.modes.push_back(std::move(r));
   }
   // Every run reads the whole trace (unless a horizon stopped it early).

@@ -15,6 +15,9 @@ Pinning::Pinning(int num_schedulers, PinningMode mode,
     : n_(num_schedulers), mode_(mode), groups_(std::move(queue_groups)) {}
 
 int Pinning::SchedulerFor(AppId app, const std::string& queue_name) const {
+  if (mode_ == PinningMode::kInIdOrder) {
+    return static_cast<int>((app.value() - 1) % static_cast<uint64_t>(n_));
+  }
   const uint64_t h = Mix(app.value());
   if (mode_ == PinningMode::kQueueGroups) {
     auto it = groups_.find(queue_name);

@@ -1,7 +1,8 @@
 // Pinning: which scheduler of the pool serves an application. Every app is
 // pinned to one scheduler for its lifetime, so its asks are ordered and
 // placed by one thread: by hash of the app id, or (Omega's per-workload
-// schedulers) by hash within the range of schedulers its queue's group names.
+// schedulers) by hash within the range of schedulers its queue's group names,
+// or (the wind tunnel) in id order.
 //
 // Thread-safety: immutable after construction.
 #pragma once

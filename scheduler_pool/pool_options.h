@@ -22,6 +22,12 @@ namespace spindle::pool {
 enum class PinningMode : uint8_t {
   kHash,         // app -> scheduler hash(app) mod N
   kQueueGroups,  // the app's queue names a range of schedulers; hash within it
+  // app -> scheduler (id - 1) mod N: ids 1, 2, 3, ... go to schedulers 0, 1,
+  // 2, ... in turn. The RM hands out pool app ids densely in submission
+  // order, so this spreads apps evenly in the order they arrive, as the
+  // ParSync paper spreads its workload; the wind tunnel uses it to run the
+  // paper's setting. Not a configuration value.
+  kInIdOrder,
 };
 
 struct PoolOptions {

@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "base/random.h"
-#include "scheduler_pool/scheduler_pool.h"
 
 namespace spindle::windtunnel {
 
@@ -17,33 +16,21 @@ ClusterModel::ClusterModel(const ClusterOptions& options) : options_(options) {
   }
 }
 
-pool::NodeSpec ClusterModel::SpecOf(int index) const {
-  pool::NodeSpec spec;
-  spec.total = Slot() * options_.slots_per_node;
-  spec.rack = "/rack" + std::to_string(index / std::max(1, options_.nodes_per_rack));
-  spec.score = scores_[static_cast<size_t>(index)];
-  return spec;
+replay::TraceNode ClusterModel::NodeOf(int index) const {
+  const pool::Resource total = Slot() * options_.slots_per_node;
+  replay::TraceNode node;
+  node.host = Host(index);
+  node.rack = "/rack" + std::to_string(index / std::max(1, options_.nodes_per_rack));
+  node.memory_mb = total.memory_mb();
+  node.vcores = static_cast<int32_t>(total.vcores());
+  return node;
 }
 
-Status ClusterModel::AddTo(pool::SchedulerPool* pool) {
-  ids_.clear();
-  by_id_.clear();
-  ids_.reserve(scores_.size());
-  for (int i = 0; i < size(); ++i) {
-    ASSIGN_OR_RETURN(pool::NodeId id, pool->AddNode(SpecOf(i)));
-    ids_.push_back(id);
-    if (by_id_.size() <= id.partition()) by_id_.resize(id.partition() + 1);
-    auto& part = by_id_[id.partition()];
-    if (part.size() <= id.slot()) part.resize(id.slot() + 1, 0.0);
-    part[id.slot()] = scores_[static_cast<size_t>(i)];
-  }
-  return Status::OK();
-}
-
-double ClusterModel::ScoreOf(pool::NodeId id) const {
-  if (!id.valid() || id.partition() >= by_id_.size()) return 0;
-  const auto& part = by_id_[id.partition()];
-  return id.slot() < part.size() ? part[id.slot()] : 0;
+std::vector<replay::TraceNode> ClusterModel::Nodes() const {
+  std::vector<replay::TraceNode> nodes;
+  nodes.reserve(scores_.size());
+  for (int i = 0; i < size(); ++i) nodes.push_back(NodeOf(i));
+  return nodes;
 }
 
 }  // namespace spindle::windtunnel

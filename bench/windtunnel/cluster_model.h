@@ -1,27 +1,22 @@
 // ClusterModel: the wind tunnel's simulated nodes. Each node has the same
 // number of 1-slot containers (<1024 MB, 1 vcore> each), a rack, and a
 // slot-quality score drawn from Normal(mean, variance V) (ParSync §4.3;
-// clamped to >= 0.1, as the pool wants positive scores). Once AddTo() has
-// registered the nodes with a pool, the model maps between node indices
-// (what the workload speaks) and the pool's NodeIds.
+// clamped to >= 0.1, as the pool wants positive scores). Nodes are named
+// by index (Host()), which is how the workload's jobs name their preferred
+// nodes and how the wind tunnel engine reports where a task went.
 //
-// Simulated nodes run nothing: a task only holds its slot until the driver
-// releases it (see Tunnel).
+// Simulated nodes run nothing: a task only holds its slot until the engine
+// releases it (replay/windtunnel).
 //
-// Thread-safety: const methods may be called from any thread after AddTo().
+// Thread-safety: const methods may be called from any thread.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "base/result.h"
-#include "scheduler_pool/node_state.h"
+#include "replay/trace/trace.h"
 #include "scheduler_pool/resources.h"
-
-namespace spindle::pool {
-class SchedulerPool;
-}
 
 namespace spindle::windtunnel {
 
@@ -52,21 +47,19 @@ class ClusterModel {
     return static_cast<int64_t>(scores_.size()) * options_.slots_per_node;
   }
   const std::vector<double>& scores() const { return scores_; }
-  pool::NodeSpec SpecOf(int index) const;
-
-  // Registers every node with `pool`, in index order.
-  Status AddTo(pool::SchedulerPool* pool);
-  // After AddTo(): the pool's id of node `index`, and the score of a node
-  // by id (0 for an id the model did not add).
-  pool::NodeId id(int index) const { return ids_[static_cast<size_t>(index)]; }
-  double ScoreOf(pool::NodeId id) const;
+  // Node `index` as the engine takes it: host Host(index), its rack, its
+  // slots' resources.
+  replay::TraceNode NodeOf(int index) const;
+  std::vector<replay::TraceNode> Nodes() const;
+  static std::string Host(int index) { return "node" + std::to_string(index); }
+  // The score of node `index`; 0 for an index outside the cluster.
+  double ScoreAt(int64_t index) const {
+    return index >= 0 && index < size() ? scores_[static_cast<size_t>(index)] : 0;
+  }
 
  private:
   const ClusterOptions options_;
   std::vector<double> scores_;
-  std::vector<pool::NodeId> ids_;
-  // [partition][slot] -> score.
-  std::vector<std::vector<double>> by_id_;
 };
 
 }  // namespace spindle::windtunnel

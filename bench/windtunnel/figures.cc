@@ -9,7 +9,7 @@
 #include <tuple>
 
 #include "base/mutex.h"
-#include "bench/windtunnel/virtual_driver.h"
+#include "bench/windtunnel/run_mode.h"
 
 namespace spindle::windtunnel {
 

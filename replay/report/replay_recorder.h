@@ -22,6 +22,7 @@
 
 #include "base/clock.h"
 #include "base/mutex.h"
+#include "replay/report/replay_events.h"
 #include "replay/report/replay_result.h"
 
 namespace spindle::replay {
@@ -46,28 +47,29 @@ struct RecorderOptions {
   Duration bucket = std::chrono::seconds(1);
 };
 
-class ReplayRecorder {
+class ReplayRecorder final : public ReplayEvents {
  public:
   explicit ReplayRecorder(RecorderOptions options);
 
   // A job entered the RM (submitted). `job` is dense, from 0.
   void OnJobSubmitted(int64_t job, const std::string& trace_id, const std::string& queue,
-                      int64_t tasks, Duration at) EXCLUDES(mu_);
+                      int64_t tasks, Duration at) override EXCLUDES(mu_);
   // The RM refused the job (unknown queue, ACL, too big): it runs nothing.
-  void OnJobRejected(int64_t job, const std::string& reason, Duration at) EXCLUDES(mu_);
+  void OnJobRejected(int64_t job, const std::string& reason, Duration at) override EXCLUDES(mu_);
   // Its AM asked for `count` more tasks.
-  void OnTasksAsked(int64_t job, int64_t count, Duration at) EXCLUDES(mu_);
+  void OnTasksAsked(int64_t job, int64_t count, Duration at) override EXCLUDES(mu_);
   // One task was placed (given a container) on node `node` (the driver's
   // node index; -1 if unknown). `with_preference`: it named nodes or racks;
   // `preferred`: it landed on one of them.
   void OnTaskPlaced(int64_t job, Duration asked, Duration placed, int64_t node, int64_t memory_mb,
-                    int64_t vcores, bool with_preference, bool preferred) EXCLUDES(mu_);
+                    int64_t vcores, bool with_preference, bool preferred) override EXCLUDES(mu_);
   // A placed task ended and its container was released.
-  void OnTaskEnded(int64_t job, Duration at, int64_t memory_mb, int64_t vcores) EXCLUDES(mu_);
+  void OnTaskEnded(int64_t job, Duration at, int64_t memory_mb, int64_t vcores) override
+      EXCLUDES(mu_);
   // The job's last task ended (the AM unregistered).
-  void OnJobFinished(int64_t job, Duration at) EXCLUDES(mu_);
+  void OnJobFinished(int64_t job, Duration at) override EXCLUDES(mu_);
   // Commits refused by the cell state (wind tunnel only: the wire hides them).
-  void OnConflicts(Duration at, int64_t count) EXCLUDES(mu_);
+  void OnConflicts(Duration at, int64_t count) override EXCLUDES(mu_);
 
   // The figures of the run so far; `end` is when it stopped.
   ReplayModeResult Finish(Duration end) const EXCLUDES(mu_);

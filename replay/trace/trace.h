@@ -7,9 +7,12 @@
 // Google job is one stage of independent tasks). Plain values.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "base/clock.h"
 
 namespace spindle::replay {
 
@@ -40,6 +43,11 @@ struct TraceStage {
   // DAG has no cycle.
   std::vector<int32_t> parents;
   std::vector<TraceTask> tasks;
+  // Preferences of every task of the stage that names none of its own (a
+  // job whose tasks all share one list, as the ParSync workload's do, keeps
+  // it once). Empty: none.
+  std::vector<std::string> preferred_nodes;
+  std::vector<std::string> preferred_racks;
 };
 
 struct TraceJob {
@@ -48,11 +56,20 @@ struct TraceJob {
   // Since the start of the trace; readers yield jobs in non-decreasing
   // arrival order.
   int64_t arrival_ms = 0;
+  // The part of the arrival below a millisecond, in ns ([0, 1e6)): for
+  // generators that space jobs finer than a trace's milliseconds (the
+  // ParSync workload at 40,000 tasks/s). Default: 0.
+  int64_t arrival_sub_ms_ns = 0;
   std::string queue = "default";
   std::string user = "default";
   // YARN application priority (higher is served first). Default: 0.
   int32_t priority = 0;
   std::vector<TraceStage> stages;
+
+  Duration arrival() const {
+    return std::chrono::duration_cast<Duration>(std::chrono::milliseconds(arrival_ms) +
+                                                std::chrono::nanoseconds(arrival_sub_ms_ns));
+  }
 
   int64_t task_count() const {
     int64_t n = 0;

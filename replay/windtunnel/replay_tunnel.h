@@ -1,28 +1,21 @@
-// ReplayTunnel: one wind-tunnel replay's world around the RM core and the
-// real scheduler pool. The cluster is the trace's node list; the queues are
-// the RM's own queue tree (capacity-scheduler.xml read by rm/queues, turned
-// into pool queues as the RM does); each job is submitted to the RM's
-// ApplicationManager (application and attempt state machines, the pool app
-// it creates) as an application with an unmanaged AM — as the staging cell
-// submits its jobs — and that AM, simulated in-process, registers, asks for
-// its ready tasks (JobProgress: DAG stages released as parents finish,
-// submit offsets honoured), takes its placements, holds each container for
-// the task's duration, releases it, and unregisters when the job is done.
-// Everything is reported to a ReplayRecorder.
-//
-// Submission is checked as the RM checks it: an unknown, non-leaf or
-// STOPPED queue rejects the job, as does a task larger than the maximum
-// allocation (InvalidResourceRequestException); task resources are
-// normalised up to multiples of the minimum allocation.
+// ReplayTunnel: the wind tunnel's world — the one in-process engine that
+// `spindle replay --mode windtunnel` and `spindle bench windtunnel` both
+// run. The cluster is a node list (with optional slot scores); the queues
+// are the RM's own queue tree; each job is submitted to the RM core through
+// TunnelRm (the seam: queue checks, resource checks and normalisation,
+// ApplicationManager with an unmanaged AM), and that AM, simulated
+// in-process, asks for its ready tasks (JobProgress: DAG stages released as
+// parents finish, submit offsets honoured), takes its placements, holds
+// each container for the task's duration, releases it, and unregisters
+// when the job is done. Everything is reported to ReplayEvents.
 //
 // Asks: the tasks of a stage with the same resources and preferences form
 // one ask key (their own allocationRequestId), so a placement is matched to
 // a task of exactly that shape and preference, and thousands of identical
 // tasks cost one key.
 //
-// Like bench/windtunnel's Tunnel it does not decide *when*: the drivers
-// (tunnel_driver.cc, virtual or real clock) call it. Times are trace
-// durations since the start of the run.
+// It does not decide *when*: the drivers (virtual_driver.h, real_driver.h)
+// call it. Times are trace durations since the start of the run.
 //
 // Thread-safety: none; one driver thread owns it (the pool's own threads
 // may run meanwhile: the pool calls are thread-safe).
@@ -40,39 +33,38 @@
 #include "base/clock.h"
 #include "base/result.h"
 #include "replay/driver/job_progress.h"
-#include "replay/report/replay_recorder.h"
+#include "replay/report/replay_events.h"
 #include "replay/trace/trace.h"
-#include "rm/apps/app_manager.h"
-#include "rm/containers/container_registry.h"
-#include "rm/queues/queue_tree.h"
+#include "replay/windtunnel/tunnel_rm.h"
+#include "replay/windtunnel/tunnel_run.h"
 #include "scheduler_pool/scheduler_pool.h"
 
 namespace spindle::replay {
 
 struct TunnelSetup {
-  pool::PoolOptions pool;
+  // The pool, the queue tree, the resource calculator and the minimum and
+  // maximum allocations, as the RM core takes them (tunnel_rm.h).
+  TunnelRmOptions rm;
   std::vector<TraceNode> nodes;
-  // The RM's queue tree; must outlive the tunnel.
-  const rm::QueueTree* queues = nullptr;
-  // yarn.scheduler.minimum-allocation-*: asks are rounded up to multiples.
-  // Default: 1024 MB, 1 vcore.
-  pool::Resource min_allocation = pool::Resource::Of(1024, 1);
-  // yarn.scheduler.maximum-allocation-*: larger tasks reject their job.
-  // Default: none given = the largest node.
-  std::optional<pool::Resource> max_allocation;
+  // Slot-quality scores, one per node (the pool's strategies read them);
+  // empty: every node scores 1. Default: empty.
+  std::vector<double> node_scores;
+  // A task placed on one of its preferred nodes runs alpha x its duration
+  // (ParSync Table 1's TET factor). Default: 1 (no benefit).
+  double preferred_alpha = 1.0;
 };
 
 class ReplayTunnel {
  public:
   // InvalidArgument for no nodes, duplicate host names, no queue tree, or
-  // pool options that do not validate. `clock` and `recorder` must outlive
-  // the tunnel.
+  // pool options that do not validate (TunnelRm::Create). `clock` and
+  // `events` must outlive the tunnel.
   static Result<std::unique_ptr<ReplayTunnel>> Create(const TunnelSetup& setup, const Clock* clock,
-                                                      ReplayRecorder* recorder);
+                                                      ReplayEvents* events);
 
-  pool::SchedulerPool& pool() { return *pool_; }
-  // The RM's application manager the jobs are submitted to.
-  const rm::ApplicationManager& apps() const { return *apps_; }
+  pool::SchedulerPool& pool() { return rm_->pool(); }
+  // The RM core the jobs are submitted to.
+  const TunnelRm& rm() const { return *rm_; }
 
   // The job arrives at `now`: rejected (and recorded so) or registered with
   // its ready tasks asked for.
@@ -92,10 +84,16 @@ class ReplayTunnel {
   // The earliest task end; Duration::max() if none.
   Duration NextRelease() const;
 
+  // The end of a run stopped at `now` (within options' not_before and
+  // horizon) and the state it left: the cell's invariants, surplus
+  // placements, tasks and jobs left. Leaves the rest of `out` alone.
+  void Summarize(Duration now, const TunnelRunOptions& options, TunnelSummary* out);
+
   // Schedulers whose apps' asks changed since the last call (the virtual
   // driver wakes them).
   void TakeTouched(std::vector<int>* out);
 
+  int64_t jobs_submitted() const { return static_cast<int64_t>(jobs_.size()); }
   int64_t jobs_in_flight() const { return in_flight_; }
   int64_t tasks_waiting() const { return waiting_; }
   int64_t tasks_running() const { return running_; }
@@ -127,9 +125,7 @@ class ReplayTunnel {
     TraceJob job;
     JobProgress progress;
     int64_t index = 0;
-    rm::ApplicationAttemptId attempt;  // the RM's attempt of the job
-    pool::AppId app;                   // the pool app the RM made for it
-    int scheduler = 0;
+    AdmittedJob rm;  // the RM's attempt of the job, its pool app and scheduler
     Duration arrival{0};
     std::vector<AskGroup> groups;
     std::vector<std::vector<int32_t>> group_of;  // [stage][task] -> group
@@ -141,7 +137,7 @@ class ReplayTunnel {
     TaskRef task;
   };
 
-  explicit ReplayTunnel(ReplayRecorder* recorder);
+  ReplayTunnel(const TunnelSetup& setup, ReplayEvents* events);
   // The job's ask groups, with resolved preferences (then dropped from the
   // tasks, which keeps a job of many tasks with long preference lists small).
   void BuildGroups(JobRun* run);
@@ -150,16 +146,9 @@ class ReplayTunnel {
   void ScheduleOffset(const JobRun& run);
   void FinishJob(JobRun* run, Duration now);
 
-  ReplayRecorder* const recorder_;
-  std::unique_ptr<pool::SchedulerPool> pool_;
-  // The RM core around the pool (declared after it: destroyed first).
-  std::unique_ptr<rm::ContainerRegistry> containers_;
-  std::unique_ptr<rm::AmLauncher> launcher_;
-  std::unique_ptr<rm::NodeDirectory> directory_;
-  std::unique_ptr<rm::ApplicationManager> apps_;
-  const rm::QueueTree* queues_ = nullptr;
-  pool::Resource min_allocation_;
-  pool::Resource max_allocation_;
+  ReplayEvents* const events_;
+  const double preferred_alpha_;
+  std::unique_ptr<TunnelRm> rm_;
   std::unordered_map<std::string, pool::NodeId> node_by_host_;
   std::unordered_map<std::string, pool::RackId> rack_by_name_;
   std::unordered_map<pool::NodeId, int64_t> node_index_;

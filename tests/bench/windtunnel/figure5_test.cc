@@ -7,7 +7,7 @@
 
 #include "bench/windtunnel/csv_report.h"
 #include "bench/windtunnel/text_report.h"
-#include "bench/windtunnel/virtual_driver.h"
+#include "bench/windtunnel/run_mode.h"
 #include "tests/bench/windtunnel/small_spec.h"
 
 namespace spindle::windtunnel {

@@ -11,7 +11,7 @@
 #include "bench/windtunnel/html_report.h"
 #include "bench/windtunnel/json_report.h"
 #include "bench/windtunnel/text_report.h"
-#include "bench/windtunnel/virtual_driver.h"
+#include "bench/windtunnel/run_mode.h"
 #include "replay/report/svg_chart.h"
 #include "tests/support/html_checks.h"
 

@@ -1,4 +1,4 @@
-#include "bench/windtunnel/virtual_driver.h"
+#include "bench/windtunnel/run_mode.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "bench/windtunnel/cluster_model.h"
-#include "bench/windtunnel/release_queue.h"
+#include "bench/windtunnel/workload_reader.h"
 #include "replay/trace/synthetic/preference_sampler.h"
 
 namespace spindle::windtunnel {
@@ -167,10 +167,11 @@ TEST(ClusterModelTest, ScoresAreNormalWithTheGivenMeanAndVarianceAndFixedBySeed)
   EXPECT_NEAR(static_cast<double>(within) / 100'000, 0.6827, 0.01);
   o.seed = 8;
   EXPECT_NE(ClusterModel(o).scores(), a.scores());
-  const pool::NodeSpec spec = a.SpecOf(85);
-  EXPECT_EQ(spec.rack, "/rack2");
-  EXPECT_EQ(spec.total, ClusterModel::Slot() * 2);
-  EXPECT_DOUBLE_EQ(spec.score, a.scores()[85]);
+  const replay::TraceNode node = a.NodeOf(85);
+  EXPECT_EQ(node.host, ClusterModel::Host(85));
+  EXPECT_EQ(node.rack, "/rack2");
+  EXPECT_EQ(pool::Resource::Of(node.memory_mb, node.vcores), ClusterModel::Slot() * 2);
+  EXPECT_DOUBLE_EQ(a.ScoreAt(85), a.scores()[85]);
 }
 
 TEST(PreferenceSamplerTest, TiltLeansTowardsHighScoresByTheVariance) {
@@ -190,26 +191,40 @@ TEST(PreferenceSamplerTest, TiltLeansTowardsHighScoresByTheVariance) {
   EXPECT_NEAR(mean_preferred(0.5), 11, 0.1);
 }
 
-TEST(ReleaseQueueTest, PopsDueEntriesInTimeThenInsertionOrder) {
-  ReleaseQueue q;
-  pool::Placement p;
-  p.id = 1;
-  q.Add(milliseconds(20), p, 1);
-  p.id = 2;
-  q.Add(milliseconds(10), p, 2);
-  p.id = 3;
-  q.Add(milliseconds(20), p, 3);
-  EXPECT_EQ(q.size(), 3u);
-  EXPECT_EQ(q.next(), milliseconds(10));
-  std::vector<ReleaseQueue::Entry> out;
-  q.PopDue(milliseconds(9), &out);
-  EXPECT_TRUE(out.empty());
-  q.PopDue(milliseconds(20), &out);
-  ASSERT_EQ(out.size(), 3u);
-  EXPECT_EQ(out[0].placement.id, 2u);
-  EXPECT_EQ(out[1].placement.id, 1u);
-  EXPECT_EQ(out[2].placement.id, 3u);
-  EXPECT_TRUE(q.empty());
+// The workload as the engine reads it: one stage of one-slot tasks sharing
+// the job's preferred hosts, at the job's exact arrival.
+TEST(WorkloadReaderTest, JobsAreOneStageOfSlotTasksWithTheJobsPreferences) {
+  ClusterModel cluster(ClusterOptions{.nodes = 1000, .seed = 3});
+  WorkloadOptions o;
+  o.base_rate = 3000;  // 1/30 s between jobs of 100: not a whole millisecond
+  o.fractions = {1.0};
+  o.phase_length = seconds(1);
+  o.preferred_nodes = 7;
+  Workload plain(o, cluster.scores(), 10);
+  Workload read(o, cluster.scores(), 10);
+  WorkloadReader reader(&read, milliseconds(2500), "q");
+  JobSpec want;
+  replay::TraceJob got;
+  int64_t jobs = 0;
+  while (plain.Next(&want)) {
+    auto more = reader.Next(&got);
+    ASSERT_TRUE(more.ok() && *more);
+    ++jobs;
+    EXPECT_EQ(got.arrival(), want.arrival);
+    EXPECT_EQ(got.queue, "q");
+    ASSERT_EQ(got.stages.size(), 1u);
+    ASSERT_EQ(got.stages[0].tasks.size(), static_cast<size_t>(want.tasks));
+    EXPECT_EQ(got.stages[0].tasks[0].duration_ms, 2500);
+    EXPECT_EQ(got.stages[0].tasks[0].memory_mb, ClusterModel::Slot().memory_mb());
+    EXPECT_TRUE(got.stages[0].tasks[0].preferred_nodes.empty());
+    ASSERT_EQ(got.stages[0].preferred_nodes.size(), want.preferred.size());
+    EXPECT_EQ(got.stages[0].preferred_nodes[0], ClusterModel::Host(want.preferred[0]));
+  }
+  auto more = reader.Next(&got);
+  ASSERT_TRUE(more.ok());
+  EXPECT_FALSE(*more);
+  EXPECT_EQ(reader.stats().jobs, jobs);
+  EXPECT_DOUBLE_EQ(reader.Progress(), 1.0);
 }
 
 }  // namespace

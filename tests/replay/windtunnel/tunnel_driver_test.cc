@@ -67,10 +67,10 @@ std::vector<TraceJob> Jobs() {
 
 TunnelSetup SmallCell(const rm::QueueTree* tree) {
   TunnelSetup setup;
-  setup.queues = tree;
-  setup.pool.num_schedulers = 2;
-  setup.pool.num_partitions = 2;
-  setup.pool.sync_gap = std::chrono::milliseconds(100);
+  setup.rm.queues = tree;
+  setup.rm.pool.num_schedulers = 2;
+  setup.rm.pool.num_partitions = 2;
+  setup.rm.pool.sync_gap = std::chrono::milliseconds(100);
   for (int i = 1; i <= 4; ++i) {
     setup.nodes.push_back(TraceNode{"n" + std::to_string(i), i <= 2 ? "/r1" : "/r2", 4096, 4});
   }
@@ -183,6 +183,89 @@ TEST(TunnelDriverTest, ReaderErrorsStopTheRun) {
   EXPECT_NE(r.status().ToString().find("arrives before"), std::string::npos);
 }
 
+// `jobs` jobs of `tasks` one-slot tasks of 1 s in queue a, one every
+// `every_ms`.
+std::vector<TraceJob> Stream(int jobs, int tasks, int64_t every_ms) {
+  std::vector<TraceJob> out;
+  for (int k = 0; k < jobs; ++k) {
+    TraceJob job;
+    job.id = "s" + std::to_string(k);
+    job.queue = "a";
+    job.arrival_ms = k * every_ms;
+    job.stages = {Stage("tasks", tasks, 1000, {})};
+    out.push_back(std::move(job));
+  }
+  return out;
+}
+
+ReplayModeResult Replay(const std::vector<TraceJob>& jobs, TunnelRunOptions options) {
+  const rm::QueueTree tree = Tree();
+  JobListReader reader(jobs);
+  ReplayRecorder recorder(Recording());
+  auto r = RunWindTunnel(options, SmallCell(&tree), &reader, &recorder);
+  CHECK(r.ok()) << r.status().ToString();
+  return *std::move(r);
+}
+
+// Trends on the virtual clock (the figures are simulated time, never the
+// machine's): offered load beyond what the 16 slots hold makes tasks wait
+// longer and keeps the cell busier than a light load does.
+TEST(TunnelDriverTest, HeavierLoadWaitsLongerAndUsesMore) {
+  // 10 tasks/s of 1 s on 16 slots, then 30 tasks/s.
+  const ReplayModeResult light = Replay(Stream(40, 1, 100), TunnelRunOptions{});
+  const ReplayModeResult heavy = Replay(Stream(40, 3, 100), TunnelRunOptions{});
+  ASSERT_TRUE(light.violations.empty() && heavy.violations.empty());
+  EXPECT_EQ(light.tasks_ended, 40);
+  EXPECT_EQ(heavy.tasks_ended, 120);
+  EXPECT_GT(heavy.delay_ms.p90, 2 * light.delay_ms.p90);
+  EXPECT_GT(heavy.delay_ms.max, 500) << "a backlog of a second's work or more";
+  EXPECT_GT(heavy.utilisation_memory, light.utilisation_memory);
+}
+
+// Each decision costs its scheduler simulated time: a dearer decision
+// lengthens the delay of every task by at least the extra cost.
+TEST(TunnelDriverTest, DearerDecisionsLengthenTheDelay) {
+  TunnelRunOptions cheap;
+  cheap.decision_cost = std::chrono::microseconds(100);
+  TunnelRunOptions dear;
+  dear.decision_cost = std::chrono::milliseconds(5);
+  const ReplayModeResult a = Replay(Stream(20, 2, 200), cheap);
+  const ReplayModeResult b = Replay(Stream(20, 2, 200), dear);
+  EXPECT_EQ(a.tasks_ended, b.tasks_ended);
+  EXPECT_GE(b.delay_ms.mean, a.delay_ms.mean + 4.9);
+  EXPECT_GE(b.delay_ms.p50, 5.0);
+}
+
+// Idle schedulers syncing on their own clock (the bench's setting) change
+// when views refresh, not the work done.
+TEST(TunnelDriverTest, SyncingIdleSchedulersDoesTheSameWork) {
+  TunnelRunOptions idle_sync;
+  idle_sync.sync_idle_schedulers = true;
+  const std::vector<TraceJob> jobs = Stream(30, 2, 150);
+  const ReplayModeResult a = Replay(jobs, TunnelRunOptions{});
+  const ReplayModeResult b = Replay(jobs, idle_sync);
+  EXPECT_TRUE(b.violations.empty());
+  EXPECT_EQ(a.tasks_ended, b.tasks_ended);
+  EXPECT_EQ(a.jobs_finished, b.jobs_finished);
+}
+
+// stop_when_placed ends the run with the last placement (tasks still
+// running); not_before keeps a run that would end earlier going (events
+// and all) until then.
+TEST(TunnelDriverTest, StopsWhenPlacedAndReportsUntilNotBefore) {
+  TunnelRunOptions placed;
+  placed.stop_when_placed = true;
+  const ReplayModeResult r = Replay(Stream(5, 1, 100), placed);
+  EXPECT_EQ(r.tasks_placed, 5);
+  EXPECT_LT(r.tasks_ended, 5) << "tasks of 1 s still ran when the last was placed";
+  EXPECT_LT(r.end_s, 1.0);
+  TunnelRunOptions whole = placed;
+  whole.not_before = std::chrono::seconds(30);
+  const ReplayModeResult w = Replay(Stream(5, 1, 100), whole);
+  EXPECT_EQ(w.tasks_ended, 5);
+  EXPECT_DOUBLE_EQ(w.end_s, 30.0);
+}
+
 }  // namespace
 }  // namespace spindle::replay
 
@@ -204,7 +287,7 @@ TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
   job.user = "alice";
   job.stages = {Stage("tasks", 1, 1000, {})};
   ASSERT_TRUE(t.Submit(job, Duration(0)).ok());
-  std::vector<rm::RmApp> apps = t.apps().ListApps();
+  std::vector<rm::RmApp> apps = t.rm().apps().ListApps();
   ASSERT_EQ(apps.size(), 1u);
   EXPECT_EQ(apps[0].state, rm::AppState::kRunning);
   EXPECT_EQ(apps[0].submission.name, "one");
@@ -221,7 +304,7 @@ TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
   ASSERT_EQ(got, 1);
   ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(5)).ok());
   EXPECT_EQ(t.jobs_in_flight(), 0);
-  apps = t.apps().ListApps();
+  apps = t.rm().apps().ListApps();
   ASSERT_EQ(apps.size(), 1u);
   EXPECT_EQ(apps[0].state, rm::AppState::kFinished);
   EXPECT_EQ(apps[0].final_status, rm::FinalStatus::kSucceeded);

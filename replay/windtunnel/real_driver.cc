@@ -1,0 +1,124 @@
+#include "replay/windtunnel/real_driver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "replay/windtunnel/trace_arrivals.h"
+
+namespace spindle::replay {
+
+namespace {
+constexpr Duration kNever = Duration::max();
+constexpr Duration kSecond = std::chrono::seconds(1);
+}  // namespace
+
+Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const TunnelSetup& setup,
+                                     TraceReader* jobs, ReplayEvents* events) {
+  if (!(options.speed > 0)) return Status::InvalidArgument("replay: --speed must be > 0");
+  const Clock* clock = SystemClock::Get();
+  ASSIGN_OR_RETURN(std::unique_ptr<ReplayTunnel> tunnel,
+                   ReplayTunnel::Create(setup, clock, events));
+  pool::SchedulerPool& pool = tunnel->pool();
+  const int n = pool.num_schedulers();
+  std::vector<int64_t> collected(static_cast<size_t>(n), 0);
+  int64_t conflicts_seen = 0;
+  TraceArrivals arrivals(jobs);
+  RETURN_NOT_OK(arrivals.Advance());
+  const auto wall0 = std::chrono::steady_clock::now();
+  RETURN_NOT_OK(pool.Start());
+  // The run starts now; the pool's sync slots keep their own epoch.
+  const TimePoint start = clock->Now();
+  tunnel->set_origin(start, options.speed);
+  // Trace time: wall time since the start, times the speed.
+  const auto trace_now = [&] {
+    return std::chrono::duration_cast<Duration>((clock->Now() - start) * options.speed);
+  };
+  const auto scale = [&](Duration wall) {
+    return std::chrono::duration_cast<Duration>(wall * options.speed);
+  };
+  Duration now{0};
+  Duration last_progress{0};
+  Duration next_report = kSecond;
+  Duration next_sample = options.sample ? kSecond : kNever;
+  int64_t submitted = 0;
+  TunnelSummary summary;
+  Status failure;
+  for (;;) {
+    now = trace_now();
+    // The generator: the jobs whose time has come, for at most one tick of
+    // wall time. A driver that fell behind (a loaded machine) would
+    // otherwise submit its whole arrears before it collects or releases
+    // again: placements pile up untaken, ended tasks keep their slots, and
+    // the schedulers starve for work while the backlog grows.
+    const TimePoint submit_until = clock->Now() + options.tick;
+    for (int k = 0; arrivals.have() && arrivals.at() <= now; ++k) {
+      if (k > 0 && k % 16 == 0 && clock->Now() >= submit_until) break;
+      failure = tunnel->Submit(arrivals.Take(), trace_now());
+      if (failure.ok()) failure = arrivals.Advance();
+      if (!failure.ok()) break;
+      ++submitted;
+      last_progress = now;
+    }
+    if (!failure.ok()) break;
+    failure = tunnel->WakeOffsets(now);
+    if (!failure.ok()) break;
+    // Placements committed since the last poll, scheduler by scheduler.
+    const pool::PoolMetrics m = pool.Metrics();
+    for (int i = 0; i < n && failure.ok(); ++i) {
+      const int64_t expected =
+          m.schedulers[static_cast<size_t>(i)].placements - collected[static_cast<size_t>(i)];
+      if (expected <= 0) continue;
+      auto got = tunnel->Collect(i, expected, std::nullopt);
+      if (!got.ok()) {
+        failure = got.status();
+        break;
+      }
+      collected[static_cast<size_t>(i)] += *got;
+      if (*got > 0) last_progress = now;
+    }
+    if (!failure.ok()) break;
+    events->OnConflicts(now, m.overall.conflicts - conflicts_seen);
+    conflicts_seen = m.overall.conflicts;
+    // Tasks that ended.
+    const Duration before_release = tunnel->NextRelease();
+    failure = tunnel->ReleaseDue(trace_now());
+    if (!failure.ok()) break;
+    if (tunnel->NextRelease() != before_release) last_progress = now;
+    while (now >= next_sample) {
+      options.sample(next_sample, *tunnel);
+      next_sample += kSecond;
+    }
+    const bool all_in = !arrivals.have() && tunnel->NextOffset() == kNever;
+    if (all_in && (tunnel->jobs_in_flight() == 0 ||
+                   (options.stop_when_placed && tunnel->tasks_waiting() == 0))) {
+      break;
+    }
+    if (options.horizon > Duration(0) && now >= options.horizon) break;
+    if (now - last_progress > options.stall_limit && tunnel->tasks_waiting() > 0) {
+      summary.stalled = true;
+      break;
+    }
+    if (options.progress && now >= next_report) {
+      options.progress(now, submitted);
+      next_report = now + kSecond;
+    }
+    // Sleep until the next thing to do, at most one tick.
+    Duration wake = now + scale(options.tick);
+    wake =
+        std::min({wake, arrivals.at(), tunnel->NextRelease(), tunnel->NextOffset(), next_sample});
+    const Duration left = wake - trace_now();
+    if (left > Duration(0)) {
+      std::this_thread::sleep_for(std::chrono::duration_cast<Duration>(left / options.speed));
+    }
+  }
+  pool.Stop();
+  RETURN_NOT_OK(failure);
+  tunnel->Summarize(now, options, &summary);
+  summary.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return summary;
+}
+
+}  // namespace spindle::replay

@@ -1,0 +1,26 @@
+// RunOnRealClock: one wind-tunnel run in real time on this machine. The
+// pool's own threads (Start()) place; the calling thread is the rest of
+// the tunnel: it submits each job when its arrival comes, polls every
+// options.tick for committed placements (counted by the pool's
+// per-scheduler metrics), releases tasks when they end, and samples every
+// second. Trace time runs options.speed times faster than the wall clock
+// (task durations and arrivals shrink; figures are in trace time). Delays
+// are the pool's own commit timestamps, so a late poll does not inflate
+// them.
+//
+// Not deterministic (threads); figures depend on the machine and its load.
+#pragma once
+
+#include "base/result.h"
+#include "replay/report/replay_events.h"
+#include "replay/trace/trace_reader.h"
+#include "replay/windtunnel/replay_tunnel.h"
+#include "replay/windtunnel/tunnel_run.h"
+
+namespace spindle::replay {
+
+// As RunOnVirtualClock (virtual_driver.h); InvalidArgument for a speed <= 0.
+Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const TunnelSetup& setup,
+                                     TraceReader* jobs, ReplayEvents* events);
+
+}  // namespace spindle::replay

@@ -1,0 +1,138 @@
+#include "replay/windtunnel/virtual_driver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "replay/windtunnel/trace_arrivals.h"
+
+namespace spindle::replay {
+
+namespace {
+
+constexpr Duration kNever = Duration::max();
+constexpr Duration kSecond = std::chrono::seconds(1);
+
+struct SchedulerClock {
+  Duration wake{0};  // next step; the first loads the view
+  Duration busy_until{0};
+};
+
+}  // namespace
+
+Result<TunnelSummary> RunOnVirtualClock(const TunnelRunOptions& options, const TunnelSetup& setup,
+                                        TraceReader* jobs, ReplayEvents* events) {
+  const auto wall0 = std::chrono::steady_clock::now();
+  ManualClock clock;
+  ASSIGN_OR_RETURN(std::unique_ptr<ReplayTunnel> tunnel,
+                   ReplayTunnel::Create(setup, &clock, events));
+  pool::SchedulerPool& pool = tunnel->pool();
+  const int n = pool.num_schedulers();
+  std::vector<SchedulerClock> sched(static_cast<size_t>(n));
+  TraceArrivals arrivals(jobs);
+  RETURN_NOT_OK(arrivals.Advance());
+  const Duration quality_cost =
+      std::chrono::duration_cast<Duration>(options.decision_cost * options.quality_cost_factor);
+  Duration now{0};
+  Duration last_progress{0};
+  Duration next_report = kSecond;
+  Duration next_sample = options.sample ? kSecond : kNever;
+  int64_t submitted = 0;
+  TunnelSummary summary;
+  std::vector<int> touched;
+  const auto at = [&](Duration t) {
+    now = std::max(now, t);
+    clock.Set(tunnel->origin() + now);
+  };
+  for (;;) {
+    const bool all_in = !arrivals.have() && tunnel->NextOffset() == kNever;
+    const bool finished = all_in && (tunnel->jobs_in_flight() == 0 ||
+                                     (options.stop_when_placed && tunnel->tasks_waiting() == 0));
+    const Duration release = tunnel->NextRelease();
+    const Duration arrival = arrivals.at();
+    const Duration offset = tunnel->NextOffset();
+    const bool live =
+        tunnel->tasks_waiting() > 0 ||
+        (options.sync_idle_schedulers && (arrivals.have() || tunnel->jobs_in_flight() > 0));
+    int who = -1;
+    Duration step = kNever;
+    if (live) {
+      for (int i = 0; i < n; ++i) {
+        if (sched[static_cast<size_t>(i)].wake < step) {
+          step = sched[static_cast<size_t>(i)].wake;
+          who = i;
+        }
+      }
+    }
+    const Duration next = std::min({release, arrival, offset, next_sample, step});
+    if (finished && next == kNever) break;
+    if (options.horizon > Duration(0) && next > options.horizon) {
+      at(options.horizon);
+      break;
+    }
+    if (finished && next >= options.not_before) break;
+    if (next == kNever ||
+        (next - last_progress > options.stall_limit && tunnel->tasks_waiting() > 0)) {
+      summary.stalled = tunnel->tasks_waiting() > 0;
+      break;
+    }
+    at(next);
+    if (release == next) {
+      RETURN_NOT_OK(tunnel->ReleaseDue(now));
+      last_progress = now;
+    } else if (arrival == next) {
+      RETURN_NOT_OK(tunnel->Submit(arrivals.Take(), now));
+      RETURN_NOT_OK(arrivals.Advance());
+      ++submitted;
+      last_progress = now;
+    } else if (offset == next) {
+      RETURN_NOT_OK(tunnel->WakeOffsets(now));
+    } else if (next_sample == next) {
+      options.sample(next_sample, *tunnel);
+      next_sample += kSecond;
+    } else {
+      SchedulerClock& sc = sched[static_cast<size_t>(who)];
+      // The strategy deciding this step (adaptive: the one it runs now).
+      const bool quality =
+          pool.scheduler(who).strategy().active() == pool::StrategyKind::kQualityFirst;
+      const pool::StepResult r = pool.RunOnce(who, clock.Now());
+      const int64_t d = r.placed + r.conflicts;
+      summary.decisions += d;
+      sc.busy_until = now + (quality ? quality_cost * d : options.decision_cost * d);
+      if (r.placed > 0) {
+        ASSIGN_OR_RETURN(int64_t got, tunnel->Collect(who, r.placed, sc.busy_until));
+        if (got != r.placed) {
+          return Status::Internal("collected " + std::to_string(got) + " placements of " +
+                                  std::to_string(r.placed) + " committed");
+        }
+        last_progress = now;
+      }
+      events->OnConflicts(now, r.conflicts);
+      if (d > 0) {
+        sc.wake = sc.busy_until;
+      } else {
+        // Nothing to do, or nothing fits in this view: wait for the next
+        // sync slot (new asks wake the scheduler earlier).
+        const Duration sync = tunnel->Since(r.next_sync);
+        sc.wake = sync > now ? sync : now + std::chrono::milliseconds(1);
+      }
+    }
+    touched.clear();
+    tunnel->TakeTouched(&touched);
+    for (int i : touched) {
+      SchedulerClock& sc = sched[static_cast<size_t>(i)];
+      sc.wake = std::min(sc.wake, std::max(now, sc.busy_until));
+    }
+    if (options.progress && now >= next_report) {
+      options.progress(now, submitted);
+      next_report = now + kSecond;
+    }
+  }
+  tunnel->Summarize(now, options, &summary);
+  summary.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return summary;
+}
+
+}  // namespace spindle::replay

@@ -15,7 +15,7 @@ NodeTracker::NodeTracker(NodeRegistry* nodes, ContainerRegistry* containers,
       nm_tokens_(nm_tokens),
       rm_identifier_(rm_identifier) {}
 
-NodeRegisterOutcome NodeTracker::Register(const NodeRegisterRequest& request) {
+Result<NodeRegisterOutcome> NodeTracker::RegisterNode(const NodeRegisterRequest& request) {
   const NodeRegistration& registration = request.registration;
   NodeRegisterOutcome outcome;
   outcome.rm_identifier = rm_identifier_;
@@ -85,7 +85,7 @@ NodeRegisterOutcome NodeTracker::Register(const NodeRegisterRequest& request) {
   return outcome;
 }
 
-NodeHeartbeatOutcome NodeTracker::Heartbeat(const NodeHeartbeatRequest& request) {
+Result<NodeHeartbeatOutcome> NodeTracker::NodeHeartbeat(const NodeHeartbeatRequest& request) {
   const HeartbeatVerdict verdict = nodes_->Heartbeat(request.heartbeat);
   const NodeId& node = request.heartbeat.id;
   if (verdict.duplicate) {
@@ -120,7 +120,7 @@ NodeHeartbeatOutcome NodeTracker::Heartbeat(const NodeHeartbeatRequest& request)
   return outcome;
 }
 
-Status NodeTracker::Unregister(const NodeId& node) {
+Status NodeTracker::UnregisterNode(const NodeId& node) {
   RETURN_NOT_OK(nodes_->Unregister(node));
   NotifyCompleted(containers_->OnNodeLost(node));
   nm_tokens_->RemoveNode(node);

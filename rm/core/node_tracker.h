@@ -19,67 +19,15 @@
 
 #include "base/mutex.h"
 #include "rm/apps/app_manager.h"
-#include "rm/apps/container_signals.h"
 #include "rm/containers/container_registry.h"
+#include "rm/core/node_protocol.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/security/container_token_secret_manager.h"
-#include "rm/security/master_key.h"
 #include "rm/security/nm_token_secret_manager.h"
 
 namespace spindle::rm {
 
-// A container a node reports (at registration or in a heartbeat).
-struct NodeContainerReport {
-  ContainerId id;
-  bool complete = false;
-  int32_t exit_status = 0;
-  std::string diagnostics;
-  // Registration only (work-preserving recovery of what kept running).
-  pool::Resource resource;
-  int32_t priority = 0;
-  int64_t allocation_request_id = -1;
-  int64_t created_ms = 0;
-};
-
-struct NodeRegisterRequest {
-  NodeRegistration registration;
-  // The node said it still runs applications (runningApplications).
-  bool runs_applications = false;
-  std::vector<NodeContainerReport> containers;
-};
-
-struct NodeRegisterOutcome {
-  NodeAction action = NodeAction::kNormal;
-  std::string diagnostics;
-  // This activation's start (rm_identifier), whatever the action.
-  int64_t rm_identifier = 0;
-  // Only with kNormal.
-  std::optional<MasterKey> container_token_key;
-  std::optional<MasterKey> nm_token_key;
-};
-
-struct NodeHeartbeatRequest {
-  NodeHeartbeat heartbeat;
-  std::vector<NodeContainerReport> containers;
-  // The master keys the node has (last_known_*_master_key), if it said.
-  std::optional<int32_t> last_container_token_key;
-  std::optional<int32_t> last_nm_token_key;
-};
-
-struct NodeHeartbeatOutcome {
-  NodeAction action = NodeAction::kNormal;
-  int32_t response_id = 0;
-  std::string diagnostics;
-  std::vector<ContainerId> containers_to_cleanup;
-  std::vector<ContainerId> containers_to_remove;
-  std::vector<ApplicationId> applications_to_cleanup;
-  std::vector<ContainerSignal> containers_to_signal;
-  // New master keys, only while the node does not have them yet.
-  std::optional<MasterKey> container_token_key;
-  std::optional<MasterKey> nm_token_key;
-};
-
-class NodeTracker {
+class NodeTracker final : public NodeProtocol {
  public:
   // Every pointer must outlive the tracker. `rm_identifier`: the
   // activation's start (ActiveServices::start_ms).
@@ -87,12 +35,10 @@ class NodeTracker {
               const ContainerTokenSecretManager* container_tokens, NmTokenSecretManager* nm_tokens,
               int64_t rm_identifier);
 
-  NodeRegisterOutcome Register(const NodeRegisterRequest& request);
-  // A repeated heartbeat (same response id) gets the answer it got before.
-  NodeHeartbeatOutcome Heartbeat(const NodeHeartbeatRequest& request);
-  // NotFound for a node the registry does not know (Hadoop answers it with
-  // an empty response; the caller logs).
-  Status Unregister(const NodeId& node);
+  // NodeProtocol; never StandbyException.
+  Result<NodeRegisterOutcome> RegisterNode(const NodeRegisterRequest& request) override;
+  Result<NodeHeartbeatOutcome> NodeHeartbeat(const NodeHeartbeatRequest& request) override;
+  Status UnregisterNode(const NodeId& node) override;
   // The nodes the registry dropped (expiry, unregistration, exclusion):
   // their containers complete (AM containers end their attempts), their NM
   // tokens and pending signals are forgotten.

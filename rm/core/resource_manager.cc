@@ -340,19 +340,19 @@ ClusterNodeCounts ResourceManager::NodeCounts() const {
 Result<NodeRegisterOutcome> ResourceManager::RegisterNode(const NodeRegisterRequest& request) {
   auto active = Active();
   if (active == nullptr) return NotActive("register a node");
-  return active->node_tracker().Register(request);
+  return active->node_tracker().RegisterNode(request);
 }
 
 Result<NodeHeartbeatOutcome> ResourceManager::NodeHeartbeat(const NodeHeartbeatRequest& request) {
   auto active = Active();
   if (active == nullptr) return NotActive("take a node heartbeat");
-  return active->node_tracker().Heartbeat(request);
+  return active->node_tracker().NodeHeartbeat(request);
 }
 
 Status ResourceManager::UnregisterNode(const NodeId& node) {
   auto active = Active();
   if (active == nullptr) return NotActive("unregister a node");
-  return active->node_tracker().Unregister(node);
+  return active->node_tracker().UnregisterNode(node);
 }
 
 // ---- The AM path ----

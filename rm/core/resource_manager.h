@@ -46,6 +46,7 @@
 #include "rm/config/configuration.h"
 #include "rm/core/active_services.h"
 #include "rm/core/core_settings.h"
+#include "rm/core/node_protocol.h"
 #include "rm/core/node_tracker.h"
 #include "rm/queues/access_control_list.h"
 #include "rm/queues/os_group_mapping.h"
@@ -72,14 +73,14 @@ struct ResourceManagerOptions {
 enum class HaState { kInitializing, kStandby, kActive, kStopped };
 const char* HaStateName(HaState state);
 
-class ResourceManager {
+class ResourceManager final : public NodeProtocol {
  public:
   // Parses and checks the configuration (errors name the file, key and
   // value), reads the queue tree, makes the state store object (not opened:
   // that is TransitionToActive's). Nothing runs yet.
   static Result<std::unique_ptr<ResourceManager>> Create(Configuration conf,
                                                         ResourceManagerOptions options);
-  ~ResourceManager();
+  ~ResourceManager() override;
   ResourceManager(const ResourceManager&) = delete;
   ResourceManager& operator=(const ResourceManager&) = delete;
 
@@ -101,6 +102,7 @@ class ResourceManager {
 
   // ---- Always on ----
   const Configuration& conf() const { return conf_; }
+  const Clock* clock() const { return clock_; }
   const CoreSettings& settings() const { return settings_; }
   const HadoopLineTraits& hadoop() const { return settings_.hadoop(); }
   const QueueManager& queues() const { return *queues_; }
@@ -167,9 +169,9 @@ class ResourceManager {
   // ---- Nodes (ResourceTracker; NodeTracker) ----
   // StandbyException while standby (an HA NodeManager's RM proxy fails
   // over on it). UnregisterNode: NotFound for an unknown node.
-  Result<NodeRegisterOutcome> RegisterNode(const NodeRegisterRequest& request);
-  Result<NodeHeartbeatOutcome> NodeHeartbeat(const NodeHeartbeatRequest& request);
-  Status UnregisterNode(const NodeId& node);
+  Result<NodeRegisterOutcome> RegisterNode(const NodeRegisterRequest& request) override;
+  Result<NodeHeartbeatOutcome> NodeHeartbeat(const NodeHeartbeatRequest& request) override;
+  Status UnregisterNode(const NodeId& node) override;
 
   // ---- The AM path (ApplicationMasterProtocol) ----
   // rm::AttemptAllocator (rm/core/attempt_allocator.h, register / allocate /

@@ -68,9 +68,8 @@ Status RmDaemon::Init(rm::Configuration conf, const Clock* clock) {
   options.conf_dir = conf_dir_;
   options.clock = clock;
   options.launcher_factory = [this, clock, nm_connect_retry](const rm::SecretManagers& secrets) {
-    return std::make_unique<nm_shim::IpcAmLauncher>(nm_client_.get(), secrets.amrm,
-                                                    secrets.container, secrets.nm, clock,
-                                                    nm_connect_retry);
+    return std::make_unique<nm_shim::IpcAmLauncher>(
+        nm_client_.get(), secrets.amrm, secrets.container, secrets.nm, clock, nm_connect_retry);
   };
   options.on_fatal_store_failure = [this] {
     // Stopped by RmMain, which waits for SIGTERM; the exit status says why.
@@ -208,8 +207,8 @@ Status RmDaemon::BuildWeb() {
   web_deps.is_admin = [core = rm_.get()](const std::string& user) { return core->IsAdmin(user); };
   web_deps.conf = &rm_->conf();
   web_deps.clock = rm_->clock();
-  ASSIGN_OR_RETURN(web_, web::RmWebApp::Create(rm_->conf(), addresses_.web.host,
-                                               addresses_.web.port, web_deps));
+  ASSIGN_OR_RETURN(
+      web_, web::RmWebApp::Create(rm_->conf(), addresses_.web.host, addresses_.web.port, web_deps));
   return Status::OK();
 }
 

@@ -44,7 +44,8 @@ void ActiveServices::Deactivate() {
   if (store_open_) {
     store_open_ = false;
     Status closed = context_.store->Close();
-    if (!closed.ok()) LOG(WARNING) << "cannot close " << context_.store_name << ": " << closed.ToString();
+    if (!closed.ok())
+      LOG(WARNING) << "cannot close " << context_.store_name << ": " << closed.ToString();
   }
 }
 
@@ -91,9 +92,8 @@ Status ActiveServices::OpenAndRecover(RecoveredRmState* recovered) {
     recovered->cluster_timestamp = start_ms_;
   } else {
     ++recovered->epoch;
-    LOG(INFO) << "recovering from " << where << ": " << recovered->apps.size()
-              << " applications, " << recovered->nodes.size() << " nodes, epoch "
-              << recovered->epoch;
+    LOG(INFO) << "recovering from " << where << ": " << recovered->apps.size() << " applications, "
+              << recovered->nodes.size() << " nodes, epoch " << recovered->epoch;
   }
   stored_nodes_ = recovered->nodes;
   recovered_queue_config_version_ = recovered->queue_config_version;
@@ -115,14 +115,15 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
     if (it != recovered->keys.end()) options.recovered = it->second;
     return options;
   };
-  ASSIGN_OR_RETURN(amrm_tokens_, AmrmTokenSecretManager::Create(
-                                     with_recovered_keys(settings.amrm_keys), clock));
+  ASSIGN_OR_RETURN(amrm_tokens_,
+                   AmrmTokenSecretManager::Create(with_recovered_keys(settings.amrm_keys), clock));
   ASSIGN_OR_RETURN(nm_tokens_,
                    NmTokenSecretManager::Create(with_recovered_keys(settings.nm_keys), clock));
   ContainerTokenSecretManager::Options container_options = settings.container_tokens;
   container_options.rm_identifier = start_ms_;
   container_options.keys = with_recovered_keys(container_options.keys);
-  ASSIGN_OR_RETURN(container_tokens_, ContainerTokenSecretManager::Create(container_options, clock));
+  ASSIGN_OR_RETURN(container_tokens_,
+                   ContainerTokenSecretManager::Create(container_options, clock));
   RmDelegationTokenOptions delegation_options = settings.delegation_tokens;
   if (context_.store != nullptr) {
     delegation_options.recovered = std::move(recovered->delegation_tokens);
@@ -136,9 +137,9 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
   ApplicationManagerOptions app_options = settings.apps;
   app_options.cluster_timestamp_ms = recovered->cluster_timestamp.value_or(start_ms_);
   app_options.epoch = recovered->epoch;
-  apps_ = std::make_unique<ApplicationManager>(app_options, pool_.get(), containers_.get(),
-                                               launcher_.get(), nodes_.get(), clock,
-                                               app_store_.get());
+  apps_ =
+      std::make_unique<ApplicationManager>(app_options, pool_.get(), containers_.get(),
+                                           launcher_.get(), nodes_.get(), clock, app_store_.get());
   ApplicationManager::Listener listener;
   listener.attempt_ended = [this](const RmApp&, const RmAttempt& attempt) {
     amrm_tokens_->AttemptFinished(attempt.id);
@@ -146,9 +147,9 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
     if (context_.attempt_ended) context_.attempt_ended(attempt.id);
   };
   apps_->SetListener(std::move(listener));
-  node_tracker_ = std::make_unique<NodeTracker>(nodes_.get(), containers_.get(), apps_.get(),
-                                                container_tokens_.get(), nm_tokens_.get(),
-                                                start_ms_);
+  node_tracker_ =
+      std::make_unique<NodeTracker>(nodes_.get(), containers_.get(), apps_.get(),
+                                    container_tokens_.get(), nm_tokens_.get(), start_ms_);
   if (context_.store == nullptr) return Status::OK();
 
   SaveKeys();

@@ -113,6 +113,10 @@ class ActiveServices {
   int64_t recovered_queue_config_version() const { return recovered_queue_config_version_; }
   // True while new placements wait for the previous run's nodes.
   bool holding_placements() const { return holding_.load(); }
+  // The store lists the registry's nodes as they are now.
+  bool NodeListStoredForTest() const {
+    return saved_nodes_version_.load() == nodes_->membership_version();
+  }
 
   // Pushes the queue tree's specs to the pool when the cluster capacity
   // changed (or always, with `force`: after refreshQueues).
@@ -157,7 +161,8 @@ class ActiveServices {
   std::atomic<bool> holding_{false};
   // The node ids the store lists. Housekeeping only.
   std::set<std::string> stored_nodes_;
-  uint64_t saved_nodes_version_ = 0;
+  // Written by the housekeeping thread only.
+  std::atomic<uint64_t> saved_nodes_version_{0};
 
   std::atomic<bool> stopping_{false};
   std::thread housekeeping_;

@@ -60,8 +60,8 @@ Result<NodeRegisterOutcome> NodeTracker::RegisterNode(const NodeRegisterRequest&
     if (containers_->Get(container.id).has_value()) continue;
     // After an RM restart: what kept running is taken back (work-preserving
     // recovery); an AM container that ended meanwhile ends its attempt.
-    if (container.complete && apps_->OnContainerFinished(container.id, container.exit_status,
-                                                         container.diagnostics)) {
+    if (container.complete &&
+        apps_->OnContainerFinished(container.id, container.exit_status, container.diagnostics)) {
       continue;
     }
     // A task container that ended while the RM was down (or whose end the
@@ -113,7 +113,8 @@ Result<NodeHeartbeatOutcome> NodeTracker::NodeHeartbeat(const NodeHeartbeatReque
   // signalToContainer: what clients asked since the last heartbeat
   // (RMNodeImpl.updateNodeHeartbeatResponseForContainersSignal).
   outcome.containers_to_signal = apps_->container_signals().Take(node);
-  outcome.container_token_key = container_tokens_->KeyForHeartbeat(request.last_container_token_key);
+  outcome.container_token_key =
+      container_tokens_->KeyForHeartbeat(request.last_container_token_key);
   outcome.nm_token_key = nm_tokens_->KeyForHeartbeat(request.last_nm_token_key);
   MutexLock lock(&last_mu_);
   last_outcomes_[node] = outcome;

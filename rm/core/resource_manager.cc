@@ -40,7 +40,7 @@ ResourceManager::ResourceManager(Configuration conf, CoreSettings settings,
       clock_(options_.clock) {}
 
 Result<std::unique_ptr<ResourceManager>> ResourceManager::Create(Configuration conf,
-                                                                ResourceManagerOptions options) {
+                                                                 ResourceManagerOptions options) {
   if (!options.launcher_factory) {
     return Status::InvalidArgument("ResourceManager needs an AM launcher factory");
   }
@@ -79,7 +79,12 @@ ResourceManager::~ResourceManager() { Stop(); }
 Status ResourceManager::Start() { return TransitionToActive(); }
 
 void ResourceManager::Stop() {
-  TransitionToStandby();
+  // The last activation's objects stay until the ResourceManager goes, as
+  // they did before the split: what the daemon built around them (the AM
+  // launcher's NM client, whose calls may still complete into the
+  // application manager) is torn down after the core.
+  if (auto stopped = StopActiveServices(); stopped != nullptr)
+    final_activation_ = std::move(stopped);
   MutexLock lock(&state_mu_);
   state_ = HaState::kStopped;
 }
@@ -109,16 +114,18 @@ Status ResourceManager::TransitionToActive() {
   MutexLock lock(&state_mu_);
   active_ = std::move(active);
   state_ = HaState::kActive;
-  LOG(INFO) << "transitioned to active: cluster timestamp "
-            << active_->apps().cluster_timestamp() << ", epoch " << active_->epoch();
+  LOG(INFO) << "transitioned to active: cluster timestamp " << active_->apps().cluster_timestamp()
+            << ", epoch " << active_->epoch();
   return Status::OK();
 }
 
-void ResourceManager::TransitionToStandby() {
+void ResourceManager::TransitionToStandby() { StopActiveServices(); }
+
+std::shared_ptr<ActiveServices> ResourceManager::StopActiveServices() {
   std::shared_ptr<ActiveServices> active;
   {
     MutexLock lock(&state_mu_);
-    if (state_ != HaState::kActive) return;
+    if (state_ != HaState::kActive) return nullptr;
     state_ = HaState::kStandby;
     active = std::move(active_);
   }
@@ -126,6 +133,7 @@ void ResourceManager::TransitionToStandby() {
   // Calls in flight keep their activation alive; its threads stop now.
   active->Deactivate();
   LOG(INFO) << "transitioned to standby";
+  return active;
 }
 
 HaState ResourceManager::ha_state() const {
@@ -259,8 +267,9 @@ Status ResourceManager::MoveApplication(const ApplicationId& app, const std::str
                               "doesn't exist: " +
                               queue + " while moving " + app.ToString());
   }
-  return active->apps().Move(app, QueueTree::PoolQueueName(*target), QueueLimits{target->path, target->maximum_applications,
-                                                       target->maximum_applications_per_user});
+  return active->apps().Move(app, QueueTree::PoolQueueName(*target),
+                             QueueLimits{target->path, target->maximum_applications,
+                                         target->maximum_applications_per_user});
 }
 
 Result<int32_t> ResourceManager::UpdateApplicationPriority(const ApplicationId& app,
@@ -299,9 +308,9 @@ Result<RmAttempt> ResourceManager::AttemptReport(const ApplicationAttemptId& att
   for (RmAttempt& a : app.attempts) {
     if (a.id == attempt) return std::move(a);
   }
-  return Status::Remote(yarn::kApplicationAttemptNotFound,
-                        "ApplicationAttempt with id '" + attempt.ToString() +
-                            "' doesn't exist in RM.");
+  return Status::Remote(
+      yarn::kApplicationAttemptNotFound,
+      "ApplicationAttempt with id '" + attempt.ToString() + "' doesn't exist in RM.");
 }
 
 std::vector<RmContainer> ResourceManager::ContainerReports(
@@ -399,6 +408,11 @@ int64_t ResourceManager::cluster_timestamp() const {
 int64_t ResourceManager::start_ms() const {
   auto active = Active();
   return active == nullptr ? 0 : active->start_ms();
+}
+
+bool ResourceManager::NodeListStoredForTest() const {
+  auto active = Active();
+  return active != nullptr && active->NodeListStoredForTest();
 }
 
 }  // namespace spindle::rm

@@ -79,7 +79,7 @@ class ResourceManager final : public NodeProtocol {
   // value), reads the queue tree, makes the state store object (not opened:
   // that is TransitionToActive's). Nothing runs yet.
   static Result<std::unique_ptr<ResourceManager>> Create(Configuration conf,
-                                                        ResourceManagerOptions options);
+                                                         ResourceManagerOptions options);
   ~ResourceManager() override;
   ResourceManager(const ResourceManager&) = delete;
   ResourceManager& operator=(const ResourceManager&) = delete;
@@ -95,7 +95,10 @@ class ResourceManager final : public NodeProtocol {
   // another format is refused with a message naming it and saying
   // `spindle rm --format-state-store` wipes it).
   Status TransitionToActive();
-  // Stops and discards the active services; OK if already standby.
+  // Stops and discards the active services; nothing if already standby.
+  // (An AM launch still in flight on the wire when its activation is
+  // discarded is for the HA work to cancel first: the daemon never goes
+  // standby before Stop.)
   void TransitionToStandby();
   HaState ha_state() const;
   bool active() const { return ha_state() == HaState::kActive; }
@@ -202,6 +205,8 @@ class ResourceManager final : public NodeProtocol {
   // activation's start (rm_identifier, container tokens). 0 while standby.
   int64_t cluster_timestamp() const;
   int64_t start_ms() const;
+  // Active, and the store lists the registry's nodes as they are now.
+  bool NodeListStoredForTest() const;
 
  private:
   ResourceManager(Configuration conf, CoreSettings settings, ResourceManagerOptions options);
@@ -210,6 +215,9 @@ class ResourceManager final : public NodeProtocol {
   // Active() or StandbyException.
   Result<std::shared_ptr<ActiveServices>> ActiveOrStandby() const EXCLUDES(state_mu_);
   ActiveServices& ActiveOrDie() const;
+  // Stops the active services (if active) and hands them back, the RM then
+  // standby.
+  std::shared_ptr<ActiveServices> StopActiveServices() EXCLUDES(state_mu_);
   // The configuration as the files say now (or the one given, without a dir).
   Result<Configuration> Reread() const;
   void AttemptEnded(const ApplicationAttemptId& attempt) EXCLUDES(hook_mu_);
@@ -230,6 +238,8 @@ class ResourceManager final : public NodeProtocol {
   // Shared with the calls in flight, so that a transition never frees what
   // a call still uses.
   std::shared_ptr<ActiveServices> active_ GUARDED_BY(state_mu_);
+  // Stop()'s: stopped, kept until the destructor. Lifecycle thread only.
+  std::shared_ptr<ActiveServices> final_activation_;
 
   mutable Mutex admin_mu_;
   AccessControlList admin_acl_ GUARDED_BY(admin_mu_);

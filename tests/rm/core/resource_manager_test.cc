@@ -48,7 +48,7 @@ class ResourceManagerTest : public ::testing::Test {
                 ("rm_core_test_" + std::to_string(::getpid()) + "_" +
                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(conf_dir_);
-    WriteQueues("default");
+    WriteQueues({"default"});
   }
   void TearDown() override {
     rm_.reset();
@@ -73,7 +73,6 @@ class ResourceManagerTest : public ::testing::Test {
     }
     xml << "</configuration>\n";
   }
-  void WriteQueues(const std::string& leaf) { WriteQueues(std::vector<std::string>{leaf}); }
 
   void WriteYarnSite(const std::map<std::string, std::string>& keys) {
     std::ofstream xml(conf_dir_ / "yarn-site.xml", std::ios::trunc);
@@ -277,7 +276,7 @@ TEST_F(ResourceManagerTest, RefreshesRereadTheConfigurationDirectory) {
   EXPECT_EQ(rm_->queue_config_version(), 1);
   // A tree Hadoop refuses to reload to (a queue removed while it is
   // RUNNING) leaves the current one.
-  WriteQueues("batch");
+  WriteQueues({"batch"});
   Status refused = rm_->RefreshQueues();
   EXPECT_EQ(refused.java_class(), "java.io.IOException");
   EXPECT_THAT(refused.message(), HasSubstr("Failed to re-init queues"));
@@ -322,7 +321,9 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
     NodeRegisterRequest resync = Registration(node_);
     resync.runs_applications = true;
     for (const ApplicationId& app : submitted) {
-      const RmAttempt* attempt = rm_->ApplicationReport(app)->current_attempt();
+      const Result<RmApp> report = rm_->ApplicationReport(app);
+      ASSERT_TRUE(report.ok());
+      const RmAttempt* attempt = report->current_attempt();
       ASSERT_NE(attempt, nullptr);
       ASSERT_TRUE(attempt->am_container.has_value());
       NodeContainerReport running;
@@ -358,7 +359,9 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
     ASSERT_TRUE(rm_->RegisterNode(resync).ok());
     ASSERT_TRUE(WaitFor([&] { return !rm_->holding_placements(); }));
     for (const ApplicationId& app : submitted) {
-      const RmAttempt* attempt = rm_->ApplicationReport(app)->current_attempt();
+      const Result<RmApp> report = rm_->ApplicationReport(app);
+      ASSERT_TRUE(report.ok());
+      const RmAttempt* attempt = report->current_attempt();
       EXPECT_EQ(attempt->id.attempt, 1) << app.ToString() << " kept its first attempt";
       EXPECT_EQ(attempt->state, AttemptState::kLaunched);
       EXPECT_EQ(rm_->ContainerReports(attempt->id).size(), 1u) << "its AM container is back";

@@ -114,11 +114,14 @@ class RmDaemon : public am_protocol::AdminActions {
   const std::string conf_dir_;
   std::atomic<int> exit_code_{0};
   RmAddresses addresses_;
-  // Declared before the core: AM launches still in flight when the core
-  // goes are cancelled by the client's destruction after it.
+  // The AM launcher's NM client: declared before the core, so destroyed
+  // after it, as the launcher each activation builds uses it.
   std::unique_ptr<ipc::RpcClient> nm_client_;
   std::unique_ptr<rm::ResourceManager> rm_;
   std::unique_ptr<am_protocol::AdminService> admin_service_;
+  // Built on the core's first activation with pointers into it (Deps
+  // structs): the daemon never goes standby before Stop, so they hold. The
+  // HA work re-points them onto the core's use-case methods first.
   std::unique_ptr<rm::AmrmTokenSecretProvider> amrm_provider_;
   std::unique_ptr<rm::RmDelegationTokenSecretProvider> delegation_provider_;
   std::unique_ptr<nm_shim::ResourceTrackerService> tracker_;

@@ -301,6 +301,35 @@ TEST_F(ResourceManagerTest, RefreshNodesDecommissionsExcludedNodes) {
   EXPECT_EQ(rm_->NodeCounts().active, 0);
 }
 
+// The NM liveliness monitor is an active service: a node that stops
+// heartbeating is LOST once the expiry is over, and its AM container ends
+// its attempt (the AM path hears of it).
+TEST_F(ResourceManagerTest, SilentNodesExpireWhileActive) {
+  auto rm = MakeRm({{"yarn.nm.liveness-monitor.expiry-interval-ms", "1500"}});
+  ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+  rm_ = std::move(rm).value();
+  ASSERT_TRUE(rm_->Start().ok());
+  Mutex ended_mu;
+  std::vector<ApplicationAttemptId> ended;
+  rm_->SetAttemptEndedHook([&](const ApplicationAttemptId& attempt) {
+    MutexLock lock(&ended_mu);
+    ended.push_back(attempt);
+  });
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  const ApplicationId app = SubmitAndLaunch();
+  const ApplicationAttemptId first{app, 1};
+  ASSERT_TRUE(WaitFor([&] {
+    auto node = rm_->NodeReportOf(node_);
+    return node.has_value() && node->state == NodeState::kLost;
+  })) << "the silent node is never declared lost";
+  EXPECT_EQ(rm_->NodeCounts().lost, 1);
+  ASSERT_TRUE(WaitFor([&] {
+    MutexLock lock(&ended_mu);
+    return std::count(ended.begin(), ended.end(), first) == 1;
+  })) << "the lost AM container ends its attempt";
+  EXPECT_TRUE(rm_->ContainerReports(first).empty());
+}
+
 // One ResourceManager object goes active, standby, active, standby, active:
 // each activation recovers every application the store holds, continues
 // the ids, starts a new epoch, and waits for the previous activation's nodes

@@ -161,6 +161,7 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
     }
   }
   recovered_asks_ = std::move(recovered->asks);
+  recovered_attempt_rows_ = std::move(recovered->attempt_rows);
   awaited_nodes_ = std::move(recovered->nodes);
   holding_ = !awaited_nodes_.empty();
   return Status::OK();

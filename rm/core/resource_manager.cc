@@ -386,6 +386,13 @@ std::map<ApplicationAttemptId, std::string> ResourceManager::RecoveredAsks() con
   return active->recovered_asks();
 }
 
+std::map<ApplicationAttemptId, std::map<std::string, std::string>>
+ResourceManager::RecoveredAttemptRows() const {
+  auto active = Active();
+  if (active == nullptr) return {};
+  return active->recovered_attempt_rows();
+}
+
 bool ResourceManager::holding_placements() const {
   auto active = Active();
   return active != nullptr && active->holding_placements();

@@ -341,6 +341,14 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
   const int64_t cluster_timestamp = rm_->cluster_timestamp();
   WriteQueues({"default", "batch"});
   ASSERT_TRUE(rm_->RefreshQueues().ok());
+  // What the AM path keeps for a live attempt (its asks, as bytes and as
+  // rows) goes through the activation's store.
+  const ApplicationAttemptId first_attempt{first, 1};
+  ASSERT_NE(rm_->app_store(), nullptr);
+  ASSERT_TRUE(rm_->app_store()->SaveAsks(first_attempt, "ask-table").ok());
+  AttemptRowChanges rows;
+  rows.put = {{"ask/1", "two containers"}};
+  ASSERT_TRUE(rm_->app_store()->SaveAttemptRows(first_attempt, rows).ok());
 
   std::vector<ApplicationId> submitted = {first};
   for (int round = 1; round <= 2; ++round) {
@@ -368,6 +376,7 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
     EXPECT_TRUE(IsStandby(rm_->NewApplicationId().status()));
     EXPECT_TRUE(IsStandby(rm_->ApplicationReport(first).status()));
     EXPECT_TRUE(rm_->NodeReports().empty());
+    EXPECT_TRUE(rm_->RecoveredAsks().empty());
     // The always-on side still answers.
     EXPECT_NE(rm_->QueueReport()->FindLeaf("batch"), nullptr);
 
@@ -382,6 +391,8 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
       EXPECT_NE(recovered->state, AppState::kFailed);
     }
     EXPECT_EQ(rm_->ApplicationReports().size(), submitted.size());
+    EXPECT_EQ(rm_->RecoveredAsks().at(first_attempt), "ask-table");
+    EXPECT_EQ(rm_->RecoveredAttemptRows().at(first_attempt).at("ask/1"), "two containers");
     // The previous activation's node is awaited before anything is placed;
     // it re-registers (an NM resyncs with the new active RM).
     EXPECT_TRUE(rm_->holding_placements());

@@ -67,6 +67,7 @@ Status RmDaemon::Init(rm::Configuration conf, const Clock* clock) {
   rm::ResourceManagerOptions options;
   options.conf_dir = conf_dir_;
   options.clock = clock;
+  options.node_token_service = am_protocol::NodeTokenService;
   options.launcher_factory = [this, clock, nm_connect_retry](const rm::SecretManagers& secrets) {
     return std::make_unique<nm_shim::IpcAmLauncher>(
         nm_client_.get(), secrets.amrm, secrets.container, secrets.nm, clock, nm_connect_retry);
@@ -120,25 +121,8 @@ Status RmDaemon::BuildServers() {
       server("ResourceTracker", addresses_.resource_tracker,
              "yarn.resourcemanager.resource-tracker.client.thread-count", tracker_services, {}));
 
-  // ApplicationMasterProtocol (8030). The AM path's state lives in the
-  // handler until rm::AttemptAllocator moves into the core (resource_manager.h).
-  am_protocol::AmServiceDeps deps;
-  deps.apps = &rm_->apps();
-  deps.nodes = &rm_->nodes();
-  deps.containers = &rm_->containers();
-  deps.pool = &rm_->pool();
-  deps.amrm_tokens = secrets.amrm;
-  deps.container_tokens = secrets.container;
-  deps.nm_tokens = secrets.nm;
-  deps.clock = rm_->clock();
-  deps.store = rm_->app_store();
-  deps.placements_held = [core = rm_.get()] { return core->holding_placements(); };
-  deps.rules = hadoop.am_rules;
-  am_service_ = std::make_unique<am_protocol::AmService>(deps);
-  am_service_->SetRecoveredAsks(rm_->RecoveredAsks());
-  rm_->SetAttemptEndedHook([service = am_service_.get()](const rm::ApplicationAttemptId& attempt) {
-    service->AttemptEnded(attempt);
-  });
+  // ApplicationMasterProtocol (8030): decodes into the core's AttemptAllocator.
+  am_service_ = std::make_unique<am_protocol::AmService>(&rm_->attempt_allocator());
   auto scheduler_services = std::make_shared<ipc::ServiceRegistry>();
   scheduler_services->Add(am_service_->MakeRpcService());
   amrm_provider_ = std::make_unique<rm::AmrmTokenSecretProvider>(secrets.amrm);

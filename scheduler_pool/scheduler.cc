@@ -41,9 +41,18 @@ Scheduler::~Scheduler() = default;
 // ---- Inbox and outbox (any thread) ----
 
 void Scheduler::Post(Message m) {
-  MutexLock lock(&inbox_mu_);
-  inbox_.push_back(std::move(m));
-  inbox_cv_.Signal();
+  bool was_empty = false;
+  {
+    MutexLock lock(&inbox_mu_);
+    was_empty = inbox_.empty();
+    inbox_.push_back(std::move(m));
+  }
+  // Only the first message of a batch wakes the owner: WaitForWork does not
+  // wait while the inbox has mail, so later ones are drained with it. (Every
+  // released container posts one; a signal each was a futex wake-up per
+  // container under `spindle bench wire`.) Signalled after the unlock, so
+  // that the woken owner does not block on inbox_mu_ at once.
+  if (was_empty) inbox_cv_.Signal();
 }
 
 void Scheduler::AddApp(const AppSpec& spec) {

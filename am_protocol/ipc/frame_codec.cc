@@ -1,5 +1,6 @@
 #include "am_protocol/ipc/frame_codec.h"
 
+#include <glog/logging.h>
 #include <google/protobuf/io/coded_stream.h>
 
 namespace spindle::ipc {
@@ -63,13 +64,26 @@ uint32_t ReadBigEndian32(const char* bytes) {
 }
 
 std::string EncodeFrame(std::initializer_list<const google::protobuf::MessageLite*> parts) {
+  // Sizes first, so that the frame is one allocation of its exact length and
+  // each part serialises straight into it (a response of a few hundred
+  // containers is hundreds of KB: growing the string copied it each time).
+  size_t body = 0;
+  for (const auto* part : parts) {
+    const size_t size = part->ByteSizeLong();
+    body += CodedOutputStream::VarintSize32(static_cast<uint32_t>(size)) + size;
+  }
   std::string out;
-  AppendBigEndian32(0, &out);
-  for (const auto* part : parts) AppendDelimited(*part, &out);
-  const uint32_t length = static_cast<uint32_t>(out.size() - kFrameLengthBytes);
-  std::string prefix;
-  AppendBigEndian32(length, &prefix);
-  out.replace(0, kFrameLengthBytes, prefix);
+  out.reserve(kFrameLengthBytes + body);
+  AppendBigEndian32(static_cast<uint32_t>(body), &out);
+  out.resize(kFrameLengthBytes + body);
+  auto* cursor = reinterpret_cast<uint8_t*>(out.data() + kFrameLengthBytes);
+  for (const auto* part : parts) {
+    // ByteSizeLong() above cached every part's size.
+    const int size = part->GetCachedSize();
+    cursor = CodedOutputStream::WriteVarint32ToArray(static_cast<uint32_t>(size), cursor);
+    cursor = part->SerializeWithCachedSizesToArray(cursor);
+  }
+  DCHECK_EQ(reinterpret_cast<char*>(cursor), out.data() + out.size());
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "am_protocol/ipc/call_arena.h"
 #include "am_protocol/ipc/connection_identity.h"
 #include "am_protocol/ipc/error_mapping.h"
 #include "am_protocol/ipc/frame_codec.h"
@@ -41,16 +42,19 @@ class RpcService {
   void AddMethod(const std::string& method,
                  std::function<Status(const ConnectionIdentity&, const Req&, Resp*)> fn) {
     AddRawMethod(method, [fn = std::move(fn)](std::string_view payload, InboundCall call) {
-      Req request;
-      if (Status parsed = ParseMessage(payload, &request); !parsed.ok()) {
+      // Both messages live in the call's arena (call_arena.h): the response
+      // is encoded into the answer frame before the arena goes.
+      CallArena arena;
+      Req* request = google::protobuf::Arena::CreateMessage<Req>(arena.get());
+      if (Status parsed = ParseMessage(payload, request); !parsed.ok()) {
         call.RespondError(java::kRpcServerException, parsed.message() + " for " + call.method(),
                           hadoop::common::RpcResponseHeaderProto::ERROR_RPC_SERVER);
         return;
       }
-      Resp response;
-      Status s = fn(call.identity(), request, &response);
+      Resp* response = google::protobuf::Arena::CreateMessage<Resp>(arena.get());
+      Status s = fn(call.identity(), *request, response);
       if (s.ok()) {
-        call.RespondSuccess(response);
+        call.RespondSuccess(*response);
       } else {
         call.RespondFailure(s);
       }

@@ -1,6 +1,10 @@
 #include "am_protocol/ipc/server_connection.h"
 
 #include <glog/logging.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <cerrno>
 
 #include "am_protocol/ipc/socket_reader.h"
 #include "base/base64.h"
@@ -31,6 +35,7 @@ ServerConnection::ServerConnection(asio::ip::tcp::socket socket, ServerConnectio
       idle_timer_(strand_),
       remote_(RemoteOf(socket_)),
       peer_ip_(std::move(peer_ip)),
+      fd_(socket_.native_handle()),
       session_(env->session_options, this, NewNonce()) {
   error_code ec;
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
@@ -89,36 +94,123 @@ void ServerConnection::OnReadable(const error_code& wait_ec) {
     CloseNow(ec == asio::error::eof ? "peer closed" : ec.message());
     return;
   }
-  active_since_timer_ = true;
+  active_since_timer_.store(true, std::memory_order_relaxed);
   RpcActivityCounters::Add(env_->activity.received_bytes, static_cast<int64_t>(bytes.size()));
   if (!session_.OnData(bytes)) {
     LOG(WARNING) << LogPrefix() << "closing: " << session_.close_reason();
-    close_after_flush_ = true;
-    if (writing_.empty() && out_queue_.empty()) CloseNow(session_.close_reason());
+    bool flushed = false;
+    {
+      MutexLock lock(&write_mu_);
+      close_after_flush_ = true;
+      flushed = !sending_ && out_queue_.empty();
+    }
+    if (flushed) CloseNow(session_.close_reason());
     return;
   }
   DoRead();
 }
 
 void ServerConnection::SendBytes(std::string bytes) {
-  out_queue_.push_back(std::move(bytes));
-  if (writing_.empty()) StartWrite();
+  // On the strand (the session's replies): queued behind any answer being
+  // sent, and sent by the async_write path.
+  {
+    MutexLock lock(&write_mu_);
+    if (write_closed_) return;
+    out_queue_.push_back(std::move(bytes));
+    if (sending_) return;
+    sending_ = true;
+    writing_.swap(out_queue_);
+    written_ = 0;
+  }
+  StartAsyncWrite();
 }
 
 void ServerConnection::SendResponse(std::string frame) {
-  asio::post(strand_, [self = shared_from_this(), frame = std::move(frame)]() mutable {
-    self->calls_in_progress_.fetch_sub(1, std::memory_order_relaxed);
-    if (self->closed_) return;
-    self->SendBytes(std::move(frame));
-  });
+  calls_in_progress_.fetch_sub(1, std::memory_order_relaxed);
+  MutexLock lock(&write_mu_);
+  if (write_closed_) return;
+  out_queue_.push_back(std::move(frame));
+  if (sending_) return;  // the sender takes it with its next send
+  sending_ = true;
+  SendOnThisThread();
 }
 
-void ServerConnection::StartWrite() {
-  if (closed_ || out_queue_.empty()) return;
-  writing_.swap(out_queue_);
+void ServerConnection::SendOnThisThread() {
+  auto self = shared_from_this();  // CloseNow and the strand may run meanwhile
+  while (!out_queue_.empty() && !write_closed_) {
+    writing_.swap(out_queue_);
+    written_ = 0;
+    handler_sending_ = true;
+    write_mu_.Unlock();
+    error_code ec;
+    const bool all_sent = SendWithoutBlocking(&ec);
+    write_mu_.Lock();
+    handler_sending_ = false;
+    if (ec || write_closed_) {
+      writing_.clear();
+      if (ec && !write_closed_) {
+        asio::post(strand_, [self, why = "write failed: " + ec.message()] { self->CloseNow(why); });
+      }
+      break;
+    }
+    if (!all_sent) {
+      // The socket is full: the strand waits for it to drain, and keeps
+      // sending_ until the queue is empty.
+      asio::post(strand_, [self] { self->StartAsyncWrite(); });
+      return;
+    }
+    active_since_timer_.store(true, std::memory_order_relaxed);
+    writing_.clear();
+  }
+  sending_ = false;
+  AfterSendingLocked();
+}
+
+bool ServerConnection::SendWithoutBlocking(error_code* ec) {
+  constexpr size_t kMaxIov = 64;
+  size_t first = 0;  // writing_[first] is the first frame not fully sent
+  while (first < writing_.size()) {
+    iovec iov[kMaxIov];
+    size_t count = 0;
+    for (size_t i = first; i < writing_.size() && count < kMaxIov; ++i, ++count) {
+      const size_t skip = i == first ? written_ : 0;
+      iov[count].iov_base = writing_[i].data() + skip;
+      iov[count].iov_len = writing_[i].size() - skip;
+    }
+    msghdr message{};
+    message.msg_iov = iov;
+    message.msg_iovlen = count;
+    const ssize_t n = ::sendmsg(fd_, &message, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      *ec = error_code(errno, boost::system::system_category());
+      return false;
+    }
+    RpcActivityCounters::Add(env_->activity.sent_bytes, static_cast<int64_t>(n));
+    size_t left = static_cast<size_t>(n);
+    while (first < writing_.size()) {
+      const size_t rest = writing_[first].size() - written_;
+      if (left < rest) {
+        written_ += left;
+        break;
+      }
+      left -= rest;
+      written_ = 0;
+      ++first;
+    }
+  }
+  writing_.erase(writing_.begin(), writing_.begin() + static_cast<std::ptrdiff_t>(first));
+  return writing_.empty();
+}
+
+void ServerConnection::StartAsyncWrite() {
+  if (closed_) return;
   std::vector<asio::const_buffer> buffers;
   buffers.reserve(writing_.size());
-  for (const auto& frame : writing_) buffers.emplace_back(asio::buffer(frame));
+  for (size_t i = 0; i < writing_.size(); ++i) {
+    buffers.emplace_back(asio::buffer(writing_[i]) + (i == 0 ? written_ : 0));
+  }
   asio::async_write(
       socket_, buffers,
       asio::bind_executor(strand_, [self = shared_from_this()](const error_code& ec, size_t n) {
@@ -129,16 +221,36 @@ void ServerConnection::StartWrite() {
 
 void ServerConnection::OnWrite(const error_code& ec) {
   writing_.clear();
+  written_ = 0;
   if (closed_) return;
   if (ec) {
     CloseNow("write failed: " + ec.message());
     return;
   }
-  active_since_timer_ = true;
-  if (!out_queue_.empty()) {
-    StartWrite();
-  } else if (close_after_flush_) {
-    CloseNow(session_.close_reason());
+  active_since_timer_.store(true, std::memory_order_relaxed);
+  {
+    MutexLock lock(&write_mu_);
+    if (!out_queue_.empty()) {
+      writing_.swap(out_queue_);
+    } else {
+      sending_ = false;
+      AfterSendingLocked();
+      return;
+    }
+  }
+  StartAsyncWrite();
+}
+
+void ServerConnection::AfterSendingLocked() {
+  if (close_deferred_) {
+    close_deferred_ = false;
+    asio::post(strand_, [self = shared_from_this()] {
+      error_code ignored;
+      self->socket_.close(ignored);
+    });
+  } else if (close_after_flush_ && !write_closed_) {
+    asio::post(strand_,
+               [self = shared_from_this()] { self->CloseNow(self->session_.close_reason()); });
   }
 }
 
@@ -212,13 +324,17 @@ void ServerConnection::ArmIdleTimer() {
 
 void ServerConnection::OnIdleTimer(const error_code& ec) {
   if (ec || closed_) return;
-  const bool busy = calls_in_progress_.load(std::memory_order_relaxed) > 0 || !writing_.empty();
-  if (!active_since_timer_ && !busy) {
+  bool sending = false;
+  {
+    MutexLock lock(&write_mu_);
+    sending = sending_;
+  }
+  const bool busy = calls_in_progress_.load(std::memory_order_relaxed) > 0 || sending;
+  if (!active_since_timer_.exchange(false, std::memory_order_relaxed) && !busy) {
     LOG(INFO) << LogPrefix() << "closing idle connection";
     CloseNow("idle");
     return;
   }
-  active_since_timer_ = false;
   ArmIdleTimer();
 }
 
@@ -230,10 +346,21 @@ void ServerConnection::CloseNow(const std::string& why) {
     RpcActivityCounters::Add(env_->activity.open_connections, -1);
   }
   VLOG(1) << LogPrefix() << "closed: " << why;
+  bool defer_close = false;
+  {
+    MutexLock lock(&write_mu_);
+    write_closed_ = true;
+    out_queue_.clear();
+    // A handler thread inside a send still uses the descriptor: shut the
+    // socket down now (the peer sees the end, the send fails) and let the
+    // sender post the close (AfterSendingLocked).
+    defer_close = handler_sending_;
+    close_deferred_ = defer_close;
+  }
   error_code ignored;
   idle_timer_.cancel(ignored);
   socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  socket_.close(ignored);
+  if (!defer_close) socket_.close(ignored);
   LeaveTable();
 }
 

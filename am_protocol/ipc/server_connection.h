@@ -1,13 +1,22 @@
 // ServerConnection: one accepted TCP connection of an RpcServer. It owns the
 // socket and a ServerSession, reads on its strand, hands calls to the worker
-// pool, and writes every queued frame with one gathered write. A slow reader
-// or writer only ever stalls its own connection.
+// pool, and writes queued frames in order. A slow reader or writer only ever
+// stalls its own connection.
+//
+// Writing: the handler thread that answers a call writes the answer itself
+// with a non-blocking send when nothing else is being sent on the connection
+// (no hand-off back to the I/O thread, whose wake-up and context switch cost
+// as much as the send). Frames that arrive meanwhile queue and go out with
+// the next send, in order; what the socket will not take now is handed to
+// the strand, which waits for the socket to drain (async_write). Exactly one
+// thread sends at a time: the one that set sending_.
 //
 // Memory: an idle connection holds no read buffer (socket_reader.h), and
 // its session's frame buffer is released once drained (frame_decoder.h).
 //
-// Thread contract: all members are touched only on strand_, except
-// SendResponse() and Close(), which post onto it and are safe from any thread.
+// Thread contract: members are touched only on strand_, except those
+// GUARDED_BY(write_mu_), `writing_`/`written_` (only by the thread that set
+// sending_), and SendResponse() and Close(), which are safe from any thread.
 #pragma once
 
 #include <atomic>
@@ -23,6 +32,7 @@
 #include "am_protocol/ipc/rpc_activity.h"
 #include "am_protocol/ipc/rpc_service.h"
 #include "am_protocol/ipc/server_session.h"
+#include "base/mutex.h"
 
 namespace spindle::ipc {
 
@@ -67,8 +77,19 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection>,
 
   void DoRead();
   void OnReadable(const boost::system::error_code& ec);
-  void StartWrite();
+  // With sending_ just set by this thread: moves the queue to writing_ and
+  // sends it without blocking until the queue stays empty (then clears
+  // sending_) or the socket is full (then the strand takes over).
+  void SendOnThisThread() REQUIRES(write_mu_);
+  // Sends writing_ from written_ on without blocking; false once the socket
+  // takes no more (what is left stays in writing_). Errors in *ec.
+  bool SendWithoutBlocking(boost::system::error_code* ec);
+  // On the strand, owning sending_: async_write of what is left in writing_.
+  void StartAsyncWrite();
   void OnWrite(const boost::system::error_code& ec);
+  // sending_ is being let go: what the strand must do now that nothing is
+  // being sent (close after a flush, or a close deferred for the sender).
+  void AfterSendingLocked() REQUIRES(write_mu_);
   void ArmIdleTimer();
   void OnIdleTimer(const boost::system::error_code& ec);
   void CloseNow(const std::string& why);
@@ -82,16 +103,36 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection>,
   boost::asio::steady_timer idle_timer_;
   std::string remote_;
   const std::string peer_ip_;
+  // The socket's descriptor, for handler threads' sends (never closed while
+  // one sends: see close_deferred_).
+  const int fd_;
   ServerSession session_;
   std::shared_ptr<const ConnectionIdentity> identity_;
-  std::vector<std::string> out_queue_;
-  std::vector<std::string> writing_;
   bool closed_ = false;
   // Counted in env_->activity.open_connections until closed.
   bool counted_open_ = true;
-  bool close_after_flush_ = false;
-  bool active_since_timer_ = false;
+  std::atomic<bool> active_since_timer_{false};
   std::atomic<int> calls_in_progress_{0};
+
+  Mutex write_mu_;
+  // Frames waiting for the sender, in order.
+  std::vector<std::string> out_queue_ GUARDED_BY(write_mu_);
+  // A thread (a handler's, or the strand's async_write) owns the send side.
+  bool sending_ GUARDED_BY(write_mu_) = false;
+  // A handler thread is inside a send on fd_ right now.
+  bool handler_sending_ GUARDED_BY(write_mu_) = false;
+  // CloseNow ran: nothing more is queued or sent.
+  bool write_closed_ GUARDED_BY(write_mu_) = false;
+  // CloseNow ran while a handler thread was sending: the socket was shut
+  // down but not closed (its descriptor must not be reused under that
+  // send); the sender posts the close to the strand when it is done.
+  bool close_deferred_ GUARDED_BY(write_mu_) = false;
+  // The session asked to close once what is queued has been sent.
+  bool close_after_flush_ GUARDED_BY(write_mu_) = false;
+  // Frames being sent, and how much of the first has gone: owned by the
+  // thread that set sending_.
+  std::vector<std::string> writing_;
+  size_t written_ = 0;
 };
 
 }  // namespace spindle::ipc

@@ -11,11 +11,6 @@ namespace spindle::rm {
 
 namespace {
 
-int64_t RoundUp(int64_t value, int64_t step) {
-  if (step <= 0) return value;
-  return (value + step - 1) / step * step;
-}
-
 // A recovered app in a final state whose attempt records say otherwise: the
 // RM stopped after storing the app's end and before storing its attempt's
 // (finishApplicationMaster stores the app first). Left as it was, such an
@@ -104,8 +99,8 @@ Status ApplicationManager::Submit(Submission submission) {
                                                       "duplicate!");
     }
     if (!submission.unmanaged_am) {
-      // Normalise as the CapacityScheduler does: up to a multiple of the
-      // minimum allocation, checked against the maximum.
+      // Checked against the maximum as RMAppManager.validateResourceRequest
+      // checks it.
       pool::Resource& am = submission.am_resource;
       const int64_t memory = am.memory_mb();
       const int64_t vcores = am.vcores();
@@ -125,9 +120,11 @@ Status ApplicationManager::Submit(Submission submission) {
                 std::to_string(vcores) +
                 ", maxVirtualCores=" + std::to_string(options_.max_allocation.vcores()));
       }
-      am = pool::Resource::Of(std::max(options_.min_allocation.memory_mb(),
-                                       RoundUp(memory, options_.min_allocation.memory_mb())),
-                              std::max(options_.min_allocation.vcores(), vcores));
+      // The scheduler normalises the AM's request as every other
+      // (CapacityScheduler.allocate -> SchedulerUtils.normalizeRequests).
+      am = ResourceNormalizer(options_.resource_calculator, options_.min_allocation,
+                              options_.max_allocation)
+               .Normalize(am);
     }
     RmApp app;
     app.max_attempts = submission.max_attempts <= 0

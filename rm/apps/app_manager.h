@@ -30,6 +30,7 @@
 #include "rm/apps/rm_app.h"
 #include "rm/containers/container_registry.h"
 #include "rm/nodes/node_directory.h"
+#include "rm/scheduling/resource_normalizer.h"
 #include "scheduler_pool/scheduler_pool.h"
 
 namespace spindle::rm {
@@ -57,6 +58,9 @@ struct ApplicationManagerOptions {
   pool::Resource min_allocation = pool::Resource::Of(1024, 1);
   // yarn.scheduler.maximum-allocation-{mb,vcores}. Default: 8192 MB, 4.
   pool::Resource max_allocation = pool::Resource::Of(8192, 4);
+  // yarn.scheduler.capacity.resource-calculator: how asks are normalised
+  // (rm/scheduling/resource_normalizer.h). Default: DefaultResourceCalculator.
+  ResourceCalculator resource_calculator = ResourceCalculator::kDefault;
   // yarn.resourcemanager.max-completed-applications. Default: 10000.
   int32_t max_completed_apps = 10000;
   // This RM start's epoch (restarts with recovery so far): the high bits of

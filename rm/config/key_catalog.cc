@@ -494,13 +494,20 @@ const KeySpec kCatalog[] = {
      "maximum applications of every queue that sets none"},
     {"yarn.scheduler.capacity.user-limit-factor", kHonoured, kRm, kDouble, "1", kNoHadoopKey,
      "(Spindle) the user-limit-factor of every queue that sets none"},
-    {"yarn.scheduler.capacity.resource-calculator", kIgnored, kNone, kText, nullptr,
+    {"yarn.scheduler.capacity.resource-calculator", kHonoured, kRm, kText,
+     "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator",
      All("org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator"),
-     "Spindle always counts vcores as well as memory", "*DominantResourceCalculator", kWarning,
-     false,
-     "Spindle always counts vcores as well as memory (as DominantResourceCalculator does); with "
-     "DefaultResourceCalculator Hadoop counts memory only, so Spindle may place fewer containers "
-     "on a node whose vcores run out"},
+     "how an AM's asks are normalised (SchedulerUtils.normalizeRequest): "
+     "DefaultResourceCalculator rounds memory up to a multiple of the minimum allocation and "
+     "gives every container 1 vcore; DominantResourceCalculator rounds memory and vcores. The "
+     "pool still places a container only where its vcores fit too (Hadoop's "
+     "DefaultResourceCalculator would not count them, so a node with free memory and no free "
+     "vcores takes no more containers in Spindle)",
+     "org.apache.hadoop.yarn.util.resource.DefaultResourceCalculator|"
+     "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator",
+     kBlocker, true,
+     "spindle rm refuses to start: only Hadoop's two calculators are known (a custom class is "
+     "not loaded)"},
     {"yarn.scheduler.capacity.node-locality-delay",
      kIgnored,
      kNone,

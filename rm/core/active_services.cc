@@ -140,10 +140,25 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
   apps_ =
       std::make_unique<ApplicationManager>(app_options, pool_.get(), containers_.get(),
                                            launcher_.get(), nodes_.get(), clock, app_store_.get());
+  AttemptAllocatorDeps allocator;
+  allocator.apps = apps_.get();
+  allocator.nodes = nodes_.get();
+  allocator.containers = containers_.get();
+  allocator.pool = pool_.get();
+  allocator.amrm_tokens = amrm_tokens_.get();
+  allocator.container_tokens = container_tokens_.get();
+  allocator.nm_tokens = nm_tokens_.get();
+  allocator.clock = clock;
+  allocator.token_service = context_.node_token_service;
+  allocator.store = app_store_.get();
+  allocator.placements_held = [this] { return holding_.load(); };
+  allocator.rules = settings.hadoop().am_rules;
+  attempt_allocator_ = std::make_unique<AttemptAllocator>(allocator);
   ApplicationManager::Listener listener;
   listener.attempt_ended = [this](const RmApp&, const RmAttempt& attempt) {
     amrm_tokens_->AttemptFinished(attempt.id);
     nm_tokens_->UnregisterAttempt(attempt.id);
+    attempt_allocator_->AttemptEnded(attempt.id);
     if (context_.attempt_ended) context_.attempt_ended(attempt.id);
   };
   apps_->SetListener(std::move(listener));
@@ -160,6 +175,7 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
       amrm_tokens_->AddRecoveredAttempt(attempt->id);
     }
   }
+  attempt_allocator_->SetRecoveredAsks(recovered->asks);
   recovered_asks_ = std::move(recovered->asks);
   recovered_attempt_rows_ = std::move(recovered->attempt_rows);
   awaited_nodes_ = std::move(recovered->nodes);

@@ -32,6 +32,7 @@
 #include "rm/apps/am_launcher.h"
 #include "rm/apps/app_manager.h"
 #include "rm/containers/container_registry.h"
+#include "rm/core/attempt_allocator.h"
 #include "rm/core/core_settings.h"
 #include "rm/core/node_tracker.h"
 #include "rm/nodes/node_registry.h"
@@ -69,6 +70,8 @@ struct ActiveServicesContext {
   std::string store_name;
   const Clock* clock = nullptr;
   AmLauncherFactory launcher_factory;
+  // The service a node's tokens name (AttemptAllocatorDeps::token_service).
+  std::function<std::string(const NodeId&)> node_token_service;
   // Every attempt's end, after the secret managers forgot it (the AM path's
   // hook, see ResourceManager::SetAttemptEndedHook).
   std::function<void(const ApplicationAttemptId&)> attempt_ended;
@@ -93,6 +96,8 @@ class ActiveServices {
   ContainerRegistry& containers() { return *containers_; }
   pool::SchedulerPool& pool() { return *pool_; }
   NodeTracker& node_tracker() { return *node_tracker_; }
+  // The AM path: register/allocate/finish of an attempt.
+  AttemptAllocator& attempt_allocator() { return *attempt_allocator_; }
   SecretManagers secrets() const {
     return {amrm_tokens_.get(), container_tokens_.get(), nm_tokens_.get(),
             delegation_tokens_.get()};
@@ -155,6 +160,7 @@ class ActiveServices {
   std::unique_ptr<StateStoreAppStore> app_store_;
   std::unique_ptr<ApplicationManager> apps_;
   std::unique_ptr<NodeTracker> node_tracker_;
+  std::unique_ptr<AttemptAllocator> attempt_allocator_;
 
   Mutex pool_queues_mu_;
   int64_t last_capacity_mb_ GUARDED_BY(pool_queues_mu_) = -1;

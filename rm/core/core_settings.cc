@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "rm/nodes/topology_table.h"
+#include "rm/scheduling/resource_normalizer.h"
 #include "rm/security/security_config.h"
 
 namespace spindle::rm {
@@ -63,6 +64,11 @@ Status ReadApplicationOptions(const Configuration& conf, CoreSettings* s) {
   }
   ASSIGN_OR_RETURN(apps.am_expiry,
                    Millis(conf, "yarn.am.liveness-monitor.expiry-interval-ms", 600000));
+  // capacity-scheduler.xml; an unknown class fails the start, as in Hadoop.
+  ASSIGN_OR_RETURN(
+      apps.resource_calculator,
+      ParseResourceCalculator(
+          conf.GetTrimmed(kResourceCalculatorKey).value_or(kDefaultResourceCalculatorClass)));
   // 10000 on 2.x, 1000 on 3.x (the line's yarn-default.xml).
   ASSIGN_OR_RETURN(int64_t max_completed,
                    conf.GetInt("yarn.resourcemanager.max-completed-applications", 1000));

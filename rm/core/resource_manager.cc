@@ -41,8 +41,9 @@ ResourceManager::ResourceManager(Configuration conf, CoreSettings settings,
 
 Result<std::unique_ptr<ResourceManager>> ResourceManager::Create(Configuration conf,
                                                                  ResourceManagerOptions options) {
-  if (!options.launcher_factory) {
-    return Status::InvalidArgument("ResourceManager needs an AM launcher factory");
+  if (!options.launcher_factory || !options.node_token_service) {
+    return Status::InvalidArgument(
+        "ResourceManager needs an AM launcher factory and a node token service");
   }
   ASSIGN_OR_RETURN(CoreSettings settings, CoreSettings::FromConfiguration(conf));
   const HadoopLineTraits& hadoop = settings.hadoop();
@@ -105,6 +106,7 @@ Status ResourceManager::TransitionToActive() {
   context.store_name = store_where_;
   context.clock = clock_;
   context.launcher_factory = options_.launcher_factory;
+  context.node_token_service = options_.node_token_service;
   context.attempt_ended = [this](const ApplicationAttemptId& attempt) { AttemptEnded(attempt); };
   ASSIGN_OR_RETURN(std::unique_ptr<ActiveServices> active, ActiveServices::Activate(context));
   {
@@ -401,6 +403,7 @@ bool ResourceManager::holding_placements() const {
 // ---- The active objects ----
 
 ApplicationManager& ResourceManager::apps() { return ActiveOrDie().apps(); }
+AttemptAllocator& ResourceManager::attempt_allocator() { return ActiveOrDie().attempt_allocator(); }
 NodeRegistry& ResourceManager::nodes() { return ActiveOrDie().nodes(); }
 ContainerRegistry& ResourceManager::containers() { return ActiveOrDie().containers(); }
 pool::SchedulerPool& ResourceManager::pool() { return ActiveOrDie().pool(); }

@@ -63,6 +63,9 @@ struct ResourceManagerOptions {
   const Clock* clock = SystemClock::Get();
   // Builds each activation's AM launcher. Required.
   AmLauncherFactory launcher_factory;
+  // The service a node's tokens name ("IP:port", Hadoop's
+  // SecurityUtil.buildTokenService; the wire resolves it). Required.
+  std::function<std::string(const NodeId&)> node_token_service;
   // Called (once, from the thread that wrote) when the state store failed a
   // write and the configuration says the RM exits then
   // (StoreFailureAction::kExit): the daemon stops itself with status 1.
@@ -177,14 +180,14 @@ class ResourceManager final : public NodeProtocol {
   Status UnregisterNode(const NodeId& node) override;
 
   // ---- The AM path (ApplicationMasterProtocol) ----
-  // rm::AttemptAllocator (rm/core/attempt_allocator.h, register / allocate /
-  // finish of an attempt, helper "core") is owned here once merged: built by
-  // each activation beside the application manager, given recovered_asks()
-  // and told of every attempt's end. Until then the AM protocol handler
-  // (am_protocol/am_service) keeps that state, and these are its hooks:
-  //
-  // Called after each attempt's end (once its tokens are forgotten), from
-  // the thread that ended it. Kept across activations; may be set any time.
+  // Register / allocate / finish of an attempt (AttemptAllocator), owned by
+  // each activation beside the application manager: it is told of every
+  // attempt's end and given the recovered asks. CHECK-fails while standby;
+  // valid until the next TransitionToStandby/Stop.
+  AttemptAllocator& attempt_allocator();
+  // Also called after each attempt's end (once its tokens and allocate
+  // state are forgotten), from the thread that ended it. Kept across
+  // activations; may be set any time.
   void SetAttemptEndedHook(std::function<void(const ApplicationAttemptId&)> hook);
   // What live attempts still asked for at the last activation's recovery
   // (AppStore::SaveAsks bytes); empty while standby.

@@ -2,8 +2,6 @@
 
 #include <glog/logging.h>
 
-#include "base/crypto.h"
-
 namespace spindle::rm {
 
 Status ContainerTokenSecretManager::Options::Validate() const {
@@ -30,15 +28,16 @@ ContainerTokenSecretManager::ContainerTokenSecretManager(Options options,
 
 Token ContainerTokenSecretManager::CreateContainerToken(
     const ContainerTokenRequest& request) const {
-  // One copy of the key, so that its id and bytes match even across a roll.
-  const MasterKey key = keys_->Current();
+  // One signing key, so that its id and bytes match even across a roll; its
+  // HMAC key schedule is made once per key (MasterKeyManager), not here.
+  const SigningKey key = keys_->CurrentSigningKey();
   ContainerTokenStamp stamp;
   stamp.expiry_time_ms = clock_->WallMillis() + options_.token_expiry_ms;
   stamp.master_key_id = key.key_id;
   stamp.rm_identifier = options_.rm_identifier;
   Token token;
   token.identifier = EncodeContainerTokenIdentifier(request, stamp, options_.layout);
-  token.password = HmacSha1(key.bytes, token.identifier);
+  token.password = key.hmac->Sign(token.identifier);
   token.kind = kContainerTokenKind;
   token.service = request.nm_service;
   VLOG(2) << "container token for " << request.container_id.ToString() << " on "

@@ -128,6 +128,32 @@ std::optional<MasterKey> MasterKeyManager::Find(int32_t key_id) const {
   return std::nullopt;
 }
 
+SigningKey MasterKeyManager::CurrentSigningKey() const {
+  MutexLock lock(&mu_);
+  return SigningKeyOf(current_);
+}
+
+SigningKey MasterKeyManager::NewestSigningKey() const {
+  MutexLock lock(&mu_);
+  return SigningKeyOf(next_.has_value() ? *next_ : current_);
+}
+
+SigningKey MasterKeyManager::SigningKeyOf(const MasterKey& key) const {
+  for (const SigningKey& made : signing_keys_) {
+    if (made.key_id == key.key_id) return made;
+  }
+  // Keep only the keys that can still sign: current and next.
+  const int32_t current_id = current_.key_id;
+  const std::optional<int32_t> next_id =
+      next_.has_value() ? std::optional<int32_t>(next_->key_id) : std::nullopt;
+  std::erase_if(signing_keys_, [current_id, next_id](const SigningKey& made) {
+    return made.key_id != current_id && made.key_id != next_id;
+  });
+  SigningKey made{key.key_id, std::make_shared<const HmacSha1Key>(key.bytes)};
+  signing_keys_.push_back(made);
+  return made;
+}
+
 KeyState MasterKeyManager::State() const {
   MutexLock lock(&mu_);
   return KeyState{current_, next_};

@@ -26,8 +26,10 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "base/clock.h"
+#include "base/hmac_sha1_key.h"
 #include "base/mutex.h"
 #include "base/result.h"
 #include "rm/security/master_key.h"
@@ -65,6 +67,13 @@ struct KeyRollingOptions {
   Status Validate() const;
 };
 
+// A key ready to sign with: its id and its HMAC key schedule, made once per
+// key and shared by every token it signs (HmacSha1Key).
+struct SigningKey {
+  int32_t key_id = 0;
+  std::shared_ptr<const HmacSha1Key> hmac;
+};
+
 // What one Advance() did.
 struct KeyTransitions {
   int rolled = 0;     // next keys made
@@ -93,6 +102,10 @@ class MasterKeyManager {
   // The current or next key with this id, or nullopt.
   std::optional<MasterKey> Find(int32_t key_id) const EXCLUDES(mu_);
   KeyState State() const EXCLUDES(mu_);
+  // Current() and Newest() as signing keys: what token minting uses, so
+  // that the HMAC key schedule is derived once per key, not per token.
+  SigningKey CurrentSigningKey() const EXCLUDES(mu_);
+  SigningKey NewestSigningKey() const EXCLUDES(mu_);
 
   // The heartbeat rule (ResourceTrackerService.populateKeys): the next key
   // if there is one and the NM's last-known key id differs from it (or the
@@ -109,6 +122,8 @@ class MasterKeyManager {
  private:
   MasterKeyManager(KeyRollingOptions options, const Clock* clock);
   MasterKey NewKey() REQUIRES(mu_);
+  // `key` as a signing key, from the cache or made (and cached) now.
+  SigningKey SigningKeyOf(const MasterKey& key) const REQUIRES(mu_);
 
   const KeyRollingOptions options_;
   const Clock* const clock_;
@@ -120,6 +135,9 @@ class MasterKeyManager {
   uint32_t serial_ GUARDED_BY(mu_) = 0;
   TimePoint next_roll_ GUARDED_BY(mu_);
   TimePoint activation_due_ GUARDED_BY(mu_);  // meaningful while next_ is set
+  // The signing keys made so far for current_ and next_ (at most those two:
+  // a key that is neither is dropped at the next SigningKeyOf).
+  mutable std::vector<SigningKey> signing_keys_ GUARDED_BY(mu_);
 };
 
 }  // namespace spindle::rm

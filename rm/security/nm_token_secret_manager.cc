@@ -2,7 +2,6 @@
 
 #include <glog/logging.h>
 
-#include "base/crypto.h"
 #include "rm/security/token_identifiers.h"
 
 namespace spindle::rm {
@@ -20,10 +19,10 @@ NmTokenSecretManager::NmTokenSecretManager(std::unique_ptr<MasterKeyManager> key
 Token NmTokenSecretManager::CreateToken(const ApplicationAttemptId& attempt, const NodeId& node,
                                         std::string_view app_submitter,
                                         std::string_view nm_service) const {
-  const MasterKey key = keys_->Current();
+  const SigningKey key = keys_->CurrentSigningKey();
   Token token;
   token.identifier = EncodeNmTokenIdentifier(attempt, node, app_submitter, key.key_id);
-  token.password = HmacSha1(key.bytes, token.identifier);
+  token.password = key.hmac->Sign(token.identifier);
   token.kind = kNmTokenKind;
   token.service = std::string(nm_service);
   VLOG(2) << "NMToken for " << attempt.ToString() << " on " << node.ToString() << " under key "

@@ -135,9 +135,28 @@ class RpcLoopbackTest : public ::testing::Test {
           gate_.Block();
           return Status::OK();
         });
+    // Answers far larger than a socket buffer: the handler thread's send
+    // fills the socket and the connection's strand sends the rest. Each
+    // call's answer is one byte value throughout, so that a frame cut or
+    // interleaved with another shows.
+    service->AddMethod<y::GetApplicationsRequestProto, y::GetApplicationsResponseProto>(
+        "getApplications", [this](const ConnectionIdentity&, const y::GetApplicationsRequestProto&,
+                                  y::GetApplicationsResponseProto* response) {
+          const int32_t call = large_served_.fetch_add(1);
+          for (int i = 0; i < kLargeReports; ++i) {
+            auto* report = response->add_applications();
+            report->set_user(std::to_string(call));
+            report->set_diagnostics(
+                std::string(kLargeReportBytes, static_cast<char>('a' + call % 26)));
+          }
+          return Status::OK();
+        });
     registry->Add(std::move(service));
     return registry;
   }
+
+  static constexpr int kLargeReports = 8;
+  static constexpr size_t kLargeReportBytes = 1 << 20;
 
   void StartServer(RpcServerOptions options, uint16_t port = 0) {
     options.port = port;
@@ -167,6 +186,7 @@ class RpcLoopbackTest : public ::testing::Test {
   FakeTokenSecrets secrets_;
   Gate gate_;
   std::atomic<int32_t> served_{0};
+  std::atomic<int32_t> large_served_{0};
   std::mutex mu_;
   std::string last_user_;
   AuthMethod last_auth_ = AuthMethod::kSimple;
@@ -436,6 +456,61 @@ TEST_F(RpcLoopbackTest, ConnectionRefusedIsAnIoError) {
   spec.port = port;
   Status s = Metrics(client, spec);
   EXPECT_EQ(s.code(), Status::Code::kIoError) << s.ToString();
+}
+
+TEST_F(RpcLoopbackTest, LargeAnswersOnOneConnectionArriveWholeAndUnmixed) {
+  // Six 8 MiB answers on one connection, made by several handler threads at
+  // once: sends that fill the socket go on from the strand, and answers that
+  // wait meanwhile follow in order, each frame whole.
+  RpcClient client;
+  constexpr int kCalls = 6;
+  std::vector<y::GetApplicationsResponseProto> responses(kCalls);
+  std::atomic<int> ok{0};
+  std::atomic<int> failed{0};
+  y::GetApplicationsRequestProto request;
+  for (int i = 0; i < kCalls; ++i) {
+    client.CallAsync(Spec(), "getApplications", request, &responses[i], [&](Status s) {
+      if (!s.ok()) LOG(WARNING) << s.ToString();
+      (s.ok() ? ok : failed).fetch_add(1);
+    });
+  }
+  ASSERT_TRUE(WaitFor([&] { return ok.load() + failed.load() == kCalls; }, 60s));
+  EXPECT_EQ(failed.load(), 0);
+  std::set<std::string> calls;
+  for (const auto& response : responses) {
+    ASSERT_EQ(response.applications_size(), kLargeReports);
+    const std::string call = response.applications(0).user();
+    calls.insert(call);
+    const char fill = static_cast<char>('a' + std::stoi(call) % 26);
+    for (const auto& report : response.applications()) {
+      EXPECT_EQ(report.user(), call);
+      ASSERT_EQ(report.diagnostics().size(), kLargeReportBytes);
+      EXPECT_EQ(report.diagnostics().find_first_not_of(fill), std::string::npos)
+          << "the answer to call " << call << " has bytes of another";
+    }
+  }
+  EXPECT_EQ(calls.size(), static_cast<size_t>(kCalls));
+  // The connection still serves small calls after them.
+  EXPECT_TRUE(Metrics(client, Spec()).ok());
+}
+
+TEST_F(RpcLoopbackTest, StopWhileHandlerThreadsSendLargeAnswers) {
+  // The server closes its connections while handler threads are inside
+  // their sends: the descriptors must stay theirs until they are done
+  // (shut down, closed afterwards), and every call ends, answered or failed.
+  RpcClient client;
+  constexpr int kCalls = 8;
+  std::vector<y::GetApplicationsResponseProto> responses(kCalls);
+  std::atomic<int> ended{0};
+  y::GetApplicationsRequestProto request;
+  for (int i = 0; i < kCalls; ++i) {
+    client.CallAsync(Spec("user" + std::to_string(i % 2)), "getApplications", request,
+                     &responses[i], [&](Status) { ended.fetch_add(1); });
+  }
+  ASSERT_TRUE(WaitFor([&] { return large_served_.load() > 0; }));
+  server_->Stop();
+  ASSERT_TRUE(WaitFor([&] { return ended.load() == kCalls; }, 60s));
+  server_.reset();
 }
 
 TEST_F(RpcLoopbackTest, StalledAndGarbagePeersDoNotBlockOthers) {

@@ -98,6 +98,7 @@ class ResourceManagerTest : public ::testing::Test {
     ASSIGN_OR_RETURN(Configuration conf, LoadConfigurationDirectory(conf_dir_.string()));
     ResourceManagerOptions options;
     options.conf_dir = conf_dir_.string();
+    options.node_token_service = [](const NodeId& node) { return node.ToString(); };
     options.launcher_factory = [this](const SecretManagers& secrets) {
       EXPECT_NE(secrets.amrm, nullptr);
       return std::make_unique<RecordingLauncher>(&launched_, &launched_mu_);

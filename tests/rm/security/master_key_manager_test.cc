@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <string>
+
+#include "base/crypto.h"
 
 namespace spindle::rm {
 namespace {
@@ -74,6 +77,34 @@ TEST(MasterKeyManagerTest, RollsThenActivatesOnJavasSchedule) {
   EXPECT_EQ(done.rolled, 1);
   EXPECT_EQ(done.activated, 1);
   EXPECT_EQ(keys->Current().key_id, 102);
+}
+
+TEST(MasterKeyManagerTest, SigningKeysFollowCurrentAndNewestAcrossARoll) {
+  ManualClock clock;
+  auto keys = Make(Options(), &clock);
+  const std::string identifier = "a token identifier";
+  const MasterKey first = keys->Current();
+  const SigningKey signing = keys->CurrentSigningKey();
+  EXPECT_EQ(signing.key_id, first.key_id);
+  EXPECT_EQ(signing.hmac->Sign(identifier), HmacSha1(first.bytes, identifier));
+  // Made once per key: every token under it shares the key schedule.
+  EXPECT_EQ(keys->CurrentSigningKey().hmac, signing.hmac);
+  EXPECT_EQ(keys->NewestSigningKey().hmac, signing.hmac);
+
+  clock.Advance(hours(24));  // roll: current still signs, newest is the next key
+  keys->Advance();
+  const MasterKey second = *keys->Next();
+  EXPECT_EQ(keys->CurrentSigningKey().hmac, signing.hmac);
+  const SigningKey newest = keys->NewestSigningKey();
+  EXPECT_EQ(newest.key_id, second.key_id);
+  EXPECT_EQ(newest.hmac->Sign(identifier), HmacSha1(second.bytes, identifier));
+
+  clock.Advance(minutes(15));  // activation: the next key signs
+  keys->Advance();
+  const SigningKey current = keys->CurrentSigningKey();
+  EXPECT_EQ(current.key_id, second.key_id);
+  EXPECT_EQ(current.hmac, newest.hmac);
+  EXPECT_EQ(current.hmac->Sign(identifier), HmacSha1(second.bytes, identifier));
 }
 
 TEST(MasterKeyManagerTest, LateAdvanceGivesTheSameSchedule) {

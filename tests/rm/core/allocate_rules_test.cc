@@ -1,4 +1,4 @@
-#include "am_protocol/am_service/allocate_rules.h"
+#include "rm/core/allocate_rules.h"
 
 #include <gtest/gtest.h>
 
@@ -6,17 +6,15 @@
 
 #include "rm/yarn_exceptions.h"
 
-namespace spindle::am_protocol {
+namespace spindle::rm {
 namespace {
 
-using rm::AmProtocolRules;
+const ApplicationAttemptId kAttempt =
+    ApplicationAttemptId::Parse("appattempt_1700000000000_0007_000001").value();
 
-const rm::ApplicationAttemptId kAttempt =
-    rm::ApplicationAttemptId::Parse("appattempt_1700000000000_0007_000001").value();
+AmProtocolRules RulesOf(HadoopLine line) { return TraitsOf(line).am_rules; }
 
-AmProtocolRules RulesOf(rm::HadoopLine line) { return rm::TraitsOf(line).am_rules; }
-
-class AllocateRulesPerLine : public ::testing::TestWithParam<rm::HadoopLine> {};
+class AllocateRulesPerLine : public ::testing::TestWithParam<HadoopLine> {};
 
 TEST_P(AllocateRulesPerLine, EqualIsAnsweredAndOneBehindGetsTheLastAnswer) {
   const AmProtocolRules rules = RulesOf(GetParam());
@@ -28,18 +26,17 @@ TEST_P(AllocateRulesPerLine, EqualIsAnsweredAndOneBehindGetsTheLastAnswer) {
 TEST_P(AllocateRulesPerLine, FurtherBehindIsRefused) {
   auto verdict = CheckResponseId(RulesOf(GetParam()), kAttempt, 1, 3);
   ASSERT_FALSE(verdict.ok());
-  EXPECT_EQ(verdict.status().java_class(), rm::yarn::kInvalidApplicationMasterRequest);
+  EXPECT_EQ(verdict.status().java_class(), yarn::kInvalidApplicationMasterRequest);
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryLine, AllocateRulesPerLine,
-                         ::testing::Values(rm::HadoopLine::k2_6, rm::HadoopLine::k2_7,
-                                           rm::HadoopLine::k3_3));
+                         ::testing::Values(HadoopLine::k2_6, HadoopLine::k2_7, HadoopLine::k3_3));
 
 TEST(AllocateRulesTest, AheadIsAnsweredOnHadoop2Lines) {
   // ApplicationMasterService.allocate (2.6.5, 2.7.7) refuses only
   // `request + 1 < last`: one ahead (the 4 after 3) and far ahead
   // are processed, and the answer is numbered last + 1.
-  for (const auto line : {rm::HadoopLine::k2_6, rm::HadoopLine::k2_7}) {
+  for (const auto line : {HadoopLine::k2_6, HadoopLine::k2_7}) {
     const AmProtocolRules rules = RulesOf(line);
     EXPECT_EQ(CheckResponseId(rules, kAttempt, 4, 3).value(), ResponseIdVerdict::kAnswer);
     EXPECT_EQ(CheckResponseId(rules, kAttempt, 1000, 3).value(), ResponseIdVerdict::kAnswer);
@@ -48,7 +45,7 @@ TEST(AllocateRulesTest, AheadIsAnsweredOnHadoop2Lines) {
 }
 
 TEST(AllocateRulesTest, AheadIsRefusedOnHadoop3AsHadoop3Refuses) {
-  auto verdict = CheckResponseId(RulesOf(rm::HadoopLine::k3_3), kAttempt, 4, 3);
+  auto verdict = CheckResponseId(RulesOf(HadoopLine::k3_3), kAttempt, 4, 3);
   ASSERT_FALSE(verdict.ok());
   EXPECT_EQ(verdict.status().java_class(),
             "org.apache.hadoop.yarn.exceptions.InvalidApplicationMasterRequestException");
@@ -60,7 +57,7 @@ TEST(AllocateRulesTest, AheadIsRefusedOnHadoop3AsHadoop3Refuses) {
 }
 
 TEST(AllocateRulesTest, Hadoop2RefusalNamesTheNextId) {
-  auto verdict = CheckResponseId(RulesOf(rm::HadoopLine::k2_7), kAttempt, 1, 3);
+  auto verdict = CheckResponseId(RulesOf(HadoopLine::k2_7), kAttempt, 1, 3);
   ASSERT_FALSE(verdict.ok());
   EXPECT_EQ(verdict.status().message(),
             "Invalid responseId in AllocateRequest from application attempt: "
@@ -70,24 +67,24 @@ TEST(AllocateRulesTest, Hadoop2RefusalNamesTheNextId) {
 TEST(AllocateRulesTest, NumberingAtTheTopOfTheIntRange) {
   // 3.x loops back to 0 (and then accepts MAX_VALUE as one behind 0);
   // 2.x overflows to Integer.MIN_VALUE as Java's int does.
-  EXPECT_EQ(NextResponseId(RulesOf(rm::HadoopLine::k3_3), INT32_MAX), 0);
-  EXPECT_EQ(CheckResponseId(RulesOf(rm::HadoopLine::k3_3), kAttempt, INT32_MAX, 0).value(),
+  EXPECT_EQ(NextResponseId(RulesOf(HadoopLine::k3_3), INT32_MAX), 0);
+  EXPECT_EQ(CheckResponseId(RulesOf(HadoopLine::k3_3), kAttempt, INT32_MAX, 0).value(),
             ResponseIdVerdict::kResendLast);
-  EXPECT_EQ(NextResponseId(RulesOf(rm::HadoopLine::k2_6), INT32_MAX), INT32_MIN);
+  EXPECT_EQ(NextResponseId(RulesOf(HadoopLine::k2_6), INT32_MAX), INT32_MIN);
   // 2.x: MAX_VALUE + 1 wraps below any last id: refused.
-  EXPECT_FALSE(CheckResponseId(RulesOf(rm::HadoopLine::k2_6), kAttempt, INT32_MAX, 5).ok());
+  EXPECT_FALSE(CheckResponseId(RulesOf(HadoopLine::k2_6), kAttempt, INT32_MAX, 5).ok());
 }
 
 TEST(AllocateRulesTest, NotRegisteredTextPerLine) {
-  EXPECT_EQ(AmNotRegisteredMessage(RulesOf(rm::HadoopLine::k2_7), kAttempt),
+  EXPECT_EQ(AmNotRegisteredMessage(RulesOf(HadoopLine::k2_7), kAttempt),
             "AM is not registered for known application attempt: "
             "appattempt_1700000000000_0007_000001 or RM had restarted after AM registered . "
             "AM should re-register.");
-  EXPECT_EQ(AmNotRegisteredMessage(RulesOf(rm::HadoopLine::k3_3), kAttempt),
+  EXPECT_EQ(AmNotRegisteredMessage(RulesOf(HadoopLine::k3_3), kAttempt),
             "AM is not registered for known application attempt: "
             "appattempt_1700000000000_0007_000001 or RM had restarted after AM registered.  "
             "AM should re-register.");
 }
 
 }  // namespace
-}  // namespace spindle::am_protocol
+}  // namespace spindle::rm

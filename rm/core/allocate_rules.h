@@ -1,6 +1,6 @@
 // AllocateRules: what ApplicationMasterService does with an allocate's
 // responseId, and the words it uses, on each Hadoop line
-// (rm::AmProtocolRules, chosen by spindle.compat.hadoop-version; the table is
+// (AmProtocolRules, chosen by spindle.compat.hadoop-version; the table is
 // rm/config/HADOOP_LINES.md):
 //
 //   request vs the last answer's id L   2.6 / 2.7                     3.3
@@ -23,7 +23,7 @@
 #include "rm/config/hadoop_line.h"
 #include "rm/records/yarn_ids.h"
 
-namespace spindle::am_protocol {
+namespace spindle::rm {
 
 enum class ResponseIdVerdict {
   kResendLast,  // answer with the last answer, unchanged
@@ -33,16 +33,15 @@ enum class ResponseIdVerdict {
 // The verdict for an allocate carrying `request_id` when the last answer
 // was numbered `last_id`, or the line's InvalidApplicationMasterRequest-
 // Exception.
-Result<ResponseIdVerdict> CheckResponseId(rm::AmProtocolRules rules,
-                                          const rm::ApplicationAttemptId& attempt,
-                                          int32_t request_id, int32_t last_id);
+Result<ResponseIdVerdict> CheckResponseId(AmProtocolRules rules,
+                                          const ApplicationAttemptId& attempt, int32_t request_id,
+                                          int32_t last_id);
 
 // The id of the answer that follows one numbered `last_id`.
-int32_t NextResponseId(rm::AmProtocolRules rules, int32_t last_id);
+int32_t NextResponseId(AmProtocolRules rules, int32_t last_id);
 
 // ApplicationMasterNotRegisteredException's text for an allocate of an
 // attempt whose AM has not registered (with this RM run).
-std::string AmNotRegisteredMessage(rm::AmProtocolRules rules,
-                                   const rm::ApplicationAttemptId& attempt);
+std::string AmNotRegisteredMessage(AmProtocolRules rules, const ApplicationAttemptId& attempt);
 
-}  // namespace spindle::am_protocol
+}  // namespace spindle::rm

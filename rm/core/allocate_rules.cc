@@ -1,8 +1,8 @@
-#include "am_protocol/am_service/allocate_rules.h"
+#include "rm/core/allocate_rules.h"
 
 #include "rm/yarn_exceptions.h"
 
-namespace spindle::am_protocol {
+namespace spindle::rm {
 
 namespace {
 
@@ -15,36 +15,36 @@ constexpr char kInvalidPrefix[] =
 
 }  // namespace
 
-int32_t NextResponseId(rm::AmProtocolRules rules, int32_t last_id) {
+int32_t NextResponseId(AmProtocolRules rules, int32_t last_id) {
   switch (rules) {
-    case rm::AmProtocolRules::kHadoop2:
+    case AmProtocolRules::kHadoop2:
       // ApplicationMasterService (2.6/2.7): lastResponse.getResponseId() + 1.
       return JavaIntPlusOne(last_id);
-    case rm::AmProtocolRules::kHadoop3:
+    case AmProtocolRules::kHadoop3:
       // AMRMClientUtils.getNextResponseId: loops between 0 and MAX_VALUE.
       return JavaIntPlusOne(last_id) & 0x7fffffff;
   }
   return JavaIntPlusOne(last_id);
 }
 
-Result<ResponseIdVerdict> CheckResponseId(rm::AmProtocolRules rules,
-                                          const rm::ApplicationAttemptId& attempt,
-                                          int32_t request_id, int32_t last_id) {
+Result<ResponseIdVerdict> CheckResponseId(AmProtocolRules rules,
+                                          const ApplicationAttemptId& attempt, int32_t request_id,
+                                          int32_t last_id) {
   switch (rules) {
-    case rm::AmProtocolRules::kHadoop2: {
+    case AmProtocolRules::kHadoop2: {
       const int32_t next = JavaIntPlusOne(request_id);
       if (next == last_id) return ResponseIdVerdict::kResendLast;
       if (next < last_id) {
-        return Status::Remote(rm::yarn::kInvalidApplicationMasterRequest,
+        return Status::Remote(yarn::kInvalidApplicationMasterRequest,
                               kInvalidPrefix + attempt.ToString() + ", expect responseId to be " +
                                   std::to_string(JavaIntPlusOne(last_id)));
       }
       return ResponseIdVerdict::kAnswer;
     }
-    case rm::AmProtocolRules::kHadoop3:
+    case AmProtocolRules::kHadoop3:
       if (NextResponseId(rules, request_id) == last_id) return ResponseIdVerdict::kResendLast;
       if (request_id != last_id) {
-        return Status::Remote(rm::yarn::kInvalidApplicationMasterRequest,
+        return Status::Remote(yarn::kInvalidApplicationMasterRequest,
                               kInvalidPrefix + attempt.ToString() + ", expect responseId to be " +
                                   std::to_string(last_id) + ", but get " +
                                   std::to_string(request_id));
@@ -54,19 +54,18 @@ Result<ResponseIdVerdict> CheckResponseId(rm::AmProtocolRules rules,
   return ResponseIdVerdict::kAnswer;
 }
 
-std::string AmNotRegisteredMessage(rm::AmProtocolRules rules,
-                                   const rm::ApplicationAttemptId& attempt) {
+std::string AmNotRegisteredMessage(AmProtocolRules rules, const ApplicationAttemptId& attempt) {
   const std::string head =
       "AM is not registered for known application attempt: " + attempt.ToString() +
       " or RM had restarted after AM registered";
   switch (rules) {
-    case rm::AmProtocolRules::kHadoop2:
+    case AmProtocolRules::kHadoop2:
       return head + " . AM should re-register.";
-    case rm::AmProtocolRules::kHadoop3:
+    case AmProtocolRules::kHadoop3:
       // "registered. " + " AM should ...": two blanks, as 3.3 writes it.
       return head + ".  AM should re-register.";
   }
   return head + ". AM should re-register.";
 }
 
-}  // namespace spindle::am_protocol
+}  // namespace spindle::rm

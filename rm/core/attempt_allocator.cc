@@ -1,0 +1,368 @@
+#include "rm/core/attempt_allocator.h"
+
+#include <glog/logging.h>
+
+#include <algorithm>
+
+#include "rm/core/allocate_rules.h"
+#include "rm/recovery/attempt_asks_record.h"
+#include "rm/security/token_identifiers.h"
+#include "rm/yarn_exceptions.h"
+
+namespace spindle::rm {
+
+namespace {
+
+// SchedulerUtils.validateResourceRequest's words.
+Status InvalidResource(const std::string& what, int64_t requested, int64_t max) {
+  return Status::Remote(yarn::kInvalidResourceRequest,
+                        "Invalid resource request, requested " + what + " < 0, or requested " +
+                            what + " > max configured, requested=" + std::to_string(requested) +
+                            ", max=" + std::to_string(max));
+}
+
+}  // namespace
+
+// Hosts and racks as the node registry and the pool know them now.
+class AttemptAllocator::RegistryPlaceNames : public PlaceNames {
+ public:
+  RegistryPlaceNames(const NodeRegistry* nodes, const pool::SchedulerPool* pool)
+      : nodes_(nodes), pool_(pool) {}
+  std::vector<pool::NodeId> NodesOnHost(const std::string& host) const override {
+    return nodes_->PoolNodesOnHost(host);
+  }
+  std::optional<pool::RackId> RackNamed(const std::string& rack) const override {
+    auto found = pool_->FindRack(rack);
+    if (!found.ok()) return std::nullopt;
+    return *found;
+  }
+
+ private:
+  const NodeRegistry* const nodes_;
+  const pool::SchedulerPool* const pool_;
+};
+
+AttemptAllocator::AttemptAllocator(const AttemptAllocatorDeps& deps)
+    : deps_(deps),
+      normalizer_(deps.apps->options().resource_calculator, deps.apps->options().min_allocation,
+                  deps.apps->options().max_allocation),
+      place_names_(std::make_unique<RegistryPlaceNames>(deps.nodes, deps.pool)) {}
+
+std::shared_ptr<AttemptAllocator::AttemptState> AttemptAllocator::StateOf(
+    const ApplicationAttemptId& attempt) {
+  MutexLock lock(&mu_);
+  auto it = attempts_.find(attempt);
+  return it == attempts_.end() ? nullptr : it->second;
+}
+
+bool AttemptAllocator::PlacementsHeld() const {
+  return deps_.placements_held != nullptr && deps_.placements_held();
+}
+
+void AttemptAllocator::AttemptEnded(const ApplicationAttemptId& attempt) {
+  {
+    MutexLock lock(&mu_);
+    attempts_.erase(attempt);
+    recovered_asks_.erase(attempt);
+  }
+  if (deps_.store != nullptr) {
+    Status removed = deps_.store->SaveAsks(attempt, "");
+    if (!removed.ok()) LOG(WARNING) << "cannot drop the asks of " << attempt.ToString();
+  }
+}
+
+void AttemptAllocator::SetRecoveredAsks(const std::map<ApplicationAttemptId, std::string>& asks) {
+  const AskTable keys(normalizer_);  // normalises stored capabilities as asks are
+  MutexLock lock(&mu_);
+  for (const auto& [attempt, bytes] : asks) {
+    auto record = DecodeAttemptAsks(bytes);
+    if (!record.ok()) {
+      LOG(WARNING) << "the stored asks of " << attempt.ToString()
+                   << " do not parse; its re-sent asks are taken as they come";
+      continue;
+    }
+    RecoveredAsks& recovered = recovered_asks_[attempt];
+    for (const ResourceRequest& row : record->asks) {
+      recovered.outstanding[RowKey{keys.KeyOf(row), row.resource_name}] = row.count;
+    }
+    for (const GrantedContainer& c : record->granted) {
+      recovered.granted.emplace_back(c.id, pool::AskKey{c.priority, c.allocation_request_id,
+                                                        normalizer_.Normalize(c.resource)});
+    }
+  }
+}
+
+void AttemptAllocator::CapResentAsks(AttemptState* state) {
+  const RecoveredAsks& recovered = *state->recovered;
+  // Grants of the previous run that no node reports now never reached a
+  // running container: they may be granted again.
+  std::map<pool::AskKey, int32_t, AskKeyLess> lost;
+  for (const auto& [id, key] : recovered.granted) {
+    if (!deps_.containers->Get(id).has_value()) ++lost[key];
+  }
+  state->asks.CapRows(
+      [&](const pool::AskKey& key, const std::string& name) -> std::optional<int32_t> {
+        auto outstanding = recovered.outstanding.find(RowKey{key, name});
+        // Lost grants count on the key's total, the "*" row.
+        auto again = name == kAnyResourceName ? lost.find(key) : lost.end();
+        if (outstanding == recovered.outstanding.end() && again == lost.end()) {
+          return std::nullopt;  // new
+        }
+        return (outstanding == recovered.outstanding.end() ? 0 : outstanding->second) +
+               (again == lost.end() ? 0 : again->second);
+      });
+  state->recovered.reset();
+}
+
+void AttemptAllocator::SaveAsks(const ApplicationAttemptId& attempt,
+                                const AttemptState& state) const {
+  if (deps_.store == nullptr) return;
+  AttemptAsksRecord record;
+  record.asks = state.asks.AllRows();
+  for (const RmContainer& c : deps_.containers->LiveContainersOf(attempt)) {
+    if (c.is_am) continue;
+    record.granted.push_back(GrantedContainer{
+        c.id, c.placement.priority, c.placement.allocation_request_id, c.placement.resource});
+  }
+  Status saved = deps_.store->SaveAsks(attempt, EncodeAttemptAsks(record));
+  if (!saved.ok()) {
+    LOG(WARNING) << "cannot keep the asks of " << attempt.ToString() << ": " << saved.ToString();
+  }
+}
+
+Result<RegisterResponse> AttemptAllocator::Register(const ApplicationAttemptId& attempt,
+                                                    const std::string& host, int32_t rpc_port,
+                                                    const std::string& tracking_url) {
+  RETURN_NOT_OK(deps_.apps->RegisterAm(attempt, host, rpc_port, tracking_url));
+  // After an RM restart: what the previous run had for the attempt.
+  std::optional<RecoveredAsks> recovered;
+  {
+    MutexLock lock(&mu_);
+    auto it = recovered_asks_.find(attempt);
+    if (it != recovered_asks_.end()) {
+      recovered = std::move(it->second);
+      recovered_asks_.erase(it);
+    }
+  }
+  auto state = std::make_shared<AttemptState>(normalizer_);
+  {
+    MutexLock lock(&state->mu);
+    state->recovered = std::move(recovered);
+  }
+  {
+    MutexLock lock(&mu_);
+    attempts_[attempt] = std::move(state);
+  }
+  deps_.nm_tokens->RegisterAttempt(attempt);
+  RegisterResponse response;
+  response.maximum_capability = deps_.apps->options().max_allocation;
+  auto app = deps_.apps->GetApp(attempt.app);
+  if (app.ok()) {
+    response.queue = app->submission.queue;
+    response.submission_context = app->submission.context_bytes;
+  }
+  return response;
+}
+
+Result<bool> AttemptAllocator::Finish(const ApplicationAttemptId& attempt, FinalStatus final_status,
+                                      const std::string& diagnostics,
+                                      const std::string& tracking_url) {
+  return deps_.apps->FinishAm(attempt, final_status, diagnostics, tracking_url);
+}
+
+Status AttemptAllocator::Validate(const AllocateRequest& request, const pool::Resource& max) {
+  // SchedulerUtils.validateResourceRequest, before anything is applied.
+  for (const ResourceRequest& ask : request.asks) {
+    const int64_t memory = ask.capability.memory_mb();
+    const int64_t vcores = ask.capability.vcores();
+    if (memory < 0 || memory > max.memory_mb()) {
+      return InvalidResource("memory", memory, max.memory_mb());
+    }
+    if (vcores < 0 || vcores > max.vcores()) {
+      return InvalidResource("virtual cores", vcores, max.vcores());
+    }
+    if (ask.count < 0) {
+      return Status::Remote(
+          yarn::kInvalidResourceRequest,
+          "Invalid resource request, num_containers < 0: " + std::to_string(ask.count));
+    }
+  }
+  return AskTable::CheckBlacklistAdditions(request.blacklist_additions);
+}
+
+Status AttemptAllocator::SyncBlacklist(pool::AppId pool_app, AttemptState* state) {
+  if (state->asks.blacklist().empty() && state->blacklisted_nodes.empty() &&
+      state->blacklisted_racks.empty()) {
+    return Status::OK();
+  }
+  std::vector<pool::NodeId> nodes;
+  std::vector<pool::RackId> racks;
+  state->asks.ResolveBlacklist(*place_names_, &nodes, &racks);
+  if (nodes == state->blacklisted_nodes && racks == state->blacklisted_racks) return Status::OK();
+  state->blacklisted_nodes = nodes;
+  state->blacklisted_racks = racks;
+  return deps_.pool->SetBlacklist(pool_app, std::move(nodes), std::move(racks));
+}
+
+Status AttemptAllocator::UpdatePoolAsks(pool::AppId pool_app, const AskTable::Changes& changes,
+                                        bool asked, AttemptState* state) {
+  if (state->recovered.has_value()) {
+    // After a restart the pool hears of the re-sent table only once it is
+    // capped, and that waits until the nodes of the previous run are back
+    // (placements are held until then), so that every grant they still run
+    // is known.
+    if (!state->recovered->resent || PlacementsHeld()) return Status::OK();
+    CapResentAsks(state);
+    return deps_.pool->SetAsks(pool_app, state->asks.PoolAsks(*place_names_));
+  }
+  if (!asked) return Status::OK();
+  // Only the keys this call touched: a total the AM did not resend stays as
+  // the pool has it (resending it would ask again for what was placed).
+  std::vector<pool::Ask> asks = state->asks.PoolAsks(*place_names_, changes.touched);
+  // Keys the AM dropped altogether are set to zero explicitly.
+  for (const pool::AskKey& key : changes.dropped) {
+    pool::Ask zero;
+    zero.priority = key.priority;
+    zero.allocation_request_id = key.allocation_request_id;
+    zero.capability = key.capability;
+    zero.count = 0;
+    asks.push_back(std::move(zero));
+  }
+  return deps_.pool->SetAsks(pool_app, std::move(asks));
+}
+
+void AttemptAllocator::AnswerUpdates(const ApplicationAttemptId& attempt,
+                                     const AllocateRequest& request,
+                                     AllocateResponse* response) const {
+  // Container updates (2.8+: resize, promote, demote) are answered, never
+  // dropped: each gets an update error the AMRMClient hands to the AM.
+  for (const ContainerUpdateRequest& update : request.update_requests) {
+    ContainerUpdateError& error = response->update_errors.emplace_back();
+    error.echo = update.echo;
+    const auto container = deps_.containers->Get(update.container_id);
+    if (!container.has_value() || container->id.attempt != attempt) {
+      error.reason = "INVALID_CONTAINER_ID";  // as RMServerUtils says it
+    } else if (update.container_version != 0) {
+      error.reason = "INCORRECT_CONTAINER_VERSION_ERROR";
+      error.current_container_version = 0;
+    } else {
+      error.reason =
+          "UPDATE_NOT_SUPPORTED: Spindle does not resize, promote or demote running containers";
+      error.current_container_version = 0;
+    }
+  }
+}
+
+Status AttemptAllocator::HandOutPlacements(const ApplicationAttemptId& attempt,
+                                           pool::AppId pool_app, AttemptState* state,
+                                           AllocateResponse* response) {
+  std::vector<pool::Placement> placements;
+  RETURN_NOT_OK(deps_.pool->TakePlacements(pool_app, &placements));
+  auto app = deps_.apps->GetApp(attempt.app);
+  const std::string user = app.ok() ? app->submission.user : "";
+  std::vector<NmTokenSecretManager::NodeAddress> new_nodes;
+  const int64_t now_ms = deps_.clock->WallMillis();
+  for (const pool::Placement& p : placements) {
+    auto node = p.allocation_request_id == kAmAllocationRequestId ? std::nullopt
+                                                                  : deps_.nodes->Find(p.node);
+    if (!node.has_value()) {
+      deps_.pool->Release(p).PermitUnchecked();
+      continue;
+    }
+    auto container_id = deps_.apps->NextContainerId(attempt);
+    if (!container_id.ok()) {
+      deps_.pool->Release(p).PermitUnchecked();
+      continue;
+    }
+    const std::string service = deps_.token_service(node->id);
+    ContainerTokenRequest token_request;
+    token_request.container_id = *container_id;
+    token_request.node_id = node->id;
+    token_request.nm_service = service;
+    token_request.app_submitter = user;
+    token_request.resource.set_memory(p.resource.memory_mb());
+    token_request.resource.set_virtual_cores(static_cast<int32_t>(p.resource.vcores()));
+    token_request.priority = p.priority;
+    token_request.creation_time_ms = now_ms;
+    token_request.allocation_request_id = p.allocation_request_id;
+    Token token = deps_.container_tokens->CreateContainerToken(token_request);
+    Status added = deps_.containers->Add(RmContainer{*container_id, node->id, p, false});
+    if (!added.ok()) {
+      LOG(ERROR) << added.ToString();
+      deps_.pool->Release(p).PermitUnchecked();
+      continue;
+    }
+    // The table's outstanding counts go down as containers are handed out
+    // (AppSchedulingInfo.allocate).
+    state->asks.Allocate(p.key(), p.locality, node->id.host, node->rack);
+    response->allocated.push_back(AllocatedContainer{*container_id, node->id, node->http_address,
+                                                     p.resource, p.priority,
+                                                     p.allocation_request_id, std::move(token)});
+    new_nodes.push_back({node->id, service});
+  }
+  response->nm_tokens = deps_.nm_tokens->CreateTokensForNewNodes(attempt, user, new_nodes);
+  return Status::OK();
+}
+
+Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
+    const ApplicationAttemptId& attempt, const AllocateRequest& request) {
+  RETURN_NOT_OK(deps_.apps->AmHeartbeat(attempt, request.progress));
+  auto state = StateOf(attempt);
+  if (state == nullptr) {
+    return Status::Remote(yarn::kApplicationMasterNotRegistered,
+                          AmNotRegisteredMessage(deps_.rules, attempt));
+  }
+  MutexLock lock(&state->mu);
+  // What a responseId that is not the last answer's gets depends on the
+  // Hadoop line (allocate_rules.h).
+  ASSIGN_OR_RETURN(
+      const ResponseIdVerdict verdict,
+      CheckResponseId(deps_.rules, attempt, request.response_id, state->last_response_id));
+  if (verdict == ResponseIdVerdict::kResendLast) {
+    // The AM lost our answer: the same one again (null before the first).
+    return state->last_response;
+  }
+  RETURN_NOT_OK(Validate(request, deps_.apps->options().max_allocation));
+  for (const ContainerId& id : request.releases) {
+    RETURN_NOT_OK(deps_.containers->Release(attempt, id));
+  }
+  const AskTable::Changes changes = state->asks.Update(request.asks);
+  const bool asked = !request.asks.empty();
+  // The AM re-sends its whole table at once after re-registering.
+  if (state->recovered.has_value() && asked) state->recovered->resent = true;
+  ASSIGN_OR_RETURN(pool::AppId pool_app, deps_.apps->PoolAppOf(attempt));
+  RETURN_NOT_OK(
+      state->asks.UpdateBlacklist(request.blacklist_additions, request.blacklist_removals));
+  RETURN_NOT_OK(SyncBlacklist(pool_app, state.get()));
+  RETURN_NOT_OK(UpdatePoolAsks(pool_app, changes, asked, state.get()));
+
+  auto response = std::make_shared<AllocateResponse>();
+  AnswerUpdates(attempt, request, response.get());
+  RETURN_NOT_OK(HandOutPlacements(attempt, pool_app, state.get(), response.get()));
+  for (CompletedContainer& done : deps_.containers->TakeCompleted(attempt)) {
+    if (done.is_am) continue;  // the AM does not hear of its own container
+    response->completed.push_back(std::move(done));
+  }
+  // The cell's totals only: the pool's full metrics would copy every
+  // scheduler's histograms on every allocate.
+  const pool::Resource capacity = deps_.pool->cell().Capacity();
+  const pool::Resource allocated = deps_.pool->cell().Allocated();
+  response->headroom =
+      pool::Resource::Of(std::max<int64_t>(0, capacity.memory_mb() - allocated.memory_mb()),
+                         std::max<int64_t>(0, capacity.vcores() - allocated.vcores()));
+  response->num_cluster_nodes = deps_.nodes->NumUsableNodes();
+  if (auto id = DecodeAmrmTokenIdentifier(request.amrm_token_identifier);
+      id.ok() && deps_.amrm_tokens->NeedsNewToken(id->key_id)) {
+    response->amrm_token = deps_.amrm_tokens->CreateToken(attempt);
+  }
+  if ((asked || !response->allocated.empty()) && !state->recovered.has_value()) {
+    // (While a re-sent table is not capped yet, the stored one stays.)
+    SaveAsks(attempt, *state);
+  }
+  state->last_response_id = NextResponseId(deps_.rules, state->last_response_id);
+  response->response_id = state->last_response_id;
+  state->last_response = response;
+  return std::shared_ptr<const AllocateResponse>(std::move(response));
+}
+
+}  // namespace spindle::rm

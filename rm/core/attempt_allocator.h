@@ -1,0 +1,229 @@
+// AttemptAllocator: the RM core's side of ApplicationMasterProtocol --
+// register, allocate and finish of an AM attempt in plain values (the wire
+// handler, am_protocol/am_service, only decodes and encodes).
+//
+// Per attempt it keeps the AM's ask table (rm::AskTable, AppSchedulingInfo
+// rules) and blacklist, the last answer (a repeated responseId gets it
+// again, rm/core/allocate_rules.h) and, after an RM restart, the caps on the
+// re-sent table. Allocate validates the call, applies releases, asks and
+// blacklist to the pool, hands out what the pool committed since the last
+// call as containers with container tokens (and NM tokens for nodes new to
+// the attempt), reports completed containers, headroom and the cluster's
+// node count, renews the AMRM token when its key rolled, and keeps the
+// table in the AppStore for a restarted RM.
+//
+// Errors are Status::Remote with the Hadoop exception class a client
+// expects (rm/yarn_exceptions.h).
+//
+// Thread contract: all methods are thread-safe. One attempt's calls are
+// serialised by its own mutex (an AM has one allocate in flight anyway);
+// the attempt map is behind mu_. No call holds both at once; the
+// registries and the pool take their own locks.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/mutex.h"
+#include "base/result.h"
+#include "rm/apps/app_manager.h"
+#include "rm/config/hadoop_line.h"
+#include "rm/containers/container_registry.h"
+#include "rm/nodes/node_registry.h"
+#include "rm/scheduling/ask_table.h"
+#include "rm/security/amrm_token_secret_manager.h"
+#include "rm/security/container_token_secret_manager.h"
+#include "rm/security/nm_token_secret_manager.h"
+#include "rm/security/token.h"
+
+namespace spindle::rm {
+
+struct AttemptAllocatorDeps {
+  ApplicationManager* apps = nullptr;
+  NodeRegistry* nodes = nullptr;
+  ContainerRegistry* containers = nullptr;
+  pool::SchedulerPool* pool = nullptr;
+  AmrmTokenSecretManager* amrm_tokens = nullptr;
+  const ContainerTokenSecretManager* container_tokens = nullptr;
+  NmTokenSecretManager* nm_tokens = nullptr;
+  const Clock* clock = nullptr;
+  // The service a token for a node's ContainerManager names (Hadoop's
+  // SecurityUtil.buildTokenService: "IP:port"); the wire resolves it.
+  // Required.
+  std::function<std::string(const NodeId&)> token_service;
+  // Where each live attempt's outstanding asks are kept for a restarted RM
+  // (may be null: nothing is kept).
+  AppStore* store = nullptr;
+  // True while new placements wait after an RM restart (may be null: never).
+  std::function<bool()> placements_held;
+  // The Hadoop line's allocate checks (spindle.compat.hadoop-version).
+  // Default: the newest line's.
+  AmProtocolRules rules = TraitsOf(kDefaultHadoopLine).am_rules;
+};
+
+// A container update (resize, promote, demote; Hadoop 2.8+).
+struct ContainerUpdateRequest {
+  ContainerId container_id;
+  int32_t container_version = 0;
+  // The request as the AM sent it, echoed in its error (opaque here).
+  std::string echo;
+};
+
+// Why an update was not done (RMServerUtils' words).
+struct ContainerUpdateError {
+  std::string reason;
+  std::string echo;  // the request's
+  std::optional<int32_t> current_container_version;
+};
+
+struct AllocateRequest {
+  int32_t response_id = 0;
+  float progress = 0;
+  std::vector<ResourceRequest> asks;
+  std::vector<ContainerId> releases;
+  std::vector<std::string> blacklist_additions;
+  std::vector<std::string> blacklist_removals;
+  std::vector<ContainerUpdateRequest> update_requests;
+  // The identifier of the AMRM token the caller authenticated with (a new
+  // token is handed out once its key is no longer current).
+  std::string amrm_token_identifier;
+};
+
+struct AllocatedContainer {
+  ContainerId id;
+  NodeId node;
+  std::string node_http_address;
+  pool::Resource resource;
+  int32_t priority = 0;
+  int64_t allocation_request_id = -1;
+  Token container_token;
+};
+
+struct AllocateResponse {
+  int32_t response_id = 0;
+  std::vector<AllocatedContainer> allocated;
+  std::vector<NmTokenSecretManager::NodeToken> nm_tokens;
+  // Never the AM's own container.
+  std::vector<CompletedContainer> completed;
+  pool::Resource headroom;
+  int32_t num_cluster_nodes = 0;
+  std::optional<Token> amrm_token;
+  std::vector<ContainerUpdateError> update_errors;
+};
+
+struct RegisterResponse {
+  pool::Resource maximum_capability;
+  // The app's queue, and its submission context bytes (the AM container's
+  // ACLs are in them); nullopt and "" if the app is gone.
+  std::optional<std::string> queue;
+  std::string submission_context;
+};
+
+class AttemptAllocator {
+ public:
+  explicit AttemptAllocator(const AttemptAllocatorDeps& deps);
+
+  // registerApplicationMaster: the attempt starts afresh (empty table,
+  // responseId 0). Errors of ApplicationManager::RegisterAm.
+  Result<RegisterResponse> Register(const ApplicationAttemptId& attempt, const std::string& host,
+                                    int32_t rpc_port, const std::string& tracking_url);
+
+  // allocate. The answer is shared with the attempt's state: a repeated
+  // responseId gets the same object again -- null when it repeats the
+  // registration's (Hadoop's register keeps an empty answer as the last
+  // one: the wire sends an empty AllocateResponse). ApplicationMasterNotRegistered
+  // for an attempt that did not register with this RM run;
+  // InvalidApplicationMasterRequest for a stale responseId;
+  // InvalidResourceRequest, InvalidResourceBlacklistRequest,
+  // InvalidContainerRelease for bad input (nothing of the call applied
+  // except releases before a bad one); errors of AmHeartbeat.
+  Result<std::shared_ptr<const AllocateResponse>> Allocate(const ApplicationAttemptId& attempt,
+                                                           const AllocateRequest& request);
+
+  // finishApplicationMaster: true once unregistered (ApplicationManager::FinishAm).
+  Result<bool> Finish(const ApplicationAttemptId& attempt, FinalStatus final_status,
+                      const std::string& diagnostics, const std::string& tracking_url);
+
+  // Forget an attempt's allocate state once it ended (and its stored asks).
+  void AttemptEnded(const ApplicationAttemptId& attempt);
+
+  // RM restart: what live attempts had when the previous run stopped
+  // (AppStore::SaveAsks bytes): the RM's ask table, already reduced by what
+  // was granted, and the containers granted. An AM that re-registers
+  // re-sends its asks; each row is capped by what was still outstanding plus
+  // the grants no node reports (lost on the way to the AM, or never
+  // started), so that work a recovered container covers is not granted
+  // again, whether the AM's own table counts what it received (Hadoop's
+  // DistributedShell does not) or not. Call before the service serves.
+  void SetRecoveredAsks(const std::map<ApplicationAttemptId, std::string>& asks);
+
+  const ResourceNormalizer& normalizer() const { return normalizer_; }
+
+ private:
+  struct RowKey {
+    pool::AskKey key;
+    std::string name;
+  };
+  struct RowKeyLess {
+    bool operator()(const RowKey& a, const RowKey& b) const {
+      if (AskKeyLess()(a.key, b.key)) return true;
+      if (AskKeyLess()(b.key, a.key)) return false;
+      return a.name < b.name;
+    }
+  };
+  struct RecoveredAsks {
+    std::map<RowKey, int32_t, RowKeyLess> outstanding;
+    // Each grant with the key of its row.
+    std::vector<std::pair<ContainerId, pool::AskKey>> granted;
+    bool resent = false;  // the AM has re-sent its asks
+  };
+  struct AttemptState {
+    explicit AttemptState(const ResourceNormalizer& normalizer) : asks(normalizer) {}
+    Mutex mu;
+    int32_t last_response_id GUARDED_BY(mu) = 0;
+    // Null until the first answer (see Allocate).
+    std::shared_ptr<const AllocateResponse> last_response GUARDED_BY(mu);
+    AskTable asks GUARDED_BY(mu);
+    // After an RM restart, until the AM's re-sent asks are capped.
+    std::optional<RecoveredAsks> recovered GUARDED_BY(mu);
+    // What the pool was last told the blacklist resolves to.
+    std::vector<pool::NodeId> blacklisted_nodes GUARDED_BY(mu);
+    std::vector<pool::RackId> blacklisted_racks GUARDED_BY(mu);
+  };
+  class RegistryPlaceNames;
+
+  std::shared_ptr<AttemptState> StateOf(const ApplicationAttemptId& attempt) EXCLUDES(mu_);
+  static Status Validate(const AllocateRequest& request, const pool::Resource& max);
+  // Tells the pool what the blacklist resolves to now, if that changed.
+  Status SyncBlacklist(pool::AppId pool_app, AttemptState* state) REQUIRES(state->mu);
+  // Tells the pool what the call changed in the table.
+  Status UpdatePoolAsks(pool::AppId pool_app, const AskTable::Changes& changes, bool asked,
+                        AttemptState* state) REQUIRES(state->mu);
+  // Applies the recovered caps to the re-sent table (see SetRecoveredAsks).
+  void CapResentAsks(AttemptState* state) REQUIRES(state->mu);
+  // Turns what the pool committed into containers (and NM tokens).
+  Status HandOutPlacements(const ApplicationAttemptId& attempt, pool::AppId pool_app,
+                           AttemptState* state, AllocateResponse* response) REQUIRES(state->mu);
+  // The update errors for a call's container updates.
+  void AnswerUpdates(const ApplicationAttemptId& attempt, const AllocateRequest& request,
+                     AllocateResponse* response) const;
+  // Keeps the attempt's table for a restarted RM.
+  void SaveAsks(const ApplicationAttemptId& attempt, const AttemptState& state) const
+      REQUIRES(state.mu);
+  bool PlacementsHeld() const;
+
+  const AttemptAllocatorDeps deps_;
+  const ResourceNormalizer normalizer_;
+  const std::unique_ptr<const PlaceNames> place_names_;
+  Mutex mu_;
+  std::map<ApplicationAttemptId, std::shared_ptr<AttemptState>> attempts_ GUARDED_BY(mu_);
+  // SetRecoveredAsks() tables, until their attempt re-registers.
+  std::map<ApplicationAttemptId, RecoveredAsks> recovered_asks_ GUARDED_BY(mu_);
+};
+
+}  // namespace spindle::rm

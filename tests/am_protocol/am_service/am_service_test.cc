@@ -1,0 +1,107 @@
+// AmService as the wire sees it: decode -> rm::AttemptAllocator -> encode.
+// What the handler itself must keep: a repeated responseId gets the very
+// bytes of the last answer (ApplicationMasterService.allocate resends
+// lastResponse), update errors echo the request as the AM sent it, and the
+// caller is the attempt its AMRM token names.
+#include "am_protocol/am_service/am_service.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "rm/security/yarn_id_protos.h"
+#include "rm/yarn_exceptions.h"
+#include "tests/rm/core/attempt_allocator_fixture.h"
+
+namespace spindle::am_protocol {
+namespace {
+
+namespace y = hadoop::yarn;
+
+class AmServiceTest : public rm::test_support::AttemptAllocatorFixture {
+ protected:
+  ipc::ConnectionIdentity Caller(const rm::ApplicationAttemptId& attempt) {
+    ipc::ConnectionIdentity who;
+    who.auth_method = ipc::AuthMethod::kToken;
+    who.user = attempt.ToString();
+    who.token_identifier = amrm_->CreateToken(attempt).identifier;
+    return who;
+  }
+  y::AllocateResponseProto AllocateOver(AmService* service, const ipc::ConnectionIdentity& who,
+                                        const y::AllocateRequestProto& request) {
+    y::AllocateResponseProto response;
+    Status status = service->Allocate(who, request, &response);
+    EXPECT_TRUE(status.ok()) << status.ToString();
+    return response;
+  }
+};
+
+TEST_F(AmServiceTest, ARepeatedResponseIdGetsTheSameBytes) {
+  AmService service(allocator_.get());
+  const rm::ApplicationAttemptId attempt = LaunchedApp();
+  const ipc::ConnectionIdentity who = Caller(attempt);
+  y::RegisterApplicationMasterRequestProto reg;
+  reg.set_host("am-host");
+  y::RegisterApplicationMasterResponseProto registered;
+  ASSERT_TRUE(service.Register(who, reg, &registered).ok());
+  EXPECT_EQ(registered.maximumcapability().memory(), 8192);
+  EXPECT_EQ(registered.queue(), "default");
+
+  y::AllocateRequestProto ask;
+  ask.set_response_id(0);
+  y::ResourceRequestProto* row = ask.add_ask();
+  row->mutable_priority()->set_priority(1);
+  row->set_resource_name("*");
+  row->mutable_capability()->set_memory(1000);
+  row->mutable_capability()->set_virtual_cores(3);
+  row->set_num_containers(2);
+  const y::AllocateResponseProto first = AllocateOver(&service, who, ask);
+  EXPECT_EQ(first.response_id(), 1);
+  Place();
+
+  y::AllocateRequestProto next;
+  next.set_response_id(1);
+  y::UpdateContainerRequestProto* update = next.add_update_requests();
+  update->set_container_version(0);
+  rm::ToProto(rm::ContainerId{attempt, 77}, update->mutable_container_id());
+  update->set_update_type(y::INCREASE_RESOURCE);
+  update->mutable_capability()->set_memory(4096);
+  const y::AllocateResponseProto second = AllocateOver(&service, who, next);
+  ASSERT_EQ(second.allocated_containers_size(), 2);
+  EXPECT_EQ(second.allocated_containers(0).resource().memory(), 1024);
+  EXPECT_EQ(second.allocated_containers(0).resource().virtual_cores(), 1)
+      << "DefaultResourceCalculator: 1 vcore";
+  ASSERT_EQ(second.update_errors_size(), 1);
+  EXPECT_EQ(second.update_errors(0).update_request().SerializeAsString(),
+            update->SerializeAsString());
+  EXPECT_EQ(second.update_errors(0).reason(), "INVALID_CONTAINER_ID");
+
+  // The AM lost the answer and asks again with the same id.
+  const y::AllocateResponseProto again = AllocateOver(&service, who, next);
+  EXPECT_EQ(again.SerializeAsString(), second.SerializeAsString());
+  EXPECT_EQ(again.response_id(), 2);
+}
+
+TEST_F(AmServiceTest, TheRegistrationsAnswerRepeatedIsAnEmptyMessage) {
+  AmService service(allocator_.get());
+  const rm::ApplicationAttemptId attempt = LaunchedApp();
+  const ipc::ConnectionIdentity who = Caller(attempt);
+  y::RegisterApplicationMasterResponseProto registered;
+  ASSERT_TRUE(service.Register(who, y::RegisterApplicationMasterRequestProto(), &registered).ok());
+  y::AllocateRequestProto behind;
+  behind.set_response_id(-1);
+  EXPECT_EQ(AllocateOver(&service, who, behind).ByteSizeLong(), 0u);
+}
+
+TEST_F(AmServiceTest, OnlyAnAmrmTokenNamesTheCaller) {
+  AmService service(allocator_.get());
+  ipc::ConnectionIdentity simple;
+  simple.user = "alice";
+  y::AllocateResponseProto response;
+  Status refused = service.Allocate(simple, y::AllocateRequestProto(), &response);
+  EXPECT_EQ(refused.java_class(), rm::yarn::kYarnException);
+  EXPECT_EQ(refused.message(), "No AMRMToken found for user alice");
+}
+
+}  // namespace
+}  // namespace spindle::am_protocol

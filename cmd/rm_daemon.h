@@ -1,7 +1,8 @@
-// RmDaemon: `spindle rm`, the ResourceManager process. It assembles the RM
-// core (rm/), the scheduler pool, the protocol services (am_protocol/,
-// nm_shim/) and their IPC servers on the four RM ports, from Hadoop
-// configuration (core-site.xml, yarn-site.xml, capacity-scheduler.xml).
+// RmDaemon: `spindle rm`, the ResourceManager process. It builds one RM core
+// (rm::ResourceManager, rm/core) from Hadoop configuration (core-site.xml,
+// yarn-site.xml, capacity-scheduler.xml) and puts around it what opens
+// sockets: the protocol services (am_protocol/, nm_shim/), their IPC servers
+// on the four RM ports, the AM launcher's NM client and the web server.
 //
 // Thread contract: Start() and Stop() from one controlling thread; the
 // accessors are for tests and the embedding process.
@@ -9,9 +10,7 @@
 
 #include <atomic>
 #include <memory>
-#include <set>
 #include <string>
-#include <thread>
 
 #include "am_protocol/admin_service/admin_service.h"
 #include "am_protocol/am_service/am_service.h"
@@ -21,22 +20,10 @@
 #include "cmd/command_line.h"
 #include "nm_shim/am_launcher/ipc_am_launcher.h"
 #include "nm_shim/tracker/resource_tracker_service.h"
-#include "rm/apps/app_manager.h"
 #include "rm/config/configuration.h"
-#include "rm/containers/container_registry.h"
-#include "rm/nodes/node_registry.h"
-#include "rm/queues/os_group_mapping.h"
-#include "rm/queues/queue_manager.h"
-#include "rm/recovery/recovery_config.h"
-#include "rm/recovery/rm_state.h"
-#include "rm/recovery/store_app_store.h"
-#include "rm/security/amrm_token_secret_manager.h"
+#include "rm/core/resource_manager.h"
 #include "rm/security/amrm_token_secret_provider.h"
-#include "rm/security/container_token_secret_manager.h"
-#include "rm/security/nm_token_secret_manager.h"
-#include "rm/security/rm_delegation_token_secret_manager.h"
 #include "rm/security/rm_delegation_token_secret_provider.h"
-#include "scheduler_pool/scheduler_pool.h"
 #include "web/rm_webapp.h"
 
 namespace spindle {
@@ -57,8 +44,10 @@ Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf);
 
 class RmDaemon : public am_protocol::AdminActions {
  public:
-  // Reads and validates everything, opens the state store and recovers what
-  // a previous run left in it (rm/recovery); nothing listens yet. Errors
+  // Reads and validates everything, builds the RM core and makes it active:
+  // it opens the state store and recovers what a previous run left in it
+  // (rm/recovery) and starts placing (after a recovery, once the previous
+  // run's nodes are back); no port listens yet. Errors
   // name the file, key and value; a corrupt store, or one of another format,
   // is refused with a message naming it, and left as it is. `conf_dir` (may be empty) is where
   // refreshQueues, refreshNodes and refreshAdminAcls re-read their files from.
@@ -87,10 +76,8 @@ class RmDaemon : public am_protocol::AdminActions {
   // (whatever it holds, even a store Create() refuses).
   static Status FormatStateStore(const rm::Configuration& conf);
 
-  // Binds the four RPC ports and the web port and starts the schedulers and the housekeeping
-  // thread. IoError if a port cannot be bound. After a recovery, the
-  // schedulers start placing only once every node of the previous run has
-  // registered again, or the recovery scheduling wait is over.
+  // Binds the four RPC ports and the web port. IoError if a port cannot be
+  // bound.
   Status Start();
   void Stop();
 
@@ -103,83 +90,41 @@ class RmDaemon : public am_protocol::AdminActions {
   // Calls the ResourceTracker port has answered (registrations, heartbeats).
   int64_t resource_tracker_calls() const { return tracker_server_->calls_served(); }
 
-  rm::ApplicationManager& apps() { return *apps_; }
-  rm::NodeRegistry& nodes() { return *nodes_; }
-  pool::SchedulerPool& pool() { return *pool_; }
-  const rm::Configuration& conf() const { return conf_; }
+  rm::ResourceManager& core() { return *rm_; }
+  rm::ApplicationManager& apps() { return rm_->apps(); }
+  rm::NodeRegistry& nodes() { return rm_->nodes(); }
+  pool::SchedulerPool& pool() { return rm_->pool(); }
+  const rm::Configuration& conf() const { return rm_->conf(); }
   // refreshQueues so far, over every run that shared the state store.
-  int64_t queue_config_version() const {
-    MutexLock lock(&queue_version_mu_);
-    return queue_config_version_;
-  }
+  int64_t queue_config_version() const { return rm_->queue_config_version(); }
   // True while new placements wait for the previous run's nodes.
-  bool holding_placements() const { return holding_.load(); }
+  bool holding_placements() const { return rm_->holding_placements(); }
   // What `spindle rm` exits with once stopped: 1 after the state store
   // failed a write under fail-fast (the RM then raised SIGTERM to stop
   // itself, as Hadoop's ExitUtil.terminate(1)), else 0.
   int exit_code() const { return exit_code_.load(); }
 
  private:
-  RmDaemon(rm::Configuration conf, std::string conf_dir, const Clock* clock)
-      : conf_(std::move(conf)), conf_dir_(std::move(conf_dir)), clock_(clock) {}
-  // The configuration as the files say now (or the one given, without a dir).
-  Result<rm::Configuration> Reread() const;
-  Status Init();
-  void Housekeeping();
-  Status RefreshAdminAclFrom(const rm::Configuration& conf);
-  // Pushes the queue tree's specs for the current cluster capacity.
-  void RefreshPoolQueues();
-  // Opens the store and reads what a previous run left; writes the cluster
-  // timestamp (`start_ms` for a new store) and this run's epoch.
-  Status OpenStore(int64_t start_ms, rm::RecoveredRmState* recovered);
-  // Stores every token family's keys (at start, and after a roll).
-  void SaveKeys();
-  // Housekeeping after a recovery: starts the schedulers once the previous
-  // run's nodes are back (or the wait is over).
-  void ReleaseHoldIfDue();
-  // Keeps the store's list of cluster nodes in step with the registry;
-  // false if the store refused.
-  bool SaveNodes();
+  explicit RmDaemon(std::string conf_dir) : conf_dir_(std::move(conf_dir)) {}
+  Status Init(rm::Configuration conf, const Clock* clock);
+  // The RPC servers and the services they carry, around the active core.
+  Status BuildServers();
+  Status BuildWeb();
 
-  rm::Configuration conf_;
   const std::string conf_dir_;
-  const Clock* const clock_;
-  rm::RecoveryConfig recovery_;
-  // The configured store behind a StoreFailureGuard.
-  std::unique_ptr<persist::StateStore> store_;
   std::atomic<int> exit_code_{0};
-  std::unique_ptr<rm::StateStoreAppStore> app_store_;
-  // Recovery: nodes of the previous run not registered again yet, and when
-  // the schedulers start regardless (set by Start()). Housekeeping only.
-  std::set<std::string> awaited_nodes_;
-  TimePoint hold_until_;
-  uint64_t hold_checked_version_ = ~uint64_t{0};
-  std::atomic<bool> holding_{false};
-  // The node ids the store lists. Housekeeping only (after Init).
-  std::set<std::string> stored_nodes_;
-  uint64_t saved_nodes_version_ = 0;
-  mutable Mutex queue_version_mu_;
-  int64_t queue_config_version_ GUARDED_BY(queue_version_mu_) = 0;
-  std::unique_ptr<rm::OsGroupMapping> groups_;
-  mutable Mutex admin_mu_;
-  rm::AccessControlList admin_acl_ GUARDED_BY(admin_mu_);
-  std::unique_ptr<am_protocol::AdminService> admin_service_;
   RmAddresses addresses_;
-  std::unique_ptr<pool::SchedulerPool> pool_;
-  std::unique_ptr<rm::QueueManager> queues_;
-  std::unique_ptr<rm::NodeRegistry> nodes_;
-  std::unique_ptr<rm::ContainerRegistry> containers_;
-  std::unique_ptr<rm::AmrmTokenSecretManager> amrm_tokens_;
-  std::unique_ptr<rm::ContainerTokenSecretManager> container_tokens_;
-  std::unique_ptr<rm::NmTokenSecretManager> nm_tokens_;
-  std::unique_ptr<rm::RmDelegationTokenSecretManager> delegation_tokens_;
+  // The AM launcher's NM client: declared before the core, so destroyed
+  // after it, as the launcher each activation builds uses it.
+  std::unique_ptr<ipc::RpcClient> nm_client_;
+  std::unique_ptr<rm::ResourceManager> rm_;
+  std::unique_ptr<am_protocol::AdminService> admin_service_;
+  // Built on the core's first activation with pointers into it (Deps
+  // structs): the daemon never goes standby before Stop, so they hold. The
+  // HA work re-points them onto the core's use-case methods first.
   std::unique_ptr<rm::AmrmTokenSecretProvider> amrm_provider_;
   std::unique_ptr<rm::RmDelegationTokenSecretProvider> delegation_provider_;
-  std::unique_ptr<ipc::RpcClient> nm_client_;
-  std::unique_ptr<nm_shim::IpcAmLauncher> launcher_;
-  std::unique_ptr<rm::ApplicationManager> apps_;
   std::unique_ptr<nm_shim::ResourceTrackerService> tracker_;
-  std::unique_ptr<rm::AttemptAllocator> attempt_allocator_;
   std::unique_ptr<am_protocol::AmService> am_service_;
   std::unique_ptr<client_service::ClientRmService> client_service_;
   std::unique_ptr<ipc::RpcServer> client_server_;
@@ -187,9 +132,6 @@ class RmDaemon : public am_protocol::AdminActions {
   std::unique_ptr<ipc::RpcServer> tracker_server_;
   std::unique_ptr<ipc::RpcServer> admin_server_;
   std::unique_ptr<web::RmWebApp> web_;
-  std::atomic<bool> stopping_{false};
-  std::thread housekeeping_;
-  int64_t last_capacity_mb_ = -1;
   bool started_ = false;
 };
 

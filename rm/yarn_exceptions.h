@@ -25,5 +25,7 @@ inline constexpr char kYarnFeatureNotEnabled[] =
 inline constexpr char kContainerNotFound[] =
     "org.apache.hadoop.yarn.exceptions.ContainerNotFoundException";
 inline constexpr char kAccessControl[] = "org.apache.hadoop.security.AccessControlException";
+// What a standby RM answers (Hadoop 3.3 AdminService.checkRMStatus).
+inline constexpr char kStandby[] = "org.apache.hadoop.ipc.StandbyException";
 
 }  // namespace spindle::rm::yarn

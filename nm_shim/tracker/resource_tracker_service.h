@@ -1,22 +1,18 @@
 // ResourceTrackerService: the RM side of ResourceTracker (port 8031, WIRE.md
-// 5.5): registerNodeManager, nodeHeartbeat and unRegisterNodeManager, turned
-// into calls on the node registry, the container registry, the application
-// manager (AM container exits) and the secret managers (master keys).
+// 5.5): registerNodeManager, nodeHeartbeat and unRegisterNodeManager are
+// decoded into rm::NodeProtocol calls (the RM core's ResourceManager, or a
+// NodeTracker in tests), whose outcome is encoded back.
 //
-// Thread contract: handlers run concurrently on the IPC worker pool; every
-// component they call is thread-safe.
+// Thread contract: handlers run concurrently on the IPC worker pool; the
+// NodeProtocol is thread-safe.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "am_protocol/ipc/rpc_service.h"
-#include "rm/apps/app_manager.h"
 #include "rm/config/hadoop_line.h"
-#include "rm/containers/container_registry.h"
-#include "rm/nodes/node_registry.h"
-#include "rm/security/container_token_secret_manager.h"
-#include "rm/security/nm_token_secret_manager.h"
+#include "rm/core/node_protocol.h"
 #include "yarn_server_common_service_protos.pb.h"
 
 namespace spindle::nm_shim {
@@ -32,17 +28,12 @@ struct ResourceTrackerOptions {
   // >= its own). The daemon sets it from spindle.compat.hadoop-version;
   // default: the newest line's (rm/config/hadoop_line.h).
   std::string rm_version{rm::TraitsOf(rm::kDefaultHadoopLine).version};
-  // The RM's cluster timestamp (rm_identifier).
-  int64_t rm_identifier = 0;
 };
 
 class ResourceTrackerService {
  public:
-  // Every pointer must outlive the service.
-  ResourceTrackerService(const ResourceTrackerOptions& options, rm::NodeRegistry* nodes,
-                         rm::ContainerRegistry* containers, rm::ApplicationManager* apps,
-                         const rm::ContainerTokenSecretManager* container_tokens,
-                         rm::NmTokenSecretManager* nm_tokens);
+  // `core` must outlive the service.
+  ResourceTrackerService(const ResourceTrackerOptions& options, rm::NodeProtocol* core);
 
   // The ipc service for the 8031 server.
   std::unique_ptr<ipc::RpcService> MakeRpcService();
@@ -54,24 +45,9 @@ class ResourceTrackerService {
   Status UnRegisterNodeManager(const hadoop::yarn::UnRegisterNodeManagerRequestProto& request,
                                hadoop::yarn::UnRegisterNodeManagerResponseProto* response);
 
-  // Completes the containers of nodes that went silent (called periodically).
-  void ExpireNodes();
-
  private:
-  // Tells the app manager about AM containers among `completed`.
-  void NotifyCompleted(const std::vector<rm::CompletedContainer>& completed);
-
   const ResourceTrackerOptions options_;
-  rm::NodeRegistry* const nodes_;
-  rm::ContainerRegistry* const containers_;
-  rm::ApplicationManager* const apps_;
-  const rm::ContainerTokenSecretManager* const container_tokens_;
-  rm::NmTokenSecretManager* const nm_tokens_;
-
-  // The last response per node, re-sent for a duplicate heartbeat.
-  Mutex last_mu_;
-  std::map<rm::NodeId, hadoop::yarn::NodeHeartbeatResponseProto> last_responses_
-      GUARDED_BY(last_mu_);
+  rm::NodeProtocol* const core_;
 };
 
 }  // namespace spindle::nm_shim

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "am_protocol/client_service/record_protos.h"
+#include "rm/core/node_tracker.h"
 #include "rm/security/yarn_id_protos.h"
 #include "tests/am_protocol/client_service/rm_harness.h"
 
@@ -28,9 +29,10 @@ class ResourceTrackerServiceTest : public ::testing::Test {
     rm::ContainerTokenSecretManager::Options container_options;
     container_tokens_ =
         std::move(rm::ContainerTokenSecretManager::Create(container_options, &rm_.clock())).value();
-    tracker_ = std::make_unique<ResourceTrackerService>(ResourceTrackerOptions{}, &rm_.nodes(),
-                                                        &rm_.containers(), &rm_.apps(),
-                                                        container_tokens_.get(), nm_tokens_.get());
+    core_ = std::make_unique<rm::NodeTracker>(&rm_.nodes(), &rm_.containers(), &rm_.apps(),
+                                              container_tokens_.get(), nm_tokens_.get(),
+                                              /*rm_identifier=*/0);
+    tracker_ = std::make_unique<ResourceTrackerService>(ResourceTrackerOptions{}, core_.get());
     Register(node_);
     rm_.ApplyQueues();
   }
@@ -118,6 +120,7 @@ class ResourceTrackerServiceTest : public ::testing::Test {
   RmHarness rm_;
   std::unique_ptr<rm::NmTokenSecretManager> nm_tokens_;
   std::unique_ptr<rm::ContainerTokenSecretManager> container_tokens_;
+  std::unique_ptr<rm::NodeTracker> core_;
   std::unique_ptr<ResourceTrackerService> tracker_;
 };
 

@@ -33,6 +33,7 @@
 
 #include "ipc_connection_context.pb.h"
 #include "nm_shim/tracker/resource_tracker_service.h"
+#include "rm/core/node_tracker.h"
 #include "rm/security/yarn_id_protos.h"
 #include "tests/am_protocol/captures/call_replay.h"
 #include "tests/am_protocol/captures/capture_corpus.h"
@@ -87,11 +88,10 @@ class TrackerHarness {
     container_options.rm_identifier = cluster_timestamp;
     container_tokens_ =
         std::move(rm::ContainerTokenSecretManager::Create(container_options, &rm_.clock())).value();
-    ResourceTrackerOptions options;
-    options.rm_identifier = cluster_timestamp;
-    tracker_ = std::make_unique<ResourceTrackerService>(options, &rm_.nodes(), &rm_.containers(),
-                                                        &rm_.apps(), container_tokens_.get(),
-                                                        nm_tokens_.get());
+    core_ = std::make_unique<rm::NodeTracker>(&rm_.nodes(), &rm_.containers(), &rm_.apps(),
+                                              container_tokens_.get(), nm_tokens_.get(),
+                                              /*rm_identifier=*/cluster_timestamp);
+    tracker_ = std::make_unique<ResourceTrackerService>(ResourceTrackerOptions{}, core_.get());
     auto registry = std::make_shared<ipc::ServiceRegistry>();
     registry->Add(tracker_->MakeRpcService());
     server_ = std::make_unique<ipc::RpcServer>(ipc::RpcServerOptions{}, registry);
@@ -131,6 +131,7 @@ class TrackerHarness {
   RmHarness rm_;
   std::unique_ptr<rm::NmTokenSecretManager> nm_tokens_;
   std::unique_ptr<rm::ContainerTokenSecretManager> container_tokens_;
+  std::unique_ptr<rm::NodeTracker> core_;
   std::unique_ptr<ResourceTrackerService> tracker_;
   std::unique_ptr<ipc::RpcServer> server_;
   ipc::RpcClient client_;

@@ -1,0 +1,65 @@
+// NodeTracker: the RM side of the ResourceTracker protocol in plain values
+// (registerNodeManager, nodeHeartbeat, unRegisterNodeManager), turned into
+// calls on the node registry, the container registry, the application
+// manager (AM container exits, recovered containers, container signals) and
+// the secret managers (master keys), as Hadoop's ResourceTrackerService with
+// RMNodeImpl do. nm_shim/tracker only decodes the protobuf, calls this and
+// encodes the answer. One tracker belongs to one activation (ActiveServices).
+//
+// Thread contract: every method is thread-safe; calls run concurrently on
+// the IPC worker pool; the last answer per node has its own mutex, never
+// held while calling out.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/mutex.h"
+#include "rm/apps/app_manager.h"
+#include "rm/containers/container_registry.h"
+#include "rm/core/node_protocol.h"
+#include "rm/nodes/node_registry.h"
+#include "rm/security/container_token_secret_manager.h"
+#include "rm/security/nm_token_secret_manager.h"
+
+namespace spindle::rm {
+
+class NodeTracker final : public NodeProtocol {
+ public:
+  // Every pointer must outlive the tracker. `rm_identifier`: the
+  // activation's start (ActiveServices::start_ms).
+  NodeTracker(NodeRegistry* nodes, ContainerRegistry* containers, ApplicationManager* apps,
+              const ContainerTokenSecretManager* container_tokens, NmTokenSecretManager* nm_tokens,
+              int64_t rm_identifier);
+
+  // NodeProtocol; never StandbyException.
+  Result<NodeRegisterOutcome> RegisterNode(const NodeRegisterRequest& request) override;
+  Result<NodeHeartbeatOutcome> NodeHeartbeat(const NodeHeartbeatRequest& request) override;
+  Status UnregisterNode(const NodeId& node) override;
+  // The nodes the registry dropped (expiry, unregistration, exclusion):
+  // their containers complete (AM containers end their attempts), their NM
+  // tokens and pending signals are forgotten.
+  void OnNodesGone(const std::vector<NodeId>& nodes);
+
+ private:
+  // Tells the app manager about AM containers among `completed`.
+  void NotifyCompleted(const std::vector<CompletedContainer>& completed);
+  void ForgetLastOutcome(const NodeId& node);
+
+  NodeRegistry* const nodes_;
+  ContainerRegistry* const containers_;
+  ApplicationManager* const apps_;
+  const ContainerTokenSecretManager* const container_tokens_;
+  NmTokenSecretManager* const nm_tokens_;
+  const int64_t rm_identifier_;
+
+  // The last answer per node, re-sent for a duplicate heartbeat
+  // (RMNodeImpl's latestNodeHeartBeatResponse).
+  Mutex last_mu_;
+  std::map<NodeId, NodeHeartbeatOutcome> last_outcomes_ GUARDED_BY(last_mu_);
+};
+
+}  // namespace spindle::rm

@@ -1,0 +1,428 @@
+#include "rm/core/resource_manager.h"
+
+#include <glog/logging.h>
+
+#include "rm/config/configuration_directory.h"
+#include "rm/recovery/recovery_config.h"
+#include "rm/recovery/store_failure_guard.h"
+#include "rm/yarn_exceptions.h"
+
+namespace spindle::rm {
+
+namespace {
+
+Status NotActive(const std::string& what) {
+  // Hadoop 3.3 AdminService.throwStandbyException's message.
+  return Status::Remote(yarn::kStandby, "ResourceManager is not Active! Can not " + what);
+}
+
+}  // namespace
+
+const char* HaStateName(HaState state) {
+  switch (state) {
+    case HaState::kInitializing:
+      return "INITIALIZING";
+    case HaState::kStandby:
+      return "STANDBY";
+    case HaState::kActive:
+      return "ACTIVE";
+    case HaState::kStopped:
+      return "STOPPED";
+  }
+  return "UNKNOWN";
+}
+
+ResourceManager::ResourceManager(Configuration conf, CoreSettings settings,
+                                 ResourceManagerOptions options)
+    : conf_(std::move(conf)),
+      settings_(std::move(settings)),
+      options_(std::move(options)),
+      clock_(options_.clock) {}
+
+Result<std::unique_ptr<ResourceManager>> ResourceManager::Create(Configuration conf,
+                                                                 ResourceManagerOptions options) {
+  if (!options.launcher_factory || !options.node_token_service) {
+    return Status::InvalidArgument(
+        "ResourceManager needs an AM launcher factory and a node token service");
+  }
+  ASSIGN_OR_RETURN(CoreSettings settings, CoreSettings::FromConfiguration(conf));
+  const HadoopLineTraits& hadoop = settings.hadoop();
+  LOG(INFO) << "following Hadoop " << hadoop.name << " (" << kHadoopLineKey
+            << "): reporting version " << hadoop.version;
+  std::unique_ptr<ResourceManager> rm(
+      new ResourceManager(std::move(conf), std::move(settings), std::move(options)));
+  ASSIGN_OR_RETURN(rm->queues_, QueueManager::Create(rm->conf_));
+  rm->groups_ = std::make_unique<OsGroupMapping>(rm->settings_.groups, rm->clock_);
+  {
+    MutexLock lock(&rm->admin_mu_);
+    rm->admin_acl_ = AccessControlList::Parse(rm->settings_.admin_acl);
+  }
+  // As Hadoop: without recovery the RM neither reads nor writes a store.
+  const RecoveryConfig& recovery = rm->settings_.recovery;
+  if (recovery.recovery_enabled) {
+    if (std::unique_ptr<persist::StateStore> store = MakeStateStore(recovery); store != nullptr) {
+      rm->store_where_ = recovery.kind == StoreKind::kRocksDb
+                             ? "the state store at " + recovery.store.path
+                             : "the state store";
+      std::function<void()> exit = rm->options_.on_fatal_store_failure;
+      if (!exit) exit = [] {};
+      rm->store_ = std::make_unique<StoreFailureGuard>(std::move(store), rm->store_where_,
+                                                       recovery.on_store_failure, std::move(exit));
+    }
+  }
+  MutexLock lock(&rm->state_mu_);
+  rm->state_ = HaState::kStandby;
+  return rm;
+}
+
+ResourceManager::~ResourceManager() { Stop(); }
+
+Status ResourceManager::Start() { return TransitionToActive(); }
+
+void ResourceManager::Stop() {
+  // The last activation's objects stay until the ResourceManager goes, as
+  // they did before the split: what the daemon built around them (the AM
+  // launcher's NM client, whose calls may still complete into the
+  // application manager) is torn down after the core.
+  if (auto stopped = StopActiveServices(); stopped != nullptr)
+    final_activation_ = std::move(stopped);
+  MutexLock lock(&state_mu_);
+  state_ = HaState::kStopped;
+}
+
+Status ResourceManager::TransitionToActive() {
+  {
+    MutexLock lock(&state_mu_);
+    if (state_ == HaState::kActive) return Status::OK();
+    if (state_ == HaState::kStopped) {
+      return Status::Unavailable("the ResourceManager is stopped");
+    }
+  }
+  LOG(INFO) << "transitioning to active";
+  ActiveServicesContext context;
+  context.settings = &settings_;
+  context.queues = queues_.get();
+  context.store = store_.get();
+  context.store_name = store_where_;
+  context.clock = clock_;
+  context.launcher_factory = options_.launcher_factory;
+  context.node_token_service = options_.node_token_service;
+  context.attempt_ended = [this](const ApplicationAttemptId& attempt) { AttemptEnded(attempt); };
+  ASSIGN_OR_RETURN(std::unique_ptr<ActiveServices> active, ActiveServices::Activate(context));
+  {
+    MutexLock lock(&queue_version_mu_);
+    if (store_ != nullptr) queue_config_version_ = active->recovered_queue_config_version();
+  }
+  MutexLock lock(&state_mu_);
+  active_ = std::move(active);
+  state_ = HaState::kActive;
+  LOG(INFO) << "transitioned to active: cluster timestamp " << active_->apps().cluster_timestamp()
+            << ", epoch " << active_->epoch();
+  return Status::OK();
+}
+
+void ResourceManager::TransitionToStandby() { StopActiveServices(); }
+
+std::shared_ptr<ActiveServices> ResourceManager::StopActiveServices() {
+  std::shared_ptr<ActiveServices> active;
+  {
+    MutexLock lock(&state_mu_);
+    if (state_ != HaState::kActive) return nullptr;
+    state_ = HaState::kStandby;
+    active = std::move(active_);
+  }
+  LOG(INFO) << "transitioning to standby";
+  // Calls in flight keep their activation alive; its threads stop now.
+  active->Deactivate();
+  LOG(INFO) << "transitioned to standby";
+  return active;
+}
+
+HaState ResourceManager::ha_state() const {
+  MutexLock lock(&state_mu_);
+  return state_;
+}
+
+std::shared_ptr<ActiveServices> ResourceManager::Active() const {
+  MutexLock lock(&state_mu_);
+  return active_;
+}
+
+Result<std::shared_ptr<ActiveServices>> ResourceManager::ActiveOrStandby() const {
+  std::shared_ptr<ActiveServices> active = Active();
+  if (active == nullptr) return NotActive("serve the call");
+  return active;
+}
+
+ActiveServices& ResourceManager::ActiveOrDie() const {
+  MutexLock lock(&state_mu_);
+  CHECK(active_ != nullptr) << "the ResourceManager is not active";
+  return *active_;
+}
+
+// ---- Always on ----
+
+AccessControlList ResourceManager::AdminAcl() const {
+  MutexLock lock(&admin_mu_);
+  return admin_acl_;
+}
+
+std::vector<std::string> ResourceManager::GroupsOf(const std::string& user) const {
+  return groups_->GroupsOf(user);
+}
+
+bool ResourceManager::IsAdmin(const std::string& user) const {
+  return AdminAcl().IsUserAllowed(user, GroupsOf(user));
+}
+
+int64_t ResourceManager::queue_config_version() const {
+  MutexLock lock(&queue_version_mu_);
+  return queue_config_version_;
+}
+
+std::string ResourceManager::state_store_name() const {
+  if (store_ == nullptr) return "";
+  return settings_.recovery.kind == StoreKind::kRocksDb ? "spindle.RocksDbStateStore"
+                                                        : "spindle.MemoryStateStore";
+}
+
+Result<Configuration> ResourceManager::Reread() const {
+  if (options_.conf_dir.empty()) return conf_;
+  return LoadConfigurationDirectory(options_.conf_dir);
+}
+
+// ---- Admin refreshes ----
+
+Status ResourceManager::RefreshQueues() {
+  auto active = Active();
+  if (active == nullptr) return NotActive("refresh queues");
+  ASSIGN_OR_RETURN(Configuration conf, Reread());
+  MutexLock lock(&queue_version_mu_);
+  auto tree = queues_->Reload(conf);
+  if (!tree.ok()) {
+    return Status::Remote("java.io.IOException",
+                          "Failed to re-init queues : " + tree.status().message());
+  }
+  active->RefreshPoolQueues(/*force=*/true);
+  ++queue_config_version_;
+  if (store_ != nullptr) {
+    Status saved =
+        store_->SetClusterValue(persist::ClusterField::kQueueConfigVersion, queue_config_version_);
+    if (!saved.ok()) {
+      LOG(ERROR) << "cannot store the queue configuration version: " << saved.ToString();
+    }
+  }
+  LOG(INFO) << "queue configuration version " << queue_config_version_;
+  return Status::OK();
+}
+
+Status ResourceManager::RefreshNodes() {
+  auto active = Active();
+  if (active == nullptr) return NotActive("refresh nodes");
+  ASSIGN_OR_RETURN(Configuration conf, Reread());
+  ASSIGN_OR_RETURN(auto include, ReadHostsFile(conf, "yarn.resourcemanager.nodes.include-path"));
+  ASSIGN_OR_RETURN(auto exclude, ReadHostsFile(conf, "yarn.resourcemanager.nodes.exclude-path"));
+  active->node_tracker().OnNodesGone(
+      active->nodes().RefreshHostLists(std::move(include), std::move(exclude)));
+  return Status::OK();
+}
+
+Status ResourceManager::RefreshAdminAcls() {
+  ASSIGN_OR_RETURN(Configuration conf, Reread());
+  const std::string acl = conf.Get("yarn.admin.acl", "*");
+  MutexLock lock(&admin_mu_);
+  admin_acl_ = AccessControlList::Parse(acl);
+  return Status::OK();
+}
+
+void ResourceManager::RefreshUserToGroups() { groups_->Refresh(); }
+
+// ---- Applications ----
+
+Result<ApplicationId> ResourceManager::NewApplicationId() {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return active->apps().NewApplicationId();
+}
+
+Status ResourceManager::SubmitApplication(Submission submission) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return active->apps().Submit(std::move(submission));
+}
+
+Result<bool> ResourceManager::KillApplication(const ApplicationId& app,
+                                              const std::string& diagnostics) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return active->apps().Kill(app, diagnostics);
+}
+
+Status ResourceManager::MoveApplication(const ApplicationId& app, const std::string& queue,
+                                        const std::string& user,
+                                        const std::vector<std::string>& groups) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  const auto tree = queues_->Current();
+  const CsQueue* target = tree->FindLeaf(queue);
+  if (target == nullptr || !tree->CanSubmit(*target, user, groups)) {
+    // ClientRMService.moveApplicationAcrossQueues (3.3).
+    return Status::Remote(yarn::kAccessControl,
+                          "User " + user +
+                              " cannot submit applications to target queue or the target queue "
+                              "doesn't exist: " +
+                              queue + " while moving " + app.ToString());
+  }
+  return active->apps().Move(app, QueueTree::PoolQueueName(*target),
+                             QueueLimits{target->path, target->maximum_applications,
+                                         target->maximum_applications_per_user});
+}
+
+Result<int32_t> ResourceManager::UpdateApplicationPriority(const ApplicationId& app,
+                                                           int32_t priority) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return active->apps().UpdatePriority(app, priority);
+}
+
+Result<ApplicationManager::LifetimeUpdate> ResourceManager::UpdateApplicationLifetime(
+    const ApplicationId& app, int64_t expiry_ms) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return active->apps().UpdateLifetime(app, expiry_ms);
+}
+
+Status ResourceManager::FailApplicationAttempt(const ApplicationAttemptId& attempt,
+                                               const std::string& diagnostics) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return active->apps().FailAttempt(attempt, diagnostics);
+}
+
+// ---- Reports ----
+
+Result<RmApp> ResourceManager::ApplicationReport(const ApplicationId& app) const {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return active->apps().GetApp(app);
+}
+
+std::vector<RmApp> ResourceManager::ApplicationReports() const {
+  auto active = Active();
+  if (active == nullptr) return {};
+  return active->apps().ListApps();
+}
+
+Result<RmAttempt> ResourceManager::AttemptReport(const ApplicationAttemptId& attempt) const {
+  ASSIGN_OR_RETURN(RmApp app, ApplicationReport(attempt.app));
+  for (RmAttempt& a : app.attempts) {
+    if (a.id == attempt) return std::move(a);
+  }
+  return Status::Remote(
+      yarn::kApplicationAttemptNotFound,
+      "ApplicationAttempt with id '" + attempt.ToString() + "' doesn't exist in RM.");
+}
+
+std::vector<RmContainer> ResourceManager::ContainerReports(
+    const ApplicationAttemptId& attempt) const {
+  auto active = Active();
+  if (active == nullptr) return {};
+  return active->containers().LiveContainersOf(attempt);
+}
+
+std::optional<RmContainer> ResourceManager::ContainerReport(const ContainerId& container) const {
+  auto active = Active();
+  if (active == nullptr) return std::nullopt;
+  return active->containers().Get(container);
+}
+
+std::vector<NodeReport> ResourceManager::NodeReports() const {
+  auto active = Active();
+  if (active == nullptr) return {};
+  return active->nodes().Nodes();
+}
+
+std::optional<NodeReport> ResourceManager::NodeReportOf(const NodeId& node) const {
+  auto active = Active();
+  if (active == nullptr) return std::nullopt;
+  return active->nodes().Get(node);
+}
+
+ClusterNodeCounts ResourceManager::NodeCounts() const {
+  auto active = Active();
+  if (active == nullptr) return {};
+  return active->nodes().Counts();
+}
+
+// ---- Nodes ----
+
+Result<NodeRegisterOutcome> ResourceManager::RegisterNode(const NodeRegisterRequest& request) {
+  auto active = Active();
+  if (active == nullptr) return NotActive("register a node");
+  return active->node_tracker().RegisterNode(request);
+}
+
+Result<NodeHeartbeatOutcome> ResourceManager::NodeHeartbeat(const NodeHeartbeatRequest& request) {
+  auto active = Active();
+  if (active == nullptr) return NotActive("take a node heartbeat");
+  return active->node_tracker().NodeHeartbeat(request);
+}
+
+Status ResourceManager::UnregisterNode(const NodeId& node) {
+  auto active = Active();
+  if (active == nullptr) return NotActive("unregister a node");
+  return active->node_tracker().UnregisterNode(node);
+}
+
+// ---- The AM path ----
+
+void ResourceManager::SetAttemptEndedHook(std::function<void(const ApplicationAttemptId&)> hook) {
+  MutexLock lock(&hook_mu_);
+  attempt_ended_hook_ = std::move(hook);
+}
+
+void ResourceManager::AttemptEnded(const ApplicationAttemptId& attempt) {
+  std::function<void(const ApplicationAttemptId&)> hook;
+  {
+    MutexLock lock(&hook_mu_);
+    hook = attempt_ended_hook_;
+  }
+  if (hook) hook(attempt);
+}
+
+std::map<ApplicationAttemptId, std::string> ResourceManager::RecoveredAsks() const {
+  auto active = Active();
+  if (active == nullptr) return {};
+  return active->recovered_asks();
+}
+
+std::map<ApplicationAttemptId, std::map<std::string, std::string>>
+ResourceManager::RecoveredAttemptRows() const {
+  auto active = Active();
+  if (active == nullptr) return {};
+  return active->recovered_attempt_rows();
+}
+
+bool ResourceManager::holding_placements() const {
+  auto active = Active();
+  return active != nullptr && active->holding_placements();
+}
+
+// ---- The active objects ----
+
+ApplicationManager& ResourceManager::apps() { return ActiveOrDie().apps(); }
+AttemptAllocator& ResourceManager::attempt_allocator() { return ActiveOrDie().attempt_allocator(); }
+NodeRegistry& ResourceManager::nodes() { return ActiveOrDie().nodes(); }
+ContainerRegistry& ResourceManager::containers() { return ActiveOrDie().containers(); }
+pool::SchedulerPool& ResourceManager::pool() { return ActiveOrDie().pool(); }
+SecretManagers ResourceManager::secrets() { return ActiveOrDie().secrets(); }
+AppStore* ResourceManager::app_store() { return ActiveOrDie().app_store(); }
+
+int64_t ResourceManager::cluster_timestamp() const {
+  auto active = Active();
+  return active == nullptr ? 0 : active->apps().cluster_timestamp();
+}
+
+int64_t ResourceManager::start_ms() const {
+  auto active = Active();
+  return active == nullptr ? 0 : active->start_ms();
+}
+
+bool ResourceManager::NodeListStoredForTest() const {
+  auto active = Active();
+  return active != nullptr && active->NodeListStoredForTest();
+}
+
+}  // namespace spindle::rm

@@ -1,0 +1,259 @@
+// ResourceManager: the RM core object. It is what the wire (am_protocol/,
+// nm_shim/), the web side, replay and bench call: one facade with use-case
+// methods (submit, kill, move, priority, lifetime; node register, heartbeat,
+// unregister; reports; admin refreshes) in plain rm value types, in front of
+// the objects it owns (application manager, node and container registries,
+// queue tree, scheduler pool, secret managers, state store and recovery,
+// liveliness and lifetime monitors). It opens no socket: cmd/rm_daemon puts
+// the RPC and HTTP servers around it.
+//
+// Lifecycle (Hadoop 3.3 ResourceManager, whose split this follows):
+//   always on   configuration (CoreSettings), the queue tree, the admin ACL
+//               and the users' groups, the state store object, the hooks
+//               front ends install; as Hadoop's ResourceManager services
+//               (configuration, AdminService, web app).
+//   active only ActiveServices (active_services.h): recovery from the store,
+//               the pool's placement, the registries, the application
+//               manager, the liveliness monitors, key rolling and every
+//               store write; as Hadoop's RMActiveServices.
+// Create() -> Start() (non-HA: TransitionToActive, as 3.3's serviceStart)
+// -> [TransitionToStandby() <-> TransitionToActive()]* -> Stop().
+// TransitionToStandby discards the active services (their threads stopped,
+// the store closed); TransitionToActive builds new ones from the store, so
+// whatever was stored is recovered each time. While standby, use-case
+// methods answer StandbyException (rm::yarn::kStandby) or empty reports.
+//
+// Thread contract: the lifecycle methods from one controlling thread; every
+// other method is thread-safe and may run concurrently with a transition (a
+// call holds the activation it started on until it returns). The accessors
+// to the active objects (apps(), nodes(), ...) are for front ends not yet
+// moved onto the use-case methods: what they return is valid until the next
+// TransitionToStandby or Stop.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/mutex.h"
+#include "base/result.h"
+#include "persist/state_store.h"
+#include "rm/apps/app_manager.h"
+#include "rm/config/configuration.h"
+#include "rm/core/active_services.h"
+#include "rm/core/core_settings.h"
+#include "rm/core/node_protocol.h"
+#include "rm/core/node_tracker.h"
+#include "rm/queues/access_control_list.h"
+#include "rm/queues/os_group_mapping.h"
+#include "rm/queues/queue_manager.h"
+
+namespace spindle::rm {
+
+struct ResourceManagerOptions {
+  // Where the admin refreshes re-read core-site.xml, yarn-site.xml and
+  // capacity-scheduler.xml from (LoadConfigurationDirectory). Default:
+  // empty, they re-read the configuration the RM was created with.
+  std::string conf_dir;
+  // Default: the system clock.
+  const Clock* clock = SystemClock::Get();
+  // Builds each activation's AM launcher. Required.
+  AmLauncherFactory launcher_factory;
+  // The service a node's tokens name ("IP:port", Hadoop's
+  // SecurityUtil.buildTokenService; the wire resolves it). Required.
+  std::function<std::string(const NodeId&)> node_token_service;
+  // Called (once, from the thread that wrote) when the state store failed a
+  // write and the configuration says the RM exits then
+  // (StoreFailureAction::kExit): the daemon stops itself with status 1.
+  // Default: nothing more than the log line.
+  std::function<void()> on_fatal_store_failure;
+};
+
+enum class HaState { kInitializing, kStandby, kActive, kStopped };
+const char* HaStateName(HaState state);
+
+class ResourceManager final : public NodeProtocol {
+ public:
+  // Parses and checks the configuration (errors name the file, key and
+  // value), reads the queue tree, makes the state store object (not opened:
+  // that is TransitionToActive's). Nothing runs yet.
+  static Result<std::unique_ptr<ResourceManager>> Create(Configuration conf,
+                                                         ResourceManagerOptions options);
+  ~ResourceManager() override;
+  ResourceManager(const ResourceManager&) = delete;
+  ResourceManager& operator=(const ResourceManager&) = delete;
+
+  // ---- Lifecycle ----
+  // Non-HA start: TransitionToActive.
+  Status Start();
+  // TransitionToStandby, then nothing can be activated any more.
+  void Stop();
+  // Opens the store and recovers from it, builds and starts the active
+  // services. OK if already active. On error the RM stays standby, with the
+  // store closed and its data left as it is (a corrupt store or one of
+  // another format is refused with a message naming it and saying
+  // `spindle rm --format-state-store` wipes it).
+  Status TransitionToActive();
+  // Stops and discards the active services; nothing if already standby.
+  // (An AM launch still in flight on the wire when its activation is
+  // discarded is for the HA work to cancel first: the daemon never goes
+  // standby before Stop.)
+  void TransitionToStandby();
+  HaState ha_state() const;
+  bool active() const { return ha_state() == HaState::kActive; }
+
+  // ---- Always on ----
+  const Configuration& conf() const { return conf_; }
+  const Clock* clock() const { return clock_; }
+  const CoreSettings& settings() const { return settings_; }
+  const HadoopLineTraits& hadoop() const { return settings_.hadoop(); }
+  const QueueManager& queues() const { return *queues_; }
+  const GroupMapping& groups() const { return *groups_; }
+  // yarn.admin.acl as last read.
+  AccessControlList AdminAcl() const;
+  std::vector<std::string> GroupsOf(const std::string& user) const;
+  bool IsAdmin(const std::string& user) const;
+  // refreshQueues so far, over every run that shared the state store.
+  int64_t queue_config_version() const;
+  // "spindle.RocksDbStateStore" / "spindle.MemoryStateStore" (Hadoop names
+  // the store class; ours are not Java classes); empty without a store.
+  std::string state_store_name() const;
+
+  // ---- Admin refreshes (ResourceManagerAdministrationProtocol) ----
+  // refreshQueues: re-reads the files, reloads the queue tree under
+  // Hadoop's rules (java.io.IOException "Failed to re-init queues : ..." if
+  // refused, the tree unchanged) and applies it to the pool. StandbyException
+  // while standby.
+  Status RefreshQueues();
+  // refreshNodes: re-reads the include/exclude host files; excluded nodes
+  // are decommissioned, their containers completed. StandbyException while
+  // standby.
+  Status RefreshNodes();
+  // refreshAdminAcls: re-reads yarn.admin.acl.
+  Status RefreshAdminAcls();
+  // refreshUserToGroupsMappings: forgets the cached group memberships.
+  void RefreshUserToGroups();
+
+  // ---- Applications (ApplicationClientProtocol, REST) ----
+  // Each answers StandbyException while standby; otherwise as the
+  // ApplicationManager method it delegates to (app_manager.h).
+  Result<ApplicationId> NewApplicationId();
+  Status SubmitApplication(Submission submission);
+  Result<bool> KillApplication(const ApplicationId& app, const std::string& diagnostics);
+  // moveApplicationAcrossQueues to the leaf queue `queue` (full path or
+  // leaf name), for `user` in `groups`: AccessControlException if the queue
+  // does not exist or the user may not submit to it (Hadoop's message),
+  // then as ApplicationManager::Move under that queue's limits. The caller
+  // checked the user may modify the app.
+  Status MoveApplication(const ApplicationId& app, const std::string& queue,
+                         const std::string& user, const std::vector<std::string>& groups);
+  Result<int32_t> UpdateApplicationPriority(const ApplicationId& app, int32_t priority);
+  Result<ApplicationManager::LifetimeUpdate> UpdateApplicationLifetime(const ApplicationId& app,
+                                                                       int64_t expiry_ms);
+  Status FailApplicationAttempt(const ApplicationAttemptId& attempt,
+                                const std::string& diagnostics);
+
+  // ---- Reports (snapshots; empty while standby) ----
+  Result<RmApp> ApplicationReport(const ApplicationId& app) const;
+  std::vector<RmApp> ApplicationReports() const;
+  // ApplicationAttemptNotFoundException / ApplicationNotFoundException.
+  Result<RmAttempt> AttemptReport(const ApplicationAttemptId& attempt) const;
+  // The live containers of an attempt (task and AM containers the
+  // container registry holds).
+  std::vector<RmContainer> ContainerReports(const ApplicationAttemptId& attempt) const;
+  std::optional<RmContainer> ContainerReport(const ContainerId& container) const;
+  std::vector<NodeReport> NodeReports() const;
+  std::optional<NodeReport> NodeReportOf(const NodeId& node) const;
+  ClusterNodeCounts NodeCounts() const;
+  // The queue tree now in force (always on).
+  std::shared_ptr<const QueueTree> QueueReport() const { return queues_->Current(); }
+
+  // ---- Nodes (ResourceTracker; NodeTracker) ----
+  // StandbyException while standby (an HA NodeManager's RM proxy fails
+  // over on it). UnregisterNode: NotFound for an unknown node.
+  Result<NodeRegisterOutcome> RegisterNode(const NodeRegisterRequest& request) override;
+  Result<NodeHeartbeatOutcome> NodeHeartbeat(const NodeHeartbeatRequest& request) override;
+  Status UnregisterNode(const NodeId& node) override;
+
+  // ---- The AM path (ApplicationMasterProtocol) ----
+  // Register / allocate / finish of an attempt (AttemptAllocator), owned by
+  // each activation beside the application manager: it is told of every
+  // attempt's end and given the recovered asks. CHECK-fails while standby;
+  // valid until the next TransitionToStandby/Stop.
+  AttemptAllocator& attempt_allocator();
+  // Also called after each attempt's end (once its tokens and allocate
+  // state are forgotten), from the thread that ended it. Kept across
+  // activations; may be set any time.
+  void SetAttemptEndedHook(std::function<void(const ApplicationAttemptId&)> hook);
+  // What live attempts still asked for at the last activation's recovery
+  // (AppStore::SaveAsks bytes); empty while standby.
+  std::map<ApplicationAttemptId, std::string> RecoveredAsks() const;
+  // The same as rows (AppStore::SaveAttemptRows), by attempt and row key.
+  std::map<ApplicationAttemptId, std::map<std::string, std::string>> RecoveredAttemptRows() const;
+  // True while new placements wait for the previous run's nodes.
+  bool holding_placements() const;
+
+  // ---- The active objects, for front ends still on Deps structs ----
+  // CHECK-fail while standby. Valid until the next TransitionToStandby/Stop.
+  ApplicationManager& apps();
+  NodeRegistry& nodes();
+  ContainerRegistry& containers();
+  pool::SchedulerPool& pool();
+  SecretManagers secrets();
+  // Null when nothing is stored.
+  AppStore* app_store();
+  // The first run's start (every application id's prefix) and this
+  // activation's start (rm_identifier, container tokens). 0 while standby.
+  int64_t cluster_timestamp() const;
+  int64_t start_ms() const;
+  // Active, and the store lists the registry's nodes as they are now.
+  bool NodeListStoredForTest() const;
+
+ private:
+  ResourceManager(Configuration conf, CoreSettings settings, ResourceManagerOptions options);
+  // The current activation, or null while standby.
+  std::shared_ptr<ActiveServices> Active() const EXCLUDES(state_mu_);
+  // Active() or StandbyException.
+  Result<std::shared_ptr<ActiveServices>> ActiveOrStandby() const EXCLUDES(state_mu_);
+  ActiveServices& ActiveOrDie() const;
+  // Stops the active services (if active) and hands them back, the RM then
+  // standby.
+  std::shared_ptr<ActiveServices> StopActiveServices() EXCLUDES(state_mu_);
+  // The configuration as the files say now (or the one given, without a dir).
+  Result<Configuration> Reread() const;
+  void AttemptEnded(const ApplicationAttemptId& attempt) EXCLUDES(hook_mu_);
+
+  const Configuration conf_;
+  const CoreSettings settings_;
+  const ResourceManagerOptions options_;
+  const Clock* const clock_;
+  std::unique_ptr<QueueManager> queues_;
+  std::unique_ptr<OsGroupMapping> groups_;
+  // The configured store behind a StoreFailureGuard; null when recovery is
+  // off. Opened by each activation, closed by each deactivation.
+  std::unique_ptr<persist::StateStore> store_;
+  std::string store_where_;
+
+  mutable Mutex state_mu_;
+  HaState state_ GUARDED_BY(state_mu_) = HaState::kInitializing;
+  // Shared with the calls in flight, so that a transition never frees what
+  // a call still uses.
+  std::shared_ptr<ActiveServices> active_ GUARDED_BY(state_mu_);
+  // Stop()'s: stopped, kept until the destructor. Lifecycle thread only.
+  std::shared_ptr<ActiveServices> final_activation_;
+
+  mutable Mutex admin_mu_;
+  AccessControlList admin_acl_ GUARDED_BY(admin_mu_);
+  // Serialises refreshQueues (reload, pool, version, store).
+  mutable Mutex queue_version_mu_;
+  int64_t queue_config_version_ GUARDED_BY(queue_version_mu_) = 0;
+
+  Mutex hook_mu_;
+  std::function<void(const ApplicationAttemptId&)> attempt_ended_hook_ GUARDED_BY(hook_mu_);
+};
+
+}  // namespace spindle::rm

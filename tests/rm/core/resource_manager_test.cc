@@ -1,0 +1,422 @@
+// rm::ResourceManager with the real RM core objects (pool, registries,
+// application manager, secret managers, a memory state store): its
+// lifecycle (always-on vs active services, active -> standby -> active on
+// one object, the store kept and the applications recovered each time) and
+// the use cases front ends call instead of reaching into registries.
+#include "rm/core/resource_manager.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "integration/wait_for.h"
+#include "rm/config/configuration_directory.h"
+#include "rm/yarn_exceptions.h"
+
+namespace spindle::rm {
+namespace {
+
+using ::testing::HasSubstr;
+
+// Launches every AM at once (the AM container is then LAUNCHED); records
+// what it launched. Called from the housekeeping thread.
+class RecordingLauncher : public AmLauncher {
+ public:
+  explicit RecordingLauncher(std::multiset<ApplicationAttemptId>* launched, Mutex* mu)
+      : launched_(launched), mu_(mu) {}
+  void Launch(const AmLaunch& launch, std::function<void(Status)> done) override {
+    {
+      MutexLock lock(mu_);
+      launched_->insert(launch.attempt);
+    }
+    done(Status::OK());
+  }
+  void Cleanup(const AmLaunch&) override {}
+
+ private:
+  std::multiset<ApplicationAttemptId>* const launched_;
+  Mutex* const mu_;
+};
+
+class ResourceManagerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    conf_dir_ = std::filesystem::temp_directory_path() /
+                ("rm_core_test_" + std::to_string(::getpid()) + "_" +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::create_directories(conf_dir_);
+    WriteQueues({"default"});
+  }
+  void TearDown() override {
+    rm_.reset();
+    std::filesystem::remove_all(conf_dir_);
+  }
+
+  // capacity-scheduler.xml with these leaf queues under root, sharing it.
+  void WriteQueues(const std::vector<std::string>& leaves) {
+    std::string names;
+    for (const auto& leaf : leaves) names += (names.empty() ? "" : ",") + leaf;
+    std::ofstream xml(conf_dir_ / "capacity-scheduler.xml", std::ios::trunc);
+    xml << "<configuration>\n";
+    auto property = [&xml](const std::string& key, const std::string& value) {
+      xml << "<property><name>yarn.scheduler.capacity." << key << "</name><value>" << value
+          << "</value></property>\n";
+    };
+    property("root.queues", names);
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      const int share = 100 / static_cast<int>(leaves.size()) +
+                        (i == 0 ? 100 % static_cast<int>(leaves.size()) : 0);
+      property("root." + leaves[i] + ".capacity", std::to_string(share));
+    }
+    xml << "</configuration>\n";
+  }
+
+  void WriteYarnSite(const std::map<std::string, std::string>& keys) {
+    std::ofstream xml(conf_dir_ / "yarn-site.xml", std::ios::trunc);
+    xml << "<configuration>\n";
+    for (const auto& [key, value] : keys) {
+      xml << "<property><name>" << key << "</name><value>" << value << "</value></property>\n";
+    }
+    xml << "</configuration>\n";
+  }
+
+  Result<std::unique_ptr<ResourceManager>> MakeRm(
+      const std::map<std::string, std::string>& extra = {}) {
+    std::map<std::string, std::string> keys = {
+        {"yarn.resourcemanager.recovery.enabled", "true"},
+        {"yarn.resourcemanager.store.class", "memory"},
+        {"spindle.scheduler.mode", "monolithic"},
+        {"spindle.scheduler.count", "1"},
+        {"spindle.scheduler.partitions", "1"},
+        {"yarn.admin.acl", "admin"},
+    };
+    for (const auto& [key, value] : extra) keys[key] = value;
+    WriteYarnSite(keys);
+    ASSIGN_OR_RETURN(Configuration conf, LoadConfigurationDirectory(conf_dir_.string()));
+    ResourceManagerOptions options;
+    options.conf_dir = conf_dir_.string();
+    options.node_token_service = [](const NodeId& node) { return node.ToString(); };
+    options.launcher_factory = [this](const SecretManagers& secrets) {
+      EXPECT_NE(secrets.amrm, nullptr);
+      return std::make_unique<RecordingLauncher>(&launched_, &launched_mu_);
+    };
+    return ResourceManager::Create(std::move(conf), std::move(options));
+  }
+
+  void StartRm() {
+    auto rm = MakeRm();
+    ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+    rm_ = std::move(rm).value();
+    ASSERT_TRUE(rm_->Start().ok());
+  }
+
+  NodeRegisterRequest Registration(const NodeId& node) {
+    NodeRegisterRequest request;
+    request.runs_applications = false;
+    request.registration.id = node;
+    request.registration.http_port = 8042;
+    request.registration.capability = pool::Resource::Of(8192, 8);
+    request.registration.nm_version = "3.3.6";
+    return request;
+  }
+
+  Submission MakeSubmission(const ApplicationId& id, const std::string& queue = "default") {
+    Submission s;
+    s.id = id;
+    s.user = "alice";
+    s.name = "facade";
+    const CsQueue* leaf = rm_->QueueReport()->FindLeaf(queue);
+    EXPECT_NE(leaf, nullptr);
+    s.queue = QueueTree::PoolQueueName(*leaf);
+    s.queue_limits =
+        QueueLimits{leaf->path, leaf->maximum_applications, leaf->maximum_applications_per_user};
+    s.am_resource = pool::Resource::Of(1024, 1);
+    s.context_bytes = "opaque-context";
+    return s;
+  }
+
+  // Submits an app through the facade and waits until its AM is launched.
+  ApplicationId SubmitAndLaunch() {
+    auto id = rm_->NewApplicationId();
+    EXPECT_TRUE(id.ok()) << id.status().ToString();
+    EXPECT_TRUE(rm_->SubmitApplication(MakeSubmission(*id)).ok());
+    EXPECT_TRUE(WaitFor([&] {
+      auto app = rm_->ApplicationReport(*id);
+      const RmAttempt* attempt = app.ok() ? app->current_attempt() : nullptr;
+      return attempt != nullptr && attempt->state == AttemptState::kLaunched;
+    })) << "the AM of "
+        << id->ToString() << " was never launched";
+    return *id;
+  }
+
+  size_t LaunchesOf(const ApplicationAttemptId& attempt) {
+    MutexLock lock(&launched_mu_);
+    return launched_.count(attempt);
+  }
+
+  static bool IsStandby(const Status& s) {
+    return s.IsRemote() && s.java_class() == yarn::kStandby;
+  }
+
+  const NodeId node_{"host1", 45454};
+  std::filesystem::path conf_dir_;
+  Mutex launched_mu_;
+  std::multiset<ApplicationAttemptId> launched_;
+  std::unique_ptr<ResourceManager> rm_;
+};
+
+TEST_F(ResourceManagerTest, CreateChecksTheConfigurationAndStaysStandby) {
+  auto refused = MakeRm({{"yarn.resourcemanager.am.max-attempts", "0"}});
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("yarn.resourcemanager.am.max-attempts"));
+  EXPECT_THAT(refused.status().message(), HasSubstr("yarn-site.xml"));
+
+  auto rm = MakeRm();
+  ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+  rm_ = std::move(rm).value();
+  EXPECT_EQ(rm_->ha_state(), HaState::kStandby);
+  // The always-on services answer; the active ones say the RM is standby.
+  EXPECT_NE(rm_->QueueReport()->FindLeaf("default"), nullptr);
+  EXPECT_TRUE(rm_->IsAdmin("admin"));
+  EXPECT_FALSE(rm_->IsAdmin("alice"));
+  EXPECT_TRUE(IsStandby(rm_->NewApplicationId().status()));
+  EXPECT_TRUE(IsStandby(rm_->RegisterNode(Registration(node_)).status()));
+  EXPECT_TRUE(IsStandby(rm_->RefreshQueues()));
+  EXPECT_TRUE(rm_->ApplicationReports().empty());
+  EXPECT_TRUE(rm_->NodeReports().empty());
+  EXPECT_FALSE(rm_->holding_placements());
+  EXPECT_EQ(rm_->cluster_timestamp(), 0);
+}
+
+TEST_F(ResourceManagerTest, NodeUseCasesThroughTheFacade) {
+  StartRm();
+  ASSERT_EQ(rm_->ha_state(), HaState::kActive);
+  auto registered = rm_->RegisterNode(Registration(node_));
+  ASSERT_TRUE(registered.ok()) << registered.status().ToString();
+  EXPECT_EQ(registered->action, NodeAction::kNormal);
+  EXPECT_EQ(registered->rm_identifier, rm_->start_ms());
+  ASSERT_TRUE(registered->container_token_key.has_value());
+  ASSERT_TRUE(registered->nm_token_key.has_value());
+  EXPECT_EQ(rm_->NodeCounts().active, 1);
+  ASSERT_TRUE(rm_->NodeReportOf(node_).has_value());
+  EXPECT_EQ(rm_->NodeReportOf(node_)->state, NodeState::kRunning);
+
+  NodeHeartbeatRequest beat;
+  beat.heartbeat.id = node_;
+  beat.heartbeat.response_id = 0;
+  beat.last_container_token_key = registered->container_token_key->key_id;
+  beat.last_nm_token_key = registered->nm_token_key->key_id;
+  auto first = rm_->NodeHeartbeat(beat);
+  ASSERT_TRUE(first.ok());
+  EXPECT_EQ(first->action, NodeAction::kNormal);
+  EXPECT_EQ(first->response_id, 1);
+  EXPECT_FALSE(first->container_token_key.has_value()) << "the node has the current key";
+  // The same heartbeat again gets the same answer (a retried RPC).
+  auto again = rm_->NodeHeartbeat(beat);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->response_id, 1);
+
+  EXPECT_EQ(rm_->UnregisterNode(NodeId{"nowhere", 1}).code(), Status::Code::kNotFound);
+  ASSERT_TRUE(rm_->UnregisterNode(node_).ok());
+  EXPECT_EQ(rm_->NodeReportOf(node_)->state, NodeState::kShutdown);
+  EXPECT_EQ(rm_->NodeCounts().active, 0);
+}
+
+TEST_F(ResourceManagerTest, ApplicationUseCasesThroughTheFacade) {
+  StartRm();
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  std::vector<ApplicationAttemptId> ended;
+  Mutex ended_mu;
+  rm_->SetAttemptEndedHook([&](const ApplicationAttemptId& attempt) {
+    MutexLock lock(&ended_mu);
+    ended.push_back(attempt);
+  });
+  const ApplicationId app = SubmitAndLaunch();
+  auto report = rm_->ApplicationReport(app);
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->submission.user, "alice");
+  const ApplicationAttemptId attempt = report->current_attempt()->id;
+  EXPECT_EQ(LaunchesOf(attempt), 1u);
+  ASSERT_TRUE(rm_->AttemptReport(attempt).ok());
+  EXPECT_EQ(rm_->AttemptReport(ApplicationAttemptId{app, 7}).status().java_class(),
+            yarn::kApplicationAttemptNotFound);
+  // The AM container is a live container of the attempt, on the node.
+  const std::vector<RmContainer> containers = rm_->ContainerReports(attempt);
+  ASSERT_EQ(containers.size(), 1u);
+  EXPECT_TRUE(containers[0].is_am);
+  EXPECT_EQ(containers[0].node, node_);
+  EXPECT_TRUE(rm_->ContainerReport(containers[0].id).has_value());
+
+  // Moving to a queue that does not exist is refused as Hadoop refuses it.
+  Status moved = rm_->MoveApplication(app, "nowhere", "alice", {});
+  EXPECT_EQ(moved.java_class(), yarn::kAccessControl);
+  EXPECT_THAT(moved.message(), HasSubstr("target queue doesn't exist: nowhere"));
+
+  EXPECT_EQ(rm_->KillApplication(ApplicationId{1, 999}, "").status().java_class(),
+            yarn::kApplicationNotFound);
+  ASSERT_TRUE(WaitFor([&] {
+    auto killed = rm_->KillApplication(app, "killed by the test");
+    return killed.ok() && *killed;
+  }));
+  EXPECT_EQ(rm_->ApplicationReport(app)->state, AppState::kKilled);
+  ASSERT_TRUE(WaitFor([&] {
+    MutexLock lock(&ended_mu);
+    return std::count(ended.begin(), ended.end(), attempt) == 1;
+  })) << "the AM path hears of the attempt's end";
+}
+
+TEST_F(ResourceManagerTest, RefreshesRereadTheConfigurationDirectory) {
+  StartRm();
+  EXPECT_EQ(rm_->queue_config_version(), 0);
+  WriteQueues({"default", "batch"});
+  ASSERT_TRUE(rm_->RefreshQueues().ok());
+  EXPECT_NE(rm_->QueueReport()->FindLeaf("batch"), nullptr);
+  EXPECT_EQ(rm_->queue_config_version(), 1);
+  // A tree Hadoop refuses to reload to (a queue removed while it is
+  // RUNNING) leaves the current one.
+  WriteQueues({"batch"});
+  Status refused = rm_->RefreshQueues();
+  EXPECT_EQ(refused.java_class(), "java.io.IOException");
+  EXPECT_THAT(refused.message(), HasSubstr("Failed to re-init queues"));
+  EXPECT_NE(rm_->QueueReport()->FindLeaf("default"), nullptr);
+  EXPECT_EQ(rm_->queue_config_version(), 1);
+
+  // yarn.admin.acl is re-read from yarn-site.xml.
+  EXPECT_FALSE(rm_->IsAdmin("alice"));
+  WriteYarnSite({{"yarn.admin.acl", "alice"}});
+  ASSERT_TRUE(rm_->RefreshAdminAcls().ok());
+  EXPECT_TRUE(rm_->IsAdmin("alice"));
+}
+
+TEST_F(ResourceManagerTest, RefreshNodesDecommissionsExcludedNodes) {
+  StartRm();
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  const std::filesystem::path exclude = conf_dir_ / "exclude";
+  std::ofstream(exclude) << node_.host << "  # retired\n";
+  WriteYarnSite({{"yarn.resourcemanager.nodes.exclude-path", exclude.string()}});
+  ASSERT_TRUE(rm_->RefreshNodes().ok());
+  EXPECT_EQ(rm_->NodeReportOf(node_)->state, NodeState::kDecommissioned);
+  EXPECT_EQ(rm_->NodeCounts().active, 0);
+}
+
+// The NM liveliness monitor is an active service: a node that stops
+// heartbeating is LOST once the expiry is over, and its AM container ends
+// its attempt (the AM path hears of it).
+TEST_F(ResourceManagerTest, SilentNodesExpireWhileActive) {
+  auto rm = MakeRm({{"yarn.nm.liveness-monitor.expiry-interval-ms", "1500"}});
+  ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+  rm_ = std::move(rm).value();
+  ASSERT_TRUE(rm_->Start().ok());
+  Mutex ended_mu;
+  std::vector<ApplicationAttemptId> ended;
+  rm_->SetAttemptEndedHook([&](const ApplicationAttemptId& attempt) {
+    MutexLock lock(&ended_mu);
+    ended.push_back(attempt);
+  });
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  const ApplicationId app = SubmitAndLaunch();
+  const ApplicationAttemptId first{app, 1};
+  ASSERT_TRUE(WaitFor([&] {
+    auto node = rm_->NodeReportOf(node_);
+    return node.has_value() && node->state == NodeState::kLost;
+  })) << "the silent node is never declared lost";
+  EXPECT_EQ(rm_->NodeCounts().lost, 1);
+  ASSERT_TRUE(WaitFor([&] {
+    MutexLock lock(&ended_mu);
+    return std::count(ended.begin(), ended.end(), first) == 1;
+  })) << "the lost AM container ends its attempt";
+  EXPECT_TRUE(rm_->ContainerReports(first).empty());
+}
+
+// One ResourceManager object goes active, standby, active, standby, active:
+// each activation recovers every application the store holds, continues
+// the ids, starts a new epoch, and waits for the previous activation's nodes
+// before placing.
+TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
+  StartRm();
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  const ApplicationId first = SubmitAndLaunch();
+  const int64_t cluster_timestamp = rm_->cluster_timestamp();
+  WriteQueues({"default", "batch"});
+  ASSERT_TRUE(rm_->RefreshQueues().ok());
+  // What the AM path keeps for a live attempt (its asks, as bytes and as
+  // rows) goes through the activation's store.
+  const ApplicationAttemptId first_attempt{first, 1};
+  ASSERT_NE(rm_->app_store(), nullptr);
+  ASSERT_TRUE(rm_->app_store()->SaveAsks(first_attempt, "ask-table").ok());
+  AttemptRowChanges rows;
+  rows.put = {{"ask/1", "two containers"}};
+  ASSERT_TRUE(rm_->app_store()->SaveAttemptRows(first_attempt, rows).ok());
+
+  std::vector<ApplicationId> submitted = {first};
+  for (int round = 1; round <= 2; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    // What the node runs: the AM container of every app (an NM keeps them
+    // running across the switch and reports them to the new active RM).
+    NodeRegisterRequest resync = Registration(node_);
+    resync.runs_applications = true;
+    for (const ApplicationId& app : submitted) {
+      const Result<RmApp> report = rm_->ApplicationReport(app);
+      ASSERT_TRUE(report.ok());
+      const RmAttempt* attempt = report->current_attempt();
+      ASSERT_NE(attempt, nullptr);
+      ASSERT_TRUE(attempt->am_container.has_value());
+      NodeContainerReport running;
+      running.id = attempt->am_container->id;
+      running.resource = pool::Resource::Of(1024, 1);
+      running.created_ms = attempt->am_container->created_ms;
+      resync.containers.push_back(running);
+    }
+    // The node list is in the store (written by the housekeeping thread).
+    ASSERT_TRUE(WaitFor([&] { return rm_->NodeListStoredForTest(); }));
+    rm_->TransitionToStandby();
+    EXPECT_EQ(rm_->ha_state(), HaState::kStandby);
+    EXPECT_TRUE(IsStandby(rm_->NewApplicationId().status()));
+    EXPECT_TRUE(IsStandby(rm_->ApplicationReport(first).status()));
+    EXPECT_TRUE(rm_->NodeReports().empty());
+    EXPECT_TRUE(rm_->RecoveredAsks().empty());
+    // The always-on side still answers.
+    EXPECT_NE(rm_->QueueReport()->FindLeaf("batch"), nullptr);
+
+    ASSERT_TRUE(rm_->TransitionToActive().ok());
+    EXPECT_EQ(rm_->ha_state(), HaState::kActive);
+    EXPECT_EQ(rm_->cluster_timestamp(), cluster_timestamp) << "ids keep the first timestamp";
+    EXPECT_EQ(rm_->queue_config_version(), 1) << "the refresh count is read back";
+    for (const ApplicationId& app : submitted) {
+      auto recovered = rm_->ApplicationReport(app);
+      ASSERT_TRUE(recovered.ok()) << app.ToString() << ": " << recovered.status().ToString();
+      EXPECT_EQ(recovered->submission.name, "facade");
+      EXPECT_NE(recovered->state, AppState::kFailed);
+    }
+    EXPECT_EQ(rm_->ApplicationReports().size(), submitted.size());
+    EXPECT_EQ(rm_->RecoveredAsks().at(first_attempt), "ask-table");
+    EXPECT_EQ(rm_->RecoveredAttemptRows().at(first_attempt).at("ask/1"), "two containers");
+    // The previous activation's node is awaited before anything is placed;
+    // it re-registers (an NM resyncs with the new active RM).
+    EXPECT_TRUE(rm_->holding_placements());
+    ASSERT_TRUE(rm_->RegisterNode(resync).ok());
+    ASSERT_TRUE(WaitFor([&] { return !rm_->holding_placements(); }));
+    for (const ApplicationId& app : submitted) {
+      const Result<RmApp> report = rm_->ApplicationReport(app);
+      ASSERT_TRUE(report.ok());
+      const RmAttempt* attempt = report->current_attempt();
+      EXPECT_EQ(attempt->id.attempt, 1) << app.ToString() << " kept its first attempt";
+      EXPECT_EQ(attempt->state, AttemptState::kLaunched);
+      EXPECT_EQ(rm_->ContainerReports(attempt->id).size(), 1u) << "its AM container is back";
+    }
+
+    // New ids continue after the recovered ones; new apps run.
+    const ApplicationId next = SubmitAndLaunch();
+    for (const ApplicationId& app : submitted) EXPECT_NE(next, app);
+    submitted.push_back(next);
+  }
+  rm_->Stop();
+  EXPECT_EQ(rm_->ha_state(), HaState::kStopped);
+  EXPECT_EQ(rm_->TransitionToActive().code(), Status::Code::kUnavailable);
+}
+
+}  // namespace
+}  // namespace spindle::rm

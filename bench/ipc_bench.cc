@@ -11,9 +11,9 @@
 #include <mutex>
 #include <thread>
 
-#include "am_protocol/ipc/rpc_client.h"
-#include "am_protocol/ipc/rpc_server.h"
 #include "base/crypto.h"
+#include "wire/ipc/rpc_client.h"
+#include "wire/ipc/rpc_server.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::bench {

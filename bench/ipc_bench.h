@@ -4,7 +4,7 @@
 // figures; asserts nothing about time.
 #pragma once
 
-#include "cmd/command_line.h"
+#include "base/flags/command_line.h"
 
 namespace spindle::bench {
 

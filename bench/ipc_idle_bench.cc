@@ -14,9 +14,9 @@
 #include <thread>
 #include <vector>
 
-#include "am_protocol/ipc/rpc_client.h"
 #include "base/child_process.h"
 #include "bench/wire/rm_child.h"
+#include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::bench {

@@ -23,8 +23,8 @@
 #include <cstdint>
 #include <string>
 
+#include "base/flags/command_line.h"
 #include "base/result.h"
-#include "cmd/command_line.h"
 
 namespace spindle::bench {
 

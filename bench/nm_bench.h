@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cmd/command_line.h"
+#include "base/flags/command_line.h"
 
 namespace spindle::bench {
 

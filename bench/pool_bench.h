@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "base/flags/command_line.h"
 #include "base/result.h"
-#include "cmd/command_line.h"
 #include "scheduler_pool/pool_options.h"
 
 namespace spindle::bench {

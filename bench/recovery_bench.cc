@@ -17,7 +17,6 @@
 #include <thread>
 
 #include "am_protocol/client_service/client_rm_service.h"
-#include "am_protocol/ipc/rpc_client.h"
 #include "base/child_process.h"
 #include "bench/hadoop_site.h"
 #include "persist/rocksdb_state_store.h"
@@ -27,6 +26,7 @@
 #include "rm/recovery/rm_state.h"
 #include "rm/security/yarn_id_protos.h"
 #include "scheduler_pool/scheduler_pool.h"
+#include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::bench {

@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "base/flags/command_line.h"
 #include "base/result.h"
-#include "cmd/command_line.h"
 
 namespace spindle::bench {
 

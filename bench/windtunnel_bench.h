@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "base/flags/command_line.h"
 #include "base/result.h"
 #include "bench/windtunnel/figures.h"
 #include "bench/windtunnel/run_spec.h"
-#include "cmd/command_line.h"
 
 namespace spindle::bench {
 

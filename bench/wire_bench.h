@@ -13,8 +13,8 @@
 // flags.
 #pragma once
 
+#include "base/flags/command_line.h"
 #include "bench/wire/wire_options.h"
-#include "cmd/command_line.h"
 
 namespace spindle::bench {
 

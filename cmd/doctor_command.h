@@ -2,7 +2,7 @@
 // (the report itself is cmd/doctor.h).
 #pragma once
 
-#include "cmd/command_line.h"
+#include "base/flags/command_line.h"
 
 namespace spindle {
 

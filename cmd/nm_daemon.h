@@ -15,8 +15,8 @@
 // --resource-tracker overrides yarn.resourcemanager.resource-tracker.address.
 #pragma once
 
+#include "base/flags/command_line.h"
 #include "base/result.h"
-#include "cmd/command_line.h"
 #include "nm_shim/agent/node_agent.h"
 
 namespace spindle {

@@ -125,7 +125,7 @@ Status RmDaemon::BuildServers() {
   am_service_ = std::make_unique<am_protocol::AmService>(&rm_->attempt_allocator());
   auto scheduler_services = std::make_shared<ipc::ServiceRegistry>();
   scheduler_services->Add(am_service_->MakeRpcService());
-  amrm_provider_ = std::make_unique<rm::AmrmTokenSecretProvider>(secrets.amrm);
+  amrm_provider_ = std::make_unique<am_protocol::AmrmTokenSecretProvider>(secrets.amrm);
   ipc::ServerSessionOptions token_only;
   token_only.simple_enabled = false;
   token_only.token_provider = amrm_provider_.get();
@@ -156,7 +156,8 @@ Status RmDaemon::BuildServers() {
   auto client_services = std::make_shared<ipc::ServiceRegistry>();
   client_services->Add(client_service_->MakeRpcService());
   // Like Hadoop's RM, 8032 offers TOKEN (RM delegation tokens) and SIMPLE.
-  delegation_provider_ = std::make_unique<rm::RmDelegationTokenSecretProvider>(secrets.delegation);
+  delegation_provider_ =
+      std::make_unique<am_protocol::RmDelegationTokenSecretProvider>(secrets.delegation);
   ipc::ServerSessionOptions token_or_simple;
   token_or_simple.token_provider = delegation_provider_.get();
   ASSIGN_OR_RETURN(client_server_, server("ApplicationClientProtocol", addresses_.client,

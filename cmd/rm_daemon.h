@@ -15,16 +15,16 @@
 #include "am_protocol/admin_service/admin_service.h"
 #include "am_protocol/am_service/am_service.h"
 #include "am_protocol/client_service/client_rm_service.h"
-#include "am_protocol/ipc/rpc_client.h"
-#include "am_protocol/ipc/rpc_server.h"
-#include "cmd/command_line.h"
+#include "am_protocol/tokens/amrm_token_secret_provider.h"
+#include "am_protocol/tokens/rm_delegation_token_secret_provider.h"
+#include "base/flags/command_line.h"
 #include "nm_shim/am_launcher/ipc_am_launcher.h"
 #include "nm_shim/tracker/resource_tracker_service.h"
 #include "rm/config/configuration.h"
 #include "rm/core/resource_manager.h"
-#include "rm/security/amrm_token_secret_provider.h"
-#include "rm/security/rm_delegation_token_secret_provider.h"
 #include "web/rm_webapp.h"
+#include "wire/ipc/rpc_client.h"
+#include "wire/ipc/rpc_server.h"
 
 namespace spindle {
 
@@ -122,8 +122,8 @@ class RmDaemon : public am_protocol::AdminActions {
   // Built on the core's first activation with pointers into it (Deps
   // structs): the daemon never goes standby before Stop, so they hold. The
   // HA work re-points them onto the core's use-case methods first.
-  std::unique_ptr<rm::AmrmTokenSecretProvider> amrm_provider_;
-  std::unique_ptr<rm::RmDelegationTokenSecretProvider> delegation_provider_;
+  std::unique_ptr<am_protocol::AmrmTokenSecretProvider> amrm_provider_;
+  std::unique_ptr<am_protocol::RmDelegationTokenSecretProvider> delegation_provider_;
   std::unique_ptr<nm_shim::ResourceTrackerService> tracker_;
   std::unique_ptr<am_protocol::AmService> am_service_;
   std::unique_ptr<client_service::ClientRmService> client_service_;

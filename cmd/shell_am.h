@@ -39,10 +39,10 @@
 #include <string>
 #include <vector>
 
-#include "am_protocol/ipc/rpc_client.h"
 #include "base/result.h"
 #include "nm_shim/am_launcher/nm_connect_retry_policy.h"
 #include "rm/config/configuration.h"
+#include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle {

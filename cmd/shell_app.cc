@@ -14,13 +14,13 @@
 
 #include "am_protocol/client_service/client_rm_service.h"
 #include "am_protocol/client_service/record_protos.h"
-#include "am_protocol/ipc/rpc_client.h"
 #include "base/base64.h"
 #include "cmd/shell_am.h"
 #include "rm/config/socket_address.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/credentials.h"
 #include "rm/security/yarn_id_protos.h"
+#include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle {

@@ -16,7 +16,7 @@
 // $YARN_CONF_DIR (core-site.xml, yarn-site.xml).
 #pragma once
 
-#include "cmd/command_line.h"
+#include "base/flags/command_line.h"
 
 namespace spindle {
 

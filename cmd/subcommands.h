@@ -1,13 +1,13 @@
 // The `spindle` binary's subcommands and its top level: dispatch, `spindle
 // --help` / `spindle help [COMMAND]`, `spindle --version`, "did you mean" for
 // a mistyped command. Each subcommand brings its own flag table
-// (cmd/command_line.h says how to add one).
+// (base/flags/command_line.h says how to add one).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "cmd/command_line.h"
+#include "base/flags/command_line.h"
 
 namespace spindle {
 

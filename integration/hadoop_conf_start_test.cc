@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "am_protocol/ipc/rpc_client.h"
 #include "base/child_process.h"
 #include "base/process_user.h"
 #include "integration/wait_for.h"
+#include "wire/ipc/rpc_client.h"
 #include "yarn_server_common_service_protos.pb.h"
 #include "yarn_service_protos.pb.h"
 

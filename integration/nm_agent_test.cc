@@ -22,7 +22,6 @@
 #include <set>
 #include <thread>
 
-#include "am_protocol/ipc/rpc_client.h"
 #include "base/crypto.h"
 #include "cmd/rm_daemon.h"
 #include "integration/cell_support.h"
@@ -33,6 +32,7 @@
 #include "rm/security/token_identifiers.h"
 #include "rm/security/yarn_id_protos.h"
 #include "tests/support/http_get.h"
+#include "wire/ipc/rpc_client.h"
 #include "yarn_security_token.pb.h"
 #include "yarn_service_protos.pb.h"
 

@@ -35,7 +35,6 @@
 #include <string>
 #include <vector>
 
-#include "am_protocol/ipc/rpc_client.h"
 #include "base/base64.h"
 #include "base/child_process.h"
 #include "integration/cell_support.h"
@@ -43,6 +42,7 @@
 #include "rm/records/yarn_ids.h"
 #include "rm/security/credentials.h"
 #include "rm/security/yarn_id_protos.h"
+#include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle {

@@ -49,7 +49,6 @@
 #include <thread>
 #include <vector>
 
-#include "am_protocol/ipc/rpc_client.h"
 #include "base/base64.h"
 #include "base/child_process.h"
 #include "integration/cell_support.h"
@@ -58,6 +57,7 @@
 #include "rm/security/credentials.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
+#include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle {

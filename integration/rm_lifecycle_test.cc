@@ -15,8 +15,6 @@
 #include <mutex>
 #include <thread>
 
-#include "am_protocol/ipc/rpc_client.h"
-#include "am_protocol/ipc/rpc_server.h"
 #include "cmd/rm_daemon.h"
 #include "integration/wait_for.h"
 #include "nm_shim/agent/token_verifier.h"
@@ -24,6 +22,8 @@
 #include "rm/security/token_identifiers.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
+#include "wire/ipc/rpc_client.h"
+#include "wire/ipc/rpc_server.h"
 #include "yarn_security_token.pb.h"
 #include "yarn_server_common_service_protos.pb.h"
 #include "yarn_server_resourcemanager_service_protos.pb.h"

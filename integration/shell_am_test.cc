@@ -18,12 +18,12 @@
 #include <thread>
 #include <vector>
 
-#include "am_protocol/ipc/rpc_server.h"
-#include "am_protocol/ipc/token_secret_provider.h"
 #include "integration/wait_for.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
+#include "wire/ipc/rpc_server.h"
+#include "wire/ipc/token_secret_provider.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle {

@@ -35,10 +35,10 @@
 #include <string>
 #include <vector>
 
-#include "am_protocol/ipc/rpc_client.h"
 #include "base/child_process.h"
 #include "integration/wait_for.h"
 #include "tests/persist/dir_snapshot.h"
+#include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle {

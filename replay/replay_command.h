@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/flags/command_line.h"
 #include "base/result.h"
-#include "cmd/command_line.h"
 #include "replay/report/replay_result.h"
 #include "replay/trace_catalog.h"
 #include "scheduler_pool/pool_options.h"

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "am_protocol/ipc/rpc_service.h"
 #include "base/result.h"
 #include "rm/queues/access_control_list.h"
+#include "wire/ipc/rpc_service.h"
 
 namespace spindle::am_protocol {
 

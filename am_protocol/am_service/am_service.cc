@@ -1,9 +1,9 @@
 #include "am_protocol/am_service/am_service.h"
 
-#include "am_protocol/ipc/token_service.h"
 #include "rm/security/token.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
+#include "wire/ipc/token_service.h"
 
 namespace spindle::am_protocol {
 

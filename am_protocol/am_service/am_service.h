@@ -12,8 +12,8 @@
 
 #include <memory>
 
-#include "am_protocol/ipc/rpc_service.h"
 #include "rm/core/attempt_allocator.h"
+#include "wire/ipc/rpc_service.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::am_protocol {

@@ -53,7 +53,6 @@
 #include "am_protocol/client_service/queue_statistics.h"
 #include "am_protocol/client_service/report_builder.h"
 #include "am_protocol/client_service/submission_translator.h"
-#include "am_protocol/ipc/rpc_service.h"
 #include "base/mutex.h"
 #include "rm/apps/app_manager.h"
 #include "rm/config/configuration.h"
@@ -64,6 +63,7 @@
 #include "rm/security/rm_delegation_token_secret_manager.h"
 #include "scheduler_pool/scheduler_pool.h"
 #include "security.pb.h"
+#include "wire/ipc/rpc_service.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::client_service {

@@ -15,11 +15,11 @@
 #include <string>
 #include <unordered_set>
 
-#include "am_protocol/ipc/client_negotiation.h"
 #include "base/mutex.h"
 #include "nm_shim/agent/container_runtime.h"
 #include "nm_shim/agent/event_loop.h"
 #include "nm_shim/agent/simulated/simulated_runtime.h"
+#include "wire/ipc/client_negotiation.h"
 
 namespace spindle::bench::wire {
 

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "am_protocol/ipc/rpc_client.h"
+#include "wire/ipc/rpc_client.h"
 
 namespace spindle::bench::wire {
 

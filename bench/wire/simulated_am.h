@@ -34,10 +34,10 @@
 #include <string>
 #include <unordered_set>
 
-#include "am_protocol/ipc/rpc_client.h"
 #include "bench/wire/wire_options.h"
 #include "rm/records/yarn_ids.h"
 #include "scheduler_pool/metrics.h"
+#include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::bench::wire {

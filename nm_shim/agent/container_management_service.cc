@@ -1,7 +1,7 @@
 #include "nm_shim/agent/container_management_service.h"
 
-#include "am_protocol/ipc/error_mapping.h"
 #include "rm/security/yarn_id_protos.h"
+#include "wire/ipc/error_mapping.h"
 
 namespace spindle::nm {
 

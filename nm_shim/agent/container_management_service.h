@@ -13,10 +13,10 @@
 #include <functional>
 #include <memory>
 
-#include "am_protocol/ipc/rpc_service.h"
-#include "am_protocol/ipc/token_secret_provider.h"
 #include "nm_shim/agent/container_manager.h"
 #include "nm_shim/agent/node_token_keys.h"
+#include "wire/ipc/rpc_service.h"
+#include "wire/ipc/token_secret_provider.h"
 
 namespace spindle::nm {
 

@@ -10,9 +10,9 @@
 
 #include <string>
 
-#include "am_protocol/ipc/rpc_client.h"
 #include "nm_shim/agent/event_loop.h"
 #include "nm_shim/agent/tracker_transport.h"
+#include "wire/ipc/rpc_client.h"
 
 namespace spindle::nm {
 

@@ -34,8 +34,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "am_protocol/ipc/rpc_client.h"
-#include "am_protocol/ipc/rpc_server.h"
 #include "base/clock.h"
 #include "nm_shim/agent/agent_options.h"
 #include "nm_shim/agent/container_management_service.h"
@@ -45,6 +43,8 @@
 #include "nm_shim/agent/node_status_updater.h"
 #include "nm_shim/agent/simulated/simulated_nodes_file.h"
 #include "nm_shim/agent/web/nm_webapp.h"
+#include "wire/ipc/rpc_client.h"
+#include "wire/ipc/rpc_server.h"
 
 namespace spindle::nm {
 

@@ -2,9 +2,9 @@
 
 #include <glog/logging.h>
 
-#include "am_protocol/ipc/token_service.h"
 #include "rm/security/credentials.h"
 #include "rm/security/yarn_id_protos.h"
+#include "wire/ipc/token_service.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::nm_shim {

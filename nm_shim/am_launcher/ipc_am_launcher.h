@@ -19,12 +19,12 @@
 #include <optional>
 #include <thread>
 
-#include "am_protocol/ipc/rpc_client.h"
 #include "nm_shim/am_launcher/nm_connect_retry_policy.h"
 #include "rm/apps/am_launcher.h"
 #include "rm/security/amrm_token_secret_manager.h"
 #include "rm/security/container_token_secret_manager.h"
 #include "rm/security/nm_token_secret_manager.h"
+#include "wire/ipc/rpc_client.h"
 
 namespace spindle::nm_shim {
 

@@ -10,9 +10,9 @@
 #include <memory>
 #include <string>
 
-#include "am_protocol/ipc/rpc_service.h"
 #include "rm/config/hadoop_line.h"
 #include "rm/core/node_protocol.h"
+#include "wire/ipc/rpc_service.h"
 #include "yarn_server_common_service_protos.pb.h"
 
 namespace spindle::nm_shim {

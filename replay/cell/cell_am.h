@@ -31,7 +31,6 @@
 #include <string>
 #include <vector>
 
-#include "am_protocol/ipc/rpc_client.h"
 #include "base/clock.h"
 #include "base/status.h"
 #include "replay/cell/ask_table.h"
@@ -39,6 +38,7 @@
 #include "replay/driver/job_progress.h"
 #include "replay/report/replay_recorder.h"
 #include "replay/trace/trace.h"
+#include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::replay {

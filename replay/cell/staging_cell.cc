@@ -15,12 +15,12 @@
 #include <vector>
 
 #include "am_protocol/client_service/client_rm_service.h"
-#include "am_protocol/ipc/rpc_client.h"
 #include "base/child_process.h"
 #include "replay/cell/cell_am.h"
 #include "replay/cell/cell_config.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/yarn_id_protos.h"
+#include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::replay {

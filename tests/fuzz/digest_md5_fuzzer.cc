@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "am_protocol/ipc/digest_md5.h"
+#include "wire/ipc/digest_md5.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

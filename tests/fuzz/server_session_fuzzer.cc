@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "am_protocol/ipc/protobuf_log_folding.h"
-#include "am_protocol/ipc/server_session.h"
 #include "base/crypto.h"
+#include "wire/ipc/protobuf_log_folding.h"
+#include "wire/ipc/server_session.h"
 
 namespace {
 

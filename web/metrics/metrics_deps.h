@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "am_protocol/ipc/rpc_server.h"
 #include "base/clock.h"
 #include "rm/apps/app_manager.h"
 #include "rm/config/configuration.h"
@@ -18,6 +17,7 @@
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/queue_manager.h"
 #include "scheduler_pool/scheduler_pool.h"
+#include "wire/ipc/rpc_server.h"
 
 namespace spindle::web {
 

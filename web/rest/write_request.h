@@ -9,10 +9,10 @@
 #include <optional>
 #include <string>
 
-#include "am_protocol/ipc/connection_identity.h"
 #include "base/json/json_value.h"
 #include "web/http/http_message.h"
 #include "web/rest/web_caller.h"
+#include "wire/ipc/connection_identity.h"
 
 namespace spindle::web::rest {
 

@@ -18,10 +18,10 @@
 #include "am_protocol/client_service/client_rm_service.h"
 #include "am_protocol/client_service/record_protos.h"
 #include "ipc_connection_context.pb.h"
-#include "tests/am_protocol/captures/call_replay.h"
-#include "tests/am_protocol/captures/capture_corpus.h"
-#include "tests/am_protocol/captures/field_sets.h"
 #include "tests/am_protocol/client_service/rm_harness.h"
+#include "tests/wire/captures/call_replay.h"
+#include "tests/wire/captures/capture_corpus.h"
+#include "tests/wire/captures/field_sets.h"
 
 namespace spindle::client_service {
 namespace {

@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 
 #include "am_protocol/client_service/record_protos.h"
-#include "am_protocol/ipc/error_mapping.h"
 #include "rm/yarn_exceptions.h"
 #include "tests/am_protocol/client_service/client_rm_service_fixture.h"
+#include "wire/ipc/error_mapping.h"
 
 namespace spindle::client_service {
 namespace {

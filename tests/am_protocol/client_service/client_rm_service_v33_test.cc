@@ -13,10 +13,10 @@
 #include <set>
 
 #include "am_protocol/client_service/iso8601_time.h"
-#include "am_protocol/ipc/error_mapping.h"
 #include "applicationclient_protocol.pb.h"
 #include "rm/yarn_exceptions.h"
 #include "tests/am_protocol/client_service/client_rm_service_fixture.h"
+#include "wire/ipc/error_mapping.h"
 
 namespace spindle::client_service {
 namespace {

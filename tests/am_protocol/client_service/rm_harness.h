@@ -14,15 +14,15 @@
 #include <vector>
 
 #include "am_protocol/client_service/client_rm_service.h"
-#include "am_protocol/ipc/rpc_client.h"
-#include "am_protocol/ipc/rpc_server.h"
+#include "am_protocol/tokens/rm_delegation_token_secret_provider.h"
 #include "base/clock.h"
 #include "rm/apps/app_manager.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/group_mapping.h"
 #include "rm/queues/queue_manager.h"
-#include "rm/security/rm_delegation_token_secret_provider.h"
 #include "scheduler_pool/scheduler_pool.h"
+#include "wire/ipc/rpc_client.h"
+#include "wire/ipc/rpc_server.h"
 
 namespace spindle::client_service::testing {
 
@@ -102,7 +102,7 @@ class RmHarness {
     registry->Add(service_->MakeRpcService());
     // 8032 as the daemon runs it: TOKEN (RM delegation tokens) and SIMPLE.
     delegation_provider_ =
-        std::make_unique<rm::RmDelegationTokenSecretProvider>(delegation_tokens_.get());
+        std::make_unique<am_protocol::RmDelegationTokenSecretProvider>(delegation_tokens_.get());
     ipc::RpcServerOptions server_options;
     server_options.session.token_provider = delegation_provider_.get();
     server_ = std::make_unique<ipc::RpcServer>(server_options, registry);
@@ -187,7 +187,7 @@ class RmHarness {
   std::unique_ptr<rm::ContainerRegistry> containers_;
   std::unique_ptr<rm::ApplicationManager> apps_;
   std::unique_ptr<rm::RmDelegationTokenSecretManager> delegation_tokens_;
-  std::unique_ptr<rm::RmDelegationTokenSecretProvider> delegation_provider_;
+  std::unique_ptr<am_protocol::RmDelegationTokenSecretProvider> delegation_provider_;
   std::unique_ptr<ClientRmService> service_;
   std::unique_ptr<ipc::RpcServer> server_;
   ipc::RpcClient client_;

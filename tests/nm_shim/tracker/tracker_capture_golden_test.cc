@@ -35,10 +35,10 @@
 #include "nm_shim/tracker/resource_tracker_service.h"
 #include "rm/core/node_tracker.h"
 #include "rm/security/yarn_id_protos.h"
-#include "tests/am_protocol/captures/call_replay.h"
-#include "tests/am_protocol/captures/capture_corpus.h"
-#include "tests/am_protocol/captures/field_sets.h"
 #include "tests/am_protocol/client_service/rm_harness.h"
+#include "tests/wire/captures/call_replay.h"
+#include "tests/wire/captures/capture_corpus.h"
+#include "tests/wire/captures/field_sets.h"
 
 namespace spindle::nm_shim {
 namespace {

@@ -7,7 +7,6 @@
 #include "base/crypto.h"
 #include "rm/config/configuration.h"
 #include "rm/security/amrm_token_secret_manager.h"
-#include "rm/security/amrm_token_secret_provider.h"
 #include "rm/security/container_token_secret_manager.h"
 #include "rm/security/nm_token_secret_manager.h"
 #include "rm/security/security_config.h"
@@ -113,19 +112,6 @@ TEST_F(AmrmTokenSecretManagerTest, FollowsJavasKeyRollOver) {
   ASSERT_TRUE(secret.ok());
   EXPECT_EQ(secret->password, new_token.password);
   EXPECT_FALSE(manager_->NeedsNewToken(501));
-}
-
-TEST_F(AmrmTokenSecretManagerTest, ProviderAdaptsForTheIpcLayer) {
-  const Token token = manager_->CreateToken(kAttempt);
-  const AmrmTokenSecretProvider provider(manager_.get());
-  const ipc::TokenSecretProvider& seam = provider;
-  auto secret = seam.RetrieveSecret(token.identifier);
-  ASSERT_TRUE(secret.ok());
-  EXPECT_EQ(secret->password, token.password);
-  EXPECT_EQ(secret->user, kAttempt.ToString());
-  auto rejected = seam.RetrieveSecret(EncodeAmrmTokenIdentifier(kOtherAttempt, 500));
-  ASSERT_FALSE(rejected.ok());
-  EXPECT_EQ(rejected.status().java_class(), kInvalidTokenClass);
 }
 
 TEST_F(AmrmTokenSecretManagerTest, ConcurrentLookupsCreationsAndRolls) {

@@ -7,14 +7,14 @@
 #include <functional>
 #include <thread>
 
-#include "am_protocol/ipc/rpc_client.h"
-#include "am_protocol/ipc/rpc_server.h"
-#include "tests/am_protocol/ipc/fake_token_secrets.h"
 #include "tests/web/metrics/metrics_fixture.h"
+#include "tests/wire/ipc/fake_token_secrets.h"
 #include "web/http/router.h"
 #include "web/metrics/jmx_servlet.h"
 #include "web/metrics/metrics_routes.h"
 #include "web/metrics/object_name.h"
+#include "wire/ipc/rpc_client.h"
+#include "wire/ipc/rpc_server.h"
 
 namespace spindle::web {
 namespace {

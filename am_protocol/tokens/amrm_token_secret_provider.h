@@ -1,0 +1,33 @@
+// AmrmTokenSecretProvider: lets the IPC layer's SASL DIGEST-MD5 server on the
+// ApplicationMasterProtocol port ask the AMRM secret manager for a token's
+// password and user. It lives on the wire side (am_protocol/tokens) so that
+// rm/ depends on no IPC code; header-only, as it is one call.
+//
+// Thread-safety: as rm::AmrmTokenSecretManager::RetrieveSecret(): thread-safe,
+// non-blocking, no I/O; fit for I/O threads.
+#pragma once
+
+#include <string_view>
+#include <utility>
+
+#include "rm/security/amrm_token_secret_manager.h"
+#include "wire/ipc/token_secret_provider.h"
+
+namespace spindle::am_protocol {
+
+class AmrmTokenSecretProvider final : public ipc::TokenSecretProvider {
+ public:
+  // `manager` is not owned and must outlive the provider.
+  explicit AmrmTokenSecretProvider(const rm::AmrmTokenSecretManager* manager) : manager_(manager) {}
+
+  Result<ipc::TokenSecret> RetrieveSecret(std::string_view identifier) const override {
+    auto secret = manager_->RetrieveSecret(identifier);
+    if (!secret.ok()) return secret.status();
+    return ipc::TokenSecret{std::move(secret->password), std::move(secret->user)};
+  }
+
+ private:
+  const rm::AmrmTokenSecretManager* const manager_;
+};
+
+}  // namespace spindle::am_protocol

@@ -1,0 +1,407 @@
+#include "wire/ipc/server_session.h"
+
+#include <glog/logging.h>
+
+#include "base/base64.h"
+#include "ipc_connection_context.pb.h"
+#include "protobuf_rpc_engine.pb.h"
+#include "rpc_header.pb.h"
+#include "wire/ipc/connection_preamble.h"
+#include "wire/ipc/error_mapping.h"
+#include "wire/ipc/frame_codec.h"
+
+namespace spindle::ipc {
+
+namespace {
+using hadoop::common::RpcRequestHeaderProto;
+using hadoop::common::RpcResponseHeaderProto;
+using hadoop::common::RpcSaslProto;
+
+constexpr char kTokenMethod[] = "TOKEN";
+constexpr char kSimpleMethod[] = "SIMPLE";
+constexpr char kDigestMechanism[] = "DIGEST-MD5";
+
+// The auths a server advertises, in Hadoop's order: TOKEN first, then SIMPLE.
+RpcSaslProto::SaslAuth TokenAuth() {
+  RpcSaslProto::SaslAuth auth;
+  auth.set_method(kTokenMethod);
+  auth.set_mechanism(kDigestMechanism);
+  auth.set_protocol("");
+  auth.set_serverid(kDigestRealm);
+  return auth;
+}
+
+RpcSaslProto::SaslAuth SimpleAuth() {
+  RpcSaslProto::SaslAuth auth;
+  auth.set_method(kSimpleMethod);
+  auth.set_mechanism("");
+  return auth;
+}
+
+// Java requires the chosen auth to equal an advertised one in all set fields.
+bool SameAuth(const RpcSaslProto::SaslAuth& a, const RpcSaslProto::SaslAuth& b) {
+  return a.method() == b.method() && a.mechanism() == b.mechanism() &&
+         a.has_protocol() == b.has_protocol() && a.protocol() == b.protocol() &&
+         a.has_serverid() == b.has_serverid() && a.serverid() == b.serverid();
+}
+
+std::string AvailableMethods(const ServerSessionOptions& options) {
+  std::string out = "[";
+  if (options.token_provider != nullptr) out += kTokenMethod;
+  if (options.simple_enabled) {
+    if (options.token_provider != nullptr) out += ", ";
+    out += kSimpleMethod;
+  }
+  return out + "]";
+}
+}  // namespace
+
+ServerSession::ServerSession(const ServerSessionOptions& options, ServerSessionSink* sink,
+                             std::string nonce)
+    : options_(options), sink_(sink), decoder_(options.max_data_length), digest_(std::move(nonce)) {
+  CHECK(options_.simple_enabled || options_.token_provider != nullptr)
+      << "a server must offer at least one authentication method";
+}
+
+bool ServerSession::OnData(std::string_view bytes) {
+  if (state_ == State::kClosed) return false;
+  const ProtobufLogScope log_scope(log_budget_.get());
+  if (state_ == State::kPreamble) {
+    const size_t need = kPreambleLength - preamble_.size();
+    preamble_.append(bytes.substr(0, need));
+    bytes.remove_prefix(std::min(need, bytes.size()));
+    if (preamble_.size() < kPreambleLength) return true;
+    HandlePreamble(preamble_);
+    if (state_ == State::kClosed) return false;
+  }
+  decoder_.Append(bytes);
+  std::string frame;
+  while (state_ != State::kClosed) {
+    auto next = decoder_.Next(&frame);
+    if (!next.ok()) {
+      // Hadoop closes without a reply here (the length is not trusted).
+      CloseSilently(next.status().ToString());
+      break;
+    }
+    if (!*next) break;
+    HandleFrame(frame);
+  }
+  return state_ != State::kClosed;
+}
+
+void ServerSession::HandlePreamble(std::string_view preamble) {
+  const Preamble p = ParsePreamble(preamble);
+  switch (p.kind) {
+    case Preamble::Kind::kHttpGet:
+      sink_->SendBytes(HttpGetReply());
+      CloseSilently("HTTP request on an IPC port");
+      return;
+    case Preamble::Kind::kWrongVersion:
+      sink_->SendBytes(VersionMismatchReply(p.version));
+      CloseSilently("client IPC version " + std::to_string(p.version));
+      return;
+    case Preamble::Kind::kValid:
+      break;
+  }
+  if (p.auth_byte == static_cast<uint8_t>(AuthProtocol::kSasl)) {
+    state_ = State::kSasl;
+    return;
+  }
+  if (p.auth_byte != static_cast<uint8_t>(AuthProtocol::kNone)) {
+    sink_->SendBytes(EncodeFatalSetupResponse(
+        java::kIpcException, "Unknown auth protocol:" + std::to_string(int{p.auth_byte}),
+        RpcResponseHeaderProto::FATAL_UNAUTHORIZED));
+    CloseSilently("unknown auth protocol byte");
+    sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
+    return;
+  }
+  if (!options_.simple_enabled) {
+    sink_->SendBytes(EncodeFatalSetupResponse(
+        java::kAccessControl,
+        "SIMPLE authentication is not enabled.  Available:" + AvailableMethods(options_),
+        RpcResponseHeaderProto::FATAL_UNAUTHORIZED));
+    CloseSilently("SIMPLE authentication is not enabled");
+    sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
+    return;
+  }
+  identity_.auth_method = AuthMethod::kSimple;
+  state_ = State::kNeedContext;
+}
+
+void ServerSession::HandleFrame(std::string_view frame) {
+  RpcRequestHeaderProto header;
+  std::string_view rest = frame;
+  const CallEcho unknown{kAuthorizationFailedCallId, "", -1};
+  if (!ReadDelimited(&rest, &header).ok()) {
+    Fatal(unknown, java::kRpcServerException, "IPC Server unable to read call header",
+          RpcResponseHeaderProto::FATAL_INVALID_RPC_HEADER);
+    return;
+  }
+  const CallEcho echo{header.callid(), header.clientid(), header.retrycount()};
+  if (!header.has_rpcop()) {
+    Fatal(echo, java::kRpcServerException, " IPC Server: No rpc op in rpcRequestHeader",
+          RpcResponseHeaderProto::FATAL_INVALID_RPC_HEADER);
+    return;
+  }
+  if (header.rpcop() != RpcRequestHeaderProto::RPC_FINAL_PACKET) {
+    Fatal(echo, java::kRpcServerException, "IPC Server does not implement rpc header operation",
+          RpcResponseHeaderProto::FATAL_INVALID_RPC_HEADER);
+    return;
+  }
+  if (!header.has_rpckind()) {
+    Fatal(echo, java::kRpcServerException, " IPC Server: No rpc kind in rpcRequestHeader",
+          RpcResponseHeaderProto::FATAL_INVALID_RPC_HEADER);
+    return;
+  }
+  const int32_t call_id = header.callid();
+  if (call_id == kSaslCallId) {
+    const State before = state_;
+    HandleSasl(rest);
+    if (state_ == State::kClosed) {
+      sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
+    } else if (before == State::kSasl && state_ == State::kNeedContext &&
+               identity_.auth_method == AuthMethod::kToken) {
+      sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationSucceeded);
+    }
+    return;
+  }
+  if (state_ == State::kSasl) {
+    // Nothing but SASL before negotiation is complete.
+    Fatal(echo, java::kAccessControl, "Connection not authenticated: SASL negotiation incomplete",
+          RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+    sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
+    return;
+  }
+  if (call_id == kPingCallId) return;  // keep-alive, no reply
+  if (call_id == kConnectionContextCallId) {
+    HandleContext(rest);
+    return;
+  }
+  if (call_id < 0) {
+    Fatal(echo, java::kRpcServerException, "Unknown out of band call #" + std::to_string(call_id),
+          RpcResponseHeaderProto::FATAL_INVALID_RPC_HEADER);
+    return;
+  }
+  if (state_ != State::kReady) {
+    Fatal(echo, java::kRpcServerException, "Connection context not established",
+          RpcResponseHeaderProto::FATAL_INVALID_RPC_HEADER);
+    return;
+  }
+  if (header.rpckind() != hadoop::common::RPC_PROTOCOL_BUFFER) {
+    sink_->SendBytes(
+        EncodeErrorResponse(echo, RpcResponseHeaderProto::ERROR, java::kRpcServerException,
+                            "Unsupported rpc kind " + std::to_string(header.rpckind()) +
+                                ": this server speaks only RPC_PROTOCOL_BUFFER",
+                            RpcResponseHeaderProto::ERROR_RPC_SERVER));
+    return;
+  }
+  HandleCall(echo, rest);
+}
+
+void ServerSession::HandleSasl(std::string_view rest) {
+  const CallEcho echo{kSaslCallId, "", -1};
+  if (state_ != State::kSasl) {
+    Fatal(echo, java::kAccessControl,
+          state_ == State::kNeedContext || state_ == State::kReady
+              ? "SASL message after authentication completed"
+              : "SASL message on a connection that did not announce SASL",
+          RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+    return;
+  }
+  RpcSaslProto sasl;
+  if (!ReadDelimited(&rest, &sasl).ok()) {
+    Fatal(echo, java::kRpcServerException, "IPC Server unable to read SASL message",
+          RpcResponseHeaderProto::FATAL_DESERIALIZING_REQUEST);
+    return;
+  }
+  switch (sasl.state()) {
+    case RpcSaslProto::NEGOTIATE: {
+      if (negotiated_) {
+        Fatal(echo, java::kAccessControl, "Received duplicate SASL negotiation",
+              RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+        return;
+      }
+      negotiated_ = true;
+      RpcSaslProto reply;
+      if (options_.token_provider == nullptr) {
+        // SIMPLE-only servers answer SUCCESS: the client proceeds with SIMPLE.
+        reply.set_state(RpcSaslProto::SUCCESS);
+        identity_.auth_method = AuthMethod::kSimple;
+        state_ = State::kNeedContext;
+      } else {
+        reply.set_state(RpcSaslProto::NEGOTIATE);
+        auto* token = reply.add_auths();
+        *token = TokenAuth();
+        token->set_challenge(digest_.Challenge());
+        if (options_.simple_enabled) *reply.add_auths() = SimpleAuth();
+      }
+      sink_->SendBytes(EncodeSaslResponse(reply));
+      return;
+    }
+    case RpcSaslProto::INITIATE: {
+      if (!negotiated_ || sasl.auths_size() != 1) {
+        Fatal(echo, java::kAccessControl,
+              negotiated_ ? "Client mechanism is malformed" : "SASL INITIATE before NEGOTIATE",
+              RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+        return;
+      }
+      const auto& chosen = sasl.auths(0);
+      if (options_.simple_enabled && SameAuth(chosen, SimpleAuth())) {
+        // Java switches to SIMPLE and sends nothing; the client does not wait.
+        identity_.auth_method = AuthMethod::kSimple;
+        state_ = State::kNeedContext;
+        return;
+      }
+      if (options_.token_provider == nullptr || !SameAuth(chosen, TokenAuth())) {
+        Fatal(echo, java::kAccessControl,
+              "Client mechanism is malformed: " + chosen.method() + "/" + chosen.mechanism() +
+                  " was not offered",
+              RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+        return;
+      }
+      [[fallthrough]];
+    }
+    case RpcSaslProto::RESPONSE: {
+      if (options_.token_provider == nullptr || !negotiated_) {
+        Fatal(echo, java::kAccessControl, "SASL RESPONSE without a TOKEN negotiation",
+              RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+        return;
+      }
+      std::string token_user;
+      std::string identifier;
+      bool invalid_token = false;
+      // A provider that cannot answer yet says so with RetriableException
+      // (or StandbyException); as Java's Server (getCauseForInvalidToken)
+      // that class, not InvalidToken, goes to the client, which retries.
+      std::string_view failure_class = java::kInvalidToken;
+      auto lookup = [&](std::string_view username) -> Result<std::string> {
+        auto id = Base64Decode(username);
+        if (!id.ok()) {
+          invalid_token = true;
+          return Status::Unauthorized("token identifier is not valid Base64");
+        }
+        auto secret = options_.token_provider->RetrieveSecret(*id);
+        if (!secret.ok()) {
+          invalid_token = true;
+          const std::string& cls = secret.status().java_class();
+          if (cls == java::kRetriableException) failure_class = java::kRetriableException;
+          if (cls == java::kStandbyException) failure_class = java::kStandbyException;
+          return secret.status();
+        }
+        token_user = secret->user;
+        identifier = std::move(id).value();
+        return Base64Encode(secret->password);
+      };
+      auto rspauth = digest_.EvaluateResponse(sasl.token(), lookup);
+      if (!rspauth.ok()) {
+        Fatal(echo, invalid_token ? failure_class : java::kSaslException,
+              rspauth.status().message(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+        return;
+      }
+      identity_.auth_method = AuthMethod::kToken;
+      identity_.user = token_user;
+      identity_.token_identifier = std::move(identifier);
+      state_ = State::kNeedContext;
+      RpcSaslProto reply;
+      reply.set_state(RpcSaslProto::SUCCESS);
+      reply.set_token(*rspauth);
+      sink_->SendBytes(EncodeSaslResponse(reply));
+      return;
+    }
+    default:
+      Fatal(echo, java::kAccessControl,
+            "Unsupported SASL state " + RpcSaslProto::SaslState_Name(sasl.state()),
+            RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+      return;
+  }
+}
+
+void ServerSession::HandleContext(std::string_view rest) {
+  const CallEcho echo{kConnectionContextCallId, "", -1};
+  if (state_ == State::kReady) {
+    Fatal(echo, java::kRpcServerException, "Connection context already processed",
+          RpcResponseHeaderProto::FATAL_INVALID_RPC_HEADER);
+    return;
+  }
+  hadoop::common::IpcConnectionContextProto context;
+  if (!ReadDelimited(&rest, &context).ok()) {
+    Fatal(echo, java::kRpcServerException, "IPC Server unable to read connection context",
+          RpcResponseHeaderProto::FATAL_DESERIALIZING_REQUEST);
+    return;
+  }
+  const auto& info = context.userinfo();
+  if (identity_.auth_method == AuthMethod::kToken) {
+    // SASL proved who the caller is: a context may repeat that user or name
+    // none (the calls run as the token's user), never claim another
+    // (Server.processConnectionContext, 2.6 to 3.3).
+    if (info.has_effectiveuser() && info.effectiveuser() != identity_.user) {
+      Fatal(echo, java::kAccessControl,
+            "Authenticated user (" + identity_.user +
+                ") doesn't match what the client claims to be (" + info.effectiveuser() + ")",
+            RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+      sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
+      return;
+    }
+  } else if (!info.has_effectiveuser()) {
+    // SIMPLE without an effective user: ProtoUtil.getUgi returns null (a
+    // realUser alone is ignored) and Hadoop's handler runs the calls without
+    // doAs, as the server's login user (2.6, 2.7 and 3.3 alike).
+    identity_.user = options_.login_user;
+    identity_.real_user.clear();
+    LOG(WARNING) << "a connection context"
+                 << (context.has_protocol() ? " for " + context.protocol() : std::string())
+                 << " names no effective user"
+                 << (info.has_realuser() ? " (real user " + info.realuser() + ")" : std::string())
+                 << "; its calls run as this server's login user " << options_.login_user
+                 << ", as Hadoop runs them";
+  } else if (info.effectiveuser().empty()) {
+    // Hadoop's createRemoteUser("") throws "Null user" and drops the
+    // connection: there is no user to run as.
+    Fatal(echo, java::kAccessControl, "Null user", RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+    sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
+    return;
+  } else {
+    identity_.user = info.effectiveuser();
+    identity_.real_user = info.realuser();
+  }
+  identity_.protocol = context.protocol();
+  state_ = State::kReady;
+  sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationSucceeded);
+}
+
+void ServerSession::HandleCall(const CallEcho& echo, std::string_view rest) {
+  hadoop::common::RequestHeaderProto request_header;
+  std::string_view payload;
+  if (!ReadDelimited(&rest, &request_header).ok()) {
+    Fatal(echo, java::kRpcServerException, "IPC server unable to read call parameters",
+          RpcResponseHeaderProto::FATAL_DESERIALIZING_REQUEST);
+    return;
+  }
+  // An empty request message may be sent as the single length byte 0 or not at all.
+  if (!rest.empty() && !ReadDelimitedBytes(&rest, &payload).ok()) {
+    Fatal(echo, java::kRpcServerException, "IPC server unable to read call parameters",
+          RpcResponseHeaderProto::FATAL_DESERIALIZING_REQUEST);
+    return;
+  }
+  InboundRequest request;
+  request.echo = echo;
+  request.method = request_header.methodname();
+  request.protocol = request_header.declaringclassprotocolname();
+  request.client_protocol_version = request_header.clientprotocolversion();
+  request.payload.assign(payload.data(), payload.size());
+  sink_->OnCall(std::move(request));
+}
+
+void ServerSession::Fatal(const CallEcho& echo, std::string_view exception_class,
+                          std::string_view message, RpcErrorCode code) {
+  sink_->SendBytes(
+      EncodeErrorResponse(echo, RpcResponseHeaderProto::FATAL, exception_class, message, code));
+  CloseSilently(std::string(exception_class) + ": " + std::string(message));
+}
+
+void ServerSession::CloseSilently(std::string reason) {
+  state_ = State::kClosed;
+  close_reason_ = std::move(reason);
+}
+
+}  // namespace spindle::ipc

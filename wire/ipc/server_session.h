@@ -1,0 +1,128 @@
+// ServerSession: the server side of one Hadoop IPC v9 connection as a pure
+// state machine (Envoy-style codec: bytes in, callbacks out). It checks the
+// preamble, runs SASL negotiation (SIMPLE and TOKEN/DIGEST-MD5), reads the
+// connection context, and hands each call to the sink; it answers protocol
+// violations with Hadoop's FATAL responses and then asks to close.
+//
+// No sockets or threads here: RpcServer's connection feeds it bytes, and the
+// fuzzer and golden tests feed it captured bytes.
+//
+// Thread contract: not thread-safe; owned and used by one connection strand.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "base/process_user.h"
+#include "wire/ipc/connection_identity.h"
+#include "wire/ipc/digest_md5.h"
+#include "wire/ipc/frame_decoder.h"
+#include "wire/ipc/protobuf_log_folding.h"
+#include "wire/ipc/rpc_responses.h"
+#include "wire/ipc/token_secret_provider.h"
+
+namespace spindle::ipc {
+
+struct ServerSessionOptions {
+  // Offer SIMPLE authentication. Default: true. The AM port (8030) turns it
+  // off, as Hadoop's RM does: only TOKEN is accepted there.
+  bool simple_enabled = true;
+  // Offer TOKEN/DIGEST-MD5 with passwords from this provider. Default: none
+  // (SIMPLE-only server: a SASL NEGOTIATE is answered with SUCCESS).
+  const TokenSecretProvider* token_provider = nullptr;
+  // ipc.maximum.data.length: larger frames close the connection before any
+  // allocation. Default: 64 MiB (Hadoop 2.x).
+  uint32_t max_data_length = 64 * 1024 * 1024;
+  // Who the calls of a SIMPLE connection whose context names no effective
+  // user run as: the server's login user, as in Hadoop. Default: this
+  // process's ($HADOOP_USER_NAME, else the passwd name of its uid).
+  std::string login_user = LoginUserName();
+};
+
+// A call ready for dispatch: headers decoded, request payload still bytes.
+struct InboundRequest {
+  CallEcho echo;
+  std::string method;
+  std::string protocol;
+  uint64_t client_protocol_version = 0;
+  std::string payload;  // serialized request message (may be empty)
+};
+
+// Security outcomes a session reports (for RpcActivity counters).
+enum class SessionAuthEvent {
+  kAuthenticationSucceeded,  // TOKEN (DIGEST-MD5) negotiation completed
+  kAuthenticationFailed,     // refused during the preamble or SASL
+  kAuthorizationSucceeded,   // connection context accepted
+  kAuthorizationFailed,      // connection context refused (user)
+};
+
+class ServerSessionSink {
+ public:
+  virtual ~ServerSessionSink() = default;
+  // A security outcome; default: ignored. Called on the session's thread.
+  virtual void OnAuthEvent(SessionAuthEvent /*event*/) {}
+  // Bytes for the peer: always whole frames (or a whole preamble reply).
+  virtual void SendBytes(std::string bytes) = 0;
+  // A call to run. The identity is session().identity().
+  virtual void OnCall(InboundRequest request) = 0;
+};
+
+class ServerSession {
+ public:
+  ServerSession(const ServerSessionOptions& options, ServerSessionSink* sink, std::string nonce);
+
+  // Consumes bytes from the peer. Returns false once the connection must be
+  // closed (any reply has already been handed to SendBytes); the session
+  // ignores all further input then. libprotobuf lines it causes are charged
+  // to log_budget() (protobuf_log_folding.h).
+  bool OnData(std::string_view bytes);
+
+  // This connection's allowance of libprotobuf log lines: one. Shared, so
+  // that work done for the connection elsewhere (its calls' handlers) is
+  // charged to it too.
+  const std::shared_ptr<ProtobufLogBudget>& log_budget() const { return log_budget_; }
+
+  bool closed() const { return state_ == State::kClosed; }
+  // The reason the session closed, for the log ("" while open).
+  const std::string& close_reason() const { return close_reason_; }
+  const ConnectionIdentity& identity() const { return identity_; }
+  bool context_established() const { return state_ == State::kReady; }
+  // Bytes of buffer storage this session holds between reads: what an idle
+  // connection costs beyond its fixed size (bounded by
+  // FrameDecoder::kRetainedCapacity once a frame has been consumed).
+  size_t retained_bytes() const { return decoder_.capacity(); }
+
+ private:
+  enum class State {
+    kPreamble,     // waiting for the 7-byte preamble
+    kSasl,         // auth byte SASL: negotiating
+    kNeedContext,  // SIMPLE chosen or SASL complete: context next
+    kReady,        // context read: calls accepted
+    kClosed,
+  };
+
+  void HandlePreamble(std::string_view preamble);
+  void HandleFrame(std::string_view frame);
+  void HandleSasl(std::string_view rest);
+  void HandleContext(std::string_view rest);
+  void HandleCall(const CallEcho& echo, std::string_view rest);
+  // Sends FATAL (callId/clientId echoed from `echo`) and closes.
+  void Fatal(const CallEcho& echo, std::string_view exception_class, std::string_view message,
+             RpcErrorCode code);
+  void CloseSilently(std::string reason);
+
+  const ServerSessionOptions options_;
+  ServerSessionSink* const sink_;
+  State state_ = State::kPreamble;
+  std::string preamble_;
+  FrameDecoder decoder_;
+  DigestMd5Server digest_;
+  bool negotiated_ = false;  // NEGOTIATE seen
+  ConnectionIdentity identity_;
+  std::string close_reason_;
+  const std::shared_ptr<ProtobufLogBudget> log_budget_ = std::make_shared<ProtobufLogBudget>();
+};
+
+}  // namespace spindle::ipc

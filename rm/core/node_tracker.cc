@@ -2,6 +2,8 @@
 
 #include <glog/logging.h>
 
+#include <utility>
+
 namespace spindle::rm {
 
 NodeTracker::NodeTracker(NodeRegistry* nodes, ContainerRegistry* containers,
@@ -116,8 +118,12 @@ Result<NodeHeartbeatOutcome> NodeTracker::NodeHeartbeat(const NodeHeartbeatReque
   outcome.container_token_key =
       container_tokens_->KeyForHeartbeat(request.last_container_token_key);
   outcome.nm_token_key = nm_tokens_->KeyForHeartbeat(request.last_nm_token_key);
-  MutexLock lock(&last_mu_);
-  last_outcomes_[node] = outcome;
+  // Copied before the lock every heartbeat shares, swapped in under it.
+  NodeHeartbeatOutcome kept = outcome;
+  {
+    MutexLock lock(&last_mu_);
+    std::swap(last_outcomes_[node], kept);
+  }
   return outcome;
 }
 

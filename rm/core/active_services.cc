@@ -178,8 +178,6 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
   attempt_allocator_->SetRecoveredAsks(recovered->asks);
   // This RM writes rows (stored_ask_rows.h); an older one wrote whole tables.
   attempt_allocator_->SetRecoveredRows(recovered->attempt_rows);
-  recovered_asks_ = std::move(recovered->asks);
-  recovered_attempt_rows_ = std::move(recovered->attempt_rows);
   awaited_nodes_ = std::move(recovered->nodes);
   holding_ = !awaited_nodes_.empty();
   return Status::OK();

@@ -110,15 +110,6 @@ class ActiveServices {
   int64_t start_ms() const { return start_ms_; }
   // The epoch this activation hands out container ids in.
   int64_t epoch() const { return epoch_; }
-  // What live attempts still asked for when the store was last written.
-  const std::map<ApplicationAttemptId, std::string>& recovered_asks() const {
-    return recovered_asks_;
-  }
-  // The same as rows (AppStore::SaveAttemptRows), by attempt and row key.
-  const std::map<ApplicationAttemptId, std::map<std::string, std::string>>& recovered_attempt_rows()
-      const {
-    return recovered_attempt_rows_;
-  }
   // refreshQueues so far, as the store had it at activation.
   int64_t recovered_queue_config_version() const { return recovered_queue_config_version_; }
   // True while new placements wait for the previous run's nodes.
@@ -144,8 +135,6 @@ class ActiveServices {
   const ActiveServicesContext context_;
   int64_t start_ms_ = 0;
   int64_t epoch_ = 0;
-  std::map<ApplicationAttemptId, std::string> recovered_asks_;
-  std::map<ApplicationAttemptId, std::map<std::string, std::string>> recovered_attempt_rows_;
   int64_t recovered_queue_config_version_ = 0;
   bool store_open_ = false;
 

@@ -145,6 +145,11 @@ void AttemptAllocator::SetRecoveredRows(
   }
 }
 
+bool AttemptAllocator::HoldsRecoveredAsks(const ApplicationAttemptId& attempt) const {
+  MutexLock lock(&mu_);
+  return recovered_asks_.count(attempt) != 0;
+}
+
 void AttemptAllocator::CapResentAsks(AttemptState* state) {
   const RecoveredAsks& recovered = *state->recovered;
   // Grants of the previous run that no node reports now never reached a

@@ -168,6 +168,10 @@ class AttemptAllocator {
   void SetRecoveredRows(
       const std::map<ApplicationAttemptId, std::map<std::string, std::string>>& rows);
 
+  // Whether what a previous run kept for `attempt` waits for its AM to
+  // register again (SetRecoveredAsks / SetRecoveredRows).
+  bool HoldsRecoveredAsks(const ApplicationAttemptId& attempt) const EXCLUDES(mu_);
+
   const ResourceNormalizer& normalizer() const { return normalizer_; }
 
  private:
@@ -237,7 +241,7 @@ class AttemptAllocator {
   const AttemptAllocatorDeps deps_;
   const ResourceNormalizer normalizer_;
   const std::unique_ptr<const PlaceNames> place_names_;
-  Mutex mu_;
+  mutable Mutex mu_;
   std::map<ApplicationAttemptId, std::shared_ptr<AttemptState>> attempts_ GUARDED_BY(mu_);
   // SetRecoveredAsks() tables, until their attempt re-registers.
   std::map<ApplicationAttemptId, RecoveredAsks> recovered_asks_ GUARDED_BY(mu_);

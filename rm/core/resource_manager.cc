@@ -382,19 +382,6 @@ void ResourceManager::AttemptEnded(const ApplicationAttemptId& attempt) {
   if (hook) hook(attempt);
 }
 
-std::map<ApplicationAttemptId, std::string> ResourceManager::RecoveredAsks() const {
-  auto active = Active();
-  if (active == nullptr) return {};
-  return active->recovered_asks();
-}
-
-std::map<ApplicationAttemptId, std::map<std::string, std::string>>
-ResourceManager::RecoveredAttemptRows() const {
-  auto active = Active();
-  if (active == nullptr) return {};
-  return active->recovered_attempt_rows();
-}
-
 bool ResourceManager::holding_placements() const {
   auto active = Active();
   return active != nullptr && active->holding_placements();

@@ -189,11 +189,6 @@ class ResourceManager final : public NodeProtocol {
   // state are forgotten), from the thread that ended it. Kept across
   // activations; may be set any time.
   void SetAttemptEndedHook(std::function<void(const ApplicationAttemptId&)> hook);
-  // What live attempts still asked for at the last activation's recovery
-  // (AppStore::SaveAsks bytes); empty while standby.
-  std::map<ApplicationAttemptId, std::string> RecoveredAsks() const;
-  // The same as rows (AppStore::SaveAttemptRows), by attempt and row key.
-  std::map<ApplicationAttemptId, std::map<std::string, std::string>> RecoveredAttemptRows() const;
   // True while new placements wait for the previous run's nodes.
   bool holding_placements() const;
 

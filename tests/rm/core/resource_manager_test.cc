@@ -14,6 +14,8 @@
 
 #include "integration/wait_for.h"
 #include "rm/config/configuration_directory.h"
+#include "rm/core/stored_ask_rows.h"
+#include "rm/recovery/attempt_asks_record.h"
 #include "rm/yarn_exceptions.h"
 
 namespace spindle::rm {
@@ -342,14 +344,18 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
   const int64_t cluster_timestamp = rm_->cluster_timestamp();
   WriteQueues({"default", "batch"});
   ASSERT_TRUE(rm_->RefreshQueues().ok());
-  // What the AM path keeps for a live attempt (its asks, as bytes and as
-  // rows) goes through the activation's store.
+  // What the AM path keeps for a live attempt (its asks as rows) goes
+  // through the activation's store to the next activation's allocator.
   const ApplicationAttemptId first_attempt{first, 1};
   ASSERT_NE(rm_->app_store(), nullptr);
-  ASSERT_TRUE(rm_->app_store()->SaveAsks(first_attempt, "ask-table").ok());
+  AttemptAsksRecord two;
+  two.asks = {ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 2, true}};
   AttemptRowChanges rows;
-  rows.put = {{"ask/1", "two containers"}};
+  rows.put = {{StoredAskRows::kTableRow, "1"},
+              {StoredAskRows::AskRowKey(pool::AskKey{1, -1, pool::Resource::Of(1024, 1)}, "*"),
+               EncodeAttemptAsks(two)}};
   ASSERT_TRUE(rm_->app_store()->SaveAttemptRows(first_attempt, rows).ok());
+  EXPECT_FALSE(rm_->attempt_allocator().HoldsRecoveredAsks(first_attempt));
 
   std::vector<ApplicationId> submitted = {first};
   for (int round = 1; round <= 2; ++round) {
@@ -377,7 +383,6 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
     EXPECT_TRUE(IsStandby(rm_->NewApplicationId().status()));
     EXPECT_TRUE(IsStandby(rm_->ApplicationReport(first).status()));
     EXPECT_TRUE(rm_->NodeReports().empty());
-    EXPECT_TRUE(rm_->RecoveredAsks().empty());
     // The always-on side still answers.
     EXPECT_NE(rm_->QueueReport()->FindLeaf("batch"), nullptr);
 
@@ -392,8 +397,7 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
       EXPECT_NE(recovered->state, AppState::kFailed);
     }
     EXPECT_EQ(rm_->ApplicationReports().size(), submitted.size());
-    EXPECT_EQ(rm_->RecoveredAsks().at(first_attempt), "ask-table");
-    EXPECT_EQ(rm_->RecoveredAttemptRows().at(first_attempt).at("ask/1"), "two containers");
+    EXPECT_TRUE(rm_->attempt_allocator().HoldsRecoveredAsks(first_attempt));
     // The previous activation's node is awaited before anything is placed;
     // it re-registers (an NM resyncs with the new active RM).
     EXPECT_TRUE(rm_->holding_placements());

@@ -387,11 +387,9 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
     RETURN_NOT_OK(deps_.containers->Release(attempt, id));
   }
   const AskTable::Changes changes = state->asks.Update(request.asks);
-  // Every key the call wrote a row of (a key can go without being dropped:
-  // its last host row set to 0).
-  std::vector<pool::AskKey> written;
-  written.reserve(request.asks.size());
-  for (const ResourceRequest& ask : request.asks) written.push_back(state->asks.KeyOf(ask));
+  // The keys whose stored rows may change: those the call wrote, and those
+  // containers are handed out for (below).
+  std::vector<pool::AskKey> written = changes.written;
   const bool asked = !request.asks.empty();
   // The AM re-sends its whole table at once after re-registering.
   if (state->recovered.has_value() && asked) state->recovered->resent = true;

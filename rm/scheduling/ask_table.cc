@@ -1,6 +1,7 @@
 #include "rm/scheduling/ask_table.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "rm/yarn_exceptions.h"
 
@@ -50,12 +51,12 @@ AskTable::Changes AskTable::Update(std::span<const ResourceRequest> requests) {
     keys_.erase(key);
     changes.dropped.push_back(key);
   }
-  AskKeyLess less;
-  std::sort(written.begin(), written.end(), less);
-  for (size_t i = 0; i < written.size(); ++i) {
-    if (i > 0 && !less(written[i - 1], written[i])) continue;  // a duplicate
-    if (keys_.count(written[i]) != 0) changes.touched.push_back(written[i]);
+  std::sort(written.begin(), written.end(), AskKeyLess());
+  written.erase(std::unique(written.begin(), written.end()), written.end());
+  for (const pool::AskKey& key : written) {
+    if (keys_.count(key) != 0) changes.touched.push_back(key);
   }
+  changes.written = std::move(written);
   return changes;
 }
 

@@ -94,6 +94,9 @@ class AskTable {
     std::vector<pool::AskKey> touched;
     // Keys whose ANY row the update set to zero: nothing is wanted for them.
     std::vector<pool::AskKey> dropped;
+    // Every key the update wrote a row of, in order, once each (a key can go
+    // without being dropped: its last host row set to 0).
+    std::vector<pool::AskKey> written;
   };
 
   explicit AskTable(ResourceNormalizer normalizer) : normalizer_(normalizer) {}

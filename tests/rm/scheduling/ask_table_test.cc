@@ -114,6 +114,19 @@ TEST(AskTableTest, TwoSizesAtOnePriorityAreTwoKeys) {
   EXPECT_EQ(table.Count(pool::AskKey{1, -1, Resource::Of(2048, 1)}, "*"), 3);
 }
 
+TEST(AskTableTest, AKeyWhoseLastRowGoesIsWrittenButNotTouched) {
+  // A host row set to 0 that was its key's only row removes the key without
+  // an ANY row of 0: nothing for the pool, but the stored row must go.
+  AskTable table = DefaultTable();
+  table.Update({{Row("h1", 1)}});
+  const auto changes = table.Update({{Row("h1", 0), Row("h1", 0)}});
+  EXPECT_TRUE(changes.touched.empty());
+  EXPECT_TRUE(changes.dropped.empty());
+  ASSERT_EQ(changes.written.size(), 1u) << "once, though written twice";
+  EXPECT_EQ(changes.written[0], kKey);
+  EXPECT_EQ(table.RowsOf(kKey), nullptr);
+}
+
 TEST(AskTableTest, DominantCalculatorKeepsVcoresInTheKey) {
   AskTable table(ResourceNormalizer(ResourceCalculator::kDominant, Resource::Of(1024, 1),
                                     Resource::Of(8192, 4)));

@@ -42,6 +42,7 @@ Resource MinOf(const UserLimitSpec& spec, const Resource& a, const Resource& b) 
 
 Resource DivideAndCeil(const Resource& r, int64_t by) {
   Resource out;
+  if (by <= 0) return out;  // Hadoop's divideAndCeil(a, 0) is 0
   for (int i = 0; i < kMaxResourceTypes; ++i) {
     const int64_t x = r.Get(i);
     out.Set(i, x <= 0 ? x : (x + by - 1) / by);
@@ -60,9 +61,31 @@ Resource MultiplyAndRoundDown(const Resource& r, double by) {
 
 int64_t RoundUp(int64_t x, int64_t step) { return step <= 0 ? x : ((x + step - 1) / step) * step; }
 
-Resource RoundUp(const Resource& r, const Resource& step) {
+int64_t RoundDown(int64_t x, int64_t step) {
+  if (step <= 0) return x;
+  // Java's integer division truncates toward zero.
+  return (x / step) * step;
+}
+
+// DefaultResourceCalculator builds its results from memory alone
+// (Resources.createResource(memory): 1 vcore when memory is positive).
+Resource MemoryOnly(int64_t memory) { return Resource::Of(memory, memory > 0 ? 1 : 0); }
+
+Resource RoundUp(const UserLimitSpec& spec, const Resource& r, const Resource& step) {
+  if (spec.calculator == LimitCalculator::kMemory) {
+    return MemoryOnly(RoundUp(r.memory_mb(), step.memory_mb()));
+  }
   Resource out;
   for (int i = 0; i < kMaxResourceTypes; ++i) out.Set(i, RoundUp(r.Get(i), step.Get(i)));
+  return out;
+}
+
+Resource RoundDown(const UserLimitSpec& spec, const Resource& r, const Resource& step) {
+  if (spec.calculator == LimitCalculator::kMemory) {
+    return MemoryOnly(RoundDown(r.memory_mb(), step.memory_mb()));
+  }
+  Resource out;
+  for (int i = 0; i < kMaxResourceTypes; ++i) out.Set(i, RoundDown(r.Get(i), step.Get(i)));
   return out;
 }
 
@@ -91,7 +114,7 @@ double UsageRatio(const UserLimitSpec& spec, const Resource& used) {
 }
 
 Resource ComputeUserLimit(const UserLimitSpec& spec, const UserLimitInput& input) {
-  const bool hadoop3 = spec.rules == UserLimitRules::kHadoop3;
+  const bool hadoop3 = spec.rules == UserLimitRules::kHadoop3_3;
   // 3.3 assumes a minimum allocation is being placed, so that the limit can
   // keep growing until the queue's maximum; 2.x uses the request itself.
   const Resource required = hadoop3 ? spec.minimum_allocation : input.required;
@@ -103,13 +126,28 @@ Resource ComputeUserLimit(const UserLimitSpec& spec, const UserLimitInput& input
               : input.queue_used;
   const Resource current_capacity =
       Compare(spec, consumed, queue_capacity) < 0 ? queue_capacity : consumed + required;
-  const int64_t active = std::max<int64_t>(1, input.active_users);
   const Resource shared = hadoop3 ? input.active_users_used + required : current_capacity;
-  const Resource fair = DivideAndCeil(shared, active);
+  const Resource fair = DivideAndCeil(shared, input.active_users);
   const Resource guaranteed = DivideAndCeil(
       MultiplyAndRoundDown(current_capacity, spec.minimum_user_limit_percent), 100);
   const Resource cap = MultiplyAndRoundDown(queue_capacity, spec.user_limit_factor);
-  return RoundUp(MinOf(spec, MaxOf(spec, fair, guaranteed), cap), spec.minimum_allocation);
+  return RoundUp(spec, MinOf(spec, MaxOf(spec, fair, guaranteed), cap), spec.minimum_allocation);
+}
+
+Resource UserHeadroom(const UserLimitSpec& spec, const HeadroomInput& input) {
+  const Resource user_left = input.limit - input.user_used;
+  const Resource queue_left = input.queue_limit - input.queue_used;
+  Resource headroom;
+  if (spec.rules == UserLimitRules::kHadoop2_6) {
+    headroom = MinOf(spec, user_left, queue_left);
+  } else {
+    headroom = RoundDown(spec, user_left.Min(queue_left), spec.minimum_allocation);
+    if (spec.rules == UserLimitRules::kHadoop3_3) {
+      headroom = MinOf(spec, input.cluster_free, headroom);
+    }
+  }
+  if (headroom.memory_mb() < 0) headroom.Set(kMemoryIndex, 0);
+  return headroom;
 }
 
 bool MayAssignToUser(const UserLimitSpec& spec, const Resource& user_used, const Resource& limit) {

@@ -57,8 +57,10 @@ enum class LimitCalculator : uint8_t {
   kDominant,  // DominantResourceCalculator: dominant share of the cluster decides
 };
 
-// Which CapacityScheduler line's formula applies (see above).
-enum class UserLimitRules : uint8_t { kHadoop2, kHadoop3 };
+// Which CapacityScheduler line's formulas apply: the limit is 2.x's (2.6 and
+// 2.7 agree) or 3.3's (see above); the headroom differs between all three
+// (see UserHeadroom).
+enum class UserLimitRules : uint8_t { kHadoop2_6, kHadoop2_7, kHadoop3_3 };
 
 // A leaf queue's user-limit parameters, as QueueTree::ToQueueSpecs fills them.
 struct UserLimitSpec {
@@ -75,7 +77,7 @@ struct UserLimitSpec {
   // The cluster (the denominator of ratios and dominant shares).
   Resource cluster;
   LimitCalculator calculator = LimitCalculator::kMemory;
-  UserLimitRules rules = UserLimitRules::kHadoop3;
+  UserLimitRules rules = UserLimitRules::kHadoop3_3;
 };
 
 // The queue's state a limit is computed from.
@@ -84,7 +86,8 @@ struct UserLimitInput {
   Resource queue_used;
   // Hadoop 2.x: the capability of the container being placed.
   Resource required;
-  // Users with pending asks; at least 1 is used.
+  // Users with pending asks. None gives a fair part of zero (Hadoop's
+  // divideAndCeil by 0), leaving the minimum-user-limit-percent part.
   int64_t active_users = 1;
   // Hadoop 3.3: what the active users hold.
   Resource active_users_used;
@@ -101,5 +104,27 @@ bool MayAssignToUser(const UserLimitSpec& spec, const Resource& user_used, const
 
 // ResourceCalculator.ratio(used, cluster): memory ratio, or the dominant share.
 double UsageRatio(const UserLimitSpec& spec, const Resource& used);
+
+struct HeadroomInput {
+  Resource limit;      // ComputeUserLimit's
+  Resource user_used;  // the user's usage in the queue
+  // The queue's current limit (its maximum) and usage.
+  Resource queue_limit;
+  Resource queue_used;
+  // The cluster's unallocated resources (3.3 only).
+  Resource cluster_free;
+};
+
+// LeafQueue.getHeadroom, what an application master hears it may still get:
+//  - 2.6: Resources.min(limit - userUsed, queueLimit - queueUsed), the
+//    smaller of the two whole (by the calculator);
+//  - 2.7: their componentwise minimum, rounded down to the minimum
+//    allocation;
+//  - 3.3: as 2.7, then the smaller (by the calculator) of that and the
+//    cluster's free resources;
+// negative memory read as 0 (CapacityHeadroomProvider). Under the memory
+// calculator a rounded value carries 1 vcore when its memory is positive, 0
+// otherwise (Resources.createResource(memory)).
+Resource UserHeadroom(const UserLimitSpec& spec, const HeadroomInput& input);
 
 }  // namespace spindle::pool

@@ -37,8 +37,7 @@ struct QueueLedger::Entry {
     u.used = (u.used + delta).Max(Resource());
     if (u.active_apps > 0) active_users_used += u.used - before;
     if (spec.user_limits.enabled) {
-      usage_ratio +=
-          UsageRatio(spec.user_limits, u.used) - UsageRatio(spec.user_limits, before);
+      usage_ratio += UsageRatio(spec.user_limits, u.used) - UsageRatio(spec.user_limits, before);
     }
   }
 
@@ -127,8 +126,7 @@ Result<QueueId> QueueLedger::Find(std::string_view name) const {
   return Status::NotFound("unknown queue '" + std::string(name) + "'");
 }
 
-Reservation QueueLedger::Reserve(QueueId queue, UserId user, const Resource& unit,
-                                 int64_t count) {
+Reservation QueueLedger::Reserve(QueueId queue, UserId user, const Resource& unit, int64_t count) {
   Reservation r;
   if (count <= 0) return r;
   Entry* e = entry(queue);

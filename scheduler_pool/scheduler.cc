@@ -392,9 +392,8 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
       const int64_t want = std::min(pick.max_tasks, budget);
       const Reservation reserved = ctx_.queues->Reserve(queue, user, unit, want);
       const int64_t granted = reserved.granted;
-      const PickBlock reserve_block = reserved.block == ReserveBlock::kUserLimit
-                                          ? PickBlock::kUserLimit
-                                          : PickBlock::kQuota;
+      const PickBlock reserve_block =
+          reserved.block == ReserveBlock::kUserLimit ? PickBlock::kUserLimit : PickBlock::kQuota;
       if (granted == 0) {
         policy_->Report(pick, 0, reserve_block);
         continue;

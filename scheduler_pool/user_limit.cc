@@ -120,16 +120,15 @@ Resource ComputeUserLimit(const UserLimitSpec& spec, const UserLimitInput& input
   const Resource required = hadoop3 ? spec.minimum_allocation : input.required;
   // Queues with a capacity below one container still make progress.
   const Resource queue_capacity = MaxOf(spec, spec.capacity, required);
-  const Resource consumed =
-      hadoop3 ? MultiplyAndNormalizeUp(spec, spec.cluster, input.usage_ratio,
-                                       spec.minimum_allocation)
-              : input.queue_used;
+  const Resource consumed = hadoop3 ? MultiplyAndNormalizeUp(spec, spec.cluster, input.usage_ratio,
+                                                             spec.minimum_allocation)
+                                    : input.queue_used;
   const Resource current_capacity =
       Compare(spec, consumed, queue_capacity) < 0 ? queue_capacity : consumed + required;
   const Resource shared = hadoop3 ? input.active_users_used + required : current_capacity;
   const Resource fair = DivideAndCeil(shared, input.active_users);
-  const Resource guaranteed = DivideAndCeil(
-      MultiplyAndRoundDown(current_capacity, spec.minimum_user_limit_percent), 100);
+  const Resource guaranteed =
+      DivideAndCeil(MultiplyAndRoundDown(current_capacity, spec.minimum_user_limit_percent), 100);
   const Resource cap = MultiplyAndRoundDown(queue_capacity, spec.user_limit_factor);
   return RoundUp(spec, MinOf(spec, MaxOf(spec, fair, guaranteed), cap), spec.minimum_allocation);
 }

@@ -314,8 +314,8 @@ TEST(UserLimitLedgerTest, ConcurrentReservationsNeverExceedTheLimit) {
   for (const UserLimitRules rules : {UserLimitRules::kHadoop2_7, UserLimitRules::kHadoop3_3}) {
     QueueLedger ledger;
     // Capacity 10 GB, MULP 100, ULF 1: one user may have 10 GB (+1).
-    const QueueId q = (*ledger.SetQueues(
-        {LimitedQueue(Spec(rules, Gb(10, 10), cluster, 100, 1), cluster)}))[0];
+    const QueueId q =
+        (*ledger.SetQueues({LimitedQueue(Spec(rules, Gb(10, 10), cluster, 100, 1), cluster)}))[0];
     const UserId user(7);
     for (int app = 0; app < 8; ++app) ledger.SetAppActive(q, user, true);
     std::atomic<int64_t> granted{0};

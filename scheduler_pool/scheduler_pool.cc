@@ -252,6 +252,31 @@ Status SchedulerPool::ReleaseBatch(const std::vector<Placement>& placements) {
   return status;
 }
 
+Result<Resource> SchedulerPool::Headroom(AppId app) const {
+  AppEntry entry;
+  {
+    MutexLock lock(&apps_mu_);
+    auto it = apps_.find(app);
+    if (it == apps_.end()) {
+      return Status::NotFound("application " + std::to_string(app.value()) + " not found");
+    }
+    entry = it->second;
+  }
+  const Resource capacity = cell_->Capacity();
+  const Resource free = (capacity - cell_->Allocated()).Max(Resource());
+  const QueueSnapshot queue = queues_.Snapshot(entry.queue);
+  const UserLimitSpec& spec = queue.spec.user_limits;
+  if (!entry.user.valid() || !spec.enabled) return free;
+  const UserSnapshot user = queues_.User(entry.queue, entry.user, spec.minimum_allocation);
+  HeadroomInput in;
+  in.limit = user.limit;
+  in.user_used = user.used;
+  in.queue_limit = queue.spec.max.Min(capacity);
+  in.queue_used = queue.usage;
+  in.cluster_free = free;
+  return UserHeadroom(spec, in);
+}
+
 Result<Placement> SchedulerPool::RecoverPlacement(AppId app, NodeId node, const Resource& resource,
                                                   int32_t priority, int64_t allocation_request_id) {
   MutexLock lock(&apps_mu_);

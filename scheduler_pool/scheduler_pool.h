@@ -124,6 +124,14 @@ class SchedulerPool {
   Status Release(const Placement& placement) EXCLUDES(apps_mu_);
   Status ReleaseBatch(const std::vector<Placement>& placements) EXCLUDES(apps_mu_);
 
+  // What the app's master may still be given (an allocate answer's
+  // headroom): in a queue that limits users, LeafQueue.getHeadroom as the
+  // queue's Hadoop line computes it (UserHeadroom in user_limit.h) from the
+  // user's limit (for a minimum allocation), its usage, the queue's maximum
+  // (at most the cell) and usage, and the cell's free resources; otherwise
+  // the cell's free resources. NotFound for an unknown app.
+  Result<Resource> Headroom(AppId app) const EXCLUDES(apps_mu_);
+
   // ---- Recovery (work-preserving RM restart) ----
   // Records a container that is already running on `node` for `app` (a live
   // app added with AddApp), as a NodeManager reports it when it re-registers

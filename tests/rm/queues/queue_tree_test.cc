@@ -463,8 +463,7 @@ TEST(QueueTreeTest, ToQueueSpecsUserLimitsPerLine) {
   EXPECT_DOUBLE_EQ(specs[1].user_limits.user_limit_factor, 1);
   // The dominant calculator takes each dimension's ceiling: 2.72 -> 3 vcores.
   users.calculator = pool::LimitCalculator::kDominant;
-  EXPECT_EQ(tree.ToQueueSpecs(cluster, users)[0].user_limits.capacity,
-            pool::Resource::Of(2048, 3));
+  EXPECT_EQ(tree.ToQueueSpecs(cluster, users)[0].user_limits.capacity, pool::Resource::Of(2048, 3));
   users.line = HadoopLine::k2_6;
   EXPECT_EQ(tree.ToQueueSpecs(cluster, users)[0].user_limits.rules,
             pool::UserLimitRules::kHadoop2_6);

@@ -2,6 +2,7 @@
 
 #include <glog/logging.h>
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 #include <unordered_set>
@@ -150,19 +151,30 @@ Reservation QueueLedger::Reserve(QueueId queue, UserId user, const Resource& uni
   // request to it; 3.3 divides the active users' usage), so it is
   // recomputed before each container, as the CapacityScheduler does on each
   // assignment.
+  // The limit never falls as the queue's usage grows, so every container
+  // the current limit admits is admitted: under the memory calculator they
+  // are granted together, then the limit is recomputed for the next.
+  const UserLimitSpec& spec = e->spec.user_limits;
+  const bool by_memory = spec.calculator == LimitCalculator::kMemory && unit.memory_mb() > 0;
   const UserEntry& u = e->users[user];
   while (r.granted < count) {
     if (r.granted >= fit) {
       r.block = ReserveBlock::kQueueMax;
       break;
     }
-    if (!MayAssignToUser(e->spec.user_limits, u.used, e->LimitFor(unit))) {
+    const Resource limit = e->LimitFor(unit);
+    if (!MayAssignToUser(spec, u.used, limit)) {
       r.block = ReserveBlock::kUserLimit;
       break;
     }
-    e->usage += unit;
-    e->ChargeUser(user, unit);
-    ++r.granted;
+    int64_t k = 1;
+    if (by_memory) {
+      k = (limit.memory_mb() - u.used.memory_mb()) / unit.memory_mb() + 1;
+      k = std::min({k, count - r.granted, fit - r.granted});
+    }
+    e->usage += unit * k;
+    e->ChargeUser(user, unit * k);
+    r.granted += k;
   }
   return r;
 }

@@ -89,17 +89,16 @@ Resource RoundDown(const UserLimitSpec& spec, const Resource& r, const Resource&
   return out;
 }
 
-// ResourceCalculator.multiplyAndNormalizeUp as 3.3 has it: the memory
+// ResourceCalculator.multiplyAndNormalizeUp (2.6 to 3.3 alike): the memory
 // calculator rounds to nearest before stepping up, the dominant one takes
 // the ceiling of each dimension.
-Resource MultiplyAndNormalizeUp(const UserLimitSpec& spec, const Resource& r, double by,
+Resource MultiplyAndNormalizeUp(LimitCalculator calculator, const Resource& r, double by,
                                 const Resource& step) {
   Resource out;
   for (int i = 0; i < kMaxResourceTypes; ++i) {
     const double x = static_cast<double>(r.Get(i)) * by;
-    const int64_t v = spec.calculator == LimitCalculator::kDominant
-                          ? static_cast<int64_t>(std::ceil(x))
-                          : static_cast<int64_t>(x + 0.5);
+    const int64_t v = calculator == LimitCalculator::kDominant ? static_cast<int64_t>(std::ceil(x))
+                                                               : static_cast<int64_t>(x + 0.5);
     out.Set(i, RoundUp(v, step.Get(i)));
   }
   return out;
@@ -113,6 +112,16 @@ double UsageRatio(const UserLimitSpec& spec, const Resource& used) {
   return total <= 0 ? 0.0 : static_cast<double>(used.memory_mb()) / static_cast<double>(total);
 }
 
+Resource UserLimitCapacity(UserLimitRules rules, LimitCalculator calculator,
+                           const Resource& cluster, double absolute_capacity,
+                           const Resource& minimum_allocation) {
+  const Resource total = cluster.Max(Resource());
+  if (rules != UserLimitRules::kHadoop3_3) {
+    return MultiplyAndNormalizeUp(calculator, total, absolute_capacity, minimum_allocation);
+  }
+  return MultiplyAndRoundDown(total, absolute_capacity);  // Resources.multiply truncates
+}
+
 Resource ComputeUserLimit(const UserLimitSpec& spec, const UserLimitInput& input) {
   const bool hadoop3 = spec.rules == UserLimitRules::kHadoop3_3;
   // 3.3 assumes a minimum allocation is being placed, so that the limit can
@@ -120,9 +129,10 @@ Resource ComputeUserLimit(const UserLimitSpec& spec, const UserLimitInput& input
   const Resource required = hadoop3 ? spec.minimum_allocation : input.required;
   // Queues with a capacity below one container still make progress.
   const Resource queue_capacity = MaxOf(spec, spec.capacity, required);
-  const Resource consumed = hadoop3 ? MultiplyAndNormalizeUp(spec, spec.cluster, input.usage_ratio,
-                                                             spec.minimum_allocation)
-                                    : input.queue_used;
+  const Resource consumed = hadoop3
+                                ? MultiplyAndNormalizeUp(spec.calculator, spec.cluster,
+                                                         input.usage_ratio, spec.minimum_allocation)
+                                : input.queue_used;
   const Resource current_capacity =
       Compare(spec, consumed, queue_capacity) < 0 ? queue_capacity : consumed + required;
   const Resource shared = hadoop3 ? input.active_users_used + required : current_capacity;

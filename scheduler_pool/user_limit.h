@@ -95,6 +95,14 @@ struct UserLimitInput {
   double usage_ratio = 0;
 };
 
+// The capacity a leaf's user limit starts from, for a queue holding
+// `absolute_capacity` of `cluster`: 2.6 / 2.7 normalise it up to the
+// minimum allocation (multiplyAndNormalizeUp); 3.3 takes the queue's
+// effective minimum resource, truncated per dimension.
+Resource UserLimitCapacity(UserLimitRules rules, LimitCalculator calculator,
+                           const Resource& cluster, double absolute_capacity,
+                           const Resource& minimum_allocation);
+
 // The user limit of a queue (the same for each of its users).
 Resource ComputeUserLimit(const UserLimitSpec& spec, const UserLimitInput& input);
 

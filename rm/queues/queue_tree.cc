@@ -447,28 +447,6 @@ pool::UserLimitRules UserLimitRulesOf(HadoopLine line) {
   return pool::UserLimitRules::kHadoop3_3;
 }
 
-int64_t RoundUpTo(int64_t x, int64_t step) { return step <= 0 ? x : (x + step - 1) / step * step; }
-
-// The capacity LeafQueue's user-limit computation starts from.
-pool::Resource UserLimitCapacity(const pool::Resource& cluster, double absolute,
-                                 const UserLimitContext& users) {
-  pool::Resource capacity;
-  for (int i = 0; i < pool::kMaxResourceTypes; ++i) {
-    const double x = static_cast<double>(std::max<int64_t>(cluster.Get(i), 0)) * absolute;
-    const int64_t step = users.minimum_allocation.Get(i);
-    int64_t v = 0;
-    if (users.line == HadoopLine::k3_3) {
-      v = static_cast<int64_t>(x);  // Resources.multiply
-    } else if (users.calculator == pool::LimitCalculator::kDominant) {
-      v = RoundUpTo(static_cast<int64_t>(std::ceil(x)), step);
-    } else {
-      v = RoundUpTo(static_cast<int64_t>(x + 0.5), step);
-    }
-    capacity.Set(i, v);
-  }
-  return capacity;
-}
-
 }  // namespace
 
 std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(const pool::Resource& cluster,
@@ -495,11 +473,12 @@ std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(const pool::Resource& clust
     limits.enabled = true;
     limits.minimum_user_limit_percent = q.minimum_user_limit_percent;
     limits.user_limit_factor = q.user_limit_factor;
-    limits.capacity = UserLimitCapacity(cluster, q.absolute_capacity, users);
+    limits.rules = UserLimitRulesOf(users.line);
+    limits.capacity = pool::UserLimitCapacity(limits.rules, users.calculator, cluster,
+                                              q.absolute_capacity, users.minimum_allocation);
     limits.minimum_allocation = users.minimum_allocation;
     limits.cluster = cluster.Max(pool::Resource());
     limits.calculator = users.calculator;
-    limits.rules = UserLimitRulesOf(users.line);
     specs.push_back(std::move(spec));
   }
   return specs;

@@ -586,12 +586,62 @@ void ApplicationManager::AskForAmContainerLocked(RmApp& app) {
 void ApplicationManager::SetAmLimits(std::shared_ptr<const QueueTree> tree,
                                      const AmLimitContext& context) {
   MutexLock lock(&mu_);
+  if (context.line == HadoopLine::k3_3 && tree != nullptr) {
+    // AbstractCSQueue.initializeQueueState on refresh: RUNNING -> STOPPED
+    // is stopQueue() (DRAINING while it has apps); RUNNING again ends it.
+    for (const CsQueue* leaf : tree->Leaves()) {
+      const std::string& name = QueueTree::PoolQueueName(*leaf);
+      if (leaf->state == QueueState::kRunning) {
+        draining_.erase(name);
+        continue;
+      }
+      const CsQueue* before = am_tree_ == nullptr ? nullptr : am_tree_->Find(leaf->path);
+      if (before != nullptr && before->state == QueueState::kRunning &&
+          in_queue_.count(name) != 0) {
+        LOG(INFO) << "queue " << leaf->path << " is DRAINING: " << in_queue_.at(name).apps
+                  << " applications still in it";
+        draining_.insert(name);
+      }
+    }
+  } else {
+    draining_.clear();
+  }
   am_tree_ = std::move(tree);
   am_activation_.SetContext(context);
   RefreshAmInputsLocked();
   for (const std::string& queue : am_activation_.Queues()) {
     ApplyAmPassLocked(am_activation_.Activate(queue));
   }
+}
+
+bool ApplicationManager::DrainingLocked(const CsQueue& queue) const {
+  if (draining_.empty() || am_tree_ == nullptr) return false;
+  if (queue.is_leaf()) return draining_.count(QueueTree::PoolQueueName(queue)) != 0;
+  // ParentQueue.stopQueue: a stopped parent drains while apps remain below.
+  if (queue.state == QueueState::kRunning) return false;
+  for (int child : queue.children) {
+    if (DrainingLocked(am_tree_->queues()[static_cast<size_t>(child)])) return true;
+  }
+  return false;
+}
+
+QueueState ApplicationManager::QueueStateOf(const CsQueue& queue) const {
+  MutexLock lock(&mu_);
+  return DrainingLocked(queue) ? QueueState::kDraining : queue.state;
+}
+
+Status ApplicationManager::CheckQueueRefresh(const QueueTree& next) const {
+  MutexLock lock(&mu_);
+  if (am_tree_ == nullptr) return Status::OK();
+  for (const CsQueue& queue : next.queues()) {
+    const CsQueue* now = am_tree_->Find(queue.path);
+    if (queue.state == QueueState::kRunning && now != nullptr && DrainingLocked(*now)) {
+      return Status::Remote("java.io.IOException", "The queue:" + queue.path +
+                                                       " is in the Stopping process. Please wait "
+                                                       "for the queue getting fully STOPPED.");
+    }
+  }
+  return Status::OK();
 }
 
 QueueAmReport ApplicationManager::AmReport(const std::string& queue) const {
@@ -822,6 +872,12 @@ std::string ApplicationManager::QueueFullLocked(const RmApp& app, const std::str
     --of_user;
   }
   const std::string path = limits.path.empty() ? queue : limits.path;
+  // LeafQueue.validateSubmitApplication: the queue's state first.
+  if (const CsQueue* leaf = am_tree_ == nullptr ? nullptr : am_tree_->FindLeaf(queue);
+      leaf != nullptr && (leaf->state != QueueState::kRunning || DrainingLocked(*leaf))) {
+    return "Queue " + leaf->path +
+           " is STOPPED. Cannot accept submission of application: " + app.submission.id.ToString();
+  }
   if (limits.max_apps >= 0 && in_queue >= limits.max_apps) {
     return "Queue " + path + " already has " + std::to_string(in_queue) +
            " applications, cannot accept submission of application: " +
@@ -849,7 +905,13 @@ void ApplicationManager::CountInQueueLocked(const RmApp& app, int32_t delta) {
   CHECK_GE(count.apps, 0) << app.submission.queue;
   CHECK_GE(of_user, 0) << app.submission.user;
   if (of_user == 0) count.by_user.erase(app.submission.user);
-  if (count.apps == 0) in_queue_.erase(app.submission.queue);
+  if (count.apps == 0) {
+    in_queue_.erase(app.submission.queue);
+    // AbstractCSQueue.appFinished: a DRAINING queue's last app is gone.
+    if (draining_.erase(app.submission.queue) != 0) {
+      LOG(INFO) << "queue " << app.submission.queue << " is STOPPED: its last application left";
+    }
+  }
 }
 
 Status ApplicationManager::Move(const ApplicationId& id, const std::string& queue_name,

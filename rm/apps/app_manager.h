@@ -215,6 +215,23 @@ class ApplicationManager {
   // A pending attempt is reconsidered when another leaves its queue (its
   // AM finished, its app was killed, failed or moved) and on this call.
   void SetAmLimits(std::shared_ptr<const QueueTree> tree, const AmLimitContext& context);
+  // ---- Queue states for running apps ----
+  // A leaf that is not RUNNING (configured STOPPED, or DRAINING) takes no
+  // new application (submission: rejected -> FAILED with Hadoop's
+  // "Queue <path> is STOPPED. Cannot accept submission of application: <id>";
+  // moveApplicationAcrossQueues: YarnException with the same text); the apps
+  // already in it run to their end, on every line.
+  // On 3.3 (LeafQueue.stopQueue / appFinished) a queue set STOPPED by
+  // refreshQueues while it has applications is DRAINING until its last
+  // application leaves, then STOPPED; a stopped parent is DRAINING while a
+  // leaf under it is. Other lines, and queues stopped from the start, show the
+  // configured state. `queue` is any queue of the tree SetAmLimits gave.
+  QueueState QueueStateOf(const CsQueue& queue) const;
+  // refreshQueues' veto (QueueManager::Reload's `accept`): on 3.3 a DRAINING
+  // queue may not be set RUNNING ("The queue:<path> is in the Stopping
+  // process. Please wait for the queue getting fully STOPPED.").
+  Status CheckQueueRefresh(const QueueTree& next) const;
+
   // Numbers for reports of one leaf (pool queue name): active and pending
   // apps, AM resource used, the queue and user AM limits, per user.
   QueueAmReport AmReport(const std::string& queue) const;
@@ -282,6 +299,7 @@ class ApplicationManager {
   void ApplyAmPassLocked(const AmActivationPass& pass) REQUIRES(mu_);
   // Asks the pool for the AM container of `app`'s current attempt.
   void AskForAmContainerLocked(RmApp& app) REQUIRES(mu_);
+  bool DrainingLocked(const CsQueue& queue) const REQUIRES(mu_);
 
   const ApplicationManagerOptions options_;
   pool::SchedulerPool* const pool_;
@@ -315,6 +333,8 @@ class ApplicationManager {
   // Which attempts may have their AM placed (pending vs active apps).
   AmActivation am_activation_ GUARDED_BY(mu_);
   std::shared_ptr<const QueueTree> am_tree_ GUARDED_BY(mu_);
+  // 3.3: leaves (pool names) stopped by a refresh while they had apps.
+  std::set<std::string> draining_ GUARDED_BY(mu_);
   // Set while Recover() runs: the attempts it starts are "recovering".
   bool recovering_ GUARDED_BY(mu_) = false;
   // Apps with a lifetime, until they end.

@@ -17,6 +17,8 @@ std::string_view Name(QueueState state) {
       return "RUNNING";
     case QueueState::kStopped:
       return "STOPPED";
+    case QueueState::kDraining:
+      return "DRAINING";
   }
   return "?";
 }

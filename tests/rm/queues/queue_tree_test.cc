@@ -187,6 +187,27 @@ TEST(QueueTreeTest, ApplicationsPerUser) {
               HasSubstr("yarn.scheduler.capacity.root.a.minimum-user-limit-percent"));
 }
 
+// TestApplicationLimits#testLimitsComputation: the per-user maximum is
+// min(maxApplications, (int)(maxApplications x MULP/100 x ULF)) on 2.7 and
+// 3.3 (LeafQueue.setupQueueConfigs); 2.6 leaves it uncapped. 10 apps, 50%,
+// factor 5: 25 on 2.6, 10 on the others.
+TEST(QueueTreeTest, ApplicationsPerUserCapDependsOnTheLine) {
+  const std::map<std::string, std::string> properties = {
+      {"root.queues", "a"},
+      {"root.a.capacity", "100"},
+      {"root.a.maximum-applications", "10"},
+      {"root.a.minimum-user-limit-percent", "50"},
+      {"root.a.user-limit-factor", "5"}};
+  for (const auto& [line, expected] :
+       std::map<std::string, int32_t>{{"2.6", 25}, {"2.7", 10}, {"3.3", 10}}) {
+    Configuration conf = Conf(properties);
+    conf.Set("spindle.compat.hadoop-version", line);
+    auto tree = QueueTree::Parse(conf);
+    ASSERT_TRUE(tree.ok()) << tree.status().ToString();
+    EXPECT_EQ(tree->Find("a")->maximum_applications_per_user, expected) << line;
+  }
+}
+
 TEST(QueueTreeTest, AccessibleNodeLabelsAreInherited) {
   auto props = Nested();
   props["root.accessible-node-labels"] = "x";  // ignored for root: always "*"

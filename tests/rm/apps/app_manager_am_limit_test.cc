@@ -9,6 +9,7 @@
 
 #include "rm/apps/app_manager.h"
 #include "tests/rm/apps/app_manager_fakes.h"
+#include "tests/rm/capacity_scheduler_conf.h"
 #include "tests/rm/one_queue_pool.h"
 
 namespace spindle::rm {
@@ -20,20 +21,9 @@ using ::testing::IsEmpty;
 constexpr int64_t kGb = 1024;
 
 std::shared_ptr<const QueueTree> Tree(const std::string& am_percent) {
-  const std::string xml =
-      "<?xml version=\"1.0\"?>\n<configuration>\n"
-      "<property><name>yarn.scheduler.capacity.root.queues</name><value>default</value>"
-      "</property>\n"
-      "<property><name>yarn.scheduler.capacity.root.default.capacity</name><value>100</value>"
-      "</property>\n"
-      "<property><name>yarn.scheduler.capacity.root.default.maximum-am-resource-percent</name>"
-      "<value>" +
-      am_percent + "</value></property>\n</configuration>\n";
-  Configuration conf;
-  EXPECT_TRUE(conf.AddResourceString(xml, "capacity-scheduler.xml").ok());
-  auto tree = QueueTree::Parse(conf);
-  EXPECT_TRUE(tree.ok()) << tree.status().ToString();
-  return std::make_shared<const QueueTree>(std::move(tree).value());
+  return test_support::ParsedTree({{"root.queues", "default"},
+                                   {"root.default.capacity", "100"},
+                                   {"root.default.maximum-am-resource-percent", am_percent}});
 }
 
 class AmLimitTest : public ::testing::TestWithParam<HadoopLine> {

@@ -9,6 +9,7 @@
 #include "rm/apps/app_manager.h"
 #include "rm/yarn_exceptions.h"
 #include "tests/rm/apps/app_manager_fakes.h"
+#include "tests/rm/capacity_scheduler_conf.h"
 #include "tests/rm/one_queue_pool.h"
 
 namespace spindle::rm {
@@ -18,20 +19,11 @@ using ::testing::HasSubstr;
 
 // Leaves default and b (half each, AMs unlimited); b in `b_state`.
 std::shared_ptr<const QueueTree> Tree(const std::string& b_state) {
-  auto property = [](const std::string& key, const std::string& value) {
-    return "<property><name>yarn.scheduler.capacity." + key + "</name><value>" + value +
-           "</value></property>\n";
-  };
-  const std::string xml = "<?xml version=\"1.0\"?>\n<configuration>\n" +
-                          property("root.queues", "default,b") +
-                          property("root.default.capacity", "50") +
-                          property("root.b.capacity", "50") + property("root.b.state", b_state) +
-                          property("maximum-am-resource-percent", "1.0") + "</configuration>\n";
-  Configuration conf;
-  EXPECT_TRUE(conf.AddResourceString(xml, "capacity-scheduler.xml").ok());
-  auto tree = QueueTree::Parse(conf);
-  EXPECT_TRUE(tree.ok()) << tree.status().ToString();
-  return std::make_shared<const QueueTree>(std::move(tree).value());
+  return test_support::ParsedTree({{"root.queues", "default,b"},
+                                   {"root.default.capacity", "50"},
+                                   {"root.b.capacity", "50"},
+                                   {"root.b.state", b_state},
+                                   {"maximum-am-resource-percent", "1.0"}});
 }
 
 class QueueStateTest : public ::testing::TestWithParam<HadoopLine> {

@@ -5,22 +5,12 @@
 #include <map>
 #include <string>
 
+#include "tests/rm/capacity_scheduler_conf.h"
+
 namespace spindle::rm {
 namespace {
 
 constexpr int64_t kGb = 1024;
-
-Configuration Conf(const std::map<std::string, std::string>& properties) {
-  std::string xml = "<?xml version=\"1.0\"?>\n<configuration>\n";
-  for (const auto& [key, value] : properties) {
-    xml += "  <property><name>yarn.scheduler.capacity." + key + "</name><value>" + value +
-           "</value></property>\n";
-  }
-  xml += "</configuration>\n";
-  Configuration conf;
-  EXPECT_TRUE(conf.AddResourceString(xml, "capacity-scheduler.xml").ok());
-  return conf;
-}
 
 // TestApplicationLimits.setupQueueConfiguration: root.a 10% (user limit 50,
 // user-limit-factor 5), root.b 90%.
@@ -33,7 +23,7 @@ QueueTree HadoopTestTree(const std::map<std::string, std::string>& extra = {}) {
       {"root.a.user-limit-factor", "5.0"},
   };
   for (const auto& [k, v] : extra) properties[k] = v;
-  auto tree = QueueTree::Parse(Conf(properties));
+  auto tree = QueueTree::Parse(test_support::CapacitySchedulerConf(properties));
   EXPECT_TRUE(tree.ok()) << tree.status().ToString();
   return std::move(tree).value();
 }

@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+#include "tests/rm/capacity_scheduler_conf.h"
+
 namespace spindle::rm {
 namespace {
 
@@ -13,20 +15,11 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 constexpr char kFile[] = "capacity-scheduler.xml";
-constexpr char kPrefix[] = "yarn.scheduler.capacity.";
 
 // A configuration holding `properties` (keys without the common prefix) as
 // if read from capacity-scheduler.xml.
 Configuration Conf(const std::map<std::string, std::string>& properties) {
-  std::string xml = "<?xml version=\"1.0\"?>\n<configuration>\n";
-  for (const auto& [key, value] : properties) {
-    xml += "  <property><name>" + std::string(kPrefix) + key + "</name><value>" + value +
-           "</value></property>\n";
-  }
-  xml += "</configuration>\n";
-  Configuration conf;
-  EXPECT_TRUE(conf.AddResourceString(xml, kFile).ok());
-  return conf;
+  return test_support::CapacitySchedulerConf(properties);
 }
 
 QueueTree MustParse(const std::map<std::string, std::string>& properties) {

@@ -131,6 +131,31 @@ TEST_P(QueueStateTest, StoppingABusyQueueLetsItsAppsFinish) {
   EXPECT_EQ(manager_->GetApp(Submit("b"))->yarn_state(), YarnAppState::kAccepted);
 }
 
+// ParentQueue.stopQueue: stopping a parent stops its leaves; on 3.3 both
+// drain while an app remains below (root, still RUNNING, does not).
+TEST_P(QueueStateTest, AStoppedParentDrainsWithItsLeaf) {
+  auto tree = [](const std::string& p_state) {
+    return test_support::ParsedTree({{"root.queues", "default,p"},
+                                     {"root.default.capacity", "50"},
+                                     {"root.p.capacity", "50"},
+                                     {"root.p.queues", "b"},
+                                     {"root.p.b.capacity", "100"},
+                                     {"root.p.state", p_state},
+                                     {"maximum-am-resource-percent", "1.0"}});
+  };
+  Apply(tree("RUNNING"));
+  const ApplicationId running = Submit("b");
+  Apply(tree("STOPPED"));
+  const QueueState stopping =
+      GetParam() == HadoopLine::k3_3 ? QueueState::kDraining : QueueState::kStopped;
+  EXPECT_EQ(StateOf("root.p.b"), stopping);
+  EXPECT_EQ(StateOf("root.p"), stopping);
+  EXPECT_EQ(StateOf("root"), QueueState::kRunning);
+  ASSERT_TRUE(manager_->Kill(running, "").ok());
+  EXPECT_EQ(StateOf("root.p.b"), QueueState::kStopped);
+  EXPECT_EQ(StateOf("root.p"), QueueState::kStopped);
+}
+
 INSTANTIATE_TEST_SUITE_P(Lines, QueueStateTest,
                          ::testing::Values(HadoopLine::k2_6, HadoopLine::k2_7, HadoopLine::k3_3));
 

@@ -62,6 +62,16 @@ Result<PoolBenchRow> RunPoolBenchRow(const PoolBenchOptions& options, pool::Sync
   ASSIGN_OR_RETURN(auto p, SchedulerPool::Create(po, clock));
   pool::QueueSpec queue_spec;
   queue_spec.name = "bench";
+  if (options.users > 0) {
+    const Resource cell = kSlot * (static_cast<int64_t>(options.nodes) * options.slots_per_node);
+    pool::UserLimitSpec& limits = queue_spec.user_limits;
+    limits.enabled = true;
+    limits.minimum_user_limit_percent = std::max(1, 100 / options.users);
+    limits.user_limit_factor = 1;
+    limits.capacity = cell;
+    limits.cluster = cell;
+    limits.minimum_allocation = kSlot;
+  }
   ASSIGN_OR_RETURN(auto queues, p->SetQueues({queue_spec}));
   const pool::QueueId queue = queues[0];
   Random rng(options.seed);
@@ -86,7 +96,9 @@ Result<PoolBenchRow> RunPoolBenchRow(const PoolBenchOptions& options, pool::Sync
     d.scheduler = s;
     d.app = AppId(id);
     d.hold = total_hold / n;
-    RETURN_NOT_OK(p->AddApp(pool::AppSpec{d.app, queue, 0}));
+    pool::UserId user;
+    if (options.users > 0) user = p->InternUser("user" + std::to_string(found % options.users));
+    RETURN_NOT_OK(p->AddApp(pool::AppSpec{d.app, queue, 0, user}));
     pool::Ask ask;
     ask.capability = kSlot;
     ask.count = int64_t{1} << 50;
@@ -223,6 +235,9 @@ const CommandSpec& PoolBenchCommand() {
        FlagSpec::String("conflict", "fine-grained|coarse-grained",
                         pool::ConflictModeName(kDefaults.conflict), "conflict detection"),
        FlagSpec::Int("seed", static_cast<int64_t>(kDefaults.seed), "random seed"),
+       FlagSpec::Int("users", kDefaults.users,
+                     "users the apps belong to; > 0 turns the queue's user limits on")
+           .InRange(0, 1e6),
        FlagSpec::String("json", "FILE", "", "also write the rows as JSON here")}};
   return kSpec;
 }
@@ -239,6 +254,7 @@ int PoolBenchMain(const CommandLine& flags) {
   o.seconds = static_cast<int>(flags.GetInt("seconds"));
   o.batch = static_cast<int>(flags.GetInt("batch"));
   o.seed = static_cast<uint64_t>(flags.GetInt("seed"));
+  o.users = static_cast<int>(flags.GetInt("users"));
   Status s = ParseList(flags.GetString("modes"), pool::ParseSyncMode, &o.modes);
   if (!s.ok()) return ReportUsageError(kName, s.WithContext("--modes"));
   s = ParseList(flags.GetString("strategies"), pool::ParseStrategy, &o.strategies);
@@ -261,10 +277,11 @@ int PoolBenchMain(const CommandLine& flags) {
 
   std::printf(
       "spindle bench pool: %d nodes x %d slots, N=%d, P=%d, G=%d ms, %d%% of slots held, "
-      "%s/%s, batch %d, %d s per row, %u hardware threads\n",
+      "%s/%s, batch %d, %d s per row, %d user(s)%s, %u hardware threads\n",
       o.nodes, o.slots_per_node, o.schedulers, o.partitions, o.gap_ms, o.hold_percent,
       pool::TransactionModeName(o.transaction), pool::ConflictModeName(o.conflict), o.batch,
-      o.seconds, std::thread::hardware_concurrency());
+      o.seconds, o.users, o.users > 0 ? " (user limits on)" : "",
+      std::thread::hardware_concurrency());
   std::printf("%-11s %-14s %3s %14s %14s %15s %11s %12s %6s\n", "mode", "strategy", "N",
               "placements/s", "cpu ns/place", "conflicts/1000", "mean score", "staleness ms",
               "util");
@@ -292,8 +309,8 @@ int PoolBenchMain(const CommandLine& flags) {
     out << "{\"bench\":\"pool\",\"nodes\":" << o.nodes << ",\"slots_per_node\":" << o.slots_per_node
         << ",\"schedulers\":" << o.schedulers << ",\"partitions\":" << o.partitions
         << ",\"gap_ms\":" << o.gap_ms << ",\"hold_percent\":" << o.hold_percent
-        << ",\"seconds\":" << o.seconds << ",\"batch\":" << o.batch << ",\"transaction\":\""
-        << pool::TransactionModeName(o.transaction) << "\",\"conflict\":\""
+        << ",\"seconds\":" << o.seconds << ",\"batch\":" << o.batch << ",\"users\":" << o.users
+        << ",\"transaction\":\"" << pool::TransactionModeName(o.transaction) << "\",\"conflict\":\""
         << pool::ConflictModeName(o.conflict) << "\",\"rows\":[";
     for (size_t i = 0; i < rows.size(); ++i) {
       const auto& r = rows[i];

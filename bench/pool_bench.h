@@ -48,6 +48,11 @@ struct PoolBenchOptions {
                                                 pool::StrategyKind::kQualityFirst,
                                                 pool::StrategyKind::kAdaptive};
   uint64_t seed = 1;
+  // Users the applications belong to, round robin; with users the queue
+  // limits them (Hadoop 3.3's user limit, minimum-user-limit-percent
+  // 100 / users, user-limit-factor 1, the queue's capacity the whole cell),
+  // so every reservation checks the limit. Default: 0 (no users, no check).
+  int users = 0;
   // Where to write the figures as JSON as well ("" = nowhere).
   std::string json_path;
 };

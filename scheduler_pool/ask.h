@@ -67,10 +67,20 @@ struct AskKey {
 };
 
 struct AppSpec {
+  AppSpec() = default;
+  // Positional, so that callers that name no user keep building it as
+  // {id, queue, priority}.
+  AppSpec(AppId app_id, QueueId app_queue, int32_t app_priority = 0, UserId app_user = UserId())
+      : id(app_id), queue(app_queue), priority(app_priority), user(app_user) {}
+
   AppId id;
   QueueId queue;
   // YARN application priority: a higher value is served first. Default: 0.
   int32_t priority = 0;
+  // The application's user (SchedulerPool::InternUser); its queue's user
+  // limits apply to it. Invalid (the default): no user limit. Set by AddApp
+  // only: UpdateApp keeps the user the app was added with.
+  UserId user;
 };
 
 enum class Locality : uint8_t { kNodeLocal, kRackLocal, kOffSwitch };
@@ -82,6 +92,8 @@ struct Placement {
   uint64_t id = 0;
   AppId app;
   QueueId queue;
+  // The app's user: its release credits the user's usage in `queue`.
+  UserId user;
   NodeId node;
   Resource resource;
   int32_t priority = 0;

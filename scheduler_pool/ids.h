@@ -41,6 +41,9 @@ struct QueueTag {
 struct RackTag {
   static constexpr const char* kPrefix = "rack:";
 };
+struct UserTag {
+  static constexpr const char* kPrefix = "user:";
+};
 
 // An application, as the RM numbers it (the pool does not interpret it).
 using AppId = TypedId<AppTag, uint64_t>;
@@ -48,6 +51,8 @@ using AppId = TypedId<AppTag, uint64_t>;
 using QueueId = TypedId<QueueTag, uint32_t>;
 // A rack, assigned by CellState when a node names a rack it has not seen.
 using RackId = TypedId<RackTag, uint32_t>;
+// A user (an application's owner), interned by SchedulerPool::InternUser.
+using UserId = TypedId<UserTag, uint32_t>;
 
 // A node of the cell state. CellState assigns it on AddNode and never reuses
 // it; it names the node's partition and its slot in that partition, so

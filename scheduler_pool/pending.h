@@ -46,6 +46,8 @@ struct AppState {
   std::vector<AskState> asks;
   // Sum of asks' outstanding.
   int64_t outstanding = 0;
+  // Counted as active (pending asks) for its user in its queue's ledger.
+  bool user_active = false;
   // YARN's blacklist: nodes and racks the app's containers must avoid.
   std::vector<NodeId> blacklist_nodes;
   std::vector<RackId> blacklist_racks;

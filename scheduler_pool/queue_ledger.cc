@@ -2,15 +2,61 @@
 
 #include <glog/logging.h>
 
+#include <algorithm>
 #include <cmath>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace spindle::pool {
+
+struct QueueLedger::UserEntry {
+  Resource used;
+  // Applications of the user in the queue with pending asks.
+  int64_t active_apps = 0;
+};
 
 struct QueueLedger::Entry {
   mutable Mutex mu;
   QueueSpec spec GUARDED_BY(mu);
   Resource usage GUARDED_BY(mu);
+  std::unordered_map<UserId, UserEntry> users GUARDED_BY(mu);
+  // Users with active_apps > 0, and what they hold.
+  int64_t active_users GUARDED_BY(mu) = 0;
+  Resource active_users_used GUARDED_BY(mu);
+  // Sum over users of UsageRatio(used) (Hadoop 3.3's queue usage ratio).
+  double usage_ratio GUARDED_BY(mu) = 0;
+
+  bool LimitsUsers(UserId user) const REQUIRES(mu) {
+    return user.valid() && spec.user_limits.enabled;
+  }
+
+  // Adds `delta` (may be negative) to the user's usage, never below zero.
+  void ChargeUser(UserId user, const Resource& delta) REQUIRES(mu) {
+    if (!user.valid()) return;
+    UserEntry& u = users[user];
+    const Resource before = u.used;
+    u.used = (u.used + delta).Max(Resource());
+    if (u.active_apps > 0) active_users_used += u.used - before;
+    if (spec.user_limits.enabled) {
+      usage_ratio += UsageRatio(spec.user_limits, u.used) - UsageRatio(spec.user_limits, before);
+    }
+  }
+
+  void RecomputeUsageRatio() REQUIRES(mu) {
+    usage_ratio = 0;
+    if (!spec.user_limits.enabled) return;
+    for (const auto& [id, u] : users) usage_ratio += UsageRatio(spec.user_limits, u.used);
+  }
+
+  Resource LimitFor(const Resource& required) const REQUIRES(mu) {
+    UserLimitInput in;
+    in.queue_used = usage;
+    in.required = required;
+    in.active_users = active_users;
+    in.active_users_used = active_users_used;
+    in.usage_ratio = usage_ratio;
+    return ComputeUserLimit(spec.user_limits, in);
+  }
 };
 
 QueueLedger::QueueLedger() : entries_(new std::unique_ptr<Entry>[kMaxQueues]) {}
@@ -54,6 +100,7 @@ Result<std::vector<QueueId>> QueueLedger::SetQueues(const std::vector<QueueSpec>
       Entry* e = entry(*found);
       MutexLock l(&e->mu);
       e->spec = s;
+      e->RecomputeUsageRatio();  // the cluster or the calculator may have changed
       ids.push_back(*found);
       continue;
     }
@@ -80,38 +127,109 @@ Result<QueueId> QueueLedger::Find(std::string_view name) const {
   return Status::NotFound("unknown queue '" + std::string(name) + "'");
 }
 
-int64_t QueueLedger::TryReserve(QueueId queue, const Resource& unit, int64_t count) {
-  if (count <= 0) return 0;
+Reservation QueueLedger::Reserve(QueueId queue, UserId user, const Resource& unit, int64_t count) {
+  Reservation r;
+  if (count <= 0) return r;
   Entry* e = entry(queue);
   MutexLock l(&e->mu);
   Resource headroom;
   for (int i = 0; i < kMaxResourceTypes; ++i) {
     headroom.Set(i, e->spec.max.Get(i) - e->usage.Get(i));
   }
-  int64_t k = headroom.Multiples(unit);
-  if (k > count) k = count;
-  if (k <= 0) return 0;
-  e->usage += unit * k;
-  return k;
+  const int64_t fit = headroom.Multiples(unit);
+  if (!e->LimitsUsers(user)) {
+    r.granted = std::min(fit, count);
+    if (r.granted < count) r.block = ReserveBlock::kQueueMax;
+    if (r.granted <= 0) {
+      r.granted = 0;
+      return r;
+    }
+    e->usage += unit * r.granted;
+    return r;
+  }
+  // The limit moves with the queue's usage (over capacity, 2.x adds the
+  // request to it; 3.3 divides the active users' usage), so it is
+  // recomputed before each container, as the CapacityScheduler does on each
+  // assignment.
+  // The limit never falls as the queue's usage grows, so every container
+  // the current limit admits is admitted: under the memory calculator they
+  // are granted together, then the limit is recomputed for the next.
+  const UserLimitSpec& spec = e->spec.user_limits;
+  const bool by_memory = spec.calculator == LimitCalculator::kMemory && unit.memory_mb() > 0;
+  const UserEntry& u = e->users[user];
+  while (r.granted < count) {
+    if (r.granted >= fit) {
+      r.block = ReserveBlock::kQueueMax;
+      break;
+    }
+    const Resource limit = e->LimitFor(unit);
+    if (!MayAssignToUser(spec, u.used, limit)) {
+      r.block = ReserveBlock::kUserLimit;
+      break;
+    }
+    int64_t k = 1;
+    if (by_memory) {
+      k = (limit.memory_mb() - u.used.memory_mb()) / unit.memory_mb() + 1;
+      k = std::min({k, count - r.granted, fit - r.granted});
+    }
+    e->usage += unit * k;
+    e->ChargeUser(user, unit * k);
+    r.granted += k;
+  }
+  return r;
 }
 
-void QueueLedger::ForceCharge(QueueId queue, const Resource& amount) {
+void QueueLedger::ForceCharge(QueueId queue, const Resource& amount, UserId user) {
   Entry* e = entry(queue);
   MutexLock l(&e->mu);
   e->usage += amount;
+  e->ChargeUser(user, amount);
 }
 
-void QueueLedger::Move(QueueId from, QueueId to, const Resource& amount) {
+void QueueLedger::Move(QueueId from, QueueId to, const Resource& amount, UserId user) {
   if (from == to) return;
-  Release(from, amount);
-  ForceCharge(to, amount);
+  Release(from, amount, user);
+  ForceCharge(to, amount, user);
 }
 
-void QueueLedger::Release(QueueId queue, const Resource& amount) {
+void QueueLedger::Release(QueueId queue, const Resource& amount, UserId user) {
   Entry* e = entry(queue);
   MutexLock l(&e->mu);
   e->usage -= amount;
   e->usage = e->usage.Max(Resource());
+  e->ChargeUser(user, Resource() - amount);
+}
+
+void QueueLedger::SetAppActive(QueueId queue, UserId user, bool active) {
+  if (!user.valid()) return;
+  Entry* e = entry(queue);
+  MutexLock l(&e->mu);
+  UserEntry& u = e->users[user];
+  const bool was = u.active_apps > 0;
+  u.active_apps = std::max<int64_t>(0, u.active_apps + (active ? 1 : -1));
+  const bool is = u.active_apps > 0;
+  if (was == is) return;
+  e->active_users += is ? 1 : -1;
+  if (is) {
+    e->active_users_used += u.used;
+  } else {
+    e->active_users_used = (e->active_users_used - u.used).Max(Resource());
+  }
+}
+
+UserSnapshot QueueLedger::User(QueueId queue, UserId user, const Resource& required) const {
+  UserSnapshot s;
+  Entry* e = entry(queue);
+  MutexLock l(&e->mu);
+  s.active_users = e->active_users;
+  if (!user.valid()) return s;
+  auto it = e->users.find(user);
+  if (it != e->users.end()) {
+    s.used = it->second.used;
+    s.active = it->second.active_apps > 0;
+  }
+  if (e->spec.user_limits.enabled) s.limit = e->LimitFor(required);
+  return s;
 }
 
 QueueSnapshot QueueLedger::Snapshot(QueueId queue) const {

@@ -89,7 +89,7 @@ void Scheduler::UpdateApp(const AppSpec& spec) {
     auto it = outboxes_.find(spec.id);
     if (it != outboxes_.end()) {
       for (Placement& p : it->second.ready) {
-        ctx_.queues->Move(p.queue, spec.queue, p.resource);
+        ctx_.queues->Move(p.queue, spec.queue, p.resource, p.user);
         p.queue = spec.queue;
       }
     }
@@ -219,6 +219,8 @@ void Scheduler::ProcessInbox() {
       case Message::Kind::kRemoveApp: {
         if (it == apps_.end()) break;
         backlog_ -= it->second->outstanding;
+        it->second->outstanding = 0;
+        SyncUserActivity(it->second.get());
         app_list_.erase(std::find(app_list_.begin(), app_list_.end(), it->second.get()));
         apps_.erase(it);
         break;
@@ -227,8 +229,14 @@ void Scheduler::ProcessInbox() {
         // Commits from now on charge the new queue (the step that reserved
         // quota for the old one has finished: the inbox is read between steps).
         if (it != apps_.end()) {
-          it->second->spec.queue = m.spec.queue;
-          it->second->spec.priority = m.spec.priority;
+          AppState* app = it->second.get();
+          const int64_t outstanding = app->outstanding;
+          app->outstanding = 0;  // inactive in the old queue
+          SyncUserActivity(app);
+          app->spec.queue = m.spec.queue;
+          app->spec.priority = m.spec.priority;
+          app->outstanding = outstanding;
+          SyncUserActivity(app);
         }
         break;
       case Message::Kind::kSetAsks:
@@ -286,6 +294,14 @@ void Scheduler::ApplySetAsks(AppState* app, const Message& m) {
     app->outstanding += delta;
     backlog_ += delta;
   }
+  SyncUserActivity(app);
+}
+
+void Scheduler::SyncUserActivity(AppState* app) {
+  const bool active = app->outstanding > 0 && app->spec.user.valid();
+  if (active == app->user_active) return;
+  ctx_.queues->SetAppActive(app->spec.queue, app->spec.user, active);
+  app->user_active = active;
 }
 
 void Scheduler::UpdateFreshnessOrder() {
@@ -372,10 +388,14 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
       AskState& ask = *pick.ask;
       const Resource& unit = ask.ask.capability;
       const QueueId queue = pick.app->spec.queue;
+      const UserId user = pick.app->spec.user;
       const int64_t want = std::min(pick.max_tasks, budget);
-      const int64_t granted = ctx_.queues->TryReserve(queue, unit, want);
+      const Reservation reserved = ctx_.queues->Reserve(queue, user, unit, want);
+      const int64_t granted = reserved.granted;
+      const PickBlock reserve_block =
+          reserved.block == ReserveBlock::kUserLimit ? PickBlock::kUserLimit : PickBlock::kQuota;
       if (granted == 0) {
-        policy_->Report(pick, 0, PickBlock::kQuota);
+        policy_->Report(pick, 0, reserve_block);
         continue;
       }
       choices_.clear();
@@ -395,7 +415,7 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
         choices_.clear();
         placed = 0;
       }
-      if (placed < granted) ctx_.queues->Release(queue, unit * (granted - placed));
+      if (placed < granted) ctx_.queues->Release(queue, unit * (granted - placed), user);
       for (const Choice& c : choices_) {
         txn_.claims.push_back(Claim{c.node, unit, c.seen_version});
         meta_.push_back(ClaimMeta{pick.app, pick.ask, c.locality});
@@ -404,7 +424,7 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
       budget -= placed;
       PickBlock block = PickBlock::kNone;
       if (placed < want) {
-        block = (granted < want && placed == granted) ? PickBlock::kQuota : PickBlock::kNoFit;
+        block = (granted < want && placed == granted) ? reserve_block : PickBlock::kNoFit;
       }
       policy_->Report(pick, placed, block);
       if (gang && placed > 0) conflicts += CommitPending(result);
@@ -431,8 +451,10 @@ int64_t Scheduler::CommitPending(StepResult* result) {
   const TimePoint committed_at = ctx_.clock->Now();
   deciding_since_ = committed_at;
   int64_t conflicts = 0;
-  // Quota reserved for refused claims goes back, one ledger call per queue.
+  // Quota reserved for refused claims goes back, one ledger call per run of
+  // claims of one queue and user.
   QueueId refund_queue;
+  UserId refund_user;
   Resource refund;
   for (size_t i = 0; i < txn_.claims.size(); ++i) {
     const Claim& c = txn_.claims[i];
@@ -441,17 +463,19 @@ int64_t Scheduler::CommitPending(StepResult* result) {
     --ask.in_flight;
     if (commit_.outcomes[i] != ClaimOutcome::kCommitted) {
       ++conflicts;
-      if (refund_queue.valid() && refund_queue != m.app->spec.queue) {
-        ctx_.queues->Release(refund_queue, refund);
+      if (refund_queue.valid() &&
+          (refund_queue != m.app->spec.queue || refund_user != m.app->spec.user)) {
+        ctx_.queues->Release(refund_queue, refund, refund_user);
         refund = Resource();
       }
       refund_queue = m.app->spec.queue;
+      refund_user = m.app->spec.user;
       refund += c.resource;
       continue;
     }
     --ask.outstanding;
     ++ask.committed_total;
-    --m.app->outstanding;
+    if (--m.app->outstanding == 0) SyncUserActivity(m.app);
     --backlog_;
     m.app->usage += c.resource;
     TimePoint asked_at = committed_at;
@@ -464,6 +488,7 @@ int64_t Scheduler::CommitPending(StepResult* result) {
     p.id = (static_cast<uint64_t>(index_) << 44) | next_placement_++;
     p.app = m.app->spec.id;
     p.queue = m.app->spec.queue;
+    p.user = m.app->spec.user;
     p.node = c.node;
     p.resource = c.resource;
     p.priority = ask.ask.priority;
@@ -482,7 +507,7 @@ int64_t Scheduler::CommitPending(StepResult* result) {
     if (const NodeState* n = view_.Find(c.node)) step_.score_sum += n->score;
     committed_.push_back(p);
   }
-  if (refund_queue.valid()) ctx_.queues->Release(refund_queue, refund);
+  if (refund_queue.valid()) ctx_.queues->Release(refund_queue, refund, refund_user);
   for (const auto& [node, state] : commit_.refreshed) view_.Refresh(node, state);
   step_.placements += commit_.committed;
   step_.conflicts += conflicts;
@@ -517,7 +542,7 @@ void Scheduler::Deliver() {
   committed_.clear();
   for (const Placement& p : to_release_) {
     ctx_.cell->Release(p.node, p.resource).PermitUnchecked();
-    ctx_.queues->Release(p.queue, p.resource);
+    ctx_.queues->Release(p.queue, p.resource, p.user);
     auto it = apps_.find(p.app);
     if (it != apps_.end()) it->second->usage -= p.resource;
   }

@@ -142,6 +142,9 @@ class Scheduler {
   void Post(Message m) EXCLUDES(inbox_mu_);
   void ProcessInbox() EXCLUDES(inbox_mu_);
   void ApplySetAsks(AppState* app, const Message& m);
+  // Tells the ledger whether the app has pending asks (its user is active
+  // in its queue while one of its apps has).
+  void SyncUserActivity(AppState* app);
   int64_t SyncDue(TimePoint now);
   void UpdateFreshnessOrder();
   TimePoint NextSyncTime(TimePoint now) const;

@@ -105,6 +105,12 @@ Result<std::vector<QueueId>> SchedulerPool::SetQueues(const std::vector<QueueSpe
   return queues_.SetQueues(specs);
 }
 
+UserId SchedulerPool::InternUser(std::string_view name) {
+  MutexLock lock(&users_mu_);
+  auto [it, added] = users_.try_emplace(std::string(name), static_cast<uint32_t>(users_.size()));
+  return UserId(it->second);
+}
+
 int SchedulerPool::SchedulerFor(AppId app, std::string_view queue_name) const {
   return pinning_.SchedulerFor(app, std::string(queue_name));
 }
@@ -125,7 +131,7 @@ Status SchedulerPool::AddApp(const AppSpec& spec) {
   const int s = pinning_.SchedulerFor(spec.id, queue_name);
   {
     MutexLock lock(&apps_mu_);
-    if (!apps_.emplace(spec.id, AppEntry{s, spec.queue}).second) {
+    if (!apps_.emplace(spec.id, AppEntry{s, spec.queue, spec.user}).second) {
       return Status::AlreadyExists("application " + std::to_string(spec.id.value()) +
                                    " already added");
     }
@@ -148,7 +154,7 @@ Status SchedulerPool::RemoveApp(AppId app) {
   const std::vector<Placement> untaken = schedulers_[static_cast<size_t>(s)]->RemoveApp(app);
   for (const Placement& p : untaken) {
     cell_->Release(p.node, p.resource).PermitUnchecked();
-    queues_.Release(p.queue, p.resource);
+    queues_.Release(p.queue, p.resource, p.user);
   }
   return Status::OK();
 }
@@ -176,7 +182,7 @@ Status SchedulerPool::MoveCharge(Placement* placement, QueueId to) {
   if (!queues_.Contains(to) || !queues_.Contains(placement->queue)) {
     return Status::InvalidArgument("move: unknown queue");
   }
-  queues_.Move(placement->queue, to, placement->resource);
+  queues_.Move(placement->queue, to, placement->resource, placement->user);
   placement->queue = to;
   return Status::OK();
 }
@@ -226,21 +232,49 @@ Status SchedulerPool::ReleaseBatch(const std::vector<Placement>& placements) {
     return a.node.partition() < b.node.partition();
   });
   Status status = cell_->ReleaseBatch(nodes.data(), nodes.size());
-  // Queues and apps: one call per run of equal ids.
+  // Queues and apps: one call per run of equal ids (an app has one user).
   for (size_t i = 0; i < placements.size();) {
     const QueueId q = placements[i].queue;
     const AppId a = placements[i].app;
+    const UserId u = placements[i].user;
     Resource sum;
     size_t j = i;
-    for (; j < placements.size() && placements[j].queue == q && placements[j].app == a; ++j) {
+    for (; j < placements.size() && placements[j].queue == q && placements[j].app == a &&
+           placements[j].user == u;
+         ++j) {
       sum += placements[j].resource;
     }
-    queues_.Release(q, sum);
+    queues_.Release(q, sum, u);
     const int s = SchedulerOfApp(a);
     if (s >= 0) schedulers_[static_cast<size_t>(s)]->OnReleased(a, sum);
     i = j;
   }
   return status;
+}
+
+Result<Resource> SchedulerPool::Headroom(AppId app) const {
+  AppEntry entry;
+  {
+    MutexLock lock(&apps_mu_);
+    auto it = apps_.find(app);
+    if (it == apps_.end()) {
+      return Status::NotFound("application " + std::to_string(app.value()) + " not found");
+    }
+    entry = it->second;
+  }
+  const Resource capacity = cell_->Capacity();
+  const Resource free = (capacity - cell_->Allocated()).Max(Resource());
+  const QueueSnapshot queue = queues_.Snapshot(entry.queue);
+  const UserLimitSpec& spec = queue.spec.user_limits;
+  if (!entry.user.valid() || !spec.enabled) return free;
+  const UserSnapshot user = queues_.User(entry.queue, entry.user, spec.minimum_allocation);
+  HeadroomInput in;
+  in.limit = user.limit;
+  in.user_used = user.used;
+  in.queue_limit = queue.spec.max.Min(capacity);
+  in.queue_used = queue.usage;
+  in.cluster_free = free;
+  return UserHeadroom(spec, in);
 }
 
 Result<Placement> SchedulerPool::RecoverPlacement(AppId app, NodeId node, const Resource& resource,
@@ -262,12 +296,13 @@ Result<Placement> SchedulerPool::RecoverPlacement(AppId app, NodeId node, const 
                  << resource.ToString() << ") over-commits node " << node
                  << "; it takes no new containers until it fits again";
   }
-  queues_.ForceCharge(entry.queue, resource);
+  queues_.ForceCharge(entry.queue, resource, entry.user);
   schedulers_[static_cast<size_t>(entry.scheduler)]->OnRecovered(app, resource);
   Placement p;
   p.id = (uint64_t{1} << 63) | next_recovered_.fetch_add(1, std::memory_order_relaxed);
   p.app = app;
   p.queue = entry.queue;
+  p.user = entry.user;
   p.node = node;
   p.resource = resource;
   p.priority = priority;

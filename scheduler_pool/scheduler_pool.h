@@ -77,6 +77,11 @@ class SchedulerPool {
   Result<std::vector<QueueId>> SetQueues(const std::vector<QueueSpec>& specs);
   Result<QueueId> FindQueue(std::string_view name) const { return queues_.Find(name); }
 
+  // ---- Users ----
+  // The id of the user called `name` (an application's owner, for
+  // AppSpec::user), the same for the same name for the pool's life.
+  UserId InternUser(std::string_view name) EXCLUDES(users_mu_);
+
   // ---- Nodes (registration and heartbeats) ----
   Result<NodeId> AddNode(const NodeSpec& spec) { return cell_->AddNode(spec); }
   Status UpdateNode(NodeId node, const NodeUpdate& update) {
@@ -118,6 +123,14 @@ class SchedulerPool {
   // CellState::Release (a removed node is fine).
   Status Release(const Placement& placement) EXCLUDES(apps_mu_);
   Status ReleaseBatch(const std::vector<Placement>& placements) EXCLUDES(apps_mu_);
+
+  // What the app's master may still be given (an allocate answer's
+  // headroom): in a queue that limits users, LeafQueue.getHeadroom as the
+  // queue's Hadoop line computes it (UserHeadroom in user_limit.h) from the
+  // user's limit (for a minimum allocation), its usage, the queue's maximum
+  // (at most the cell) and usage, and the cell's free resources; otherwise
+  // the cell's free resources. NotFound for an unknown app.
+  Result<Resource> Headroom(AppId app) const EXCLUDES(apps_mu_);
 
   // ---- Recovery (work-preserving RM restart) ----
   // Records a container that is already running on `node` for `app` (a live
@@ -186,6 +199,7 @@ class SchedulerPool {
   struct AppEntry {
     int scheduler = -1;
     QueueId queue;  // its current queue (kept by AddApp/UpdateApp)
+    UserId user;    // as added
   };
 
   // Lock order: apps_mu_ before the cell state's, the ledger's and the
@@ -195,6 +209,10 @@ class SchedulerPool {
   // Ids of recovered placements: bit 63 set, so they never meet the
   // schedulers' (scheduler index << 44 | sequence).
   std::atomic<uint64_t> next_recovered_{0};
+
+  // A leaf.
+  Mutex users_mu_;
+  std::unordered_map<std::string, uint32_t> users_ GUARDED_BY(users_mu_);
 
   Mutex threads_mu_;
   std::vector<std::thread> threads_ GUARDED_BY(threads_mu_);

@@ -182,7 +182,8 @@ Status ApplicationManager::Submit(Submission submission) {
       // CapacityScheduler.addApplication rejects with the exception's text.
       RejectLocked(stored, "org.apache.hadoop.security.AccessControlException: " + full, &actions);
     } else {
-      Status added = pool_->AddApp({stored.pool_app, *queue, stored.submission.priority});
+      Status added = pool_->AddApp({stored.pool_app, *queue, stored.submission.priority,
+                                    pool_->InternUser(stored.submission.user)});
       if (!added.ok()) {
         RejectLocked(stored, added.message(), &actions);
       } else {
@@ -825,7 +826,10 @@ void ApplicationManager::AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Acti
         auto queue = PoolQueueLocked(app.submission.queue);
         if (queue.ok()) {
           app.pool_app = pool::AppId(next_pool_app_++);
-          SetInPoolLocked(app, pool_->AddApp({app.pool_app, *queue, app.submission.priority}).ok());
+          SetInPoolLocked(app, pool_
+                                   ->AddApp({app.pool_app, *queue, app.submission.priority,
+                                             pool_->InternUser(app.submission.user)})
+                                   .ok());
         } else {
           SetInPoolLocked(app, false);
         }
@@ -1144,7 +1148,8 @@ void ApplicationManager::ResumeLocked(RmApp& app, Actions* actions) {
     return;
   }
   app.pool_app = pool::AppId(next_pool_app_++);
-  Status added = pool_->AddApp({app.pool_app, *queue, app.submission.priority});
+  Status added = pool_->AddApp(
+      {app.pool_app, *queue, app.submission.priority, pool_->InternUser(app.submission.user)});
   if (!added.ok()) {
     RejectLocked(app, added.message(), actions);
     return;

@@ -189,8 +189,15 @@ void ActiveServices::RefreshPoolQueues(bool force) {
   const pool::Resource capacity = pool_->cell().Capacity();
   if (!force && capacity.memory_mb() == last_capacity_mb_) return;
   last_capacity_mb_ = capacity.memory_mb();
+  const CoreSettings& settings = *context_.settings;
+  UserLimitContext users;
+  users.minimum_allocation = settings.apps.min_allocation;
+  users.calculator = settings.apps.resource_calculator == ResourceCalculator::kDominant
+                         ? pool::LimitCalculator::kDominant
+                         : pool::LimitCalculator::kMemory;
+  users.line = settings.line;
   const auto tree = context_.queues->Current();
-  auto specs = tree->ToQueueSpecs(capacity);
+  auto specs = tree->ToQueueSpecs(capacity, users);
   Status s = pool_->SetQueues(specs).status();
   if (!s.ok()) LOG(ERROR) << "cannot apply the queue tree to the scheduler: " << s.ToString();
   // The leaves' AM limits follow the cluster and the tree (apps_ is built

@@ -441,13 +441,14 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
     if (done.is_am) continue;  // the AM does not hear of its own container
     response->completed.push_back(std::move(done));
   }
-  // The cell's totals only: the pool's full metrics would copy every
-  // scheduler's histograms on every allocate.
-  const pool::Resource capacity = deps_.pool->cell().Capacity();
-  const pool::Resource allocated = deps_.pool->cell().Allocated();
-  response->headroom =
-      pool::Resource::Of(std::max<int64_t>(0, capacity.memory_mb() - allocated.memory_mb()),
-                         std::max<int64_t>(0, capacity.vcores() - allocated.vcores()));
+  // The user's headroom in its queue (LeafQueue.getHeadroom; the cell's free
+  // resources where users are not limited, or once the app has left the pool).
+  if (auto headroom = deps_.pool->Headroom(pool_app); headroom.ok()) {
+    response->headroom = *headroom;
+  } else {
+    const pool::Resource capacity = deps_.pool->cell().Capacity();
+    response->headroom = (capacity - deps_.pool->cell().Allocated()).Max(pool::Resource());
+  }
   response->num_cluster_nodes = deps_.nodes->NumUsableNodes();
   if (auto id = DecodeAmrmTokenIdentifier(request.amrm_token_identifier);
       id.ok() && deps_.amrm_tokens->NeedsNewToken(id->key_id)) {

@@ -445,7 +445,24 @@ bool QueueTree::HasAccess(const CsQueue& queue, QueueAcl acl, const std::string&
   }
 }
 
-std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(const pool::Resource& cluster) const {
+namespace {
+
+pool::UserLimitRules UserLimitRulesOf(HadoopLine line) {
+  switch (line) {
+    case HadoopLine::k2_6:
+      return pool::UserLimitRules::kHadoop2_6;
+    case HadoopLine::k2_7:
+      return pool::UserLimitRules::kHadoop2_7;
+    case HadoopLine::k3_3:
+      break;
+  }
+  return pool::UserLimitRules::kHadoop3_3;
+}
+
+}  // namespace
+
+std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(const pool::Resource& cluster,
+                                                     const UserLimitContext& users) const {
   std::vector<pool::QueueSpec> specs;
   for (const auto& q : queues_) {
     if (!q.is_leaf()) continue;
@@ -464,6 +481,16 @@ std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(const pool::Resource& clust
     spec.min = spec.min.Min(spec.max);
     spec.weight = std::max(q.absolute_capacity, kMinWeight);
     spec.ordering = q.ordering;
+    pool::UserLimitSpec& limits = spec.user_limits;
+    limits.enabled = true;
+    limits.minimum_user_limit_percent = q.minimum_user_limit_percent;
+    limits.user_limit_factor = q.user_limit_factor;
+    limits.rules = UserLimitRulesOf(users.line);
+    limits.capacity = pool::UserLimitCapacity(limits.rules, users.calculator, cluster,
+                                              q.absolute_capacity, users.minimum_allocation);
+    limits.minimum_allocation = users.minimum_allocation;
+    limits.cluster = cluster.Max(pool::Resource());
+    limits.calculator = users.calculator;
     specs.push_back(std::move(spec));
   }
   return specs;

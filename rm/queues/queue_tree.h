@@ -35,11 +35,21 @@
 
 #include "base/result.h"
 #include "rm/config/configuration.h"
+#include "rm/config/hadoop_line.h"
 #include "rm/queues/queue_config.h"
 #include "scheduler_pool/queue_ledger.h"
 #include "scheduler_pool/resources.h"
 
 namespace spindle::rm {
+
+// What the pool's user limits are computed with: the scheduler's minimum
+// allocation and resource calculator and the Hadoop line whose
+// CapacityScheduler formulas apply (scheduler_pool/user_limit.h).
+struct UserLimitContext {
+  pool::Resource minimum_allocation = pool::Resource::Of(1024, 1);
+  pool::LimitCalculator calculator = pool::LimitCalculator::kMemory;
+  HadoopLine line = kDefaultHadoopLine;
+};
 
 inline constexpr char kCapacitySchedulerPrefix[] = "yarn.scheduler.capacity.";
 
@@ -94,8 +104,17 @@ class QueueTree {
   //            absolute maximum is the whole cluster (so a node that joins
   //            before the next SetQueues is usable at once);
   //   weight = absolute capacity (at least 1e-6), for weighted DRF;
-  //   ordering from ordering-policy.
-  std::vector<pool::QueueSpec> ToQueueSpecs(const pool::Resource& cluster) const;
+  //   ordering from ordering-policy;
+  //   user_limits (enabled) from minimum-user-limit-percent and
+  //            user-limit-factor, with the queue's capacity as the line
+  //            computes it for users: 2.6 / 2.7 normalise absolute capacity
+  //            x cluster up to the minimum allocation
+  //            (multiplyAndNormalizeUp: memory rounded to nearest, or each
+  //            dimension's ceiling under the dominant calculator); 3.3 takes
+  //            the queue's effective minimum resource, truncated per
+  //            dimension.
+  std::vector<pool::QueueSpec> ToQueueSpecs(const pool::Resource& cluster,
+                                            const UserLimitContext& users = {}) const;
 
  private:
   QueueTree() = default;

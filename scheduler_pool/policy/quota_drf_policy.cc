@@ -203,6 +203,13 @@ void QuotaDrfPolicy::Report(const PolicyPick& pick, int64_t placed, PickBlock bl
     case PickBlock::kQuota:
       q.active = false;
       break;
+    case PickBlock::kUserLimit:
+      // Every app of the user waits for the next step; the queue's other
+      // users go on (LeafQueue skips an app whose user is over its limit).
+      for (AppEntry& o : q.apps) {
+        if (o.app->spec.user == a.app->spec.user) o.done = true;
+      }
+      break;
   }
   Rekey(q);
   current_app_ = nullptr;

@@ -9,6 +9,8 @@
 //     usage first).
 //  4. Within an application: ask priority (lower value first), then
 //     allocation request id.
+// A user at its limit in a queue (the ledger's reservation says so, see
+// user_limit.h) has its apps skipped for the rest of the step.
 // Each pick's chunk is as many tasks as keep the queue's order: until its
 // share passes the next queue's (at least one), until it reaches its min,
 // never past its max.

@@ -46,9 +46,10 @@ struct PolicyPick {
 
 // Why a pick placed fewer tasks than it could have.
 enum class PickBlock : uint8_t {
-  kNone,   // not blocked (the batch or the pick's chunk ran out)
-  kNoFit,  // no node in the view takes another task of this ask
-  kQuota,  // the queue is at its maximum
+  kNone,       // not blocked (the batch or the pick's chunk ran out)
+  kNoFit,      // no node in the view takes another task of this ask
+  kQuota,      // the queue is at its maximum
+  kUserLimit,  // the app's user is at its limit in the queue
 };
 
 class SchedulingPolicy {

@@ -257,6 +257,32 @@ TEST_F(AttemptAllocatorTest, HeadroomIsWhatTheCellHasFree) {
   EXPECT_EQ(answer->num_cluster_nodes, 3);
 }
 
+TEST_F(AttemptAllocatorTest, HeadroomIsTheUsersInAQueueThatLimitsUsers) {
+  // LeafQueue.getHeadroom: min(userLimit - userUsed, queueMax - queueUsed),
+  // rounded down, then (3.3) the cluster's free resources if smaller. The
+  // queue: 12 of the 24 GB, MULP 50, ULF 1; the AM (1 GB) and two 2 GB
+  // tasks leave the user 5 GB in use, nothing pending: the limit is
+  // ceil(12 GB x 50%) = 6 GB, the headroom 1 GB (1 vcore: the memory
+  // calculator builds it from memory). 2.7 says the same here; 2.6 does not
+  // round and keeps the user side whole.
+  for (const pool::UserLimitRules rules :
+       {pool::UserLimitRules::kHadoop3_3, pool::UserLimitRules::kHadoop2_7}) {
+    Build(HadoopLine::k3_3);  // a fresh cell
+    pool::QueueSpec queue;
+    queue.name = "root.default";
+    queue.user_limits.enabled = true;
+    queue.user_limits.rules = rules;
+    queue.user_limits.minimum_user_limit_percent = 50;
+    queue.user_limits.capacity = Resource::Of(12 * 1024, 12);
+    queue.user_limits.cluster = Resource::Of(3 * 8192, 24);
+    ASSERT_TRUE(pool_->SetQueues({queue}).ok());
+    const ApplicationAttemptId attempt = RegisteredApp();
+    auto placed = AskAndTake(attempt, {Ask("*", 2, true, Resource::Of(2048, 1))});
+    ASSERT_EQ(placed.size(), 2u);
+    EXPECT_EQ(Call(attempt)->headroom, Resource::Of(1024, 1));
+  }
+}
+
 TEST_F(AttemptAllocatorTest, ARolledAmrmKeyBringsANewToken) {
   // ApplicationMasterService.allocate (2.6.0): once a next AMRM key exists,
   // an AM whose token is not under it gets a new token in the answer.

@@ -449,6 +449,45 @@ TEST(QueueTreeTest, ToQueueSpecs) {
   EXPECT_TRUE(ledger.SetQueues(empty).ok());
 }
 
+// The user limits each leaf hands the pool, with the capacity each line's
+// LeafQueue starts from. A queue of 8.5% of 16 GB, as TestLeafQueue's queue
+// A: 2.x normalises 1392.64 MB up to 2 GB (testUserLimits, 2.7.7); 3.3's
+// effective minimum resource truncates it to 1392 MB (testUserLimits, 3.3.0).
+TEST(QueueTreeTest, ToQueueSpecsUserLimitsPerLine) {
+  QueueTree tree = MustParse({{"root.queues", "a,b"},
+                              {"root.a.capacity", "8.5"},
+                              {"root.b.capacity", "91.5"},
+                              {"root.a.minimum-user-limit-percent", "50"},
+                              {"root.a.user-limit-factor", "2"}});
+  const pool::Resource cluster = pool::Resource::Of(16384, 32);
+  UserLimitContext users;
+  users.line = HadoopLine::k2_7;
+  auto specs = tree.ToQueueSpecs(cluster, users);
+  ASSERT_EQ(specs.size(), 2u);
+  const pool::UserLimitSpec& a = specs[0].user_limits;
+  EXPECT_TRUE(a.enabled);
+  EXPECT_EQ(a.minimum_user_limit_percent, 50);
+  EXPECT_DOUBLE_EQ(a.user_limit_factor, 2);
+  EXPECT_EQ(a.rules, pool::UserLimitRules::kHadoop2_7);
+  EXPECT_EQ(a.capacity.memory_mb(), 2048);
+  EXPECT_EQ(a.cluster, cluster);
+  EXPECT_EQ(a.minimum_allocation, pool::Resource::Of(1024, 1));
+  // Hadoop's defaults: MULP 100, ULF 1.
+  EXPECT_EQ(specs[1].user_limits.minimum_user_limit_percent, 100);
+  EXPECT_DOUBLE_EQ(specs[1].user_limits.user_limit_factor, 1);
+  // The dominant calculator takes each dimension's ceiling: 2.72 -> 3 vcores.
+  users.calculator = pool::LimitCalculator::kDominant;
+  EXPECT_EQ(tree.ToQueueSpecs(cluster, users)[0].user_limits.capacity, pool::Resource::Of(2048, 3));
+  users.line = HadoopLine::k2_6;
+  EXPECT_EQ(tree.ToQueueSpecs(cluster, users)[0].user_limits.rules,
+            pool::UserLimitRules::kHadoop2_6);
+  users.line = HadoopLine::k3_3;
+  specs = tree.ToQueueSpecs(cluster, users);
+  EXPECT_EQ(specs[0].user_limits.rules, pool::UserLimitRules::kHadoop3_3);
+  EXPECT_EQ(specs[0].user_limits.capacity, pool::Resource::Of(1392, 2));
+  EXPECT_EQ(specs[0].user_limits.calculator, pool::LimitCalculator::kDominant);
+}
+
 TEST(QueueTreeReloadTest, AddingQueuesAndChangingCapacitiesIsFine) {
   QueueTree current = MustParse(Nested());
   auto props = Nested();

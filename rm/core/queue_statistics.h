@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -54,6 +55,9 @@ struct QueueStats {
 };
 
 struct QueueStatsSnapshot {
+  // The tree the stats were taken over (what `stats` is indexed by); may be
+  // null in a snapshot built by hand.
+  std::shared_ptr<const QueueTree> tree;
   // RUNNING and DECOMMISSIONING nodes' capability.
   pool::Resource cluster;
   std::vector<QueueStats> stats;  // by index in QueueTree::queues()

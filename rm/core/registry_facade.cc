@@ -177,8 +177,10 @@ ClusterNodeCounts RegistryFacade::NodeCounts() const {
 QueueStatsSnapshot RegistryFacade::QueueStatistics() const {
   const std::shared_ptr<const QueueTree> tree = QueueReport();
   if (tree == nullptr || parts_.nodes == nullptr) return {};
-  return SnapshotQueueStats(*tree, ApplicationReports(), *parts_.nodes, parts_.pool,
-                            parts_.containers);
+  QueueStatsSnapshot snapshot = SnapshotQueueStats(*tree, ApplicationReports(), *parts_.nodes,
+                                                  parts_.pool, parts_.containers);
+  snapshot.tree = tree;
+  return snapshot;
 }
 
 ClusterResources RegistryFacade::ClusterResourceReport() const {

@@ -373,7 +373,8 @@ QueueStatsSnapshot ResourceManager::QueueStatistics() const {
     // The tree's queues with nothing in them, so that a reader indexing by
     // queue finds every one.
     QueueStatsSnapshot empty;
-    empty.stats.resize(queues_->Current()->queues().size());
+    empty.tree = queues_->Current();
+    empty.stats.resize(empty.tree->queues().size());
     return empty;
   }
   return FacadeOf(*active).QueueStatistics();

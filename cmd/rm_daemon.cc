@@ -143,7 +143,7 @@ Status RmDaemon::BuildServers() {
   client_services->Add(client_service_->MakeRpcService());
   // Like Hadoop's RM, 8032 offers TOKEN (RM delegation tokens) and SIMPLE.
   delegation_provider_ =
-      std::make_unique<am_protocol::RmDelegationTokenSecretProvider>(secrets.delegation);
+      std::make_unique<am_protocol::RmDelegationTokenSecretProvider>(rm_.get());
   ipc::ServerSessionOptions token_or_simple;
   token_or_simple.token_provider = delegation_provider_.get();
   ASSIGN_OR_RETURN(client_server_, server("ApplicationClientProtocol", addresses_.client,

@@ -50,8 +50,7 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   standby.self_url =
       "http://" +
       conf.GetTrimmed("yarn.resourcemanager.webapp.address")
-          .value_or(conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0") +
-                    ":8088");
+          .value_or(conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0") + ":8088");
   standby.ha_zookeeper_connection_state = deps.identity.ha_zookeeper_connection_state;
   standby.uniform = deps.uniform;
   const Router* router = app->router_.get();

@@ -53,14 +53,20 @@ std::optional<int64_t> ParseJavaInt(std::string text) {
 }  // namespace
 
 bool AnsweredWhileStandby(const std::string& path) {
-  static const std::set<std::string> kNotRedirected = {
-      "/ws/v1/cluster/info", "/cluster/cluster", "/conf", "/stacks", "/logLevel", "/logs",
-      "/isActive",           "/jmx",             "/prom", "/metrics"};
+  static const std::set<std::string> kNotRedirected = {"/ws/v1/cluster/info",
+                                                       "/cluster/cluster",
+                                                       "/conf",
+                                                       "/stacks",
+                                                       "/logLevel",
+                                                       "/logs",
+                                                       "/isActive",
+                                                       "/jmx",
+                                                       "/prom",
+                                                       "/metrics"};
   return kNotRedirected.count(path) != 0 || path.rfind("/proxy/", 0) == 0;
 }
 
-std::optional<HttpResponse> StandbyAnswer(const HttpRequest& request,
-                                          const rm::ClientFacade& core,
+std::optional<HttpResponse> StandbyAnswer(const HttpRequest& request, const rm::ClientFacade& core,
                                           const StandbyAnswerOptions& options) {
   if (core.ha_state() != rm::HaState::kStandby || AnsweredWhileStandby(request.path)) {
     return std::nullopt;
@@ -96,14 +102,14 @@ std::optional<HttpResponse> StandbyAnswer(const HttpRequest& request,
     if (!query.empty()) query += '&';
     query += std::string(kRefreshParam) + "=" + std::to_string(interval + 1);
   }
-  std::string text = retry ? "Can not find any active RM. Will retry in next " +
-                                 std::to_string(next) + " seconds."
-                           : "There is no active RM right now.";
+  std::string text =
+      retry ? "Can not find any active RM. Will retry in next " + std::to_string(next) + " seconds."
+            : "There is no active RM right now.";
   text += "\nHA Zookeeper Connection State: " + options.ha_zookeeper_connection_state + "\n";
   HttpResponse response = HttpResponse::Text(retry ? 307 : 200, std::move(text));
   if (retry) {
-    response.headers.emplace_back("Refresh", std::to_string(next) + ";url=" + options.self_url +
-                                                 request.path + "?" + query);
+    response.headers.emplace_back(
+        "Refresh", std::to_string(next) + ";url=" + options.self_url + request.path + "?" + query);
   }
   return response;
 }

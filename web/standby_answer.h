@@ -47,8 +47,7 @@ bool AnsweredWhileStandby(const std::string& path);
 
 // The standby answer for `request`, or nullopt when the core is active or
 // the path is let through.
-std::optional<HttpResponse> StandbyAnswer(const HttpRequest& request,
-                                          const rm::ClientFacade& core,
+std::optional<HttpResponse> StandbyAnswer(const HttpRequest& request, const rm::ClientFacade& core,
                                           const StandbyAnswerOptions& options);
 
 }  // namespace spindle::web

@@ -166,13 +166,12 @@ std::unique_ptr<ipc::RpcService> ClientRmService::MakeRpcService() {
   // Methods Spindle refuses whatever the request, with the exception Hadoop
   // 3.3 throws when the feature is off (the request is parsed first, as
   // Java's RPC layer does).
-#define SPINDLE_ACP_REFUSED(name, Req, Resp, exception, message)                        \
-  service->AddMethod<y::Req, y::Resp>(                                                  \
-      name, [this](const Who& who, const y::Req&, y::Resp*) {                           \
-        VLOG(2) << name << " from " << who.user << "@" << who.remote_address << " refused"; \
-        RETURN_NOT_OK(core_.CheckActive());                                             \
-        return Status::Remote(exception, message);                                      \
-      })
+#define SPINDLE_ACP_REFUSED(name, Req, Resp, exception, message)                              \
+  service->AddMethod<y::Req, y::Resp>(name, [this](const Who& who, const y::Req&, y::Resp*) { \
+    VLOG(2) << name << " from " << who.user << "@" << who.remote_address << " refused";       \
+    RETURN_NOT_OK(core_.CheckActive());                                                       \
+    return Status::Remote(exception, message);                                                \
+  })
   // The reservation system is off (yarn.resourcemanager.reservation-system.enable).
   SPINDLE_ACP_REFUSED("getNewReservation", GetNewReservationRequestProto,
                       GetNewReservationResponseProto, rm::yarn::kYarnException,
@@ -809,8 +808,8 @@ Status ClientRmService::RenewDelegationToken(
   // Java renews as the caller's short name (getRenewerForToken; its
   // exception for the RM's own login user does not arise: Spindle's RM makes
   // no RPCs to itself).
-  auto expiry = core_.RenewDelegationToken(
-      rm::FromTokenProto(request.token()), rm::RmDelegationTokenSecretManager::ShortName(who.user));
+  auto expiry = core_.RenewDelegationToken(rm::FromTokenProto(request.token()),
+                                           rm::RmDelegationTokenSecretManager::ShortName(who.user));
   if (!expiry.ok()) return AsYarnException(expiry.status());
   response->set_newexpirytime(static_cast<uint64_t>(*expiry));
   return Status::OK();

@@ -164,9 +164,9 @@ class ClientRmService {
                               const hadoop::yarn::GetNodesToAttributesRequestProto& request,
                               hadoop::yarn::GetNodesToAttributesResponseProto* response);
 
-  // The delegation token methods. Errors are YarnExceptions whose message is "<Java class>: <message>" of
-  // the secret manager's InvalidToken or AccessControlException, as
-  // ClientRMService's RPCUtil.getRemoteException(IOException) makes them.
+  // The delegation token methods. Errors are YarnExceptions whose message is "<Java class>:
+  // <message>" of the secret manager's InvalidToken or AccessControlException, as ClientRMService's
+  // RPCUtil.getRemoteException(IOException) makes them.
   Status GetDelegationToken(const Who& who,
                             const hadoop::common::GetDelegationTokenRequestProto& request,
                             hadoop::common::GetDelegationTokenResponseProto* response);

@@ -34,6 +34,7 @@
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/group_mapping.h"
 #include "rm/queues/queue_tree.h"
+#include "rm/security/rm_delegation_token_secret_manager.h"
 #include "rm/security/token.h"
 
 namespace spindle::rm {
@@ -68,8 +69,7 @@ class ClientFacade {
   virtual Status MoveApplication(const ApplicationId& app, const std::string& queue,
                                  const std::string& user,
                                  const std::vector<std::string>& groups) = 0;
-  virtual Result<int32_t> UpdateApplicationPriority(const ApplicationId& app,
-                                                    int32_t priority) = 0;
+  virtual Result<int32_t> UpdateApplicationPriority(const ApplicationId& app, int32_t priority) = 0;
   virtual Result<ApplicationManager::LifetimeUpdate> UpdateApplicationLifetime(
       const ApplicationId& app, int64_t expiry_ms) = 0;
   virtual Status FailApplicationAttempt(const ApplicationAttemptId& attempt,
@@ -111,6 +111,11 @@ class ClientFacade {
                                               std::string_view real_user) = 0;
   virtual Result<int64_t> RenewDelegationToken(const Token& token, std::string_view renewer) = 0;
   virtual Status CancelDelegationToken(const Token& token, std::string_view canceller) = 0;
+  // The password and owner of a live RM delegation token, for the SASL
+  // DIGEST-MD5 server of the client port: non-blocking, no I/O, fit for I/O
+  // threads.
+  virtual Result<RmDelegationTokenSecret> RetrieveDelegationTokenSecret(
+      std::string_view identifier) const = 0;
 };
 
 }  // namespace spindle::rm

@@ -57,8 +57,7 @@ UsagePercentages UsagePercentagesOf(const pool::Resource& used, const CsQueue& l
 }
 
 QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<RmApp>& apps,
-                                      const NodeRegistry& nodes,
-                                      const pool::SchedulerPool* pool,
+                                      const NodeRegistry& nodes, const pool::SchedulerPool* pool,
                                       const ContainerRegistry* containers) {
   QueueStatsSnapshot snapshot;
   snapshot.cluster = ClusterResource(nodes);

@@ -83,8 +83,7 @@ UsagePercentages UsagePercentagesOf(const pool::Resource& used, const CsQueue& l
 // `pool` may be null (usage zero); `containers` may be null (no container
 // counts).
 QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<RmApp>& apps,
-                                      const NodeRegistry& nodes,
-                                      const pool::SchedulerPool* pool,
+                                      const NodeRegistry& nodes, const pool::SchedulerPool* pool,
                                       const ContainerRegistry* containers = nullptr);
 
 // What a queue may still use of its guaranteed share (see above).

@@ -178,7 +178,7 @@ QueueStatsSnapshot RegistryFacade::QueueStatistics() const {
   const std::shared_ptr<const QueueTree> tree = QueueReport();
   if (tree == nullptr || parts_.nodes == nullptr) return {};
   QueueStatsSnapshot snapshot = SnapshotQueueStats(*tree, ApplicationReports(), *parts_.nodes,
-                                                  parts_.pool, parts_.containers);
+                                                   parts_.pool, parts_.containers);
   snapshot.tree = tree;
   return snapshot;
 }
@@ -216,8 +216,7 @@ Result<Token> RegistryFacade::CreateDelegationToken(std::string_view owner,
   return parts_.delegation_tokens->CreateToken(owner, renewer, real_user);
 }
 
-Result<int64_t> RegistryFacade::RenewDelegationToken(const Token& token,
-                                                     std::string_view renewer) {
+Result<int64_t> RegistryFacade::RenewDelegationToken(const Token& token, std::string_view renewer) {
   if (parts_.delegation_tokens == nullptr) return NoTokens();
   return parts_.delegation_tokens->Renew(token, renewer);
 }
@@ -225,6 +224,12 @@ Result<int64_t> RegistryFacade::RenewDelegationToken(const Token& token,
 Status RegistryFacade::CancelDelegationToken(const Token& token, std::string_view canceller) {
   if (parts_.delegation_tokens == nullptr) return NoTokens();
   return parts_.delegation_tokens->Cancel(token, canceller).status();
+}
+
+Result<RmDelegationTokenSecret> RegistryFacade::RetrieveDelegationTokenSecret(
+    std::string_view identifier) const {
+  if (parts_.delegation_tokens == nullptr) return NoTokens();
+  return parts_.delegation_tokens->RetrieveSecret(identifier);
 }
 
 }  // namespace spindle::rm

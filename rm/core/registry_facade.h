@@ -77,6 +77,8 @@ class RegistryFacade final : public ClientFacade {
                                       std::string_view real_user) override;
   Result<int64_t> RenewDelegationToken(const Token& token, std::string_view renewer) override;
   Status CancelDelegationToken(const Token& token, std::string_view canceller) override;
+  Result<RmDelegationTokenSecret> RetrieveDelegationTokenSecret(
+      std::string_view identifier) const override;
 
  private:
   // apps, or Unavailable.

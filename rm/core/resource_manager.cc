@@ -415,6 +415,12 @@ Status ResourceManager::CancelDelegationToken(const Token& token, std::string_vi
   return FacadeOf(*active).CancelDelegationToken(token, canceller);
 }
 
+Result<RmDelegationTokenSecret> ResourceManager::RetrieveDelegationTokenSecret(
+    std::string_view identifier) const {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return FacadeOf(*active).RetrieveDelegationTokenSecret(identifier);
+}
+
 // ---- Nodes ----
 
 Result<NodeRegisterOutcome> ResourceManager::RegisterNode(const NodeRegisterRequest& request) {

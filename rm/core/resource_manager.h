@@ -175,6 +175,8 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
                                       std::string_view real_user) override;
   Result<int64_t> RenewDelegationToken(const Token& token, std::string_view renewer) override;
   Status CancelDelegationToken(const Token& token, std::string_view canceller) override;
+  Result<RmDelegationTokenSecret> RetrieveDelegationTokenSecret(
+      std::string_view identifier) const override;
 
   // ---- Nodes (ResourceTracker; NodeTracker) ----
   // StandbyException while standby (an HA NodeManager's RM proxy fails

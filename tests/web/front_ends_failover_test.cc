@@ -19,6 +19,7 @@
 
 #include "am_protocol/client_service/client_rm_service.h"
 #include "am_protocol/client_service/record_protos.h"
+#include "am_protocol/tokens/rm_delegation_token_secret_provider.h"
 #include "integration/wait_for.h"
 #include "rm/config/configuration_directory.h"
 #include "rm/core/resource_manager.h"
@@ -88,7 +89,12 @@ class FrontEndsFailoverTest : public ::testing::TestWithParam<std::string> {
     client_ = std::make_unique<client_service::ClientRmService>(*client_options, rm_.get());
     auto services = std::make_shared<ipc::ServiceRegistry>();
     services->Add(client_->MakeRpcService());
-    server_ = std::make_unique<ipc::RpcServer>(ipc::RpcServerOptions{}, services);
+    // 8032 as the daemon runs it: TOKEN (RM delegation tokens, read through
+    // the core) and SIMPLE.
+    token_provider_ = std::make_unique<am_protocol::RmDelegationTokenSecretProvider>(rm_.get());
+    ipc::RpcServerOptions server_options;
+    server_options.session.token_provider = token_provider_.get();
+    server_ = std::make_unique<ipc::RpcServer>(server_options, services);
     ASSERT_TRUE(server_->Start().ok());
     RmWebAppDeps web;
     web.core = rm_.get();
@@ -108,6 +114,7 @@ class FrontEndsFailoverTest : public ::testing::TestWithParam<std::string> {
     if (rm_ != nullptr) rm_->Stop();
     web_.reset();
     server_.reset();
+    token_provider_.reset();
     client_.reset();
     rm_.reset();
     std::filesystem::remove_all(dir_);
@@ -122,13 +129,19 @@ class FrontEndsFailoverTest : public ::testing::TestWithParam<std::string> {
     xml << "</configuration>\n";
   }
 
+  // SIMPLE as alice, or TOKEN with `token` (a connection of its own).
   Status Call(const std::string& method, const google::protobuf::MessageLite& request,
-              google::protobuf::MessageLite* response) {
+              google::protobuf::MessageLite* response,
+              const hadoop::common::TokenProto* token = nullptr) {
     ipc::ConnectionSpec spec;
     spec.host = "127.0.0.1";
     spec.port = server_->port();
     spec.protocol = client_service::kApplicationClientProtocol;
-    spec.user = "alice";
+    spec.user = token == nullptr ? "alice" : "alice-token";
+    if (token != nullptr) {
+      spec.token = ipc::ClientToken{token->identifier(), token->password(), token->kind(),
+                                    token->service()};
+    }
     return rpc_.Call(spec, method, request, response);
   }
 
@@ -173,6 +186,7 @@ class FrontEndsFailoverTest : public ::testing::TestWithParam<std::string> {
   std::filesystem::path dir_;
   std::unique_ptr<rm::ResourceManager> rm_;
   std::unique_ptr<client_service::ClientRmService> client_;
+  std::unique_ptr<am_protocol::RmDelegationTokenSecretProvider> token_provider_;
   std::unique_ptr<ipc::RpcServer> server_;
   ipc::RpcClient rpc_;
   std::unique_ptr<RmWebApp> web_;
@@ -185,6 +199,11 @@ TEST_P(FrontEndsFailoverTest, StandbyAnswersThenTheRecoveredAppIsReported) {
   EXPECT_EQ(before->name(), "failover-demo");
   EXPECT_EQ(Get("/ws/v1/cluster/apps/" + id.ToString()).status, 200);
   EXPECT_THAT(Get("/ws/v1/cluster/info").body, HasSubstr("\"haState\":\"ACTIVE\""));
+  hadoop::common::GetDelegationTokenRequestProto token_request;
+  token_request.set_renewer("alice");
+  hadoop::common::GetDelegationTokenResponseProto token_response;
+  ASSERT_TRUE(Call("getDelegationToken", token_request, &token_response).ok());
+  const hadoop::common::TokenProto token = token_response.token();
 
   rm_->TransitionToStandby();
   ASSERT_EQ(rm_->ha_state(), rm::HaState::kStandby);
@@ -236,6 +255,12 @@ TEST_P(FrontEndsFailoverTest, StandbyAnswersThenTheRecoveredAppIsReported) {
   EXPECT_THAT(Get("/ws/v1/cluster/apps").body, HasSubstr(id.ToString()));
   EXPECT_THAT(Get("/ws/v1/cluster/info").body, HasSubstr("\"haState\":\"ACTIVE\""));
   EXPECT_THAT(Get("/ws/v1/cluster/metrics").body, Not(HasSubstr("active RM")));
+  // The delegation token was stored: the new activation's secret manager,
+  // read by the same SASL provider, authenticates it.
+  y::GetClusterMetricsRequestProto metrics_request;
+  y::GetClusterMetricsResponseProto metrics_response;
+  Status with_token = Call("getClusterMetrics", metrics_request, &metrics_response, &token);
+  EXPECT_TRUE(with_token.ok()) << with_token.ToString();
   // New work is taken again.
   const rm::ApplicationId second = Submit();
   EXPECT_TRUE(Report(second).ok());

@@ -6,8 +6,8 @@
 
 #include <map>
 
-#include "rm/core/queue_statistics.h"
 #include "base/json/json_writer.h"
+#include "rm/core/queue_statistics.h"
 #include "web/metrics/process_stats.h"
 
 namespace spindle::web {

@@ -22,8 +22,7 @@ namespace y = hadoop::yarn;
 // RMWebServices.getRMAppForAppId: an empty id is NotFound, a malformed one
 // BadRequest (the IllegalArgumentException's toString), an unknown one
 // NotFound.
-Result<rm::RmApp> FindApp(const rm::ClientFacade& core, const std::string& text,
-                          RestError* error) {
+Result<rm::RmApp> FindApp(const rm::ClientFacade& core, const std::string& text, RestError* error) {
   if (text.empty()) {
     *error = RestError::NotFound("appId, " + text + ", is empty or null");
     return Status::NotFound("");

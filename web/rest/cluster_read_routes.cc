@@ -176,8 +176,7 @@ class Handlers {
     if (!node.has_value()) {
       return RenderError(request, RestError::NotFound("nodeId, " + text + ", is not found"));
     }
-    return RenderDocument(request,
-                          RestDocument("node", NodeInfoNode(*node, node->num_containers)));
+    return RenderDocument(request, RestDocument("node", NodeInfoNode(*node, node->num_containers)));
   }
 
   HttpResponse AppStatistics(const HttpRequest& request) const {
@@ -194,7 +193,8 @@ class Handlers {
                                          ", we temporarily support at most one applicationType"));
     }
     const std::string type = types.empty() ? "*" : *types.begin();
-    return RenderDocument(request, AppStatisticsDocument(deps_.core->ApplicationReports(), *states, type));
+    return RenderDocument(request,
+                          AppStatisticsDocument(deps_.core->ApplicationReports(), *states, type));
   }
 
  private:

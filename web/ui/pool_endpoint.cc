@@ -125,8 +125,8 @@ HttpResponse ServePool(const HttpRequest& request, const rm::ClientFacade& core)
     std::erase_if(series,
                   [&](const pool::SeriesPoint& p) { return p.second < now_second - *seconds; });
   }
-  HttpResponse response = HttpResponse::Json(
-      200, PoolJson(report->metrics, series, since_epoch, report->mode));
+  HttpResponse response =
+      HttpResponse::Json(200, PoolJson(report->metrics, series, since_epoch, report->mode));
   response.headers.emplace_back("Cache-Control", "no-cache");
   return response;
 }

@@ -1,9 +1,9 @@
 // RmHarness: a real RM core (SchedulerPool on a ManualClock, NodeRegistry,
 // ApplicationManager with a fake AM launcher, QueueManager), seen through
-// the core's RegistryFacade, behind a real ClientRmService served by an ipc::RpcServer on 127.0.0.1 port 0, and an
-// ipc::RpcClient to call it. Tests drive the app lifecycle by hand (Step,
-// LaunchAll, Register, Finish) and call the protocol over the wire. RM
-// delegation tokens come from a secret manager on the same ManualClock.
+// the core's RegistryFacade, behind a real ClientRmService served by an ipc::RpcServer on 127.0.0.1
+// port 0, and an ipc::RpcClient to call it. Tests drive the app lifecycle by hand (Step, LaunchAll,
+// Register, Finish) and call the protocol over the wire. RM delegation tokens come from a secret
+// manager on the same ManualClock.
 #pragma once
 
 #include <gtest/gtest.h>

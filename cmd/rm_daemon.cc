@@ -136,28 +136,14 @@ Status RmDaemon::BuildServers() {
   // ApplicationClientProtocol (8032).
   ASSIGN_OR_RETURN(auto client_options,
                    client_service::ClientRmServiceOptions::FromConfiguration(conf));
-  client_service::ClientRmServiceDeps client_deps;
-  client_deps.apps = &rm_->apps();
-  client_deps.nodes = &rm_->nodes();
-  client_deps.queues = &rm_->queues();
-  client_deps.pool = &rm_->pool();
-  client_deps.groups = &rm_->groups();
-  client_deps.containers = &rm_->containers();
-  client_deps.clock = rm_->clock();
-  client_deps.delegation_tokens = secrets.delegation;
-  // An unmanaged AM's owner gets its AMRM token in the application report
-  // (RMAppImpl.createAndGetApplicationReport), as no container carries it.
-  client_deps.amrm_token =
-      [tokens = secrets.amrm](
-          const rm::ApplicationAttemptId& attempt) -> std::optional<hadoop::common::TokenProto> {
-    return rm::ToTokenProto(tokens->CreateToken(attempt));
-  };
-  client_service_ = std::make_unique<client_service::ClientRmService>(client_options, client_deps);
+  // Through the core's facade: it answers for whichever activation is
+  // current (StandbyException while standby).
+  client_service_ = std::make_unique<client_service::ClientRmService>(client_options, rm_.get());
   auto client_services = std::make_shared<ipc::ServiceRegistry>();
   client_services->Add(client_service_->MakeRpcService());
   // Like Hadoop's RM, 8032 offers TOKEN (RM delegation tokens) and SIMPLE.
   delegation_provider_ =
-      std::make_unique<am_protocol::RmDelegationTokenSecretProvider>(secrets.delegation);
+      std::make_unique<am_protocol::RmDelegationTokenSecretProvider>(rm_.get());
   ipc::ServerSessionOptions token_or_simple;
   token_or_simple.token_provider = delegation_provider_.get();
   ASSIGN_OR_RETURN(client_server_, server("ApplicationClientProtocol", addresses_.client,
@@ -177,13 +163,9 @@ Status RmDaemon::BuildServers() {
 Status RmDaemon::BuildWeb() {
   const rm::HadoopLineTraits& hadoop = rm_->hadoop();
   web::RmWebAppDeps web_deps;
-  web_deps.apps = &rm_->apps();
+  web_deps.core = rm_.get();
   web_deps.client = client_service_.get();
-  web_deps.nodes = &rm_->nodes();
-  web_deps.queues = &rm_->queues();
-  web_deps.pool = &rm_->pool();
-  web_deps.containers = &rm_->containers();
-  web_deps.identity.cluster_timestamp = rm_->cluster_timestamp();
+  web_deps.identity.cluster_timestamp = rm_->ClusterTimestamp();
   web_deps.identity.version = std::string(hadoop.version);
   web_deps.identity.build_version = std::string(hadoop.version) + " from spindle";
   web_deps.identity.state_store_name = rm_->state_store_name();
@@ -191,7 +173,6 @@ Status RmDaemon::BuildWeb() {
                           admin_server_.get()};
   web_deps.is_admin = [core = rm_.get()](const std::string& user) { return core->IsAdmin(user); };
   web_deps.conf = &rm_->conf();
-  web_deps.clock = rm_->clock();
   ASSIGN_OR_RETURN(
       web_, web::RmWebApp::Create(rm_->conf(), addresses_.web.host, addresses_.web.port, web_deps));
   return Status::OK();

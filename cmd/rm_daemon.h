@@ -119,9 +119,11 @@ class RmDaemon : public am_protocol::AdminActions {
   std::unique_ptr<ipc::RpcClient> nm_client_;
   std::unique_ptr<rm::ResourceManager> rm_;
   std::unique_ptr<am_protocol::AdminService> admin_service_;
-  // Built on the core's first activation with pointers into it (Deps
-  // structs): the daemon never goes standby before Stop, so they hold. The
-  // HA work re-points them onto the core's use-case methods first.
+  // The client service, its SASL token provider and the web app call the
+  // core's facade and hold nothing of an activation. The AM port's token
+  // provider and the AM service are built on the first activation with
+  // pointers into it: the daemon never goes standby before Stop, so they
+  // hold; the HA work moves them onto the core first.
   std::unique_ptr<am_protocol::AmrmTokenSecretProvider> amrm_provider_;
   std::unique_ptr<am_protocol::RmDelegationTokenSecretProvider> delegation_provider_;
   std::unique_ptr<nm_shim::ResourceTrackerService> tracker_;

@@ -7,6 +7,7 @@
 #include "web/rest/app_write_routes.h"
 #include "web/rest/cluster_read_routes.h"
 #include "web/rest/scheduler_conf_routes.h"
+#include "web/standby_answer.h"
 #include "web/ui/ui_routes.h"
 
 namespace spindle::web {
@@ -14,16 +15,14 @@ namespace spindle::web {
 Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf,
                                                    std::string bind_host, uint16_t port,
                                                    const RmWebAppDeps& deps) {
-  CHECK(deps.apps != nullptr && deps.client != nullptr && deps.nodes != nullptr &&
-        deps.queues != nullptr && deps.pool != nullptr && deps.containers != nullptr &&
-        deps.conf != nullptr && deps.clock != nullptr)
-      << "RmWebAppDeps: every dependency is required";
+  CHECK(deps.core != nullptr && deps.client != nullptr && deps.conf != nullptr)
+      << "RmWebAppDeps: core, client and conf are required";
   ASSIGN_OR_RETURN(HttpServerOptions options,
                    HttpServerOptions::FromConfiguration(conf, std::move(bind_host), port));
   std::unique_ptr<RmWebApp> app(new RmWebApp());
   app->router_ = std::make_unique<Router>();
   rest::AppWriteDeps writes;
-  writes.apps = deps.apps;
+  writes.core = deps.core;
   writes.client = deps.client;
   writes.callers = rest::WebCallerOptions::FromConfiguration(conf);
   rest::AddAppWriteRoutes(app->router_.get(), writes);
@@ -35,29 +34,34 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   rest::AddSchedulerConfRoutes(app->router_.get(), scheduler_conf);
   rest::ClusterWebDeps cluster;
   cluster.client = deps.client;
-  cluster.apps = deps.apps;
-  cluster.nodes = deps.nodes;
-  cluster.queues = deps.queues;
-  cluster.pool = deps.pool;
-  cluster.containers = deps.containers;
-  cluster.clock = deps.clock;
+  cluster.core = deps.core;
   cluster.identity = deps.identity;
   rest::AddClusterReadRoutes(app->router_.get(), writes.callers, cluster);
-  AddUiRoutes(app->router_.get(), UiDeps{deps.pool, deps.clock});
+  AddUiRoutes(app->router_.get(), UiDeps{deps.core});
   MetricsDeps metrics;
   metrics.conf = deps.conf;
-  metrics.apps = deps.apps;
-  metrics.nodes = deps.nodes;
-  metrics.queues = deps.queues;
-  metrics.containers = deps.containers;
-  metrics.pool = deps.pool;
+  metrics.core = deps.core;
   metrics.rpc_servers = deps.rpc_servers;
-  metrics.clock = deps.clock;
   metrics.is_admin = deps.is_admin;
   AddMetricsRoutes(app->router_.get(), metrics);
+  // RMWebAppFilter's path: yarn.resourcemanager.webapp.address's host and
+  // port (the configured ones, as Hadoop's getSocketAddr reads them).
+  StandbyAnswerOptions standby;
+  standby.self_url =
+      "http://" +
+      conf.GetTrimmed("yarn.resourcemanager.webapp.address")
+          .value_or(conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0") + ":8088");
+  standby.ha_zookeeper_connection_state = deps.identity.ha_zookeeper_connection_state;
+  standby.uniform = deps.uniform;
   const Router* router = app->router_.get();
+  const rm::ClientFacade* core = deps.core;
   app->server_ = std::make_unique<HttpServer>(
-      options, [router](const HttpRequest& request) { return router->Dispatch(request); });
+      options, [router, core, standby = std::move(standby)](const HttpRequest& request) {
+        if (std::optional<HttpResponse> answer = StandbyAnswer(request, *core, standby)) {
+          return std::move(*answer);
+        }
+        return router->Dispatch(request);
+      });
   return app;
 }
 

@@ -1,11 +1,15 @@
 // RmWebApp: the RM's HTTP side on yarn.resourcemanager.webapp.address
 // (8088): one Router with every web module's routes (REST API, metrics,
 // UI) behind one bounded HttpServer, so the web never takes more than its
-// own threads from the RPC side.
+// own threads from the RPC side. Every module reads and drives the RM core
+// through its ClientFacade, so the web app outlives any number of
+// TransitionToStandby / TransitionToActive; while the core is standby,
+// requests get Hadoop 3.3's standby answer (standby_answer.h) before any
+// route sees them.
 //
 // Thread contract: Create(), Start() and Stop() from the daemon's
 // controlling thread; the routes run on the server's handler threads and
-// read the RM through its thread-safe objects.
+// read the RM through its thread-safe facade.
 #pragma once
 
 #include <functional>
@@ -14,10 +18,9 @@
 #include <vector>
 
 #include "am_protocol/client_service/client_rm_service.h"
-#include "base/clock.h"
 #include "base/result.h"
-#include "rm/apps/app_manager.h"
 #include "rm/config/configuration.h"
+#include "rm/core/client_facade.h"
 #include "web/http/http_server.h"
 #include "web/http/router.h"
 #include "web/metrics/metrics_deps.h"
@@ -27,17 +30,16 @@ namespace spindle::web {
 
 // What the web modules read and drive. Pointers must outlive the RmWebApp.
 struct RmWebAppDeps {
-  // Required.
-  rm::ApplicationManager* apps = nullptr;
+  // Required: the RM core and its ApplicationClientProtocol service.
+  rm::ClientFacade* core = nullptr;
   client_service::ClientRmService* client = nullptr;
-  const rm::NodeRegistry* nodes = nullptr;
-  const rm::QueueManager* queues = nullptr;
-  const pool::SchedulerPool* pool = nullptr;
-  const rm::ContainerRegistry* containers = nullptr;
   const rm::Configuration* conf = nullptr;
-  const Clock* clock = nullptr;
-  // What clusterInfo says about this RM.
+  // What clusterInfo says about this RM (its cluster timestamp and HA state
+  // follow the core).
   rest::ClusterIdentity identity;
+  // Java's Random.nextDouble for the standby answer's retry time; default a
+  // thread-local generator (tests pin it).
+  std::function<double()> uniform;
   // The RPC servers (RpcActivityForPort beans) and the admin check for
   // hadoop.security.instrumentation.requires.admin (metrics_deps.h).
   std::vector<const ipc::RpcServer*> rpc_servers;

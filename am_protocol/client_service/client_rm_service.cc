@@ -8,8 +8,8 @@
 #include <cmath>
 #include <limits>
 
-#include "am_protocol/client_service/queue_statistics.h"
 #include "am_protocol/client_service/record_protos.h"
+#include "rm/security/rm_delegation_token_secret_manager.h"
 #include "rm/yarn_exceptions.h"
 
 namespace spindle::client_service {
@@ -21,9 +21,6 @@ namespace {
 // ClientRMService.checkReservationSystem (Hadoop 3.3), through
 // RPCUtil.getRemoteException: a YarnException.
 constexpr char kReservationDisabled[] = "Reservation is not enabled. Please enable & try again";
-
-// Without a delegation token secret manager.
-constexpr char kNoTokens[] = "This ResourceManager issues no delegation tokens";
 
 constexpr char kResourceProfilesDisabled[] =
     "Resource profile is not enabled, please enable resource profile feature before using its "
@@ -98,13 +95,11 @@ Result<ClientRmServiceOptions> ClientRmServiceOptions::FromConfiguration(
   return options;
 }
 
-ClientRmService::ClientRmService(ClientRmServiceOptions options, ClientRmServiceDeps deps)
+ClientRmService::ClientRmService(ClientRmServiceOptions options, rm::ClientFacade* core)
     : options_(std::move(options)),
-      deps_(std::move(deps)),
-      access_(options_.access, deps_.groups != nullptr ? deps_.groups : &no_groups_),
-      reports_(options_.reports, deps_.clock != nullptr ? deps_.clock : SystemClock::Get()) {
-  CHECK(deps_.apps != nullptr && deps_.nodes != nullptr && deps_.queues != nullptr);
-}
+      core_(*core),
+      access_(options_.access, &core_.groups()),
+      reports_(options_.reports, core_.clock()) {}
 
 std::unique_ptr<ipc::RpcService> ClientRmService::MakeRpcService() {
   auto service = std::make_unique<ipc::RpcService>(kApplicationClientProtocol);
@@ -112,6 +107,7 @@ std::unique_ptr<ipc::RpcService> ClientRmService::MakeRpcService() {
   service->AddMethod<y::Req, y::Resp>(                                         \
       name, [this](const Who& who, const y::Req& request, y::Resp* response) { \
         VLOG(2) << name << " from " << who.user << "@" << who.remote_address;  \
+        RETURN_NOT_OK(core_.CheckActive());                                    \
         return Method(who, request, response);                                 \
       })
   SPINDLE_ACP_METHOD("getNewApplication", GetNewApplication, GetNewApplicationRequestProto,
@@ -170,10 +166,11 @@ std::unique_ptr<ipc::RpcService> ClientRmService::MakeRpcService() {
   // Methods Spindle refuses whatever the request, with the exception Hadoop
   // 3.3 throws when the feature is off (the request is parsed first, as
   // Java's RPC layer does).
-#define SPINDLE_ACP_REFUSED(name, Req, Resp, exception, message)                          \
-  service->AddMethod<y::Req, y::Resp>(name, [](const Who& who, const y::Req&, y::Resp*) { \
-    VLOG(2) << name << " from " << who.user << "@" << who.remote_address << " refused";   \
-    return Status::Remote(exception, message);                                            \
+#define SPINDLE_ACP_REFUSED(name, Req, Resp, exception, message)                              \
+  service->AddMethod<y::Req, y::Resp>(name, [this](const Who& who, const y::Req&, y::Resp*) { \
+    VLOG(2) << name << " from " << who.user << "@" << who.remote_address << " refused";       \
+    RETURN_NOT_OK(core_.CheckActive());                                                       \
+    return Status::Remote(exception, message);                                                \
   })
   // The reservation system is off (yarn.resourcemanager.reservation-system.enable).
   SPINDLE_ACP_REFUSED("getNewReservation", GetNewReservationRequestProto,
@@ -198,41 +195,21 @@ std::unique_ptr<ipc::RpcService> ClientRmService::MakeRpcService() {
   SPINDLE_ACP_REFUSED("getResourceProfile", GetResourceProfileRequestProto,
                       GetResourceProfileResponseProto, rm::yarn::kYarnFeatureNotEnabled,
                       kResourceProfilesDisabled);
-  if (deps_.delegation_tokens != nullptr) {
-    namespace c = hadoop::common;
+  namespace c = hadoop::common;
 #define SPINDLE_ACP_TOKEN_METHOD(name, Method, Req, Resp)                      \
   service->AddMethod<c::Req, c::Resp>(                                         \
       name, [this](const Who& who, const c::Req& request, c::Resp* response) { \
         VLOG(2) << name << " from " << who.user << "@" << who.remote_address;  \
+        RETURN_NOT_OK(core_.CheckActive());                                    \
         return Method(who, request, response);                                 \
       })
-    SPINDLE_ACP_TOKEN_METHOD("getDelegationToken", GetDelegationToken,
-                             GetDelegationTokenRequestProto, GetDelegationTokenResponseProto);
-    SPINDLE_ACP_TOKEN_METHOD("renewDelegationToken", RenewDelegationToken,
-                             RenewDelegationTokenRequestProto, RenewDelegationTokenResponseProto);
-    SPINDLE_ACP_TOKEN_METHOD("cancelDelegationToken", CancelDelegationToken,
-                             CancelDelegationTokenRequestProto, CancelDelegationTokenResponseProto);
+  SPINDLE_ACP_TOKEN_METHOD("getDelegationToken", GetDelegationToken, GetDelegationTokenRequestProto,
+                           GetDelegationTokenResponseProto);
+  SPINDLE_ACP_TOKEN_METHOD("renewDelegationToken", RenewDelegationToken,
+                           RenewDelegationTokenRequestProto, RenewDelegationTokenResponseProto);
+  SPINDLE_ACP_TOKEN_METHOD("cancelDelegationToken", CancelDelegationToken,
+                           CancelDelegationTokenRequestProto, CancelDelegationTokenResponseProto);
 #undef SPINDLE_ACP_TOKEN_METHOD
-  } else {
-    // Not served without a secret manager; still a YarnException, which
-    // clients do not retry, rather than RpcNoSuchMethodException.
-    namespace c = hadoop::common;
-    service->AddMethod<c::GetDelegationTokenRequestProto, c::GetDelegationTokenResponseProto>(
-        "getDelegationToken", [](const Who&, const c::GetDelegationTokenRequestProto&,
-                                 c::GetDelegationTokenResponseProto*) {
-          return Status::Remote(rm::yarn::kYarnException, kNoTokens);
-        });
-    service->AddMethod<c::RenewDelegationTokenRequestProto, c::RenewDelegationTokenResponseProto>(
-        "renewDelegationToken", [](const Who&, const c::RenewDelegationTokenRequestProto&,
-                                   c::RenewDelegationTokenResponseProto*) {
-          return Status::Remote(rm::yarn::kYarnException, kNoTokens);
-        });
-    service->AddMethod<c::CancelDelegationTokenRequestProto, c::CancelDelegationTokenResponseProto>(
-        "cancelDelegationToken", [](const Who&, const c::CancelDelegationTokenRequestProto&,
-                                    c::CancelDelegationTokenResponseProto*) {
-          return Status::Remote(rm::yarn::kYarnException, kNoTokens);
-        });
-  }
 #undef SPINDLE_ACP_REFUSED
   return service;
 }
@@ -266,8 +243,8 @@ void ClientRmService::PruneExtras(const std::vector<rm::RmApp>& live) {
 }
 
 Result<rm::RmApp> ClientRmService::FindApp(const rm::ApplicationId& id) const {
-  auto app = deps_.apps->GetApp(id);
-  if (!app.ok()) {
+  auto app = core_.ApplicationReport(id);
+  if (!app.ok() && app.status().java_class() != rm::yarn::kStandby) {
     return Status::Remote(rm::yarn::kApplicationNotFound,
                           "Application with id '" + id.ToString() +
                               "' doesn't exist in RM. Please check that the job submission was "
@@ -279,8 +256,7 @@ Result<rm::RmApp> ClientRmService::FindApp(const rm::ApplicationId& id) const {
 std::vector<rm::RmContainer> ClientRmService::LiveTaskContainers(
     const rm::ApplicationAttemptId& attempt) const {
   std::vector<rm::RmContainer> out;
-  if (deps_.containers == nullptr) return out;
-  for (auto& container : deps_.containers->LiveContainersOf(attempt)) {
+  for (auto& container : core_.ContainerReports(attempt)) {
     if (!container.is_am) out.push_back(std::move(container));
   }
   return out;
@@ -294,11 +270,11 @@ std::optional<AppUsage> ClientRmService::UsageOf(const rm::RmApp& app) const {
     }
   }
   std::optional<AppUsage> usage = ReportBuilder::LiveUsage(app, live);
-  const std::shared_ptr<const rm::QueueTree> queues = deps_.queues->Current();
+  const std::shared_ptr<const rm::QueueTree> queues = core_.QueueReport();
   const rm::CsQueue* leaf = queues->FindLeaf(app.submission.queue);
   if (usage.has_value() && leaf != nullptr) {
-    const UsagePercentages share =
-        UsagePercentagesOf(usage->used, *leaf, ClusterResource(*deps_.nodes));
+    const rm::UsagePercentages share =
+        rm::UsagePercentagesOf(usage->used, *leaf, core_.ClusterResourceReport().total);
     usage->queue_usage_percentage = share.queue;
     usage->cluster_usage_percentage = share.cluster;
   }
@@ -306,7 +282,7 @@ std::optional<AppUsage> ClientRmService::UsageOf(const rm::RmApp& app) const {
 }
 
 std::string ClientRmService::NodeHttpAddress(const rm::NodeId& node) const {
-  auto report = deps_.nodes->Get(node);
+  auto report = core_.NodeReportOf(node);
   // A node that left: assume the default NM web port.
   return report.has_value() ? report->info.http_address : node.host + ":8042";
 }
@@ -318,12 +294,12 @@ bool ClientRmService::Allowed(const Caller& caller, AppAccessType type, const rm
 }
 
 bool ClientRmService::CanView(const std::string& user, const rm::RmApp& app) {
-  return Allowed(access_.CallerOf(user), AppAccessType::kView, app, *deps_.queues->Current());
+  return Allowed(access_.CallerOf(user), AppAccessType::kView, app, *core_.QueueReport());
 }
 
 Result<rm::RmApp> ClientRmService::AppToModify(const Caller& caller, const rm::ApplicationId& id) {
   ASSIGN_OR_RETURN(rm::RmApp app, FindApp(id));
-  if (!Allowed(caller, AppAccessType::kModify, app, *deps_.queues->Current())) {
+  if (!Allowed(caller, AppAccessType::kModify, app, *core_.QueueReport())) {
     return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
                   id.ToString());
   }
@@ -344,13 +320,13 @@ void ClientRmService::FillReport(const Caller& caller, const rm::RmApp& app, boo
   view.allow_access = allow_access;
   if (allow_access) {
     view.usage = UsageOf(app);
-    if (deps_.containers != nullptr) {
-      view.seconds = deps_.containers->UsageSecondsOf(app.submission.id);
-    }
+    view.seconds = core_.UsageSecondsOf(app.submission.id);
     const rm::RmAttempt* attempt = app.current_attempt();
     if (app.submission.unmanaged_am && caller.user == app.submission.user && attempt != nullptr &&
-        attempt->state == rm::AttemptState::kLaunched && deps_.amrm_token) {
-      view.amrm_token = deps_.amrm_token(attempt->id);
+        attempt->state == rm::AttemptState::kLaunched) {
+      if (auto token = core_.AmrmTokenOf(attempt->id); token.ok()) {
+        view.amrm_token = rm::ToTokenProto(*token);
+      }
     }
   }
   reports_.ApplicationReport(view, report);
@@ -360,9 +336,10 @@ void ClientRmService::FillReport(const Caller& caller, const rm::RmApp& app, boo
 
 Status ClientRmService::GetNewApplication(const Who&, const y::GetNewApplicationRequestProto&,
                                           y::GetNewApplicationResponseProto* response) {
-  ASSIGN_OR_RETURN(const rm::ApplicationId id, deps_.apps->NewApplicationId());
+  ASSIGN_OR_RETURN(const rm::ApplicationId id, core_.NewApplicationId());
+  ASSIGN_OR_RETURN(const pool::Resource max_allocation, core_.MaximumAllocation());
   ToProto(id, response->mutable_application_id());
-  ToProto(deps_.apps->options().max_allocation, response->mutable_maximumcapability());
+  ToProto(max_allocation, response->mutable_maximumcapability());
   VLOG(1) << "Allocated new applicationId: " << id.id;
   return Status::OK();
 }
@@ -372,14 +349,14 @@ Status ClientRmService::SubmitApplication(const Who& who,
                                           y::SubmitApplicationResponseProto*) {
   const y::ApplicationSubmissionContextProto& context = request.application_submission_context();
   if (context.has_application_id() &&
-      deps_.apps->GetApp(FromProto(context.application_id())).ok()) {
+      core_.ApplicationReport(FromProto(context.application_id())).ok()) {
     // YarnClient re-submits after a lost answer: Hadoop answers success.
     LOG(INFO) << "This is an earlier submitted application: "
               << FromProto(context.application_id()).ToString();
     return Status::OK();
   }
   const Caller caller = access_.CallerOf(who.user);
-  const std::shared_ptr<const rm::QueueTree> queues = deps_.queues->Current();
+  const std::shared_ptr<const rm::QueueTree> queues = core_.QueueReport();
   auto translated =
       TranslateSubmission(context, caller.user, caller.groups, *queues, options_.submission);
   if (!translated.ok()) {
@@ -392,7 +369,7 @@ Status ClientRmService::SubmitApplication(const Who& who,
     MutexLock lock(&extras_mu_);
     extras_[id] = translated->extras;
   }
-  Status submitted = deps_.apps->Submit(std::move(translated->submission));
+  Status submitted = core_.SubmitApplication(std::move(translated->submission));
   if (!submitted.ok()) {
     MutexLock lock(&extras_mu_);
     extras_.erase(id);
@@ -406,9 +383,9 @@ Status ClientRmService::GetApplicationReport(const Who& who,
   if (!request.has_application_id()) {
     return Status::Remote(rm::yarn::kApplicationNotFound, "Invalid application id: null");
   }
-  ASSIGN_OR_RETURN(rm::RmApp app, deps_.apps->GetApp(FromProto(request.application_id())));
+  ASSIGN_OR_RETURN(rm::RmApp app, core_.ApplicationReport(FromProto(request.application_id())));
   const Caller caller = access_.CallerOf(who.user);
-  const auto queues = deps_.queues->Current();
+  const auto queues = core_.QueueReport();
   const bool allow = Allowed(caller, AppAccessType::kView, app, *queues);
   FillReport(caller, app, allow, response->mutable_application_report());
   return Status::OK();
@@ -418,7 +395,7 @@ Status ClientRmService::GetApplications(const Who& who,
                                         const y::GetApplicationsRequestProto& request,
                                         y::GetApplicationsResponseProto* response) {
   const Caller caller = access_.CallerOf(who.user);
-  const auto queues = deps_.queues->Current();
+  const auto queues = core_.QueueReport();
   std::set<std::string> types;
   for (const auto& type : request.application_types()) types.insert(Lower(type));
   std::set<int> states(request.application_states().begin(), request.application_states().end());
@@ -447,7 +424,7 @@ Status ClientRmService::GetApplications(const Who& who,
   const int64_t finish_end =
       request.has_finish_end() ? request.finish_end() : std::numeric_limits<int64_t>::max();
 
-  const std::vector<rm::RmApp> apps = deps_.apps->ListApps();
+  const std::vector<rm::RmApp> apps = core_.ApplicationReports();
   PruneExtras(apps);
   for (const rm::RmApp& app : apps) {
     if (response->applications_size() >= limit) break;
@@ -477,14 +454,15 @@ Status ClientRmService::ForceKillApplication(const Who& who,
                                              const y::KillApplicationRequestProto& request,
                                              y::KillApplicationResponseProto* response) {
   const rm::ApplicationId id = FromProto(request.application_id());
-  auto found = deps_.apps->GetApp(id);
+  auto found = core_.ApplicationReport(id);
   if (!found.ok()) {
+    if (found.status().java_class() == rm::yarn::kStandby) return found.status();
     return Status::Remote(rm::yarn::kApplicationNotFound,
                           "Trying to kill an absent application " + id.ToString());
   }
   const rm::RmApp& app = *found;
   const Caller caller = access_.CallerOf(who.user);
-  if (!Allowed(caller, AppAccessType::kModify, app, *deps_.queues->Current())) {
+  if (!Allowed(caller, AppAccessType::kModify, app, *core_.QueueReport())) {
     return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
                   id.ToString());
   }
@@ -499,7 +477,7 @@ Status ClientRmService::ForceKillApplication(const Who& who,
                   [](char c) { return !std::isspace(static_cast<unsigned char>(c)); })) {
     message += " with diagnostic message: " + diagnostics;
   }
-  ASSIGN_OR_RETURN(const bool done, deps_.apps->Kill(id, message));
+  ASSIGN_OR_RETURN(const bool done, core_.KillApplication(id, message));
   LOG(INFO) << message;
   // Unmanaged AMs are told "done" at once so that they do not retry.
   response->set_is_kill_completed(done || app.submission.unmanaged_am);
@@ -512,15 +490,11 @@ Status ClientRmService::MoveApplicationAcrossQueues(
   const rm::ApplicationId id = FromProto(request.application_id());
   const Caller caller = access_.CallerOf(who.user);
   RETURN_NOT_OK(AppToModify(caller, id).status());
-  const auto queues = deps_.queues->Current();
-  const rm::CsQueue* target = queues->FindLeaf(request.target_queue());
-  if (target == nullptr || !queues->CanSubmit(*target, caller.user, caller.groups)) {
-    return Denied("User " + caller.user +
-                  " cannot submit applications to target queue or the target queue doesn't "
-                  "exist: " +
-                  request.target_queue() + " while moving " + id.ToString());
-  }
-  return deps_.apps->Move(id, rm::QueueTree::PoolQueueName(*target), LimitsOf(*target));
+  Status moved = core_.MoveApplication(id, request.target_queue(), caller.user, caller.groups);
+  // The core's AccessControlException reaches the client as
+  // RPCUtil.getRemoteException makes it: a YarnException naming it.
+  if (moved.java_class() == rm::yarn::kAccessControl) return Denied(moved.message());
+  return moved;
 }
 
 Status ClientRmService::UpdateApplicationPriority(
@@ -531,7 +505,7 @@ Status ClientRmService::UpdateApplicationPriority(
   // The scheduler caps priorities at the cluster maximum (0 by default).
   const int32_t wanted = std::min(request.applicationpriority().priority(),
                                   options_.submission.max_application_priority);
-  ASSIGN_OR_RETURN(const int32_t now, deps_.apps->UpdatePriority(id, wanted));
+  ASSIGN_OR_RETURN(const int32_t now, core_.UpdateApplicationPriority(id, wanted));
   response->mutable_applicationpriority()->set_priority(now);
   return Status::OK();
 }
@@ -541,7 +515,7 @@ Status ClientRmService::FailApplicationAttempt(const Who& who,
                                                y::FailApplicationAttemptResponseProto*) {
   const rm::ApplicationAttemptId id = FromProto(request.application_attempt_id());
   RETURN_NOT_OK(AppToModify(access_.CallerOf(who.user), id.app).status());
-  return deps_.apps->FailAttempt(id, "Attempt failed by user.");
+  return core_.FailApplicationAttempt(id, "Attempt failed by user.");
 }
 
 // ---- attempts and containers -----------------------------------------------
@@ -552,7 +526,7 @@ Status ClientRmService::GetApplicationAttemptReport(
   const rm::ApplicationAttemptId id = FromProto(request.application_attempt_id());
   ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id.app));
   const Caller caller = access_.CallerOf(who.user);
-  if (!Allowed(caller, AppAccessType::kView, app, *deps_.queues->Current())) {
+  if (!Allowed(caller, AppAccessType::kView, app, *core_.QueueReport())) {
     return Status::Remote(rm::yarn::kYarnException, "User " + caller.user +
                                                         " does not have privilege to see this "
                                                         "attempt " +
@@ -573,7 +547,7 @@ Status ClientRmService::GetApplicationAttempts(const Who& who,
   const rm::ApplicationId id = FromProto(request.application_id());
   ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id));
   const Caller caller = access_.CallerOf(who.user);
-  if (!Allowed(caller, AppAccessType::kView, app, *deps_.queues->Current())) {
+  if (!Allowed(caller, AppAccessType::kView, app, *core_.QueueReport())) {
     return Status::Remote(rm::yarn::kYarnException,
                           "User " + caller.user +
                               " does not have privilege to see this application " + id.ToString());
@@ -589,7 +563,7 @@ Status ClientRmService::GetContainers(const Who& who, const y::GetContainersRequ
   const rm::ApplicationAttemptId id = FromProto(request.application_attempt_id());
   ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id.app));
   const Caller caller = access_.CallerOf(who.user);
-  if (!Allowed(caller, AppAccessType::kView, app, *deps_.queues->Current())) {
+  if (!Allowed(caller, AppAccessType::kView, app, *core_.QueueReport())) {
     return Status::Remote(rm::yarn::kYarnException,
                           "User " + caller.user +
                               " does not have privilege to see this application " +
@@ -616,7 +590,7 @@ Status ClientRmService::GetContainerReport(const Who& who,
   const rm::ContainerId id = FromProto(request.container_id());
   ASSIGN_OR_RETURN(const rm::RmApp app, FindApp(id.attempt.app));
   const Caller caller = access_.CallerOf(who.user);
-  if (!Allowed(caller, AppAccessType::kView, app, *deps_.queues->Current())) {
+  if (!Allowed(caller, AppAccessType::kView, app, *core_.QueueReport())) {
     return Status::Remote(rm::yarn::kYarnException,
                           "User " + caller.user +
                               " does not have privilege to see this application " +
@@ -646,7 +620,7 @@ Status ClientRmService::GetContainerReport(const Who& who,
 
 Status ClientRmService::GetClusterMetrics(const Who&, const y::GetClusterMetricsRequestProto&,
                                           y::GetClusterMetricsResponseProto* response) {
-  const rm::ClusterNodeCounts counts = deps_.nodes->Counts();
+  const rm::ClusterNodeCounts counts = core_.NodeCounts();
   y::YarnClusterMetricsProto* m = response->mutable_cluster_metrics();
   // Hadoop counts the nodes of its active map: running (also decommissioning)
   // and unhealthy ones.
@@ -662,18 +636,10 @@ Status ClientRmService::GetClusterMetrics(const Who&, const y::GetClusterMetrics
 Status ClientRmService::GetClusterNodes(const Who&, const y::GetClusterNodesRequestProto& request,
                                         y::GetClusterNodesResponseProto* response) {
   std::set<int> states(request.nodestates().begin(), request.nodestates().end());
-  const std::map<rm::NodeId, int32_t> live = deps_.containers != nullptr
-                                                 ? deps_.containers->LiveCountByNode()
-                                                 : std::map<rm::NodeId, int32_t>{};
-  for (const rm::NodeReport& node : deps_.nodes->Nodes()) {
+  // num_containers: what the RM has placed there (SchedulerNodeReport).
+  for (const rm::NodeReport& node : core_.NodeReports()) {
     if (!states.empty() && states.count(static_cast<int>(node.state)) == 0) continue;
-    rm::NodeReport report = node;
-    // Like Hadoop's SchedulerNodeReport: what the RM has placed there.
-    if (deps_.containers != nullptr) {
-      auto count = live.find(node.info.id);
-      report.num_containers = count == live.end() ? 0 : count->second;
-    }
-    ReportBuilder::NodeReport(report, response->add_nodereports());
+    ReportBuilder::NodeReport(node, response->add_nodereports());
   }
   return Status::OK();
 }
@@ -700,10 +666,10 @@ Status ClientRmService::GetResourceTypeInfo(const Who&,
 
 void ClientRmService::FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue& queue,
                                     bool include_children, bool recursive,
-                                    const QueueStatsSnapshot& snapshot,
+                                    const rm::QueueStatsSnapshot& snapshot,
                                     y::QueueInfoProto* info) const {
   const size_t index = static_cast<size_t>(&queue - tree.queues().data());
-  const QueueStats& stats = snapshot.stats[index];
+  const rm::QueueStats& stats = snapshot.stats[index];
   const pool::Resource& cluster = snapshot.cluster;
   info->set_queuename(queue.name);
   info->set_capacity(static_cast<float>(queue.capacity / 100));
@@ -722,10 +688,10 @@ void ClientRmService::FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue
   }
   for (const auto& label : queue.accessible_node_labels) info->add_accessiblenodelabels(label);
 
-  auto scaled = [&](double fraction) { return ScaledResource(cluster, fraction); };
+  auto scaled = [&](double fraction) { return rm::ScaledResource(cluster, fraction); };
   const pool::Resource guaranteed = scaled(queue.absolute_capacity);
   const pool::Resource max = scaled(queue.absolute_maximum_capacity);
-  const pool::Resource available = AvailableToQueue(guaranteed, stats.used);
+  const pool::Resource available = rm::AvailableToQueue(guaranteed, stats.used);
   y::QueueStatisticsProto* s = info->mutable_queuestatistics();
   s->set_numappssubmitted(stats.submitted);
   s->set_numappsrunning(stats.running);
@@ -764,23 +730,22 @@ void ClientRmService::FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue
 
 Status ClientRmService::GetQueueInfo(const Who& who, const y::GetQueueInfoRequestProto& request,
                                      y::GetQueueInfoResponseProto* response) {
-  const auto tree = deps_.queues->Current();
-  const rm::CsQueue* queue = tree->Find(request.queuename());
+  // The statistics and the tree they index, taken together.
+  const rm::QueueStatsSnapshot snapshot = core_.QueueStatistics();
+  const std::shared_ptr<const rm::QueueTree> tree = snapshot.tree;
+  const rm::CsQueue* queue = tree != nullptr ? tree->Find(request.queuename()) : nullptr;
   if (queue == nullptr) {
     // Hadoop 3 logs "Unknown queue" and answers without a QueueInfo; clients
     // report that the queue was not found.
     VLOG(1) << "getQueueInfo: unknown queue '" << request.queuename() << "'";
     return Status::OK();
   }
-  const std::vector<rm::RmApp> apps = deps_.apps->ListApps();
-  const QueueStatsSnapshot snapshot =
-      SnapshotQueueStats(*tree, apps, *deps_.nodes, deps_.pool, deps_.containers);
   y::QueueInfoProto* info = response->mutable_queueinfo();
   FillQueueInfo(*tree, *queue, request.includechildqueues(), request.recursive(), snapshot, info);
   if (request.includeapplications()) {
     // The applications the scheduler holds in the queue or below it.
     const Caller caller = access_.CallerOf(who.user);
-    for (const rm::RmApp& app : apps) {
+    for (const rm::RmApp& app : core_.ApplicationReports()) {
       if (!Active(app.state) || !app.in_pool) continue;
       if (!UnderQueue(*tree, tree->FindLeaf(app.submission.queue), *queue)) continue;
       if (!Allowed(caller, AppAccessType::kView, app, *tree)) continue;
@@ -792,7 +757,7 @@ Status ClientRmService::GetQueueInfo(const Who& who, const y::GetQueueInfoReques
 
 Status ClientRmService::GetQueueUserAcls(const Who& who, const y::GetQueueUserAclsInfoRequestProto&,
                                          y::GetQueueUserAclsInfoResponseProto* response) {
-  const auto tree = deps_.queues->Current();
+  const auto tree = core_.QueueReport();
   const Caller caller = access_.CallerOf(who.user);
   for (const rm::CsQueue& queue : tree->queues()) {
     y::QueueUserACLInfoProto* acls = response->add_queueuseracls();
@@ -818,6 +783,7 @@ Status ClientRmService::GetQueueUserAcls(const Who& who, const y::GetQueueUserAc
 namespace {
 
 Status AsYarnException(const Status& cause) {
+  if (cause.java_class() == rm::yarn::kStandby) return cause;
   const std::string& java_class =
       cause.java_class().empty() ? std::string("java.io.IOException") : cause.java_class();
   return Status::Remote(rm::yarn::kYarnException, java_class + ": " + cause.message());
@@ -830,8 +796,8 @@ Status ClientRmService::GetDelegationToken(
     hadoop::common::GetDelegationTokenResponseProto* response) {
   // Java: owner = the caller's user name, realUser = its real user (proxy
   // users), renewer = new Text(request.getRenewer()) reduced to a short name.
-  const rm::Token token =
-      deps_.delegation_tokens->CreateToken(who.user, request.renewer(), who.real_user);
+  ASSIGN_OR_RETURN(const rm::Token token,
+                   core_.CreateDelegationToken(who.user, request.renewer(), who.real_user));
   rm::ToTokenProto(token, response->mutable_token());
   return Status::OK();
 }
@@ -842,8 +808,8 @@ Status ClientRmService::RenewDelegationToken(
   // Java renews as the caller's short name (getRenewerForToken; its
   // exception for the RM's own login user does not arise: Spindle's RM makes
   // no RPCs to itself).
-  auto expiry = deps_.delegation_tokens->Renew(
-      rm::FromTokenProto(request.token()), rm::RmDelegationTokenSecretManager::ShortName(who.user));
+  auto expiry = core_.RenewDelegationToken(rm::FromTokenProto(request.token()),
+                                           rm::RmDelegationTokenSecretManager::ShortName(who.user));
   if (!expiry.ok()) return AsYarnException(expiry.status());
   response->set_newexpirytime(static_cast<uint64_t>(*expiry));
   return Status::OK();
@@ -852,8 +818,8 @@ Status ClientRmService::RenewDelegationToken(
 Status ClientRmService::CancelDelegationToken(
     const Who& who, const hadoop::common::CancelDelegationTokenRequestProto& request,
     hadoop::common::CancelDelegationTokenResponseProto* /*response*/) {
-  auto cancelled = deps_.delegation_tokens->Cancel(rm::FromTokenProto(request.token()), who.user);
-  if (!cancelled.ok()) return AsYarnException(cancelled.status());
+  Status cancelled = core_.CancelDelegationToken(rm::FromTokenProto(request.token()), who.user);
+  if (!cancelled.ok()) return AsYarnException(cancelled);
   return Status::OK();
 }
 

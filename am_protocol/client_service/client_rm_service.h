@@ -1,9 +1,12 @@
 // ClientRmService: the RM's ApplicationClientProtocol (port 8032,
 // "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB"), the protocol of
 // `yarn application/node/queue`, YarnClient, MapReduce's job client and
-// DistributedShell's client. Handlers decode the request, call the
-// ApplicationManager, the NodeRegistry and the queue tree, and encode the
-// answer as Hadoop's ClientRMService does (WIRE.md 4, 5.2):
+// DistributedShell's client. Handlers decode the request, call the RM core
+// through its ClientFacade (rm/core/client_facade.h: the ResourceManager in
+// the daemon) and encode the answer as Hadoop's ClientRMService does (WIRE.md
+// 4, 5.2). While the core is standby every method answers Hadoop's
+// StandbyException (org.apache.hadoop.ipc.StandbyException), on which a
+// client's RM failover proxy tries the next RM:
 //
 //   getNewApplication, submitApplication, getApplicationReport,
 //   getApplications (every filter), forceKillApplication, getClusterMetrics,
@@ -17,9 +20,9 @@
 //   only), getClusterNodeLabels (none), getResourceTypeInfo,
 //   getResourceProfiles / getResourceProfile (YARNFeatureNotEnabledException,
 //   which DistributedShell's client expects when profiles are off),
-//   getDelegationToken / renewDelegationToken / cancelDelegationToken (when
-//   the deps carry an RM delegation token secret manager; Apache's RM
-//   serves them with security off too),
+//   getDelegationToken / renewDelegationToken / cancelDelegationToken (the
+//   core's RM delegation tokens; Apache's RM serves them with security off
+//   too),
 //   updateApplicationTimeouts (the LIFETIME, watched by the app manager),
 //   signalToContainer (queued for the container's node's next heartbeat),
 //   getNodeToLabels / getLabelsToNodes / getClusterNodeAttributes /
@@ -30,15 +33,13 @@
 //   with the reservation system off).
 // Every method of Hadoop 3.3's ApplicationClientProtocol is answered; none
 // gets RpcNoSuchMethodException (which 3.3 clients retry for 15 minutes).
-// Without deps.delegation_tokens, the three token methods answer a
-// YarnException instead.
 //
 // The caller is the connection's user (ConnectionIdentity::user); errors
 // carry the Java exception class Hadoop's clients act on.
 //
-// Thread contract: handlers run concurrently on the IPC worker pool. Every
-// dependency is thread-safe; the service's own cache of per-application
-// extras has its own mutex, never held while calling out.
+// Thread contract: handlers run concurrently on the IPC worker pool. The
+// facade is thread-safe; the service's own cache of per-application extras
+// has its own mutex, never held while calling out.
 #pragma once
 
 #include <functional>
@@ -50,18 +51,11 @@
 #include <vector>
 
 #include "am_protocol/client_service/app_access.h"
-#include "am_protocol/client_service/queue_statistics.h"
 #include "am_protocol/client_service/report_builder.h"
 #include "am_protocol/client_service/submission_translator.h"
 #include "base/mutex.h"
-#include "rm/apps/app_manager.h"
 #include "rm/config/configuration.h"
-#include "rm/containers/container_registry.h"
-#include "rm/nodes/node_registry.h"
-#include "rm/queues/group_mapping.h"
-#include "rm/queues/queue_manager.h"
-#include "rm/security/rm_delegation_token_secret_manager.h"
-#include "scheduler_pool/scheduler_pool.h"
+#include "rm/core/client_facade.h"
 #include "security.pb.h"
 #include "wire/ipc/rpc_service.h"
 #include "yarn_service_protos.pb.h"
@@ -88,36 +82,10 @@ struct ClientRmServiceOptions {
   static Result<ClientRmServiceOptions> FromConfiguration(const rm::Configuration& conf);
 };
 
-// What the service reads and drives.
-struct ClientRmServiceDeps {
-  // Required.
-  rm::ApplicationManager* apps = nullptr;
-  const rm::NodeRegistry* nodes = nullptr;
-  const rm::QueueManager* queues = nullptr;
-  // Optional: queue usage for currentCapacity and queue statistics (zero
-  // without it).
-  const pool::SchedulerPool* pool = nullptr;
-  // Optional: users' groups for ACLs (none without it).
-  const rm::GroupMapping* groups = nullptr;
-  // Optional: the RM's container registry, for the live containers of an
-  // attempt (getContainers, getContainerReport, usage in reports). Without
-  // it only AM containers are known.
-  const rm::ContainerRegistry* containers = nullptr;
-  // Optional: the clock of the RM (container creation times). Default: the
-  // system clock.
-  const Clock* clock = nullptr;
-  // Optional: the AMRM token of an unmanaged AM's attempt, handed to its
-  // owner in application reports while the attempt is LAUNCHED.
-  std::function<std::optional<hadoop::common::TokenProto>(const rm::ApplicationAttemptId&)>
-      amrm_token;
-  // Optional: issues, renews and cancels RM delegation tokens. Without it the
-  // three delegation token methods are not served (RpcNoSuchMethod).
-  rm::RmDelegationTokenSecretManager* delegation_tokens = nullptr;
-};
-
 class ClientRmService {
  public:
-  ClientRmService(ClientRmServiceOptions options, ClientRmServiceDeps deps);
+  // `core` is not owned and must outlive the service.
+  ClientRmService(ClientRmServiceOptions options, rm::ClientFacade* core);
 
   // The ipc service for the 8032 server.
   std::unique_ptr<ipc::RpcService> MakeRpcService();
@@ -196,10 +164,9 @@ class ClientRmService {
                               const hadoop::yarn::GetNodesToAttributesRequestProto& request,
                               hadoop::yarn::GetNodesToAttributesResponseProto* response);
 
-  // The delegation token methods; deps.delegation_tokens must be set.
-  // Errors are YarnExceptions whose message is "<Java class>: <message>" of
-  // the secret manager's InvalidToken or AccessControlException, as
-  // ClientRMService's RPCUtil.getRemoteException(IOException) makes them.
+  // The delegation token methods. Errors are YarnExceptions whose message is "<Java class>:
+  // <message>" of the secret manager's InvalidToken or AccessControlException, as ClientRMService's
+  // RPCUtil.getRemoteException(IOException) makes them.
   Status GetDelegationToken(const Who& who,
                             const hadoop::common::GetDelegationTokenRequestProto& request,
                             hadoop::common::GetDelegationTokenResponseProto* response);
@@ -223,8 +190,8 @@ class ClientRmService {
   void SetWebAppPort(uint16_t port) { reports_.SetWebAppPort(port); }
   const ClientRmServiceOptions& options() const { return options_; }
 
-  // The RM's clock (the system clock unless one was injected).
-  const Clock& clock() const { return deps_.clock != nullptr ? *deps_.clock : *SystemClock::Get(); }
+  // The RM's clock.
+  const Clock& clock() const { return *core_.clock(); }
 
  private:
   // Drops cached extras of apps the manager no longer has.
@@ -248,12 +215,11 @@ class ClientRmService {
   void FillReport(const Caller& caller, const rm::RmApp& app, bool allow_access,
                   hadoop::yarn::ApplicationReportProto* report);
   void FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue& queue, bool include_children,
-                     bool recursive, const QueueStatsSnapshot& snapshot,
+                     bool recursive, const rm::QueueStatsSnapshot& snapshot,
                      hadoop::yarn::QueueInfoProto* info) const;
 
   const ClientRmServiceOptions options_;
-  const ClientRmServiceDeps deps_;
-  const rm::NoGroupMapping no_groups_;
+  rm::ClientFacade& core_;
   const ApplicationAccess access_;
   ReportBuilder reports_;
 

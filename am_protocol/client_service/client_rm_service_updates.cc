@@ -86,7 +86,7 @@ Status ClientRmService::UpdateApplicationTimeouts(
   // RMAppManager.updateApplicationTimeout (3.3): the queue's maximum
   // lifetime, counted from submission, caps the new expiry, and the answer
   // carries the capped time.
-  const std::shared_ptr<const rm::QueueTree> queues = deps_.queues->Current();
+  const std::shared_ptr<const rm::QueueTree> queues = core_.QueueReport();
   const rm::CsQueue* leaf = queues->FindLeaf(app.submission.queue);
   if (lifetime_ms.has_value() && leaf != nullptr && leaf->maximum_application_lifetime > 0) {
     const int64_t cap_ms = app.submit_time_ms + leaf->maximum_application_lifetime * 1000;
@@ -97,7 +97,7 @@ Status ClientRmService::UpdateApplicationTimeouts(
   }
   if (lifetime_ms.has_value()) {
     ASSIGN_OR_RETURN(const rm::ApplicationManager::LifetimeUpdate update,
-                     deps_.apps->UpdateLifetime(id, *lifetime_ms));
+                     core_.UpdateApplicationLifetime(id, *lifetime_ms));
     if (update == rm::ApplicationManager::LifetimeUpdate::kUpdated) {
       LOG(INFO) << "user " << caller.user << " updated the " << TypeName(y::APP_TIMEOUT_LIFETIME)
                 << " of " << id.ToString() << " to " << *timeouts[y::APP_TIMEOUT_LIFETIME];
@@ -112,40 +112,34 @@ Status ClientRmService::SignalToContainer(const Who& who,
                                           y::SignalContainerResponseProto*) {
   const rm::ContainerId id = FromProto(request.container_id());
   const std::string absent = "Trying to signal an absent container " + id.ToString();
-  auto app = deps_.apps->GetApp(id.attempt.app);
-  if (!app.ok()) return YarnError(absent);
+  auto app = core_.ApplicationReport(id.attempt.app);
+  if (!app.ok()) {
+    if (app.status().java_class() == rm::yarn::kStandby) return app.status();
+    return YarnError(absent);
+  }
   const Caller caller = access_.CallerOf(who.user);
-  if (!Allowed(caller, AppAccessType::kModify, *app, *deps_.queues->Current())) {
+  if (!Allowed(caller, AppAccessType::kModify, *app, *core_.QueueReport())) {
     return Denied("User " + caller.user + " cannot perform operation MODIFY_APP on " +
                   id.attempt.app.ToString());
   }
-  // The scheduler's live container (the AM's included), and its node.
-  std::optional<rm::NodeId> node;
-  if (deps_.containers != nullptr) {
-    if (auto container = deps_.containers->Get(id); container.has_value()) node = container->node;
-  } else {
-    for (const auto& attempt : app->attempts) {
-      if (attempt.am_container.has_value() && attempt.am_container->id == id &&
-          !rm::IsFinal(attempt.state)) {
-        node = attempt.am_container->node;
-      }
-    }
-  }
-  if (!node.has_value()) return YarnError(absent);
-  rm::ContainerSignal signal;
-  signal.container = id;
+  rm::SignalCommand command = rm::SignalCommand::kOutputThreadDump;
   switch (request.command()) {
     case y::GRACEFUL_SHUTDOWN:
-      signal.command = rm::SignalCommand::kGracefulShutdown;
+      command = rm::SignalCommand::kGracefulShutdown;
       break;
     case y::FORCEFUL_SHUTDOWN:
-      signal.command = rm::SignalCommand::kForcefulShutdown;
+      command = rm::SignalCommand::kForcefulShutdown;
       break;
     case y::OUTPUT_THREAD_DUMP:
-      signal.command = rm::SignalCommand::kOutputThreadDump;
+      command = rm::SignalCommand::kOutputThreadDump;
       break;
   }
-  deps_.apps->container_signals().Queue(*node, signal);
+  // Queued for the live container's node (the AM's included).
+  auto node = core_.SignalContainer(id, command);
+  if (!node.ok()) {
+    if (node.status().java_class() == rm::yarn::kStandby) return node.status();
+    return YarnError(absent);
+  }
   LOG(INFO) << "user " << caller.user << " signals " << id.ToString() << " on " << node->ToString()
             << " with " << y::SignalContainerCommandProto_Name(request.command());
   return Status::OK();

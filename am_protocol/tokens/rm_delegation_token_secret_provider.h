@@ -5,7 +5,9 @@
 // SIMPLE; WIRE.md 3.1). A token authenticates while it is known and its
 // renew date has not passed; the connection's user is the token's owner.
 // Lives beside AmrmTokenSecretProvider, on the wire side, for the same
-// reason: rm/ depends on no IPC code.
+// reason: rm/ depends on no IPC code. The daemon's provider reads the
+// tokens through the RM core (ClientFacade), so it serves whichever
+// activation is current and refuses every token while the core is standby.
 //
 // Thread-safety: as rm::RmDelegationTokenSecretManager::RetrieveSecret():
 // thread-safe, non-blocking, no I/O; fit for I/O threads.
@@ -14,6 +16,7 @@
 #include <string_view>
 #include <utility>
 
+#include "rm/core/client_facade.h"
 #include "rm/security/rm_delegation_token_secret_manager.h"
 #include "wire/ipc/token_secret_provider.h"
 
@@ -24,15 +27,20 @@ class RmDelegationTokenSecretProvider final : public ipc::TokenSecretProvider {
   // `manager` is not owned and must outlive the provider.
   explicit RmDelegationTokenSecretProvider(const rm::RmDelegationTokenSecretManager* manager)
       : manager_(manager) {}
+  // `core` is not owned and must outlive the provider.
+  explicit RmDelegationTokenSecretProvider(const rm::ClientFacade* core) : core_(core) {}
 
   Result<ipc::TokenSecret> RetrieveSecret(std::string_view identifier) const override {
-    auto secret = manager_->RetrieveSecret(identifier);
+    auto secret = core_ != nullptr ? core_->RetrieveDelegationTokenSecret(identifier)
+                                   : manager_->RetrieveSecret(identifier);
     if (!secret.ok()) return secret.status();
     return ipc::TokenSecret{std::move(secret->password), std::move(secret->user)};
   }
 
  private:
-  const rm::RmDelegationTokenSecretManager* const manager_;
+  // One of the two.
+  const rm::RmDelegationTokenSecretManager* const manager_ = nullptr;
+  const rm::ClientFacade* const core_ = nullptr;
 };
 
 }  // namespace spindle::am_protocol

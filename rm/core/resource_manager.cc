@@ -113,6 +113,7 @@ Status ResourceManager::TransitionToActive() {
     MutexLock lock(&queue_version_mu_);
     if (store_ != nullptr) queue_config_version_ = active->recovered_queue_config_version();
   }
+  last_cluster_timestamp_.store(active->apps().cluster_timestamp());
   MutexLock lock(&state_mu_);
   active_ = std::move(active);
   state_ = HaState::kActive;
@@ -239,72 +240,86 @@ Status ResourceManager::RefreshAdminAcls() {
 
 void ResourceManager::RefreshUserToGroups() { groups_->Refresh(); }
 
-// ---- Applications ----
+// ---- ClientFacade ----
+
+RegistryFacade ResourceManager::FacadeOf(ActiveServices& active) const {
+  const SecretManagers secrets = active.secrets();
+  RegistryFacadeParts parts;
+  parts.apps = &active.apps();
+  parts.nodes = &active.nodes();
+  parts.queues = queues_.get();
+  parts.pool = &active.pool();
+  parts.containers = &active.containers();
+  parts.groups = groups_.get();
+  parts.clock = clock_;
+  parts.amrm_tokens = secrets.amrm;
+  parts.delegation_tokens = secrets.delegation;
+  return RegistryFacade(parts);
+}
+
+int64_t ResourceManager::ClusterTimestamp() const { return last_cluster_timestamp_.load(); }
 
 Result<ApplicationId> ResourceManager::NewApplicationId() {
   ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
-  return active->apps().NewApplicationId();
+  return FacadeOf(*active).NewApplicationId();
+}
+
+Result<pool::Resource> ResourceManager::MaximumAllocation() const {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return FacadeOf(*active).MaximumAllocation();
 }
 
 Status ResourceManager::SubmitApplication(Submission submission) {
   ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
-  return active->apps().Submit(std::move(submission));
+  return FacadeOf(*active).SubmitApplication(std::move(submission));
 }
 
 Result<bool> ResourceManager::KillApplication(const ApplicationId& app,
                                               const std::string& diagnostics) {
   ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
-  return active->apps().Kill(app, diagnostics);
+  return FacadeOf(*active).KillApplication(app, diagnostics);
 }
 
 Status ResourceManager::MoveApplication(const ApplicationId& app, const std::string& queue,
                                         const std::string& user,
                                         const std::vector<std::string>& groups) {
   ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
-  const auto tree = queues_->Current();
-  const CsQueue* target = tree->FindLeaf(queue);
-  if (target == nullptr || !tree->CanSubmit(*target, user, groups)) {
-    // ClientRMService.moveApplicationAcrossQueues (3.3).
-    return Status::Remote(yarn::kAccessControl,
-                          "User " + user +
-                              " cannot submit applications to target queue or the target queue "
-                              "doesn't exist: " +
-                              queue + " while moving " + app.ToString());
-  }
-  return active->apps().Move(app, QueueTree::PoolQueueName(*target),
-                             QueueLimits{target->path, target->maximum_applications,
-                                         target->maximum_applications_per_user});
+  return FacadeOf(*active).MoveApplication(app, queue, user, groups);
 }
 
 Result<int32_t> ResourceManager::UpdateApplicationPriority(const ApplicationId& app,
                                                            int32_t priority) {
   ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
-  return active->apps().UpdatePriority(app, priority);
+  return FacadeOf(*active).UpdateApplicationPriority(app, priority);
 }
 
 Result<ApplicationManager::LifetimeUpdate> ResourceManager::UpdateApplicationLifetime(
     const ApplicationId& app, int64_t expiry_ms) {
   ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
-  return active->apps().UpdateLifetime(app, expiry_ms);
+  return FacadeOf(*active).UpdateApplicationLifetime(app, expiry_ms);
 }
 
 Status ResourceManager::FailApplicationAttempt(const ApplicationAttemptId& attempt,
                                                const std::string& diagnostics) {
   ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
-  return active->apps().FailAttempt(attempt, diagnostics);
+  return FacadeOf(*active).FailApplicationAttempt(attempt, diagnostics);
 }
 
-// ---- Reports ----
+Result<NodeId> ResourceManager::SignalContainer(const ContainerId& container,
+                                                SignalCommand command) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return FacadeOf(*active).SignalContainer(container, command);
+}
 
 Result<RmApp> ResourceManager::ApplicationReport(const ApplicationId& app) const {
   ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
-  return active->apps().GetApp(app);
+  return FacadeOf(*active).ApplicationReport(app);
 }
 
 std::vector<RmApp> ResourceManager::ApplicationReports() const {
   auto active = Active();
   if (active == nullptr) return {};
-  return active->apps().ListApps();
+  return FacadeOf(*active).ApplicationReports();
 }
 
 Result<RmAttempt> ResourceManager::AttemptReport(const ApplicationAttemptId& attempt) const {
@@ -321,31 +336,91 @@ std::vector<RmContainer> ResourceManager::ContainerReports(
     const ApplicationAttemptId& attempt) const {
   auto active = Active();
   if (active == nullptr) return {};
-  return active->containers().LiveContainersOf(attempt);
+  return FacadeOf(*active).ContainerReports(attempt);
 }
 
 std::optional<RmContainer> ResourceManager::ContainerReport(const ContainerId& container) const {
   auto active = Active();
   if (active == nullptr) return std::nullopt;
-  return active->containers().Get(container);
+  return FacadeOf(*active).ContainerReport(container);
+}
+
+ResourceSeconds ResourceManager::UsageSecondsOf(const ApplicationId& app) const {
+  auto active = Active();
+  if (active == nullptr) return {};
+  return FacadeOf(*active).UsageSecondsOf(app);
 }
 
 std::vector<NodeReport> ResourceManager::NodeReports() const {
   auto active = Active();
   if (active == nullptr) return {};
-  return active->nodes().Nodes();
+  return FacadeOf(*active).NodeReports();
 }
 
 std::optional<NodeReport> ResourceManager::NodeReportOf(const NodeId& node) const {
   auto active = Active();
   if (active == nullptr) return std::nullopt;
-  return active->nodes().Get(node);
+  return FacadeOf(*active).NodeReportOf(node);
 }
 
 ClusterNodeCounts ResourceManager::NodeCounts() const {
   auto active = Active();
   if (active == nullptr) return {};
-  return active->nodes().Counts();
+  return FacadeOf(*active).NodeCounts();
+}
+
+QueueStatsSnapshot ResourceManager::QueueStatistics() const {
+  auto active = Active();
+  if (active == nullptr) {
+    // The tree's queues with nothing in them, so that a reader indexing by
+    // queue finds every one.
+    QueueStatsSnapshot empty;
+    empty.tree = queues_->Current();
+    empty.stats.resize(empty.tree->queues().size());
+    return empty;
+  }
+  return FacadeOf(*active).QueueStatistics();
+}
+
+ClusterResources ResourceManager::ClusterResourceReport() const {
+  auto active = Active();
+  if (active == nullptr) return {};
+  return FacadeOf(*active).ClusterResourceReport();
+}
+
+std::optional<PoolReport> ResourceManager::PoolStatus() const {
+  auto active = Active();
+  if (active == nullptr) return std::nullopt;
+  return FacadeOf(*active).PoolStatus();
+}
+
+Result<Token> ResourceManager::AmrmTokenOf(const ApplicationAttemptId& attempt) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return FacadeOf(*active).AmrmTokenOf(attempt);
+}
+
+Result<Token> ResourceManager::CreateDelegationToken(std::string_view owner,
+                                                     std::string_view renewer,
+                                                     std::string_view real_user) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return FacadeOf(*active).CreateDelegationToken(owner, renewer, real_user);
+}
+
+Result<int64_t> ResourceManager::RenewDelegationToken(const Token& token,
+                                                      std::string_view renewer) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return FacadeOf(*active).RenewDelegationToken(token, renewer);
+}
+
+Status ResourceManager::CancelDelegationToken(const Token& token, std::string_view canceller) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return FacadeOf(*active).CancelDelegationToken(token, canceller);
+}
+
+Result<RmDelegationTokenSecret> ResourceManager::RetrieveDelegationTokenSecret(
+    std::string_view identifier) const {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  return FacadeOf(*active).RetrieveDelegationTokenSecret(identifier);
 }
 
 // ---- Nodes ----
@@ -394,7 +469,6 @@ bool ResourceManager::holding_placements() const {
 ApplicationManager& ResourceManager::apps() { return ActiveOrDie().apps(); }
 AttemptAllocator& ResourceManager::attempt_allocator() { return ActiveOrDie().attempt_allocator(); }
 NodeRegistry& ResourceManager::nodes() { return ActiveOrDie().nodes(); }
-ContainerRegistry& ResourceManager::containers() { return ActiveOrDie().containers(); }
 pool::SchedulerPool& ResourceManager::pool() { return ActiveOrDie().pool(); }
 SecretManagers ResourceManager::secrets() { return ActiveOrDie().secrets(); }
 AppStore* ResourceManager::app_store() { return ActiveOrDie().app_store(); }

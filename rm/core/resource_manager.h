@@ -25,12 +25,14 @@
 //
 // Thread contract: the lifecycle methods from one controlling thread; every
 // other method is thread-safe and may run concurrently with a transition (a
-// call holds the activation it started on until it returns). The accessors
-// to the active objects (apps(), nodes(), ...) are for front ends not yet
-// moved onto the use-case methods: what they return is valid until the next
+// call holds the activation it started on until it returns). The client
+// service and the web side see it as a ClientFacade (client_facade.h). The
+// accessors to the active objects (apps(), nodes(), pool()) are for the
+// wind tunnel, benches and tests: what they return is valid until the next
 // TransitionToStandby or Stop.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -45,9 +47,12 @@
 #include "rm/apps/app_manager.h"
 #include "rm/config/configuration.h"
 #include "rm/core/active_services.h"
+#include "rm/core/client_facade.h"
 #include "rm/core/core_settings.h"
+#include "rm/core/ha_state.h"
 #include "rm/core/node_protocol.h"
 #include "rm/core/node_tracker.h"
+#include "rm/core/registry_facade.h"
 #include "rm/queues/access_control_list.h"
 #include "rm/queues/os_group_mapping.h"
 #include "rm/queues/queue_manager.h"
@@ -73,10 +78,7 @@ struct ResourceManagerOptions {
   std::function<void()> on_fatal_store_failure;
 };
 
-enum class HaState { kInitializing, kStandby, kActive, kStopped };
-const char* HaStateName(HaState state);
-
-class ResourceManager final : public NodeProtocol {
+class ResourceManager final : public NodeProtocol, public ClientFacade {
  public:
   // Parses and checks the configuration (errors name the file, key and
   // value), reads the queue tree, makes the state store object (not opened:
@@ -103,16 +105,16 @@ class ResourceManager final : public NodeProtocol {
   // discarded is for the HA work to cancel first: the daemon never goes
   // standby before Stop.)
   void TransitionToStandby();
-  HaState ha_state() const;
+  HaState ha_state() const override;
   bool active() const { return ha_state() == HaState::kActive; }
 
   // ---- Always on ----
   const Configuration& conf() const { return conf_; }
-  const Clock* clock() const { return clock_; }
+  const Clock* clock() const override { return clock_; }
   const CoreSettings& settings() const { return settings_; }
   const HadoopLineTraits& hadoop() const { return settings_.hadoop(); }
   const QueueManager& queues() const { return *queues_; }
-  const GroupMapping& groups() const { return *groups_; }
+  const GroupMapping& groups() const override { return *groups_; }
   // yarn.admin.acl as last read.
   AccessControlList AdminAcl() const;
   std::vector<std::string> GroupsOf(const std::string& user) const;
@@ -138,39 +140,43 @@ class ResourceManager final : public NodeProtocol {
   // refreshUserToGroupsMappings: forgets the cached group memberships.
   void RefreshUserToGroups();
 
-  // ---- Applications (ApplicationClientProtocol, REST) ----
-  // Each answers StandbyException while standby; otherwise as the
-  // ApplicationManager method it delegates to (app_manager.h).
-  Result<ApplicationId> NewApplicationId();
-  Status SubmitApplication(Submission submission);
-  Result<bool> KillApplication(const ApplicationId& app, const std::string& diagnostics);
-  // moveApplicationAcrossQueues to the leaf queue `queue` (full path or
-  // leaf name), for `user` in `groups`: AccessControlException if the queue
-  // does not exist or the user may not submit to it (Hadoop's message),
-  // then as ApplicationManager::Move under that queue's limits. The caller
-  // checked the user may modify the app.
+  // ---- ClientFacade: applications, reports, tokens (client_facade.h) ----
+  // Each answers as RegistryFacade over the current activation; while
+  // standby, StandbyException or an empty report as ClientFacade says.
+  int64_t ClusterTimestamp() const override;
+  std::shared_ptr<const QueueTree> QueueReport() const override { return queues_->Current(); }
+  Result<ApplicationId> NewApplicationId() override;
+  Result<pool::Resource> MaximumAllocation() const override;
+  Status SubmitApplication(Submission submission) override;
+  Result<bool> KillApplication(const ApplicationId& app, const std::string& diagnostics) override;
   Status MoveApplication(const ApplicationId& app, const std::string& queue,
-                         const std::string& user, const std::vector<std::string>& groups);
-  Result<int32_t> UpdateApplicationPriority(const ApplicationId& app, int32_t priority);
+                         const std::string& user, const std::vector<std::string>& groups) override;
+  Result<int32_t> UpdateApplicationPriority(const ApplicationId& app, int32_t priority) override;
   Result<ApplicationManager::LifetimeUpdate> UpdateApplicationLifetime(const ApplicationId& app,
-                                                                       int64_t expiry_ms);
+                                                                       int64_t expiry_ms) override;
   Status FailApplicationAttempt(const ApplicationAttemptId& attempt,
-                                const std::string& diagnostics);
-
-  // ---- Reports (snapshots; empty while standby) ----
-  Result<RmApp> ApplicationReport(const ApplicationId& app) const;
-  std::vector<RmApp> ApplicationReports() const;
+                                const std::string& diagnostics) override;
+  Result<NodeId> SignalContainer(const ContainerId& container, SignalCommand command) override;
+  Result<RmApp> ApplicationReport(const ApplicationId& app) const override;
+  std::vector<RmApp> ApplicationReports() const override;
   // ApplicationAttemptNotFoundException / ApplicationNotFoundException.
   Result<RmAttempt> AttemptReport(const ApplicationAttemptId& attempt) const;
-  // The live containers of an attempt (task and AM containers the
-  // container registry holds).
-  std::vector<RmContainer> ContainerReports(const ApplicationAttemptId& attempt) const;
-  std::optional<RmContainer> ContainerReport(const ContainerId& container) const;
-  std::vector<NodeReport> NodeReports() const;
-  std::optional<NodeReport> NodeReportOf(const NodeId& node) const;
-  ClusterNodeCounts NodeCounts() const;
-  // The queue tree now in force (always on).
-  std::shared_ptr<const QueueTree> QueueReport() const { return queues_->Current(); }
+  std::vector<RmContainer> ContainerReports(const ApplicationAttemptId& attempt) const override;
+  std::optional<RmContainer> ContainerReport(const ContainerId& container) const override;
+  ResourceSeconds UsageSecondsOf(const ApplicationId& app) const override;
+  std::vector<NodeReport> NodeReports() const override;
+  std::optional<NodeReport> NodeReportOf(const NodeId& node) const override;
+  ClusterNodeCounts NodeCounts() const override;
+  QueueStatsSnapshot QueueStatistics() const override;
+  ClusterResources ClusterResourceReport() const override;
+  std::optional<PoolReport> PoolStatus() const override;
+  Result<Token> AmrmTokenOf(const ApplicationAttemptId& attempt) override;
+  Result<Token> CreateDelegationToken(std::string_view owner, std::string_view renewer,
+                                      std::string_view real_user) override;
+  Result<int64_t> RenewDelegationToken(const Token& token, std::string_view renewer) override;
+  Status CancelDelegationToken(const Token& token, std::string_view canceller) override;
+  Result<RmDelegationTokenSecret> RetrieveDelegationTokenSecret(
+      std::string_view identifier) const override;
 
   // ---- Nodes (ResourceTracker; NodeTracker) ----
   // StandbyException while standby (an HA NodeManager's RM proxy fails
@@ -192,11 +198,10 @@ class ResourceManager final : public NodeProtocol {
   // True while new placements wait for the previous run's nodes.
   bool holding_placements() const;
 
-  // ---- The active objects, for front ends still on Deps structs ----
+  // ---- The active objects, for the wind tunnel, benches and tests ----
   // CHECK-fail while standby. Valid until the next TransitionToStandby/Stop.
   ApplicationManager& apps();
   NodeRegistry& nodes();
-  ContainerRegistry& containers();
   pool::SchedulerPool& pool();
   SecretManagers secrets();
   // Null when nothing is stored.
@@ -215,6 +220,8 @@ class ResourceManager final : public NodeProtocol {
   // Active() or StandbyException.
   Result<std::shared_ptr<ActiveServices>> ActiveOrStandby() const EXCLUDES(state_mu_);
   ActiveServices& ActiveOrDie() const;
+  // The client-facing use cases over one activation (registry_facade.h).
+  RegistryFacade FacadeOf(ActiveServices& active) const;
   // Stops the active services (if active) and hands them back, the RM then
   // standby.
   std::shared_ptr<ActiveServices> StopActiveServices() EXCLUDES(state_mu_);
@@ -240,6 +247,10 @@ class ResourceManager final : public NodeProtocol {
   std::shared_ptr<ActiveServices> active_ GUARDED_BY(state_mu_);
   // Stop()'s: stopped, kept until the destructor. Lifecycle thread only.
   std::shared_ptr<ActiveServices> final_activation_;
+
+  // The last activation's cluster timestamp (ClusterTimestamp while
+  // standby).
+  std::atomic<int64_t> last_cluster_timestamp_{0};
 
   mutable Mutex admin_mu_;
   AccessControlList admin_acl_ GUARDED_BY(admin_mu_);

@@ -10,13 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "base/clock.h"
-#include "rm/apps/app_manager.h"
 #include "rm/config/configuration.h"
-#include "rm/containers/container_registry.h"
-#include "rm/nodes/node_registry.h"
-#include "rm/queues/queue_manager.h"
-#include "scheduler_pool/scheduler_pool.h"
+#include "rm/core/client_facade.h"
 #include "wire/ipc/rpc_server.h"
 
 namespace spindle::web {
@@ -24,16 +19,12 @@ namespace spindle::web {
 struct MetricsDeps {
   // The RM's configuration (/conf, and the instrumentation ACL keys).
   const rm::Configuration* conf = nullptr;
-  const rm::ApplicationManager* apps = nullptr;
-  const rm::NodeRegistry* nodes = nullptr;
-  const rm::QueueManager* queues = nullptr;
-  const rm::ContainerRegistry* containers = nullptr;
-  const pool::SchedulerPool* pool = nullptr;
+  // The RM core (rm/core/client_facade.h): ClusterMetrics, QueueMetrics and
+  // RMNMInfo beans and the pool's samples; null: none of them. While the
+  // core is standby they show an empty cluster.
+  const rm::ClientFacade* core = nullptr;
   // One RpcActivityForPort<port> bean each.
   std::vector<const ipc::RpcServer*> rpc_servers;
-  // The RM's clock (apps' start times are on it: running_* buckets).
-  // Default: the system clock.
-  const Clock* clock = nullptr;
   // tag.Hostname; default: this host's name.
   std::string hostname;
   // Whether `user` is in yarn.admin.acl (for

@@ -19,7 +19,9 @@ HttpResponse JmxHandler(const MetricsDeps& deps, const HttpRequest& request) {
 
 HttpResponse PrometheusHandler(const MetricsDeps& deps, const HttpRequest&) {
   std::optional<pool::PoolMetrics> pool;
-  if (deps.pool != nullptr) pool = deps.pool->Metrics();
+  if (deps.core != nullptr) {
+    if (std::optional<rm::PoolReport> report = deps.core->PoolStatus()) pool = report->metrics;
+  }
   auto process = ReadProcessStats();
   return PrometheusResponse(RenderPrometheus(CollectBeans(deps), pool ? &*pool : nullptr,
                                              process.ok() ? &*process : nullptr));

@@ -6,8 +6,8 @@
 
 #include <map>
 
-#include "am_protocol/client_service/queue_statistics.h"
 #include "base/json/json_writer.h"
+#include "rm/core/queue_statistics.h"
 #include "web/metrics/process_stats.h"
 
 namespace spindle::web {
@@ -15,13 +15,11 @@ namespace {
 
 constexpr char kRmPrefix[] = "Hadoop:service=ResourceManager,name=";
 
-int64_t NowMs(const MetricsDeps& deps) {
-  return (deps.clock != nullptr ? deps.clock : SystemClock::Get())->WallMillis();
-}
+int64_t NowMs(const MetricsDeps& deps) { return deps.core->clock()->WallMillis(); }
 
 void AddClusterMetrics(const MetricsDeps& deps, const std::string& host, std::vector<Bean>* out) {
-  if (deps.nodes == nullptr) return;
-  const rm::ClusterNodeCounts counts = deps.nodes->Counts();
+  if (deps.core == nullptr) return;
+  const rm::ClusterNodeCounts counts = deps.core->NodeCounts();
   Bean b;
   b.name = std::string(kRmPrefix) + "ClusterMetrics";
   b.modeler_type = "ClusterMetrics";
@@ -37,12 +35,7 @@ void AddClusterMetrics(const MetricsDeps& deps, const std::string& host, std::ve
   b.Gauge("NumUnhealthyNMs", counts.unhealthy);
   b.Gauge("NumRebootedNMs", counts.rebooted);
   b.Gauge("NumShutdownNMs", counts.shutdown);
-  pool::Resource capability;
-  for (const rm::NodeReport& node : deps.nodes->Nodes()) {
-    if (node.state == rm::NodeState::kRunning || node.state == rm::NodeState::kDecommissioning) {
-      capability += node.capability;
-    }
-  }
+  const pool::Resource capability = deps.core->ClusterResourceReport().total;
   b.Gauge("CapabilityMB", capability.memory_mb());
   b.Gauge("CapabilityVirtualCores", capability.vcores());
   out->push_back(std::move(b));
@@ -54,12 +47,12 @@ struct RunningBuckets {
 };
 
 void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vector<Bean>* out) {
-  if (deps.queues == nullptr || deps.nodes == nullptr) return;
-  const auto tree = deps.queues->Current();
-  const std::vector<rm::RmApp> apps =
-      deps.apps != nullptr ? deps.apps->ListApps() : std::vector<rm::RmApp>{};
-  const client_service::QueueStatsSnapshot snapshot =
-      client_service::SnapshotQueueStats(*tree, apps, *deps.nodes, deps.pool, deps.containers);
+  if (deps.core == nullptr) return;
+  // The statistics and the tree they index, taken together.
+  const rm::QueueStatsSnapshot snapshot = deps.core->QueueStatistics();
+  if (snapshot.tree == nullptr) return;
+  const rm::QueueTree* tree = snapshot.tree.get();
+  const std::vector<rm::RmApp> apps = deps.core->ApplicationReports();
   const auto& queues = tree->queues();
   std::map<const rm::CsQueue*, size_t> index;
   for (size_t i = 0; i < queues.size(); ++i) index[&queues[i]] = i;
@@ -73,8 +66,8 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
     if (leaf == nullptr) continue;
     const size_t i = index[leaf];
     const rm::YarnAppState state = app.yarn_state();
-    if (client_service::IsLive(state) && app.in_pool) ++active[i];
-    if (client_service::ClassifyApp(app) == client_service::AppCount::kRunning) {
+    if (rm::IsLive(state) && app.in_pool) ++active[i];
+    if (rm::ClassifyApp(app) == rm::AppCount::kRunning) {
       const int64_t minutes = (now_ms - app.start_time_ms) / 60000;
       RunningBuckets& r = running[i];
       ++(minutes < 60 ? r.b0 : minutes < 300 ? r.b60 : minutes < 1440 ? r.b300 : r.b1440);
@@ -90,7 +83,7 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
   }
   for (size_t i = 0; i < queues.size(); ++i) {
     const rm::CsQueue& queue = queues[i];
-    const client_service::QueueStats& stats = snapshot.stats[i];
+    const rm::QueueStats& stats = snapshot.stats[i];
     // q0=root,q1=eng,q2=batch
     std::string keys;
     int level = 0;
@@ -124,8 +117,8 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
     b.Gauge("AllocatedVCores", stats.used.vcores());
     b.Gauge("AllocatedContainers", stats.allocated_containers);
     // QueueMetrics.setAvailableResourcesToQueue: the guaranteed share left.
-    const pool::Resource available = client_service::AvailableToQueue(
-        client_service::ScaledResource(snapshot.cluster, queue.absolute_capacity), stats.used);
+    const pool::Resource available = rm::AvailableToQueue(
+        rm::ScaledResource(snapshot.cluster, queue.absolute_capacity), stats.used);
     b.Gauge("AvailableMB", available.memory_mb());
     b.Gauge("AvailableVCores", available.vcores());
     // Spindle never reserves: these are a true zero.
@@ -254,13 +247,11 @@ void AddRpcActivity(const MetricsDeps& deps, const std::string& host, std::vecto
 }
 
 void AddRmNmInfo(const MetricsDeps& deps, std::vector<Bean>* out) {
-  if (deps.nodes == nullptr) return;
-  const std::map<rm::NodeId, int32_t> live = deps.containers != nullptr
-                                                 ? deps.containers->LiveCountByNode()
-                                                 : std::map<rm::NodeId, int32_t>{};
+  if (deps.core == nullptr) return;
   json::JsonWriter w;
   w.BeginArray();
-  for (const rm::NodeReport& node : deps.nodes->Nodes()) {
+  // num_containers: the live containers the RM placed there.
+  for (const rm::NodeReport& node : deps.core->NodeReports()) {
     // RMNMInfo lists the RM's active node map: inactive (lost,
     // decommissioned, shut down, rebooted) nodes are not in it.
     if (node.state == rm::NodeState::kLost || node.state == rm::NodeState::kDecommissioned ||
@@ -276,9 +267,7 @@ void AddRmNmInfo(const MetricsDeps& deps, std::vector<Bean>* out) {
     w.Field("LastHealthUpdate", node.last_health_report_ms);
     w.Field("HealthReport", node.health_report);
     w.Field("NodeManagerVersion", node.nm_version);
-    auto count = live.find(node.info.id);
-    w.Field("NumContainers", deps.containers != nullptr ? (count == live.end() ? 0 : count->second)
-                                                        : node.num_containers);
+    w.Field("NumContainers", node.num_containers);
     w.Field("UsedMemoryMB", node.used.memory_mb());
     w.Field("AvailableMemoryMB",
             std::max<int64_t>(0, node.capability.memory_mb() - node.used.memory_mb()));

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "am_protocol/client_service/report_builder.h"
+#include "web/rest/cluster_info.h"
 #include "web/rest/resource_info.h"
 
 namespace spindle::web::rest {
@@ -80,12 +81,12 @@ RestNode AppInfoNode(const ClusterWebDeps& deps, const rm::RmApp& app, bool has_
            !has_url ? "UNASSIGNED" : (app.finish_time_ms == 0 ? "ApplicationMaster" : "History"));
   if (has_url) info.Str("trackingUrl", tracking_url);
   info.Str("diagnostics", ReportBuilder::Diagnostics(app))
-      .Int("clusterId", deps.identity.cluster_timestamp)
+      .Int("clusterId", ClusterIdentityNow(deps).cluster_timestamp)
       .Str("applicationType", s.type)
       .Str("applicationTags", Join(s.tags, ","))
       .Int("priority", s.priority);
 
-  const Clock* clock = deps.clock != nullptr ? deps.clock : SystemClock::Get();
+  const Clock* clock = deps.core->clock();
   const bool has_am = has_access && attempt != nullptr && attempt->am_container.has_value();
   std::optional<client_service::AppUsage> usage;
   if (has_access) usage = deps.client->UsageOf(app);
@@ -125,8 +126,7 @@ RestNode AppInfoNode(const ClusterWebDeps& deps, const rm::RmApp& app, bool has_
       allocated_mb = allocated_vcores = reserved_mb = reserved_vcores = running = -1;
     }
   }
-  rm::ResourceSeconds seconds;
-  if (deps.containers != nullptr) seconds = deps.containers->UsageSecondsOf(s.id);
+  const rm::ResourceSeconds seconds = deps.core->UsageSecondsOf(s.id);
   info.Int("allocatedMB", allocated_mb)
       .Int("allocatedVCores", allocated_vcores)
       .Int("reservedMB", reserved_mb)

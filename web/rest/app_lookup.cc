@@ -4,11 +4,11 @@
 
 namespace spindle::web::rest {
 
-std::optional<rm::RmApp> FindAppParam(const rm::ApplicationManager& apps, const std::string& text,
+std::optional<rm::RmApp> FindAppParam(const rm::ClientFacade& core, const std::string& text,
                                       RestError* error) {
   const std::optional<rm::ApplicationId> id = ParseAppIdParam(text, error);
   if (!id.has_value()) return std::nullopt;
-  auto app = apps.GetApp(*id);
+  auto app = core.ApplicationReport(*id);
   if (!app.ok()) {
     *error = RestError::NotFound("app with id: " + text + " not found");
     return std::nullopt;

@@ -3,18 +3,18 @@
 // malformed id, rest_params.h), then NotFoundException "app with id: <id>
 // not found" for an unknown one.
 //
-// Thread-safety: as ApplicationManager (thread-safe).
+// Thread-safety: as the core (thread-safe).
 #pragma once
 
 #include <optional>
 #include <string>
 
-#include "rm/apps/app_manager.h"
+#include "rm/core/client_facade.h"
 #include "web/rest/rest_response.h"
 
 namespace spindle::web::rest {
 
-std::optional<rm::RmApp> FindAppParam(const rm::ApplicationManager& apps, const std::string& text,
+std::optional<rm::RmApp> FindAppParam(const rm::ClientFacade& core, const std::string& text,
                                       RestError* error);
 
 }  // namespace spindle::web::rest

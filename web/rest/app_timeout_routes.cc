@@ -39,7 +39,7 @@ int64_t NowMs(const AppWriteDeps& deps) { return deps.client->clock().WallMillis
 
 HttpResponse Timeouts(const AppWriteDeps& deps, const HttpRequest& request) {
   RestError error;
-  auto app = FindAppParam(*deps.apps, request.PathParam("appid"), &error);
+  auto app = FindAppParam(*deps.core, request.PathParam("appid"), &error);
   if (!app.has_value()) return RenderError(request, error);
   RestNode body;
   body.Items("timeout", {TimeoutNode(*app, NowMs(deps))});
@@ -48,7 +48,7 @@ HttpResponse Timeouts(const AppWriteDeps& deps, const HttpRequest& request) {
 
 HttpResponse Timeout(const AppWriteDeps& deps, const HttpRequest& request) {
   RestError error;
-  auto app = FindAppParam(*deps.apps, request.PathParam("appid"), &error);
+  auto app = FindAppParam(*deps.core, request.PathParam("appid"), &error);
   if (!app.has_value()) return RenderError(request, error);
   // ApplicationTimeoutType.valueOf(toUpperCase(type.trim())).
   const std::string type = Trim(request.PathParam("type"));
@@ -71,7 +71,7 @@ HttpResponse UpdateTimeout(const AppWriteDeps& deps, const HttpRequest& request)
   if (!body.has_value()) return refused;
   const std::string app_id = request.PathParam("appid");
   RestError error;
-  auto app = FindAppParam(*deps.apps, app_id, &error);
+  auto app = FindAppParam(*deps.core, app_id, &error);
   if (!app.has_value()) return RenderError(request, error);
   // JSON keeps AppTimeoutInfo's root ("timeout"); the XML reader already
   // stripped it. JAXB leaves a field it cannot read at its default: type
@@ -113,7 +113,7 @@ HttpResponse UpdateTimeout(const AppWriteDeps& deps, const HttpRequest& request)
     return RenderError(
         request, RestError::Of("java.lang.reflect.UndeclaredThrowableException", std::nullopt));
   }
-  auto now = deps.apps->GetApp(app->submission.id);
+  auto now = deps.core->ApplicationReport(app->submission.id);
   return RenderDocument(request,
                         RestDocument("timeout", TimeoutNode(now.ok() ? *now : *app, NowMs(deps))));
 }
@@ -121,7 +121,7 @@ HttpResponse UpdateTimeout(const AppWriteDeps& deps, const HttpRequest& request)
 }  // namespace
 
 void AddAppTimeoutRoutes(Router* router, const AppWriteDeps& deps) {
-  CHECK(deps.client != nullptr && deps.apps != nullptr) << "AppWriteDeps needs client and apps";
+  CHECK(deps.client != nullptr && deps.core != nullptr) << "AppWriteDeps needs client and core";
   router->Add(HttpMethod::kGet, "/ws/v1/cluster/apps/{appid}/timeouts",
               [deps](const HttpRequest& request) { return Timeouts(deps, request); });
   router->Add(HttpMethod::kGet, "/ws/v1/cluster/apps/{appid}/timeouts/{type}",

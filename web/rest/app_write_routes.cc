@@ -22,8 +22,7 @@ namespace y = hadoop::yarn;
 // RMWebServices.getRMAppForAppId: an empty id is NotFound, a malformed one
 // BadRequest (the IllegalArgumentException's toString), an unknown one
 // NotFound.
-Result<rm::RmApp> FindApp(const rm::ApplicationManager& apps, const std::string& text,
-                          RestError* error) {
+Result<rm::RmApp> FindApp(const rm::ClientFacade& core, const std::string& text, RestError* error) {
   if (text.empty()) {
     *error = RestError::NotFound("appId, " + text + ", is empty or null");
     return Status::NotFound("");
@@ -34,7 +33,7 @@ Result<rm::RmApp> FindApp(const rm::ApplicationManager& apps, const std::string&
                                         "Invalid ApplicationId: " + text);
     return Status::InvalidArgument("");
   }
-  auto app = apps.GetApp(*id);
+  auto app = core.ApplicationReport(*id);
   if (!app.ok()) {
     *error = RestError::NotFound("app with id: " + text + " not found");
     return Status::NotFound("");
@@ -67,9 +66,14 @@ HttpResponse Submit(const AppWriteDeps& deps, const HttpRequest& request) {
   std::optional<json::JsonValue> body =
       ReadBody(request, "application-submission-context", &refused);
   if (!body.has_value()) return refused;
+  auto max_allocation = deps.core->MaximumAllocation();
+  if (!max_allocation.ok()) {
+    return RenderError(request, RestError::Of(std::string(max_allocation.status().java_class()),
+                                              max_allocation.status().message()));
+  }
   SubmissionLimits limits;
-  limits.max_memory_mb = deps.apps->options().max_allocation.memory_mb();
-  limits.max_vcores = deps.apps->options().max_allocation.vcores();
+  limits.max_memory_mb = max_allocation->memory_mb();
+  limits.max_vcores = max_allocation->vcores();
   auto context = SubmissionContextFromJson(*body, limits);
   if (!context.ok()) return RenderError(request, RestError::BadRequest(context.status().message()));
   y::SubmitApplicationRequestProto submit;
@@ -95,7 +99,7 @@ HttpResponse UpdateState(const AppWriteDeps& deps, const HttpRequest& request) {
   const json::JsonValue* diagnostics = body->is_object() ? body->Find("diagnostics") : nullptr;
   const std::string app_id = request.PathParam("appid");
   RestError error;
-  auto app = FindApp(*deps.apps, app_id, &error);
+  auto app = FindApp(*deps.core, app_id, &error);
   if (!app.ok()) return RenderError(request, error);
   const std::string target_state =
       target != nullptr && (target->is_string() || target->is_number()) ? target->text() : "";
@@ -120,7 +124,7 @@ HttpResponse UpdateState(const AppWriteDeps& deps, const HttpRequest& request) {
                                                            : std::string(status.java_class()),
                                status.message()));
   }
-  auto now = deps.apps->GetApp(app->submission.id);
+  auto now = deps.core->ApplicationReport(app->submission.id);
   const rm::RmApp& current = now.ok() ? *now : *app;
   if (killed.is_kill_completed()) return RenderDocument(request, AppStateDocument(current));
   HttpResponse accepted = RenderDocument(request, AppStateDocument(current), 202);
@@ -158,7 +162,7 @@ HttpResponse SignalToContainer(const AppWriteDeps& deps, const HttpRequest& requ
 }
 
 void AddAppWriteRoutes(Router* router, const AppWriteDeps& deps) {
-  CHECK(deps.client != nullptr && deps.apps != nullptr) << "AppWriteDeps needs client and apps";
+  CHECK(deps.client != nullptr && deps.core != nullptr) << "AppWriteDeps needs client and core";
   router->Add(HttpMethod::kPost, "/ws/v1/cluster/apps/new-application",
               [deps](const HttpRequest& request) { return NewApplication(deps, request); });
   router->Add(HttpMethod::kPost, "/ws/v1/cluster/apps",

@@ -36,16 +36,17 @@
 #include <string>
 
 #include "am_protocol/client_service/client_rm_service.h"
-#include "rm/apps/app_manager.h"
+#include "rm/core/client_facade.h"
 #include "web/http/router.h"
 #include "web/rest/web_caller.h"
 
 namespace spindle::web::rest {
 
 struct AppWriteDeps {
-  // Required: the RM's ApplicationClientProtocol service and its apps.
+  // Required: the RM's ApplicationClientProtocol service and the core it
+  // calls.
   client_service::ClientRmService* client = nullptr;
-  rm::ApplicationManager* apps = nullptr;
+  rm::ClientFacade* core = nullptr;
   WebCallerOptions callers;
 };
 

@@ -4,6 +4,15 @@
 
 namespace spindle::web::rest {
 
+ClusterIdentity ClusterIdentityNow(const ClusterWebDeps& deps) {
+  ClusterIdentity identity = deps.identity;
+  if (const int64_t timestamp = deps.core->ClusterTimestamp(); timestamp != 0) {
+    identity.cluster_timestamp = timestamp;
+  }
+  identity.ha_state = rm::HaStateName(deps.core->ha_state());
+  return identity;
+}
+
 RestDocument ClusterInfoDocument(const ClusterIdentity& identity) {
   RestNode info;
   // Spindle is the RM and speaks for the Hadoop release it emulates: the

@@ -5,7 +5,7 @@
 // hadoopBuildVersion, hadoopVersionBuiltOn, haZooKeeperConnectionState
 // (2.6/2.7 had all but rmStateStoreName and haZooKeeperConnectionState).
 //
-// Thread-safety: pure function.
+// Thread-safety: pure functions over the thread-safe core.
 #pragma once
 
 #include "web/rest/cluster_web_deps.h"
@@ -14,5 +14,10 @@
 namespace spindle::web::rest {
 
 RestDocument ClusterInfoDocument(const ClusterIdentity& identity);
+
+// `deps.identity` with the core's HA state and its cluster timestamp (once
+// it has one: a standby keeps the last activation's, as Hadoop's
+// ResourceManager.clusterTimeStamp outlives its active services).
+ClusterIdentity ClusterIdentityNow(const ClusterWebDeps& deps);
 
 }  // namespace spindle::web::rest

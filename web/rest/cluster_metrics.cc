@@ -3,42 +3,23 @@
 #include <algorithm>
 #include <utility>
 
-#include "am_protocol/client_service/queue_statistics.h"
+#include "rm/core/queue_statistics.h"
 #include "web/rest/resource_info.h"
 
 namespace spindle::web::rest {
 
-ClusterResources SnapshotClusterResources(const ClusterWebDeps& deps) {
-  ClusterResources out;
-  for (const rm::NodeReport& node : deps.nodes->Nodes()) {
-    if (node.state == rm::NodeState::kRunning || node.state == rm::NodeState::kDecommissioning) {
-      out.total += node.capability;
-    }
-  }
-  if (deps.pool != nullptr) {
-    const auto tree = deps.queues->Current();
-    for (const rm::CsQueue* leaf : tree->Leaves()) {
-      auto id = deps.pool->FindQueue(rm::QueueTree::PoolQueueName(*leaf));
-      if (id.ok()) out.allocated += deps.pool->queues().Usage(*id);
-    }
-  }
-  return out;
-}
-
 RestDocument ClusterMetricsDocument(const ClusterWebDeps& deps) {
-  client_service::QueueStats apps;
-  for (const rm::RmApp& app : deps.apps->ListApps()) client_service::CountApp(app, &apps);
-  const ClusterResources resources = SnapshotClusterResources(deps);
+  rm::QueueStats apps;
+  for (const rm::RmApp& app : deps.core->ApplicationReports()) rm::CountApp(app, &apps);
+  const rm::ClusterResources resources = deps.core->ClusterResourceReport();
   const pool::Resource& allocated = resources.allocated;
   const int64_t available_mb =
       std::max<int64_t>(0, resources.total.memory_mb() - allocated.memory_mb());
   const int64_t available_vcores =
       std::max<int64_t>(0, resources.total.vcores() - allocated.vcores());
   int64_t containers = 0;
-  if (deps.containers != nullptr) {
-    for (const auto& [node, count] : deps.containers->LiveCountByNode()) containers += count;
-  }
-  const rm::ClusterNodeCounts counts = deps.nodes->Counts();
+  for (const rm::NodeReport& node : deps.core->NodeReports()) containers += node.num_containers;
+  const rm::ClusterNodeCounts counts = deps.core->NodeCounts();
   const int64_t active = counts.active - counts.decommissioning;
   const int64_t total_nodes = active + counts.lost + counts.decommissioned + counts.rebooted +
                               counts.unhealthy + counts.decommissioning + counts.shutdown;

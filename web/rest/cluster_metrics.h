@@ -25,14 +25,6 @@
 
 namespace spindle::web::rest {
 
-// The cluster's usable capability (RUNNING and DECOMMISSIONING nodes) and
-// what the pool has allocated of it (summed over the leaf queues).
-struct ClusterResources {
-  pool::Resource total;
-  pool::Resource allocated;
-};
-ClusterResources SnapshotClusterResources(const ClusterWebDeps& deps);
-
 RestDocument ClusterMetricsDocument(const ClusterWebDeps& deps);
 
 }  // namespace spindle::web::rest

@@ -34,7 +34,7 @@ class Handlers {
       : options_(std::move(options)), deps_(std::move(deps)) {}
 
   HttpResponse ClusterInfo(const HttpRequest& request) const {
-    return RenderDocument(request, ClusterInfoDocument(deps_.identity));
+    return RenderDocument(request, ClusterInfoDocument(ClusterIdentityNow(deps_)));
   }
 
   HttpResponse Metrics(const HttpRequest& request) const {
@@ -80,7 +80,7 @@ class Handlers {
       return RenderError(request, RestError::Of("java.io.IOException", status.message()));
     std::vector<RestNode> items;
     for (const auto& report : response.applications()) {
-      auto app = deps_.apps->GetApp(client_service::FromProto(report.applicationid()));
+      auto app = deps_.core->ApplicationReport(client_service::FromProto(report.applicationid()));
       if (!app.ok()) continue;  // removed meanwhile
       if (!final_status.empty() &&
           UpperAscii(std::string(rm::Name(app->final_status))) != UpperAscii(final_status)) {
@@ -146,11 +146,11 @@ class Handlers {
         states.insert(*state);
       }
     }
-    const auto live = LiveCounts();
     std::vector<RestNode> items;
-    for (const rm::NodeReport& node : deps_.nodes->Nodes()) {
+    // num_containers: the live containers the RM placed there.
+    for (const rm::NodeReport& node : deps_.core->NodeReports()) {
       if (!states.empty() && states.count(node.state) == 0) continue;
-      items.push_back(NodeInfoNode(node, CountOn(live, node)));
+      items.push_back(NodeInfoNode(node, node.num_containers));
     }
     RestNode body;
     body.Items("node", std::move(items));
@@ -172,12 +172,11 @@ class Handlers {
       return RenderError(request, RestError::IllegalArgument("Invalid port: " + port_text));
     }
     rm::NodeId id{Trim(text.substr(0, colon)), static_cast<int32_t>(port)};
-    auto node = deps_.nodes->Get(id);
+    auto node = deps_.core->NodeReportOf(id);
     if (!node.has_value()) {
       return RenderError(request, RestError::NotFound("nodeId, " + text + ", is not found"));
     }
-    return RenderDocument(request,
-                          RestDocument("node", NodeInfoNode(*node, CountOn(LiveCounts(), *node))));
+    return RenderDocument(request, RestDocument("node", NodeInfoNode(*node, node->num_containers)));
   }
 
   HttpResponse AppStatistics(const HttpRequest& request) const {
@@ -194,7 +193,8 @@ class Handlers {
                                          ", we temporarily support at most one applicationType"));
     }
     const std::string type = types.empty() ? "*" : *types.begin();
-    return RenderDocument(request, AppStatisticsDocument(deps_.apps->ListApps(), *states, type));
+    return RenderDocument(request,
+                          AppStatisticsDocument(deps_.core->ApplicationReports(), *states, type));
   }
 
  private:
@@ -211,20 +211,9 @@ class Handlers {
     return std::nullopt;
   }
 
-  std::map<rm::NodeId, int32_t> LiveCounts() const {
-    return deps_.containers != nullptr ? deps_.containers->LiveCountByNode()
-                                       : std::map<rm::NodeId, int32_t>{};
-  }
-
-  int32_t CountOn(const std::map<rm::NodeId, int32_t>& live, const rm::NodeReport& node) const {
-    if (deps_.containers == nullptr) return node.num_containers;
-    auto it = live.find(node.info.id);
-    return it == live.end() ? 0 : it->second;
-  }
-
   // WebAppUtils.parseApplicationId, then the app (RMWebServices).
   std::optional<rm::RmApp> FindApp(const HttpRequest& request, RestError* error) const {
-    return FindAppParam(*deps_.apps, request.PathParam("appid"), error);
+    return FindAppParam(*deps_.core, request.PathParam("appid"), error);
   }
 
   // DeSelectFields.initFields.
@@ -278,7 +267,7 @@ class Handlers {
     if (Status s = number("finishedTimeEnd", kMax, &finished_end); !s.ok()) return s;
 
     const std::string queue = request.Query("queue").value_or("");
-    if (!queue.empty() && deps_.queues->Current()->Find(queue) == nullptr) {
+    if (!queue.empty() && deps_.core->QueueReport()->Find(queue) == nullptr) {
       return fail(RestError::BadRequest("Unknown queue: " + queue));
     }
     const std::string limit_text = request.Query("limit").value_or("");

@@ -4,6 +4,10 @@
 // URLs, progress, diagnostics), through the same code, as Hadoop's
 // RMWebServices goes through ClientRMService.
 //
+// Nothing here points into the core's registries: every read goes through
+// the core's ClientFacade, which answers for the activation of the moment
+// (empty reports while standby).
+//
 // Thread-safety: the pointees are thread-safe; the structs are values.
 #pragma once
 
@@ -11,15 +15,10 @@
 #include <string>
 
 #include "am_protocol/client_service/client_rm_service.h"
-#include "base/clock.h"
 #include "base/result.h"
-#include "rm/apps/app_manager.h"
 #include "rm/config/configuration.h"
 #include "rm/config/hadoop_line.h"
-#include "rm/containers/container_registry.h"
-#include "rm/nodes/node_registry.h"
-#include "rm/queues/queue_manager.h"
-#include "scheduler_pool/scheduler_pool.h"
+#include "rm/core/client_facade.h"
 
 namespace spindle::web::rest {
 
@@ -48,18 +47,12 @@ struct ClusterIdentity {
 };
 
 struct ClusterWebDeps {
-  // Required.
+  // Required: the RM's ApplicationClientProtocol service (filters, access,
+  // usage, tracking URLs) and the core it calls.
   client_service::ClientRmService* client = nullptr;
-  rm::ApplicationManager* apps = nullptr;
-  const rm::NodeRegistry* nodes = nullptr;
-  const rm::QueueManager* queues = nullptr;
-  // Optional: queue usage (zero without it).
-  const pool::SchedulerPool* pool = nullptr;
-  // Optional: live containers and their resource-seconds (AM containers
-  // only without it).
-  const rm::ContainerRegistry* containers = nullptr;
-  // Optional: the RM's clock, for elapsed times. Default: the system clock.
-  const Clock* clock = nullptr;
+  rm::ClientFacade* core = nullptr;
+  // What clusterInfo says; its cluster_timestamp and ha_state are the
+  // core's as it is now (cluster_info.h's ClusterIdentityNow).
   ClusterIdentity identity;
 };
 

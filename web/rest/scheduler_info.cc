@@ -3,7 +3,6 @@
 #include <utility>
 #include <vector>
 
-#include "web/rest/cluster_metrics.h"
 #include "web/rest/resource_info.h"
 
 namespace spindle::web::rest {
@@ -80,7 +79,6 @@ RestNode QueueNode(const rm::QueueTree& tree, const rm::CsQueue& queue,
 }  // namespace
 
 RestDocument SchedulerDocument(const ClusterWebDeps& deps, const std::string& caller) {
-  const auto tree = deps.queues->Current();
   y::GetQueueInfoRequestProto request;
   request.set_queuename("root");
   request.set_includeapplications(false);
@@ -91,7 +89,10 @@ RestDocument SchedulerDocument(const ClusterWebDeps& deps, const std::string& ca
   who.user = caller;
   // getQueueInfo of root cannot fail (root always exists).
   (void)deps.client->GetQueueInfo(who, request, &response);
-  const ClusterResources resources = SnapshotClusterResources(deps);
+  const rm::ClusterResources resources = deps.core->ClusterResourceReport();
+  // The tree now in force; the answer above names its queues in the same
+  // order (a refresh in between only shortens what is matched below).
+  const std::shared_ptr<const rm::QueueTree> tree = deps.core->QueueReport();
   const y::QueueInfoProto& root_info = response.queueinfo();
   const rm::CsQueue& root = tree->root();
 

@@ -103,8 +103,7 @@ std::string PoolJson(const pool::PoolMetrics& metrics, const std::vector<pool::S
   return w.Take();
 }
 
-HttpResponse ServePool(const HttpRequest& request, const pool::SchedulerPool& pool,
-                       const Clock& clock) {
+HttpResponse ServePool(const HttpRequest& request, const rm::ClientFacade& core) {
   std::optional<int64_t> seconds;
   if (std::optional<std::string> text = request.Query("seconds")) {
     seconds = ParseSeconds(*text);
@@ -114,19 +113,20 @@ HttpResponse ServePool(const HttpRequest& request, const pool::SchedulerPool& po
                                             std::to_string(kMaxSeconds) + ", not '" + *text + "'"));
     }
   }
-  // The series first: a point closed between the two reads then shows up in
-  // the counters too, never the other way round.
-  std::vector<pool::SeriesPoint> series = pool.Series();
-  pool::PoolMetrics metrics = pool.Metrics();
-  const Duration since_epoch = clock.Now() - pool.epoch();
+  std::optional<rm::PoolReport> report = core.PoolStatus();
+  if (!report.has_value()) {
+    return HttpResponse::Text(503, "the ResourceManager is standby: it runs no scheduler pool\n");
+  }
+  std::vector<pool::SeriesPoint>& series = report->series;
+  const Duration since_epoch = report->since_epoch;
   if (seconds) {
     const int64_t now_second =
         std::chrono::duration_cast<std::chrono::seconds>(since_epoch).count();
     std::erase_if(series,
                   [&](const pool::SeriesPoint& p) { return p.second < now_second - *seconds; });
   }
-  HttpResponse response = HttpResponse::Json(
-      200, PoolJson(metrics, series, since_epoch, pool::SyncModeName(pool.options().mode)));
+  HttpResponse response =
+      HttpResponse::Json(200, PoolJson(report->metrics, series, since_epoch, report->mode));
   response.headers.emplace_back("Cache-Control", "no-cache");
   return response;
 }

@@ -23,15 +23,17 @@
 //   placements, conflicts, delayP50Ms, delayP90Ms, delayP99Ms, backlog,
 //   meanStalenessMs, utilisation, quality.
 //
-// Thread-safety: stateless; the pool's Metrics()/Series() are thread-safe.
+// While the core is standby (no pool): 503 "the ResourceManager is standby".
+//
+// Thread-safety: stateless; the core's PoolStatus() is thread-safe.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "base/clock.h"
+#include "rm/core/client_facade.h"
 #include "scheduler_pool/metrics.h"
-#include "scheduler_pool/scheduler_pool.h"
 #include "web/http/http_message.h"
 
 namespace spindle::web {
@@ -40,8 +42,7 @@ namespace spindle::web {
 std::string PoolJson(const pool::PoolMetrics& metrics, const std::vector<pool::SeriesPoint>& series,
                      Duration since_epoch, const std::string& mode);
 
-// The handler: a snapshot of `pool` now, as JSON.
-HttpResponse ServePool(const HttpRequest& request, const pool::SchedulerPool& pool,
-                       const Clock& clock);
+// The handler: the core's pool now, as JSON.
+HttpResponse ServePool(const HttpRequest& request, const rm::ClientFacade& core);
 
 }  // namespace spindle::web

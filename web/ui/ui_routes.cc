@@ -80,12 +80,10 @@ void AddAssetRoutes(Router* router, std::span<const ui::EmbeddedAsset> assets) {
 
 void AddUiRoutes(Router* router, const UiDeps& deps) {
   AddAssetRoutes(router, ui::EmbeddedAssets());
-  if (deps.pool != nullptr) {
-    const pool::SchedulerPool* pool = deps.pool;
-    const Clock* clock = deps.clock;
-    router->Add(HttpMethod::kGet, "/ws/v1/spindle/pool", [pool, clock](const HttpRequest& request) {
-      return ServePool(request, *pool, *clock);
-    });
+  if (deps.core != nullptr) {
+    const rm::ClientFacade* core = deps.core;
+    router->Add(HttpMethod::kGet, "/ws/v1/spindle/pool",
+                [core](const HttpRequest& request) { return ServePool(request, *core); });
   }
 }
 

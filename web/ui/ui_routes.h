@@ -4,7 +4,7 @@
 //
 //   GET /, /cluster, /cluster/*   index.html (the app routes in the browser)
 //   GET /static/*                 the built JS/CSS; 404 for an unknown file
-//   GET /ws/v1/spindle/pool       pool_endpoint.h (when UiDeps::pool is set)
+//   GET /ws/v1/spindle/pool       pool_endpoint.h (when UiDeps::core is set)
 //
 // Every file answer carries a strong ETag; a request whose If-None-Match
 // names it gets 304 with no body. Files whose names carry a content hash are
@@ -12,27 +12,21 @@
 // (no-cache), so a new build is picked up at the next load.
 //
 // Thread-safety: the handlers are stateless over immutable data (and the
-// pool's thread-safe Metrics()/Series()); they may run on many threads.
+// core's thread-safe PoolStatus()); they may run on many threads.
 #pragma once
 
 #include <span>
 
-#include "base/clock.h"
+#include "rm/core/client_facade.h"
 #include "web/http/router.h"
 #include "web/ui/embedded_assets.h"
-
-namespace spindle::pool {
-class SchedulerPool;
-}
 
 namespace spindle::web {
 
 struct UiDeps {
-  // The RM's scheduler pool; null: no /ws/v1/spindle/pool route. Must
-  // outlive the router.
-  const pool::SchedulerPool* pool = nullptr;
-  // The pool's clock (the pool endpoint reports "now" on it).
-  const Clock* clock = SystemClock::Get();
+  // The RM core, whose PoolStatus() the pool endpoint reports; null: no
+  // /ws/v1/spindle/pool route. Must outlive the router.
+  const rm::ClientFacade* core = nullptr;
 };
 
 // Adds the UI's routes (the embedded build) to `router`.

@@ -1,9 +1,9 @@
 // RmHarness: a real RM core (SchedulerPool on a ManualClock, NodeRegistry,
-// ApplicationManager with a fake AM launcher, QueueManager) behind a real
-// ClientRmService served by an ipc::RpcServer on 127.0.0.1 port 0, and an
-// ipc::RpcClient to call it. Tests drive the app lifecycle by hand (Step,
-// LaunchAll, Register, Finish) and call the protocol over the wire. RM
-// delegation tokens come from a secret manager on the same ManualClock.
+// ApplicationManager with a fake AM launcher, QueueManager), seen through
+// the core's RegistryFacade, behind a real ClientRmService served by an ipc::RpcServer on 127.0.0.1
+// port 0, and an ipc::RpcClient to call it. Tests drive the app lifecycle by hand (Step, LaunchAll,
+// Register, Finish) and call the protocol over the wire. RM delegation tokens come from a secret
+// manager on the same ManualClock.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -17,6 +17,7 @@
 #include "am_protocol/tokens/rm_delegation_token_secret_provider.h"
 #include "base/clock.h"
 #include "rm/apps/app_manager.h"
+#include "rm/core/registry_facade.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/group_mapping.h"
 #include "rm/queues/queue_manager.h"
@@ -84,20 +85,21 @@ class RmHarness {
     containers_ = std::make_unique<rm::ContainerRegistry>(pool_.get(), &clock_);
     apps_ = std::make_unique<rm::ApplicationManager>(app_options, pool_.get(), containers_.get(),
                                                      &launcher_, nodes_.get(), &clock_);
-    ClientRmServiceDeps deps;
-    deps.apps = apps_.get();
-    deps.nodes = nodes_.get();
-    deps.queues = queues_.get();
-    deps.pool = pool_.get();
-    deps.containers = containers_.get();
-    deps.clock = &clock_;
-    deps.groups = &options_.groups;
+    rm::RegistryFacadeParts parts;
+    parts.apps = apps_.get();
+    parts.nodes = nodes_.get();
+    parts.queues = queues_.get();
+    parts.pool = pool_.get();
+    parts.containers = containers_.get();
+    parts.clock = &clock_;
+    parts.groups = &options_.groups;
     auto delegation_tokens =
         rm::RmDelegationTokenSecretManager::Create(rm::RmDelegationTokenOptions{}, &clock_);
     EXPECT_TRUE(delegation_tokens.ok()) << delegation_tokens.status().ToString();
     delegation_tokens_ = std::move(delegation_tokens).value();
-    deps.delegation_tokens = delegation_tokens_.get();
-    service_ = std::make_unique<ClientRmService>(options_.service, deps);
+    parts.delegation_tokens = delegation_tokens_.get();
+    core_ = std::make_unique<rm::RegistryFacade>(parts);
+    service_ = std::make_unique<ClientRmService>(options_.service, core_.get());
     auto registry = std::make_shared<ipc::ServiceRegistry>();
     registry->Add(service_->MakeRpcService());
     // 8032 as the daemon runs it: TOKEN (RM delegation tokens) and SIMPLE.
@@ -175,6 +177,8 @@ class RmHarness {
   rm::QueueManager& queues() { return *queues_; }
   FakeLauncher& launcher() { return launcher_; }
   ClientRmService& service() { return *service_; }
+  // What the front ends call (rm/core/client_facade.h).
+  rm::ClientFacade& core() { return *core_; }
   rm::RmDelegationTokenSecretManager& delegation_tokens() { return *delegation_tokens_; }
 
  private:
@@ -188,6 +192,7 @@ class RmHarness {
   std::unique_ptr<rm::ApplicationManager> apps_;
   std::unique_ptr<rm::RmDelegationTokenSecretManager> delegation_tokens_;
   std::unique_ptr<am_protocol::RmDelegationTokenSecretProvider> delegation_provider_;
+  std::unique_ptr<rm::RegistryFacade> core_;
   std::unique_ptr<ClientRmService> service_;
   std::unique_ptr<ipc::RpcServer> server_;
   ipc::RpcClient client_;

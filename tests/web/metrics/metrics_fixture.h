@@ -35,12 +35,7 @@ class RmFixture : public ::testing::Test {
   RmFixture() : rm_(MetricsHarnessOptions()) {
     rm_.AddNode("host1", 45454, pool::Resource::Of(8192, 8));
     app_ = SubmitAndRun("default", "alice");
-    deps_.apps = &rm_.apps();
-    deps_.nodes = &rm_.nodes();
-    deps_.queues = &rm_.queues();
-    deps_.containers = &rm_.containers();
-    deps_.pool = &rm_.pool();
-    deps_.clock = &rm_.clock();
+    deps_.core = &rm_.core();
     deps_.hostname = "rm.test";
   }
 

@@ -52,12 +52,7 @@ class ClusterFixture : public ::testing::Test {
 
     ClusterWebDeps deps;
     deps.client = &rm_.service();
-    deps.apps = &rm_.apps();
-    deps.nodes = &rm_.nodes();
-    deps.queues = &rm_.queues();
-    deps.pool = &rm_.pool();
-    deps.containers = &rm_.containers();
-    deps.clock = &rm_.clock();
+    deps.core = &rm_.core();
     deps.identity.cluster_timestamp = 1700000000000;
     options_.static_user = "dr.who";
     AddClusterReadRoutes(&router_, options_, deps);

@@ -47,7 +47,7 @@ class AppWriteRoutesTest : public ::testing::Test {
     rm_.AddNode("host1", 45454, pool::Resource::Of(8192, 8));
     AppWriteDeps deps;
     deps.client = &rm_.service();
-    deps.apps = &rm_.apps();
+    deps.core = &rm_.core();
     AddAppWriteRoutes(&router_, deps);
     AddAppTimeoutRoutes(&router_, deps);
   }

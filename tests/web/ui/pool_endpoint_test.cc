@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/json/json_stream.h"
+#include "rm/core/registry_facade.h"
 #include "web/ui/ui_routes.h"
 
 namespace spindle::web {
@@ -168,7 +169,12 @@ TEST(PoolEndpointTest, ServesTheLivePoolThroughTheRouter) {
   }
 
   Router router;
-  AddUiRoutes(&router, UiDeps{p.get(), &clock});
+  // The core seen over just its pool (rm/core/registry_facade.h).
+  rm::RegistryFacadeParts parts;
+  parts.pool = p.get();
+  parts.clock = &clock;
+  const rm::RegistryFacade core(parts);
+  AddUiRoutes(&router, UiDeps{&core});
   HttpRequest request;
   request.path = "/ws/v1/spindle/pool";
   HttpResponse response = router.Dispatch(request);

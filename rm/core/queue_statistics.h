@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -35,7 +36,7 @@
 #include "rm/queues/queue_tree.h"
 #include "scheduler_pool/scheduler_pool.h"
 
-namespace spindle::client_service {
+namespace spindle::rm {
 
 struct QueueStats {
   pool::Resource used;               // committed plus reserved in the pool's ledger
@@ -54,6 +55,9 @@ struct QueueStats {
 };
 
 struct QueueStatsSnapshot {
+  // The tree the stats were taken over (what `stats` is indexed by); may be
+  // null in a snapshot built by hand.
+  std::shared_ptr<const QueueTree> tree;
   // RUNNING and DECOMMISSIONING nodes' capability.
   pool::Resource cluster;
   std::vector<QueueStats> stats;  // by index in QueueTree::queues()
@@ -61,7 +65,7 @@ struct QueueStatsSnapshot {
 
 // The scheduler's cluster resource: RUNNING and DECOMMISSIONING nodes'
 // capability.
-pool::Resource ClusterResource(const rm::NodeRegistry& nodes);
+pool::Resource ClusterResource(const NodeRegistry& nodes);
 
 // An application's share of its queue and of the cluster, in percent, as
 // Hadoop 3.3's SchedulerApplicationAttempt.getResourceUsageReport computes
@@ -73,15 +77,14 @@ struct UsagePercentages {
   float queue = 0;
   float cluster = 0;
 };
-UsagePercentages UsagePercentagesOf(const pool::Resource& used, const rm::CsQueue& leaf,
+UsagePercentages UsagePercentagesOf(const pool::Resource& used, const CsQueue& leaf,
                                     const pool::Resource& cluster);
 
 // `pool` may be null (usage zero); `containers` may be null (no container
 // counts).
-QueueStatsSnapshot SnapshotQueueStats(const rm::QueueTree& tree, const std::vector<rm::RmApp>& apps,
-                                      const rm::NodeRegistry& nodes,
-                                      const pool::SchedulerPool* pool,
-                                      const rm::ContainerRegistry* containers = nullptr);
+QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<RmApp>& apps,
+                                      const NodeRegistry& nodes, const pool::SchedulerPool* pool,
+                                      const ContainerRegistry* containers = nullptr);
 
 // What a queue may still use of its guaranteed share (see above).
 pool::Resource AvailableToQueue(const pool::Resource& guaranteed, const pool::Resource& used);
@@ -91,14 +94,14 @@ pool::Resource AvailableToQueue(const pool::Resource& guaranteed, const pool::Re
 pool::Resource ScaledResource(const pool::Resource& cluster, double fraction);
 
 // Pending or running: counts as an active user of its queue.
-bool IsLive(rm::YarnAppState state);
+bool IsLive(YarnAppState state);
 
 // Where QueueMetrics counts an application: running once its attempt is
 // active in the scheduler (ACCEPTED with an attempt, or RUNNING), pending
 // before, then completed / killed / failed.
 enum class AppCount { kPending, kRunning, kCompleted, kKilled, kFailed };
-AppCount ClassifyApp(const rm::RmApp& app);
+AppCount ClassifyApp(const RmApp& app);
 // Adds `app` to `stats`' submitted count and its class's count.
-void CountApp(const rm::RmApp& app, QueueStats* stats);
+void CountApp(const RmApp& app, QueueStats* stats);
 
-}  // namespace spindle::client_service
+}  // namespace spindle::rm

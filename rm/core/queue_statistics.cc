@@ -1,14 +1,14 @@
-#include "am_protocol/client_service/queue_statistics.h"
+#include "rm/core/queue_statistics.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-namespace spindle::client_service {
+namespace spindle::rm {
 
-bool IsLive(rm::YarnAppState state) {
-  return state != rm::YarnAppState::kFinished && state != rm::YarnAppState::kFailed &&
-         state != rm::YarnAppState::kKilled;
+bool IsLive(YarnAppState state) {
+  return state != YarnAppState::kFinished && state != YarnAppState::kFailed &&
+         state != YarnAppState::kKilled;
 }
 
 pool::Resource ScaledResource(const pool::Resource& cluster, double fraction) {
@@ -28,17 +28,17 @@ pool::Resource AvailableToQueue(const pool::Resource& guaranteed, const pool::Re
   return available;
 }
 
-pool::Resource ClusterResource(const rm::NodeRegistry& nodes) {
+pool::Resource ClusterResource(const NodeRegistry& nodes) {
   pool::Resource cluster;
-  for (const rm::NodeReport& node : nodes.Nodes()) {
-    if (node.state == rm::NodeState::kRunning || node.state == rm::NodeState::kDecommissioning) {
+  for (const NodeReport& node : nodes.Nodes()) {
+    if (node.state == NodeState::kRunning || node.state == NodeState::kDecommissioning) {
       cluster += node.capability;
     }
   }
   return cluster;
 }
 
-UsagePercentages UsagePercentagesOf(const pool::Resource& used, const rm::CsQueue& leaf,
+UsagePercentages UsagePercentagesOf(const pool::Resource& used, const CsQueue& leaf,
                                     const pool::Resource& cluster) {
   UsagePercentages out;
   // DefaultResourceCalculator.isAllInvalidDivisor: no memory.
@@ -56,42 +56,41 @@ UsagePercentages UsagePercentagesOf(const pool::Resource& used, const rm::CsQueu
   return out;
 }
 
-QueueStatsSnapshot SnapshotQueueStats(const rm::QueueTree& tree, const std::vector<rm::RmApp>& apps,
-                                      const rm::NodeRegistry& nodes,
-                                      const pool::SchedulerPool* pool,
-                                      const rm::ContainerRegistry* containers) {
+QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<RmApp>& apps,
+                                      const NodeRegistry& nodes, const pool::SchedulerPool* pool,
+                                      const ContainerRegistry* containers) {
   QueueStatsSnapshot snapshot;
   snapshot.cluster = ClusterResource(nodes);
   const auto& queues = tree.queues();
   snapshot.stats.resize(queues.size());
-  std::map<const rm::CsQueue*, size_t> index;
+  std::map<const CsQueue*, size_t> index;
   for (size_t i = 0; i < queues.size(); ++i) index[&queues[i]] = i;
   if (pool != nullptr) {
     for (size_t i = 0; i < queues.size(); ++i) {
       if (!queues[i].is_leaf()) continue;
-      auto id = pool->FindQueue(rm::QueueTree::PoolQueueName(queues[i]));
+      auto id = pool->FindQueue(QueueTree::PoolQueueName(queues[i]));
       if (id.ok()) snapshot.stats[i].used = pool->queues().Usage(*id);
     }
   }
-  for (const rm::RmApp& app : apps) {
-    const rm::CsQueue* leaf = tree.FindLeaf(app.submission.queue);
+  for (const RmApp& app : apps) {
+    const CsQueue* leaf = tree.FindLeaf(app.submission.queue);
     if (leaf == nullptr) continue;
     QueueStats& stats = snapshot.stats[index[leaf]];
     CountApp(app, &stats);
-    const rm::YarnAppState state = app.yarn_state();
+    const YarnAppState state = app.yarn_state();
     if (IsLive(state)) stats.active_users.insert(app.submission.user);
     if (!app.in_pool) continue;
     if (containers != nullptr) {
       // Containers of earlier attempts an app kept count too.
-      for (const rm::RmAttempt& attempt : app.attempts) {
+      for (const RmAttempt& attempt : app.attempts) {
         stats.allocated_containers +=
             static_cast<int64_t>(containers->LiveContainersOf(attempt.id).size());
       }
     }
-    const rm::RmAttempt* attempt = app.current_attempt();
+    const RmAttempt* attempt = app.current_attempt();
     if (attempt != nullptr && !app.submission.unmanaged_am &&
-        (attempt->state == rm::AttemptState::kSubmitted ||
-         attempt->state == rm::AttemptState::kScheduled)) {
+        (attempt->state == AttemptState::kSubmitted ||
+         attempt->state == AttemptState::kScheduled)) {
       stats.pending_resource += app.submission.am_resource;
       ++stats.pending_containers;
     }
@@ -117,26 +116,26 @@ QueueStatsSnapshot SnapshotQueueStats(const rm::QueueTree& tree, const std::vect
   return snapshot;
 }
 
-AppCount ClassifyApp(const rm::RmApp& app) {
+AppCount ClassifyApp(const RmApp& app) {
   switch (app.yarn_state()) {
-    case rm::YarnAppState::kAccepted:
+    case YarnAppState::kAccepted:
       // LeafQueue.activateApplications counts the attempt running as soon
       // as it is active; Spindle has no AM limits, so every attempt is.
       return app.current_attempt() != nullptr ? AppCount::kRunning : AppCount::kPending;
-    case rm::YarnAppState::kRunning:
+    case YarnAppState::kRunning:
       return AppCount::kRunning;
-    case rm::YarnAppState::kFinished:
+    case YarnAppState::kFinished:
       return AppCount::kCompleted;
-    case rm::YarnAppState::kKilled:
+    case YarnAppState::kKilled:
       return AppCount::kKilled;
-    case rm::YarnAppState::kFailed:
+    case YarnAppState::kFailed:
       return AppCount::kFailed;
     default:
       return AppCount::kPending;
   }
 }
 
-void CountApp(const rm::RmApp& app, QueueStats* stats) {
+void CountApp(const RmApp& app, QueueStats* stats) {
   ++stats->submitted;
   switch (ClassifyApp(app)) {
     case AppCount::kPending:
@@ -157,4 +156,4 @@ void CountApp(const rm::RmApp& app, QueueStats* stats) {
   }
 }
 
-}  // namespace spindle::client_service
+}  // namespace spindle::rm

@@ -1,0 +1,117 @@
+#include "web/standby_answer.h"
+
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <random>
+#include <set>
+
+namespace spindle::web {
+
+namespace {
+
+constexpr char kRefreshParam[] = "next.refresh.interval";
+// RMWebAppFilter's BASIC_SLEEP_TIME and MAX_SLEEP_TIME, seconds.
+constexpr int64_t kBasicSleepSeconds = 5;
+constexpr int64_t kMaxSleepSeconds = 5 * 60;
+
+double ThreadLocalUniform() {
+  thread_local std::mt19937_64 generator{std::random_device{}()};
+  return std::uniform_real_distribution<double>(0.0, 1.0)(generator);
+}
+
+// Query text as a browser would send it back: unreserved bytes as they
+// are, everything else %XX.
+std::string Encode(const std::string& text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) != 0 || c == '-' || c == '_' || c == '.' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+// Java's Integer.parseInt(text.trim()).
+std::optional<int64_t> ParseJavaInt(std::string text) {
+  while (!text.empty() && static_cast<unsigned char>(text.front()) <= ' ') text.erase(0, 1);
+  while (!text.empty() && static_cast<unsigned char>(text.back()) <= ' ') text.pop_back();
+  if (!text.empty() && text.front() == '+') text.erase(0, 1);
+  int32_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+}  // namespace
+
+bool AnsweredWhileStandby(const std::string& path) {
+  static const std::set<std::string> kNotRedirected = {"/ws/v1/cluster/info",
+                                                       "/cluster/cluster",
+                                                       "/conf",
+                                                       "/stacks",
+                                                       "/logLevel",
+                                                       "/logs",
+                                                       "/isActive",
+                                                       "/jmx",
+                                                       "/prom",
+                                                       "/metrics"};
+  return kNotRedirected.count(path) != 0 || path.rfind("/proxy/", 0) == 0;
+}
+
+std::optional<HttpResponse> StandbyAnswer(const HttpRequest& request, const rm::ClientFacade& core,
+                                          const StandbyAnswerOptions& options) {
+  if (core.ha_state() != rm::HaState::kStandby || AnsweredWhileStandby(request.path)) {
+    return std::nullopt;
+  }
+  bool retry = true;
+  int64_t interval = 0;
+  if (auto text = request.Query(kRefreshParam); text.has_value()) {
+    std::optional<int64_t> parsed = ParseJavaInt(*text);
+    if (parsed.has_value()) {
+      interval = *parsed;
+    } else {
+      retry = false;
+    }
+  }
+  // calculateExponentialTime: 5 x 2^k (a long), times U[0.5, 1.5), to int.
+  const double uniform = options.uniform ? options.uniform() : ThreadLocalUniform();
+  const int64_t base = interval >= 0 && interval < 62 ? kBasicSleepSeconds << interval : 0;
+  const auto next = static_cast<int64_t>(static_cast<double>(base) * (uniform + 0.5));
+  if (next > kMaxSleepSeconds) retry = false;
+  // appendOrReplaceParamter: the request's query with the interval bumped.
+  std::string query;
+  bool replaced = false;
+  for (const auto& [name, value] : request.query) {
+    if (!query.empty()) query += '&';
+    if (name == kRefreshParam) {
+      query += std::string(kRefreshParam) + "=" + std::to_string(interval + 1);
+      replaced = true;
+    } else {
+      query += Encode(name) + "=" + Encode(value);
+    }
+  }
+  if (!replaced) {
+    if (!query.empty()) query += '&';
+    query += std::string(kRefreshParam) + "=" + std::to_string(interval + 1);
+  }
+  std::string text =
+      retry ? "Can not find any active RM. Will retry in next " + std::to_string(next) + " seconds."
+            : "There is no active RM right now.";
+  text += "\nHA Zookeeper Connection State: " + options.ha_zookeeper_connection_state + "\n";
+  HttpResponse response = HttpResponse::Text(retry ? 307 : 200, std::move(text));
+  if (retry) {
+    response.headers.emplace_back(
+        "Refresh", std::to_string(next) + ";url=" + options.self_url + request.path + "?" + query);
+  }
+  return response;
+}
+
+}  // namespace spindle::web

@@ -230,9 +230,14 @@ Result<bool> AttemptAllocator::Finish(const ApplicationAttemptId& attempt, Final
   return deps_.apps->FinishAm(attempt, final_status, diagnostics, tracking_url);
 }
 
-Status AttemptAllocator::Validate(const AllocateRequest& request, const pool::Resource& max) {
+Status AttemptAllocator::CheckAsk(const ResourceRequest& ask) const {
+  return Validate({&ask, 1}, deps_.apps->options().max_allocation);
+}
+
+Status AttemptAllocator::Validate(std::span<const ResourceRequest> asks,
+                                  const pool::Resource& max) {
   // SchedulerUtils.validateResourceRequest, before anything is applied.
-  for (const ResourceRequest& ask : request.asks) {
+  for (const ResourceRequest& ask : asks) {
     const int64_t memory = ask.capability.memory_mb();
     const int64_t vcores = ask.capability.vcores();
     if (memory < 0 || memory > max.memory_mb()) {
@@ -247,7 +252,7 @@ Status AttemptAllocator::Validate(const AllocateRequest& request, const pool::Re
           "Invalid resource request, num_containers < 0: " + std::to_string(ask.count));
     }
   }
-  return AskTable::CheckBlacklistAdditions(request.blacklist_additions);
+  return Status::OK();
 }
 
 Status AttemptAllocator::SyncBlacklist(pool::AppId pool_app, AttemptState* state) {
@@ -318,6 +323,8 @@ Status AttemptAllocator::HandOutPlacements(const ApplicationAttemptId& attempt,
                                            AllocateResponse* response) {
   std::vector<pool::Placement> placements;
   RETURN_NOT_OK(deps_.pool->TakePlacements(pool_app, &placements));
+  // Most calls of a busy AM find nothing new: no copy of the app for them.
+  if (placements.empty()) return Status::OK();
   auto app = deps_.apps->GetApp(attempt.app);
   const std::string user = app.ok() ? app->submission.user : "";
   std::vector<NmTokenSecretManager::NodeAddress> new_nodes;
@@ -357,7 +364,7 @@ Status AttemptAllocator::HandOutPlacements(const ApplicationAttemptId& attempt,
     state->asks.Allocate(p.key(), p.locality, node->id.host, node->rack);
     response->allocated.push_back(AllocatedContainer{*container_id, node->id, node->http_address,
                                                      p.resource, p.priority,
-                                                     p.allocation_request_id, std::move(token)});
+                                                     p.allocation_request_id, std::move(token), p});
     new_nodes.push_back({node->id, service});
   }
   response->nm_tokens = deps_.nm_tokens->CreateTokensForNewNodes(attempt, user, new_nodes);
@@ -382,7 +389,8 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
     // The AM lost our answer: the same one again (null before the first).
     return state->last_response;
   }
-  RETURN_NOT_OK(Validate(request, deps_.apps->options().max_allocation));
+  RETURN_NOT_OK(Validate(request.asks, deps_.apps->options().max_allocation));
+  RETURN_NOT_OK(AskTable::CheckBlacklistAdditions(request.blacklist_additions));
   for (const ContainerId& id : request.releases) {
     RETURN_NOT_OK(deps_.containers->Release(attempt, id));
   }

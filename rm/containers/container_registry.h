@@ -166,6 +166,8 @@ class ContainerRegistry {
   std::map<NodeId, std::set<ContainerId>> to_cleanup_ GUARDED_BY(mu_);
   std::map<NodeId, std::set<ContainerId>> to_ack_ GUARDED_BY(mu_);
   std::map<NodeId, std::set<ApplicationId>> apps_on_node_ GUARDED_BY(mu_);
+  // The same, by application (what a finished app cleans up).
+  std::map<ApplicationId, std::set<NodeId>> nodes_of_app_ GUARDED_BY(mu_);
   std::map<NodeId, std::set<ApplicationId>> apps_to_cleanup_ GUARDED_BY(mu_);
   std::set<ApplicationId> finished_apps_ GUARDED_BY(mu_);
   // ResourceSeconds of each app's completed containers.

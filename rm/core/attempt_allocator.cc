@@ -429,7 +429,9 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
       id.ok() && deps_.amrm_tokens->NeedsNewToken(id->key_id)) {
     response->amrm_token = deps_.amrm_tokens->CreateToken(attempt);
   }
-  if (!state->recovered.has_value()) {
+  // Rows are built only for a store: an RM without one (the wind tunnel's)
+  // writes nothing.
+  if (deps_.store != nullptr && !state->recovered.has_value()) {
     // Only what changed (while a re-sent table is not capped yet, the
     // stored one stays).
     AttemptRowChanges rows;

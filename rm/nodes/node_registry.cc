@@ -84,6 +84,7 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
       entry.report.info.http_address = r.id.host + ":" + std::to_string(r.http_port);
       entry.report.nm_version = r.nm_version;
       entry.report.state = NodeState::kRunning;
+      ++state_version_;
       membership_version_.fetch_add(1, std::memory_order_relaxed);
       entry.report.healthy = true;
       entry.last_response_id = 0;
@@ -101,6 +102,7 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
   Entry entry;
   entry.report.info = NodeInfo{r.id, r.id.host + ":" + std::to_string(r.http_port), r.rack};
   entry.report.state = NodeState::kRunning;
+  ++state_version_;
   membership_version_.fetch_add(1, std::memory_order_relaxed);
   entry.report.capability = r.capability;
   entry.report.nm_version = r.nm_version;
@@ -171,6 +173,7 @@ HeartbeatVerdict NodeRegistry::Heartbeat(const NodeHeartbeat& h) {
     update.status = h.healthy ? pool::NodeStatus::kRunning : pool::NodeStatus::kDecommissioning;
     pool_->UpdateNode(entry.report.pool_node, update).PermitUnchecked();
     entry.report.state = h.healthy ? NodeState::kRunning : NodeState::kUnhealthy;
+    ++state_version_;
     LOG(INFO) << "node " << h.id.ToString() << " is now " << Name(entry.report.state) << ": "
               << h.health_report;
   }
@@ -187,6 +190,7 @@ void NodeRegistry::LeavePoolLocked(Entry& entry, NodeState state) {
     pool_->RemoveNode(entry.report.pool_node).PermitUnchecked();
   }
   entry.report.state = state;
+  ++state_version_;
   membership_version_.fetch_add(1, std::memory_order_relaxed);
   entry.report.num_containers = 0;
   LOG(INFO) << "node " << entry.report.info.id.ToString() << " is now " << Name(state);
@@ -314,9 +318,15 @@ ClusterNodeCounts NodeRegistry::Counts() const {
 
 int32_t NodeRegistry::NumUsableNodes() const {
   MutexLock lock(&mu_);
-  int32_t n = 0;
-  for (const auto& [id, entry] : nodes_) n += Usable(entry.report.state) ? 1 : 0;
-  return n;
+  // Every allocate reports it: counted again only after a node's state
+  // changed, not by a walk of every node per call.
+  if (usable_counted_at_ != state_version_) {
+    int32_t n = 0;
+    for (const auto& [id, entry] : nodes_) n += Usable(entry.report.state) ? 1 : 0;
+    usable_count_ = n;
+    usable_counted_at_ = state_version_;
+  }
+  return usable_count_;
 }
 
 }  // namespace spindle::rm

@@ -191,6 +191,11 @@ class NodeRegistry : public NodeDirectory {
   std::set<std::string> include_ GUARDED_BY(mu_);
   std::set<std::string> exclude_ GUARDED_BY(mu_);
   std::map<NodeId, Entry> nodes_ GUARDED_BY(mu_);
+  // Bumped (under mu_) by every write of a node's state; NumUsableNodes
+  // counts again only when it moved.
+  uint64_t state_version_ GUARDED_BY(mu_) = 0;
+  mutable uint64_t usable_counted_at_ GUARDED_BY(mu_) = ~uint64_t{0};
+  mutable int32_t usable_count_ GUARDED_BY(mu_) = 0;
   std::map<uint32_t, NodeId> by_pool_node_ GUARDED_BY(mu_);
 };
 

@@ -7,7 +7,8 @@
 // and that AM, simulated in-process, asks for its ready tasks (JobProgress:
 // DAG stages released as parents finish, submit offsets honoured), takes
 // its containers, each held for the task's duration and then reported
-// complete by its node, and unregisters when the job is done. Everything is reported to ReplayEvents.
+// complete by its node, and unregisters when the job is done. Everything is reported to
+// ReplayEvents.
 //
 // Asks: the tasks of a stage with the same resources and preferences form
 // one ask key (their own allocationRequestId), so a placement is matched to

@@ -104,10 +104,10 @@ Result<std::unique_ptr<TunnelRm>> TunnelRm::Create(const TunnelRmOptions& option
   // The drivers run placement: RunOnce on the virtual clock, Start() when a
   // real-clock run begins.
   rm_options.start_pool_threads = false;
-  ASSIGN_OR_RETURN(std::unique_ptr<rm::ResourceManager> core,
-                   rm::ResourceManager::Create(
-                       RmConfiguration(options, options.max_allocation.value_or(largest)),
-                       rm_options));
+  ASSIGN_OR_RETURN(
+      std::unique_ptr<rm::ResourceManager> core,
+      rm::ResourceManager::Create(
+          RmConfiguration(options, options.max_allocation.value_or(largest)), rm_options));
   RETURN_NOT_OK(core->Start());
   std::unique_ptr<TunnelRm> rm(new TunnelRm(std::move(core)));
   RETURN_NOT_OK(rm->RegisterNodes(nodes, scores));
@@ -303,8 +303,7 @@ Status TunnelRm::Release(const AdmittedJob& job, const pool::Placement& placemen
 }
 
 void TunnelRm::Finish(const AdmittedJob& job, const std::string& name) {
-  auto finished =
-      rm_->attempt_allocator().Finish(job.attempt, rm::FinalStatus::kSucceeded, "", "");
+  auto finished = rm_->attempt_allocator().Finish(job.attempt, rm::FinalStatus::kSucceeded, "", "");
   if (!finished.ok() || !*finished) {
     LOG(WARNING) << "replay: job " << name << " could not unregister: "
                  << (finished.ok() ? std::string("not yet") : finished.status().ToString());

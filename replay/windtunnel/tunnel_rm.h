@@ -88,7 +88,9 @@ class TunnelRm {
   const rm::ResourceNormalizer& normalizer() const { return rm_->attempt_allocator().normalizer(); }
   // The pool's ids of the nodes, in the order given, and of the racks.
   const std::vector<pool::NodeId>& node_ids() const { return node_ids_; }
-  Result<pool::RackId> FindRack(const std::string& rack) const { return rm_->pool().FindRack(rack); }
+  Result<pool::RackId> FindRack(const std::string& rack) const {
+    return rm_->pool().FindRack(rack);
+  }
 
   // Submits `job` as a client and its AM would: every task shape checked as
   // allocate checks asks (refused before submission), the app submitted to

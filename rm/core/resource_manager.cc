@@ -402,19 +402,19 @@ Status ResourceManager::SubmitToQueue(Submission submission,
     // Hadoop 3.3 RMAppManager.createAndPopulateNewRMApp's checks, in the
     // words submission_translator.cc uses for the wire.
     if (leaf->state != QueueState::kRunning) {
-      return Status::Remote(yarn::kAccessControl,
-                            "Queue " + leaf->path +
-                                " is STOPPED. Cannot accept submission of application: " +
-                                submission.id.ToString());
+      return Status::Remote(
+          yarn::kAccessControl,
+          "Queue " + leaf->path +
+              " is STOPPED. Cannot accept submission of application: " + submission.id.ToString());
     }
     if (!tree->CanSubmit(*leaf, submission.user, groups)) {
-      return Status::Remote(yarn::kAccessControl, "User " + submission.user +
-                                                      " cannot submit applications to queue " +
-                                                      leaf->path);
+      return Status::Remote(
+          yarn::kAccessControl,
+          "User " + submission.user + " cannot submit applications to queue " + leaf->path);
     }
     submission.queue = QueueTree::PoolQueueName(*leaf);
-    submission.queue_limits = QueueLimits{leaf->path, leaf->maximum_applications,
-                                          leaf->maximum_applications_per_user};
+    submission.queue_limits =
+        QueueLimits{leaf->path, leaf->maximum_applications, leaf->maximum_applications_per_user};
   }
   return active->apps().Submit(std::move(submission));
 }

@@ -101,8 +101,7 @@ TEST(TunnelRmTest, AJobGetsTheContainerTheWireWouldHandOut) {
     EXPECT_EQ(got.resource.memory_mb(), c.memory_mb);
     EXPECT_EQ(got.resource.vcores(), c.vcores);
     // The RM holds the container as the wire's: live, of the job's attempt.
-    const std::vector<rm::RmContainer> live =
-        rm->core().ContainerReports(admitted->job->attempt);
+    const std::vector<rm::RmContainer> live = rm->core().ContainerReports(admitted->job->attempt);
     ASSERT_EQ(live.size(), 1u);
     EXPECT_EQ(live[0].placement.resource, got.resource);
     // The task ends: its node reports the container complete.

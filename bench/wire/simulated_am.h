@@ -119,12 +119,15 @@ class SimulatedAm {
   ipc::ConnectionSpec Spec() const;
   template <typename Req, typename Resp>
   void Call(const std::string& method, const Req& request,
-            std::function<void(Status, const Resp&)> then);
+            std::function<void(Status, const Resp&, SteadyTime answered_at)> then);
   void OnRegistered(Status s);
   void Tick();
   void ScheduleTick();
+  // `sent`: when the call was made; `answered_at`: when its answer arrived
+  // on the RPC client's thread (the latency is between the two).
   void OnAllocated(Status s, const hadoop::yarn::AllocateResponseProto& response,
-                   std::vector<hadoop::yarn::ContainerIdProto> sent_releases, SteadyTime sent);
+                   std::vector<hadoop::yarn::ContainerIdProto> sent_releases, SteadyTime sent,
+                   SteadyTime answered_at);
   void Finish();
   void Fail(const std::string& why);
   void CountError(const std::string& method, const Status& s);

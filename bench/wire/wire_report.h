@@ -85,6 +85,11 @@ struct WireResult {
 // failed. Otherwise Aborted listing every inconsistency.
 Status CheckBookkeeping(const WireOptions& options, const WireResult& result);
 
+// The most heartbeats/s the nodes can offer: nodes x 1000 / heartbeat_ms,
+// reached only if the RM answered instantly (each node waits the interval
+// after its answer, as NodeStatusUpdaterImpl does).
+double HeartbeatsOfferedPerSecond(const WireOptions& options);
+
 // The human table (with the targets and Hadoop's ceiling beside the rates).
 void PrintWireResult(const WireOptions& options, const WireResult& result);
 

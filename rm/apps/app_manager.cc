@@ -365,10 +365,18 @@ Result<pool::AppId> ApplicationManager::PoolAppOf(const ApplicationAttemptId& id
 }
 
 Result<ContainerId> ApplicationManager::NextContainerId(const ApplicationAttemptId& id) {
+  return NextContainerIds(id, 1);
+}
+
+Result<ContainerId> ApplicationManager::NextContainerIds(const ApplicationAttemptId& id,
+                                                         int64_t count) {
+  if (count <= 0) return Status::InvalidArgument("container ids: count must be positive");
   MutexLock lock(&mu_);
   RmApp* app = nullptr;
   ASSIGN_OR_RETURN(RmAttempt * attempt, CurrentAttemptLocked(id, &app));
-  return ContainerId{id, attempt->next_container_sequence++};
+  const ContainerId first{id, attempt->next_container_sequence};
+  attempt->next_container_sequence += count;
+  return first;
 }
 
 bool ApplicationManager::OnContainerFinished(const ContainerId& container, int32_t exit_status,

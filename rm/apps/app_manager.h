@@ -186,6 +186,10 @@ class ApplicationManager {
   Result<pool::AppId> PoolAppOf(const ApplicationAttemptId& attempt) const;
   // Assigns the next container id of a live attempt.
   Result<ContainerId> NextContainerId(const ApplicationAttemptId& attempt);
+  // Assigns the next `count` (> 0) container ids of a live attempt at once;
+  // returns the first, the others follow it in sequence. One lock for an
+  // allocate that hands out thousands of containers.
+  Result<ContainerId> NextContainerIds(const ApplicationAttemptId& attempt, int64_t count);
 
   // ---- Node side ----
   // A container reported complete by its node. If it is an AM container, the

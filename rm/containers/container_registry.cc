@@ -26,6 +26,19 @@ void Accumulate(ResourceSeconds* total, const ResourceSeconds& more) {
 
 Status ContainerRegistry::Add(const RmContainer& container) {
   MutexLock lock(&mu_);
+  return AddLocked(container);
+}
+
+std::vector<ContainerId> ContainerRegistry::AddAll(const std::vector<RmContainer>& containers) {
+  std::vector<ContainerId> known;
+  MutexLock lock(&mu_);
+  for (const RmContainer& container : containers) {
+    if (!AddLocked(container).ok()) known.push_back(container.id);
+  }
+  return known;
+}
+
+Status ContainerRegistry::AddLocked(const RmContainer& container) {
   auto [it, inserted] = containers_.emplace(container.id, Entry{container, false});
   if (!inserted) {
     return Status::AlreadyExists("container " + container.id.ToString() + " is already known");
@@ -101,14 +114,16 @@ void ContainerRegistry::MoveApplicationQueue(const ApplicationId& app, pool::Que
 
 void ContainerRegistry::CompleteLocked(Entry& entry, int32_t exit_status,
                                        const std::string& diagnostics, bool kill,
-                                       std::vector<CompletedContainer>* out) {
+                                       std::vector<CompletedContainer>* out,
+                                       std::vector<pool::Placement>* freed) {
   if (entry.completed) return;
   entry.completed = true;
   Accumulate(&completed_seconds_[entry.container.id.attempt.app],
              SecondsOf(entry.container.placement.resource,
                        clock_->WallMillis() - entry.container.created_ms));
-  Status released = pool_->Release(entry.container.placement);
-  if (!released.ok()) {
+  if (freed != nullptr) {
+    freed->push_back(entry.container.placement);
+  } else if (Status released = pool_->Release(entry.container.placement); !released.ok()) {
     LOG(WARNING) << "releasing " << entry.container.id.ToString() << ": " << released.ToString();
   }
   CompletedContainer done{entry.container.id, exit_status, diagnostics, entry.container.is_am};
@@ -166,12 +181,41 @@ NodeContainerActions ContainerRegistry::OnNodeReport(
   return actions;
 }
 
-Status ContainerRegistry::Release(const ApplicationAttemptId& attempt, const ContainerId& id) {
+Status ContainerRegistry::CheckReleasable(const ApplicationAttemptId& attempt,
+                                          const ContainerId& id) {
   if (id.attempt.app != attempt.app) {
     return Status::Remote(yarn::kInvalidContainerRelease,
                           "Cannot release container : " + id.ToString() +
                               " not belonging to this application attempt : " + attempt.ToString());
   }
+  return Status::OK();
+}
+
+Status ContainerRegistry::ReleaseAll(const ApplicationAttemptId& attempt,
+                                     const std::vector<ContainerId>& ids) {
+  for (const ContainerId& id : ids) RETURN_NOT_OK(CheckReleasable(attempt, id));
+  std::vector<pool::Placement> freed;
+  MutexLock lock(&mu_);
+  for (const ContainerId& id : ids) {
+    auto it = containers_.find(id);
+    if (it == containers_.end()) {
+      LOG(INFO) << attempt.ToString() << " released " << id.ToString()
+                << ", which this RM does not know; ignored";
+      continue;
+    }
+    CompleteLocked(it->second, kExitAborted, "Container released by application", /*kill=*/true,
+                   nullptr, &freed);
+  }
+  if (freed.empty()) return Status::OK();
+  if (Status released = pool_->ReleaseBatch(freed); !released.ok()) {
+    LOG(WARNING) << attempt.ToString() << ": releasing " << freed.size()
+                 << " containers: " << released.ToString();
+  }
+  return Status::OK();
+}
+
+Status ContainerRegistry::Release(const ApplicationAttemptId& attempt, const ContainerId& id) {
+  RETURN_NOT_OK(CheckReleasable(attempt, id));
   MutexLock lock(&mu_);
   auto it = containers_.find(id);
   if (it == containers_.end()) {

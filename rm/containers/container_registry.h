@@ -92,6 +92,11 @@ class ContainerRegistry {
 
   // A container was allocated. AlreadyExists if its id is known.
   Status Add(const RmContainer& container);
+  // The containers one allocate hands out, under one lock (an allocate may
+  // hand out thousands; a lock per container made the call queue behind
+  // every node heartbeat once per container). Returns the ids that were
+  // already known and so not added (Add's AlreadyExists), in input order.
+  std::vector<ContainerId> AddAll(const std::vector<RmContainer>& containers);
   std::optional<RmContainer> Get(const ContainerId& id) const;
   // Live containers of an attempt (for reports and recovery).
   std::vector<RmContainer> LiveContainersOf(const ApplicationAttemptId& attempt) const;
@@ -125,6 +130,14 @@ class ContainerRegistry {
   // restart an AM re-sends the releases it has no answer for, and a
   // container an earlier run allocated but never saw running is unknown.
   Status Release(const ApplicationAttemptId& attempt, const ContainerId& id);
+  // Release for every id one allocate call gives back, under one lock, their
+  // resources returned to the pool in one batch. Every id is checked before
+  // any is released: InvalidContainerReleaseException for the first that is
+  // another application's, and then nothing is released (Hadoop's
+  // ApplicationMasterService.allocate runs RMServerUtils.
+  // validateContainerReleaseRequest over the whole list before the
+  // scheduler releases any).
+  Status ReleaseAll(const ApplicationAttemptId& attempt, const std::vector<ContainerId>& ids);
 
   // The node is gone (expired, unregistered, or re-registered by a restarted
   // agent that runs no application): its containers complete as ABORTED
@@ -151,9 +164,15 @@ class ContainerRegistry {
     bool am_acked = false;  // an AM container's completion was acknowledged
   };
   // Marks a live container completed and frees its resources; `kill` also
-  // queues it for killing on its node.
+  // queues it for killing on its node. With `freed`, its placement is
+  // appended there for the caller to release in one batch (under mu_)
+  // instead of being released now.
   void CompleteLocked(Entry& entry, int32_t exit_status, const std::string& diagnostics, bool kill,
-                      std::vector<CompletedContainer>* out) REQUIRES(mu_);
+                      std::vector<CompletedContainer>* out,
+                      std::vector<pool::Placement>* freed = nullptr) REQUIRES(mu_);
+  Status AddLocked(const RmContainer& container) REQUIRES(mu_);
+  // InvalidContainerReleaseException if `id` is not of the attempt's app.
+  static Status CheckReleasable(const ApplicationAttemptId& attempt, const ContainerId& id);
   // Nodes may forget what the attempt's AM has been sent.
   void AckSentToAmLocked(const ApplicationAttemptId& attempt) REQUIRES(mu_);
 

@@ -323,28 +323,63 @@ Status AttemptAllocator::HandOutPlacements(const ApplicationAttemptId& attempt,
                                            AllocateResponse* response) {
   std::vector<pool::Placement> placements;
   RETURN_NOT_OK(deps_.pool->TakePlacements(pool_app, &placements));
-  // Most calls of a busy AM find nothing new: no copy of the app for them.
   if (placements.empty()) return Status::OK();
+  // One call may hand out thousands of containers. The node registry, the
+  // app manager and the container registry are each locked once for all of
+  // them, not once per container: node heartbeats take the same locks
+  // thousands of times a second, and a lock per container made a large
+  // answer wait behind them once per container (hundreds of ms, measured in
+  // bench/wire/README.md).
+  std::vector<pool::NodeId> node_ids;
+  node_ids.reserve(placements.size());
+  for (const pool::Placement& p : placements) node_ids.push_back(p.node);
+  std::vector<std::optional<NodeInfo>> nodes = deps_.nodes->FindAll(node_ids);
+  std::vector<pool::Placement> unplaced;
+  std::vector<size_t> placed;  // indexes of placements on a known node
+  placed.reserve(placements.size());
+  for (size_t i = 0; i < placements.size(); ++i) {
+    if (placements[i].allocation_request_id == kAmAllocationRequestId || !nodes[i].has_value()) {
+      unplaced.push_back(placements[i]);
+    } else {
+      placed.push_back(i);
+    }
+  }
+  std::optional<ContainerId> first_id;
+  if (!placed.empty()) {
+    auto ids = deps_.apps->NextContainerIds(attempt, static_cast<int64_t>(placed.size()));
+    if (ids.ok()) {
+      first_id = *ids;
+    } else {
+      for (size_t i : placed) unplaced.push_back(placements[i]);
+      placed.clear();
+    }
+  }
   auto app = deps_.apps->GetApp(attempt.app);
   const std::string user = app.ok() ? app->submission.user : "";
-  std::vector<NmTokenSecretManager::NodeAddress> new_nodes;
   const int64_t now_ms = deps_.clock->WallMillis();
-  for (const pool::Placement& p : placements) {
-    auto node = p.allocation_request_id == kAmAllocationRequestId ? std::nullopt
-                                                                  : deps_.nodes->Find(p.node);
-    if (!node.has_value()) {
-      deps_.pool->Release(p).PermitUnchecked();
+  std::vector<RmContainer> containers;
+  containers.reserve(placed.size());
+  for (size_t k = 0; k < placed.size(); ++k) {
+    ContainerId id = *first_id;
+    id.id += static_cast<int64_t>(k);
+    containers.push_back(RmContainer{id, nodes[placed[k]]->id, placements[placed[k]], false});
+  }
+  std::vector<ContainerId> known = deps_.containers->AddAll(containers);
+  std::sort(known.begin(), known.end());
+  std::vector<NmTokenSecretManager::NodeAddress> new_nodes;
+  for (size_t k = 0; k < placed.size(); ++k) {
+    const pool::Placement& p = placements[placed[k]];
+    const NodeInfo& node = *nodes[placed[k]];
+    const ContainerId& container_id = containers[k].id;
+    if (std::binary_search(known.begin(), known.end(), container_id)) {
+      LOG(ERROR) << "container " << container_id.ToString() << " is already known";
+      unplaced.push_back(p);
       continue;
     }
-    auto container_id = deps_.apps->NextContainerId(attempt);
-    if (!container_id.ok()) {
-      deps_.pool->Release(p).PermitUnchecked();
-      continue;
-    }
-    const std::string service = deps_.token_service(node->id);
+    const std::string service = deps_.token_service(node.id);
     ContainerTokenRequest token_request;
-    token_request.container_id = *container_id;
-    token_request.node_id = node->id;
+    token_request.container_id = container_id;
+    token_request.node_id = node.id;
     token_request.nm_service = service;
     token_request.app_submitter = user;
     token_request.resource.set_memory(p.resource.memory_mb());
@@ -353,20 +388,17 @@ Status AttemptAllocator::HandOutPlacements(const ApplicationAttemptId& attempt,
     token_request.creation_time_ms = now_ms;
     token_request.allocation_request_id = p.allocation_request_id;
     Token token = deps_.container_tokens->CreateContainerToken(token_request);
-    Status added = deps_.containers->Add(RmContainer{*container_id, node->id, p, false});
-    if (!added.ok()) {
-      LOG(ERROR) << added.ToString();
-      deps_.pool->Release(p).PermitUnchecked();
-      continue;
-    }
     // The table's outstanding counts go down as containers are handed out
     // (AppSchedulingInfo.allocate).
-    state->asks.Allocate(p.key(), p.locality, node->id.host, node->rack);
-    response->allocated.push_back(AllocatedContainer{*container_id, node->id, node->http_address,
+    state->asks.Allocate(p.key(), p.locality, node.id.host, node.rack);
+    response->allocated.push_back(AllocatedContainer{container_id, node.id, node.http_address,
                                                      p.resource, p.priority,
                                                      p.allocation_request_id, std::move(token), p});
-    new_nodes.push_back({node->id, service});
+    new_nodes.push_back({node.id, service});
   }
+  // Placed on a node that is gone (or the attempt ended meanwhile): the
+  // resources go back.
+  if (!unplaced.empty()) deps_.pool->ReleaseBatch(unplaced).PermitUnchecked();
   response->nm_tokens = deps_.nm_tokens->CreateTokensForNewNodes(attempt, user, new_nodes);
   return Status::OK();
 }
@@ -391,9 +423,7 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
   }
   RETURN_NOT_OK(Validate(request.asks, deps_.apps->options().max_allocation));
   RETURN_NOT_OK(AskTable::CheckBlacklistAdditions(request.blacklist_additions));
-  for (const ContainerId& id : request.releases) {
-    RETURN_NOT_OK(deps_.containers->Release(attempt, id));
-  }
+  RETURN_NOT_OK(deps_.containers->ReleaseAll(attempt, request.releases));
   const AskTable::Changes changes = state->asks.Update(request.asks);
   // The keys whose stored rows may change: those the call wrote, and those
   // containers are handed out for (below).

@@ -83,8 +83,7 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
       entry.report.capability = r.capability;
       entry.report.info.http_address = r.id.host + ":" + std::to_string(r.http_port);
       entry.report.nm_version = r.nm_version;
-      entry.report.state = NodeState::kRunning;
-      ++state_version_;
+      SetStateLocked(entry.report, NodeState::kRunning);
       membership_version_.fetch_add(1, std::memory_order_relaxed);
       entry.report.healthy = true;
       entry.last_response_id = 0;
@@ -101,14 +100,18 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
   }
   Entry entry;
   entry.report.info = NodeInfo{r.id, r.id.host + ":" + std::to_string(r.http_port), r.rack};
+  // Counted as it enters the map below (replacing any entry of the same id).
   entry.report.state = NodeState::kRunning;
-  ++state_version_;
   membership_version_.fetch_add(1, std::memory_order_relaxed);
   entry.report.capability = r.capability;
   entry.report.nm_version = r.nm_version;
   entry.report.pool_node = *added;
   entry.last_heard = clock_->Now();
-  if (it != nodes_.end()) by_pool_node_.erase(it->second.report.pool_node.value());
+  if (it != nodes_.end()) {
+    by_pool_node_.erase(it->second.report.pool_node.value());
+    if (Usable(it->second.report.state)) usable_nodes_.fetch_sub(1, std::memory_order_relaxed);
+  }
+  usable_nodes_.fetch_add(1, std::memory_order_relaxed);
   nodes_[r.id] = entry;
   by_pool_node_[added->value()] = r.id;
   LOG(INFO) << "NodeManager from node " << r.id.host << "(cmPort: " << r.id.port
@@ -172,8 +175,7 @@ HeartbeatVerdict NodeRegistry::Heartbeat(const NodeHeartbeat& h) {
     // An unhealthy node keeps its containers and takes no new ones.
     update.status = h.healthy ? pool::NodeStatus::kRunning : pool::NodeStatus::kDecommissioning;
     pool_->UpdateNode(entry.report.pool_node, update).PermitUnchecked();
-    entry.report.state = h.healthy ? NodeState::kRunning : NodeState::kUnhealthy;
-    ++state_version_;
+    SetStateLocked(entry.report, h.healthy ? NodeState::kRunning : NodeState::kUnhealthy);
     LOG(INFO) << "node " << h.id.ToString() << " is now " << Name(entry.report.state) << ": "
               << h.health_report;
   }
@@ -189,8 +191,7 @@ void NodeRegistry::LeavePoolLocked(Entry& entry, NodeState state) {
   } else {
     pool_->RemoveNode(entry.report.pool_node).PermitUnchecked();
   }
-  entry.report.state = state;
-  ++state_version_;
+  SetStateLocked(entry.report, state);
   membership_version_.fetch_add(1, std::memory_order_relaxed);
   entry.report.num_containers = 0;
   LOG(INFO) << "node " << entry.report.info.id.ToString() << " is now " << Name(state);
@@ -241,6 +242,19 @@ std::vector<NodeId> NodeRegistry::RefreshHostLists(std::set<std::string> include
 
 std::optional<NodeInfo> NodeRegistry::Find(pool::NodeId node) const {
   MutexLock lock(&mu_);
+  return FindLocked(node);
+}
+
+std::vector<std::optional<NodeInfo>> NodeRegistry::FindAll(
+    const std::vector<pool::NodeId>& nodes) const {
+  std::vector<std::optional<NodeInfo>> out;
+  out.reserve(nodes.size());
+  MutexLock lock(&mu_);
+  for (pool::NodeId node : nodes) out.push_back(FindLocked(node));
+  return out;
+}
+
+std::optional<NodeInfo> NodeRegistry::FindLocked(pool::NodeId node) const {
   auto it = by_pool_node_.find(node.value());
   if (it == by_pool_node_.end()) return std::nullopt;
   auto entry = nodes_.find(it->second);
@@ -317,16 +331,14 @@ ClusterNodeCounts NodeRegistry::Counts() const {
 }
 
 int32_t NodeRegistry::NumUsableNodes() const {
-  MutexLock lock(&mu_);
-  // Every allocate reports it: counted again only after a node's state
-  // changed, not by a walk of every node per call.
-  if (usable_counted_at_ != state_version_) {
-    int32_t n = 0;
-    for (const auto& [id, entry] : nodes_) n += Usable(entry.report.state) ? 1 : 0;
-    usable_count_ = n;
-    usable_counted_at_ = state_version_;
-  }
-  return usable_count_;
+  return static_cast<int32_t>(usable_nodes_.load(std::memory_order_relaxed));
+}
+
+void NodeRegistry::SetStateLocked(NodeReport& report, NodeState state) {
+  const bool was = Usable(report.state);
+  const bool is = Usable(state);
+  report.state = state;
+  if (was != is) usable_nodes_.fetch_add(is ? 1 : -1, std::memory_order_relaxed);
 }
 
 }  // namespace spindle::rm

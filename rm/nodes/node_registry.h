@@ -159,12 +159,17 @@ class NodeRegistry : public NodeDirectory {
                                        std::set<std::string> exclude);
 
   std::optional<NodeInfo> Find(pool::NodeId node) const override;
+  // Find for each of `nodes` (same order), under one lock: an allocate
+  // resolves the nodes of all the containers it hands out at once.
+  std::vector<std::optional<NodeInfo>> FindAll(const std::vector<pool::NodeId>& nodes) const;
   // Usable pool nodes on a host (by host name, as AMs name them in asks).
   std::vector<pool::NodeId> PoolNodesOnHost(const std::string& host) const;
   std::optional<NodeReport> Get(const NodeId& id) const;
   std::vector<NodeReport> Nodes() const;
   ClusterNodeCounts Counts() const;
-  // Number of nodes that can run containers (for allocate responses).
+  // Number of nodes that can run containers (for allocate responses): a
+  // counter kept as nodes change state, read without the lock every
+  // heartbeat takes.
   int32_t NumUsableNodes() const override;
   // Changes whenever a node joins or leaves the cluster (registers, comes
   // back, shuts down, is lost or decommissioned): a cheap "anything to
@@ -180,6 +185,9 @@ class NodeRegistry : public NodeDirectory {
     TimePoint last_heard;
   };
   bool AdmittedLocked(const std::string& host) const REQUIRES(mu_);
+  std::optional<NodeInfo> FindLocked(pool::NodeId node) const REQUIRES(mu_);
+  // Every change of a node's state goes through here (the usable count).
+  void SetStateLocked(NodeReport& report, NodeState state) REQUIRES(mu_);
   void LeavePoolLocked(Entry& entry, NodeState state) REQUIRES(mu_);
 
   const NodeRegistryOptions options_;
@@ -187,15 +195,12 @@ class NodeRegistry : public NodeDirectory {
   const Clock* const clock_;
 
   std::atomic<uint64_t> membership_version_{0};
+  // Entries of nodes_ whose state is Usable(); changed only under mu_.
+  std::atomic<int64_t> usable_nodes_{0};
   mutable Mutex mu_;
   std::set<std::string> include_ GUARDED_BY(mu_);
   std::set<std::string> exclude_ GUARDED_BY(mu_);
   std::map<NodeId, Entry> nodes_ GUARDED_BY(mu_);
-  // Bumped (under mu_) by every write of a node's state; NumUsableNodes
-  // counts again only when it moved.
-  uint64_t state_version_ GUARDED_BY(mu_) = 0;
-  mutable uint64_t usable_counted_at_ GUARDED_BY(mu_) = ~uint64_t{0};
-  mutable int32_t usable_count_ GUARDED_BY(mu_) = 0;
   std::map<uint32_t, NodeId> by_pool_node_ GUARDED_BY(mu_);
 };
 

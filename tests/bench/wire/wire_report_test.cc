@@ -85,7 +85,23 @@ TEST(WriteWireJsonTest, WritesTheFiguresAndEscapesErrors) {
   EXPECT_NE(text.str().find("\"allocate: \\\"quoted\\\"\\u000a\":1"), std::string::npos)
       << text.str();
   EXPECT_NE(text.str().find("\"target_heartbeats_per_second\":20000"), std::string::npos);
+  EXPECT_NE(text.str().find("\"heartbeats_offered_per_second\":" +
+                            std::to_string(o.nodes * 1000 / o.heartbeat_ms)),
+            std::string::npos)
+      << text.str();
   std::remove(path.c_str());
+}
+
+TEST(HeartbeatsOfferedTest, NodesTimesTheirRate) {
+  WireOptions o;
+  o.nodes = 2500;
+  o.heartbeat_ms = 100;
+  EXPECT_DOUBLE_EQ(HeartbeatsOfferedPerSecond(o), 25000);
+  o.heartbeat_ms = 1000;
+  EXPECT_DOUBLE_EQ(HeartbeatsOfferedPerSecond(o), 2500);
+  // The defaults offer more than the 20,000/s goal: the figure measures
+  // what the RM answers, not the offer.
+  EXPECT_GT(HeartbeatsOfferedPerSecond(WireOptions()), 20000);
 }
 
 }  // namespace

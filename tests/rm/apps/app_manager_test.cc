@@ -121,6 +121,22 @@ TEST_F(AppManagerTest, SubmitAllocateLaunchRegisterFinish) {
   EXPECT_FALSE(manager_->OnContainerFinished(launch.container, 0, "")) << "reported once";
 }
 
+TEST_F(AppManagerTest, NextContainerIdsReservesARunOfIds) {
+  const ApplicationAttemptId attempt = RunningApp();
+  auto one = manager_->NextContainerId(attempt);
+  ASSERT_TRUE(one.ok());
+  auto run = manager_->NextContainerIds(attempt, 3);
+  ASSERT_TRUE(run.ok());
+  EXPECT_EQ(run->attempt, attempt);
+  EXPECT_EQ(run->sequence(), one->sequence() + 1);
+  // The three ids of the run are taken: the next one follows them.
+  auto after = manager_->NextContainerId(attempt);
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->sequence(), run->sequence() + 3);
+  EXPECT_EQ(manager_->NextContainerIds(attempt, 0).status().code(), Status::Code::kInvalidArgument);
+  EXPECT_FALSE(manager_->NextContainerIds(ApplicationAttemptId{attempt.app, 9}, 2).ok());
+}
+
 TEST_F(AppManagerTest, UnknownQueueFailsTheAppWithADiagnostic) {
   Submission s = NewSubmission("nosuchqueue");
   const ApplicationId id = s.id;

@@ -172,5 +172,46 @@ TEST_F(ContainerRegistryTest, FinishedApplicationsAreCleanedUpOnTheirNodes) {
   EXPECT_TRUE(registry_->OnNodeReport(h1_, {}).applications_to_cleanup.empty());
 }
 
+TEST_F(ContainerRegistryTest, AddAllAddsEachAndNamesTheIdsAlreadyKnown) {
+  RmContainer known = Allocate(2);
+  RmContainer fresh = known;
+  fresh.id = ContainerId{attempt_, 3};
+  const std::vector<ContainerId> refused = registry_->AddAll({fresh, known});
+  EXPECT_EQ(refused, std::vector<ContainerId>{known.id});
+  ASSERT_TRUE(registry_->Get(fresh.id).has_value());
+  EXPECT_EQ(registry_->Get(fresh.id)->node, h1_);
+  EXPECT_EQ(registry_->LiveContainersOf(attempt_).size(), 2u);
+}
+
+TEST_F(ContainerRegistryTest, ReleaseAllCompletesEveryContainerAndFreesItsResources) {
+  RmContainer a = Allocate(2);
+  RmContainer b = Allocate(3);
+  EXPECT_EQ(Allocated(), pool::Resource::Of(2048, 2));
+  // An unknown id of the app's own is ignored, as Release ignores it.
+  ASSERT_TRUE(registry_->ReleaseAll(attempt_, {a.id, ContainerId{attempt_, 99}, b.id}).ok());
+  EXPECT_EQ(Allocated(), pool::Resource());
+  auto completions = registry_->TakeCompleted(attempt_);
+  ASSERT_EQ(completions.size(), 2u);
+  EXPECT_EQ(completions[0].id, a.id);
+  EXPECT_EQ(completions[1].id, b.id);
+  EXPECT_EQ(completions[1].exit_status, kExitAborted);
+  auto actions = registry_->OnNodeReport(h1_, {{a.id, false, 0, ""}, {b.id, false, 0, ""}});
+  EXPECT_EQ(actions.to_cleanup, (std::vector<ContainerId>{a.id, b.id}));
+  // Released again: nothing is freed twice.
+  ASSERT_TRUE(registry_->ReleaseAll(attempt_, {a.id, b.id}).ok());
+  EXPECT_TRUE(registry_->TakeCompleted(attempt_).empty());
+}
+
+TEST_F(ContainerRegistryTest, ReleaseAllWithAForeignIdReleasesNothing) {
+  // RMServerUtils.validateContainerReleaseRequest checks the whole list
+  // before the scheduler releases anything.
+  RmContainer mine = Allocate(2);
+  const ContainerId foreign{ApplicationAttemptId{{100, 7}, 1}, 5};
+  EXPECT_EQ(registry_->ReleaseAll(attempt_, {mine.id, foreign}).java_class(),
+            yarn::kInvalidContainerRelease);
+  EXPECT_EQ(Allocated(), pool::Resource::Of(1024, 1));
+  EXPECT_TRUE(registry_->TakeCompleted(attempt_).empty());
+}
+
 }  // namespace
 }  // namespace spindle::rm

@@ -132,6 +132,62 @@ TEST_F(NodeRegistryTest, UnregisterAndDecommission) {
   EXPECT_EQ(registry_->NumUsableNodes(), 0);
 }
 
+TEST_F(NodeRegistryTest, TheUsableCountFollowsEveryStateChange) {
+  // NumUsableNodes is a counter kept as states change; after each step it
+  // must equal a count over Nodes().
+  auto counted = [&] {
+    int32_t n = 0;
+    for (const NodeReport& r : registry_->Nodes()) {
+      n += r.state == NodeState::kRunning || r.state == NodeState::kDecommissioning ? 1 : 0;
+    }
+    return n;
+  };
+  auto expect = [&](int32_t n) {
+    EXPECT_EQ(registry_->NumUsableNodes(), n);
+    EXPECT_EQ(counted(), n);
+  };
+  expect(0);
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
+  ASSERT_EQ(registry_->Register(Node("h2")).action, NodeAction::kNormal);
+  ASSERT_EQ(registry_->Register(Node("h3")).action, NodeAction::kNormal);
+  expect(3);
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);  // reconnect
+  expect(3);
+  NodeHeartbeat sick = Beat("h2", 0);
+  sick.healthy = false;
+  registry_->Heartbeat(sick);
+  expect(2);
+  registry_->Heartbeat(Beat("h2", 1));  // healthy again
+  expect(3);
+  ASSERT_TRUE(registry_->Unregister(NodeId{"h3", 45454}).ok());
+  expect(2);
+  ASSERT_EQ(registry_->Register(Node("h3")).action, NodeAction::kNormal);  // back
+  expect(3);
+  clock_.Advance(6s);
+  registry_->Heartbeat(Beat("h1", 0));
+  registry_->Heartbeat(Beat("h2", 2));
+  clock_.Advance(6s);
+  ASSERT_EQ(registry_->ExpireSilentNodes().size(), 1u);  // h3
+  expect(2);
+  ASSERT_EQ(registry_->RefreshHostLists({}, {"h2"}).size(), 1u);
+  expect(1);
+}
+
+TEST_F(NodeRegistryTest, FindAllAnswersAsFindDoesInOrder) {
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
+  ASSERT_EQ(registry_->Register(Node("h2")).action, NodeAction::kNormal);
+  const pool::NodeId n1 = registry_->Get(NodeId{"h1", 45454})->pool_node;
+  const pool::NodeId n2 = registry_->Get(NodeId{"h2", 45454})->pool_node;
+  ASSERT_TRUE(registry_->Unregister(NodeId{"h2", 45454}).ok());
+  auto found = registry_->FindAll({n2, n1, n1, pool::NodeId()});
+  ASSERT_EQ(found.size(), 4u);
+  EXPECT_EQ(found[0].has_value(), registry_->Find(n2).has_value());
+  ASSERT_TRUE(found[1].has_value());
+  EXPECT_EQ(found[1]->id.host, "h1");
+  EXPECT_EQ(found[2]->http_address, "h1:8042");
+  EXPECT_FALSE(found[3].has_value());
+}
+
 TEST_F(NodeRegistryTest, TheTopologyTableGivesTheRack) {
   NodeRegistryOptions options;
   options.racks = {{"h1", "/rack1"}};

@@ -172,6 +172,11 @@ class NodeFailureTest : public ::testing::Test {
     p["yarn.client.nodemanager-connect.max-wait-ms"] = "30000";
     p["spindle.scheduler.count"] = "1";
     p["spindle.scheduler.partitions"] = "1";
+    // Several AMs share these few-hundred-MB agents: Hadoop's default 10%
+    // AM limit would keep all but the first pending.
+    p["yarn.scheduler.capacity.root.queues"] = "default";
+    p["yarn.scheduler.capacity.root.default.capacity"] = "100";
+    p["yarn.scheduler.capacity.root.default.maximum-am-resource-percent"] = "1.0";
     for (const auto& [k, v] : extra) p[k] = v;
     return p;
   }

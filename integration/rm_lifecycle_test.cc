@@ -660,6 +660,117 @@ TEST_F(RmLifecycleTest, AdminProtocolEnforcesTheAdminAcl) {
 
 // AMs that go silent, or never register, time out like Hadoop's
 // AMLivelinessMonitor says (yarn.am.liveness-monitor.expiry-interval-ms).
+// AM limits and the per-user application maximum in the running daemon
+// (rm/apps/am_activation.h): maximum-am-resource-percent 10% of the one
+// 8 GB node is 819 MB, rounded up to the 128 MB minimum: 896 MB. The first
+// 1 GB AM starts over it (Hadoop always lets one start); the next ones stay
+// ACCEPTED, with no AM container, until the AM before them finishes.
+// maximum-applications 4 x minimum-user-limit-percent 50% = 2 apps per user.
+class AmLimitCellTest : public RmLifecycleTest {
+ protected:
+  void Configure(rm::Configuration* conf) override {
+    conf->Set("yarn.scheduler.capacity.root.default.maximum-am-resource-percent", "0.1");
+    conf->Set("yarn.scheduler.capacity.root.default.maximum-applications", "4");
+    conf->Set("yarn.scheduler.capacity.root.default.minimum-user-limit-percent", "50");
+  }
+
+  rm::ApplicationId SubmitAs(const std::string& user, int64_t am_memory_mb) {
+    y::GetNewApplicationRequestProto new_request;
+    y::GetNewApplicationResponseProto new_response;
+    EXPECT_TRUE(
+        client_.Call(ClientSpec(user), "getNewApplication", new_request, &new_response).ok());
+    y::SubmitApplicationRequestProto submit;
+    auto* context = submit.mutable_application_submission_context();
+    *context->mutable_application_id() = new_response.application_id();
+    context->set_application_name("am-limit");
+    context->set_queue("default");
+    context->mutable_resource()->set_memory(am_memory_mb);
+    context->mutable_resource()->set_virtual_cores(1);
+    context->mutable_am_container_spec()->add_command("/bin/true");
+    y::SubmitApplicationResponseProto submitted;
+    Status s = client_.Call(ClientSpec(user), "submitApplication", submit, &submitted);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return rm::FromProto(new_response.application_id());
+  }
+
+  // The AM of `started` registers and unregisters, then its container exits.
+  void RunAmToItsEnd(const TestNodeManager::Started& started) {
+    const ipc::ClientToken amrm = AmrmTokenOf(started);
+    y::RegisterApplicationMasterRequestProto reg;
+    y::RegisterApplicationMasterResponseProto reg_response;
+    ASSERT_TRUE(client_.Call(AmSpec(amrm), "registerApplicationMaster", reg, &reg_response).ok());
+    y::FinishApplicationMasterRequestProto finish;
+    finish.set_final_application_status(y::APP_SUCCEEDED);
+    y::FinishApplicationMasterResponseProto finished;
+    ASSERT_TRUE(WaitFor([&] {
+      EXPECT_TRUE(client_.Call(AmSpec(amrm), "finishApplicationMaster", finish, &finished).ok());
+      return finished.isunregistered();
+    }));
+    Heartbeat({Complete(started.id, 0)});
+  }
+
+  bool HasAmContainer(const rm::ApplicationId& id) {
+    auto app = daemon_->apps().GetApp(id);
+    return app.ok() && app->current_attempt() != nullptr &&
+           app->current_attempt()->am_container.has_value();
+  }
+};
+
+TEST_F(AmLimitCellTest, LaterAmsWaitForTheFirstToFinish) {
+  RegisterNode();
+  Heartbeat({});
+  // The limits follow the cluster once the node is counted.
+  ASSERT_TRUE(WaitFor([&] {
+    return daemon_->apps().AmReport("default").limits.queue_am_limit.memory_mb() == 896;
+  }));
+  const rm::ApplicationId first = SubmitAs("alice", 1024);
+  const rm::ApplicationId second = SubmitAs("alice", 1024);
+  const rm::ApplicationId third = SubmitAs("bob", 1024);
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; })) << "the first AM starts";
+  EXPECT_EQ(nm_.started()[0].id.attempt.app, first);
+  // The others are pending apps: accepted, no AM container asked for.
+  rm::QueueAmReport report = daemon_->apps().AmReport("default");
+  EXPECT_EQ(report.active_apps, 1);
+  EXPECT_EQ(report.pending_apps, 2);
+  EXPECT_EQ(report.am_used.memory_mb(), 1024);
+  for (const rm::ApplicationId& id : {second, third}) {
+    EXPECT_EQ(StateOf(id), y::ACCEPTED);
+    EXPECT_FALSE(HasAmContainer(id));
+    EXPECT_THAT(daemon_->apps().GetApp(id)->current_attempt()->am_launch_diagnostics,
+                ::testing::HasSubstr("Queue's AM resource limit exceeded."));
+  }
+
+  RunAmToItsEnd(nm_.started()[0]);
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 2; })) << "the second AM starts";
+  EXPECT_EQ(nm_.started()[1].id.attempt.app, second);
+  EXPECT_EQ(StateOf(first), y::FINISHED);
+  EXPECT_FALSE(HasAmContainer(third));
+  EXPECT_EQ(daemon_->apps().AmReport("default").pending_apps, 1);
+
+  RunAmToItsEnd(nm_.started()[1]);
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 3; })) << "then the third";
+  EXPECT_EQ(nm_.started()[2].id.attempt.app, third);
+  EXPECT_EQ(daemon_->apps().AmReport("default").pending_apps, 0);
+}
+
+// LeafQueue.validateSubmitApplication through CapacityScheduler.addApplication:
+// the submission succeeds, the app is rejected and FAILED with the
+// AccessControlException's text as its diagnostics.
+TEST_F(AmLimitCellTest, PerUserMaximumApplicationsFailsTheThirdApp) {
+  RegisterNode();
+  Heartbeat({});
+  SubmitAs("alice", 256);
+  SubmitAs("alice", 256);
+  const rm::ApplicationId third = SubmitAs("alice", 256);
+  ASSERT_TRUE(WaitFor([&] { return StateOf(third) == y::FAILED; }));
+  EXPECT_EQ(Report(third).diagnostics(),
+            "org.apache.hadoop.security.AccessControlException: Queue root.default already has 2 "
+            "applications from user alice cannot accept submission of application: " +
+                third.ToString());
+  // Another user still has room.
+  EXPECT_EQ(StateOf(SubmitAs("bob", 256)), y::ACCEPTED);
+}
+
 class RmAmExpiryTest : public RmLifecycleTest {
  protected:
   void Configure(rm::Configuration* conf) override {

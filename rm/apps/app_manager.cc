@@ -525,6 +525,9 @@ void ApplicationManager::EnterAppState(RmApp& app, AppState next, Actions* actio
       pool_->RemoveApp(app.pool_app).PermitUnchecked();
       SetInPoolLocked(app, false);
     }
+    if (const RmAttempt* attempt = app.current_attempt(); attempt != nullptr) {
+      LeaveAmQueueLocked(attempt->id);
+    }
     containers_->OnApplicationFinished(app.submission.id);
     lifetimes_.Unregister(app.submission.id);
     LOG(INFO) << "application " << app.submission.id.ToString() << " " << Name(next)
@@ -555,8 +558,18 @@ void ApplicationManager::StartAttemptLocked(RmApp& app, Actions* actions) {
     SaveAttemptLocked(app, current);
     AttemptEventLocked(app, current, AttemptEvent::kSaved, actions);
     current.last_heard = clock_->Now();
+    // Counted among the queue's apps like any (with no AM resource).
+    JoinAmQueueLocked(app, current);
     return;
   }
+  AttemptEventLocked(app, current, AttemptEvent::kScheduled, actions);
+  // The AM container is asked for once the attempt is active.
+  JoinAmQueueLocked(app, app.attempts.back());
+}
+
+void ApplicationManager::AskForAmContainerLocked(RmApp& app) {
+  const RmAttempt* current = app.current_attempt();
+  if (current == nullptr || current->state != AttemptState::kScheduled) return;
   pool::Ask ask;
   ask.priority = 0;
   ask.allocation_request_id = kAmAllocationRequestId;
@@ -564,7 +577,7 @@ void ApplicationManager::StartAttemptLocked(RmApp& app, Actions* actions) {
   ask.count = 1;
   Status asked = pool_->SetAsks(app.pool_app, {ask});
   if (!asked.ok()) {
-    LOG(ERROR) << "cannot ask for the AM container of " << current.id.ToString() << ": "
+    LOG(ERROR) << "cannot ask for the AM container of " << current->id.ToString() << ": "
                << asked.ToString();
   }
   if (options_.am_blacklisting_enabled && app.am_blacklist.size() > 0) {
@@ -572,11 +585,129 @@ void ApplicationManager::StartAttemptLocked(RmApp& app, Actions* actions) {
     // container's only, and is lifted once it is placed.
     std::vector<pool::NodeId> avoid = app.am_blacklist.NodesToAvoid(
         nodes_->NumUsableNodes(), options_.am_blacklist_disable_threshold);
-    LOG(INFO) << "AM container of " << current.id.ToString() << " avoids " << avoid.size()
+    LOG(INFO) << "AM container of " << current->id.ToString() << " avoids " << avoid.size()
               << " node(s) earlier AM containers failed on";
     pool_->SetBlacklist(app.pool_app, std::move(avoid), {}).PermitUnchecked();
   }
-  AttemptEventLocked(app, current, AttemptEvent::kScheduled, actions);
+}
+
+void ApplicationManager::SetAmLimits(std::shared_ptr<const QueueTree> tree,
+                                     const AmLimitContext& context) {
+  MutexLock lock(&mu_);
+  if (context.line == HadoopLine::k3_3 && tree != nullptr) {
+    // AbstractCSQueue.initializeQueueState on refresh: RUNNING -> STOPPED
+    // is stopQueue() (DRAINING while it has apps); RUNNING again ends it.
+    for (const CsQueue* leaf : tree->Leaves()) {
+      const std::string& name = QueueTree::PoolQueueName(*leaf);
+      if (leaf->state == QueueState::kRunning) {
+        draining_.erase(name);
+        continue;
+      }
+      const CsQueue* before = am_tree_ == nullptr ? nullptr : am_tree_->Find(leaf->path);
+      if (before != nullptr && before->state == QueueState::kRunning &&
+          in_queue_.count(name) != 0) {
+        LOG(INFO) << "queue " << leaf->path << " is DRAINING: " << in_queue_.at(name).apps
+                  << " applications still in it";
+        draining_.insert(name);
+      }
+    }
+  } else {
+    draining_.clear();
+  }
+  am_tree_ = std::move(tree);
+  am_activation_.SetContext(context);
+  RefreshAmInputsLocked();
+  for (const std::string& queue : am_activation_.Queues()) {
+    ApplyAmPassLocked(am_activation_.Activate(queue));
+  }
+}
+
+bool ApplicationManager::DrainingLocked(const CsQueue& queue) const {
+  if (draining_.empty() || am_tree_ == nullptr) return false;
+  if (queue.is_leaf()) return draining_.count(QueueTree::PoolQueueName(queue)) != 0;
+  // ParentQueue.stopQueue: a stopped parent drains while apps remain below.
+  if (queue.state == QueueState::kRunning) return false;
+  for (int child : queue.children) {
+    if (DrainingLocked(am_tree_->queues()[static_cast<size_t>(child)])) return true;
+  }
+  return false;
+}
+
+QueueState ApplicationManager::QueueStateOf(const CsQueue& queue) const {
+  MutexLock lock(&mu_);
+  return DrainingLocked(queue) ? QueueState::kDraining : queue.state;
+}
+
+Status ApplicationManager::CheckQueueRefresh(const QueueTree& next) const {
+  MutexLock lock(&mu_);
+  if (am_tree_ == nullptr) return Status::OK();
+  for (const CsQueue& queue : next.queues()) {
+    const CsQueue* now = am_tree_->Find(queue.path);
+    if (queue.state == QueueState::kRunning && now != nullptr && DrainingLocked(*now)) {
+      return Status::Remote("java.io.IOException", "The queue:" + queue.path +
+                                                       " is in the Stopping process. Please wait "
+                                                       "for the queue getting fully STOPPED.");
+    }
+  }
+  return Status::OK();
+}
+
+QueueAmReport ApplicationManager::AmReport(const std::string& queue) const {
+  MutexLock lock(&mu_);
+  return am_activation_.Report(queue);
+}
+
+void ApplicationManager::RefreshAmInputsLocked() {
+  if (am_tree_ == nullptr) {
+    am_activation_.SetLeafInputs({});
+    return;
+  }
+  am_activation_.SetLeafInputs(
+      LeafAmInputsOf(*am_tree_, am_activation_.context(), [this](const std::string& name) {
+        auto queue = pool_->FindQueue(name);
+        return queue.ok() ? pool_->queues().Usage(*queue) : pool::Resource();
+      }));
+}
+
+void ApplicationManager::JoinAmQueueLocked(RmApp& app, const RmAttempt& attempt) {
+  AmApplicant applicant;
+  applicant.attempt = attempt.id;
+  applicant.user = app.submission.user;
+  if (!app.submission.unmanaged_am) applicant.am_resource = app.submission.am_resource;
+  applicant.priority = app.submission.priority;
+  applicant.recovering = recovering_;
+  RefreshAmInputsLocked();
+  ApplyAmPassLocked(am_activation_.Add(app.submission.queue, applicant));
+}
+
+void ApplicationManager::LeaveAmQueueLocked(const ApplicationAttemptId& attempt) {
+  if (auto queue = am_activation_.Remove(attempt); queue.has_value()) {
+    ActivateAmQueueLocked(*queue);
+  }
+}
+
+void ApplicationManager::ActivateAmQueueLocked(const std::string& queue) {
+  RefreshAmInputsLocked();
+  ApplyAmPassLocked(am_activation_.Activate(queue));
+}
+
+void ApplicationManager::ApplyAmPassLocked(const AmActivationPass& pass) {
+  for (const ApplicationAttemptId& id : pass.activated) {
+    RmApp* app = FindLocked(id.app);
+    RmAttempt* attempt = app == nullptr ? nullptr : app->current_attempt();
+    if (attempt == nullptr || attempt->id != id) continue;
+    VLOG(1) << "attempt " << id.ToString() << " of user " << app->submission.user
+            << " activated in queue " << app->submission.queue;
+    attempt->am_launch_diagnostics.clear();
+    if (!app->submission.unmanaged_am) AskForAmContainerLocked(*app);
+  }
+  const bool diagnose = am_activation_.context().line == HadoopLine::k3_3;
+  for (const AmWait& wait : pass.waiting) {
+    RmApp* app = FindLocked(wait.attempt.app);
+    RmAttempt* attempt = app == nullptr ? nullptr : app->current_attempt();
+    if (attempt == nullptr || attempt->id != wait.attempt) continue;
+    if (diagnose) attempt->am_launch_diagnostics = PendingAmDiagnostics(wait, clock_->WallMillis());
+  }
 }
 
 void ApplicationManager::AttemptEventLocked(RmApp& app, RmAttempt& attempt, AttemptEvent event,
@@ -645,6 +776,9 @@ void ApplicationManager::EnterAttemptState(RmApp& app, RmAttempt& attempt, Attem
 
 void ApplicationManager::AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Actions* actions) {
   LOG(INFO) << "attempt " << attempt.id.ToString() << " " << Name(attempt.state);
+  // LeafQueue.removeApplicationAttempt: its place (and AM resource) goes
+  // to the queue's pending attempts.
+  LeaveAmQueueLocked(attempt.id);
   if (listener_.attempt_ended) {
     auto callback = listener_.attempt_ended;
     RmApp app_copy = app;
@@ -746,6 +880,12 @@ std::string ApplicationManager::QueueFullLocked(const RmApp& app, const std::str
     --of_user;
   }
   const std::string path = limits.path.empty() ? queue : limits.path;
+  // LeafQueue.validateSubmitApplication: the queue's state first.
+  if (const CsQueue* leaf = am_tree_ == nullptr ? nullptr : am_tree_->FindLeaf(queue);
+      leaf != nullptr && (leaf->state != QueueState::kRunning || DrainingLocked(*leaf))) {
+    return "Queue " + leaf->path +
+           " is STOPPED. Cannot accept submission of application: " + app.submission.id.ToString();
+  }
   if (limits.max_apps >= 0 && in_queue >= limits.max_apps) {
     return "Queue " + path + " already has " + std::to_string(in_queue) +
            " applications, cannot accept submission of application: " +
@@ -773,7 +913,13 @@ void ApplicationManager::CountInQueueLocked(const RmApp& app, int32_t delta) {
   CHECK_GE(count.apps, 0) << app.submission.queue;
   CHECK_GE(of_user, 0) << app.submission.user;
   if (of_user == 0) count.by_user.erase(app.submission.user);
-  if (count.apps == 0) in_queue_.erase(app.submission.queue);
+  if (count.apps == 0) {
+    in_queue_.erase(app.submission.queue);
+    // AbstractCSQueue.appFinished: a DRAINING queue's last app is gone.
+    if (draining_.erase(app.submission.queue) != 0) {
+      LOG(INFO) << "queue " << app.submission.queue << " is STOPPED: its last application left";
+    }
+  }
 }
 
 Status ApplicationManager::Move(const ApplicationId& id, const std::string& queue_name,
@@ -811,6 +957,25 @@ Status ApplicationManager::Move(const ApplicationId& id, const std::string& queu
   app->submission.queue = queue_name;
   if (app->in_pool) CountInQueueLocked(*app, +1);
   app->submission.queue_limits = limits;
+  // CapacityScheduler.moveApplication: the attempt leaves the source queue
+  // (freeing its AM resource there) and is submitted to the target, where it
+  // is pending until that queue's limits let it go.
+  if (RmAttempt* attempt = app->current_attempt(); attempt != nullptr) {
+    const bool was_active = am_activation_.IsActive(attempt->id);
+    if (std::optional<std::string> source = am_activation_.Remove(attempt->id)) {
+      if (was_active && attempt->state == AttemptState::kScheduled) {
+        // Its AM container is not placed yet: the ask waits for the target.
+        pool::Ask withdrawn;
+        withdrawn.priority = 0;
+        withdrawn.allocation_request_id = kAmAllocationRequestId;
+        withdrawn.capability = app->submission.am_resource;
+        withdrawn.count = 0;
+        pool_->SetAsks(app->pool_app, {withdrawn}).PermitUnchecked();
+      }
+      ActivateAmQueueLocked(*source);
+      JoinAmQueueLocked(*app, *attempt);
+    }
+  }
   SaveAppLocked(*app);
   return Status::OK();
 }
@@ -836,6 +1001,9 @@ Result<int32_t> ApplicationManager::UpdatePriority(const ApplicationId& id, int3
   LOG(INFO) << "application " << id.ToString() << " priority " << app->submission.priority << " -> "
             << priority;
   app->submission.priority = priority;
+  if (const RmAttempt* attempt = app->current_attempt(); attempt != nullptr) {
+    am_activation_.UpdatePriority(attempt->id, priority);
+  }
   SaveAppLocked(*app);
   return priority;
 }
@@ -924,6 +1092,7 @@ void ApplicationManager::Recover(std::vector<RmApp> apps, int32_t last_app_id) {
   {
     MutexLock lock(&mu_);
     CHECK(apps_.empty()) << "Recover() after applications arrived";
+    recovering_ = true;
     next_app_seq_ = std::max(next_app_seq_, last_app_id + 1);
     reserved_app_seq_ = next_app_seq_ - 1;
     // Finished apps retire oldest first, as they would have.
@@ -950,6 +1119,7 @@ void ApplicationManager::Recover(std::vector<RmApp> apps, int32_t last_app_id) {
         ResumeLocked(app, &actions);
       }
     }
+    recovering_ = false;
     LOG(INFO) << "recovered " << apps_.size() << " applications (" << resumed
               << " unfinished); application ids continue at " << next_app_seq_;
     RetireCompletedLocked();
@@ -993,6 +1163,15 @@ void ApplicationManager::ResumeLocked(RmApp& app, Actions* actions) {
     attempt->state = AttemptState::kLaunched;
     attempt->last_heard = clock_->Now();
     attempt->next_container_sequence = FirstContainerSequence();
+    // Its AM is (or was) running: active in its queue whatever the limits,
+    // its AM resource counted.
+    AmApplicant applicant;
+    applicant.attempt = attempt->id;
+    applicant.user = app.submission.user;
+    if (!app.submission.unmanaged_am) applicant.am_resource = app.submission.am_resource;
+    applicant.priority = app.submission.priority;
+    applicant.recovering = true;
+    am_activation_.AddActive(app.submission.queue, applicant);
     if (attempt->am_container.has_value()) {
       am_containers_[attempt->am_container->id] = attempt->id;
       unconfirmed_am_containers_[attempt->am_container->node].insert(attempt->am_container->id);

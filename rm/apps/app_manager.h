@@ -22,6 +22,7 @@
 #include "base/clock.h"
 #include "base/mutex.h"
 #include "base/result.h"
+#include "rm/apps/am_activation.h"
 #include "rm/apps/am_launcher.h"
 #include "rm/apps/app_lifetime_monitor.h"
 #include "rm/apps/app_store.h"
@@ -30,6 +31,8 @@
 #include "rm/apps/rm_app.h"
 #include "rm/containers/container_registry.h"
 #include "rm/nodes/node_directory.h"
+#include "rm/queues/am_limits.h"
+#include "rm/queues/queue_tree.h"
 #include "rm/scheduling/resource_normalizer.h"
 #include "scheduler_pool/scheduler_pool.h"
 
@@ -206,6 +209,37 @@ class ApplicationManager {
   // past their lifetime (kLifetimeExceededDiagnostics).
   void Tick();
 
+  // ---- AM limits (am_activation.h) ----
+  // The queue tree and the cluster the leaves' AM limits follow, set by the
+  // RM core at start, when the cluster's resources change and after
+  // refreshQueues; every queue's pending attempts are then reconsidered.
+  // Until it is called (or with a null tree) queues have no AM limits.
+  // Each attempt of an app joins its queue's pending attempts when it
+  // starts; its AM container is asked of the pool only once it is active.
+  // A pending attempt is reconsidered when another leaves its queue (its
+  // AM finished, its app was killed, failed or moved) and on this call.
+  void SetAmLimits(std::shared_ptr<const QueueTree> tree, const AmLimitContext& context);
+  // ---- Queue states for running apps ----
+  // A leaf that is not RUNNING (configured STOPPED, or DRAINING) takes no
+  // new application (submission: rejected -> FAILED with Hadoop's
+  // "Queue <path> is STOPPED. Cannot accept submission of application: <id>";
+  // moveApplicationAcrossQueues: YarnException with the same text); the apps
+  // already in it run to their end, on every line.
+  // On 3.3 (LeafQueue.stopQueue / appFinished) a queue set STOPPED by
+  // refreshQueues while it has applications is DRAINING until its last
+  // application leaves, then STOPPED; a stopped parent is DRAINING while a
+  // leaf under it is. Other lines, and queues stopped from the start, show the
+  // configured state. `queue` is any queue of the tree SetAmLimits gave.
+  QueueState QueueStateOf(const CsQueue& queue) const;
+  // refreshQueues' veto (QueueManager::Reload's `accept`): on 3.3 a DRAINING
+  // queue may not be set RUNNING ("The queue:<path> is in the Stopping
+  // process. Please wait for the queue getting fully STOPPED.").
+  Status CheckQueueRefresh(const QueueTree& next) const;
+
+  // Numbers for reports of one leaf (pool queue name): active and pending
+  // apps, AM resource used, the queue and user AM limits, per user.
+  QueueAmReport AmReport(const std::string& queue) const;
+
   // Attempt lifecycle hooks for the rest of the RM (tokens, allocation state).
   struct Listener {
     std::function<void(const RmApp&, const RmAttempt&)> attempt_started;
@@ -255,6 +289,21 @@ class ApplicationManager {
   void SetInPoolLocked(RmApp& app, bool in_pool) REQUIRES(mu_);
   void CountInQueueLocked(const RmApp& app, int32_t delta) REQUIRES(mu_);
   static void Run(Actions& actions);
+  // Recomputes the leaves' AM limit inputs from the tree, the cluster and
+  // the queues' usage now.
+  void RefreshAmInputsLocked() REQUIRES(mu_);
+  // The attempt joins its queue's pending attempts; those activated get
+  // their AM container asked for.
+  void JoinAmQueueLocked(RmApp& app, const RmAttempt& attempt) REQUIRES(mu_);
+  // The attempt leaves its queue (if it was in one); others may go.
+  void LeaveAmQueueLocked(const ApplicationAttemptId& attempt) REQUIRES(mu_);
+  void ActivateAmQueueLocked(const std::string& queue) REQUIRES(mu_);
+  // Asks for the AM containers of newly active attempts and records why
+  // the others wait (3.3's AM launch diagnostics).
+  void ApplyAmPassLocked(const AmActivationPass& pass) REQUIRES(mu_);
+  // Asks the pool for the AM container of `app`'s current attempt.
+  void AskForAmContainerLocked(RmApp& app) REQUIRES(mu_);
+  bool DrainingLocked(const CsQueue& queue) const REQUIRES(mu_);
 
   const ApplicationManagerOptions options_;
   pool::SchedulerPool* const pool_;
@@ -285,6 +334,13 @@ class ApplicationManager {
   std::map<NodeId, std::set<ContainerId>> unconfirmed_am_containers_ GUARDED_BY(mu_);
   Listener listener_ GUARDED_BY(mu_);
   ContainerSignals container_signals_;
+  // Which attempts may have their AM placed (pending vs active apps).
+  AmActivation am_activation_ GUARDED_BY(mu_);
+  std::shared_ptr<const QueueTree> am_tree_ GUARDED_BY(mu_);
+  // 3.3: leaves (pool names) stopped by a refresh while they had apps.
+  std::set<std::string> draining_ GUARDED_BY(mu_);
+  // Set while Recover() runs: the attempts it starts are "recovering".
+  bool recovering_ GUARDED_BY(mu_) = false;
   // Apps with a lifetime, until they end.
   AppLifetimeMonitor lifetimes_ GUARDED_BY(mu_);
 };

@@ -88,7 +88,17 @@ struct RmAttempt {
   int64_t next_container_sequence = 1;
   // Exit status of the AM container, once it exited.
   std::optional<int32_t> am_exit_status;
+  // Hadoop 3.3's AM launch diagnostics (RMAppAttemptImpl.amLaunchDiagnostics):
+  // why the attempt waits for its AM container, while it does (see
+  // am_activation.h); empty otherwise and on the 2.x lines. Not stored.
+  std::string am_launch_diagnostics;
 };
+
+// The diagnostics an attempt reports (RMAppAttemptImpl.getDiagnostics): its
+// own, or while it has none its AM launch diagnostics.
+inline const std::string& ReportedDiagnostics(const RmAttempt& attempt) {
+  return attempt.diagnostics.empty() ? attempt.am_launch_diagnostics : attempt.diagnostics;
+}
 
 struct RmApp {
   Submission submission;

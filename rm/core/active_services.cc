@@ -140,6 +140,7 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
   apps_ =
       std::make_unique<ApplicationManager>(app_options, pool_.get(), containers_.get(),
                                            launcher_.get(), nodes_.get(), clock, app_store_.get());
+  apps_->SetAmLimits(context_.queues->Current(), AmLimitContextNow(pool_->cell().Capacity()));
   AttemptAllocatorDeps allocator;
   allocator.apps = apps_.get();
   allocator.nodes = nodes_.get();
@@ -188,9 +189,23 @@ void ActiveServices::RefreshPoolQueues(bool force) {
   const pool::Resource capacity = pool_->cell().Capacity();
   if (!force && capacity.memory_mb() == last_capacity_mb_) return;
   last_capacity_mb_ = capacity.memory_mb();
-  auto specs = context_.queues->Current()->ToQueueSpecs(capacity);
+  const auto tree = context_.queues->Current();
+  auto specs = tree->ToQueueSpecs(capacity);
   Status s = pool_->SetQueues(specs).status();
   if (!s.ok()) LOG(ERROR) << "cannot apply the queue tree to the scheduler: " << s.ToString();
+  // The leaves' AM limits follow the cluster and the tree (apps_ is built
+  // after the first call; Build applies them then).
+  if (apps_ != nullptr) apps_->SetAmLimits(tree, AmLimitContextNow(capacity));
+}
+
+AmLimitContext ActiveServices::AmLimitContextNow(const pool::Resource& cluster) const {
+  const CoreSettings& settings = *context_.settings;
+  AmLimitContext am;
+  am.line = settings.line;
+  am.calculator = settings.apps.resource_calculator;
+  am.min_allocation = settings.apps.min_allocation;
+  am.cluster = cluster;
+  return am;
 }
 
 void ActiveServices::Housekeeping() {

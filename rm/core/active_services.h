@@ -131,6 +131,8 @@ class ActiveServices {
   Status Build(RecoveredRmState* recovered);
   void Housekeeping();
   void ReleaseHoldIfDue();
+  // The AM limits' context (rm/queues/am_limits.h) for `cluster`.
+  AmLimitContext AmLimitContextNow(const pool::Resource& cluster) const;
   bool SaveNodes();
   void SaveKeys();
 

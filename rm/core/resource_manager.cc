@@ -203,7 +203,9 @@ Status ResourceManager::RefreshQueues() {
   if (active == nullptr) return NotActive("refresh queues");
   ASSIGN_OR_RETURN(Configuration conf, Reread());
   MutexLock lock(&queue_version_mu_);
-  auto tree = queues_->Reload(conf);
+  // 3.3: a DRAINING queue cannot be set RUNNING (ApplicationManager).
+  auto tree = queues_->Reload(
+      conf, [&active](const QueueTree& next) { return active->apps().CheckQueueRefresh(next); });
   if (!tree.ok()) {
     return Status::Remote("java.io.IOException",
                           "Failed to re-init queues : " + tree.status().message());

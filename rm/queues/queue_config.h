@@ -14,8 +14,11 @@
 
 namespace spindle::rm {
 
-// QueueState (QueueStateProto: Q_STOPPED = 1, Q_RUNNING = 2).
-enum class QueueState : uint8_t { kStopped = 1, kRunning = 2 };
+// QueueState (QueueStateProto: Q_STOPPED = 1, Q_RUNNING = 2, and in 3.x
+// Q_DRAINING = 3). Configuration says RUNNING or STOPPED; DRAINING is a
+// run-time state of the 3.3 line (a queue stopped while it still has
+// applications; see ApplicationManager::QueueStateOf).
+enum class QueueState : uint8_t { kStopped = 1, kRunning = 2, kDraining = 3 };
 // QueueACL (QueueACLProto: QACL_SUBMIT_APPLICATIONS = 1, QACL_ADMINISTER_QUEUE = 2).
 enum class QueueAcl : uint8_t { kSubmitApplications = 1, kAdministerQueue = 2 };
 

@@ -5,6 +5,7 @@
 // Thread contract: all methods are thread-safe.
 #pragma once
 
+#include <functional>
 #include <memory>
 
 #include "base/mutex.h"
@@ -30,7 +31,12 @@ class QueueManager {
   // tree (QueueTree::Reload) and, only if both pass, makes the new tree
   // current and returns it. On error the current tree is unchanged. Callers
   // then push the new tree's ToQueueSpecs() to the scheduler pool.
-  Result<std::shared_ptr<const QueueTree>> Reload(const Configuration& conf);
+  // `accept`, if given, may refuse the new tree for what only the running
+  // RM knows (3.3: a DRAINING queue may not be set RUNNING); its error is
+  // returned as is.
+  Result<std::shared_ptr<const QueueTree>> Reload(
+      const Configuration& conf,
+      const std::function<Status(const QueueTree& next)>& accept = nullptr);
 
  private:
   mutable Mutex mu_;

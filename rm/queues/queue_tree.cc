@@ -7,6 +7,8 @@
 #include <limits>
 #include <set>
 
+#include "rm/config/hadoop_line.h"
+
 namespace spindle::rm {
 
 std::string_view Name(QueueState state) {
@@ -15,6 +17,8 @@ std::string_view Name(QueueState state) {
       return "RUNNING";
     case QueueState::kStopped:
       return "STOPPED";
+    case QueueState::kDraining:
+      return "DRAINING";
   }
   return "?";
 }
@@ -100,10 +104,13 @@ class TreeParser {
   int64_t global_queue_max_apps_ = 0;
   double global_am_fraction_ = 0.1;
   double global_user_limit_factor_ = 1;
+  // spindle.compat.hadoop-version: where the lines' LeafQueues differ.
+  HadoopLine line_ = kDefaultHadoopLine;
 };
 
 Status TreeParser::ReadGlobals() {
   const std::string prefix = kCapacitySchedulerPrefix;
+  ASSIGN_OR_RETURN(line_, HadoopLineOf(conf_));
   ASSIGN_OR_RETURN(max_system_apps_, conf_.GetInt(prefix + "maximum-applications", 10000));
   ASSIGN_OR_RETURN(global_queue_max_apps_,
                    conf_.GetInt(prefix + "global-queue-max-application", 0));
@@ -214,10 +221,15 @@ Status TreeParser::ReadQueue(CsQueue& queue, const CsQueue* parent) const {
     queue.maximum_applications =
         static_cast<int32_t>(static_cast<double>(max_system_apps_) * queue.absolute_capacity);
   }
-  queue.maximum_applications_per_user = static_cast<int32_t>(
-      std::min<double>(queue.maximum_applications, static_cast<double>(queue.maximum_applications) *
-                                                       queue.minimum_user_limit_percent / 100.0 *
-                                                       queue.user_limit_factor));
+  // LeafQueue: (int)(maxApplications * (userLimit / 100.0f) * userLimitFactor)
+  // in Java floats; 2.7 and 3.3 cap it at maxApplications, 2.6 does not
+  // (the queue's own maximum refuses first either way).
+  const auto per_user =
+      static_cast<int32_t>(static_cast<float>(queue.maximum_applications) *
+                           (static_cast<float>(queue.minimum_user_limit_percent) / 100.0f) *
+                           static_cast<float>(queue.user_limit_factor));
+  queue.maximum_applications_per_user =
+      line_ == HadoopLine::k2_6 ? per_user : std::min(queue.maximum_applications, per_user);
   const std::string am_key = Key(path, "maximum-am-resource-percent");
   ASSIGN_OR_RETURN(queue.maximum_am_resource_fraction,
                    conf_.GetDouble(am_key, global_am_fraction_));

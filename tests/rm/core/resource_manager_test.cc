@@ -68,6 +68,9 @@ class ResourceManagerTest : public ::testing::Test {
           << "</value></property>\n";
     };
     property("root.queues", names);
+    // Several AMs share the fixture's one 8 GB node: the default 10% AM
+    // limit would hold all but one pending (am_activation.h).
+    property("maximum-am-resource-percent", "1.0");
     for (size_t i = 0; i < leaves.size(); ++i) {
       const int share = 100 / static_cast<int>(leaves.size()) +
                         (i == 0 ? 100 % static_cast<int>(leaves.size()) : 0);

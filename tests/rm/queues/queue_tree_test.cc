@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+#include "tests/rm/capacity_scheduler_conf.h"
+
 namespace spindle::rm {
 namespace {
 
@@ -13,20 +15,11 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 constexpr char kFile[] = "capacity-scheduler.xml";
-constexpr char kPrefix[] = "yarn.scheduler.capacity.";
 
 // A configuration holding `properties` (keys without the common prefix) as
 // if read from capacity-scheduler.xml.
 Configuration Conf(const std::map<std::string, std::string>& properties) {
-  std::string xml = "<?xml version=\"1.0\"?>\n<configuration>\n";
-  for (const auto& [key, value] : properties) {
-    xml += "  <property><name>" + std::string(kPrefix) + key + "</name><value>" + value +
-           "</value></property>\n";
-  }
-  xml += "</configuration>\n";
-  Configuration conf;
-  EXPECT_TRUE(conf.AddResourceString(xml, kFile).ok());
-  return conf;
+  return test_support::CapacitySchedulerConf(properties);
 }
 
 QueueTree MustParse(const std::map<std::string, std::string>& properties) {
@@ -185,6 +178,27 @@ TEST(QueueTreeTest, ApplicationsPerUser) {
                           {"root.a.capacity", "100"},
                           {"root.a.minimum-user-limit-percent", "0"}}),
               HasSubstr("yarn.scheduler.capacity.root.a.minimum-user-limit-percent"));
+}
+
+// TestApplicationLimits#testLimitsComputation: the per-user maximum is
+// min(maxApplications, (int)(maxApplications x MULP/100 x ULF)) on 2.7 and
+// 3.3 (LeafQueue.setupQueueConfigs); 2.6 leaves it uncapped. 10 apps, 50%,
+// factor 5: 25 on 2.6, 10 on the others.
+TEST(QueueTreeTest, ApplicationsPerUserCapDependsOnTheLine) {
+  const std::map<std::string, std::string> properties = {
+      {"root.queues", "a"},
+      {"root.a.capacity", "100"},
+      {"root.a.maximum-applications", "10"},
+      {"root.a.minimum-user-limit-percent", "50"},
+      {"root.a.user-limit-factor", "5"}};
+  for (const auto& [line, expected] :
+       std::map<std::string, int32_t>{{"2.6", 25}, {"2.7", 10}, {"3.3", 10}}) {
+    Configuration conf = Conf(properties);
+    conf.Set("spindle.compat.hadoop-version", line);
+    auto tree = QueueTree::Parse(conf);
+    ASSERT_TRUE(tree.ok()) << tree.status().ToString();
+    EXPECT_EQ(tree->Find("a")->maximum_applications_per_user, expected) << line;
+  }
 }
 
 TEST(QueueTreeTest, AccessibleNodeLabelsAreInherited) {

@@ -1,0 +1,217 @@
+// The ApplicationManager under AM limits (am_activation.h): a pending app
+// stays ACCEPTED with no AM container asked for, and is activated when an
+// AM finishes, an app leaves, or the limits grow.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <map>
+#include <memory>
+
+#include "rm/apps/app_manager.h"
+#include "tests/rm/apps/app_manager_fakes.h"
+#include "tests/rm/capacity_scheduler_conf.h"
+#include "tests/rm/one_queue_pool.h"
+
+namespace spindle::rm {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+
+constexpr int64_t kGb = 1024;
+
+std::shared_ptr<const QueueTree> Tree(const std::string& am_percent) {
+  return test_support::ParsedTree({{"root.queues", "default"},
+                                   {"root.default.capacity", "100"},
+                                   {"root.default.maximum-am-resource-percent", am_percent}});
+}
+
+class AmLimitTest : public ::testing::TestWithParam<HadoopLine> {
+ protected:
+  void SetUp() override {
+    pool_ = test_support::MakeOneQueuePool(&clock_).pool;
+    auto node = pool_->AddNode({pool::Resource::Of(10 * kGb, 10), "/default-rack", 1.0});
+    ASSERT_TRUE(node.ok());
+    nodes_.nodes[node->value()] = NodeInfo{NodeId{"host1", 45454}, "host1:8042", "/default-rack"};
+    ApplicationManagerOptions options;
+    options.cluster_timestamp_ms = 1700000000000;
+    options.min_allocation = pool::Resource::Of(kGb, 1);
+    containers_ = std::make_unique<ContainerRegistry>(pool_.get());
+    manager_ = std::make_unique<ApplicationManager>(options, pool_.get(), containers_.get(),
+                                                    &launcher_, &nodes_, &clock_);
+    // 10% of a 10 GB cluster: 1 GB of AMs (on 2.6: one active app).
+    SetLimits("0.1", pool::Resource::Of(10 * kGb, 10));
+  }
+
+  void SetLimits(const std::string& am_percent, pool::Resource cluster) {
+    AmLimitContext context;
+    context.line = GetParam();
+    context.min_allocation = pool::Resource::Of(kGb, 1);
+    context.cluster = cluster;
+    manager_->SetAmLimits(Tree(am_percent), context);
+  }
+
+  ApplicationId Submit(const std::string& user = "alice") {
+    Submission s = DemoSubmission(manager_.get(), "default");
+    s.user = user;
+    s.am_resource = pool::Resource::Of(kGb, 1);
+    EXPECT_TRUE(manager_->Submit(s).ok());
+    return s.id;
+  }
+
+  void Step() {
+    pool_->RunAllOnce(clock_.Now());
+    manager_->Tick();
+  }
+
+  // Brings an app whose AM was launched to its end.
+  void FinishApp(const ApplicationId& id) {
+    launcher_.CompleteAll(Status::OK());
+    const ApplicationAttemptId attempt{id, 1};
+    ASSERT_TRUE(manager_->RegisterAm(attempt, "h", 1, "").ok());
+    ASSERT_TRUE(manager_->FinishAm(attempt, FinalStatus::kSucceeded, "", "").ok());
+    ASSERT_TRUE(manager_->OnContainerFinished(
+        manager_->GetApp(id)->current_attempt()->am_container->id, 0, ""));
+  }
+
+  bool HasAmContainer(const ApplicationId& id) {
+    return manager_->GetApp(id)->current_attempt()->am_container.has_value();
+  }
+
+  ManualClock clock_{TimePoint{}, 1700000000000};
+  std::unique_ptr<pool::SchedulerPool> pool_;
+  FakeLauncher launcher_;
+  FakeNodes nodes_;
+  std::unique_ptr<ContainerRegistry> containers_;
+  std::unique_ptr<ApplicationManager> manager_;
+};
+
+// The cell scenario of issue 18 at unit scale: with a 10% AM limit the 2nd
+// and 3rd AMs stay pending (ACCEPTED, no AM container) and go one at a time
+// as the AM before them finishes, in submission order.
+TEST_P(AmLimitTest, SecondAmWaitsUntilTheFirstFinishes) {
+  const ApplicationId first = Submit();
+  const ApplicationId second = Submit();
+  const ApplicationId third = Submit("bob");
+  Step();
+  Step();
+  EXPECT_TRUE(HasAmContainer(first));
+  EXPECT_FALSE(HasAmContainer(second));
+  EXPECT_FALSE(HasAmContainer(third));
+  EXPECT_EQ(manager_->GetApp(second)->yarn_state(), YarnAppState::kAccepted);
+  EXPECT_EQ(manager_->GetApp(second)->current_attempt()->state, AttemptState::kScheduled);
+  QueueAmReport report = manager_->AmReport("default");
+  EXPECT_TRUE(report.limited);
+  EXPECT_EQ(report.active_apps, 1);
+  EXPECT_EQ(report.pending_apps, 2);
+  EXPECT_EQ(report.am_used, pool::Resource::Of(kGb, 1));
+  if (GetParam() == HadoopLine::k2_6) {
+    EXPECT_EQ(report.limits.max_active_apps, 1);
+  } else {
+    EXPECT_EQ(report.limits.queue_am_limit, pool::Resource::Of(kGb, 1));
+  }
+  const std::string& waiting = manager_->GetApp(second)->current_attempt()->am_launch_diagnostics;
+  if (GetParam() == HadoopLine::k3_3) {
+    EXPECT_THAT(waiting, HasSubstr("Application is added to the scheduler and is not yet "
+                                   "activated. Queue's AM resource limit exceeded."));
+    EXPECT_THAT(waiting, HasSubstr("Queue AM Resource Usage = <memory:1024, vCores:1>"));
+    EXPECT_EQ(ReportedDiagnostics(*manager_->GetApp(second)->current_attempt()), waiting);
+  } else {
+    EXPECT_THAT(waiting, IsEmpty()) << "2.x reports no AM launch diagnostics";
+  }
+
+  FinishApp(first);
+  Step();
+  EXPECT_TRUE(HasAmContainer(second));
+  EXPECT_FALSE(HasAmContainer(third));
+  EXPECT_THAT(manager_->GetApp(second)->current_attempt()->am_launch_diagnostics, IsEmpty());
+  EXPECT_EQ(manager_->AmReport("default").pending_apps, 1);
+
+  FinishApp(second);
+  Step();
+  EXPECT_TRUE(HasAmContainer(third));
+  report = manager_->AmReport("default");
+  EXPECT_EQ(report.active_apps, 1);
+  EXPECT_EQ(report.pending_apps, 0);
+}
+
+// Killing a pending app frees nothing and asks for nothing; killing the
+// active one lets the next go.
+TEST_P(AmLimitTest, KilledAppsLeaveTheQueue) {
+  const ApplicationId first = Submit();
+  const ApplicationId second = Submit();
+  const ApplicationId third = Submit();
+  Step();
+  ASSERT_TRUE(manager_->Kill(second, "").ok());
+  Step();
+  EXPECT_EQ(manager_->GetApp(second)->yarn_state(), YarnAppState::kKilled);
+  EXPECT_FALSE(HasAmContainer(third));
+  EXPECT_EQ(manager_->AmReport("default").pending_apps, 1);
+  ASSERT_TRUE(manager_->Kill(first, "").ok());
+  Step();
+  EXPECT_TRUE(HasAmContainer(third));
+  EXPECT_EQ(manager_->AmReport("default").active_apps, 1);
+  EXPECT_EQ(manager_->AmReport("default").pending_apps, 0);
+}
+
+// A larger cluster (or refreshQueues raising the percentage) activates the
+// waiting apps at once.
+TEST_P(AmLimitTest, GrowingLimitsActivateWaitingApps) {
+  Submit();
+  const ApplicationId second = Submit();
+  const ApplicationId third = Submit();
+  Step();
+  EXPECT_FALSE(HasAmContainer(second));
+  SetLimits("0.3", pool::Resource::Of(10 * kGb, 10));
+  Step();
+  EXPECT_TRUE(HasAmContainer(second));
+  EXPECT_TRUE(HasAmContainer(third));
+  EXPECT_EQ(manager_->AmReport("default").pending_apps, 0);
+}
+
+// An AM that fails and is retried goes back to the pending apps, behind
+// those that waited before it only if their ids are smaller.
+TEST_P(AmLimitTest, RetriedAttemptWaitsLikeANewOne) {
+  const ApplicationId first = Submit();
+  const ApplicationId second = Submit();
+  Step();
+  launcher_.CompleteAll(Status::OK());
+  // The first AM container exits: its attempt fails, the second app goes,
+  // the first's new attempt waits.
+  ASSERT_TRUE(manager_->OnContainerFinished(
+      manager_->GetApp(first)->current_attempt()->am_container->id, 1, "boom"));
+  Step();
+  EXPECT_EQ(manager_->GetApp(first)->attempts.size(), 2u);
+  EXPECT_FALSE(HasAmContainer(first));
+  EXPECT_TRUE(HasAmContainer(second));
+  EXPECT_EQ(manager_->AmReport("default").pending_apps, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Lines, AmLimitTest,
+                         ::testing::Values(HadoopLine::k2_6, HadoopLine::k2_7, HadoopLine::k3_3));
+
+// Without SetAmLimits (no queue tree) nothing waits, as before.
+TEST(AmLimitUnset, EveryAmIsAskedForAtOnce) {
+  ManualClock clock{TimePoint{}, 1700000000000};
+  auto pool = test_support::MakeOneQueuePool(&clock).pool;
+  FakeNodes nodes;
+  auto node = pool->AddNode({pool::Resource::Of(10 * kGb, 10), "/default-rack", 1.0});
+  ASSERT_TRUE(node.ok());
+  nodes.nodes[node->value()] = NodeInfo{NodeId{"host1", 45454}, "host1:8042", "/default-rack"};
+  FakeLauncher launcher;
+  ContainerRegistry containers(pool.get());
+  ApplicationManagerOptions options;
+  options.cluster_timestamp_ms = 1700000000000;
+  ApplicationManager manager(options, pool.get(), &containers, &launcher, &nodes, &clock);
+  for (int i = 0; i < 3; ++i) {
+    Submission s = DemoSubmission(&manager, "default");
+    ASSERT_TRUE(manager.Submit(s).ok());
+  }
+  pool->RunAllOnce(clock.Now());
+  manager.Tick();
+  EXPECT_EQ(launcher.launches.size(), 3u);
+  EXPECT_FALSE(manager.AmReport("default").limited);
+}
+
+}  // namespace
+}  // namespace spindle::rm

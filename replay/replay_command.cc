@@ -150,6 +150,8 @@ bool IsXmlPath(const std::string& source) {
 struct SchedulerConf {
   rm::QueueTree tree;
   rm::ResourceCalculator calculator = rm::ResourceCalculator::kDefault;
+  // What the tree was read from: the wind tunnel's RM reads it again.
+  rm::Configuration conf;
 };
 
 Result<SchedulerConf> FromConfiguration(const rm::Configuration& conf) {
@@ -158,7 +160,7 @@ Result<SchedulerConf> FromConfiguration(const rm::Configuration& conf) {
   if (auto name = conf.GetTrimmed(rm::kResourceCalculatorKey)) {
     ASSIGN_OR_RETURN(calculator, rm::ParseResourceCalculator(*name));
   }
-  return SchedulerConf{std::move(tree), calculator};
+  return SchedulerConf{std::move(tree), calculator, conf};
 }
 
 // A capacity-scheduler.xml, or "a,b,c" (equal shares, the default
@@ -261,7 +263,7 @@ Result<ReplayModeResult> RunOne(const Plan& plan, const PolicySpec& policy,
     setup.rm.pool = plan.pool;
     setup.rm.pool.mode = policy.mode;
     setup.rm.pool.strategy = policy.strategy;
-    setup.rm.queues = &tree;
+    setup.rm.conf = sched.conf;
     setup.rm.calculator = sched.calculator;
     setup.rm.min_allocation = plan.min_allocation;
     setup.rm.max_allocation = plan.max_allocation;

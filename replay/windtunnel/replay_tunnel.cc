@@ -39,7 +39,7 @@ Status ReplayTunnel::Submit(TraceJob job, Duration now) {
   const auto index = static_cast<int64_t>(jobs_.size());
   jobs_.emplace_back(nullptr);
   events_->OnJobSubmitted(index, job.id, job.queue, job.task_count(), now);
-  ASSIGN_OR_RETURN(Admission admission, rm_->Admit(&job));
+  ASSIGN_OR_RETURN(Admission admission, rm_->Admit(job));
   if (!admission.job.has_value()) {
     events_->OnJobRejected(index, admission.rejection, now);
     return Status::OK();
@@ -138,7 +138,7 @@ Status ReplayTunnel::AskReady(JobRun* run, Duration now) {
       g.ask.count = static_cast<int64_t>(g.waiting.size());
       asks.push_back(g.ask);
     }
-    RETURN_NOT_OK(rm_->SetAsks(run->rm, std::move(asks)));
+    RETURN_NOT_OK(rm_->SetAsks(run->rm, asks));
     pending_[static_cast<size_t>(run->rm.scheduler)].emplace(run->index, run);
     touched_[static_cast<size_t>(run->rm.scheduler)] = 1;
   }
@@ -183,7 +183,7 @@ Result<int64_t> ReplayTunnel::Collect(int scheduler, int64_t expected,
         // More than was asked: give it back (an AM releases what it does
         // not need), and count it: this must not happen.
         ++surplus_;
-        RETURN_NOT_OK(rm_->Release({p}));
+        RETURN_NOT_OK(rm_->Release(run->rm, p));
         continue;
       }
       AskGroup& g = run->groups[gi];
@@ -223,7 +223,7 @@ Status ReplayTunnel::ReleaseDue(Duration now) {
   std::vector<pool::Placement> placements;
   placements.reserve(due.size());
   for (const Running& r : due) placements.push_back(r.placement);
-  RETURN_NOT_OK(rm_->Release(placements));
+  RETURN_NOT_OK(rm_->Complete(placements));
   std::set<int64_t> advanced;
   for (const Running& r : due) {
     --running_;

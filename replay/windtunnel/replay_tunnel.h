@@ -1,13 +1,14 @@
 // ReplayTunnel: the wind tunnel's world — the one in-process engine that
 // `spindle replay --mode windtunnel` and `spindle bench windtunnel` both
 // run. The cluster is a node list (with optional slot scores); the queues
-// are the RM's own queue tree; each job is submitted to the RM core through
-// TunnelRm (the seam: queue checks, resource checks and normalisation,
-// ApplicationManager with an unmanaged AM), and that AM, simulated
-// in-process, asks for its ready tasks (JobProgress: DAG stages released as
-// parents finish, submit offsets honoured), takes its placements, holds
-// each container for the task's duration, releases it, and unregisters
-// when the job is done. Everything is reported to ReplayEvents.
+// are the RM's own queue tree; each job is submitted to a real
+// rm::ResourceManager through TunnelRm (the seam: the RM's queue checks,
+// an unmanaged AM on the AM path's allocate, nodes on the node protocol),
+// and that AM, simulated in-process, asks for its ready tasks (JobProgress:
+// DAG stages released as parents finish, submit offsets honoured), takes
+// its containers, each held for the task's duration and then reported
+// complete by its node, and unregisters when the job is done. Everything is reported to
+// ReplayEvents.
 //
 // Asks: the tasks of a stage with the same resources and preferences form
 // one ask key (their own allocationRequestId), so a placement is matched to
@@ -42,8 +43,8 @@
 namespace spindle::replay {
 
 struct TunnelSetup {
-  // The pool, the queue tree, the resource calculator and the minimum and
-  // maximum allocations, as the RM core takes them (tunnel_rm.h).
+  // The pool, the RM's configuration (queues), the resource calculator and
+  // the minimum and maximum allocations (tunnel_rm.h).
   TunnelRmOptions rm;
   std::vector<TraceNode> nodes;
   // Slot-quality scores, one per node (the pool's strategies read them);
@@ -56,15 +57,15 @@ struct TunnelSetup {
 
 class ReplayTunnel {
  public:
-  // InvalidArgument for no nodes, duplicate host names, no queue tree, or
-  // pool options that do not validate (TunnelRm::Create). `clock` and
+  // InvalidArgument for no nodes, duplicate host names, or a configuration
+  // or pool options the RM refuses (TunnelRm::Create). `clock` and
   // `events` must outlive the tunnel.
   static Result<std::unique_ptr<ReplayTunnel>> Create(const TunnelSetup& setup, const Clock* clock,
                                                       ReplayEvents* events);
 
   pool::SchedulerPool& pool() { return rm_->pool(); }
   // The RM core the jobs are submitted to.
-  const TunnelRm& rm() const { return *rm_; }
+  TunnelRm& rm() { return *rm_; }
 
   // The job arrives at `now`: rejected (and recorded so) or registered with
   // its ready tasks asked for.

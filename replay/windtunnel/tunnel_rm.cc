@@ -1,7 +1,10 @@
 #include "replay/windtunnel/tunnel_rm.h"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
+#include <map>
+#include <set>
 #include <unordered_set>
 
 #include "glog/logging.h"
@@ -11,8 +14,20 @@ namespace spindle::replay {
 
 namespace {
 
-// The RM core's seams toward the wire, for a cell with no NodeManagers:
-// every AM is unmanaged, so no AM container is ever placed or launched.
+// A simulated NodeManager's port (Hadoop's yarn.nodemanager.address default
+// port); hosts are the trace's names.
+constexpr int32_t kNmPort = 45454;
+constexpr int32_t kNmHttpPort = 8042;
+// The tunnel's AMs and nodes never go silent: a replay may run for
+// simulated weeks without a heartbeat from a node no task ran on. A year;
+// the master keys roll every four (the RM wants more than three times the
+// expiry), so that no token of the run is outlived by its key.
+constexpr int64_t kYearSecs = int64_t{365} * 24 * 3600;
+constexpr int64_t kNeverExpiresMs = kYearSecs * 1000;
+constexpr int64_t kKeyRollingSecs = 4 * kYearSecs;
+
+// The cell has no NodeManager processes: every AM is unmanaged, so no AM
+// container is ever placed or launched.
 class NoAmContainers final : public rm::AmLauncher {
  public:
   void Launch(const rm::AmLaunch& launch, std::function<void(Status)> done) override {
@@ -22,28 +37,31 @@ class NoAmContainers final : public rm::AmLauncher {
   void Cleanup(const rm::AmLaunch& /*launch*/) override {}
 };
 
-class NoNodeManagers final : public rm::NodeDirectory {
- public:
-  std::optional<rm::NodeInfo> Find(pool::NodeId /*node*/) const override { return std::nullopt; }
-};
-
-// Hadoop's SchedulerUtils.validateResourceRequest (2.6 to 3.3): negative or
-// above-maximum memory or vcores reject the request, whatever the resource
-// calculator; the message is Hadoop's.
-std::optional<std::string> InvalidResource(const TraceTask& t, const pool::Resource& max) {
-  if (t.memory_mb < 0 || t.memory_mb > max.memory_mb()) {
-    return std::string(rm::yarn::kInvalidResourceRequest) +
-           ": Invalid resource request, requested memory < 0, or requested memory > max "
-           "configured, requestedMemory=" +
-           std::to_string(t.memory_mb) + ", maxMemory=" + std::to_string(max.memory_mb());
+// The configuration the RM is created with: the caller's, then the keys of
+// the options' fields, then what a cell of simulated processes needs.
+rm::Configuration RmConfiguration(const TunnelRmOptions& options, const pool::Resource& max) {
+  rm::Configuration conf = options.conf;
+  conf.Set(rm::kResourceCalculatorKey,
+           std::string(rm::ResourceCalculatorClass(options.calculator)));
+  conf.Set("yarn.scheduler.minimum-allocation-mb",
+           std::to_string(options.min_allocation.memory_mb()));
+  conf.Set("yarn.scheduler.minimum-allocation-vcores",
+           std::to_string(options.min_allocation.vcores()));
+  conf.Set("yarn.scheduler.maximum-allocation-mb", std::to_string(max.memory_mb()));
+  conf.Set("yarn.scheduler.maximum-allocation-vcores", std::to_string(max.vcores()));
+  // One attempt per job: a simulated AM does not fail.
+  conf.Set("yarn.resourcemanager.am.max-attempts", "1");
+  conf.Set("yarn.am.liveness-monitor.expiry-interval-ms", std::to_string(kNeverExpiresMs));
+  conf.Set("yarn.nm.liveness-monitor.expiry-interval-ms", std::to_string(kNeverExpiresMs));
+  for (const char* family : {"am-rm-tokens", "nm-tokens", "container-tokens"}) {
+    conf.Set(std::string("yarn.resourcemanager.") + family + ".master-key-rolling-interval-secs",
+             std::to_string(kKeyRollingSecs));
   }
-  if (t.vcores < 0 || t.vcores > max.vcores()) {
-    return std::string(rm::yarn::kInvalidResourceRequest) +
-           ": Invalid resource request, requested virtual cores < 0, or requested virtual cores "
-           "> max configured, requestedVirtualCores=" +
-           std::to_string(t.vcores) + ", maxVirtualCores=" + std::to_string(max.vcores());
-  }
-  return std::nullopt;
+  // Finished jobs are only the recorder's business: keep few.
+  conf.Set("yarn.resourcemanager.max-completed-applications", "100");
+  // No state store: a run is not recovered.
+  conf.Set("yarn.resourcemanager.recovery.enabled", "false");
+  return conf;
 }
 
 }  // namespace
@@ -53,9 +71,20 @@ Result<std::unique_ptr<TunnelRm>> TunnelRm::Create(const TunnelRmOptions& option
                                                    const std::vector<double>& scores,
                                                    const Clock* clock) {
   if (nodes.empty()) return Status::InvalidArgument("replay: the cluster has no nodes");
-  if (options.queues == nullptr) return Status::InvalidArgument("replay: no queue tree");
   if (!scores.empty() && scores.size() != nodes.size()) {
     return Status::InvalidArgument("replay: node scores are not one per node");
+  }
+  pool::Resource largest;
+  std::unordered_set<std::string> hosts;
+  for (const TraceNode& n : nodes) {
+    if (n.memory_mb <= 0 || n.vcores <= 0) {
+      return Status::InvalidArgument("replay: node " + n.host + " has no resources");
+    }
+    if (!hosts.insert(n.host).second) {
+      return Status::InvalidArgument("replay: node " + n.host + " is listed twice");
+    }
+    largest = pool::Resource::Of(std::max(largest.memory_mb(), n.memory_mb),
+                                 std::max<int64_t>(largest.vcores(), n.vcores));
   }
   pool::PoolOptions pool = options.pool;
   // A small cluster cannot have more partitions than nodes, and parsync
@@ -65,128 +94,221 @@ Result<std::unique_ptr<TunnelRm>> TunnelRm::Create(const TunnelRmOptions& option
   if (pool.mode == pool::SyncMode::kParSync || pool.mode == pool::SyncMode::kSameSync) {
     pool.num_schedulers = std::min(pool.num_schedulers, pool.num_partitions);
   }
-  std::unique_ptr<TunnelRm> rm(new TunnelRm());
-  ASSIGN_OR_RETURN(rm->pool_, pool::SchedulerPool::Create(pool, clock));
-  rm->queues_ = options.queues;
-  pool::Resource largest;
-  pool::Resource total;
-  std::unordered_set<std::string> hosts;
-  rm->node_ids_.reserve(nodes.size());
-  for (size_t i = 0; i < nodes.size(); ++i) {
-    const TraceNode& n = nodes[i];
-    if (n.memory_mb <= 0 || n.vcores <= 0) {
-      return Status::InvalidArgument("replay: node " + n.host + " has no resources");
-    }
-    if (!hosts.insert(n.host).second) {
-      return Status::InvalidArgument("replay: node " + n.host + " is listed twice");
-    }
-    const pool::Resource r = pool::Resource::Of(n.memory_mb, n.vcores);
-    const double score = scores.empty() ? 1.0 : scores[i];
-    ASSIGN_OR_RETURN(pool::NodeId id, rm->pool_->AddNode(pool::NodeSpec{r, n.rack, score}));
-    rm->node_ids_.push_back(id);
-    largest = pool::Resource::Of(std::max(largest.memory_mb(), r.memory_mb()),
-                                 std::max(largest.vcores(), r.vcores()));
-    total = total + r;
-  }
-  const pool::Resource max = options.max_allocation.value_or(largest);
-  rm->normalizer_ = rm::ResourceNormalizer(options.calculator, options.min_allocation, max);
-  RETURN_NOT_OK(rm->pool_->SetQueues(options.queues->ToQueueSpecs(total)).status());
-  rm->containers_ = std::make_unique<rm::ContainerRegistry>(rm->pool_.get(), clock);
-  rm->launcher_ = std::make_unique<NoAmContainers>();
-  rm->directory_ = std::make_unique<NoNodeManagers>();
-  rm::ApplicationManagerOptions am;
-  am.min_allocation = options.min_allocation;
-  am.max_allocation = max;
-  am.max_attempts = 1;
-  // Simulated AMs never go silent; a replay may run for simulated days.
-  am.am_expiry = std::chrono::hours(24 * 365);
-  // Finished jobs are only the recorder's business: keep few.
-  am.max_completed_apps = 100;
-  rm->apps_ = std::make_unique<rm::ApplicationManager>(am, rm->pool_.get(), rm->containers_.get(),
-                                                       rm->launcher_.get(), rm->directory_.get(),
-                                                       clock, /*store=*/nullptr);
+  rm::ResourceManagerOptions rm_options;
+  rm_options.clock = clock;
+  rm_options.launcher_factory = [](const rm::SecretManagers&) {
+    return std::make_unique<NoAmContainers>();
+  };
+  rm_options.node_token_service = [](const rm::NodeId& node) { return node.ToString(); };
+  rm_options.pool = pool;
+  // The drivers run placement: RunOnce on the virtual clock, Start() when a
+  // real-clock run begins.
+  rm_options.start_pool_threads = false;
+  ASSIGN_OR_RETURN(
+      std::unique_ptr<rm::ResourceManager> core,
+      rm::ResourceManager::Create(
+          RmConfiguration(options, options.max_allocation.value_or(largest)), rm_options));
+  RETURN_NOT_OK(core->Start());
+  std::unique_ptr<TunnelRm> rm(new TunnelRm(std::move(core)));
+  RETURN_NOT_OK(rm->RegisterNodes(nodes, scores));
+  // The queues' shares follow the cell's capacity: applied now that every
+  // node is in, before the first job, rather than by the RM's housekeeping
+  // whenever it next looks (a virtual-clock run must not depend on when).
+  RETURN_NOT_OK(rm->rm_->RefreshQueues());
   return rm;
 }
 
-Result<Admission> TunnelRm::Admit(TraceJob* job) {
-  Admission out;
-  const rm::CsQueue* leaf = queues_->FindLeaf(job->queue);
-  if (leaf == nullptr) {
-    out.rejection = std::string(rm::yarn::kYarnException) +
-                    ": Application submitted to unknown or non-leaf queue " + job->queue;
-    return out;
-  }
-  if (leaf->state != rm::QueueState::kRunning) {
-    out.rejection = std::string(rm::yarn::kYarnException) + ": queue " + job->queue + " is STOPPED";
-    return out;
-  }
-  for (TraceStage& stage : job->stages) {
-    for (TraceTask& task : stage.tasks) {
-      if (auto invalid = InvalidResource(task, normalizer_.maximum())) {
-        out.rejection = *std::move(invalid);
-        return out;
-      }
-      const pool::Resource shape =
-          normalizer_.Normalize(pool::Resource::Of(task.memory_mb, task.vcores));
-      task.memory_mb = shape.memory_mb();
-      task.vcores = static_cast<int32_t>(shape.vcores());
+TunnelRm::~TunnelRm() { rm_->Stop(); }
+
+Status TunnelRm::RegisterNodes(const std::vector<TraceNode>& nodes,
+                               const std::vector<double>& scores) {
+  // As NodeManagers register (ResourceTracker.registerNodeManager). The
+  // rack is the registration's: the RM keeps it for a host its topology
+  // table does not list, and the tunnel's cluster names every node's rack.
+  node_ids_.reserve(nodes.size());
+  nodes_.reserve(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const TraceNode& n = nodes[i];
+    rm::NodeRegisterRequest request;
+    request.registration.id = rm::NodeId{n.host, kNmPort};
+    request.registration.http_port = kNmHttpPort;
+    request.registration.capability = pool::Resource::Of(n.memory_mb, n.vcores);
+    request.registration.nm_version = "spindle-windtunnel";
+    request.registration.rack = n.rack;
+    ASSIGN_OR_RETURN(rm::NodeRegisterOutcome outcome, rm_->RegisterNode(request));
+    if (outcome.action != rm::NodeAction::kNormal) {
+      return Status::InvalidArgument("replay: the RM refused node " + n.host + ": " +
+                                     outcome.diagnostics);
     }
+    const std::optional<rm::NodeReport> report = rm_->NodeReportOf(request.registration.id);
+    if (!report.has_value()) return Status::Internal("replay: node " + n.host + " not registered");
+    if (!scores.empty()) RETURN_NOT_OK(rm_->SetNodeScore(request.registration.id, scores[i]));
+    node_index_.emplace(report->pool_node, i);
+    node_ids_.push_back(report->pool_node);
+    nodes_.push_back(Node{request.registration.id, 0});
+    ASSIGN_OR_RETURN(pool::RackId rack, rm_->pool().FindRack(report->info.rack));
+    rack_names_.emplace(rack, report->info.rack);
   }
-  // Submitted to the RM as YarnClient submits an unmanaged AM's app; the
-  // AM registers at once (its "process" is this one).
-  const std::string& queue_name = rm::QueueTree::PoolQueueName(*leaf);
+  return Status::OK();
+}
+
+Result<Admission> TunnelRm::Admit(const TraceJob& job) {
+  Admission out;
   auto refused = [&](const Status& s) {
     out.rejection = s.UserMessage();
     return out;
   };
-  auto id = apps_->NewApplicationId();
+  // The asks the AM will make, checked up front as allocate checks them:
+  // the job is refused before it is submitted rather than failed mid-run.
+  std::set<std::pair<int64_t, int32_t>> shapes;
+  for (const TraceStage& stage : job.stages) {
+    for (const TraceTask& task : stage.tasks) shapes.emplace(task.memory_mb, task.vcores);
+  }
+  for (const auto& [memory_mb, vcores] : shapes) {
+    rm::ResourceRequest ask;
+    ask.resource_name = rm::kAnyResourceName;
+    ask.capability = pool::Resource::Of(memory_mb, vcores);
+    if (Status s = rm_->attempt_allocator().CheckAsk(ask); !s.ok()) return refused(s);
+  }
+  // Submitted as YarnClient submits an unmanaged AM's app.
+  auto id = rm_->NewApplicationId();
   if (!id.ok()) return refused(id.status());
   rm::Submission submission;
   submission.id = *id;
-  submission.user = job->user;
-  submission.name = job->id;
-  submission.queue = queue_name;
-  submission.queue_limits.path = leaf->path;
-  submission.priority = job->priority;
+  submission.user = job.user;
+  submission.name = job.id;
+  submission.queue = job.queue;
+  submission.priority = job.priority;
   submission.max_attempts = 1;
   submission.unmanaged_am = true;
   submission.am_resource = pool::Resource::Of(0, 0);
-  if (Status s = apps_->Submit(std::move(submission)); !s.ok()) return refused(s);
-  ASSIGN_OR_RETURN(rm::RmApp app, apps_->GetApp(*id));
+  // The tunnel's users belong to no group: a queue's ACL names them.
+  if (Status s = rm_->SubmitToQueue(std::move(submission), {}); !s.ok()) return refused(s);
+  ASSIGN_OR_RETURN(rm::RmApp app, rm_->ApplicationReport(*id));
   if (app.current_attempt() == nullptr) {
-    return refused(Status::InvalidArgument(app.diagnostics.empty() ? "application not accepted"
-                                                                   : app.diagnostics));
+    // Rejected by the ApplicationManager (an unknown or non-leaf queue): the
+    // app ended FAILED with the diagnostic a client polling it reads.
+    return refused(Status::Remote(rm::yarn::kYarnException, app.diagnostics.empty()
+                                                                ? "application not accepted"
+                                                                : app.diagnostics));
+  }
+  // The AM's process is this one: it registers at once.
+  const rm::ApplicationAttemptId attempt = app.current_attempt()->id;
+  if (auto registered = rm_->attempt_allocator().Register(attempt, "spindle-replay", 0, "");
+      !registered.ok()) {
+    return refused(registered.status());
   }
   AdmittedJob admitted;
-  admitted.attempt = app.current_attempt()->id;
-  if (Status s = apps_->RegisterAm(admitted.attempt, "spindle-replay", 0, ""); !s.ok()) {
-    return refused(s);
-  }
-  ASSIGN_OR_RETURN(admitted.app, apps_->PoolAppOf(admitted.attempt));
-  admitted.scheduler = pool_->SchedulerFor(admitted.app, queue_name);
+  admitted.attempt = attempt;
+  ASSIGN_OR_RETURN(admitted.scheduler, rm_->SchedulerOf(attempt));
+  admitted.am = next_am_++;
+  ams_.emplace(admitted.am, Am{attempt, 0, {}});
   out.job = admitted;
   return out;
 }
 
-Status TunnelRm::SetAsks(const AdmittedJob& job, std::vector<pool::Ask> asks) {
-  return pool_->SetAsks(job.app, std::move(asks));
+Status TunnelRm::Allocate(Am* am, rm::AllocateRequest request) {
+  request.response_id = am->response_id;
+  ASSIGN_OR_RETURN(std::shared_ptr<const rm::AllocateResponse> response,
+                   rm_->attempt_allocator().Allocate(am->attempt, request));
+  if (response == nullptr) return Status::Internal("replay: allocate gave no answer");
+  am->response_id = response->response_id;
+  for (const rm::AllocatedContainer& c : response->allocated) {
+    auto node = node_index_.find(c.placement.node);
+    if (node == node_index_.end()) return Status::Internal("replay: a container on no known node");
+    containers_.emplace(c.placement.id, Container{c.id, node->second});
+    am->handed_out.push_back(c.placement);
+  }
+  return Status::OK();
+}
+
+Status TunnelRm::SetAsks(const AdmittedJob& job, const std::vector<pool::Ask>& asks) {
+  auto it = ams_.find(job.am);
+  if (it == ams_.end()) return Status::NotFound("replay: no AM " + job.attempt.ToString());
+  rm::AllocateRequest request;
+  for (const pool::Ask& ask : asks) {
+    rm::ResourceRequest row;
+    row.priority = ask.priority;
+    row.allocation_request_id = ask.allocation_request_id;
+    row.capability = ask.capability;
+    row.count = static_cast<int32_t>(ask.count);
+    row.relax_locality = true;
+    row.resource_name = rm::kAnyResourceName;
+    request.asks.push_back(row);
+    for (pool::NodeId node : ask.nodes) {
+      auto index = node_index_.find(node);
+      if (index == node_index_.end()) continue;
+      row.resource_name = nodes_[index->second].id.host;
+      request.asks.push_back(row);
+    }
+    for (pool::RackId rack : ask.racks) {
+      auto name = rack_names_.find(rack);
+      if (name == rack_names_.end()) continue;
+      row.resource_name = name->second;
+      request.asks.push_back(row);
+    }
+  }
+  return Allocate(&it->second, std::move(request));
 }
 
 Status TunnelRm::TakePlacements(const AdmittedJob& job, std::vector<pool::Placement>* out) {
-  return pool_->TakePlacements(job.app, out);
+  auto it = ams_.find(job.am);
+  if (it == ams_.end()) return Status::NotFound("replay: no AM " + job.attempt.ToString());
+  Am& am = it->second;
+  RETURN_NOT_OK(Allocate(&am, rm::AllocateRequest()));
+  out->insert(out->end(), am.handed_out.begin(), am.handed_out.end());
+  am.handed_out.clear();
+  return Status::OK();
 }
 
-Status TunnelRm::Release(const std::vector<pool::Placement>& placements) {
-  if (placements.size() == 1) return pool_->Release(placements.front());
-  return pool_->ReleaseBatch(placements);
+Status TunnelRm::Complete(const std::vector<pool::Placement>& placements) {
+  // The nodes whose containers ended, each with its containers (a map:
+  // heartbeats go out in node order, the same in every run).
+  std::map<size_t, std::vector<rm::NodeContainerReport>> by_node;
+  for (const pool::Placement& p : placements) {
+    auto it = containers_.find(p.id);
+    if (it == containers_.end()) return Status::NotFound("replay: no container for a placement");
+    rm::NodeContainerReport report;
+    report.id = it->second.id;
+    report.complete = true;
+    report.exit_status = 0;
+    by_node[it->second.node].push_back(std::move(report));
+    containers_.erase(it);
+  }
+  for (auto& [index, reports] : by_node) {
+    Node& node = nodes_[index];
+    rm::NodeHeartbeatRequest request;
+    request.heartbeat.id = node.id;
+    request.heartbeat.response_id = node.response_id;
+    request.containers = std::move(reports);
+    ASSIGN_OR_RETURN(rm::NodeHeartbeatOutcome outcome, rm_->NodeHeartbeat(request));
+    if (outcome.action != rm::NodeAction::kNormal) {
+      return Status::Internal("replay: the RM told node " + node.id.ToString() +
+                              " to stop: " + outcome.diagnostics);
+    }
+    node.response_id = outcome.response_id;
+  }
+  return Status::OK();
+}
+
+Status TunnelRm::Release(const AdmittedJob& job, const pool::Placement& placement) {
+  auto am = ams_.find(job.am);
+  if (am == ams_.end()) return Status::NotFound("replay: no AM " + job.attempt.ToString());
+  auto it = containers_.find(placement.id);
+  if (it == containers_.end()) return Status::NotFound("replay: no container for a placement");
+  rm::AllocateRequest request;
+  request.releases.push_back(it->second.id);
+  containers_.erase(it);
+  return Allocate(&am->second, std::move(request));
 }
 
 void TunnelRm::Finish(const AdmittedJob& job, const std::string& name) {
-  auto finished = apps_->FinishAm(job.attempt, rm::FinalStatus::kSucceeded, "", "");
+  auto finished = rm_->attempt_allocator().Finish(job.attempt, rm::FinalStatus::kSucceeded, "", "");
   if (!finished.ok() || !*finished) {
     LOG(WARNING) << "replay: job " << name << " could not unregister: "
                  << (finished.ok() ? std::string("not yet") : finished.status().ToString());
   }
+  ams_.erase(job.am);
 }
 
 }  // namespace spindle::replay

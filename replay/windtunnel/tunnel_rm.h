@@ -1,41 +1,50 @@
-// TunnelRm: the wind tunnel's one seam toward the RM core. Every call the
-// tunnel makes into rm/ and the scheduler pool goes through here, so that
-// moving the tunnel onto the RM's facade (rm::ResourceManager and its
-// rm::AttemptAllocator) changes this file and no other:
-//  - admission: the queue checks of the RM's queue tree (unknown, non-leaf
-//    or STOPPED queue), the resource checks and the normalisation the RM
-//    applies to every ask (rm::ResourceNormalizer with the run's resource
-//    calculator), then the application submitted to the RM's
-//    ApplicationManager with an unmanaged AM, which registers at once;
-//  - an attempt's allocate, in pieces: asks (absolute totals), placements
-//    taken, containers released;
-//  - the AM's unregistration.
-// The cluster (nodes, racks, queues) is added to the pool here as well.
+// TunnelRm: the wind tunnel's one seam toward the RM core. It creates and
+// drives a real rm::ResourceManager (no state store; the run's clock) and
+// plays, in-process, the parts the wire plays for a real cluster:
+//  - the NodeManagers: every node registers through the RM's NodeProtocol
+//    (RegisterNode, its rack in the registration), and a task's end is the
+//    node's heartbeat reporting its container complete;
+//  - the client and the AM of every job: the job is submitted to the RM
+//    (SubmitToQueue: the queue checks the client wire makes, then the
+//    ApplicationManager's) with an unmanaged AM, which registers and then
+//    allocates through rm::AttemptAllocator with Hadoop's ask-table
+//    semantics: absolute rows per (priority, resource name, capability),
+//    one normalisation (the RM's, with the configured resource calculator),
+//    containers handed out with their ids, released by id.
+// So the tunnel's jobs are admitted, asked, placed and released exactly as
+// the wire's are: same queue checks, same normalisation, same ask table,
+// same pool. The pool's own placement is driven by the tunnel's drivers
+// (RunOnce on the virtual clock; Start() on the real one): the RM starts no
+// scheduler threads of its own here.
 //
-// Thread-safety: as the RM core's (the pool's own threads may run while
-// the tunnel's driver thread calls); one driver thread calls.
+// Thread-safety: one driver thread calls (the pool's threads and the RM's
+// housekeeping may run meanwhile: the RM's calls are thread-safe).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/clock.h"
 #include "base/result.h"
 #include "replay/trace/trace.h"
-#include "rm/apps/app_manager.h"
-#include "rm/containers/container_registry.h"
-#include "rm/queues/queue_tree.h"
+#include "rm/config/configuration.h"
+#include "rm/core/resource_manager.h"
 #include "rm/scheduling/resource_normalizer.h"
 #include "scheduler_pool/scheduler_pool.h"
 
 namespace spindle::replay {
 
 struct TunnelRmOptions {
+  // The pool's options (ResourceManagerOptions::pool: the tunnel's are no
+  // configuration values, e.g. in-id-order pinning).
   pool::PoolOptions pool;
-  // The RM's queue tree; must outlive the seam.
-  const rm::QueueTree* queues = nullptr;
+  // The RM's configuration: capacity-scheduler.xml's queues (and any other
+  // key the caller sets). The keys of the fields below are set over it.
+  rm::Configuration conf;
   // yarn.scheduler.capacity.resource-calculator. Default: Hadoop's
   // DefaultResourceCalculator (memory only).
   rm::ResourceCalculator calculator = rm::ResourceCalculator::kDefault;
@@ -46,12 +55,12 @@ struct TunnelRmOptions {
   std::optional<pool::Resource> max_allocation;
 };
 
-// A job the RM accepted: its attempt, the pool app the RM made for it and
-// the scheduler that app is pinned to.
+// A job the RM accepted: its attempt, the scheduler its app is pinned to,
+// and the seam's handle of its AM.
 struct AdmittedJob {
   rm::ApplicationAttemptId attempt;
-  pool::AppId app;
   int scheduler = 0;
+  int64_t am = 0;
 };
 
 // What the RM answered a submission: accepted, or refused with the reason
@@ -63,48 +72,79 @@ struct Admission {
 
 class TunnelRm {
  public:
-  // Adds `nodes` (with `scores`, one per node, or none: all 1) to a new
-  // pool on `clock` and sets the queue tree's queues. InvalidArgument for
-  // no nodes, a node without resources, a host listed twice, no queue
-  // tree, or pool options that do not validate. `clock` must outlive it.
+  // Starts an RM on `clock` and registers `nodes` (with `scores`, one per
+  // node, or none: all 1). InvalidArgument for no nodes, a node without
+  // resources, a host listed twice, scores not one per node, or a
+  // configuration the RM refuses. `clock` must outlive it.
   static Result<std::unique_ptr<TunnelRm>> Create(const TunnelRmOptions& options,
                                                   const std::vector<TraceNode>& nodes,
                                                   const std::vector<double>& scores,
                                                   const Clock* clock);
+  ~TunnelRm();
 
-  pool::SchedulerPool& pool() { return *pool_; }
-  const rm::ApplicationManager& apps() const { return *apps_; }
-  const rm::ResourceNormalizer& normalizer() const { return normalizer_; }
+  pool::SchedulerPool& pool() { return rm_->pool(); }
+  rm::ResourceManager& core() { return *rm_; }
+  // The normalisation every ask gets (the AM path's).
+  const rm::ResourceNormalizer& normalizer() const { return rm_->attempt_allocator().normalizer(); }
   // The pool's ids of the nodes, in the order given, and of the racks.
   const std::vector<pool::NodeId>& node_ids() const { return node_ids_; }
-  Result<pool::RackId> FindRack(const std::string& rack) const { return pool_->FindRack(rack); }
+  Result<pool::RackId> FindRack(const std::string& rack) const {
+    return rm_->pool().FindRack(rack);
+  }
 
-  // Submits `job` as the RM takes a submission: queue checks, then every
-  // task's resources validated against the maximum allocation (as
-  // SchedulerUtils.validateResourceRequest does before normalising) and
-  // normalised in place, then the app submitted and its unmanaged AM
-  // registered. An error only when the RM core fails where it must not.
-  Result<Admission> Admit(TraceJob* job);
-  // The attempt's allocate: new absolute totals, placements committed
-  // since the last call, containers released.
-  Status SetAsks(const AdmittedJob& job, std::vector<pool::Ask> asks);
+  // Submits `job` as a client and its AM would: every task shape checked as
+  // allocate checks asks (refused before submission), the app submitted to
+  // the job's queue (SubmitToQueue), its unmanaged AM registered. A refusal
+  // is an Admission with the RM's message; an error only when the RM core
+  // fails where it must not.
+  Result<Admission> Admit(const TraceJob& job);
+  // The attempt's allocate with new absolute totals: for each ask, its ANY
+  // row, a row per preferred host and per preferred rack (all with the
+  // ask's count; Hadoop's AMRMClient would add each host's rack, which the
+  // tunnel's asks do not name). Containers the answer hands out are kept
+  // for TakePlacements.
+  Status SetAsks(const AdmittedJob& job, const std::vector<pool::Ask>& asks);
+  // Containers handed out since the last call (an allocate), as the pool's
+  // placements.
   Status TakePlacements(const AdmittedJob& job, std::vector<pool::Placement>* out);
-  Status Release(const std::vector<pool::Placement>& placements);
+  // Tasks ended: each node reports its containers complete in a heartbeat.
+  Status Complete(const std::vector<pool::Placement>& placements);
+  // A container the job does not need: released by its AM (allocate's
+  // release list).
+  Status Release(const AdmittedJob& job, const pool::Placement& placement);
   // The AM unregisters (succeeded); the RM takes the app out of the pool.
   void Finish(const AdmittedJob& job, const std::string& name);
 
  private:
-  TunnelRm() = default;
+  struct Am {
+    rm::ApplicationAttemptId attempt;
+    int32_t response_id = 0;
+    // Containers an allocate made for asks or releases handed out.
+    std::vector<pool::Placement> handed_out;
+  };
+  struct Container {
+    rm::ContainerId id;
+    size_t node = 0;  // index into nodes_
+  };
+  struct Node {
+    rm::NodeId id;
+    int32_t response_id = 0;
+  };
 
-  std::unique_ptr<pool::SchedulerPool> pool_;
-  // The RM core around the pool (declared after it: destroyed first).
-  std::unique_ptr<rm::ContainerRegistry> containers_;
-  std::unique_ptr<rm::AmLauncher> launcher_;
-  std::unique_ptr<rm::NodeDirectory> directory_;
-  std::unique_ptr<rm::ApplicationManager> apps_;
-  const rm::QueueTree* queues_ = nullptr;
-  rm::ResourceNormalizer normalizer_;
+  explicit TunnelRm(std::unique_ptr<rm::ResourceManager> rm) : rm_(std::move(rm)) {}
+  Status RegisterNodes(const std::vector<TraceNode>& nodes, const std::vector<double>& scores);
+  // One allocate of `am`; what it hands out goes to am->handed_out.
+  Status Allocate(Am* am, rm::AllocateRequest request);
+
+  std::unique_ptr<rm::ResourceManager> rm_;
   std::vector<pool::NodeId> node_ids_;
+  std::vector<Node> nodes_;
+  std::unordered_map<pool::NodeId, size_t> node_index_;
+  std::unordered_map<pool::RackId, std::string> rack_names_;
+  int64_t next_am_ = 0;
+  std::unordered_map<int64_t, Am> ams_;
+  // Live containers by pool placement id.
+  std::unordered_map<uint64_t, Container> containers_;
 };
 
 }  // namespace spindle::replay

@@ -45,6 +45,7 @@ Status ContainerRegistry::AddLocked(const RmContainer& container) {
   }
   if (it->second.container.created_ms == 0) it->second.container.created_ms = clock_->WallMillis();
   apps_on_node_[container.node].insert(container.id.attempt.app);
+  nodes_of_app_[container.id.attempt.app].insert(container.node);
   return Status::OK();
 }
 
@@ -271,8 +272,16 @@ void ContainerRegistry::AckSentToAmLocked(const ApplicationAttemptId& attempt) {
 
 void ContainerRegistry::OnApplicationFinished(const ApplicationId& app) {
   MutexLock lock(&mu_);
-  for (auto& [node, apps] : apps_on_node_) {
-    if (apps.erase(app) != 0) apps_to_cleanup_[node].insert(app);
+  // Only the nodes the app ran on: a walk of every node per finished app
+  // was most of the wind tunnel's RM time at 5,000 nodes.
+  if (auto nodes = nodes_of_app_.find(app); nodes != nodes_of_app_.end()) {
+    for (const NodeId& node : nodes->second) {
+      auto apps = apps_on_node_.find(node);
+      if (apps != apps_on_node_.end() && apps->second.erase(app) != 0) {
+        apps_to_cleanup_[node].insert(app);
+      }
+    }
+    nodes_of_app_.erase(nodes);
   }
   // Forget its completed containers; live ones stay until their node reports.
   for (auto it = containers_.lower_bound(ContainerId{{app, 0}, INT64_MIN});
@@ -283,12 +292,16 @@ void ContainerRegistry::OnApplicationFinished(const ApplicationId& app) {
       ++it;
     }
   }
-  for (auto it = undelivered_.begin(); it != undelivered_.end();) {
-    it = it->first.app == app ? undelivered_.erase(it) : std::next(it);
+  // Attempt ids sort by application first: only the app's own range.
+  const ApplicationAttemptId first{app, INT32_MIN};
+  for (auto it = undelivered_.lower_bound(first);
+       it != undelivered_.end() && it->first.app == app;) {
+    it = undelivered_.erase(it);
   }
   std::vector<ApplicationAttemptId> sent;
-  for (const auto& [attempt, pairs] : sent_to_am_) {
-    if (attempt.app == app) sent.push_back(attempt);
+  for (auto it = sent_to_am_.lower_bound(first); it != sent_to_am_.end() && it->first.app == app;
+       ++it) {
+    sent.push_back(it->first);
   }
   for (const auto& attempt : sent) AckSentToAmLocked(attempt);
 }

@@ -20,6 +20,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "base/clock.h"
@@ -182,10 +184,15 @@ class ContainerRegistry {
   // Completions the AM was sent, not yet acknowledged to their nodes.
   std::map<ApplicationAttemptId, std::vector<std::pair<NodeId, ContainerId>>> sent_to_am_
       GUARDED_BY(mu_);
-  std::map<NodeId, std::set<ContainerId>> to_cleanup_ GUARDED_BY(mu_);
-  std::map<NodeId, std::set<ContainerId>> to_ack_ GUARDED_BY(mu_);
-  std::map<NodeId, std::set<ApplicationId>> apps_on_node_ GUARDED_BY(mu_);
-  std::map<NodeId, std::set<ApplicationId>> apps_to_cleanup_ GUARDED_BY(mu_);
+  // By node, looked up only (never walked in order): hashed, since an
+  // ordered map's host-name compares were ~10% of the wind tunnel's RM time
+  // at 25,000 nodes (heartbeats, container hand-outs, finished apps).
+  std::unordered_map<NodeId, std::set<ContainerId>> to_cleanup_ GUARDED_BY(mu_);
+  std::unordered_map<NodeId, std::set<ContainerId>> to_ack_ GUARDED_BY(mu_);
+  std::unordered_map<NodeId, std::set<ApplicationId>> apps_on_node_ GUARDED_BY(mu_);
+  // The same, by application (what a finished app cleans up).
+  std::map<ApplicationId, std::unordered_set<NodeId>> nodes_of_app_ GUARDED_BY(mu_);
+  std::unordered_map<NodeId, std::set<ApplicationId>> apps_to_cleanup_ GUARDED_BY(mu_);
   std::set<ApplicationId> finished_apps_ GUARDED_BY(mu_);
   // ResourceSeconds of each app's completed containers.
   std::map<ApplicationId, ResourceSeconds> completed_seconds_ GUARDED_BY(mu_);

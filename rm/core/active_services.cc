@@ -28,7 +28,7 @@ Result<std::unique_ptr<ActiveServices>> ActiveServices::Activate(
                      context.settings->recovery.scheduling_wait)
                      .count()
               << " ms";
-  } else {
+  } else if (context.start_pool_threads) {
     RETURN_NOT_OK(active->pool_->Start());
   }
   active->housekeeping_ = std::thread([raw = active.get()] { raw->Housekeeping(); });

@@ -75,6 +75,8 @@ struct ActiveServicesContext {
   // Every attempt's end, after the secret managers forgot it (the AM path's
   // hook, see ResourceManager::SetAttemptEndedHook).
   std::function<void(const ApplicationAttemptId&)> attempt_ended;
+  // ResourceManagerOptions::start_pool_threads.
+  bool start_pool_threads = true;
 };
 
 class ActiveServices {

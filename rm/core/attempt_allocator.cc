@@ -230,9 +230,14 @@ Result<bool> AttemptAllocator::Finish(const ApplicationAttemptId& attempt, Final
   return deps_.apps->FinishAm(attempt, final_status, diagnostics, tracking_url);
 }
 
-Status AttemptAllocator::Validate(const AllocateRequest& request, const pool::Resource& max) {
+Status AttemptAllocator::CheckAsk(const ResourceRequest& ask) const {
+  return Validate({&ask, 1}, deps_.apps->options().max_allocation);
+}
+
+Status AttemptAllocator::Validate(std::span<const ResourceRequest> asks,
+                                  const pool::Resource& max) {
   // SchedulerUtils.validateResourceRequest, before anything is applied.
-  for (const ResourceRequest& ask : request.asks) {
+  for (const ResourceRequest& ask : asks) {
     const int64_t memory = ask.capability.memory_mb();
     const int64_t vcores = ask.capability.vcores();
     if (memory < 0 || memory > max.memory_mb()) {
@@ -247,7 +252,7 @@ Status AttemptAllocator::Validate(const AllocateRequest& request, const pool::Re
           "Invalid resource request, num_containers < 0: " + std::to_string(ask.count));
     }
   }
-  return AskTable::CheckBlacklistAdditions(request.blacklist_additions);
+  return Status::OK();
 }
 
 Status AttemptAllocator::SyncBlacklist(pool::AppId pool_app, AttemptState* state) {
@@ -388,7 +393,7 @@ Status AttemptAllocator::HandOutPlacements(const ApplicationAttemptId& attempt,
     state->asks.Allocate(p.key(), p.locality, node.id.host, node.rack);
     response->allocated.push_back(AllocatedContainer{container_id, node.id, node.http_address,
                                                      p.resource, p.priority,
-                                                     p.allocation_request_id, std::move(token)});
+                                                     p.allocation_request_id, std::move(token), p});
     new_nodes.push_back({node.id, service});
   }
   // Placed on a node that is gone (or the attempt ended meanwhile): the
@@ -416,7 +421,8 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
     // The AM lost our answer: the same one again (null before the first).
     return state->last_response;
   }
-  RETURN_NOT_OK(Validate(request, deps_.apps->options().max_allocation));
+  RETURN_NOT_OK(Validate(request.asks, deps_.apps->options().max_allocation));
+  RETURN_NOT_OK(AskTable::CheckBlacklistAdditions(request.blacklist_additions));
   RETURN_NOT_OK(deps_.containers->ReleaseAll(attempt, request.releases));
   const AskTable::Changes changes = state->asks.Update(request.asks);
   // The keys whose stored rows may change: those the call wrote, and those
@@ -454,7 +460,9 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
       id.ok() && deps_.amrm_tokens->NeedsNewToken(id->key_id)) {
     response->amrm_token = deps_.amrm_tokens->CreateToken(attempt);
   }
-  if (!state->recovered.has_value()) {
+  // Rows are built only for a store: an RM without one (the wind tunnel's)
+  // writes nothing.
+  if (deps_.store != nullptr && !state->recovered.has_value()) {
     // Only what changed (while a re-sent table is not capped yet, the
     // stored one stays).
     AttemptRowChanges rows;

@@ -26,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,10 @@ struct AllocatedContainer {
   int32_t priority = 0;
   int64_t allocation_request_id = -1;
   Token container_token;
+  // The pool's commit behind the container (its pool node, locality, commit
+  // time), read-only for in-process AMs: the wind tunnel's delays are
+  // ask -> commit. The wire sends none of it.
+  pool::Placement placement;
 };
 
 struct AllocateResponse {
@@ -174,6 +179,13 @@ class AttemptAllocator {
 
   const ResourceNormalizer& normalizer() const { return normalizer_; }
 
+  // ---- In-process AMs (the wind tunnel) ----
+  // The check allocate applies to each ask before anything of the call
+  // (SchedulerUtils.validateResourceRequest against the maximum allocation):
+  // the error an AM asking `ask` would get. An AM that knows its tasks up
+  // front can refuse a job before it submits it.
+  Status CheckAsk(const ResourceRequest& ask) const;
+
  private:
   struct RowKey {
     pool::AskKey key;
@@ -217,7 +229,7 @@ class AttemptAllocator {
   class RegistryPlaceNames;
 
   std::shared_ptr<AttemptState> StateOf(const ApplicationAttemptId& attempt) EXCLUDES(mu_);
-  static Status Validate(const AllocateRequest& request, const pool::Resource& max);
+  static Status Validate(std::span<const ResourceRequest> asks, const pool::Resource& max);
   // Tells the pool what the blacklist resolves to now, if that changed.
   Status SyncBlacklist(pool::AppId pool_app, AttemptState* state) REQUIRES(state->mu);
   // Tells the pool what the call changed in the table.

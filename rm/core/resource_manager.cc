@@ -46,6 +46,10 @@ Result<std::unique_ptr<ResourceManager>> ResourceManager::Create(Configuration c
         "ResourceManager needs an AM launcher factory and a node token service");
   }
   ASSIGN_OR_RETURN(CoreSettings settings, CoreSettings::FromConfiguration(conf));
+  if (options.pool.has_value()) {
+    RETURN_NOT_OK(options.pool->Validate());
+    settings.pool = *options.pool;
+  }
   const HadoopLineTraits& hadoop = settings.hadoop();
   LOG(INFO) << "following Hadoop " << hadoop.name << " (" << kHadoopLineKey
             << "): reporting version " << hadoop.version;
@@ -107,6 +111,7 @@ Status ResourceManager::TransitionToActive() {
   context.clock = clock_;
   context.launcher_factory = options_.launcher_factory;
   context.node_token_service = options_.node_token_service;
+  context.start_pool_threads = options_.start_pool_threads;
   context.attempt_ended = [this](const ApplicationAttemptId& attempt) { AttemptEnded(attempt); };
   ASSIGN_OR_RETURN(std::unique_ptr<ActiveServices> active, ActiveServices::Activate(context));
   {
@@ -462,6 +467,50 @@ void ResourceManager::AttemptEnded(const ApplicationAttemptId& attempt) {
 bool ResourceManager::holding_placements() const {
   auto active = Active();
   return active != nullptr && active->holding_placements();
+}
+
+// ---- In-process AMs and NMs ----
+
+Status ResourceManager::SubmitToQueue(Submission submission,
+                                      const std::vector<std::string>& groups) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  const auto tree = queues_->Current();
+  if (const CsQueue* leaf = tree->FindLeaf(submission.queue); leaf != nullptr) {
+    // Hadoop 3.3 RMAppManager.createAndPopulateNewRMApp's checks, in the
+    // words submission_translator.cc uses for the wire.
+    if (leaf->state != QueueState::kRunning) {
+      return Status::Remote(
+          yarn::kAccessControl,
+          "Queue " + leaf->path +
+              " is STOPPED. Cannot accept submission of application: " + submission.id.ToString());
+    }
+    if (!tree->CanSubmit(*leaf, submission.user, groups)) {
+      return Status::Remote(
+          yarn::kAccessControl,
+          "User " + submission.user + " cannot submit applications to queue " + leaf->path);
+    }
+    submission.queue = QueueTree::PoolQueueName(*leaf);
+    submission.queue_limits =
+        QueueLimits{leaf->path, leaf->maximum_applications, leaf->maximum_applications_per_user};
+  }
+  return active->apps().Submit(std::move(submission));
+}
+
+Result<int> ResourceManager::SchedulerOf(const ApplicationAttemptId& attempt) const {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  ASSIGN_OR_RETURN(pool::AppId app, active->apps().PoolAppOf(attempt));
+  ASSIGN_OR_RETURN(RmApp report, active->apps().GetApp(attempt.app));
+  return active->pool().SchedulerFor(app, report.submission.queue);
+}
+
+Status ResourceManager::SetNodeScore(const NodeId& node, double score) {
+  ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  const std::optional<NodeReport> report = active->nodes().Get(node);
+  if (!report.has_value()) return Status::NotFound("no node " + node.ToString());
+  pool::NodeUpdate update;
+  update.set_score = true;
+  update.score = score;
+  return active->pool().UpdateNode(report->pool_node, update);
 }
 
 // ---- The active objects ----

@@ -76,6 +76,17 @@ struct ResourceManagerOptions {
   // (StoreFailureAction::kExit): the daemon stops itself with status 1.
   // Default: nothing more than the log line.
   std::function<void()> on_fatal_store_failure;
+
+  // ---- In-process callers (the wind tunnel) ----
+  // The scheduler pool's options in place of the spindle.scheduler.* keys,
+  // for a caller whose options are no configuration values (the wind
+  // tunnel's in-id-order pinning, emulated decision costs). Validated as the
+  // keys are. Default: none (the keys decide).
+  std::optional<pool::PoolOptions> pool;
+  // Whether each activation starts the pool's scheduler threads. false: the
+  // caller steps the schedulers itself (pool().RunOnce on a virtual clock)
+  // or starts them when its run begins (pool().Start()). Default: true.
+  bool start_pool_threads = true;
 };
 
 class ResourceManager final : public NodeProtocol, public ClientFacade {
@@ -197,6 +208,26 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
   void SetAttemptEndedHook(std::function<void(const ApplicationAttemptId&)> hook);
   // True while new placements wait for the previous run's nodes.
   bool holding_placements() const;
+
+  // ---- In-process AMs and NMs (the wind tunnel) ----
+  // submitApplication as the client wire takes it once decoded
+  // (client_service/submission_translator, ClientRMService): the queue, by
+  // leaf name or full path, resolved to the leaf's pool queue and limits; a
+  // STOPPED leaf or a user without submit rights on it: AccessControlException
+  // with Hadoop's message; an unknown or non-leaf queue is passed on as
+  // written, so that the application ends FAILED with the
+  // ApplicationManager's diagnostic (as Hadoop's RMAppManager rejects it).
+  // Then as SubmitApplication.
+  Status SubmitToQueue(Submission submission, const std::vector<std::string>& groups);
+  // The pool scheduler the attempt's application is pinned to (a caller
+  // that steps the schedulers itself asks it). NotFound for an unknown
+  // attempt; StandbyException while standby.
+  Result<int> SchedulerOf(const ApplicationAttemptId& attempt) const;
+  // The slot-quality score the pool's placement strategies read for a
+  // registered node. No NodeManager reports one; a simulated cluster (the
+  // wind tunnel's node scores) sets it after the node registered. NotFound
+  // for an unknown node; StandbyException while standby.
+  Status SetNodeScore(const NodeId& node, double score);
 
   // ---- The active objects, for the wind tunnel, benches and tests ----
   // CHECK-fail while standby. Valid until the next TransitionToStandby/Stop.

@@ -16,12 +16,10 @@ constexpr char kQueues[] = R"(<configuration>
   <property><name>yarn.scheduler.capacity.root.off.state</name><value>STOPPED</value></property>
 </configuration>)";
 
-rm::QueueTree Tree() {
+rm::Configuration Conf() {
   rm::Configuration conf;
   CHECK(conf.AddResourceString(kQueues, "test").ok());
-  auto tree = rm::QueueTree::Parse(conf);
-  CHECK(tree.ok()) << tree.status().ToString();
-  return *std::move(tree);
+  return conf;
 }
 
 TraceStage Stage(const std::string& name, int tasks, int64_t ms, std::vector<int32_t> parents,
@@ -65,9 +63,9 @@ std::vector<TraceJob> Jobs() {
   return {mr, small, unknown, stopped, huge};
 }
 
-TunnelSetup SmallCell(const rm::QueueTree* tree) {
+TunnelSetup SmallCell(const rm::Configuration& conf) {
   TunnelSetup setup;
-  setup.rm.queues = tree;
+  setup.rm.conf = conf;
   setup.rm.pool.num_schedulers = 2;
   setup.rm.pool.num_partitions = 2;
   setup.rm.pool.sync_gap = std::chrono::milliseconds(100);
@@ -86,17 +84,17 @@ RecorderOptions Recording() {
 }
 
 TEST(TunnelDriverTest, VirtualReplayRunsEveryTaskOnceAndRejectsAsTheRmWould) {
-  const rm::QueueTree tree = Tree();
+  const rm::Configuration conf = Conf();
   JobListReader reader(Jobs());
   ReplayRecorder recorder(Recording());
-  auto r = RunWindTunnel(TunnelRunOptions{}, SmallCell(&tree), &reader, &recorder);
+  auto r = RunWindTunnel(TunnelRunOptions{}, SmallCell(conf), &reader, &recorder);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_TRUE(r->violations.empty()) << r->violations.front();
   EXPECT_EQ(r->jobs_submitted, 5);
   EXPECT_EQ(r->jobs_finished, 2);
   EXPECT_EQ(r->jobs_rejected, 3);
   ASSERT_EQ(r->rejections.size(), 3u);
-  EXPECT_NE(r->rejections[0].find("unknown or non-leaf queue nope"), std::string::npos);
+  EXPECT_NE(r->rejections[0].find("to unknown queue: nope"), std::string::npos);
   EXPECT_NE(r->rejections[1].find("STOPPED"), std::string::npos);
   EXPECT_NE(r->rejections[2].find("InvalidResourceRequestException"), std::string::npos);
   EXPECT_EQ(r->tasks_asked, 7);
@@ -115,11 +113,11 @@ TEST(TunnelDriverTest, VirtualReplayRunsEveryTaskOnceAndRejectsAsTheRmWould) {
 }
 
 TEST(TunnelDriverTest, VirtualReplayIsDeterministic) {
-  const rm::QueueTree tree = Tree();
+  const rm::Configuration conf = Conf();
   auto run = [&] {
     JobListReader reader(Jobs());
     ReplayRecorder recorder(Recording());
-    auto r = RunWindTunnel(TunnelRunOptions{}, SmallCell(&tree), &reader, &recorder);
+    auto r = RunWindTunnel(TunnelRunOptions{}, SmallCell(conf), &reader, &recorder);
     CHECK(r.ok());
     return *std::move(r);
   };
@@ -142,15 +140,14 @@ TEST(TunnelDriverTest, QueueMaximumHoldsTasksBack) {
   </configuration>)",
                                      "test")
                   .ok());
-  auto tree = rm::QueueTree::Parse(conf);
-  ASSERT_TRUE(tree.ok());
+  ASSERT_TRUE(rm::QueueTree::Parse(conf).ok());
   TraceJob job;
   job.id = "wide";
   job.queue = "b";
   job.stages = {Stage("tasks", 8, 1000, {})};
   JobListReader reader({job});
   ReplayRecorder recorder(Recording());
-  auto r = RunWindTunnel(TunnelRunOptions{}, SmallCell(&*tree), &reader, &recorder);
+  auto r = RunWindTunnel(TunnelRunOptions{}, SmallCell(conf), &reader, &recorder);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(r->tasks_ended, 8);
   EXPECT_GE(r->jct_s.max, 2.0);
@@ -158,13 +155,13 @@ TEST(TunnelDriverTest, QueueMaximumHoldsTasksBack) {
 }
 
 TEST(TunnelDriverTest, RealClockReplayFinishesTheSameWork) {
-  const rm::QueueTree tree = Tree();
+  const rm::Configuration conf = Conf();
   JobListReader reader(Jobs());
   ReplayRecorder recorder(Recording());
   TunnelRunOptions options;
   options.clock = TunnelClock::kReal;
   options.speed = 20;
-  auto r = RunWindTunnel(options, SmallCell(&tree), &reader, &recorder);
+  auto r = RunWindTunnel(options, SmallCell(conf), &reader, &recorder);
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_TRUE(r->violations.empty());
   EXPECT_EQ(r->jobs_finished, 2);
@@ -173,12 +170,12 @@ TEST(TunnelDriverTest, RealClockReplayFinishesTheSameWork) {
 }
 
 TEST(TunnelDriverTest, ReaderErrorsStopTheRun) {
-  const rm::QueueTree tree = Tree();
+  const rm::Configuration conf = Conf();
   std::vector<TraceJob> jobs = Jobs();
   std::swap(jobs[0], jobs[1]);
   JobListReader reader(jobs);
   ReplayRecorder recorder(Recording());
-  auto r = RunWindTunnel(TunnelRunOptions{}, SmallCell(&tree), &reader, &recorder);
+  auto r = RunWindTunnel(TunnelRunOptions{}, SmallCell(conf), &reader, &recorder);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().ToString().find("arrives before"), std::string::npos);
 }
@@ -199,10 +196,10 @@ std::vector<TraceJob> Stream(int jobs, int tasks, int64_t every_ms) {
 }
 
 ReplayModeResult Replay(const std::vector<TraceJob>& jobs, TunnelRunOptions options) {
-  const rm::QueueTree tree = Tree();
+  const rm::Configuration conf = Conf();
   JobListReader reader(jobs);
   ReplayRecorder recorder(Recording());
-  auto r = RunWindTunnel(options, SmallCell(&tree), &reader, &recorder);
+  auto r = RunWindTunnel(options, SmallCell(conf), &reader, &recorder);
   CHECK(r.ok()) << r.status().ToString();
   return *std::move(r);
 }
@@ -275,10 +272,10 @@ namespace {
 // The jobs are the RM's applications: submitted with an unmanaged AM,
 // RUNNING while their AM works, FINISHED/SUCCEEDED once it unregisters.
 TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
-  const rm::QueueTree tree = Tree();
+  const rm::Configuration conf = Conf();
   ManualClock clock;
   ReplayRecorder recorder(Recording());
-  auto tunnel = ReplayTunnel::Create(SmallCell(&tree), &clock, &recorder);
+  auto tunnel = ReplayTunnel::Create(SmallCell(conf), &clock, &recorder);
   ASSERT_TRUE(tunnel.ok()) << tunnel.status().ToString();
   ReplayTunnel& t = **tunnel;
   TraceJob job;
@@ -287,7 +284,7 @@ TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
   job.user = "alice";
   job.stages = {Stage("tasks", 1, 1000, {})};
   ASSERT_TRUE(t.Submit(job, Duration(0)).ok());
-  std::vector<rm::RmApp> apps = t.rm().apps().ListApps();
+  std::vector<rm::RmApp> apps = t.rm().core().ApplicationReports();
   ASSERT_EQ(apps.size(), 1u);
   EXPECT_EQ(apps[0].state, rm::AppState::kRunning);
   EXPECT_EQ(apps[0].submission.name, "one");
@@ -304,7 +301,7 @@ TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
   ASSERT_EQ(got, 1);
   ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(5)).ok());
   EXPECT_EQ(t.jobs_in_flight(), 0);
-  apps = t.rm().apps().ListApps();
+  apps = t.rm().core().ApplicationReports();
   ASSERT_EQ(apps.size(), 1u);
   EXPECT_EQ(apps[0].state, rm::AppState::kFinished);
   EXPECT_EQ(apps[0].final_status, rm::FinalStatus::kSucceeded);

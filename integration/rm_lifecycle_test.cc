@@ -22,6 +22,7 @@
 #include "rm/security/token_identifiers.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
+#include "tests/support/http_get.h"
 #include "wire/ipc/rpc_client.h"
 #include "wire/ipc/rpc_server.h"
 #include "yarn_security_token.pb.h"
@@ -739,6 +740,18 @@ TEST_F(AmLimitCellTest, LaterAmsWaitForTheFirstToFinish) {
     EXPECT_THAT(daemon_->apps().GetApp(id)->current_attempt()->am_launch_diagnostics,
                 ::testing::HasSubstr("Queue's AM resource limit exceeded."));
   }
+  // The web side reports LeafQueue's activation as 3.3's
+  // CapacitySchedulerLeafQueueInfo does.
+  auto scheduler = testing::HttpGet("127.0.0.1", daemon_->web_port(), "/ws/v1/cluster/scheduler",
+                                    {{"Accept", "application/json"}});
+  ASSERT_TRUE(scheduler.ok()) << scheduler.status().ToString();
+  EXPECT_THAT(scheduler->body, ::testing::HasSubstr("\"numActiveApplications\":1,"
+                                                    "\"numPendingApplications\":2,"));
+  EXPECT_THAT(scheduler->body, ::testing::HasSubstr("\"AMResourceLimit\":{\"memory\":896,"));
+  EXPECT_THAT(scheduler->body, ::testing::HasSubstr("\"usedAMResource\":{\"memory\":1024,"));
+  EXPECT_THAT(scheduler->body, ::testing::HasSubstr("{\"username\":\"bob\","
+                                                    "\"numPendingApplications\":1,"
+                                                    "\"numActiveApplications\":0,"));
 
   RunAmToItsEnd(nm_.started()[0]);
   ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 2; })) << "the second AM starts";

@@ -26,10 +26,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "rm/apps/am_activation.h"
 #include "rm/apps/rm_app.h"
 #include "rm/containers/container_registry.h"
 #include "rm/nodes/node_registry.h"
@@ -52,6 +54,13 @@ struct QueueStats {
   // Leaves: users with a pending or running app (Hadoop: with outstanding
   // asks, which the pool does not expose). Parents: none, as in Hadoop.
   std::set<std::string> active_users;
+  // The state reports show (3.3: DRAINING while a stopped queue still has
+  // applications; ApplicationManager::QueueStateOf). Default: as configured.
+  std::optional<QueueState> state;
+  // Leaves: activation under the AM limits (ApplicationManager::AmReport,
+  // LeafQueue's activeApplications / pendingApplications); unset where the
+  // snapshot was taken without the application manager.
+  std::optional<QueueAmReport> am;
 };
 
 struct QueueStatsSnapshot {

@@ -180,6 +180,15 @@ QueueStatsSnapshot RegistryFacade::QueueStatistics() const {
   QueueStatsSnapshot snapshot = SnapshotQueueStats(*tree, ApplicationReports(), *parts_.nodes,
                                                    parts_.pool, parts_.containers);
   snapshot.tree = tree;
+  if (parts_.apps != nullptr) {
+    for (size_t i = 0; i < tree->queues().size() && i < snapshot.stats.size(); ++i) {
+      const CsQueue& queue = tree->queues()[i];
+      snapshot.stats[i].state = parts_.apps->QueueStateOf(queue);
+      if (queue.is_leaf()) {
+        snapshot.stats[i].am = parts_.apps->AmReport(QueueTree::PoolQueueName(queue));
+      }
+    }
+  }
   return snapshot;
 }
 

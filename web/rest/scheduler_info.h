@@ -11,13 +11,18 @@
 // "capacitySchedulerLeafQueueInfo" adding numActiveApplications,
 // numPendingApplications, numContainers, maxApplications,
 // maxApplicationsPerUser, userLimit, users, userLimitFactor,
-// configuredMaxAMResourceLimit, preemptionDisabled,
+// configuredMaxAMResourceLimit, AMResourceLimit, usedAMResource,
+// userAMResourceLimit (3.3's, where the core reports AM activation),
+// preemptionDisabled,
 // intraQueuePreemptionDisabled, defaultPriority, isAutoCreatedLeafQueue,
 // maxApplicationLifetime, defaultApplicationLifetime. Capacities are
-// percentages. Usage and application counts are those getQueueInfo reports
-// over RPC (ClientRmService, from the scheduler pool's queue usage).
+// percentages. Usage is what getQueueInfo reports over RPC (ClientRmService,
+// from the scheduler pool's queue usage); a leaf's active and pending
+// applications, its users and its AM figures are LeafQueue's activation
+// under the AM limits (rm::QueueStats::am), and its state may be 3.3's
+// DRAINING.
 // Not written (3.3 has them): capacities / resources per partition, health,
-// effective capacities, AM resource limits, maximumAllocation, queueAcls,
+// effective capacities, maximumAllocation, queueAcls,
 // queuePriority, orderingPolicyInfo.
 //
 // Thread-safety: reads thread-safe dependencies.

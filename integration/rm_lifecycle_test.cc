@@ -740,6 +740,15 @@ TEST_F(AmLimitCellTest, LaterAmsWaitForTheFirstToFinish) {
     EXPECT_THAT(daemon_->apps().GetApp(id)->current_attempt()->am_launch_diagnostics,
                 ::testing::HasSubstr("Queue's AM resource limit exceeded."));
   }
+  // The client reads why over RPC (RMAppImpl.getDiagnostics falls back to
+  // the attempt's AM launch diagnostics).
+  y::GetApplicationReportRequestProto report_request;
+  ToProto(third, report_request.mutable_application_id());
+  y::GetApplicationReportResponseProto app_report;
+  ASSERT_TRUE(
+      client_.Call(ClientSpec("bob"), "getApplicationReport", report_request, &app_report).ok());
+  EXPECT_THAT(app_report.application_report().diagnostics(),
+              ::testing::HasSubstr("Queue's AM resource limit exceeded."));
   // The web side reports LeafQueue's activation as 3.3's
   // CapacitySchedulerLeafQueueInfo does.
   auto scheduler = testing::HttpGet("127.0.0.1", daemon_->web_port(), "/ws/v1/cluster/scheduler",

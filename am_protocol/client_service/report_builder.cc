@@ -123,7 +123,11 @@ float ReportBuilder::Progress(const rm::RmApp& app) {
 
 std::string ReportBuilder::Diagnostics(const rm::RmApp& app) {
   const rm::RmAttempt* attempt = app.current_attempt();
-  return app.diagnostics.empty() && attempt != nullptr ? attempt->diagnostics : app.diagnostics;
+  // RMAppImpl.getDiagnostics: the app's own, else the current attempt's
+  // (RMAppAttemptImpl.getDiagnostics: its own, else 3.3's AM launch
+  // diagnostics, e.g. why it waits under the AM limit).
+  return app.diagnostics.empty() && attempt != nullptr ? rm::ReportedDiagnostics(*attempt)
+                                                       : app.diagnostics;
 }
 
 int64_t ReportBuilder::LaunchTime(const rm::RmApp& app) {
@@ -254,7 +258,7 @@ void ReportBuilder::AttemptReport(const rm::RmApp& app, const rm::RmAttempt& att
   r->set_rpc_port(attempt.rpc_port);
   r->set_tracking_url(AttemptTrackingUrl(app, attempt));
   r->set_original_tracking_url(Sanitize(attempt.tracking_url));
-  r->set_diagnostics(attempt.diagnostics);
+  r->set_diagnostics(rm::ReportedDiagnostics(attempt));
   r->set_yarn_application_attempt_state(AttemptStateProto(attempt));
   if (attempt.am_container.has_value()) {
     ToProto(attempt.am_container->id, r->mutable_am_container_id());

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "am_protocol/client_service/record_protos.h"
+#include "rm/core/submission_queue.h"
 #include "rm/yarn_exceptions.h"
 
 namespace spindle::client_service {
@@ -50,10 +51,6 @@ Result<const y::ResourceProto*> AmCapability(const y::ApplicationSubmissionConte
 }
 
 }  // namespace
-
-rm::QueueLimits LimitsOf(const rm::CsQueue& leaf) {
-  return rm::QueueLimits{leaf.path, leaf.maximum_applications, leaf.maximum_applications_per_user};
-}
 
 Result<pool::Resource> ResourceFromProto(const y::ResourceProto& proto,
                                          const pool::ResourceTypes& types) {
@@ -118,19 +115,8 @@ Result<TranslatedSubmission> TranslateSubmission(
   s.user = user;
   s.name = context.application_name();
   s.queue = context.queue();
-  if (const rm::CsQueue* leaf = queues.FindLeaf(s.queue); leaf != nullptr) {
-    if (leaf->state != rm::QueueState::kRunning) {
-      return Status::Remote(
-          rm::yarn::kAccessControl,
-          "Queue " + leaf->path +
-              " is STOPPED. Cannot accept submission of application: " + s.id.ToString());
-    }
-    if (!queues.CanSubmit(*leaf, user, groups)) {
-      return Status::Remote(rm::yarn::kAccessControl,
-                            "User " + user + " cannot submit applications to queue " + leaf->path);
-    }
-    s.queue = rm::QueueTree::PoolQueueName(*leaf);
-    s.queue_limits = LimitsOf(*leaf);
+  if (Status resolved = rm::ResolveSubmissionQueue(queues, groups, &s); !resolved.ok()) {
+    return resolved;
   }
   s.type = context.applicationtype();
   if (s.type.size() > kApplicationTypeLength) s.type.resize(kApplicationTypeLength);

@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include "rm/config/configuration_directory.h"
+#include "rm/core/submission_queue.h"
 #include "rm/recovery/recovery_config.h"
 #include "rm/recovery/store_failure_guard.h"
 #include "rm/yarn_exceptions.h"
@@ -474,24 +475,8 @@ bool ResourceManager::holding_placements() const {
 Status ResourceManager::SubmitToQueue(Submission submission,
                                       const std::vector<std::string>& groups) {
   ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
-  const auto tree = queues_->Current();
-  if (const CsQueue* leaf = tree->FindLeaf(submission.queue); leaf != nullptr) {
-    // Hadoop 3.3 RMAppManager.createAndPopulateNewRMApp's checks, in the
-    // words submission_translator.cc uses for the wire.
-    if (leaf->state != QueueState::kRunning) {
-      return Status::Remote(
-          yarn::kAccessControl,
-          "Queue " + leaf->path +
-              " is STOPPED. Cannot accept submission of application: " + submission.id.ToString());
-    }
-    if (!tree->CanSubmit(*leaf, submission.user, groups)) {
-      return Status::Remote(
-          yarn::kAccessControl,
-          "User " + submission.user + " cannot submit applications to queue " + leaf->path);
-    }
-    submission.queue = QueueTree::PoolQueueName(*leaf);
-    submission.queue_limits =
-        QueueLimits{leaf->path, leaf->maximum_applications, leaf->maximum_applications_per_user};
+  if (Status s = ResolveSubmissionQueue(*queues_->Current(), groups, &submission); !s.ok()) {
+    return s;
   }
   return active->apps().Submit(std::move(submission));
 }

@@ -110,7 +110,8 @@ TEST_P(AmLimitTest, SecondAmWaitsUntilTheFirstFinishes) {
   } else {
     EXPECT_EQ(report.limits.queue_am_limit, pool::Resource::Of(kGb, 1));
   }
-  const std::string& waiting = manager_->GetApp(second)->current_attempt()->am_launch_diagnostics;
+  // A copy: GetApp answers a snapshot by value.
+  const std::string waiting = manager_->GetApp(second)->current_attempt()->am_launch_diagnostics;
   if (GetParam() == HadoopLine::k3_3) {
     EXPECT_THAT(waiting, HasSubstr("Application is added to the scheduler and is not yet "
                                    "activated. Queue's AM resource limit exceeded."));

@@ -190,8 +190,15 @@ std::string FormatTargets(const WindTunnelReport& r, double tau_ms) {
     for (const PhaseResult& p : lf->phases) {
       if (p.fraction <= 0) continue;
       worst_p99 = std::max(worst_p99, p.delay_p99_ms);
-      // Keeping up: at each phase end, at most 250 ms of arrivals waiting.
+      // Keeping up: at each phase end, at most 250 ms of arrivals waiting,
+      // and the driver delivered the offer (at least 95% of the phase's
+      // rate was submitted: a driver that falls behind submits less, which
+      // leaves no backlog and is not keeping up either).
       if (static_cast<double>(p.backlog_end) > std::max(1000.0, 0.25 * p.offered_rate)) {
+        keeps_up = false;
+      }
+      const double window_s = p.end_s - p.start_s;
+      if (window_s > 0 && static_cast<double>(p.submitted) < 0.95 * p.offered_rate * window_s) {
         keeps_up = false;
       }
     }

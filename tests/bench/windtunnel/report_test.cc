@@ -10,8 +10,8 @@
 #include "bench/windtunnel/figure5.h"
 #include "bench/windtunnel/html_report.h"
 #include "bench/windtunnel/json_report.h"
-#include "bench/windtunnel/text_report.h"
 #include "bench/windtunnel/run_mode.h"
+#include "bench/windtunnel/text_report.h"
 #include "replay/report/svg_chart.h"
 #include "tests/support/html_checks.h"
 
@@ -367,6 +367,31 @@ TEST(RatiosTest, ComparesEachPhaseWithTheReference) {
   EXPECT_DOUBLE_EQ(rows[0].delay_p99, 4);
   EXPECT_DOUBLE_EQ(rows[0].conflicts, 0.5);
   EXPECT_DOUBLE_EQ(rows[1].delay_p99, 0);  // "all": 0 / 0 is reported as 0
+}
+
+// A driver that falls behind submits less than the phase's rate and leaves
+// no backlog: that is not keeping up either.
+TEST(TargetsTest, KeepingUpNeedsTheOfferDeliveredAndNoBacklog) {
+  WindTunnelReport r;
+  r.clock = "real";
+  ModeResult m;
+  m.label = "parsync/latency-first";
+  PhaseResult p;
+  p.name = "1";
+  p.fraction = 0.5;
+  p.offered_rate = 80000;
+  p.start_s = 0;
+  p.end_s = 4;
+  p.submitted = 320000;
+  p.delay_p99_ms = 3;
+  m.phases = {p};
+  r.modes = {m};
+  EXPECT_NE(FormatTargets(r, 2000).find("keeps up in every phase: yes"), std::string::npos);
+  r.modes[0].phases[0].submitted = 160000;  // half the offer reached the RM
+  EXPECT_NE(FormatTargets(r, 2000).find("keeps up in every phase: NO"), std::string::npos);
+  r.modes[0].phases[0].submitted = 320000;
+  r.modes[0].phases[0].backlog_end = 40000;  // 500 ms of arrivals waiting
+  EXPECT_NE(FormatTargets(r, 2000).find("keeps up in every phase: NO"), std::string::npos);
 }
 
 }  // namespace

@@ -215,18 +215,7 @@ Status ContainerRegistry::ReleaseAll(const ApplicationAttemptId& attempt,
 }
 
 Status ContainerRegistry::Release(const ApplicationAttemptId& attempt, const ContainerId& id) {
-  RETURN_NOT_OK(CheckReleasable(attempt, id));
-  MutexLock lock(&mu_);
-  auto it = containers_.find(id);
-  if (it == containers_.end()) {
-    // AbstractYarnScheduler.releaseContainers: logged, not an error.
-    LOG(INFO) << attempt.ToString() << " released " << id.ToString()
-              << ", which this RM does not know; ignored";
-    return Status::OK();
-  }
-  CompleteLocked(it->second, kExitAborted, "Container released by application", /*kill=*/true,
-                 nullptr);
-  return Status::OK();
+  return ReleaseAll(attempt, {id});
 }
 
 std::vector<CompletedContainer> ContainerRegistry::OnNodeLost(const NodeId& node) {

@@ -1,5 +1,7 @@
 #include "nm_shim/agent/container_management_service.h"
 
+#include <glog/logging.h>
+
 #include "rm/security/yarn_id_protos.h"
 #include "wire/ipc/error_mapping.h"
 
@@ -14,13 +16,19 @@ Result<std::pair<NmTokenInfo, const HostedNode*>> ContainerManagementService::Re
     return Status::Remote(java::kInvalidToken, "not an NMToken", Status::Code::kUnauthorized);
   }
   const rm::NodeId node = rm::FromProto(id->nodeid());
-  const HostedNode* hosted = find_(node);
-  if (hosted == nullptr) {
-    return Status::Remote(java::kInvalidToken,
-                          "NMToken for node " + node.ToString() + " which this agent does not host",
-                          Status::Code::kUnauthorized);
+  const bool hosting = hosting_.load(std::memory_order_acquire);
+  const HostedNode* hosted = nullptr;
+  if (hosting) {
+    auto it = nodes_.find(node);
+    if (it == nodes_.end()) {
+      return Status::Remote(
+          java::kInvalidToken,
+          "NMToken for node " + node.ToString() + " which this agent does not host",
+          Status::Code::kUnauthorized);
+    }
+    hosted = it->second;
   }
-  if (!hosted->keys->Ready()) {
+  if (hosted == nullptr || !hosted->keys->Ready()) {
     // The RM may hand out tokens for the node (and launch an AM on it) a
     // moment before the node has its registration answer and keys: the
     // client is told to retry (RetriableException through SASL, as Java's
@@ -32,6 +40,12 @@ Result<std::pair<NmTokenInfo, const HostedNode*>> ContainerManagementService::Re
   }
   ASSIGN_OR_RETURN(NmTokenInfo info, VerifyNmToken(identifier, node, *hosted->keys));
   return std::make_pair(std::move(info), hosted);
+}
+
+void ContainerManagementService::Host(HostedNodes nodes) {
+  CHECK(!hosting_.load(std::memory_order_relaxed)) << "the agent's nodes are handed over once";
+  nodes_ = std::move(nodes);
+  hosting_.store(true, std::memory_order_release);
 }
 
 Result<std::pair<NmTokenInfo, const HostedNode*>> ContainerManagementService::Caller(

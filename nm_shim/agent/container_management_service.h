@@ -7,11 +7,17 @@
 // serves a single real node or thousands of simulated ones (whose NodeIds
 // differ in host and share the port).
 //
-// Thread-safety: thread-safe; `find` must be.
+// The server listens before the agent knows its nodes (their NodeIds carry
+// the port the server bound), so the nodes are handed over once, by Host():
+// a call that arrives earlier is told to retry, as one that arrives before a
+// node has its registration keys, never that its token is invalid.
+//
+// Thread-safety: thread-safe; Host() once, from the controlling thread.
 #pragma once
 
-#include <functional>
+#include <atomic>
 #include <memory>
+#include <unordered_map>
 
 #include "nm_shim/agent/container_manager.h"
 #include "nm_shim/agent/node_token_keys.h"
@@ -30,10 +36,11 @@ struct HostedNode {
 
 class ContainerManagementService final : public ipc::TokenSecretProvider {
  public:
-  // The node hosted under a NodeId, or nullptr.
-  using NodeFinder = std::function<const HostedNode*(const rm::NodeId&)>;
+  using HostedNodes = std::unordered_map<rm::NodeId, const HostedNode*>;
 
-  explicit ContainerManagementService(NodeFinder find) : find_(std::move(find)) {}
+  // Starts serving the calls for `nodes` (each must outlive the service).
+  // CHECKs that it is called once.
+  void Host(HostedNodes nodes);
 
   Result<ipc::TokenSecret> RetrieveSecret(std::string_view identifier) const override;
   std::unique_ptr<ipc::RpcService> MakeRpcService();
@@ -45,7 +52,8 @@ class ContainerManagementService final : public ipc::TokenSecretProvider {
   Result<std::pair<NmTokenInfo, const HostedNode*>> Caller(
       const ipc::ConnectionIdentity& who) const;
 
-  const NodeFinder find_;
+  HostedNodes nodes_;  // written once by Host(), before hosting_ is set
+  std::atomic<bool> hosting_{false};
 };
 
 }  // namespace spindle::nm

@@ -65,10 +65,7 @@ Status NodeAgent::Start() {
   const AgentOptions& a = options_.agent;
   const bool simulate = options_.simulated_nodes > 0;
 
-  service_ = std::make_unique<ContainerManagementService>([this](const rm::NodeId& id) {
-    auto it = by_id_.find(id);
-    return it == by_id_.end() ? nullptr : it->second;
-  });
+  service_ = std::make_unique<ContainerManagementService>();
   auto registry = std::make_shared<ipc::ServiceRegistry>();
   registry->Add(service_->MakeRpcService());
   ipc::RpcServerOptions server_options;
@@ -97,6 +94,7 @@ Status NodeAgent::Start() {
 
   const int64_t count = simulate ? options_.simulated_nodes : 1;
   nodes_.reserve(count);
+  ContainerManagementService::HostedNodes hosted;
   for (int64_t i = 0; i < count; ++i) {
     auto node = std::make_unique<Node>();
     const SimulatedNodeSpec* spec =
@@ -145,9 +143,10 @@ Status NodeAgent::Start() {
     node->updater =
         std::make_unique<NodeStatusUpdater>(u, node->containers.get(), &node->keys, tracker, &loop_,
                                             [this](const Status& s) { OnNodeStopped(s); });
-    by_id_[node->id] = &node->hosted;
+    hosted[node->id] = &node->hosted;
     nodes_.push_back(std::move(node));
   }
+  service_->Host(std::move(hosted));
   if (!simulate) web_containers_.store(nodes_.front()->containers.get());
   loop_.Start();
   for (auto& node : nodes_) node->updater->Start();

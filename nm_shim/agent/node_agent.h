@@ -142,7 +142,6 @@ class NodeAgent {
   // The real node's containers, for the web (set once the node exists).
   std::atomic<const ContainerManager*> web_containers_{nullptr};
   std::vector<std::unique_ptr<Node>> nodes_;
-  std::unordered_map<rm::NodeId, const HostedNode*> by_id_;  // read-only after Start
 
   Mutex mu_;
   CondVar stopped_cv_;

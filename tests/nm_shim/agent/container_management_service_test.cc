@@ -11,8 +11,7 @@ namespace {
 
 class ContainerManagementServiceTest : public ::testing::Test {
  protected:
-  ContainerManagementServiceTest()
-      : service_([this](const rm::NodeId& id) { return id == node_ ? &hosted_ : nullptr; }) {}
+  void Host() { service_.Host({{node_, &hosted_}}); }
 
   std::string Identifier() const {
     return rm::EncodeNmTokenIdentifier(testing::Attempt(1), node_, "alice", 11);
@@ -29,6 +28,7 @@ class ContainerManagementServiceTest : public ::testing::Test {
 // Before its registration answer the node has no keys: the connection is
 // told to retry, not that its NMToken is invalid.
 TEST_F(ContainerManagementServiceTest, TokensBeforeTheNodeHasKeysAreRetriable) {
+  Host();
   auto early = service_.RetrieveSecret(Identifier());
   ASSERT_FALSE(early.ok());
   EXPECT_EQ(early.status().java_class(), "org.apache.hadoop.ipc.RetriableException");
@@ -45,6 +45,28 @@ TEST_F(ContainerManagementServiceTest, TokensBeforeTheNodeHasKeysAreRetriable) {
   ASSERT_FALSE(forged.ok());
   EXPECT_EQ(forged.status().java_class(),
             "org.apache.hadoop.security.token.SecretManager$InvalidToken");
+}
+
+// The agent's server listens before the agent hands its nodes over (a
+// restarted agent is called by AMs at once): such a call is told to retry,
+// even for a node whose keys are ready; after the hand-over a node the agent
+// does not host is an invalid token.
+TEST_F(ContainerManagementServiceTest, TokensBeforeTheNodesAreHostedAreRetriable) {
+  keys_.Apply(NodeTokenKeys::Family::kContainerTokens, {7, "container-key-7"});
+  keys_.Apply(NodeTokenKeys::Family::kNmTokens, {11, "nm-key-11"});
+  auto early = service_.RetrieveSecret(Identifier());
+  ASSERT_FALSE(early.ok());
+  EXPECT_EQ(early.status().java_class(), "org.apache.hadoop.ipc.RetriableException");
+
+  Host();
+  auto secret = service_.RetrieveSecret(Identifier());
+  ASSERT_TRUE(secret.ok()) << secret.status().ToString();
+  auto elsewhere = service_.RetrieveSecret(
+      rm::EncodeNmTokenIdentifier(testing::Attempt(1), {"127.1.0.2", 4000}, "alice", 11));
+  ASSERT_FALSE(elsewhere.ok());
+  EXPECT_EQ(elsewhere.status().java_class(),
+            "org.apache.hadoop.security.token.SecretManager$InvalidToken");
+  EXPECT_NE(elsewhere.status().message().find("which this agent does not host"), std::string::npos);
 }
 
 TEST_F(ContainerManagementServiceTest, NewContainersWaitForTheNodeToBeOpened) {

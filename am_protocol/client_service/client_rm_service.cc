@@ -87,6 +87,7 @@ Result<ClientRmServiceOptions> ClientRmServiceOptions::FromConfiguration(
   ASSIGN_OR_RETURN(options.reports.log_aggregation_enabled,
                    conf.GetBool("yarn.log-aggregation-enable", false));
   ASSIGN_OR_RETURN(options.access.acl_enabled, conf.GetBool("yarn.acl.enable", false));
+  ASSIGN_OR_RETURN(options.submission.acl.line, rm::HadoopLineOf(conf));
   options.access.admin_acl = rm::AccessControlList::Parse(conf.Get("yarn.admin.acl", "*"));
   ASSIGN_OR_RETURN(const int64_t max_priority,
                    conf.GetInt("yarn.cluster.max-application-priority", 0));
@@ -95,8 +96,19 @@ Result<ClientRmServiceOptions> ClientRmServiceOptions::FromConfiguration(
   return options;
 }
 
+namespace {
+
+// yarn.acl.enable is read once, into the access options; the submission
+// rule takes it from there.
+ClientRmServiceOptions WithSubmitAclSwitch(ClientRmServiceOptions options) {
+  options.submission.acl.acl_enabled = options.access.acl_enabled;
+  return options;
+}
+
+}  // namespace
+
 ClientRmService::ClientRmService(ClientRmServiceOptions options, rm::ClientFacade* core)
-    : options_(std::move(options)),
+    : options_(WithSubmitAclSwitch(std::move(options))),
       core_(*core),
       access_(options_.access, &core_.groups()),
       reports_(options_.reports, core_.clock()) {}

@@ -115,7 +115,8 @@ Result<TranslatedSubmission> TranslateSubmission(
   s.user = user;
   s.name = context.application_name();
   s.queue = context.queue();
-  if (Status resolved = rm::ResolveSubmissionQueue(queues, groups, &s); !resolved.ok()) {
+  if (Status resolved = rm::ResolveSubmissionQueue(queues, groups, policy.acl, &s);
+      !resolved.ok()) {
     return resolved;
   }
   s.type = context.applicationtype();

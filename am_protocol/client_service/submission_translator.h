@@ -25,6 +25,7 @@
 
 #include "base/result.h"
 #include "rm/apps/rm_app.h"
+#include "rm/core/submission_queue.h"
 #include "rm/queues/access_control_list.h"
 #include "rm/queues/queue_tree.h"
 #include "scheduler_pool/resources.h"
@@ -68,6 +69,10 @@ struct SubmissionPolicy {
   int32_t max_application_priority = 0;
   // Names of the resource dimensions (for resource_value_map entries).
   pool::ResourceTypes resource_types;
+  // The Hadoop line (spindle.compat.hadoop-version) and yarn.acl.enable: how
+  // the queue's submit ACL is checked (rm/core/submission_queue.h).
+  // ClientRmService takes acl_enabled from its access options.
+  rm::SubmissionAclRule acl;
 };
 
 struct TranslatedSubmission {

@@ -176,6 +176,10 @@ Status ApplicationManager::Submit(Submission submission) {
                    "Application " + submission_id.ToString() + " submitted by user " +
                        stored.submission.user + " to unknown queue: " + stored.submission.queue,
                    &actions);
+    } else if (!stored.submission.rejection.empty()) {
+      // LeafQueue.submitApplication's ACL check comes before its state and
+      // limits (Hadoop 2.6/2.7).
+      RejectLocked(stored, stored.submission.rejection, &actions);
     } else if (full =
                    QueueFullLocked(stored, stored.submission.queue, stored.submission.queue_limits);
                !full.empty()) {

@@ -37,6 +37,11 @@ struct Submission {
   std::string name = "N/A";
   std::string queue = "default";
   QueueLimits queue_limits;
+  // Set when the scheduler must reject the application once it is accepted
+  // and saved (the diagnostics it ends FAILED with); never stored, so a
+  // recovered application is not rejected again (as Hadoop's scheduler
+  // ignores a recovered application's refusal).
+  std::string rejection;
   std::string type = "YARN";
   std::vector<std::string> tags;
   int32_t priority = 0;

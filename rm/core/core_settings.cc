@@ -128,6 +128,7 @@ Result<CoreSettings> CoreSettings::FromConfiguration(const Configuration& conf) 
                    conf.GetInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 1000));
   ASSIGN_OR_RETURN(s.groups, OsGroupMappingOptions::FromConfiguration(conf));
   s.admin_acl = conf.Get("yarn.admin.acl", "*");
+  ASSIGN_OR_RETURN(s.acl_enabled, conf.GetBool("yarn.acl.enable", false));
   return s;
 }
 

@@ -52,6 +52,8 @@ struct CoreSettings {
   OsGroupMappingOptions groups;
   // yarn.admin.acl. Default: "*".
   std::string admin_acl = "*";
+  // yarn.acl.enable. Default: false.
+  bool acl_enabled = false;
 
   const HadoopLineTraits& hadoop() const { return TraitsOf(line); }
 

@@ -475,7 +475,9 @@ bool ResourceManager::holding_placements() const {
 Status ResourceManager::SubmitToQueue(Submission submission,
                                       const std::vector<std::string>& groups) {
   ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
-  if (Status s = ResolveSubmissionQueue(*queues_->Current(), groups, &submission); !s.ok()) {
+  if (Status s = ResolveSubmissionQueue(*queues_->Current(), groups,
+                                        {settings_.line, settings_.acl_enabled}, &submission);
+      !s.ok()) {
     return s;
   }
   return active->apps().Submit(std::move(submission));

@@ -212,11 +212,9 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
   // ---- In-process AMs and NMs (the wind tunnel) ----
   // submitApplication as the client wire takes it once decoded
   // (client_service/submission_translator, ClientRMService): the queue, by
-  // leaf name or full path, resolved to the leaf's pool queue and limits; a
-  // STOPPED leaf or a user without submit rights on it: AccessControlException
-  // with Hadoop's message; an unknown or non-leaf queue is passed on as
-  // written, so that the application ends FAILED with the
-  // ApplicationManager's diagnostic (as Hadoop's RMAppManager rejects it).
+  // leaf name or full path, resolved to the leaf's pool queue and limits and
+  // the submit ACL checked as the line does (ResolveSubmissionQueue in
+  // rm/core/submission_queue.h, with the settings' line and yarn.acl.enable).
   // Then as SubmitApplication.
   Status SubmitToQueue(Submission submission, const std::vector<std::string>& groups);
   // The pool scheduler the attempt's application is pinned to (a caller

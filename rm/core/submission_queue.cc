@@ -5,19 +5,20 @@
 namespace spindle::rm {
 
 Status ResolveSubmissionQueue(const QueueTree& tree, const std::vector<std::string>& groups,
-                              Submission* submission) {
+                              const SubmissionAclRule& rule, Submission* submission) {
   const CsQueue* leaf = tree.FindLeaf(submission->queue);
   if (leaf == nullptr) return Status::OK();
-  if (leaf->state != QueueState::kRunning) {
-    return Status::Remote(
-        yarn::kAccessControl,
-        "Queue " + leaf->path +
-            " is STOPPED. Cannot accept submission of application: " + submission->id.ToString());
-  }
   if (!tree.CanSubmit(*leaf, submission->user, groups)) {
-    return Status::Remote(
-        yarn::kAccessControl,
-        "User " + submission->user + " cannot submit applications to queue " + leaf->path);
+    if (rule.line == HadoopLine::k3_3) {
+      if (rule.acl_enabled) {
+        return Status::Remote(yarn::kAccessControl,
+                              "User " + submission->user + " does not have permission to submit " +
+                                  submission->id.ToString() + " to queue " + submission->queue);
+      }
+    } else {
+      submission->rejection = std::string(yarn::kAccessControl) + ": User " + submission->user +
+                              " cannot submit applications to queue " + leaf->path;
+    }
   }
   submission->queue = QueueTree::PoolQueueName(*leaf);
   submission->queue_limits =

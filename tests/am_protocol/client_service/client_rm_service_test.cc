@@ -190,25 +190,72 @@ TEST_F(ClientRmServiceTest, SubmissionDefaultsAndLimits) {
   EXPECT_EQ(rm_.apps().GetApp(id)->submission.context_bytes, context.SerializeAsString());
 }
 
-TEST_F(ClientRmServiceTest, QueuesByShortNameOrPathAndTheirAcls) {
+TEST_F(ClientRmServiceTest, QueuesByShortNameOrPath) {
   // alice may submit to batch (its own ACL), by short name or full path.
   const rm::ApplicationId a = SubmitNew("batch");
   EXPECT_EQ(Report(a)->queue(), "batch");
   const rm::ApplicationId b = SubmitNew("root.eng.batch");
   EXPECT_EQ(Report(b)->queue(), "batch");
-  // bob may not; carol (group engineers on root.eng) may.
-  Status denied = Submit(Context(NewId("bob"), "batch"), "bob");
-  EXPECT_EQ(denied.java_class(), rm::yarn::kAccessControl);
-  EXPECT_EQ(denied.message(), "User bob cannot submit applications to queue root.eng.batch");
-  EXPECT_TRUE(Submit(Context(NewId("carol"), "adhoc"), "carol").ok());
-  // root (administer on root) may submit anywhere.
-  EXPECT_TRUE(Submit(Context(NewId("root"), "adhoc"), "root").ok());
-  // A STOPPED queue refuses submissions.
-  const rm::ApplicationId stopped = NewId();
-  Status s = Submit(Context(stopped, "ops"));
-  EXPECT_EQ(s.java_class(), rm::yarn::kAccessControl);
-  EXPECT_EQ(s.message(), "Queue root.ops is STOPPED. Cannot accept submission of application: " +
-                             stopped.ToString());
+}
+
+HarnessOptions QueueTreeOptions() {
+  HarnessOptions options = Options();
+  options.queue_tree_to_manager = true;
+  return options;
+}
+
+class ClientRmServiceQueueTreeTest : public ClientRmServiceTest {
+ protected:
+  ClientRmServiceQueueTreeTest() : ClientRmServiceTest(QueueTreeOptions()) {}
+};
+
+// A STOPPED queue: the submission is accepted, then the scheduler rejects
+// the app (LeafQueue.validateSubmitApplication / submitApplication, every
+// line), which ends FAILED with the exception's toString.
+TEST_F(ClientRmServiceQueueTreeTest, AStoppedQueueFailsTheApp) {
+  const rm::ApplicationId stopped = SubmitNew("ops");
+  auto r = Report(stopped);
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->yarn_application_state(), y::FAILED);
+  EXPECT_EQ(r->diagnostics(),
+            "org.apache.hadoop.security.AccessControlException: Queue root.ops is STOPPED. Cannot "
+            "accept submission of application: " +
+                stopped.ToString());
+}
+
+// Hadoop 3.3 checks the submit ACL only in RMAppManager, and only with
+// yarn.acl.enable (off here): bob may submit to batch.
+TEST_F(ClientRmServiceTest, WithoutYarnAclEnableHadoop33ChecksNoSubmitAcl) {
+  const rm::ApplicationId id = SubmitNew("batch", "bob");
+  EXPECT_EQ(Report(id, "bob")->yarn_application_state(), y::ACCEPTED);
+}
+
+HarnessOptions Hadoop26Options() {
+  HarnessOptions options = Options();
+  options.service.submission.acl.line = rm::HadoopLine::k2_6;
+  return options;
+}
+
+class ClientRmServiceHadoop26Test : public ClientRmServiceTest {
+ protected:
+  ClientRmServiceHadoop26Test() : ClientRmServiceTest(Hadoop26Options()) {}
+};
+
+// Hadoop 2.6/2.7: LeafQueue.submitApplication checks the ACL whatever
+// yarn.acl.enable says, after the app is accepted, and the scheduler
+// rejects it with the exception's toString.
+TEST_F(ClientRmServiceHadoop26Test, TheSchedulerRejectsAUserWithoutSubmitRights) {
+  const rm::ApplicationId denied = SubmitNew("batch", "bob");
+  auto r = Report(denied, "bob");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->yarn_application_state(), y::FAILED);
+  EXPECT_EQ(r->diagnostics(),
+            "org.apache.hadoop.security.AccessControlException: User bob cannot submit "
+            "applications to queue root.eng.batch");
+  // carol (group engineers on root.eng) may; root (administer on root)
+  // may submit anywhere.
+  EXPECT_EQ(Report(SubmitNew("adhoc", "carol"), "carol")->yarn_application_state(), y::ACCEPTED);
+  EXPECT_EQ(Report(SubmitNew("adhoc", "root"), "root")->yarn_application_state(), y::ACCEPTED);
 }
 
 TEST_F(ClientRmServiceTest, UnknownAndParentQueuesFailTheApp) {
@@ -821,6 +868,18 @@ class ClientRmServiceAclTest : public ClientRmServiceTest {
  protected:
   ClientRmServiceAclTest() : ClientRmServiceTest(AclOptions()) {}
 };
+
+// Hadoop 3.3 with yarn.acl.enable: RMAppManager refuses at once, naming
+// the queue as the client wrote it.
+TEST_F(ClientRmServiceAclTest, Hadoop33RefusesAUserWithoutSubmitRightsAtOnce) {
+  const rm::ApplicationId id = NewId("bob");
+  const Status denied = Submit(Context(id, "batch"), "bob");
+  EXPECT_EQ(denied.java_class(), rm::yarn::kAccessControl);
+  EXPECT_EQ(denied.message(),
+            "User bob does not have permission to submit " + id.ToString() + " to queue batch");
+  EXPECT_TRUE(Submit(Context(NewId("carol"), "adhoc"), "carol").ok());
+  EXPECT_TRUE(Submit(Context(NewId("root"), "adhoc"), "root").ok());
+}
 
 TEST_F(ClientRmServiceAclTest, OthersSeeARedactedReportAndCannotKill) {
   const rm::ApplicationId id = NewId();

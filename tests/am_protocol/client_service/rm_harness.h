@@ -19,6 +19,7 @@
 #include "rm/apps/app_manager.h"
 #include "rm/core/registry_facade.h"
 #include "rm/nodes/node_registry.h"
+#include "rm/queues/am_limits.h"
 #include "rm/queues/group_mapping.h"
 #include "rm/queues/queue_manager.h"
 #include "scheduler_pool/scheduler_pool.h"
@@ -53,6 +54,10 @@ struct HarnessOptions {
   int64_t cluster_timestamp_ms = 1700000000000;
   ClientRmServiceOptions service;
   rm::StaticGroupMapping groups;
+  // Whether the manager gets the queue tree (queue states, AM limits) as
+  // ActiveServices gives it. Off: no AM limit holds an app pending and no
+  // queue state is checked at submission (what the goldens were made with).
+  bool queue_tree_to_manager = false;
 };
 
 class RmHarness {
@@ -85,6 +90,7 @@ class RmHarness {
     containers_ = std::make_unique<rm::ContainerRegistry>(pool_.get(), &clock_);
     apps_ = std::make_unique<rm::ApplicationManager>(app_options, pool_.get(), containers_.get(),
                                                      &launcher_, nodes_.get(), &clock_);
+    ApplyQueues();
     rm::RegistryFacadeParts parts;
     parts.apps = apps_.get();
     parts.nodes = nodes_.get();
@@ -130,6 +136,14 @@ class RmHarness {
       cluster += node.capability;
     }
     EXPECT_TRUE(pool_->SetQueues(queues_->Current()->ToQueueSpecs(cluster)).ok());
+    // As ActiveServices does: the tree (queue states, AM limits) the
+    // manager admits and activates applications by.
+    if (apps_ != nullptr && options_.queue_tree_to_manager) {
+      rm::AmLimitContext am;
+      am.min_allocation = pool::Resource::Of(128, 1);
+      am.cluster = cluster;
+      apps_->SetAmLimits(queues_->Current(), am);
+    }
   }
 
   // Lets the pool place AM containers and the manager pick them up.

@@ -130,11 +130,12 @@ TEST(TunnelRmTest, RefusesAsTheRmRefuses) {
       // the ApplicationManager fails the app (CapacityScheduler's words).
       {OneTask(1024, 1, "nope"), "submitted by user u to unknown queue: nope", true},
       {OneTask(1024, 1, "root"), "to unknown queue: root", true},
-      // A STOPPED leaf: the AccessControlException ClientRMService throws.
+      // A STOPPED leaf: accepted, then rejected by the scheduler with the
+      // AccessControlException's toString (LeafQueue, every line).
       {OneTask(1024, 1, "off"),
        "org.apache.hadoop.security.AccessControlException: Queue root.off is STOPPED. Cannot "
        "accept submission of application: application_",
-       false},
+       true},
       // Checked as allocate checks every ask, whatever the calculator
       // (SchedulerUtils.validateResourceRequest).
       {OneTask(9000, 1), "InvalidResourceRequestException", false},
@@ -149,7 +150,8 @@ TEST(TunnelRmTest, RefusesAsTheRmRefuses) {
     EXPECT_NE(admitted->rejection.find(c.reason), std::string::npos) << admitted->rejection;
     if (c.reaches_the_rm) ++in_rm;
   }
-  // The apps of unknown queues are the RM's, FAILED; nothing else got in.
+  // The apps of unknown and STOPPED queues are the RM's, FAILED; nothing
+  // else got in.
   const std::vector<rm::RmApp> apps = rm->core().ApplicationReports();
   ASSERT_EQ(apps.size(), in_rm);
   for (const rm::RmApp& app : apps) EXPECT_EQ(app.state, rm::AppState::kFailed);

@@ -120,10 +120,9 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
     by_id_.emplace(r.id, known);
     // Kept in port order, as the ordered map lists a host's nodes.
     std::vector<Entry*>& on_host = by_host_[r.id.host];
-    on_host.insert(std::upper_bound(on_host.begin(), on_host.end(), r.id.port,
-                                    [](int32_t port, const Entry* e) {
-                                      return port < e->report.info.id.port;
-                                    }),
+    on_host.insert(std::upper_bound(
+                       on_host.begin(), on_host.end(), r.id.port,
+                       [](int32_t port, const Entry* e) { return port < e->report.info.id.port; }),
                    known);
   }
   usable_nodes_.fetch_add(1, std::memory_order_relaxed);

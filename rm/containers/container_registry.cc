@@ -146,6 +146,9 @@ NodeContainerActions ContainerRegistry::OnNodeReport(
     cleanup = std::move(it->second);
     to_cleanup_.erase(it);
   }
+  // Released in one batch at the end (a pool call per container woke a
+  // scheduler thread per container).
+  std::vector<pool::Placement> freed;
   for (const auto& r : reported) {
     auto it = containers_.find(r.id);
     if (it == containers_.end()) {
@@ -157,7 +160,8 @@ NodeContainerActions ContainerRegistry::OnNodeReport(
     Entry& entry = it->second;
     if (r.complete) {
       if (!entry.completed) {
-        CompleteLocked(entry, r.exit_status, r.diagnostics, /*kill=*/false, &actions.completed);
+        CompleteLocked(entry, r.exit_status, r.diagnostics, /*kill=*/false, &actions.completed,
+                       &freed);
       }
       // The AM container is acknowledged on the next heartbeat, with what
       // the AM was sent (Hadoop's sendAMContainerToNM); other completions
@@ -178,7 +182,15 @@ NodeContainerActions ContainerRegistry::OnNodeReport(
     actions.applications_to_cleanup.assign(it->second.begin(), it->second.end());
     apps_to_cleanup_.erase(it);
   }
+  if (Status released = ReleaseFreedLocked(freed); !released.ok()) {
+    LOG(WARNING) << "node " << node.ToString() << ": releasing " << freed.size()
+                 << " containers: " << released.ToString();
+  }
   return actions;
+}
+
+Status ContainerRegistry::ReleaseFreedLocked(const std::vector<pool::Placement>& freed) {
+  return freed.empty() ? Status::OK() : pool_->ReleaseBatch(freed);
 }
 
 Status ContainerRegistry::CheckReleasable(const ApplicationAttemptId& attempt,
@@ -206,8 +218,7 @@ Status ContainerRegistry::ReleaseAll(const ApplicationAttemptId& attempt,
     CompleteLocked(it->second, kExitAborted, "Container released by application", /*kill=*/true,
                    nullptr, &freed);
   }
-  if (freed.empty()) return Status::OK();
-  if (Status released = pool_->ReleaseBatch(freed); !released.ok()) {
+  if (Status released = ReleaseFreedLocked(freed); !released.ok()) {
     LOG(WARNING) << attempt.ToString() << ": releasing " << freed.size()
                  << " containers: " << released.ToString();
   }

@@ -171,6 +171,8 @@ class ContainerRegistry {
                       std::vector<CompletedContainer>* out,
                       std::vector<pool::Placement>* freed = nullptr) REQUIRES(mu_);
   Status AddLocked(const RmContainer& container) REQUIRES(mu_);
+  // Gives what CompleteLocked freed back to the pool in one batch.
+  Status ReleaseFreedLocked(const std::vector<pool::Placement>& freed) REQUIRES(mu_);
   // InvalidContainerReleaseException if `id` is not of the attempt's app.
   static Status CheckReleasable(const ApplicationAttemptId& attempt, const ContainerId& id);
   // Nodes may forget what the attempt's AM has been sent.

@@ -2,6 +2,8 @@
 
 #include <glog/logging.h>
 
+#include <algorithm>
+
 namespace spindle::rm {
 
 std::string_view Name(NodeState state) {
@@ -69,11 +71,11 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
                 "NodeManager.",
             pool::NodeId()};
   }
-  auto it = nodes_.find(r.id);
-  if (it != nodes_.end() && it->second.report.state != NodeState::kDecommissioned &&
-      it->second.report.state != NodeState::kShutdown && it->second.report.pool_node.valid()) {
+  Entry* known = FindEntryLocked(r.id);
+  if (known != nullptr && known->report.state != NodeState::kDecommissioned &&
+      known->report.state != NodeState::kShutdown && known->report.pool_node.valid()) {
     // Reconnect: same node, maybe new capability; back to running.
-    Entry& entry = it->second;
+    Entry& entry = *known;
     pool::NodeUpdate update;
     update.set_total = true;
     update.total = r.capability;
@@ -88,6 +90,7 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
       entry.report.healthy = true;
       entry.last_response_id = 0;
       entry.last_heard = clock_->Now();
+      oldest_heard_ = std::min(oldest_heard_, entry.last_heard);
       LOG(INFO) << "NodeManager " << node << " reconnected with " << r.capability.memory_mb()
                 << " MB, " << r.capability.vcores() << " vcores";
       return {NodeAction::kNormal, "", entry.report.pool_node, /*reconnected=*/true};
@@ -107,13 +110,23 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
   entry.report.nm_version = r.nm_version;
   entry.report.pool_node = *added;
   entry.last_heard = clock_->Now();
-  if (it != nodes_.end()) {
-    by_pool_node_.erase(it->second.report.pool_node.value());
-    if (Usable(it->second.report.state)) usable_nodes_.fetch_sub(1, std::memory_order_relaxed);
+  oldest_heard_ = std::min(oldest_heard_, entry.last_heard);
+  if (known != nullptr) {
+    by_pool_node_.erase(known->report.pool_node.value());
+    if (Usable(known->report.state)) usable_nodes_.fetch_sub(1, std::memory_order_relaxed);
+    *known = std::move(entry);
+  } else {
+    known = &nodes_.emplace(r.id, std::move(entry)).first->second;
+    by_id_.emplace(r.id, known);
+    // Kept in port order, as the ordered map lists a host's nodes.
+    std::vector<Entry*>& on_host = by_host_[r.id.host];
+    on_host.insert(std::upper_bound(
+                       on_host.begin(), on_host.end(), r.id.port,
+                       [](int32_t port, const Entry* e) { return port < e->report.info.id.port; }),
+                   known);
   }
   usable_nodes_.fetch_add(1, std::memory_order_relaxed);
-  nodes_[r.id] = entry;
-  by_pool_node_[added->value()] = r.id;
+  by_pool_node_[added->value()] = known;
   LOG(INFO) << "NodeManager from node " << r.id.host << "(cmPort: " << r.id.port
             << " httpPort: " << r.http_port
             << ") registered with capability: <memory:" << r.capability.memory_mb()
@@ -124,11 +137,11 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
 HeartbeatVerdict NodeRegistry::Heartbeat(const NodeHeartbeat& h) {
   MutexLock lock(&mu_);
   HeartbeatVerdict verdict;
-  auto it = nodes_.find(h.id);
-  if (it == nodes_.end() ||
-      (!Usable(it->second.report.state) && it->second.report.state != NodeState::kUnhealthy)) {
-    if (it != nodes_.end() && (it->second.report.state == NodeState::kDecommissioned ||
-                               it->second.report.state == NodeState::kShutdown)) {
+  Entry* found = FindEntryLocked(h.id);
+  if (found == nullptr ||
+      (!Usable(found->report.state) && found->report.state != NodeState::kUnhealthy)) {
+    if (found != nullptr && (found->report.state == NodeState::kDecommissioned ||
+                             found->report.state == NodeState::kShutdown)) {
       verdict.action = NodeAction::kShutdown;
       verdict.diagnostics =
           "Disallowed NodeManager nodeId: " + h.id.ToString() + " hostname:" + h.id.host;
@@ -138,7 +151,7 @@ HeartbeatVerdict NodeRegistry::Heartbeat(const NodeHeartbeat& h) {
     verdict.diagnostics = "Node not found resyncing " + h.id.ToString();
     return verdict;
   }
-  Entry& entry = it->second;
+  Entry& entry = *found;
   if (!AdmittedLocked(h.id.host)) {
     LeavePoolLocked(entry, NodeState::kDecommissioned);
     verdict.action = NodeAction::kShutdown;
@@ -199,10 +212,10 @@ void NodeRegistry::LeavePoolLocked(Entry& entry, NodeState state) {
 
 Status NodeRegistry::Unregister(const NodeId& id) {
   MutexLock lock(&mu_);
-  auto it = nodes_.find(id);
-  if (it == nodes_.end()) return Status::NotFound("node " + id.ToString() + " is not registered");
-  if (Usable(it->second.report.state) || it->second.report.state == NodeState::kUnhealthy) {
-    LeavePoolLocked(it->second, NodeState::kShutdown);
+  Entry* entry = FindEntryLocked(id);
+  if (entry == nullptr) return Status::NotFound("node " + id.ToString() + " is not registered");
+  if (Usable(entry->report.state) || entry->report.state == NodeState::kUnhealthy) {
+    LeavePoolLocked(*entry, NodeState::kShutdown);
   }
   return Status::OK();
 }
@@ -211,16 +224,22 @@ std::vector<NodeId> NodeRegistry::ExpireSilentNodes() {
   MutexLock lock(&mu_);
   std::vector<NodeId> lost;
   const TimePoint now = clock_->Now();
+  if (oldest_heard_ == TimePoint::max() || now - oldest_heard_ <= options_.expiry) return lost;
+  TimePoint oldest = TimePoint::max();
   for (auto& [id, entry] : nodes_) {
     const bool live = Usable(entry.report.state) || entry.report.state == NodeState::kUnhealthy;
-    if (live && now - entry.last_heard > options_.expiry) {
+    if (!live) continue;
+    if (now - entry.last_heard > options_.expiry) {
       LOG(WARNING) << "Expired:" << id.ToString() << " Timed out after "
                    << std::chrono::duration_cast<std::chrono::seconds>(options_.expiry).count()
                    << " secs";
       LeavePoolLocked(entry, NodeState::kLost);
       lost.push_back(id);
+    } else {
+      oldest = std::min(oldest, entry.last_heard);
     }
   }
+  oldest_heard_ = oldest;
   return lost;
 }
 
@@ -256,27 +275,31 @@ std::vector<std::optional<NodeInfo>> NodeRegistry::FindAll(
 
 std::optional<NodeInfo> NodeRegistry::FindLocked(pool::NodeId node) const {
   auto it = by_pool_node_.find(node.value());
-  if (it == by_pool_node_.end()) return std::nullopt;
-  auto entry = nodes_.find(it->second);
-  if (entry == nodes_.end() || entry->second.report.pool_node != node) return std::nullopt;
-  return entry->second.report.info;
+  if (it == by_pool_node_.end() || it->second->report.pool_node != node) return std::nullopt;
+  return it->second->report.info;
+}
+
+NodeRegistry::Entry* NodeRegistry::FindEntryLocked(const NodeId& id) {
+  auto it = by_id_.find(id);
+  return it == by_id_.end() ? nullptr : it->second;
 }
 
 std::vector<pool::NodeId> NodeRegistry::PoolNodesOnHost(const std::string& host) const {
   MutexLock lock(&mu_);
   std::vector<pool::NodeId> out;
-  for (auto it = nodes_.lower_bound(NodeId{host, 0}); it != nodes_.end() && it->first.host == host;
-       ++it) {
-    if (Usable(it->second.report.state)) out.push_back(it->second.report.pool_node);
+  auto it = by_host_.find(host);
+  if (it == by_host_.end()) return out;
+  for (const Entry* entry : it->second) {
+    if (Usable(entry->report.state)) out.push_back(entry->report.pool_node);
   }
   return out;
 }
 
 std::optional<NodeReport> NodeRegistry::Get(const NodeId& id) const {
   MutexLock lock(&mu_);
-  auto it = nodes_.find(id);
-  if (it == nodes_.end()) return std::nullopt;
-  NodeReport report = it->second.report;
+  auto it = by_id_.find(id);
+  if (it == by_id_.end()) return std::nullopt;
+  NodeReport report = it->second->report;
   if (auto state = pool_->cell().GetNode(report.pool_node); state.ok()) {
     report.used = state->allocated;
   }

@@ -119,6 +119,63 @@ TEST_F(NodeRegistryTest, SilentNodesAreLost) {
   EXPECT_EQ(registry_->Get(lost[0])->state, NodeState::kRunning);
 }
 
+TEST_F(NodeRegistryTest, EveryNodeSilentPastTheExpiryIsLostWhateverEarlierChecksSkipped) {
+  // ExpireSilentNodes walks the nodes only when the oldest heartbeat it
+  // knows of may have expired; heartbeats, reconnects and registrations
+  // between checks must not hide a node that went silent.
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);  // t0
+  clock_.Advance(6s);
+  EXPECT_TRUE(registry_->ExpireSilentNodes().empty());
+  registry_->Heartbeat(Beat("h1", 0));                                     // t6
+  ASSERT_EQ(registry_->Register(Node("h2")).action, NodeAction::kNormal);  // t6
+  clock_.Advance(6s);                                                      // t12
+  EXPECT_TRUE(registry_->ExpireSilentNodes().empty()) << "h1 was heard at t6";
+  registry_->Heartbeat(Beat("h2", 0));  // t12
+  clock_.Advance(5s);                   // t17: h1 silent for 11 s, h2 for 5 s
+  auto lost = registry_->ExpireSilentNodes();
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].host, "h1");
+  // h1 registers again at t17; h2 is last heard at t12.
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
+  clock_.Advance(6s);  // t23: h2 silent for 11 s
+  lost = registry_->ExpireSilentNodes();
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].host, "h2");
+  clock_.Advance(5s);  // t28: h1 silent for 11 s
+  lost = registry_->ExpireSilentNodes();
+  ASSERT_EQ(lost.size(), 1u);
+  EXPECT_EQ(lost[0].host, "h1");
+  clock_.Advance(60s);
+  EXPECT_TRUE(registry_->ExpireSilentNodes().empty()) << "no live node left";
+}
+
+TEST_F(NodeRegistryTest, PoolNodesOnHostAreTheUsableNodeManagersOfTheHostInPortOrder) {
+  NodeRegistration second = Node("h1");
+  second.id.port = 45455;
+  NodeRegistration first = Node("h1");
+  first.id.port = 1;
+  ASSERT_EQ(registry_->Register(second).action, NodeAction::kNormal);
+  ASSERT_EQ(registry_->Register(Node("h10")).action, NodeAction::kNormal);
+  ASSERT_EQ(registry_->Register(first).action, NodeAction::kNormal);
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);  // port 45454
+  auto pool_node = [&](int32_t port) { return registry_->Get(NodeId{"h1", port})->pool_node; };
+  EXPECT_EQ(registry_->PoolNodesOnHost("h1"),
+            (std::vector<pool::NodeId>{pool_node(1), pool_node(45454), pool_node(45455)}));
+  EXPECT_TRUE(registry_->PoolNodesOnHost("h").empty());
+  EXPECT_TRUE(registry_->PoolNodesOnHost("nope").empty());
+  // A node that left is not usable; back, it is found under its new pool node.
+  ASSERT_TRUE(registry_->Unregister(NodeId{"h1", 45454}).ok());
+  EXPECT_EQ(registry_->PoolNodesOnHost("h1"),
+            (std::vector<pool::NodeId>{pool_node(1), pool_node(45455)}));
+  const pool::NodeId old = pool_node(45454);
+  ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
+  EXPECT_NE(pool_node(45454), old);
+  EXPECT_EQ(registry_->PoolNodesOnHost("h1"),
+            (std::vector<pool::NodeId>{pool_node(1), pool_node(45454), pool_node(45455)}));
+  EXPECT_FALSE(registry_->Find(old).has_value());
+  EXPECT_EQ(registry_->Find(pool_node(45454))->id.port, 45454);
+}
+
 TEST_F(NodeRegistryTest, UnregisterAndDecommission) {
   ASSERT_EQ(registry_->Register(Node("h1")).action, NodeAction::kNormal);
   ASSERT_EQ(registry_->Register(Node("h2")).action, NodeAction::kNormal);

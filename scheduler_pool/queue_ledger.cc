@@ -244,6 +244,12 @@ void QueueLedger::SetAppActive(QueueId queue, UserId user, bool active) {
   }
 }
 
+bool QueueLedger::CountsHeldApps(QueueId queue) const {
+  Entry* e = entry(queue);
+  MutexLock l(&e->mu);
+  return e->spec.user_limits.enabled && UserCountsHeldApps(e->spec.user_limits.rules);
+}
+
 UserSnapshot QueueLedger::User(QueueId queue, UserId user, const Resource& required) const {
   UserSnapshot s;
   Entry* e = entry(queue);

@@ -127,6 +127,10 @@ class QueueLedger {
   // has none left (false); a user is active while it has such an
   // application. Ignored for an invalid user.
   void SetAppActive(QueueId queue, UserId user, bool active);
+  // Whether an application held by the AM limit makes its user active in
+  // this queue (the queue limits users and its line counts them:
+  // UserCountsHeldApps).
+  bool CountsHeldApps(QueueId queue) const;
 
   QueueSnapshot Snapshot(QueueId queue) const;
   Resource Usage(QueueId queue) const;

@@ -818,33 +818,34 @@ class UserLimitCellTest : public AmLimitCellTest {
     conf->Set("yarn.scheduler.capacity.root.default.maximum-am-resource-percent", "1.0");
   }
 
-  // registerNodeManager for a node that only hosts allocations (the AMs'
-  // containers are not started by these tests' AMs).
-  void RegisterWorkNode(const std::string& host) {
+  // registerNodeManager for `id` with `memory_mb`; returns the answer.
+  y::RegisterNodeManagerResponseProto RegisterNodeOf(const y::NodeIdProto& id, int64_t memory_mb,
+                                                     int32_t vcores) {
     y::RegisterNodeManagerRequestProto request;
-    request.mutable_node_id()->set_host(host);
-    request.mutable_node_id()->set_port(nm_.port());
+    *request.mutable_node_id() = id;
     request.set_http_port(8042);
-    request.mutable_resource()->set_memory(kWorkNodeMb);
-    request.mutable_resource()->set_virtual_cores(64);
+    request.mutable_resource()->set_memory(memory_mb);
+    request.mutable_resource()->set_virtual_cores(vcores);
     request.set_nm_version("2.6.0");
     y::RegisterNodeManagerResponseProto response;
-    ASSERT_TRUE(client_.Call(TrackerSpec(), "registerNodeManager", request, &response).ok());
-    ASSERT_EQ(response.nodeaction(), y::NORMAL);
+    EXPECT_TRUE(client_.Call(TrackerSpec(), "registerNodeManager", request, &response).ok());
+    EXPECT_EQ(response.nodeaction(), y::NORMAL);
+    return response;
   }
 
+  // The AMs' node: its containers are started on the test NodeManager.
   void RegisterAmNode() {
-    y::RegisterNodeManagerRequestProto request;
-    *request.mutable_node_id() = node_id_;
-    request.set_http_port(8042);
-    request.mutable_resource()->set_memory(kAmNodeMb);
-    request.mutable_resource()->set_virtual_cores(8);
-    request.set_nm_version("2.6.0");
-    y::RegisterNodeManagerResponseProto response;
-    ASSERT_TRUE(client_.Call(TrackerSpec(), "registerNodeManager", request, &response).ok());
-    ASSERT_EQ(response.nodeaction(), y::NORMAL);
+    const auto response = RegisterNodeOf(node_id_, kAmNodeMb, 8);
     nm_.SetKeys(response.nm_token_master_key(), response.container_token_master_key(),
                 response.rm_identifier());
+  }
+
+  // A node that only hosts allocations (these AMs start no containers).
+  void RegisterWorkNode(const std::string& host) {
+    y::NodeIdProto id;
+    id.set_host(host);
+    id.set_port(nm_.port());
+    RegisterNodeOf(id, kWorkNodeMb, 64);
   }
 
   struct RunningAm {

@@ -308,8 +308,7 @@ void Scheduler::SyncUserActivity(AppState* app) {
   // An app held by the AM limit counts where the line says so.
   const bool active =
       app->spec.user.valid() &&
-      (app->outstanding > 0 ||
-       (app->spec.held && ctx_.queues->CountsHeldApps(app->spec.queue)));
+      (app->outstanding > 0 || (app->spec.held && ctx_.queues->CountsHeldApps(app->spec.queue)));
   if (active == app->user_active) return;
   ctx_.queues->SetAppActive(app->spec.queue, app->spec.user, active);
   app->user_active = active;

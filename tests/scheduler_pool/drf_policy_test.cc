@@ -3,6 +3,7 @@
 #include <atomic>
 #include <map>
 #include <thread>
+#include <utility>
 
 #include "scheduler_pool/policy/drf.h"
 #include "scheduler_pool/queue_ledger.h"
@@ -196,19 +197,34 @@ TEST_F(PolicyTest, FairOrderingBalancesMemoryUsed) {
   EXPECT_EQ(Placed(y), 6);
 }
 
-// 3.3's FairOrderingPolicy has no PriorityComparator (FIFO has).
-TEST_F(PolicyTest, FairOrderingIgnoresApplicationPriority) {
-  ASSERT_TRUE(mp_.pool->AddNode(testing::Node(4)).ok());
-  QueueSpec fair = testing::NamedQueue("fair");
-  fair.ordering = QueueOrdering::kFair;
-  auto ids = *mp_.pool->SetQueues({fair});
-  const AppId plain = App(1, ids[0]);
-  const AppId urgent = App(2, ids[0], /*priority=*/5);
-  AskFor(plain, kSlot, 10);
-  AskFor(urgent, kSlot, 10);
-  Settle();
-  EXPECT_EQ(Placed(plain), 2);
-  EXPECT_EQ(Placed(urgent), 2);
+// A plain app (submitted first) and one of priority 5, each asking for
+// `asks` slots of a 4-slot node in a queue ordered by `ordering`: what
+// each gets.
+std::pair<int64_t, int64_t> PlainAndUrgent(QueueOrdering ordering, int64_t asks) {
+  testing::ManualPool mp(testing::SmallOptions(SyncMode::kMonolithic, 1, 1));
+  EXPECT_TRUE(mp.pool->AddNode(testing::Node(4)).ok());
+  QueueSpec q = testing::NamedQueue("q");
+  q.ordering = ordering;
+  auto ids = *mp.pool->SetQueues({q});
+  EXPECT_TRUE(mp.pool->AddApp(AppSpec{AppId(1), ids[0]}).ok());
+  EXPECT_TRUE(mp.pool->AddApp(AppSpec{AppId(2), ids[0], /*priority=*/5}).ok());
+  EXPECT_TRUE(mp.pool->SetAsks(AppId(1), {testing::SlotAsk(asks)}).ok());
+  EXPECT_TRUE(mp.pool->SetAsks(AppId(2), {testing::SlotAsk(asks)}).ok());
+  for (int i = 0; i < 100; ++i) {
+    if (mp.Step().placed == 0 && i > 0) break;
+  }
+  return {static_cast<int64_t>(mp.Take(AppId(1)).size()),
+          static_cast<int64_t>(mp.Take(AppId(2)).size())};
+}
+
+// Application priority: 3.3's FIFO puts it first; 3.3's FairOrderingPolicy
+// has no PriorityComparator; 2.6 / 2.7 have neither application priority
+// nor ordering policies in the CapacityScheduler (application id alone).
+TEST(PolicyOrderingTest, ApplicationPriorityCountsUnder33FifoOnly) {
+  EXPECT_EQ(PlainAndUrgent(QueueOrdering::kFifo, 3), std::make_pair(int64_t{1}, int64_t{3}));
+  EXPECT_EQ(PlainAndUrgent(QueueOrdering::kFair, 10), std::make_pair(int64_t{2}, int64_t{2}));
+  EXPECT_EQ(PlainAndUrgent(QueueOrdering::kApplicationId, 3),
+            std::make_pair(int64_t{3}, int64_t{1}));
 }
 
 // ordering-policy.fair.enable-size-based-weight: memory used over
@@ -233,22 +249,6 @@ TEST_F(PolicyTest, FairSizeBasedWeightFavoursTheLargerDemand) {
     EXPECT_EQ(mp.Take(AppId(1)).size(), size_based ? 6u : 5u) << size_based;
     EXPECT_EQ(mp.Take(AppId(2)).size(), size_based ? 4u : 5u) << size_based;
   }
-}
-
-// Hadoop 2.6 / 2.7 have neither application priority nor ordering policies
-// in the CapacityScheduler: application id order alone.
-TEST_F(PolicyTest, Hadoop2OrderIgnoresApplicationPriority) {
-  ASSERT_TRUE(mp_.pool->AddNode(testing::Node(4)).ok());
-  QueueSpec q = testing::NamedQueue("q");
-  q.ordering = QueueOrdering::kApplicationId;
-  auto ids = *mp_.pool->SetQueues({q});
-  const AppId first = App(1, ids[0]);
-  const AppId urgent = App(2, ids[0], /*priority=*/5);
-  AskFor(first, kSlot, 3);
-  AskFor(urgent, kSlot, 3);
-  Settle();
-  EXPECT_EQ(Placed(first), 3);
-  EXPECT_EQ(Placed(urgent), 1);
 }
 
 TEST_F(PolicyTest, AskPrioritiesWithinAnApp) {

@@ -35,7 +35,7 @@ int64_t ThreadCpuNanos() {
 
 struct Driver {
   int scheduler = 0;
-  AppId app;
+  std::vector<AppId> apps;
   int64_t hold = 0;  // placements this thread keeps allocated
   int64_t step_cpu_nanos = 0;
   int64_t measured_cpu_nanos = 0;
@@ -72,6 +72,7 @@ Result<PoolBenchRow> RunPoolBenchRow(const PoolBenchOptions& options, pool::Sync
     limits.cluster = cell;
     limits.minimum_allocation = kSlot;
   }
+  queue_spec.ordering = options.ordering;
   ASSIGN_OR_RETURN(auto queues, p->SetQueues({queue_spec}));
   const pool::QueueId queue = queues[0];
   Random rng(options.seed);
@@ -83,26 +84,27 @@ Result<PoolBenchRow> RunPoolBenchRow(const PoolBenchOptions& options, pool::Sync
     spec.score = std::max(0.1, rng.Normal(10, std::sqrt(2.0)));
     RETURN_NOT_OK(p->AddNode(spec).status());
   }
-  // One app per scheduler, each with an unbounded backlog.
+  // `apps_per_scheduler` apps per scheduler, each with an unbounded backlog.
   const int n = p->num_schedulers();
+  const int per = std::max(1, options.apps_per_scheduler);
   const int64_t total_hold =
       static_cast<int64_t>(options.nodes) * options.slots_per_node * options.hold_percent / 100;
   std::vector<Driver> drivers(static_cast<size_t>(n));
   int found = 0;
-  for (uint64_t id = 1; found < n; ++id) {
+  for (uint64_t id = 1; found < n * per; ++id) {
     const int s = p->SchedulerFor(AppId(id), "bench");
     Driver& d = drivers[static_cast<size_t>(s)];
-    if (d.app.valid()) continue;
+    if (static_cast<int>(d.apps.size()) >= per) continue;
     d.scheduler = s;
-    d.app = AppId(id);
+    d.apps.push_back(AppId(id));
     d.hold = total_hold / n;
     pool::UserId user;
     if (options.users > 0) user = p->InternUser("user" + std::to_string(found % options.users));
-    RETURN_NOT_OK(p->AddApp(pool::AppSpec{d.app, queue, 0, user}));
+    RETURN_NOT_OK(p->AddApp(pool::AppSpec{AppId(id), queue, 0, user}));
     pool::Ask ask;
     ask.capability = kSlot;
     ask.count = int64_t{1} << 50;
-    RETURN_NOT_OK(p->SetAsks(d.app, {ask}));
+    RETURN_NOT_OK(p->SetAsks(AppId(id), {ask}));
     ++found;
   }
 
@@ -120,7 +122,7 @@ Result<PoolBenchRow> RunPoolBenchRow(const PoolBenchOptions& options, pool::Sync
         const int64_t cpu = ThreadCpuNanos() - c0;
         if (measuring.load(std::memory_order_relaxed)) dp->measured_cpu_nanos += cpu;
         got.clear();
-        p->TakePlacements(dp->app, &got).PermitUnchecked();
+        for (const AppId app : dp->apps) p->TakePlacements(app, &got).PermitUnchecked();
         held.insert(held.end(), got.begin(), got.end());
         if (static_cast<int64_t>(held.size()) > dp->hold) {
           const auto excess = static_cast<size_t>(static_cast<int64_t>(held.size()) - dp->hold);
@@ -238,6 +240,10 @@ const CommandSpec& PoolBenchCommand() {
        FlagSpec::Int("users", kDefaults.users,
                      "users the apps belong to; > 0 turns the queue's user limits on")
            .InRange(0, 1e6),
+       FlagSpec::Int("apps", kDefaults.apps_per_scheduler, "applications per scheduler")
+           .InRange(1, 1e6),
+       FlagSpec::String("ordering", "fifo|fair", "fifo",
+                        "the queue's application ordering (3.3 FIFO or fair)"),
        FlagSpec::String("json", "FILE", "", "also write the rows as JSON here")}};
   return kSpec;
 }
@@ -255,6 +261,13 @@ int PoolBenchMain(const CommandLine& flags) {
   o.batch = static_cast<int>(flags.GetInt("batch"));
   o.seed = static_cast<uint64_t>(flags.GetInt("seed"));
   o.users = static_cast<int>(flags.GetInt("users"));
+  o.apps_per_scheduler = static_cast<int>(flags.GetInt("apps"));
+  const std::string ordering = flags.GetString("ordering");
+  if (ordering == "fair") {
+    o.ordering = pool::QueueOrdering::kFair;
+  } else if (ordering != "fifo") {
+    return ReportUsageError(kName, Status::InvalidArgument("--ordering: fifo or fair"));
+  }
   Status s = ParseList(flags.GetString("modes"), pool::ParseSyncMode, &o.modes);
   if (!s.ok()) return ReportUsageError(kName, s.WithContext("--modes"));
   s = ParseList(flags.GetString("strategies"), pool::ParseStrategy, &o.strategies);

@@ -1,6 +1,7 @@
 // `spindle bench pool`: the placement core alone. A cell of N nodes with S
-// slots each, P partitions, N schedulers each serving one application with
-// an unbounded backlog of 1-slot asks. Each scheduler is driven by its own
+// slots each, P partitions, N schedulers each serving one application (or
+// --apps of them, ordered by the queue's --ordering) with an unbounded
+// backlog of 1-slot asks. Each scheduler is driven by its own
 // thread (RunOnce in a loop, as the pool's threads do), which also takes the
 // placements and releases the oldest ones to hold the cell at a target
 // utilisation, so the run reaches a steady state of commits and releases.
@@ -19,6 +20,7 @@
 #include "base/flags/command_line.h"
 #include "base/result.h"
 #include "scheduler_pool/pool_options.h"
+#include "scheduler_pool/queue_ledger.h"
 
 namespace spindle::bench {
 
@@ -53,6 +55,11 @@ struct PoolBenchOptions {
   // 100 / users, user-limit-factor 1, the queue's capacity the whole cell),
   // so every reservation checks the limit. Default: 0 (no users, no check).
   int users = 0;
+  // Applications per scheduler, all in the one queue, each with an
+  // unbounded backlog. Default: 1.
+  int apps_per_scheduler = 1;
+  // The queue's application ordering (3.3 FIFO or fair). Default: FIFO.
+  pool::QueueOrdering ordering = pool::QueueOrdering::kFifo;
   // Where to write the figures as JSON as well ("" = nowhere).
   std::string json_path;
 };

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -791,6 +792,152 @@ TEST_F(AmLimitCellTest, PerUserMaximumApplicationsFailsTheThirdApp) {
                 third.ToString());
   // Another user still has room.
   EXPECT_EQ(StateOf(SubmitAs("bob", 256)), y::ACCEPTED);
+}
+
+// User limits in the running daemon (scheduler_pool/user_limit.h): one
+// queue, minimum-user-limit-percent 33, three users each with an AM asking
+// for 100 containers of 1 GB, far more than a third. The AMs run on a
+// 3 GB node; the users' work lands on a second node of 45312 MB that joins
+// once all three have asked (so no user is alone in the queue when room
+// appears; a user alone may take everything, in Hadoop as here). The queue
+// is then 48384 MB, a third 16128 MB. 3.3 (UsersManager): the limit is the
+// MULP part, ceil(floor(48384 x 33) / 100) rounded up to 128 MB = 16000 MB,
+// so a user stops at 16 GB (15 GB <= 16000 gets one more); 2.7 (LeafQueue):
+// ceil(48384 / 3) = 16128 MB, the same 16 GB. Two users reach 16 GB, the
+// third has the 15 GB left: each within one container of a third, where
+// without the limit the first user would take the whole node.
+class UserLimitCellTest : public AmLimitCellTest {
+ protected:
+  static constexpr int64_t kAmNodeMb = 3072;
+  static constexpr int64_t kWorkNodeMb = 45312;
+  static constexpr int64_t kContainerMb = 1024;
+
+  void Configure(rm::Configuration* conf) override {
+    conf->Set("yarn.scheduler.capacity.root.default.minimum-user-limit-percent", "33");
+    conf->Set("yarn.scheduler.capacity.root.default.user-limit-factor", "3");
+    conf->Set("yarn.scheduler.capacity.root.default.maximum-am-resource-percent", "1.0");
+  }
+
+  // registerNodeManager for `id` with `memory_mb`; returns the answer.
+  y::RegisterNodeManagerResponseProto RegisterNodeOf(const y::NodeIdProto& id, int64_t memory_mb,
+                                                     int32_t vcores) {
+    y::RegisterNodeManagerRequestProto request;
+    *request.mutable_node_id() = id;
+    request.set_http_port(8042);
+    request.mutable_resource()->set_memory(memory_mb);
+    request.mutable_resource()->set_virtual_cores(vcores);
+    request.set_nm_version("2.6.0");
+    y::RegisterNodeManagerResponseProto response;
+    EXPECT_TRUE(client_.Call(TrackerSpec(), "registerNodeManager", request, &response).ok());
+    EXPECT_EQ(response.nodeaction(), y::NORMAL);
+    return response;
+  }
+
+  // The AMs' node: its containers are started on the test NodeManager.
+  void RegisterAmNode() {
+    const auto response = RegisterNodeOf(node_id_, kAmNodeMb, 8);
+    nm_.SetKeys(response.nm_token_master_key(), response.container_token_master_key(),
+                response.rm_identifier());
+  }
+
+  // A node that only hosts allocations (these AMs start no containers).
+  void RegisterWorkNode(const std::string& host) {
+    y::NodeIdProto id;
+    id.set_host(host);
+    id.set_port(nm_.port());
+    RegisterNodeOf(id, kWorkNodeMb, 64);
+  }
+
+  struct RunningAm {
+    ipc::ClientToken token;
+    int32_t response_id = 0;
+    int64_t allocated_mb = 0;
+  };
+
+  // One allocate call; `ask` containers are asked for on the first.
+  void Allocate(RunningAm& am, int32_t ask) {
+    y::AllocateRequestProto request;
+    if (ask > 0) {
+      auto* r = request.add_ask();
+      r->mutable_priority()->set_priority(1);
+      r->set_resource_name("*");
+      r->mutable_capability()->set_memory(kContainerMb);
+      r->mutable_capability()->set_virtual_cores(1);
+      r->set_num_containers(ask);
+    }
+    request.set_response_id(am.response_id);
+    y::AllocateResponseProto response;
+    Status s = client_.Call(AmSpec(am.token), "allocate", request, &response);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    am.response_id = response.response_id();
+    for (const auto& c : response.allocated_containers()) am.allocated_mb += c.resource().memory();
+  }
+
+  void ThreeUsersConvergeToAThird() {
+    RegisterAmNode();
+    Heartbeat({});
+    const std::vector<std::string> users = {"alice", "bob", "carol"};
+    for (const std::string& user : users) SubmitAs(user, kContainerMb);
+    ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 3; })) << "the three AMs start";
+    std::vector<RunningAm> ams;
+    for (const auto& started : nm_.started()) {
+      RunningAm am;
+      am.token = AmrmTokenOf(started);
+      y::RegisterApplicationMasterRequestProto reg;
+      y::RegisterApplicationMasterResponseProto reg_response;
+      ASSERT_TRUE(
+          client_.Call(AmSpec(am.token), "registerApplicationMaster", reg, &reg_response).ok());
+      ams.push_back(am);
+    }
+    for (RunningAm& am : ams) Allocate(am, 100);
+    // The asks reach the schedulers: three active users, nothing placed
+    // (the AM node is full).
+    auto queue = daemon_->pool().FindQueue("default");
+    ASSERT_TRUE(queue.ok());
+    ASSERT_TRUE(WaitFor([&] {
+      return daemon_->pool().queues().User(*queue, pool::UserId(), {}).active_users == 3;
+    }));
+    RegisterWorkNode("127.0.0.2");
+    // Steady state: the work node holds 44 containers (256 MB stay free).
+    int64_t allocated = 0;
+    ASSERT_TRUE(WaitFor([&] {
+      allocated = 0;
+      for (RunningAm& am : ams) {
+        Allocate(am, 0);
+        allocated += am.allocated_mb;
+      }
+      return allocated == 44 * kContainerMb;
+    })) << "allocated "
+        << allocated << " MB";
+    const int64_t queue_mb = kAmNodeMb + kWorkNodeMb;
+    const int64_t third_mb = queue_mb / 3;
+    int64_t total = 0;
+    for (const std::string& user : users) {
+      const pool::Resource used =
+          daemon_->pool().queues().User(*queue, daemon_->pool().InternUser(user), {}).used;
+      EXPECT_LE(std::abs(used.memory_mb() - third_mb), kContainerMb)
+          << user << " holds " << used.memory_mb() << " MB of a " << queue_mb << " MB queue";
+      total += used.memory_mb();
+    }
+    EXPECT_EQ(total, 47 * kContainerMb) << "the AMs and the work, all the room there is";
+    EXPECT_EQ(daemon_->pool().queues().Usage(*queue).memory_mb(), 47 * kContainerMb);
+  }
+};
+
+TEST_F(UserLimitCellTest, ThreeUsersWithMulp33EachConvergeToAThird) {
+  ThreeUsersConvergeToAThird();
+}
+
+class UserLimitCell27Test : public UserLimitCellTest {
+ protected:
+  void Configure(rm::Configuration* conf) override {
+    UserLimitCellTest::Configure(conf);
+    conf->Set("spindle.compat.hadoop-version", "2.7");
+  }
+};
+
+TEST_F(UserLimitCell27Test, ThreeUsersWithMulp33EachConvergeToAThird) {
+  ThreeUsersConvergeToAThird();
 }
 
 class RmAmExpiryTest : public RmLifecycleTest {

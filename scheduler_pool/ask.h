@@ -81,6 +81,11 @@ struct AppSpec {
   // limits apply to it. Invalid (the default): no user limit. Set by AddApp
   // only: UpdateApp keeps the user the app was added with.
   UserId user;
+  // The application waits on its queue's AM limit (rm/apps/am_activation):
+  // it has no asks yet, but under Hadoop 2.x the AM request it already has
+  // makes its user an active user (user_limit.h, UserCountsHeldApps).
+  // Set by AddApp and UpdateApp. Default: false.
+  bool held = false;
 };
 
 enum class Locality : uint8_t { kNodeLocal, kRackLocal, kOffSwitch };

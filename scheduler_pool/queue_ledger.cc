@@ -13,6 +13,8 @@ struct QueueLedger::UserEntry {
   Resource used;
   // Applications of the user in the queue with pending asks.
   int64_t active_apps = 0;
+  // The spec's weight for the user (3.3 user-settings.<user>.weight).
+  double weight = 1;
 };
 
 struct QueueLedger::Entry {
@@ -23,6 +25,8 @@ struct QueueLedger::Entry {
   // Users with active_apps > 0, and what they hold.
   int64_t active_users GUARDED_BY(mu) = 0;
   Resource active_users_used GUARDED_BY(mu);
+  // Their weights summed in float, as UsersManager.sumActiveUsersTimesWeights.
+  float active_weight GUARDED_BY(mu) = 0;
   // Sum over users of UsageRatio(used) (Hadoop 3.3's queue usage ratio).
   double usage_ratio GUARDED_BY(mu) = 0;
 
@@ -30,10 +34,28 @@ struct QueueLedger::Entry {
     return user.valid() && spec.user_limits.enabled;
   }
 
+  // The user's entry, made with its weight on first use.
+  UserEntry& UserOf(UserId user) REQUIRES(mu) {
+    auto [it, added] = users.try_emplace(user);
+    if (added) it->second.weight = spec.user_limits.WeightOf(user);
+    return it->second;
+  }
+
+  // After the set of active users or their weights changed: summed again
+  // over the set, as Hadoop does, rather than kept by adding and
+  // subtracting floats.
+  void RecomputeActiveWeight() REQUIRES(mu) {
+    float sum = 0;
+    for (const auto& [id, u] : users) {
+      if (u.active_apps > 0) sum += static_cast<float>(u.weight);
+    }
+    active_weight = sum;
+  }
+
   // Adds `delta` (may be negative) to the user's usage, never below zero.
   void ChargeUser(UserId user, const Resource& delta) REQUIRES(mu) {
     if (!user.valid()) return;
-    UserEntry& u = users[user];
+    UserEntry& u = UserOf(user);
     const Resource before = u.used;
     u.used = (u.used + delta).Max(Resource());
     if (u.active_apps > 0) active_users_used += u.used - before;
@@ -48,14 +70,16 @@ struct QueueLedger::Entry {
     for (const auto& [id, u] : users) usage_ratio += UsageRatio(spec.user_limits, u.used);
   }
 
-  Resource LimitFor(const Resource& required) const REQUIRES(mu) {
+  // The limit of a user of weight `weight`.
+  Resource LimitFor(const Resource& required, double weight) const REQUIRES(mu) {
     UserLimitInput in;
     in.queue_used = usage;
     in.required = required;
     in.active_users = active_users;
+    in.active_weight = active_weight;
     in.active_users_used = active_users_used;
     in.usage_ratio = usage_ratio;
-    return ComputeUserLimit(spec.user_limits, in);
+    return UserSpecificLimit(spec.user_limits, ComputeUserLimit(spec.user_limits, in), weight);
   }
 };
 
@@ -101,6 +125,8 @@ Result<std::vector<QueueId>> QueueLedger::SetQueues(const std::vector<QueueSpec>
       MutexLock l(&e->mu);
       e->spec = s;
       e->RecomputeUsageRatio();  // the cluster or the calculator may have changed
+      for (auto& [user, u] : e->users) u.weight = e->spec.user_limits.WeightOf(user);
+      e->RecomputeActiveWeight();
       ids.push_back(*found);
       continue;
     }
@@ -156,13 +182,13 @@ Reservation QueueLedger::Reserve(QueueId queue, UserId user, const Resource& uni
   // are granted together, then the limit is recomputed for the next.
   const UserLimitSpec& spec = e->spec.user_limits;
   const bool by_memory = spec.calculator == LimitCalculator::kMemory && unit.memory_mb() > 0;
-  const UserEntry& u = e->users[user];
+  const UserEntry& u = e->UserOf(user);
   while (r.granted < count) {
     if (r.granted >= fit) {
       r.block = ReserveBlock::kQueueMax;
       break;
     }
-    const Resource limit = e->LimitFor(unit);
+    const Resource limit = e->LimitFor(unit, u.weight);
     if (!MayAssignToUser(spec, u.used, limit)) {
       r.block = ReserveBlock::kUserLimit;
       break;
@@ -204,17 +230,24 @@ void QueueLedger::SetAppActive(QueueId queue, UserId user, bool active) {
   if (!user.valid()) return;
   Entry* e = entry(queue);
   MutexLock l(&e->mu);
-  UserEntry& u = e->users[user];
+  UserEntry& u = e->UserOf(user);
   const bool was = u.active_apps > 0;
   u.active_apps = std::max<int64_t>(0, u.active_apps + (active ? 1 : -1));
   const bool is = u.active_apps > 0;
   if (was == is) return;
   e->active_users += is ? 1 : -1;
+  e->RecomputeActiveWeight();
   if (is) {
     e->active_users_used += u.used;
   } else {
     e->active_users_used = (e->active_users_used - u.used).Max(Resource());
   }
+}
+
+bool QueueLedger::CountsHeldApps(QueueId queue) const {
+  Entry* e = entry(queue);
+  MutexLock l(&e->mu);
+  return e->spec.user_limits.enabled && UserCountsHeldApps(e->spec.user_limits.rules);
 }
 
 UserSnapshot QueueLedger::User(QueueId queue, UserId user, const Resource& required) const {
@@ -224,11 +257,13 @@ UserSnapshot QueueLedger::User(QueueId queue, UserId user, const Resource& requi
   s.active_users = e->active_users;
   if (!user.valid()) return s;
   auto it = e->users.find(user);
+  double weight = e->spec.user_limits.WeightOf(user);
   if (it != e->users.end()) {
     s.used = it->second.used;
     s.active = it->second.active_apps > 0;
+    weight = it->second.weight;
   }
-  if (e->spec.user_limits.enabled) s.limit = e->LimitFor(required);
+  if (e->spec.user_limits.enabled) s.limit = e->LimitFor(required, weight);
   return s;
 }
 

@@ -33,10 +33,11 @@
 
 namespace spindle::pool {
 
-// How a queue orders its applications (after application priority).
+// How a queue orders its applications (policy/app_ordering.h).
 enum class QueueOrdering : uint8_t {
-  kFifo,  // by submission order (YARN's FifoOrderingPolicy). The default.
-  kFair,  // least dominant usage first (YARN's FairOrderingPolicy)
+  kFifo,           // priority, then submission order (3.x FifoOrderingPolicy). The default.
+  kFair,           // least memory used first (3.x FairOrderingPolicy)
+  kApplicationId,  // submission order alone (the 2.6 / 2.7 CapacityScheduler)
 };
 
 struct QueueSpec {
@@ -49,6 +50,9 @@ struct QueueSpec {
   // Weight of the queue in weighted DRF (> 0). Default: 1.
   double weight = 1.0;
   QueueOrdering ordering = QueueOrdering::kFifo;
+  // kFair: divide the memory used by log2(1 + demand)
+  // (ordering-policy.fair.enable-size-based-weight). Default: false.
+  bool fair_size_based_weight = false;
   // How much one user may hold (minimum-user-limit-percent,
   // user-limit-factor). Default: not enabled.
   UserLimitSpec user_limits;
@@ -123,6 +127,10 @@ class QueueLedger {
   // has none left (false); a user is active while it has such an
   // application. Ignored for an invalid user.
   void SetAppActive(QueueId queue, UserId user, bool active);
+  // Whether an application held by the AM limit makes its user active in
+  // this queue (the queue limits users and its line counts them:
+  // UserCountsHeldApps).
+  bool CountsHeldApps(QueueId queue) const;
 
   QueueSnapshot Snapshot(QueueId queue) const;
   Resource Usage(QueueId queue) const;

@@ -213,13 +213,16 @@ void Scheduler::ProcessInbox() {
         app->spec = m.spec;
         app->seq = next_app_seq_++;
         app_list_.push_back(app.get());
+        AppState* added = app.get();
         apps_.emplace(id, std::move(app));
+        SyncUserActivity(added);  // a held app's user may count at once
         break;
       }
       case Message::Kind::kRemoveApp: {
         if (it == apps_.end()) break;
         backlog_ -= it->second->outstanding;
         it->second->outstanding = 0;
+        it->second->spec.held = false;
         SyncUserActivity(it->second.get());
         app_list_.erase(std::find(app_list_.begin(), app_list_.end(), it->second.get()));
         apps_.erase(it);
@@ -231,10 +234,14 @@ void Scheduler::ProcessInbox() {
         if (it != apps_.end()) {
           AppState* app = it->second.get();
           const int64_t outstanding = app->outstanding;
-          app->outstanding = 0;  // inactive in the old queue
-          SyncUserActivity(app);
+          if (m.spec.queue != app->spec.queue) {
+            app->outstanding = 0;  // inactive in the old queue
+            app->spec.held = false;
+            SyncUserActivity(app);
+          }
           app->spec.queue = m.spec.queue;
           app->spec.priority = m.spec.priority;
+          app->spec.held = m.spec.held;
           app->outstanding = outstanding;
           SyncUserActivity(app);
         }
@@ -298,7 +305,10 @@ void Scheduler::ApplySetAsks(AppState* app, const Message& m) {
 }
 
 void Scheduler::SyncUserActivity(AppState* app) {
-  const bool active = app->outstanding > 0 && app->spec.user.valid();
+  // An app held by the AM limit counts where the line says so.
+  const bool active =
+      app->spec.user.valid() &&
+      (app->outstanding > 0 || (app->spec.held && ctx_.queues->CountsHeldApps(app->spec.queue)));
   if (active == app->user_active) return;
   ctx_.queues->SetAppActive(app->spec.queue, app->spec.user, active);
   app->user_active = active;

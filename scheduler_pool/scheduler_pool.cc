@@ -102,7 +102,11 @@ void SchedulerPool::ThreadMain(int i) {
 }
 
 Result<std::vector<QueueId>> SchedulerPool::SetQueues(const std::vector<QueueSpec>& specs) {
-  return queues_.SetQueues(specs);
+  std::vector<QueueSpec> interned = specs;
+  for (QueueSpec& spec : interned) {
+    for (UserWeight& w : spec.user_limits.user_weights) w.id = InternUser(w.user);
+  }
+  return queues_.SetQueues(interned);
 }
 
 UserId SchedulerPool::InternUser(std::string_view name) {

@@ -73,7 +73,8 @@ class SchedulerPool {
   void Stop() EXCLUDES(threads_mu_);
 
   // ---- Queues ----
-  // See QueueLedger::SetQueues.
+  // See QueueLedger::SetQueues; the user weights' names are interned
+  // (InternUser) into their ids.
   Result<std::vector<QueueId>> SetQueues(const std::vector<QueueSpec>& specs);
   Result<QueueId> FindQueue(std::string_view name) const { return queues_.Find(name); }
 

@@ -59,6 +59,17 @@ Resource MultiplyAndRoundDown(const Resource& r, double by) {
   return out;
 }
 
+// ResourceCalculator.divideAndCeil(Resource, float): Java's float division.
+Resource DivideAndCeil(const Resource& r, float by) {
+  Resource out;
+  if (by == 0) return out;
+  for (int i = 0; i < kMaxResourceTypes; ++i) {
+    const float q = static_cast<float>(r.Get(i)) / by;
+    out.Set(i, static_cast<int64_t>(std::ceil(q)));
+  }
+  return out;
+}
+
 int64_t RoundUp(int64_t x, int64_t step) { return step <= 0 ? x : ((x + step - 1) / step) * step; }
 
 int64_t RoundDown(int64_t x, int64_t step) {
@@ -135,12 +146,38 @@ Resource ComputeUserLimit(const UserLimitSpec& spec, const UserLimitInput& input
                                 : input.queue_used;
   const Resource current_capacity =
       Compare(spec, consumed, queue_capacity) < 0 ? queue_capacity : consumed + required;
-  const Resource shared = hadoop3 ? input.active_users_used + required : current_capacity;
-  const Resource fair = DivideAndCeil(shared, input.active_users);
-  const Resource guaranteed =
-      DivideAndCeil(MultiplyAndRoundDown(current_capacity, spec.minimum_user_limit_percent), 100);
+  const Resource fair = hadoop3 ? DivideAndCeil(input.active_users_used + required,
+                                                static_cast<float>(input.active_weight))
+                                : DivideAndCeil(current_capacity, input.active_users);
+  const Resource guaranteed = DivideAndCeil(
+      MultiplyAndRoundDown(current_capacity, spec.minimum_user_limit_percent), int64_t{100});
   const Resource cap = MultiplyAndRoundDown(queue_capacity, spec.user_limit_factor);
   return RoundUp(spec, MinOf(spec, MaxOf(spec, fair, guaranteed), cap), spec.minimum_allocation);
+}
+
+Resource UserSpecificLimit(const UserLimitSpec& spec, const Resource& queue_limit, double weight) {
+  if (spec.rules != UserLimitRules::kHadoop3_3 || weight == 1.0) return queue_limit;
+  // multiplyAndNormalizeDown: (long)(value * weight), rounded down to the step.
+  const auto scaled = [weight](int64_t v) {
+    return static_cast<int64_t>(static_cast<double>(v) * weight);
+  };
+  if (spec.calculator == LimitCalculator::kMemory) {
+    return MemoryOnly(
+        RoundDown(scaled(queue_limit.memory_mb()), spec.minimum_allocation.memory_mb()));
+  }
+  Resource out;
+  for (int i = 0; i < kMaxResourceTypes; ++i) {
+    out.Set(i, RoundDown(scaled(queue_limit.Get(i)), spec.minimum_allocation.Get(i)));
+  }
+  return out;
+}
+
+double UserLimitSpec::WeightOf(UserId user) const {
+  if (rules != UserLimitRules::kHadoop3_3) return 1.0;
+  for (const UserWeight& w : user_weights) {
+    if (w.id == user && user.valid()) return w.weight;
+  }
+  return 1.0;
 }
 
 Resource UserHeadroom(const UserLimitSpec& spec, const HeadroomInput& input) {

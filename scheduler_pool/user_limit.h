@@ -30,13 +30,26 @@
 //    absolute capacity, truncated). The fair part divides what the active
 //    users hold (plus one minimum allocation), not the queue's capacity: a
 //    user's limit grows one step at a time as the others' usage grows, where
-//    2.x hands each active user capacity / activeUsers at once. User weights
-//    (3.x user-settings.<user>.weight) are all 1 here.
-// In both, "active users" are users with at least one application with
-// pending asks (ActiveUsersManager / UsersManager.activateApplication), and
-// a user may be given a container while its usage is not greater than the
-// limit (LeafQueue.canAssignToUser: a '>' check, so the last container may
-// overshoot the limit by less than one container).
+//    2.x hands each active user capacity / activeUsers at once.
+//    "activeUsers" is the sum of the active users' weights
+//    (activeUsersTimesWeights, a float; <queue-path>.user-settings.<user>.
+//    weight, 1 for users not named), and each user's own limit is the
+//    queue's times its weight, rounded down to the minimum allocation
+//    (getComputedResourceLimitForActiveUsers: multiplyAndNormalizeDown).
+// In both, a user may be given a container while its usage is not greater
+// than the limit (LeafQueue.canAssignToUser: a '>' check, so the last
+// container may overshoot the limit by less than one container).
+//
+// Who is an "active user" differs. 2.6 / 2.7 ActiveUsersManager counts a user
+// as soon as one of its applications has an outstanding request, and an
+// application held back by the AM limit has one: its AM request. 3.3
+// UsersManager.activateApplication ignores a user until LeafQueue has
+// activated one of its applications (User.getActiveApplications() > 0), so
+// users whose applications all wait on the AM limit do not dilute the
+// others' limits (they do count in getNumActiveUsers, the user AM limit's
+// divisor). In the pool an application enters its scheduler with asks only
+// once it is activated; the RM reports held ones (QueueLedger::SetAppHeld)
+// and UserCountsHeldApps says whether they count.
 //
 // Comparisons follow the queue's resource calculator: memory only
 // (DefaultResourceCalculator) or dominant shares of the cluster
@@ -46,7 +59,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
+#include "scheduler_pool/ids.h"
 #include "scheduler_pool/resources.h"
 
 namespace spindle::pool {
@@ -61,6 +77,13 @@ enum class LimitCalculator : uint8_t {
 // 2.7 agree) or 3.3's (see above); the headroom differs between all three
 // (see UserHeadroom).
 enum class UserLimitRules : uint8_t { kHadoop2_6, kHadoop2_7, kHadoop3_3 };
+
+// Hadoop 3.3 <queue-path>.user-settings.<user>.weight.
+struct UserWeight {
+  std::string user;  // the user's name (QueueTree::ToQueueSpecs)
+  UserId id;         // `user` interned (SchedulerPool::SetQueues fills it)
+  double weight = 1;
+};
 
 // A leaf queue's user-limit parameters, as QueueTree::ToQueueSpecs fills them.
 struct UserLimitSpec {
@@ -78,7 +101,17 @@ struct UserLimitSpec {
   Resource cluster;
   LimitCalculator calculator = LimitCalculator::kMemory;
   UserLimitRules rules = UserLimitRules::kHadoop3_3;
+  // Hadoop 3.3: users whose weight is not 1 (the queue's own and its
+  // ancestors'). Ignored by the 2.x rules.
+  std::vector<UserWeight> user_weights;
+
+  // The weight of `user` (1 unless listed; always 1 under 2.x rules).
+  double WeightOf(UserId user) const;
 };
+
+// Whether a user whose applications all wait on the AM limit is an active
+// user for the user limit: yes in 2.6 / 2.7, no in 3.3 (see above).
+inline bool UserCountsHeldApps(UserLimitRules rules) { return rules != UserLimitRules::kHadoop3_3; }
 
 // The queue's state a limit is computed from.
 struct UserLimitInput {
@@ -86,9 +119,12 @@ struct UserLimitInput {
   Resource queue_used;
   // Hadoop 2.x: the capability of the container being placed.
   Resource required;
-  // Users with pending asks. None gives a fair part of zero (Hadoop's
+  // Active users (2.x). None gives a fair part of zero (Hadoop's
   // divideAndCeil by 0), leaving the minimum-user-limit-percent part.
   int64_t active_users = 1;
+  // Hadoop 3.3: the active users' summed weights (activeUsersTimesWeights),
+  // the fair part's divisor; zero behaves as active_users = 0 does.
+  double active_weight = 1;
   // Hadoop 3.3: what the active users hold.
   Resource active_users_used;
   // Hadoop 3.3: the sum over the queue's users of ratio(used, cluster).
@@ -105,6 +141,11 @@ Resource UserLimitCapacity(UserLimitRules rules, LimitCalculator calculator,
 
 // The user limit of a queue (the same for each of its users).
 Resource ComputeUserLimit(const UserLimitSpec& spec, const UserLimitInput& input);
+
+// One user's limit from the queue's: 3.3 multiplies it by the user's weight
+// and rounds down to the minimum allocation (multiplyAndNormalizeDown);
+// 2.x has no weights and returns `queue_limit`.
+Resource UserSpecificLimit(const UserLimitSpec& spec, const Resource& queue_limit, double weight);
 
 // LeafQueue.canAssignToUser: true unless `user_used` is greater than
 // `limit` under the spec's calculator.

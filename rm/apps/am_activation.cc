@@ -54,6 +54,14 @@ LeafAmLimits AmActivation::LimitsOf(const std::string& queue, const QueueState& 
   return ComputeLeafAmLimits(context_, it->second, ActiveUsers(queue, q));
 }
 
+pool::Resource AmActivation::UserAmLimitFor(const std::string& queue, const QueueState& q,
+                                            const LeafAmLimits& limits,
+                                            const std::string& user) const {
+  auto it = inputs_.find(queue);
+  if (it == inputs_.end()) return limits.user_am_limit;
+  return UserAmLimitOf(context_, it->second, limits, ActiveUsers(queue, q), user);
+}
+
 void AmActivation::SortPending(QueueState& q) const {
   if (context_.line == HadoopLine::k3_3) {
     // FifoOrderingPolicyForPendingApps: RecoveryComparator,
@@ -193,14 +201,16 @@ AmActivationPass AmActivation::Activate(const std::string& queue) {
                                               AmFits(context_, q.am_used, pool::Resource()));
       if (!AmFits(context_, q.am_used + a.am_resource, limits.queue_am_limit) && !first) {
         wait = AmWaitReason::kQueueAmLimit;
-      } else if (!AmFits(context_, user.am_used + a.am_resource, limits.user_am_limit) && !first) {
+      } else if (!AmFits(context_, user.am_used + a.am_resource,
+                         UserAmLimitFor(queue, q, limits, a.user)) &&
+                 !first) {
         wait = AmWaitReason::kUserAmLimit;
       }
     }
     if (wait.has_value()) {
       still_pending.push_back(a);
       pass.waiting.push_back({a.attempt, *wait, a.am_resource, limits.queue_am_limit,
-                              limits.user_am_limit, q.am_used});
+                              UserAmLimitFor(queue, q, limits, a.user), q.am_used});
       continue;
     }
     --user.pending_apps;

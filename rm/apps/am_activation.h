@@ -155,6 +155,9 @@ class AmActivation {
   };
   int32_t ActiveUsers(const std::string& queue, const QueueState& q) const;
   LeafAmLimits LimitsOf(const std::string& queue, const QueueState& q) const;
+  // `user`'s AM limit (3.3 weighs it by the user's weight).
+  pool::Resource UserAmLimitFor(const std::string& queue, const QueueState& q,
+                                const LeafAmLimits& limits, const std::string& user) const;
   void SortPending(QueueState& q) const;
   void MakeActive(QueueState& q, const AmApplicant& applicant);
   void DropUserIfIdle(QueueState& q, const std::string& user);

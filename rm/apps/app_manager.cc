@@ -133,6 +133,7 @@ Status ApplicationManager::Submit(Submission submission) {
     app.submit_time_ms = clock_->WallMillis();
     app.start_time_ms = app.submit_time_ms;
     app.pool_app = pool::AppId(next_pool_app_++);
+    app.pool_held = false;
     app.submission = std::move(submission);
     RmApp& stored = apps_.emplace(id, std::move(app)).first->second;
     LOG(INFO) << "application " << id.ToString() << " submitted by " << stored.submission.user
@@ -705,12 +706,14 @@ void ApplicationManager::ApplyAmPassLocked(const AmActivationPass& pass) {
             << " activated in queue " << app->submission.queue;
     attempt->am_launch_diagnostics.clear();
     if (!app->submission.unmanaged_am) AskForAmContainerLocked(*app);
+    SetPoolHeldLocked(*app, false);  // after its AM ask, in the same inbox
   }
   const bool diagnose = am_activation_.context().line == HadoopLine::k3_3;
   for (const AmWait& wait : pass.waiting) {
     RmApp* app = FindLocked(wait.attempt.app);
     RmAttempt* attempt = app == nullptr ? nullptr : app->current_attempt();
     if (attempt == nullptr || attempt->id != wait.attempt) continue;
+    SetPoolHeldLocked(*app, true);
     if (diagnose) attempt->am_launch_diagnostics = PendingAmDiagnostics(wait, clock_->WallMillis());
   }
 }
@@ -830,6 +833,7 @@ void ApplicationManager::AttemptEndedLocked(RmApp& app, RmAttempt& attempt, Acti
         auto queue = PoolQueueLocked(app.submission.queue);
         if (queue.ok()) {
           app.pool_app = pool::AppId(next_pool_app_++);
+          app.pool_held = false;
           SetInPoolLocked(app, pool_
                                    ->AddApp({app.pool_app, *queue, app.submission.priority,
                                              pool_->InternUser(app.submission.user)})
@@ -907,6 +911,25 @@ std::string ApplicationManager::QueueFullLocked(const RmApp& app, const std::str
   return "";
 }
 
+pool::AppSpec ApplicationManager::PoolSpecLocked(const RmApp& app, pool::QueueId queue,
+                                                 int32_t priority) const {
+  pool::AppSpec spec(app.pool_app, queue, priority);
+  spec.held = app.pool_held;
+  return spec;
+}
+
+// Hadoop 2.x counts the user of an app waiting on the AM limit as active
+// (its AM request is outstanding); the pool applies the line's rule
+// (scheduler_pool/user_limit.h). The update follows the app's AM ask
+// through its scheduler's inbox, so the user never looks idle in between.
+void ApplicationManager::SetPoolHeldLocked(RmApp& app, bool held) {
+  if (!app.in_pool || app.pool_held == held) return;
+  auto queue = PoolQueueLocked(app.submission.queue);
+  if (!queue.ok()) return;
+  app.pool_held = held;
+  pool_->UpdateApp(PoolSpecLocked(app, *queue, app.submission.priority)).PermitUnchecked();
+}
+
 void ApplicationManager::SetInPoolLocked(RmApp& app, bool in_pool) {
   if (app.in_pool == in_pool) return;
   app.in_pool = in_pool;
@@ -956,7 +979,7 @@ Status ApplicationManager::Move(const ApplicationId& id, const std::string& queu
                           "org.apache.hadoop.security.AccessControlException: " + full);
   }
   if (app->in_pool) {
-    RETURN_NOT_OK(pool_->UpdateApp({app->pool_app, target, app->submission.priority}));
+    RETURN_NOT_OK(pool_->UpdateApp(PoolSpecLocked(*app, target, app->submission.priority)));
     containers_->MoveApplicationQueue(id, target);
   }
   LOG(INFO) << "application " << id.ToString() << " moved from queue " << app->submission.queue
@@ -1004,7 +1027,7 @@ Result<int32_t> ApplicationManager::UpdatePriority(const ApplicationId& id, int3
   if (priority == app->submission.priority) return priority;
   if (app->in_pool) {
     ASSIGN_OR_RETURN(const pool::QueueId queue, PoolQueueLocked(app->submission.queue));
-    RETURN_NOT_OK(pool_->UpdateApp({app->pool_app, queue, priority}));
+    RETURN_NOT_OK(pool_->UpdateApp(PoolSpecLocked(*app, queue, priority)));
   }
   LOG(INFO) << "application " << id.ToString() << " priority " << app->submission.priority << " -> "
             << priority;
@@ -1152,6 +1175,7 @@ void ApplicationManager::ResumeLocked(RmApp& app, Actions* actions) {
     return;
   }
   app.pool_app = pool::AppId(next_pool_app_++);
+  app.pool_held = false;
   Status added = pool_->AddApp(
       {app.pool_app, *queue, app.submission.priority, pool_->InternUser(app.submission.user)});
   if (!added.ok()) {

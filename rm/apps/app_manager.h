@@ -286,6 +286,11 @@ class ApplicationManager {
                               const QueueLimits& limits) const REQUIRES(mu_);
   // Every change of RmApp::in_pool goes through here, so that the queue
   // counts QueueFullLocked reads stay true.
+  // The pool's spec of `app` in `queue` at `priority` (user kept, held
+  // as last told).
+  pool::AppSpec PoolSpecLocked(const RmApp& app, pool::QueueId queue, int32_t priority) const
+      REQUIRES(mu_);
+  void SetPoolHeldLocked(RmApp& app, bool held) REQUIRES(mu_);
   void SetInPoolLocked(RmApp& app, bool in_pool) REQUIRES(mu_);
   void CountInQueueLocked(const RmApp& app, int32_t delta) REQUIRES(mu_);
   static void Run(Actions& actions);

@@ -119,6 +119,8 @@ struct RmApp {
   int64_t finish_time_ms = 0;
   pool::AppId pool_app;
   bool in_pool = false;
+  // The pool was told its attempt waits on the AM limit (AppSpec::held).
+  bool pool_held = false;
   // When the app's lifetime ends (wall ms): submit time + its lifetime when
   // it was saved, moved by updateApplicationTimeouts. Hadoop's
   // RMAppImpl.applicationTimeouts[LIFETIME]. Unset: no lifetime.

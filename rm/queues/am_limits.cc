@@ -177,6 +177,24 @@ LeafAmLimits ComputeLeafAmLimits(const AmLimitContext& context, const LeafAmInpu
   return out;
 }
 
+pool::Resource UserAmLimitOf(const AmLimitContext& context, const LeafAmInputs& leaf,
+                             const LeafAmLimits& limits, int32_t active_users,
+                             const std::string& user) {
+  if (context.line != HadoopLine::k3_3) return limits.user_am_limit;
+  auto it = leaf.user_weights.find(user);
+  if (it == leaf.user_weights.end() || it->second == 1.0f) return limits.user_am_limit;
+  const ResourceCalculator calc = context.calculator;
+  const float user_limit = static_cast<float>(leaf.minimum_user_limit_percent) / 100.0f;
+  const float effective = std::min(
+      std::max(user_limit, 1.0f / static_cast<float>(std::max(active_users, 1))) * it->second,
+      1.0f);
+  const pool::Resource guaranteed = Multiply(context.cluster, F(leaf.absolute_capacity));
+  const pool::Resource weighted = MultiplyAndNormalizeUp(
+      calc, guaranteed, F(leaf.am_fraction) * effective * F(leaf.user_limit_factor),
+      context.min_allocation);
+  return CalculatorMin(calc, context.cluster, weighted, limits.queue_am_limit);
+}
+
 std::map<std::string, LeafAmInputs> LeafAmInputsOf(
     const QueueTree& tree, const AmLimitContext& context,
     const std::function<pool::Resource(const std::string&)>& usage_of) {
@@ -218,6 +236,7 @@ std::map<std::string, LeafAmInputs> LeafAmInputsOf(
     inputs.minimum_user_limit_percent = q.minimum_user_limit_percent;
     inputs.user_limit_factor = q.user_limit_factor;
     inputs.current_limit = limit[i];
+    inputs.user_weights = q.user_weights;
     out.emplace(QueueTree::PoolQueueName(q), inputs);
   }
   return out;

@@ -60,6 +60,8 @@ struct LeafAmInputs {
   double user_limit_factor = 1;
   // What the queue may use now (ParentQueue.getResourceLimitsOfChild).
   pool::Resource current_limit;
+  // 3.3 user-settings.<user>.weight (CsQueue::user_weights).
+  std::map<std::string, float> user_weights;
 };
 
 // The limits a leaf has now, with `active_users` users active in it
@@ -80,6 +82,15 @@ bool AmLimitIsCount(HadoopLine line);
 
 LeafAmLimits ComputeLeafAmLimits(const AmLimitContext& context, const LeafAmInputs& leaf,
                                  int32_t active_users);
+
+// `user`'s own AM limit: 3.3 LeafQueue.getUserAMResourceLimitPerPartition
+// scales the user limit part by the user's weight,
+// min(max(MULP / 100, 1 / activeUsers) x weight, 1), and caps the result by
+// the queue's AM limit; without a weight (and on 2.x) it is
+// limits.user_am_limit.
+pool::Resource UserAmLimitOf(const AmLimitContext& context, const LeafAmInputs& leaf,
+                             const LeafAmLimits& limits, int32_t active_users,
+                             const std::string& user);
 
 // The inputs of every leaf of `tree` (by QueueTree::PoolQueueName), given
 // each leaf's current usage (`usage_of(leaf name)`, zero for an unknown one).

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,8 +69,19 @@ struct CsQueue {
   // <path>.maximum-am-resource-percent as a fraction. Default:
   // yarn.scheduler.capacity.maximum-am-resource-percent, 0.1.
   double maximum_am_resource_fraction = 0.1;
-  // <path>.ordering-policy of a leaf: fifo (default) or fair.
+  // How a leaf orders its applications. 2.6 / 2.7: kApplicationId, always
+  // (those lines have no ordering-policy). 3.3: <path>.ordering-policy,
+  // fifo (default, also fifo-with-partitions while no partition is
+  // exclusive-enforced) or fair.
   pool::QueueOrdering ordering = pool::QueueOrdering::kFifo;
+  // 3.3, fair: <path>.ordering-policy.fair.enable-size-based-weight.
+  // Default: false.
+  bool fair_size_based_weight = false;
+  // 3.3: <path>.user-settings.<user>.weight for this queue and its ancestors
+  // (a queue's own setting overrides its parent's), as
+  // AbstractCSQueue.getUserWeightsFromHierarchy. Users not named weigh 1.
+  // Empty under 2.6 / 2.7, which have no user weights.
+  std::map<std::string, float> user_weights;
   // Application lifetimes in seconds, as Hadoop 3.3's AbstractCSQueue
   // derives them (getInheritedMaxAppLifetime / getInheritedDefaultAppLifetime):
   // <path>.maximum-application-lifetime, the parent's when unset or negative

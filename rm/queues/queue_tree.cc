@@ -2,10 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <set>
+#include <system_error>
 
 #include "rm/config/hadoop_line.h"
 
@@ -95,6 +99,9 @@ class TreeParser {
   Result<std::vector<std::string>> ChildNames(const CsQueue& queue) const;
   Status ReadQueue(CsQueue& queue, const CsQueue* parent) const;
   Status ReadLifetimes(CsQueue& queue, const CsQueue* parent) const;
+  Status ReadUserWeights(CsQueue& queue, const CsQueue* parent) const;
+  Status ReadOrdering(CsQueue& leaf) const;
+  Status CheckUserWeights(const CsQueue& leaf) const;
   Result<double> ReadPercent(const std::string& key, double fallback, bool allow_minus_one) const;
   Status CheckChildren(const std::vector<CsQueue>& queues, const CsQueue& parent) const;
   Status CheckLeafNames(const std::vector<CsQueue>& queues) const;
@@ -238,6 +245,7 @@ Status TreeParser::ReadQueue(CsQueue& queue, const CsQueue* parent) const {
   }
 
   RETURN_NOT_OK(ReadLifetimes(queue, parent));
+  RETURN_NOT_OK(ReadUserWeights(queue, parent));
 
   const std::string labels_key = Key(path, "accessible-node-labels");
   if (parent == nullptr || !conf_.Get(labels_key).has_value()) {
@@ -308,6 +316,103 @@ Status TreeParser::CheckChildren(const std::vector<CsQueue>& queues, const CsQue
   return Status::OK();
 }
 
+// 3.3 CapacitySchedulerConfiguration.getAppOrderingPolicy: the short names
+// as written (trimmed, case-sensitive) or a policy class; its parameters
+// are the keys under <path>.ordering-policy. (FifoOrderingPolicyForPendingApps
+// is the pending apps' order, which rm/apps/am_activation applies whatever
+// is configured; named here it orders as FIFO does.)
+Status TreeParser::ReadOrdering(CsQueue& leaf) const {
+  if (line_ != HadoopLine::k3_3) {
+    leaf.ordering = pool::QueueOrdering::kApplicationId;
+    return Status::OK();
+  }
+  const std::string key = Key(leaf.path, "ordering-policy");
+  const std::string policy = conf_.GetTrimmed(key).value_or("fifo");
+  constexpr std::string_view kPolicies =
+      "org.apache.hadoop.yarn.server.resourcemanager.scheduler.policy.";
+  const auto is = [&](std::string_view short_name, std::string_view class_name) {
+    return policy == short_name || policy == std::string(kPolicies) + std::string(class_name);
+  };
+  if (is("fifo", "FifoOrderingPolicy") ||
+      is("fifo-with-partitions", "FifoOrderingPolicyWithExclusivePartitions") ||
+      is("fifo-for-pending-apps", "FifoOrderingPolicyForPendingApps")) {
+    leaf.ordering = pool::QueueOrdering::kFifo;
+  } else if (is("fair", "FairOrderingPolicy")) {
+    leaf.ordering = pool::QueueOrdering::kFair;
+  } else {
+    return Invalid(key, "Unable to construct ordering policy for: " + policy +
+                            " (Spindle has fifo, fifo-with-partitions and fair)");
+  }
+  if (leaf.ordering == pool::QueueOrdering::kFair) {
+    // FairOrderingPolicy.configure: Boolean.parseBoolean, true only for
+    // "true" in any case.
+    const std::string weight_key = Key(leaf.path, "ordering-policy.fair.enable-size-based-weight");
+    leaf.fair_size_based_weight = Lower(conf_.Get(weight_key, "false")) == "true";
+  }
+  return Status::OK();
+}
+
+// 3.3 getAllUserWeightsForQueue: keys <path>.user-settings.<user>.weight
+// whose <user> is a word (\w+: letters, digits, '_'); values as Java's
+// Float.valueOf reads them. Inherited from the parent, overridden here.
+Status TreeParser::ReadUserWeights(CsQueue& queue, const CsQueue* parent) const {
+  if (line_ != HadoopLine::k3_3) return Status::OK();
+  if (parent != nullptr) queue.user_weights = parent->user_weights;
+  const std::string prefix = Key(queue.path, "user-settings.");
+  constexpr std::string_view kSuffix = ".weight";
+  for (const std::string& key : conf_.KeysWithPrefix(prefix)) {
+    if (!key.ends_with(kSuffix) || key.size() <= prefix.size() + kSuffix.size()) continue;
+    const std::string user = key.substr(prefix.size(), key.size() - prefix.size() - kSuffix.size());
+    const bool word = std::all_of(user.begin(), user.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+    });
+    if (!word) continue;
+    const std::string text = conf_.GetTrimmed(key).value_or("");
+    std::string digits = text;
+    if (!digits.empty() && std::strchr("fFdD", digits.back()) != nullptr) digits.pop_back();
+    char* end = nullptr;
+    const float weight = digits.empty() ? 0 : std::strtof(digits.c_str(), &end);
+    if (digits.empty() || end != digits.c_str() + digits.size() || !std::isfinite(weight)) {
+      return Invalid(key, "not a number (a user's weight, a float)");
+    }
+    queue.user_weights[user] = weight;
+  }
+  return Status::OK();
+}
+
+// Java's Float.toString for the values a weight check shows.
+std::string JavaFloat(float value) {
+  char buf[32];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value);
+  std::string out(buf, ec == std::errc() ? end : buf);
+  if (out.find_first_of(".en") == std::string::npos) out += ".0";
+  return out;
+}
+
+// LeafQueue.setupQueueConfigs: each weight within [0, 100 / MULP] (a weight
+// above it would let more than the queue's guaranteed users in); an
+// IOException that stops the queue's initialisation.
+Status TreeParser::CheckUserWeights(const CsQueue& leaf) const {
+  const int32_t queue_ul = std::min(100, leaf.minimum_user_limit_percent);
+  const float bound = 100.0f / static_cast<float>(queue_ul);
+  for (const auto& [user, weight] : leaf.user_weights) {
+    if (weight < 0.0f || weight > bound) {
+      // Named where it was set: the leaf or the nearest ancestor.
+      std::string path = leaf.path;
+      std::string key = Key(path, "user-settings." + user + ".weight");
+      while (!conf_.IsSet(key) && path.find('.') != std::string::npos) {
+        path.erase(path.rfind('.'));
+        key = Key(path, "user-settings." + user + ".weight");
+      }
+      return Status::InvalidArgument(
+          Where(key) + ": Weight (" + JavaFloat(weight) + ") for user \"" + user +
+          "\" must be between 0 and 100 / " + std::to_string(queue_ul) + " (= " + JavaFloat(bound) +
+          ", the number of concurrent active users in " + leaf.path + ")");
+    }
+  }
+  return Status::OK();
+}
+
 Status TreeParser::CheckLeafNames(const std::vector<CsQueue>& queues) const {
   std::map<std::string, const CsQueue*> leaves;
   for (const auto& q : queues) {
@@ -372,21 +477,11 @@ Status TreeParser::Run(std::vector<CsQueue>* out) {
     stack.push_back(Frame{index, std::move(names)});
   }
   for (auto& q : queues) {
-    // Ordering applies to leaves only (a parent's ordering-policy orders its
-    // child queues, which the pool does by weight).
+    // Ordering and the weights' bounds are a leaf's (a parent's
+    // ordering-policy orders its child queues, which the pool does by weight).
     if (!q.is_leaf()) continue;
-    const std::string key = Key(q.path, "ordering-policy");
-    const std::string policy = Lower(conf_.GetTrimmed(key).value_or("fifo"));
-    if (policy == "fifo" || policy == "fifo-with-partitions" || policy == "fifo-for-pending-apps" ||
-        policy.ends_with(".fifoorderingpolicy") ||
-        policy.ends_with(".fifoorderingpolicywithexclusivepartitions") ||
-        policy.ends_with(".fifoorderingpolicyforpendingapps")) {
-      q.ordering = pool::QueueOrdering::kFifo;
-    } else if (policy == "fair" || policy.ends_with(".fairorderingpolicy")) {
-      q.ordering = pool::QueueOrdering::kFair;
-    } else {
-      return Invalid(key, "unsupported ordering policy (use fifo or fair)");
-    }
+    RETURN_NOT_OK(ReadOrdering(q));
+    RETURN_NOT_OK(CheckUserWeights(q));
   }
   RETURN_NOT_OK(CheckLeafNames(queues));
   *out = std::move(queues);
@@ -481,6 +576,7 @@ std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(const pool::Resource& clust
     spec.min = spec.min.Min(spec.max);
     spec.weight = std::max(q.absolute_capacity, kMinWeight);
     spec.ordering = q.ordering;
+    spec.fair_size_based_weight = q.fair_size_based_weight;
     pool::UserLimitSpec& limits = spec.user_limits;
     limits.enabled = true;
     limits.minimum_user_limit_percent = q.minimum_user_limit_percent;
@@ -491,6 +587,9 @@ std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(const pool::Resource& clust
     limits.minimum_allocation = users.minimum_allocation;
     limits.cluster = cluster.Max(pool::Resource());
     limits.calculator = users.calculator;
+    for (const auto& [user, weight] : q.user_weights) {
+      if (weight != 1.0f) limits.user_weights.push_back({user, pool::UserId(), weight});
+    }
     specs.push_back(std::move(spec));
   }
   return specs;

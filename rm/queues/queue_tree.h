@@ -11,7 +11,9 @@
 //   yarn.scheduler.capacity.<path>.user-limit-factor
 //   yarn.scheduler.capacity.<path>.maximum-applications
 //   yarn.scheduler.capacity.<path>.maximum-am-resource-percent
-//   yarn.scheduler.capacity.<path>.ordering-policy       fifo | fair (leaves)
+//   yarn.scheduler.capacity.<path>.ordering-policy       fifo | fair (leaves; 3.3)
+//   yarn.scheduler.capacity.<path>.ordering-policy.fair.enable-size-based-weight (3.3)
+//   yarn.scheduler.capacity.<path>.user-settings.<user>.weight  (3.3; inherited)
 //   yarn.scheduler.capacity.<path>.accessible-node-labels
 //
 // Validation (each failure is an InvalidArgument naming the file, the key and
@@ -104,7 +106,8 @@ class QueueTree {
   //            absolute maximum is the whole cluster (so a node that joins
   //            before the next SetQueues is usable at once);
   //   weight = absolute capacity (at least 1e-6), for weighted DRF;
-  //   ordering from ordering-policy;
+  //   ordering from ordering-policy (2.x: application id order);
+  //   user weights (3.3) by user name, for SchedulerPool::SetQueues to intern;
   //   user_limits (enabled) from minimum-user-limit-percent and
   //            user-limit-factor, with the queue's capacity as the line
   //            computes it for users: 2.6 / 2.7 normalise absolute capacity

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "scheduler_pool/policy/app_ordering.h"
+
 namespace spindle::pool {
 
 namespace {
@@ -46,19 +48,34 @@ void QuotaDrfPolicy::Begin(const PolicyInput& input) {
       queues_.push_back(std::move(q));
       it = queues_.end() - 1;
     }
-    it->apps.push_back(AppEntry{app, Resource(), 0, false});
+    it->apps.push_back(AppEntry{app, Resource(), 0, 0, false});
   }
   for (QueueEntry& q : queues_) {
-    // Application priority, then submission order (FIFO's order and fair's
-    // tie-break).
-    std::sort(q.apps.begin(), q.apps.end(), [](const AppEntry& a, const AppEntry& b) {
-      if (a.app->spec.priority != b.app->spec.priority) {
-        return a.app->spec.priority > b.app->spec.priority;
+    for (AppEntry& a : q.apps) {
+      for (const AskState& ask : a.app->asks) {
+        a.pending_mb += ask.pending() * ask.ask.capability.memory_mb();
       }
-      return a.app->seq < b.app->seq;
-    });
+    }
+    // FIFO orders stay put for the step; fair re-picks after every pick.
+    if (q.snap.spec.ordering != QueueOrdering::kFair) {
+      std::sort(q.apps.begin(), q.apps.end(), [&q](const AppEntry& a, const AppEntry& b) {
+        return CompareApps(q.snap.spec.ordering, false, Ordered(a), Ordered(b)) < 0;
+      });
+    }
     Rekey(q);
   }
+}
+
+OrderedApp QuotaDrfPolicy::Ordered(const AppEntry& a) {
+  OrderedApp o;
+  o.priority = a.app->spec.priority;
+  // Submission order stands for both the application id and the attempt's
+  // start time (app_ordering.h).
+  o.input_order = a.app->seq;
+  o.start = static_cast<int64_t>(a.app->seq);
+  o.used_memory_mb = a.app->usage.memory_mb() + a.extra.memory_mb();
+  o.pending_memory_mb = std::max<int64_t>(0, a.pending_mb - a.extra.memory_mb());
+  return o;
 }
 
 AskState* QuotaDrfPolicy::CurrentAsk(AppEntry& a) const {
@@ -72,7 +89,8 @@ AskState* QuotaDrfPolicy::CurrentAsk(AppEntry& a) const {
 }
 
 QuotaDrfPolicy::AppEntry* QuotaDrfPolicy::NextApp(QueueEntry& q) {
-  if (q.snap.spec.ordering == QueueOrdering::kFifo) {
+  const QueueSpec& spec = q.snap.spec;
+  if (spec.ordering != QueueOrdering::kFair) {
     while (q.app_cursor < q.apps.size()) {
       AppEntry& a = q.apps[q.app_cursor];
       if (!a.done && CurrentAsk(a) != nullptr) return &a;
@@ -81,16 +99,16 @@ QuotaDrfPolicy::AppEntry* QuotaDrfPolicy::NextApp(QueueEntry& q) {
     q.active = false;
     return nullptr;
   }
-  // Fair: the highest priority class first, least dominant usage within it.
+  // Fair: the first by FairOrderingPolicy's comparator, usage as of now.
   AppEntry* best = nullptr;
-  double best_share = 0;
+  OrderedApp best_order;
   for (AppEntry& a : q.apps) {
     if (a.done || CurrentAsk(a) == nullptr) continue;
-    if (best != nullptr && a.app->spec.priority < best->app->spec.priority) continue;
-    const double share = (a.app->usage + a.extra).DominantShare(capacity_);
-    if (best == nullptr || a.app->spec.priority > best->app->spec.priority || share < best_share) {
+    const OrderedApp order = Ordered(a);
+    if (best == nullptr ||
+        CompareApps(QueueOrdering::kFair, spec.fair_size_based_weight, order, best_order) < 0) {
       best = &a;
-      best_share = share;
+      best_order = order;
     }
   }
   if (best == nullptr) q.active = false;
@@ -134,16 +152,15 @@ int64_t QuotaDrfPolicy::Chunk(const QueueEntry& q, const AskState& ask) const {
 
 int64_t QuotaDrfPolicy::FairChunk(const QueueEntry& q, const AppEntry& a,
                                   const AskState& ask) const {
-  // Until the app's share passes the next app's of the same priority.
-  const double mine = (a.app->usage + a.extra).DominantShare(capacity_);
-  double next = std::numeric_limits<double>::infinity();
+  // Until another app of the queue would come first.
+  const bool size_based = q.snap.spec.fair_size_based_weight;
+  const OrderedApp mine = Ordered(a);
+  int64_t run = kUnbounded;
   for (const AppEntry& o : q.apps) {
-    if (&o == &a || o.done || o.app->spec.priority != a.app->spec.priority) continue;
-    next = std::min(next, (o.app->usage + o.extra).DominantShare(capacity_));
+    if (&o == &a || o.done) continue;
+    run = std::min(run, FairRun(size_based, mine, Ordered(o), ask.ask.capability.memory_mb()));
   }
-  const double unit = ask.ask.capability.DominantShare(capacity_);
-  if (std::isinf(next) || !(unit > 0)) return kUnbounded;
-  return static_cast<int64_t>(std::floor(std::max(0.0, next - mine) / unit + 1e-9)) + 1;
+  return std::max<int64_t>(1, run);
 }
 
 bool QuotaDrfPolicy::Next(PolicyPick* pick) {

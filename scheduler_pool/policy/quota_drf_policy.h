@@ -4,9 +4,11 @@
 //     (usage / min, by the dimension closest to its min).
 //  2. Then weighted DRF between queues: lowest dominant share / weight
 //     first. A queue at its max is skipped.
-//  3. Within a queue: application priority (higher first), then the queue's
-//     ordering policy: FIFO (submission order) or fair (least dominant
-//     usage first).
+//  3. Within a queue: the queue's application ordering, as the configured
+//     Hadoop line has it (policy/app_ordering.h): 2.x application id
+//     order; 3.x FIFO (priority, then application id) or fair (least
+//     memory used first, optionally weighed by demand), re-evaluated after
+//     each container.
 //  4. Within an application: ask priority (lower value first), then
 //     allocation request id.
 // A user at its limit in a queue (the ledger's reservation says so, see
@@ -26,6 +28,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "scheduler_pool/policy/app_ordering.h"
 #include "scheduler_pool/policy/scheduling_policy.h"
 
 namespace spindle::pool {
@@ -40,8 +43,9 @@ class QuotaDrfPolicy final : public SchedulingPolicy {
  private:
   struct AppEntry {
     AppState* app;
-    Resource extra;     // chosen this step
-    size_t ask_cursor;  // asks before it are served or blocked this step
+    Resource extra;      // chosen this step
+    size_t ask_cursor;   // asks before it are served or blocked this step
+    int64_t pending_mb;  // memory of its pending asks at Begin
     bool done;
   };
   struct QueueEntry {
@@ -55,6 +59,8 @@ class QuotaDrfPolicy final : public SchedulingPolicy {
   };
 
   void Rekey(QueueEntry& q) const;
+  // What the ordering policies compare of `a`, this step's choices included.
+  static OrderedApp Ordered(const AppEntry& a);
   // The app to serve next in `q`, or nullptr if none (marks q inactive).
   AppEntry* NextApp(QueueEntry& q);
   // Advances past served or blocked asks; nullptr if none left.

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <map>
 #include <thread>
+#include <utility>
 
 #include "scheduler_pool/policy/drf.h"
 #include "scheduler_pool/queue_ledger.h"
@@ -176,6 +177,78 @@ TEST_F(PolicyTest, FairOrderingSplitsAQueueBetweenItsApps) {
   Settle();
   EXPECT_EQ(Placed(x), 3);
   EXPECT_EQ(Placed(y), 3);
+}
+
+// Hadoop 3.3 FairOrderingPolicy compares the memory apps use, not their
+// dominant shares: a 2 GB x 1 vcore app and a 1 GB x 8 vcore app (the same
+// dominant share per container on a 12 GB x 64 vcore node) split the
+// memory, 3 and 6 containers, where DRF would give 4 and 4.
+TEST_F(PolicyTest, FairOrderingBalancesMemoryUsed) {
+  ASSERT_TRUE(mp_.pool->AddNode(NodeSpec{Resource::Of(12 * 1024, 64), "/r", 1}).ok());
+  QueueSpec fair = testing::NamedQueue("fair");
+  fair.ordering = QueueOrdering::kFair;
+  auto ids = *mp_.pool->SetQueues({fair});
+  const AppId x = App(1, ids[0]);
+  const AppId y = App(2, ids[0]);
+  AskFor(x, Resource::Of(2048, 1), 20);
+  AskFor(y, Resource::Of(1024, 8), 20);
+  Settle();
+  EXPECT_EQ(Placed(x), 3);
+  EXPECT_EQ(Placed(y), 6);
+}
+
+// A plain app (submitted first) and one of priority 5, each asking for
+// `asks` slots of a 4-slot node in a queue ordered by `ordering`: what
+// each gets.
+std::pair<int64_t, int64_t> PlainAndUrgent(QueueOrdering ordering, int64_t asks) {
+  testing::ManualPool mp(testing::SmallOptions(SyncMode::kMonolithic, 1, 1));
+  EXPECT_TRUE(mp.pool->AddNode(testing::Node(4)).ok());
+  QueueSpec q = testing::NamedQueue("q");
+  q.ordering = ordering;
+  auto ids = *mp.pool->SetQueues({q});
+  EXPECT_TRUE(mp.pool->AddApp(AppSpec{AppId(1), ids[0]}).ok());
+  EXPECT_TRUE(mp.pool->AddApp(AppSpec{AppId(2), ids[0], /*priority=*/5}).ok());
+  EXPECT_TRUE(mp.pool->SetAsks(AppId(1), {testing::SlotAsk(asks)}).ok());
+  EXPECT_TRUE(mp.pool->SetAsks(AppId(2), {testing::SlotAsk(asks)}).ok());
+  for (int i = 0; i < 100; ++i) {
+    if (mp.Step().placed == 0 && i > 0) break;
+  }
+  return {static_cast<int64_t>(mp.Take(AppId(1)).size()),
+          static_cast<int64_t>(mp.Take(AppId(2)).size())};
+}
+
+// Application priority: 3.3's FIFO puts it first; 3.3's FairOrderingPolicy
+// has no PriorityComparator; 2.6 / 2.7 have neither application priority
+// nor ordering policies in the CapacityScheduler (application id alone).
+TEST(PolicyOrderingTest, ApplicationPriorityCountsUnder33FifoOnly) {
+  EXPECT_EQ(PlainAndUrgent(QueueOrdering::kFifo, 3), std::make_pair(int64_t{1}, int64_t{3}));
+  EXPECT_EQ(PlainAndUrgent(QueueOrdering::kFair, 10), std::make_pair(int64_t{2}, int64_t{2}));
+  EXPECT_EQ(PlainAndUrgent(QueueOrdering::kApplicationId, 3),
+            std::make_pair(int64_t{3}, int64_t{1}));
+}
+
+// ordering-policy.fair.enable-size-based-weight: memory used over
+// log2(1 + used + pending). An app with 100 GB of demand and one with 8 GB
+// on a 10-slot node: 1 GB weighs 61.5 for the first and 78.8 for the second,
+// so the first gets 6 containers of 10 (5 without the weight).
+TEST_F(PolicyTest, FairSizeBasedWeightFavoursTheLargerDemand) {
+  for (const bool size_based : {false, true}) {
+    testing::ManualPool mp(testing::SmallOptions(SyncMode::kMonolithic, 1, 1));
+    ASSERT_TRUE(mp.pool->AddNode(testing::Node(10)).ok());
+    QueueSpec fair = testing::NamedQueue("fair");
+    fair.ordering = QueueOrdering::kFair;
+    fair.fair_size_based_weight = size_based;
+    auto ids = *mp.pool->SetQueues({fair});
+    ASSERT_TRUE(mp.pool->AddApp(AppSpec{AppId(1), ids[0]}).ok());
+    ASSERT_TRUE(mp.pool->AddApp(AppSpec{AppId(2), ids[0]}).ok());
+    ASSERT_TRUE(mp.pool->SetAsks(AppId(1), {testing::SlotAsk(100)}).ok());
+    ASSERT_TRUE(mp.pool->SetAsks(AppId(2), {testing::SlotAsk(8)}).ok());
+    for (int i = 0; i < 100; ++i) {
+      if (mp.Step().placed == 0 && i > 0) break;
+    }
+    EXPECT_EQ(mp.Take(AppId(1)).size(), size_based ? 6u : 5u) << size_based;
+    EXPECT_EQ(mp.Take(AppId(2)).size(), size_based ? 4u : 5u) << size_based;
+  }
 }
 
 TEST_F(PolicyTest, AskPrioritiesWithinAnApp) {

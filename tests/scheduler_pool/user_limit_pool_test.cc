@@ -105,6 +105,46 @@ TEST(UserLimitPoolTest, ThreeUsersUnderHadoop27) {
   EXPECT_EQ(mp.Take(AppId(3)).size(), 98u);
 }
 
+// An application held by the AM limit (AppSpec::held) has no asks in the
+// pool. Hadoop 2.x's ActiveUsersManager counts its user anyway (its AM
+// request is outstanding), 3.3's UsersManager does not (the user has no
+// activated application). User A asks for the whole 100-slot queue (MULP
+// 50) while user B's only app is held: under 2.7 A stops at 100 / 2 (+1),
+// under 3.3 A is alone and takes everything.
+TEST(UserLimitPoolTest, HeldAppsMakeTheirUsersActiveUnderHadoop2Only) {
+  for (const UserLimitRules rules : {UserLimitRules::kHadoop2_7, UserLimitRules::kHadoop3_3}) {
+    testing::ManualPool mp(testing::SmallOptions(SyncMode::kMonolithic, 1, 1));
+    SchedulerPool& pool = *mp.pool;
+    for (int i = 0; i < 10; ++i) ASSERT_TRUE(pool.AddNode(testing::Node(10)).ok());
+    const QueueId q = mp.Queue(LimitedQueue("a", 100, 100, 100, 50, 1, rules));
+    const UserId a = pool.InternUser("a");
+    const UserId b = pool.InternUser("b");
+    AppSpec held(AppId(2), q, 0, b);
+    held.held = true;
+    ASSERT_TRUE(pool.AddApp(AppSpec(AppId(1), q, 0, a)).ok());
+    ASSERT_TRUE(pool.AddApp(held).ok());
+    ASSERT_TRUE(pool.SetAsks(AppId(1), {SlotAsk(1000)}).ok());
+    for (int i = 0; i < 20; ++i) mp.Step(milliseconds(50));
+    const bool hadoop2 = rules == UserLimitRules::kHadoop2_7;
+    EXPECT_EQ(pool.queues().User(q, b, kSlot).active, hadoop2);
+    EXPECT_EQ(mp.Take(AppId(1)).size(), hadoop2 ? 51u : 100u);
+    // Activated: the AM ask arrives first, then the hold is lifted. Under
+    // 2.7 it is placed in the room A left; under 3.3 the queue is full and
+    // B is active by its ask now.
+    ASSERT_TRUE(pool.SetAsks(AppId(2), {SlotAsk(1)}).ok());
+    held.held = false;
+    ASSERT_TRUE(pool.UpdateApp(held).ok());
+    mp.Step(milliseconds(50));
+    EXPECT_EQ(mp.Take(AppId(2)).size(), hadoop2 ? 1u : 0u);
+    EXPECT_EQ(pool.queues().User(q, b, kSlot).active, !hadoop2);
+    // Nothing pending, not held: inactive on every line.
+    ASSERT_TRUE(pool.SetAsks(AppId(2), {SlotAsk(0)}).ok());
+    mp.Step(milliseconds(50));
+    EXPECT_FALSE(pool.queues().User(q, b, kSlot).active);
+    EXPECT_EQ(pool.queues().User(q, a, kSlot).active_users, 1);
+  }
+}
+
 // The pool's own threads: 4 schedulers, one user's 8 apps pinned across
 // them, each asking for 50 slots of a 100-slot cell whose queue has a
 // capacity of 10 slots (ULF 1, maximum unlimited). However the schedulers

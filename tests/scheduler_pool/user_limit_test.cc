@@ -38,6 +38,7 @@ UserLimitInput Input(Resource queue_used, Resource required, int64_t active_user
   in.queue_used = queue_used;
   in.required = required;
   in.active_users = active_users;
+  in.active_weight = static_cast<double>(active_users);
   in.active_users_used = active_used;
   in.usage_ratio = usage_ratio;
   return in;
@@ -168,6 +169,7 @@ class LedgerQueue {
   }
   void Release(UserId user, Resource amount) { ledger_.Release(queue_, amount, user); }
   int64_t UsedMb(UserId user) const { return ledger_.User(queue_, user, {}).used.memory_mb(); }
+  Resource Limit(UserId user) const { return ledger_.User(queue_, user, {}).limit; }
   int64_t QueueMb() const { return ledger_.Usage(queue_).memory_mb(); }
   int64_t ActiveUsers() const { return ledger_.User(queue_, UserId(), {}).active_users; }
 
@@ -276,6 +278,66 @@ TEST(UserLimitLedgerTest, Hadoop33UserLimits) {
   EXPECT_EQ(q.QueueMb(), 7 * kGb);
   EXPECT_EQ(q.UsedMb(u0), 6 * kGb);
   EXPECT_EQ(q.ActiveUsers(), 1);
+}
+
+// TestLeafQueue#testUserSpecificUserLimits (3.3.0): queue A, 8.5% of a
+// 16 GB x 32 cluster (effective capacity 1392 MB), max capacity 100%,
+// MULP 50, ULF 2, user_0 of weight 1.5 asking for 4 GB containers, user_1
+// for 1 GB ones. With both active the fair part divides by 2.5; the queue
+// limit goes 1 GB, 3 GB, 3 GB, and user_0's own is it x 1.5 rounded down
+// to 1 GB: 1 GB, 4 GB, 4 GB. user_0 gets two containers, then only user_1.
+TEST(UserLimitLedgerTest, Hadoop33UserSpecificUserLimits) {
+  const Resource cluster = Gb(16, 32);
+  UserLimitSpec limits = Spec(UserLimitRules::kHadoop3_3, Mb(1392, 2), cluster, 50, 2);
+  const UserId u0(0), u1(1);
+  limits.user_weights.push_back(UserWeight{"user_0", u0, 1.5});
+  LedgerQueue q(LimitedQueue(limits, cluster));
+  const int app0 = q.Add(u0, Gb(4));
+  const int app1 = q.Add(u1, Gb(1));
+  q.Ask(app0, 3);
+  q.Ask(app1, 2);
+  EXPECT_EQ(q.Limit(u0).memory_mb(), 1 * kGb);
+  EXPECT_EQ(q.Assign(), app0);
+  EXPECT_EQ(q.Limit(u1).memory_mb(), 3 * kGb);
+  EXPECT_EQ(q.Limit(u0).memory_mb(), 4 * kGb);
+  EXPECT_EQ(q.Assign(), app0);
+  EXPECT_EQ(q.Limit(u1).memory_mb(), 3 * kGb);
+  EXPECT_EQ(q.Limit(u0).memory_mb(), 4 * kGb);
+  EXPECT_EQ(q.Assign(), app1);
+  EXPECT_EQ(q.QueueMb(), 9 * kGb);
+  EXPECT_EQ(q.UsedMb(u0), 8 * kGb);
+  EXPECT_EQ(q.UsedMb(u1), 1 * kGb);
+}
+
+// The same queue without the weight: user_0's limit is the queue's, 1 GB
+// then 3 GB (the fair part dividing by 2), so after its first 4 GB
+// container user_1 is served.
+TEST(UserLimitLedgerTest, Hadoop33WithoutUserWeightsEachUserGetsTheQueueLimit) {
+  const Resource cluster = Gb(16, 32);
+  const UserId u0(0), u1(1);
+  LedgerQueue q(
+      LimitedQueue(Spec(UserLimitRules::kHadoop3_3, Mb(1392, 2), cluster, 50, 2), cluster));
+  const int app0 = q.Add(u0, Gb(4));
+  const int app1 = q.Add(u1, Gb(1));
+  q.Ask(app0, 3);
+  q.Ask(app1, 2);
+  EXPECT_EQ(q.Assign(), app0);
+  EXPECT_EQ(q.Limit(u0).memory_mb(), 3 * kGb);
+  EXPECT_EQ(q.Assign(), app1);
+}
+
+// Weights are a 3.x setting: the 2.x rules give every user the queue's limit.
+TEST(UserLimitTest, UserWeightsApplyUnderHadoop33Only) {
+  UserLimitSpec spec = Spec(UserLimitRules::kHadoop3_3, Gb(8), Gb(16), 50, 2);
+  const UserId u(3);
+  spec.user_weights.push_back(UserWeight{"u", u, 2.5});
+  EXPECT_EQ(spec.WeightOf(u), 2.5);
+  EXPECT_EQ(spec.WeightOf(UserId(4)), 1.0);
+  // 3 GB x 2.5 = 7.5 GB, rounded down to 7 GB.
+  EXPECT_EQ(UserSpecificLimit(spec, Gb(3), 2.5).memory_mb(), 7 * kGb);
+  spec.rules = UserLimitRules::kHadoop2_7;
+  EXPECT_EQ(spec.WeightOf(u), 1.0);
+  EXPECT_EQ(UserSpecificLimit(spec, Gb(3), 2.5).memory_mb(), 3 * kGb);
 }
 
 // Where the lines differ in outcome: two active users, MULP 25, a 12 GB

@@ -136,6 +136,29 @@ TEST(AmLimitsLines, UserLimitCappedByQueueLimitOn33Only) {
             pool::Resource::Of(16 * kGb, 1));
 }
 
+// 3.3 LeafQueue.getUserAMResourceLimitPerPartition weighs the user part:
+// a leaf of 50% of 160 GB (80 GB guaranteed), AM 10%, MULP 50, two active
+// users: 80 GB x 0.1 x max(0.5, 1/2) = 4 GB; weight 1.5 -> x 0.75 = 6 GB;
+// weight 3 -> min(1.5, 1) = 8 GB, the queue's AM limit. 2.x has no weights.
+TEST(AmLimitsLines, UserWeightScalesTheUserAmLimitOn33) {
+  LeafAmInputs leaf;
+  leaf.am_fraction = 0.1;
+  leaf.absolute_capacity = 0.5;
+  leaf.minimum_user_limit_percent = 50;
+  leaf.user_limit_factor = 1;
+  leaf.user_weights = {{"heavy", 1.5f}, {"heavier", 3.0f}};
+  const pool::Resource cluster = pool::Resource::Of(160 * kGb, 160);
+  const AmLimitContext context = Context(HadoopLine::k3_3, cluster);
+  const LeafAmLimits limits = ComputeLeafAmLimits(context, leaf, 2);
+  EXPECT_EQ(limits.user_am_limit.memory_mb(), 4 * kGb);
+  EXPECT_EQ(UserAmLimitOf(context, leaf, limits, 2, "plain").memory_mb(), 4 * kGb);
+  EXPECT_EQ(UserAmLimitOf(context, leaf, limits, 2, "heavy").memory_mb(), 6 * kGb);
+  EXPECT_EQ(UserAmLimitOf(context, leaf, limits, 2, "heavier").memory_mb(), 8 * kGb);
+  const AmLimitContext old = Context(HadoopLine::k2_7, cluster);
+  const LeafAmLimits old_limits = ComputeLeafAmLimits(old, leaf, 2);
+  EXPECT_EQ(UserAmLimitOf(old, leaf, old_limits, 2, "heavy"), old_limits.user_am_limit);
+}
+
 TEST(AmLimitsArithmetic, CalculatorsRoundAsHadoop) {
   const pool::Resource step = pool::Resource::Of(1024, 1);
   // Default: memory only, 1 vcore.

@@ -201,6 +201,115 @@ TEST(QueueTreeTest, ApplicationsPerUserCapDependsOnTheLine) {
   }
 }
 
+Result<QueueTree> ParseOnLine(std::map<std::string, std::string> properties,
+                              const std::string& line) {
+  Configuration conf = Conf(properties);
+  conf.Set("spindle.compat.hadoop-version", line);
+  return QueueTree::Parse(conf);
+}
+
+// 2.6 / 2.7 have no ordering-policy (CapacityScheduler.applicationComparator
+// orders by application id; the key is not read, whatever it says); 3.3
+// reads it (CapacitySchedulerConfiguration.getAppOrderingPolicy) with its
+// parameters under <path>.ordering-policy.
+TEST(QueueTreeTest, OrderingPolicyDependsOnTheLine) {
+  const std::map<std::string, std::string> properties = {
+      {"root.queues", "a,b,c"},
+      {"root.a.capacity", "40"},
+      {"root.b.capacity", "30"},
+      {"root.c.capacity", "30"},
+      {"root.a.ordering-policy", "fair"},
+      {"root.a.ordering-policy.fair.enable-size-based-weight", "TRUE"},
+      {"root.b.ordering-policy", " fifo-with-partitions "},
+      {"root.c.ordering-policy", "lifo"}};
+  for (const std::string line : {"2.6", "2.7"}) {
+    auto tree = ParseOnLine(properties, line);
+    ASSERT_TRUE(tree.ok()) << tree.status().ToString();
+    for (const char* leaf : {"a", "b", "c"}) {
+      EXPECT_EQ(tree->Find(leaf)->ordering, pool::QueueOrdering::kApplicationId) << line;
+      EXPECT_FALSE(tree->Find(leaf)->fair_size_based_weight);
+    }
+  }
+  auto refused = ParseOnLine(properties, "3.3");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(), HasSubstr("root.c.ordering-policy = 'lifo'"));
+  auto props = properties;
+  props.erase("root.c.ordering-policy");
+  auto tree = ParseOnLine(props, "3.3");
+  ASSERT_TRUE(tree.ok()) << tree.status().ToString();
+  EXPECT_EQ(tree->Find("a")->ordering, pool::QueueOrdering::kFair);
+  EXPECT_TRUE(tree->Find("a")->fair_size_based_weight);  // Boolean.parseBoolean
+  EXPECT_EQ(tree->Find("b")->ordering, pool::QueueOrdering::kFifo);
+  EXPECT_EQ(tree->Find("c")->ordering, pool::QueueOrdering::kFifo);
+  const auto specs = tree->ToQueueSpecs(pool::Resource::Of(10000, 10));
+  EXPECT_EQ(specs[0].ordering, pool::QueueOrdering::kFair);
+  EXPECT_TRUE(specs[0].fair_size_based_weight);
+  EXPECT_FALSE(specs[1].fair_size_based_weight);
+}
+
+// 3.3 <path>.user-settings.<user>.weight: a child inherits its parent's
+// weights and overrides them (AbstractCSQueue.getUserWeightsFromHierarchy);
+// names that are not words are not read (getAllUserWeightsForQueue's \w+).
+TEST(QueueTreeTest, UserWeightsAreInheritedAndOverridden) {
+  auto props = Nested();
+  props["root.a.a1.minimum-user-limit-percent"] = "25";  // weights up to 4
+  props["root.a.a2.minimum-user-limit-percent"] = "50";  // up to 2
+  props["root.a.user-settings.alice.weight"] = "1.5";
+  props["root.a.user-settings.bob.weight"] = "0.5";
+  props["root.a.a1.user-settings.bob.weight"] = "2";
+  props["root.a.a1.user-settings.john.doe.weight"] = "2";
+  auto tree = ParseOnLine(props, "3.3");
+  ASSERT_TRUE(tree.ok()) << tree.status().ToString();
+  const auto& a1 = tree->Find("a1")->user_weights;
+  EXPECT_EQ(a1.size(), 2u);
+  EXPECT_EQ(a1.at("alice"), 1.5f);
+  EXPECT_EQ(a1.at("bob"), 2.0f);
+  EXPECT_EQ(tree->Find("a2")->user_weights.at("bob"), 0.5f);
+  EXPECT_TRUE(tree->Find("b")->user_weights.empty());
+  // Into the pool, as names for SchedulerPool::SetQueues to intern.
+  const auto specs = tree->ToQueueSpecs(pool::Resource::Of(10000, 10));
+  ASSERT_EQ(specs[0].user_limits.user_weights.size(), 2u);
+  EXPECT_EQ(specs[0].user_limits.user_weights[0].user, "alice");
+  EXPECT_EQ(specs[0].user_limits.user_weights[0].weight, 1.5);
+  // 2.x has no user weights.
+  auto old = ParseOnLine(props, "2.7");
+  ASSERT_TRUE(old.ok());
+  EXPECT_TRUE(old->Find("a1")->user_weights.empty());
+}
+
+// LeafQueue.setupQueueConfigs: a weight above 100 / MULP (more than the
+// queue's concurrent users) or below 0 stops the queue.
+TEST(QueueTreeTest, UserWeightsAreBoundedByTheMinimumUserLimit) {
+  const std::map<std::string, std::string> properties = {
+      {"root.queues", "a"},
+      {"root.a.capacity", "100"},
+      {"root.a.minimum-user-limit-percent", "33"},
+      {"root.a.user-settings.alice.weight", "3.03"}};
+  EXPECT_TRUE(ParseOnLine(properties, "3.3").ok());
+  auto props = properties;
+  props["root.a.user-settings.alice.weight"] = "3.1";
+  auto refused = ParseOnLine(props, "3.3");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(),
+              HasSubstr("Weight (3.1) for user \"alice\" must be between 0 and 100 / 33 "
+                        "(= 3.030303, the number of concurrent active users in root.a)"));
+  props["root.a.user-settings.alice.weight"] = "-1";
+  EXPECT_FALSE(ParseOnLine(props, "3.3").ok());
+  props["root.a.user-settings.alice.weight"] = "heavy";
+  EXPECT_FALSE(ParseOnLine(props, "3.3").ok());
+  EXPECT_TRUE(ParseOnLine(props, "2.7").ok()) << "not read on 2.x";
+  // An inherited weight is checked against each leaf; the error names the
+  // key that set it.
+  auto nested = Nested();
+  nested["root.a.user-settings.alice.weight"] = "1.5";
+  auto inherited = ParseOnLine(nested, "3.3");
+  ASSERT_FALSE(inherited.ok());
+  EXPECT_THAT(inherited.status().message(),
+              HasSubstr("yarn.scheduler.capacity.root.a.user-settings.alice.weight = '1.5': "
+                        "Weight (1.5) for user \"alice\" must be between 0 and 100 / 100 (= 1.0, "
+                        "the number of concurrent active users in root.a.a1)"));
+}
+
 TEST(QueueTreeTest, AccessibleNodeLabelsAreInherited) {
   auto props = Nested();
   props["root.accessible-node-labels"] = "x";  // ignored for root: always "*"
@@ -384,7 +493,11 @@ TEST(QueueTreeErrorsTest, OtherKeys) {
         {"root.queues", "a"}, {"root.a.capacity", "100"}, {key, value}};
   };
   EXPECT_THAT(ParseError(base("root.a.ordering-policy", "lifo")),
-              HasSubstr("root.a.ordering-policy = 'lifo': unsupported ordering policy"));
+              HasSubstr("root.a.ordering-policy = 'lifo': Unable to construct ordering policy "
+                        "for: lifo"));
+  // The short names are case-sensitive (a class name otherwise, not found).
+  EXPECT_THAT(ParseError(base("root.a.ordering-policy", "FAIR")),
+              HasSubstr("Unable to construct ordering policy for: FAIR"));
   EXPECT_THAT(ParseError(base("root.a.maximum-am-resource-percent", "1.5")),
               HasSubstr("root.a.maximum-am-resource-percent = '1.5'"));
   EXPECT_THAT(ParseError(base("maximum-am-resource-percent", "-1")),

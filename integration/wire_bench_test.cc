@@ -119,10 +119,11 @@ TEST_P(WireBenchExternalRmTest, DrivesAnRmByItsAddressesAsItsLineAllows) {
   if (!::testing::Test::HasFailure()) std::filesystem::remove_all(work);
 }
 
-INSTANTIATE_TEST_SUITE_P(Lines, WireBenchExternalRmTest, ::testing::Values("2.6", "3.3"),
-                         [](const auto& info) {
-                           return std::string(info.param) == "2.6" ? "Hadoop26" : "Hadoop33";
-                         });
+std::string LineName(const ::testing::TestParamInfo<const char*>& line) {
+  return std::string(line.param) == "2.6" ? "Hadoop26" : "Hadoop33";
+}
+
+INSTANTIATE_TEST_SUITE_P(Lines, WireBenchExternalRmTest, ::testing::Values("2.6", "3.3"), LineName);
 
 TEST(WireBenchTest, AnRmThatIsNotThereFailsTheRun) {
   WireOptions o = Tiny();

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "base/json/json_stream.h"
@@ -47,9 +48,27 @@ const TenantRow* RowOf(const TenantSample& sample, const Key& key) {
   return nullptr;
 }
 
+// Whether every user of `queue` in `users` has an application in `sample`.
+bool AllUsersActive(const TenantSample& sample, const std::string& queue,
+                    const std::set<std::string>& users) {
+  for (const std::string& user : users) {
+    const TenantRow* r = RowOf(sample, {queue, user});
+    if (r == nullptr || r->apps_running + r->apps_pending == 0) return false;
+  }
+  return !users.empty();
+}
+
 TenantFigures FiguresOf(const TenantRun& run, const Key& key) {
   TenantFigures f;
   if (run.samples.empty()) return f;
+  std::set<std::string> users;  // of the queue, over the run
+  for (const TenantSample& s : run.samples) {
+    for (const TenantRow& r : s.rows) {
+      if (r.queue == key.first && !r.user.empty()) users.insert(r.user);
+    }
+  }
+  double contended_sum = 0;
+  int64_t contended = 0;
   const double half = run.samples.back().at_s / 2;
   double sum = 0;
   double late_sum = 0;
@@ -62,6 +81,10 @@ TenantFigures FiguresOf(const TenantRun& run, const Key& key) {
       late_sum += static_cast<double>(mb);
       ++late;
     }
+    if (AllUsersActive(s, key.first, users)) {
+      contended_sum += static_cast<double>(mb);
+      ++contended;
+    }
     if (r == nullptr) continue;
     f.peak_memory_mb = std::max(f.peak_memory_mb, r->memory_mb);
     f.max_apps_running = std::max(f.max_apps_running, r->apps_running);
@@ -73,6 +96,7 @@ TenantFigures FiguresOf(const TenantRun& run, const Key& key) {
   }
   f.mean_memory_mb = sum / static_cast<double>(run.samples.size());
   f.late_mean_memory_mb = late == 0 ? 0 : late_sum / static_cast<double>(late);
+  if (contended > 0) f.contended_mean_memory_mb = contended_sum / static_cast<double>(contended);
   return f;
 }
 
@@ -185,9 +209,11 @@ std::string ToCompareTable(const TenantRun& a, const TenantRun& b,
     const std::string name = c.user.empty() ? c.queue : "  " + c.queue + "/" + c.user;
     char line[512];
     std::snprintf(
-        line, sizeof(line), "%-24s %-26s %-26s %-26s %-14s %-14s %-14s %-14s\n", name.c_str(),
+        line, sizeof(line), "%-24s %-24s %-24s %-24s %-24s %-12s %-12s %-12s %-12s\n", name.c_str(),
         Format("%.0f|%.0f|%+.0f", c.a.mean_memory_mb, c.b.mean_memory_mb).c_str(),
         Format("%.0f|%.0f|%+.0f", c.a.late_mean_memory_mb, c.b.late_mean_memory_mb).c_str(),
+        Format("%.0f|%.0f|%+.0f", c.a.contended_mean_memory_mb, c.b.contended_mean_memory_mb)
+            .c_str(),
         Format("%.0f|%.0f|%+.0f", static_cast<double>(c.a.peak_memory_mb),
                static_cast<double>(c.b.peak_memory_mb))
             .c_str(),

@@ -2,7 +2,8 @@
 // runs of the same trace (one against the operator's RM through `--rm`,
 // one against Spindle), read back from their report.json, side by side per
 // tenant (queue, and user within a queue): memory held over time (mean over
-// the run and over its second half, where shares have settled, and peak),
+// the run, over its second half, while all of the queue's users had work,
+// and peak),
 // AMs running, applications pending, preemptions, and the difference B - A.
 // `spindle replay compare` prints it and writes the aligned time series.
 //
@@ -42,6 +43,10 @@ Result<TenantRun> ReadTenantRun(const std::string& path);
 struct TenantFigures {
   double mean_memory_mb = 0;       // over every sample of the run
   double late_mean_memory_mb = 0;  // over the samples of the run's second half
+  // Over the samples in which every user of the queue seen in the run had
+  // an application (running or pending): the contended share a user limit
+  // decides. -1 when there was no such sample.
+  double contended_mean_memory_mb = -1;
   int64_t peak_memory_mb = 0;
   int64_t max_apps_running = 0;
   int64_t max_apps_pending = 0;

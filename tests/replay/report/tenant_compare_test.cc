@@ -84,6 +84,8 @@ TEST(TenantCompareTest, FiguresPerTenantAndTheirDifference) {
   // The second half: samples at 20 and 30 s of a 30 s run (15 s on).
   EXPECT_DOUBLE_EQ(u.a.late_mean_memory_mb, 3000);
   EXPECT_DOUBLE_EQ(u.b.late_mean_memory_mb, 3000);
+  // Its queue's one user had an application in every sample.
+  EXPECT_DOUBLE_EQ(u.a.contended_mean_memory_mb, 7000.0 / 4);
   EXPECT_EQ(u.a.peak_memory_mb, 3000);
   EXPECT_EQ(u.b.peak_memory_mb, 4000);
   EXPECT_EQ(u.a.preempted, 3);
@@ -94,6 +96,31 @@ TEST(TenantCompareTest, FiguresPerTenantAndTheirDifference) {
   EXPECT_NE(table.find("1 rejected"), std::string::npos) << table;
   EXPECT_NE(table.find("default/u"), std::string::npos) << table;
   EXPECT_NE(table.find("3000|4000|+1000"), std::string::npos) << table;
+}
+
+TEST(TenantCompareTest, ContendedMeansEveryUserOfTheQueueHadWork) {
+  TenantRun run;
+  run.name = "r";
+  auto sample = [](double at, std::vector<TenantRow> rows) {
+    TenantSample s;
+    s.at_s = at;
+    s.rows = std::move(rows);
+    return s;
+  };
+  run.samples = {
+      sample(0, {Row("q", "a", 4000, 1, 0)}),                          // b has no work yet
+      sample(1, {Row("q", "a", 2000, 1, 0), Row("q", "b", 0, 0, 1)}),  // b pending counts
+      sample(2, {Row("q", "a", 1000, 1, 0), Row("q", "b", 3000, 1, 0)}),
+      sample(3, {Row("q", "b", 500, 1, 0)}),  // a done
+  };
+  const auto rows = CompareTenants(run, run);
+  ASSERT_EQ(rows.size(), 2u) << "no queue rows in this run";
+  EXPECT_EQ(rows[0].user, "a");
+  EXPECT_DOUBLE_EQ(rows[0].a.contended_mean_memory_mb, 1500);
+  EXPECT_DOUBLE_EQ(rows[1].a.contended_mean_memory_mb, 1500);
+  TenantRun lonely;
+  lonely.samples = {sample(0, {Row("q", "a", 1, 1, 0)}), sample(1, {Row("q", "b", 1, 1, 0)})};
+  EXPECT_DOUBLE_EQ(CompareTenants(lonely, lonely)[0].a.contended_mean_memory_mb, -1);
 }
 
 TEST(TenantCompareTest, CsvAlignsBOnASampleTimes) {

@@ -1,5 +1,7 @@
 #include "replay/cell/tenant_census.h"
 
+#include <algorithm>
+
 namespace spindle::replay {
 namespace {
 
@@ -34,10 +36,12 @@ TenantSample CountTenants(double at_s, const std::vector<y::ApplicationReportPro
     TenantRow& row = users[{LeafQueueName(app.queue()), app.user()}];
     if (pending) ++row.apps_pending;
     if (running) ++row.apps_running;
+    // A Java RM reports -1 for each figure of an application the scheduler
+    // does not hold yet (RMServerUtils.DUMMY_APPLICATION_RESOURCE_USAGE_REPORT).
     const y::ApplicationResourceUsageReportProto& usage = app.app_resource_usage();
-    row.memory_mb += usage.used_resources().memory();
-    row.vcores += usage.used_resources().virtual_cores();
-    row.containers += usage.num_used_containers();
+    row.memory_mb += std::max<int64_t>(0, usage.used_resources().memory());
+    row.vcores += std::max<int64_t>(0, usage.used_resources().virtual_cores());
+    row.containers += std::max<int64_t>(0, usage.num_used_containers());
   }
   for (const auto& [tenant, count] : preemptions) {
     TenantRow& row = users[tenant];

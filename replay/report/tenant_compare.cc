@@ -198,12 +198,13 @@ std::string ToCompareTable(const TenantRun& a, const TenantRun& b,
       out << "   rejected: " << run->rejections[i] << "\n";
     }
   }
-  out << "\nper tenant: A | B | B-A (memory in MB; late = the run's second half; AMs and "
-         "pending = most at once; pending* = the scheduler's own count, -1 not reported)\n";
+  out << "\nper tenant: A | B | B-A (memory in MB; late = the run's second half; contended = "
+         "while every user of the queue had work, -1 never; AMs and pending = most at once; "
+         "pending* = the scheduler's own count, -1 not reported)\n";
   char head[256];
-  std::snprintf(head, sizeof(head), "%-24s %-26s %-26s %-26s %-14s %-14s %-14s %-14s\n", "tenant",
-                "mean memory", "late memory", "peak memory", "AMs", "pending", "pending*",
-                "preempted");
+  std::snprintf(head, sizeof(head), "%-24s %-24s %-24s %-24s %-24s %-12s %-12s %-12s %-12s\n",
+                "tenant", "mean memory", "late memory", "contended memory", "peak memory", "AMs",
+                "pending", "pending*", "preempted");
   out << head;
   for (const TenantComparison& c : rows) {
     const std::string name = c.user.empty() ? c.queue : "  " + c.queue + "/" + c.user;

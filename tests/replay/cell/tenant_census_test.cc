@@ -71,6 +71,16 @@ TEST(TenantCensusTest, APreemptedTenantStaysAfterItsAppsEnded) {
   EXPECT_EQ(s.rows[1].memory_mb, 0);
 }
 
+TEST(TenantCensusTest, AJavaRmsDummyUsageCountsAsNothing) {
+  // An accepted application the scheduler does not hold yet: -1 everywhere.
+  const TenantSample s = CountTenants(0, {App("q", "u", y::ACCEPTED, -1, -1, -1)}, {});
+  ASSERT_EQ(s.rows.size(), 2u);
+  EXPECT_EQ(s.rows[0].memory_mb, 0);
+  EXPECT_EQ(s.rows[0].vcores, 0);
+  EXPECT_EQ(s.rows[0].containers, 0);
+  EXPECT_EQ(s.rows[0].apps_pending, 1);
+}
+
 TEST(TenantCensusTest, LeafQueueName) {
   EXPECT_EQ(LeafQueueName("root.a.b"), "b");
   EXPECT_EQ(LeafQueueName("default"), "default");

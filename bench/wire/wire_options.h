@@ -41,12 +41,6 @@ struct WireOptions {
   // 127.0.0.1 with ports picked at run time, an in-memory state store and
   // the heartbeat interval below (it dies with the generator).
   std::optional<RmAddresses> rm;
-  // --hadoop-line: the Hadoop line of the RM under load (2.6, 2.7, 3.3 or a
-  // release of one, rm/config/hadoop_line.h): the simulated NodeManagers
-  // use only what that line's ResourceTracker offers (no
-  // unRegisterNodeManager before 2.8), and a Spindle child is configured
-  // as that line (spindle.compat.hadoop-version). Default: 3.3.
-  std::string hadoop_line = "3.3";
   // --rm-pid: the process whose CPU and RSS are reported when --rm is given
   // (e.g. the Java RM's pid). Default: 0 = not reported.
   int64_t rm_pid = 0;
@@ -118,6 +112,12 @@ struct WireOptions {
   // --work-dir: the RM child's configuration and log. Default: a fresh
   // directory under the system temp dir, removed after a clean run.
   std::string work_dir;
+  // --hadoop-line: the Hadoop line of the RM under load (2.6, 2.7, 3.3 or a
+  // release of one, rm/config/hadoop_line.h): the simulated NodeManagers
+  // use only what that line's ResourceTracker offers (no
+  // unRegisterNodeManager before 2.8), and a Spindle child is configured
+  // as that line (spindle.compat.hadoop-version). Default: 3.3.
+  std::string hadoop_line = "3.3";
 
   // InvalidArgument naming the first bad flag.
   Status Validate() const;

@@ -16,6 +16,8 @@ const CommandSpec& WireBenchCommand() {
                         "the RM to load: one host (ports 8032, 8030, 8031, 8088) or its "
                         "host:port addresses")
            .ComputedDefault("a spindle rm child on 127.0.0.1"),
+       FlagSpec::String("hadoop-line", "2.6|2.7|3.3", kD.hadoop_line,
+                        "the Hadoop line of the RM: what its simulated nodes and AMs may call"),
        FlagSpec::Int("rm-pid", kD.rm_pid, "with --rm: the process whose CPU and RSS to report"),
        FlagSpec::String("binary", "FILE", kD.binary, "the spindle run as the RM child"),
        FlagSpec::Int("nodes", kD.nodes, "simulated NodeManagers"),
@@ -84,6 +86,7 @@ Result<wire::WireOptions> WireOptionsFromFlags(const CommandLine& flags) {
   }
   o.unmanaged = flags.GetBool("unmanaged");
   o.binary = flags.GetString("binary");
+  o.hadoop_line = flags.GetString("hadoop-line");
   o.queue = flags.GetString("queue");
   o.user = flags.GetString("user", o.user);
   o.work_dir = flags.GetString("work-dir", o.work_dir);

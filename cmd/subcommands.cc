@@ -15,6 +15,7 @@
 #include "cmd/shell_app.h"
 #include "cmd/version.h"
 #include "replay/replay_command.h"
+#include "replay/replay_compare_command.h"
 
 namespace spindle {
 
@@ -63,6 +64,7 @@ const std::vector<Subcommand>& Subcommands() {
       {&ShellCommand, &ShellClientMain},
       {&ShellAmCommand, &ShellAmMain},
       {&replay::ReplayCommand, &replay::ReplayMain},
+      {&replay::ReplayCompareCommand, &replay::ReplayCompareMain},
       {&DoctorCommand, &DoctorCommandMain},
       {&bench::IpcBenchCommand, &bench::IpcBenchMain},
       {&bench::IpcIdleBenchCommand, &bench::IpcIdleBenchMain},
@@ -130,6 +132,12 @@ int SpindleMain(const std::vector<std::string>& args) {
     name = prefix + args[1];
     consumed = 2;
     if (Find(name) == nullptr) return UnknownName("benchmark", args[1], prefix);
+  }
+  // `spindle replay compare`: a word after a command that names one of its
+  // own subcommands.
+  if (consumed == 1 && args.size() >= 2 && Find(first + " " + args[1]) != nullptr) {
+    name = first + " " + args[1];
+    consumed = 2;
   }
   const Subcommand* command = Find(name);
   if (command == nullptr || name == kBench) return UnknownName("command", first, "");

@@ -15,19 +15,25 @@
 #include "replay/cell/staging_cell.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "base/child_process.h"
 #include "base/json/json_stream.h"
+#include "replay/cell/cell_config.h"
 #include "replay/report/replay_recorder.h"
 #include "replay/report/replay_writers.h"
+#include "replay/report/tenant_compare.h"
 #include "replay/trace/hadoop/sls_nodes.h"
 #include "replay/trace/hadoop/sls_reader.h"
 #include "replay/trace/job_list_reader.h"
@@ -238,6 +244,171 @@ TEST(StagingCellTest, ReplaysMapReduceJobsThroughRealDaemons) {
   // Tasks with preferences were placed, some on them.
   EXPECT_GE(result->quality, 0);
   EXPECT_LE(result->quality, 1);
+  CleanUp(work);
+}
+
+// A `spindle rm` started by the test from the cell's own RM files, standing
+// in for an operator's RM that `--rm` drives: the cell starts no RM, its
+// node agents register with this one.
+class OutsideRm {
+ public:
+  // Writes `options`' RM configuration under `dir` and starts the RM.
+  Status Start(const CellOptions& options, const std::string& dir) {
+    const CellLayout layout(dir);
+    RETURN_NOT_OK(WriteCellConfig(options, layout, SplitNodes(options.nodes, 1)));
+    ChildOptions rm;
+    rm.binary = SPINDLE_BINARY;
+    rm.args = {"rm", "--conf", layout.rm_conf(), "--ports-file", layout.rm_ports()};
+    rm.log_path = layout.rm_log();
+    ASSIGN_OR_RETURN(child_, ChildProcess::Spawn(rm));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline && !child_.Exited()) {
+      std::map<std::string, uint16_t> ports;
+      std::istringstream in(Slurp(layout.rm_ports()));
+      for (std::string line; std::getline(in, line);) {
+        const size_t eq = line.find('=');
+        if (eq != std::string::npos) {
+          ports[line.substr(0, eq)] = static_cast<uint16_t>(std::atoi(line.c_str() + eq + 1));
+        }
+      }
+      if (ports["client"] != 0 && ports["scheduler"] != 0 && ports["resource-tracker"] != 0) {
+        rm_ = ExternalRm{{"127.0.0.1", ports["client"]},
+                         {"127.0.0.1", ports["scheduler"]},
+                         {"127.0.0.1", ports["resource-tracker"]}};
+        return Status::OK();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return Status::IoError("the outside spindle rm did not listen (see " + layout.rm_log() + ")");
+  }
+  ~OutsideRm() { child_.Stop(SIGTERM, std::chrono::seconds(10)); }
+  const ExternalRm& rm() const { return rm_; }
+
+ private:
+  ChildProcess child_;
+  ExternalRm rm_;
+};
+
+// Each user's rows are in every run's samples, with their memory at some
+// point above zero, and a queue row sums its users.
+void CheckTenants(const std::vector<TenantSample>& samples,
+                  const std::set<std::pair<std::string, std::string>>& users) {
+  ASSERT_FALSE(samples.empty());
+  std::set<std::pair<std::string, std::string>> held;
+  for (const TenantSample& s : samples) {
+    std::map<std::string, int64_t> queue_mb;
+    std::map<std::string, int64_t> users_mb;
+    for (const TenantRow& r : s.rows) {
+      (r.user.empty() ? queue_mb : users_mb)[r.queue] += r.memory_mb;
+      if (!r.user.empty() && r.memory_mb > 0) held.insert({r.queue, r.user});
+      EXPECT_GE(r.apps_running, 0);
+      EXPECT_GE(r.apps_pending, 0);
+    }
+    EXPECT_EQ(queue_mb, users_mb) << "at " << s.at_s << " s";
+  }
+  EXPECT_EQ(held, users);
+}
+
+// `replay --mode cell --rm`: the same jobs against an RM the cell did not
+// start (by its three addresses, its nodes on the Hadoop 2.6 line: no
+// unRegisterNodeManager) and against the cell's own Spindle; both runs hold
+// per-queue and per-user samples over time, their report.json files read
+// back, and the comparison lists every tenant of both.
+TEST(StagingCellTest, DrivesAnRmByItsAddressesAndComparesTheRuns) {
+  const std::string work = WorkDir("staging-cell-external");
+  CellOptions options;
+  options.spindle_binary = SPINDLE_BINARY;
+  options.nodes = {
+      {"node1", "/rack1", 4096, 4},
+      {"node2", "/rack1", 4096, 4},
+      {"node3", "/rack2", 4096, 4},
+  };
+  options.queues = {{"a", 60, 100}, {"b", 40, 100}};
+  options.speed = 10;
+  options.heartbeat_interval = std::chrono::milliseconds(100);
+  options.queue_sample_interval = std::chrono::milliseconds(100);
+  options.run_timeout = std::chrono::seconds(120);
+  const std::vector<TraceJob> jobs = {
+      MapReduce("job_1", 0, "a", "alice", 6, 1, {}),
+      MapReduce("job_2", 0, "a", "bob", 6, 1, {}),
+      MapReduce("job_3", 1000, "b", "carol", 4, 1, {"node3"}),
+  };
+  const std::set<std::pair<std::string, std::string>> users = {
+      {"a", "alice"}, {"a", "bob"}, {"b", "carol"}};
+
+  ReplayModeResult outside;
+  {
+    OutsideRm rm;
+    ASSERT_TRUE(rm.Start(options, work + "/outside-rm").ok());
+    CellOptions cell = options;
+    cell.work_dir = work + "/external";
+    cell.external_rm = rm.rm();
+    cell.hadoop_line = "2.6";
+    JobListReader reader(jobs);
+    ReplayRecorder recorder(CellRecorderOptions(cell));
+    CellRunLog log;
+    auto result = RunStagingCell(cell, &reader, &recorder, &log);
+    ASSERT_TRUE(result.ok()) << result.status().ToString();
+    CheckRun(cell, jobs, *result, log);
+    EXPECT_EQ(result->rm.rfind("--rm 127.0.0.1:", 0), 0u) << result->rm;
+    EXPECT_NE(result->rm.find("(Hadoop 2.6)"), std::string::npos) << result->rm;
+    CheckTenants(result->tenants, users);
+    // The 2.6 nodes did not unregister: a second cell on the same host
+    // names is refused until the RM forgets them.
+    CellOptions again = cell;
+    again.work_dir = work + "/again";
+    JobListReader more(jobs);
+    ReplayRecorder recorder2(CellRecorderOptions(again));
+    auto refused = RunStagingCell(again, &more, &recorder2);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.status().message().find("already has a running node node"), std::string::npos)
+        << refused.status().ToString();
+    outside = *std::move(result);
+  }
+
+  CellOptions own = options;
+  own.work_dir = work + "/own";
+  JobListReader reader(jobs);
+  ReplayRecorder recorder(CellRecorderOptions(own));
+  CellRunLog log;
+  auto inside = RunStagingCell(own, &reader, &recorder, &log);
+  ASSERT_TRUE(inside.ok()) << inside.status().ToString();
+  CheckRun(own, jobs, *inside, log);
+  EXPECT_EQ(inside->rm.rfind("spindle rm started by the cell", 0), 0u) << inside->rm;
+  CheckTenants(inside->tenants, users);
+  for (const TenantSample& s : inside->tenants) {
+    for (const TenantRow& r : s.rows) {
+      if (r.user.empty()) {
+        EXPECT_GE(r.scheduler_apps_pending, 0) << "Spindle reports QueueStatistics";
+      }
+    }
+  }
+
+  // Both report.json files, compared.
+  std::vector<TenantRun> runs;
+  for (const auto& [name, result] :
+       {std::make_pair("outside", &outside), std::make_pair("inside", &*inside)}) {
+    ReplayReport report;
+    report.title = name;
+    report.modes = {*result};
+    ASSERT_TRUE(WriteReportFiles(work + "/" + name, report).ok());
+    auto run = ReadTenantRun(work + "/" + name + "/report.json");
+    ASSERT_TRUE(run.ok()) << run.status().ToString();
+    EXPECT_EQ(run->samples.size(), result->tenants.size());
+    runs.push_back(*std::move(run));
+  }
+  const auto rows = CompareTenants(runs[0], runs[1]);
+  std::set<std::pair<std::string, std::string>> compared;
+  for (const TenantComparison& c : rows) {
+    if (c.user.empty()) continue;
+    compared.insert({c.queue, c.user});
+    EXPECT_GT(c.a.peak_memory_mb, 0) << c.user;
+    EXPECT_GT(c.b.peak_memory_mb, 0) << c.user;
+    EXPECT_GE(c.a.max_apps_running, 1) << c.user;
+    EXPECT_GE(c.b.max_apps_running, 1) << c.user;
+  }
+  EXPECT_EQ(compared, users);
+  std::printf("%s", ToCompareTable(runs[0], runs[1], rows).c_str());
   CleanUp(work);
 }
 

@@ -5,9 +5,15 @@
 // web side answered every scrape of its REST lists and metrics.
 // Rates and latencies are printed by the bench, never asserted.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+
+#include "bench/wire/rm_child.h"
 #include "bench/wire/wire_driver.h"
 #include "bench/wire/wire_report.h"
+#include "wire/ipc/rpc_client.h"
+#include "yarn_service_protos.pb.h"
 
 namespace spindle::bench::wire {
 namespace {
@@ -64,6 +70,60 @@ TEST(WireBenchTest, UnmanagedAmsWithTheTokenOfTheReport) {
   PrintWireResult(o, *result);
   ExpectConsistent(o, *result);
 }
+
+// The RM's nodes in `state`, over ApplicationClientProtocol.
+int RmNodes(const RmAddresses& rm, hadoop::yarn::NodeStateProto state) {
+  ipc::RpcClient client{ipc::RpcClientOptions{}};
+  hadoop::yarn::GetClusterNodesRequestProto request;
+  request.add_nodestates(state);
+  hadoop::yarn::GetClusterNodesResponseProto response;
+  const Status s = client.Call(
+      {rm.client.host, rm.client.port, "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB",
+       "spindle", std::nullopt},
+      "getClusterNodes", request, &response);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return response.nodereports_size();
+}
+
+// `--rm` against an RM the test started (standing in for an operator's),
+// once per Hadoop line: the managed AMs register only after the RM moved
+// their attempt to LAUNCHED (so no registration is ever refused, which a
+// Java RM 2.6 would have taken in ALLOCATED and lost), and the nodes stop
+// as that line's NodeManagers do: unRegisterNodeManager on 3.3 (the RM
+// lists them SHUTDOWN at once), nothing on 2.6 (which has no such method:
+// they stay RUNNING until they expire).
+class WireBenchExternalRmTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(WireBenchExternalRmTest, DrivesAnRmByItsAddressesAsItsLineAllows) {
+  WireOptions o = Tiny();
+  o.hadoop_line = GetParam();
+  const std::string work =
+      ::testing::TempDir() + "/wire-external-" + std::to_string(getpid()) + "-" + o.hadoop_line;
+  std::filesystem::remove_all(work);
+  std::filesystem::create_directories(work);
+  RmChild rm;
+  ASSERT_TRUE(rm.Start(o, work).ok());
+  o.rm = rm.addresses();
+  o.rm_pid = rm.pid();
+  o.work_dir = work + "/generator";
+  auto result = RunWire(o);
+  ASSERT_TRUE(result.ok()) << result.status().ToString();
+  PrintWireResult(o, *result);
+  ExpectConsistent(o, *result);
+  EXPECT_EQ(result->register_retries, 0) << "an AM registered before its attempt was LAUNCHED";
+  EXPECT_NE(result->target.find("--rm "), std::string::npos);
+  const bool unregisters = o.hadoop_line == "3.3";
+  EXPECT_EQ(RmNodes(o.rm.value(), hadoop::yarn::NS_RUNNING), unregisters ? 0 : o.nodes);
+  EXPECT_EQ(RmNodes(o.rm.value(), hadoop::yarn::NS_SHUTDOWN), unregisters ? o.nodes : 0);
+  rm.Stop();
+  if (!::testing::Test::HasFailure()) std::filesystem::remove_all(work);
+}
+
+std::string LineName(const ::testing::TestParamInfo<const char*>& line) {
+  return std::string(line.param) == "2.6" ? "Hadoop26" : "Hadoop33";
+}
+
+INSTANTIATE_TEST_SUITE_P(Lines, WireBenchExternalRmTest, ::testing::Values("2.6", "3.3"), LineName);
 
 TEST(WireBenchTest, AnRmThatIsNotThereFailsTheRun) {
   WireOptions o = Tiny();

@@ -15,6 +15,7 @@
 #include "replay/trace/synthetic/poisson_reader.h"
 #include "replay/windtunnel/tunnel_driver.h"
 #include "rm/config/configuration.h"
+#include "rm/config/hadoop_line.h"
 #include "rm/queues/queue_tree.h"
 #include "rm/scheduling/resource_normalizer.h"
 
@@ -41,6 +42,8 @@ struct Plan {
   std::chrono::milliseconds heartbeat{200};
   CellStore store = CellStore::kMemory;
   std::chrono::seconds run_timeout{3600};
+  std::optional<ExternalRm> external_rm;
+  std::string hadoop_line = "3.3";
 };
 
 Result<std::pair<int64_t, int64_t>> ParseShape(const std::string& flag, const std::string& text) {
@@ -126,6 +129,14 @@ Result<Plan> MakePlan(const CommandLine& flags) {
   if (p.policies.empty()) return Status::InvalidArgument("--compare is empty");
   p.spindle = flags.GetString("spindle");
   p.work_dir = flags.GetString("work-dir");
+  if (!p.work_dir.empty()) {
+    // The daemons' configuration names paths under it (local dirs must be
+    // absolute in Hadoop's rules).
+    std::error_code ec;
+    const std::filesystem::path absolute = std::filesystem::absolute(p.work_dir, ec);
+    if (ec) return Status::InvalidArgument("--work-dir '" + p.work_dir + "': " + ec.message());
+    p.work_dir = absolute.string();
+  }
   p.nm_processes = static_cast<int>(flags.GetInt("nm-processes"));
   p.heartbeat = std::chrono::milliseconds(flags.GetInt("heartbeat-ms"));
   p.run_timeout = std::chrono::seconds(flags.GetInt("run-timeout-seconds"));
@@ -134,6 +145,23 @@ Result<Plan> MakePlan(const CommandLine& flags) {
     return Status::InvalidArgument("--store must be memory or rocksdb, got '" + store + "'");
   }
   p.store = store == "rocksdb" ? CellStore::kRocksDb : CellStore::kMemory;
+  p.hadoop_line = flags.GetString("hadoop-line");
+  if (!rm::ParseHadoopLine(p.hadoop_line).has_value()) {
+    return Status::InvalidArgument(
+        "--hadoop-line must be 2.6, 2.7 or 3.3 (or a release of one), "
+        "got '" +
+        p.hadoop_line + "'");
+  }
+  if (flags.Has("rm")) {
+    if (p.mode != ReplayMode::kCell) return Status::InvalidArgument("--rm needs --mode cell");
+    if (flags.Has("compare")) {
+      return Status::InvalidArgument(
+          "--rm drives one RM as it is configured: --compare (Spindle's policies) does not apply");
+    }
+    ASSIGN_OR_RETURN(p.external_rm, ParseExternalRm(flags.GetString("rm")));
+    p.policies = {
+        PolicySpec{"external", pool::SyncMode::kParSync, pool::StrategyKind::kLatencyFirst}};
+  }
   p.out = flags.GetString("out");
   p.progress = !flags.GetBool("no-progress") && isatty(STDERR_FILENO);
   return p;
@@ -298,6 +326,8 @@ Result<ReplayModeResult> RunOne(const Plan& plan, const PolicySpec& policy,
     cell.store = plan.store;
     cell.run_timeout = plan.run_timeout;
     cell.label = policy.label;
+    cell.external_rm = plan.external_rm;
+    cell.hadoop_line = plan.hadoop_line;
     // The policy compared, as the RM reads it from yarn-site.xml.
     cell.extra_rm_config = {{"spindle.scheduler.mode", pool::SyncModeName(policy.mode)},
                             {"spindle.scheduler.strategy", pool::StrategyKindName(policy.strategy)},
@@ -539,6 +569,12 @@ const CommandSpec& ReplayCommand() {
               .ComputedDefault("a fresh directory under the system temp dir"),
           FlagSpec::String("store", "memory|rocksdb", "memory", "cell: the RM's state store"),
           FlagSpec::Int("run-timeout-seconds", 3600, "cell: bound on one run").InRange(1, 1e9),
+          FlagSpec::String("rm", "HOST|CLIENT,SCHEDULER,TRACKER", "",
+                           "cell: drive this RM (e.g. a Java RM) instead of starting spindle rm")
+              .ComputedDefault("a spindle rm child"),
+          FlagSpec::String("hadoop-line", "2.6|2.7|3.3", "3.3",
+                           "cell: the RM's Hadoop line (what its nodes may call; the spindle "
+                           "child's spindle.compat.hadoop-version)"),
           // Output.
           FlagSpec::String("out", "DIR", "",
                            "also write summary.txt, report.json, series.csv and report.html here"),

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "bench/hadoop_site.h"
+#include "rm/config/hadoop_line.h"
 
 namespace spindle::bench::wire {
 
@@ -42,6 +43,7 @@ Status RmChild::Start(const WireOptions& options, const std::string& work_dir) {
           {"yarn.scheduler.capacity.maximum-applications", many},
           {"yarn.scheduler.capacity.maximum-am-resource-percent", "1.0"},
           {"hadoop.tmp.dir", work_dir + "/tmp"},
+          {rm::kHadoopLineKey, options.hadoop_line},
       }));
   // A ports file left by an earlier run in this directory (a kept work dir,
   // or a reused pid) would name another RM's ports.

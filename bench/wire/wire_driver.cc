@@ -103,6 +103,9 @@ class WireDriver final : public AmHost {
   void RetrySubmitLater();
   void Submit(rm::ApplicationId id);
   void PollReport(App* app);
+  // Managed AM: starts it once the RM reports `attempt` LAUNCHED or later.
+  void StartWhenLaunched(App* app, rm::ApplicationAttemptId attempt, ipc::ClientToken amrm,
+                         SteadyClock::time_point deadline);
   void StartAm(App* app, const rm::ApplicationAttemptId& attempt, ipc::ClientToken amrm);
   void OnAmDone(SimulatedAm* am);
   void CountError(const std::string& method, const Status& s);
@@ -133,6 +136,7 @@ class WireDriver final : public AmHost {
   std::map<rm::ApplicationId, std::unique_ptr<App>> apps_;
   int64_t apps_submitted_ = 0;
   pool::LatencyHistogram am_launch_;
+  int64_t launch_waits_ = 0;  // attempt reports seen before LAUNCHED
   pool::LatencyHistogram first_container_;
   // Any thread.
   std::atomic<bool> submitting_{false};
@@ -175,6 +179,8 @@ Status WireDriver::StartNodes() {
   // Registrations spread over one second; the RM's answers set the pace after.
   conf.Set("spindle.nm.heartbeat.initial-interval-ms", "1000");
   conf.Set("spindle.nm.rm-retry.max-interval-ms", "1000");
+  // What the RM's line offers its nodes (no unRegisterNodeManager on 2.6/2.7).
+  conf.Set(rm::kHadoopLineKey, options_.hadoop_line);
   nm::NodeAgentOptions agent;
   ASSIGN_OR_RETURN(agent.agent, nm::AgentOptionsFromConfiguration(conf));
   agent.user = context_.user;
@@ -342,8 +348,44 @@ void WireDriver::LaunchAm(const rm::ContainerId& container, const ipc::ClientTok
       return;
     }
     it->second->exit = std::move(exit);
-    StartAm(it->second.get(), container.attempt, amrm);
+    StartWhenLaunched(it->second.get(), container.attempt, amrm,
+                      SteadyClock::now() + std::chrono::seconds(options_.timeout_seconds));
   });
+}
+
+// A real AM process starts after the NodeManager answered startContainers,
+// and takes long enough to start that the RM has moved its attempt to
+// LAUNCHED (AMLauncher's event after that answer) before it registers. Ours
+// would be running before the answer left this process: on Spindle the
+// early registration is refused and retried, but a Java RM 2.6 takes it in
+// ALLOCATED, ignores the event as an invalid transition and the attempt
+// never runs. So the AM waits for the RM's own word, through the public
+// getApplicationAttemptReport (every line since 2.4), polled every 5 ms.
+// Past the deadline it starts anyway and the register retries decide.
+void WireDriver::StartWhenLaunched(App* app, rm::ApplicationAttemptId attempt,
+                                   ipc::ClientToken amrm, SteadyClock::time_point deadline) {
+  if (app->done || app->exit == nullptr) return;  // the container was killed meanwhile
+  y::GetApplicationAttemptReportRequestProto request;
+  rm::ToProto(attempt, request.mutable_application_attempt_id());
+  CallOnIo<y::GetApplicationAttemptReportResponseProto>(
+      client_.get(), &io_, ClientSpec(), "getApplicationAttemptReport", request,
+      [this, app, attempt, amrm = std::move(amrm), deadline](
+          Status s, const y::GetApplicationAttemptReportResponseProto& response) mutable {
+        if (app->done || app->exit == nullptr) return;
+        const auto state = response.application_attempt_report().yarn_application_attempt_state();
+        const bool launched = s.ok() && state >= y::APP_ATTEMPT_LAUNCHED;
+        if (!s.ok()) CountError("getApplicationAttemptReport", s);
+        if (launched || !s.ok() || SteadyClock::now() > deadline) {
+          StartAm(app, attempt, std::move(amrm));
+          return;
+        }
+        ++launch_waits_;
+        auto timer = std::make_shared<boost::asio::steady_timer>(io_, std::chrono::milliseconds(5));
+        timer->async_wait([this, app, attempt, amrm = std::move(amrm), deadline,
+                           timer](const boost::system::error_code&) mutable {
+          StartWhenLaunched(app, attempt, std::move(amrm), deadline);
+        });
+      });
 }
 
 void WireDriver::AmContainerKilled(const rm::ContainerId& container) {
@@ -406,6 +448,7 @@ void WireDriver::Collect(WireResult* r) {
   }
   r->rpc_errors = context_.rpc_errors;
   r->register_retries = context_.register_retries.load();
+  r->launch_waits = launch_waits_;
   r->allocate = LatencySummary::Of(context_.allocate_latency);
   r->am_register = LatencySummary::Of(context_.register_latency);
   r->am_launch = LatencySummary::Of(am_launch_);

@@ -4,6 +4,8 @@
 #include <sstream>
 #include <vector>
 
+#include "rm/config/hadoop_line.h"
+
 namespace spindle::bench::wire {
 
 namespace {
@@ -76,6 +78,12 @@ Status WireOptions::Validate() const {
   if (nodes > 254 * 256 * 100) return Status::InvalidArgument("--nodes is too large");
   if (memory_mb > node_memory_mb || am_memory_mb > node_memory_mb || vcores > node_vcores) {
     return Status::InvalidArgument("a container (or the AM) does not fit on a node");
+  }
+  if (!rm::ParseHadoopLine(hadoop_line).has_value()) {
+    return Status::InvalidArgument(
+        "--hadoop-line must be 2.6, 2.7 or 3.3 (or a release of one), "
+        "not '" +
+        hadoop_line + "'");
   }
   if (rm_pid < 0) return Status::InvalidArgument("--rm-pid must not be negative");
   if (web_scrapers < 0 || web_scrapers > 256) {

@@ -112,6 +112,12 @@ struct WireOptions {
   // --work-dir: the RM child's configuration and log. Default: a fresh
   // directory under the system temp dir, removed after a clean run.
   std::string work_dir;
+  // --hadoop-line: the Hadoop line of the RM under load (2.6, 2.7, 3.3 or a
+  // release of one, rm/config/hadoop_line.h): the simulated NodeManagers
+  // use only what that line's ResourceTracker offers (no
+  // unRegisterNodeManager before 2.8), and a Spindle child is configured
+  // as that line (spindle.compat.hadoop-version). Default: 3.3.
+  std::string hadoop_line = "3.3";
 
   // InvalidArgument naming the first bad flag.
   Status Validate() const;

@@ -157,7 +157,8 @@ void PrintWireResult(const WireOptions& o, const WireResult& r) {
       "bookkeeping: apps submitted %lld, registered %lld, unregistered %lld, failed %lld, "
       "FINISHED %lld, not finished %lld; containers kept %lld, excess %lld, released %lld, "
       "completed %lld, duplicated %lld, stray completions %lld, outstanding %lld; RPC errors "
-      "%zu kinds, heartbeat errors %lld; register retries (attempt not yet LAUNCHED) %lld\n",
+      "%zu kinds, heartbeat errors %lld; register retries (attempt not yet LAUNCHED) %lld, launch "
+      "waits %lld\n",
       static_cast<long long>(r.apps_submitted), static_cast<long long>(r.apps_registered),
       static_cast<long long>(r.apps_unregistered), static_cast<long long>(r.apps_failed),
       static_cast<long long>(r.apps_finished), static_cast<long long>(r.apps_not_finished),
@@ -166,7 +167,8 @@ void PrintWireResult(const WireOptions& o, const WireResult& r) {
       static_cast<long long>(r.containers_duplicated),
       static_cast<long long>(r.unexpected_completions),
       static_cast<long long>(r.containers_outstanding), r.rpc_errors.size(),
-      static_cast<long long>(r.heartbeat_errors), static_cast<long long>(r.register_retries));
+      static_cast<long long>(r.heartbeat_errors), static_cast<long long>(r.register_retries),
+      static_cast<long long>(r.launch_waits));
   for (const auto& [what, count] : r.rpc_errors) {
     std::printf("  rpc error x %lld: %s\n", static_cast<long long>(count), what.c_str());
   }
@@ -216,8 +218,8 @@ Status WriteWireJson(const std::string& path, const WireOptions& o, const WireRe
       << ",\"web_requests_per_second\":" << r.web_requests_per_second
       << ",\"web_p50_ms\":" << r.web.p50_ms << ",\"web_p99_ms\":" << r.web.p99_ms
       << ",\"web_errors\":" << r.web_errors << ",\"register_retries\":" << r.register_retries
-      << ",\"rpc_errors\":" << Json(r.rpc_errors) << ",\"am_failures\":" << Json(r.am_failures)
-      << "}\n";
+      << ",\"launch_waits\":" << r.launch_waits << ",\"rpc_errors\":" << Json(r.rpc_errors)
+      << ",\"am_failures\":" << Json(r.am_failures) << "}\n";
   out.close();
   if (!out) return Status::IoError("cannot write " + path);
   return Status::OK();

@@ -73,6 +73,9 @@ struct WireResult {
   // registerApplicationMaster retried because the attempt was not LAUNCHED
   // yet (SimulatedAm); not an error.
   int64_t register_retries = 0;
+  // Attempt reports that showed a managed AM's attempt not yet LAUNCHED
+  // before its AM registered (the driver waits for LAUNCHED); not an error.
+  int64_t launch_waits = 0;
   std::map<std::string, int64_t> rpc_errors;   // "method: error" -> count
   std::map<std::string, int64_t> am_failures;  // reason -> count
 };

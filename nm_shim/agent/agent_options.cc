@@ -67,6 +67,7 @@ Result<AgentOptions> AgentOptionsFromConfiguration(const rm::Configuration& conf
   AgentOptions o;
   ASSIGN_OR_RETURN(const rm::HadoopLine line, rm::HadoopLineOf(conf));
   o.nm_version = std::string(rm::TraitsOf(line).version);
+  o.unregister_on_stop = rm::TraitsOf(line).nm_unregister;
   const std::string rm_host = conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0");
   ASSIGN_OR_RETURN(
       o.resource_tracker,

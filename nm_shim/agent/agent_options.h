@@ -24,6 +24,11 @@ struct AgentOptions {
   // Hadoop line spindle.compat.hadoop-version names (rm/config/hadoop_line.h;
   // default 3.3: "3.3.6").
   std::string nm_version;
+  // Whether a stopping node calls unRegisterNodeManager: only on the lines
+  // whose ResourceTracker has it (HadoopLineTraits::nm_unregister; 2.6 and
+  // 2.7 do not, and their RMs log an unknown-method error per node).
+  // Default: true (3.3).
+  bool unregister_on_stop = true;
   // yarn.resourcemanager.resource-tracker.address. Default:
   // ${yarn.resourcemanager.hostname}:8031, the host defaulting to 0.0.0.0
   // (which, as in Java, connects to this machine).

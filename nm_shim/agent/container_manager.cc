@@ -158,20 +158,19 @@ void ContainerManager::GetContainerStatuses(const NmTokenInfo& caller,
   }
 }
 
+y::ContainerStateProto ContainerManager::WireState(State state) {
+  // A Java NodeManager reports every container that is not DONE as RUNNING,
+  // the ones still NEW or localizing included (ContainerImpl.getCurrentState,
+  // 2.6.0 and 3.3.0 alike), and a Java RM takes any other state in a
+  // heartbeat as finished (RMNodeImpl.handleContainerStatus): a C_NEW there
+  // completed a container the AM had just started (exit status -1000).
+  return state == State::kComplete ? y::C_COMPLETE : y::C_RUNNING;
+}
+
 y::ContainerStatusProto ContainerManager::StatusOf(const Record& r) const {
   y::ContainerStatusProto s;
   rm::ToProto(r.id, s.mutable_container_id());
-  switch (r.state) {
-    case State::kNew:
-      s.set_state(y::C_NEW);
-      break;
-    case State::kRunning:
-      s.set_state(y::C_RUNNING);
-      break;
-    case State::kComplete:
-      s.set_state(y::C_COMPLETE);
-      break;
-  }
+  s.set_state(WireState(r.state));
   s.set_exit_status(r.exit_status);
   s.set_diagnostics(r.diagnostics);
   *s.mutable_capability() = r.resource;
@@ -251,9 +250,7 @@ std::vector<y::NMContainerStatusProto> ContainerManager::RegistrationStatuses() 
   for (const auto& [id, r] : containers_) {
     y::NMContainerStatusProto s;
     rm::ToProto(id, s.mutable_container_id());
-    s.set_container_state(r.state == State::kComplete  ? y::C_COMPLETE
-                          : r.state == State::kRunning ? y::C_RUNNING
-                                                       : y::C_NEW);
+    s.set_container_state(WireState(r.state));
     *s.mutable_resource() = r.resource;
     s.mutable_priority()->set_priority(r.priority);
     s.set_diagnostics(r.diagnostics);

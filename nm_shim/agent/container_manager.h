@@ -147,6 +147,8 @@ class ContainerManager {
   Status Authorize(const NmTokenInfo& caller, const rm::ContainerId& id, bool stop) const
       REQUIRES(mu_);
   hadoop::yarn::ContainerStatusProto StatusOf(const Record& r) const;
+  // The state a NodeManager reports for `state`: RUNNING until complete.
+  static hadoop::yarn::ContainerStateProto WireState(State state);
 
   const ContainerManagerOptions options_;
   const NodeTokenKeys* const keys_;

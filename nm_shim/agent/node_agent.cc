@@ -122,6 +122,7 @@ Status NodeAgent::Start() {
     u.memory_mb = spec != nullptr ? spec->memory_mb : a.memory_mb;
     u.vcores = spec != nullptr ? spec->vcores : a.vcores;
     u.nm_version = a.nm_version;
+    u.unregister = a.unregister_on_stop;
     u.initial_heartbeat_interval_ms = a.initial_heartbeat_interval_ms;
     u.max_retry_interval_ms = a.max_retry_interval_ms;
     // Spread the virtual nodes' registrations (and so their heartbeats) over

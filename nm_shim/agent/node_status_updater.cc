@@ -215,7 +215,7 @@ void NodeStatusUpdater::Stop(std::function<void()> done) {
 }
 
 void NodeStatusUpdater::StopNow() {
-  if (state_ != State::kRunning) {
+  if (state_ != State::kRunning || !options_.unregister) {
     Finish(Status::OK());
     return;
   }

@@ -22,7 +22,8 @@
 //   * RM unreachable: logs a WARNING and retries, doubling the delay from
 //     the last interval up to max_retry_interval_ms; a restarted RM answers
 //     RESYNC and the node re-registers;
-//   * Stop(): unRegisterNodeManager if registered.
+//   * Stop(): unRegisterNodeManager if registered and the line has it
+//     (options.unregister).
 //
 // Thread contract: everything runs on the EventLoop; Start() and Stop() may
 // be called from any thread (they post). The state accessors are atomic.
@@ -49,6 +50,9 @@ struct NodeStatusUpdaterOptions {
   int64_t memory_mb = 8192;
   int32_t vcores = 8;
   std::string nm_version = "2.7.7";
+  // Stop() calls unRegisterNodeManager (Hadoop 2.8+); false: the node just
+  // stops heartbeating, as a 2.6/2.7 NodeManager does. Default: true.
+  bool unregister = true;
   // Interval before the RM's first answer names one. Default: 1000 ms.
   int64_t initial_heartbeat_interval_ms = 1000;
   // Cap of the retry back-off while the RM is unreachable. Default: 10 s.

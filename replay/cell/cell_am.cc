@@ -9,6 +9,7 @@
 #include "am_protocol/am_service/am_service.h"
 #include "nm_shim/agent/simulated/simulated_runtime.h"
 #include "nm_shim/am_launcher/ipc_am_launcher.h"
+#include "rm/containers/container_registry.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/yarn_id_protos.h"
 
@@ -94,6 +95,13 @@ Status CellAm::Heartbeat() {
   }
   response_id_ = response.response_id();
   const Duration now = context_->trace_now();
+  if (response.has_preempt() && (response.preempt().strictcontract().container_size() > 0 ||
+                                 response.preempt().contract().container_size() > 0 ||
+                                 response.preempt().contract().resource_size() > 0)) {
+    if (context_->preemptions != nullptr) {
+      ++(*context_->preemptions)[{trace_->queue, trace_->user}].messages;
+    }
+  }
   for (const auto& nm : response.nm_tokens()) {
     nm_tokens_[rm::FromProto(nm.nodeid()).ToString()] = nm.token();
   }
@@ -118,6 +126,15 @@ void CellAm::OnCompleted(const y::ContainerStatusProto& status, Duration now) {
   }
   const Running r = it->second;
   running_.erase(it);
+  if (status.exit_status() == rm::kExitPreempted) {
+    if (context_->preemptions != nullptr) {
+      ++(*context_->preemptions)[{trace_->queue, trace_->user}].containers;
+    }
+    context_->audit->OnPreempted(job_, r.task, now);
+    asked_at_[{r.task.stage, r.task.task}] = now;
+    asks_.Add(r.task);
+    return;
+  }
   if (status.exit_status() != 0) {
     context_->audit->Add(trace_->id + ": container " + id + " exited with " +
                          std::to_string(status.exit_status()) + " (" + status.diagnostics() + ")");

@@ -7,7 +7,9 @@
 // SPINDLE_SIM_DURATION_MS, which `spindle nm --simulate` honours), releases
 // containers it cannot use, learns completions from allocate's completed
 // statuses (which release the next stages through JobProgress) and
-// unregisters SUCCEEDED when every task has ended.
+// unregisters SUCCEEDED when every task has ended. A container the RM
+// preempted (exit status -102) is counted and its task asked for again, as
+// an MR AM reschedules a preempted task attempt.
 //
 // It is unmanaged (the driver submits the job with unmanaged_am and hands
 // it the token from the application report) and runs inside the driver's
@@ -35,6 +37,7 @@
 #include "base/status.h"
 #include "replay/cell/ask_table.h"
 #include "replay/cell/cell_audit.h"
+#include "replay/cell/tenant_census.h"
 #include "replay/driver/job_progress.h"
 #include "replay/report/replay_recorder.h"
 #include "replay/trace/trace.h"
@@ -59,6 +62,9 @@ struct CellAmContext {
   CellAudit* audit = nullptr;
   // Trace time since the run's start.
   std::function<Duration()> trace_now;
+  // Preemptions each tenant's AMs saw (PREEMPTED completions, whose tasks
+  // are asked for again, and PreemptionMessages), for the tenant census.
+  PreemptionCounts* preemptions = nullptr;
 };
 
 class CellAm {

@@ -78,6 +78,18 @@ void CellAudit::OnEnded(int64_t job, const TaskRef& task, Duration at) {
   ++s.stage_ended[static_cast<size_t>(task.stage)];
 }
 
+void CellAudit::OnPreempted(int64_t job, const TaskRef& task, Duration at) {
+  auto it = jobs_.find(job);
+  if (it == jobs_.end()) return;
+  auto run = it->second.run_of.find({task.stage, task.task});
+  if (run == it->second.run_of.end()) {
+    Add(Name(job, task) + " was preempted without having started");
+    return;
+  }
+  log_.runs[run->second].ended = at;
+  it->second.run_of.erase(run);
+}
+
 void CellAudit::OnExtraContainer(const std::string& host, const std::string& container) {
   if (hosts_.count(host) == 0) {
     Add("container " + container + " was placed on " + host + ", a node the cell does not have");

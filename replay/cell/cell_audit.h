@@ -52,6 +52,9 @@ class CellAudit {
   void OnStarted(int64_t job, const TaskRef& task, const std::string& host,
                  const std::string& container, Duration at);
   void OnEnded(int64_t job, const TaskRef& task, Duration at);
+  // The RM preempted the task's container: its run ends at `at` without
+  // the task having ended, and the task may start again (not "twice").
+  void OnPreempted(int64_t job, const TaskRef& task, Duration at);
   // A container the AM could not match to a task landed on `host`.
   void OnExtraContainer(const std::string& host, const std::string& container);
   // A sample of a queue's usage against its maximum (MB).

@@ -10,6 +10,7 @@
 #include "base/markup_escape.h"
 #include "replay/report/svg_chart.h"
 #include "replay/report/write_file.h"
+#include "rm/config/hadoop_line.h"
 
 namespace spindle::replay {
 namespace {
@@ -125,6 +126,7 @@ std::map<std::string, std::string> RmSiteProperties(const CellOptions& options,
     p["yarn.resourcemanager.recovery.enabled"] = "true";
     p["yarn.resourcemanager.store.class"] = "memory";
   }
+  p[rm::kHadoopLineKey] = options.hadoop_line;
   for (const auto& [key, value] : options.extra_rm_config) p[key] = value;
   return p;
 }
@@ -157,6 +159,8 @@ std::map<std::string, std::string> NmSiteProperties(const CellOptions& options,
        std::to_string(options.heartbeat_interval.count())},
       {"spindle.nm.rm-retry.max-interval-ms", "1000"},
       {"hadoop.tmp.dir", layout.work_dir + "/tmp"},
+      // What the RM's line offers its nodes (no unRegisterNodeManager on 2.6/2.7).
+      {rm::kHadoopLineKey, options.hadoop_line},
   };
 }
 

@@ -2,13 +2,44 @@
 
 #include <cmath>
 #include <set>
+#include <sstream>
+#include <vector>
+
+#include "rm/config/hadoop_line.h"
 
 namespace spindle::replay {
+
+Result<ExternalRm> ParseExternalRm(const std::string& text) {
+  std::vector<std::string> parts;
+  std::istringstream in(text);
+  for (std::string part; std::getline(in, part, ',');) parts.push_back(part);
+  if (parts.size() == 1 && !parts[0].empty() && parts[0].find(':') == std::string::npos) {
+    return ExternalRm{{parts[0], 8032}, {parts[0], 8030}, {parts[0], 8031}};
+  }
+  if (parts.size() != 3) {
+    return Status::InvalidArgument(
+        "--rm takes client,scheduler,tracker addresses (host:port each) or a host, not '" + text +
+        "'");
+  }
+  rm::SocketAddress a[3];
+  for (size_t i = 0; i < 3; ++i) {
+    std::optional<rm::SocketAddress> one = rm::ParseSocketAddress(parts[i]);
+    if (!one.has_value() || one->port == 0) {
+      return Status::InvalidArgument("--rm: '" + parts[i] + "' is not host:port");
+    }
+    a[i] = *std::move(one);
+  }
+  return ExternalRm{a[0], a[1], a[2]};
+}
 
 Status CellOptions::Validate() const {
   auto bad = [](const std::string& what) {
     return Status::InvalidArgument("staging cell: " + what);
   };
+  if (!rm::ParseHadoopLine(hadoop_line).has_value()) {
+    return bad("hadoop_line must be 2.6, 2.7 or 3.3 (or a release of one), not '" + hadoop_line +
+               "'");
+  }
   if (spindle_binary.empty()) return bad("spindle_binary is required");
   if (work_dir.empty()) return bad("work_dir is required");
   if (nodes.empty()) return bad("no nodes");

@@ -9,11 +9,13 @@
 #include <chrono>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "base/status.h"
+#include "base/result.h"
 #include "replay/trace/trace.h"
+#include "rm/config/socket_address.h"
 
 namespace spindle::replay {
 
@@ -31,6 +33,18 @@ enum class CellStore {
   kMemory,   // yarn.resourcemanager.store.class = memory (nothing on disk)
   kRocksDb,  // the RocksDB store under <work_dir>/rm-store, recovery enabled
 };
+
+// An RM the cell drives instead of starting its own (`--rm`): an operator's
+// Java RM, say, so that the same trace runs against it and against Spindle.
+struct ExternalRm {
+  rm::SocketAddress client;     // yarn.resourcemanager.address
+  rm::SocketAddress scheduler;  // yarn.resourcemanager.scheduler.address
+  rm::SocketAddress tracker;    // yarn.resourcemanager.resource-tracker.address
+};
+
+// "client,scheduler,tracker" as host:port each, or one host for Hadoop's
+// default ports 8032, 8030, 8031. InvalidArgument naming what is wrong.
+Result<ExternalRm> ParseExternalRm(const std::string& text);
 
 struct CellOptions {
   // The `spindle` binary run as `rm` and `nm`. Required.
@@ -72,10 +86,21 @@ struct CellOptions {
   // For the whole replay (wall): jobs still running then are reported
   // unfinished and the run ends with what it has. Default: 3600 s.
   std::chrono::seconds run_timeout{3600};
+  // The RM to drive instead of a `spindle rm` child. Its configuration is
+  // the operator's: the cell writes none for it, cannot check its racks
+  // against the trace's (a mismatch is logged, not a violation), and needs
+  // it to hold no other live node of the trace's host names. Default: none.
+  std::optional<ExternalRm> external_rm;
+  // The Hadoop line of the RM (rm/config/hadoop_line.h): the simulated
+  // nodes call only what its ResourceTracker has (no unRegisterNodeManager
+  // before 2.8), and a `spindle rm` child is configured as that line.
+  // Default: 3.3.
+  std::string hadoop_line = "3.3";
   // ReplayModeResult::label. Default: "cell".
   std::string label = "cell";
 
-  // InvalidArgument naming the field for a missing binary or work dir, no
+  // InvalidArgument naming the field for an unknown Hadoop line, a missing
+  // binary or work dir, no
   // nodes, a host named twice, a non-positive size, speed, process count or
   // interval, a queue name that is empty or has a '.', a capacity out of
   // [0, 100] or capacities summing over 100.

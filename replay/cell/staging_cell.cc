@@ -18,6 +18,7 @@
 #include "base/child_process.h"
 #include "replay/cell/cell_am.h"
 #include "replay/cell/cell_config.h"
+#include "replay/cell/tenant_census.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/yarn_id_protos.h"
 #include "wire/ipc/rpc_client.h"
@@ -30,10 +31,20 @@ namespace y = hadoop::yarn;
 using Steady = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
+// Every application the cell submits has this type (its census asks for it).
+constexpr char kApplicationType[] = "SPINDLE-REPLAY";
+
 struct RmPorts {
   uint16_t client = 0;
   uint16_t scheduler = 0;
   uint16_t resource_tracker = 0;
+};
+
+// Where the RM's three protocols are reached.
+struct RmEndpoints {
+  rm::SocketAddress client;
+  rm::SocketAddress scheduler;
+  rm::SocketAddress tracker;
 };
 
 // `spindle rm --ports-file`: "name=port" lines, written whole once bound.
@@ -92,11 +103,16 @@ class StagingCell {
     return Duration(static_cast<int64_t>(wall * options_.speed));
   }
   ipc::ConnectionSpec ClientSpec(const std::string& user) const {
-    return {"127.0.0.1", ports_.client, client_service::kApplicationClientProtocol, user,
+    return {rm_.client.host, rm_.client.port, client_service::kApplicationClientProtocol, user,
             std::nullopt};
   }
+  bool external() const { return options_.external_rm.has_value(); }
   // OK while every child runs; IoError naming the one that exited.
   Status ChildrenAlive();
+  Status StartRmChild();
+  Result<std::vector<y::NodeReportProto>> RunningNodes();
+  // External RM: none of the trace's hosts may be live in it already.
+  Status CheckNoStaleNodes();
   Status WaitNodes();
   void StopChildren();
   // Submits `job` (index `index`); a refusal is recorded, not an error.
@@ -105,6 +121,8 @@ class StagingCell {
   void PollWaiting();
   void HeartbeatAms();
   void SampleQueues();
+  // getApplications -> the tenant census of this moment.
+  void SampleTenants();
 
   const CellOptions& options_;
   const CellLayout layout_;
@@ -113,20 +131,24 @@ class StagingCell {
   std::map<std::string, std::string> rack_of_;
   std::map<std::string, int64_t> node_index_;
   std::unique_ptr<ipc::RpcClient> client_;
-  ChildProcess rm_;
+  ChildProcess rm_child_;
   std::vector<ChildProcess> nms_;
-  RmPorts ports_;
+  RmEndpoints rm_;
   Steady::time_point start_;
   CellAmContext context_;
   std::vector<Waiting> waiting_;
   std::vector<Running> running_;
   std::set<std::string> queues_;  // sampled
   int64_t finished_ = 0;
+  PreemptionCounts preemptions_;
+  std::vector<TenantSample> tenants_;
+  // The latest QueueStatistics per queue (Hadoop 2.8+ and Spindle).
+  std::map<std::string, y::QueueStatisticsProto> queue_stats_;
 };
 
 Status StagingCell::ChildrenAlive() {
-  if (rm_.Exited()) {
-    return Status::IoError("spindle rm exited (status " + std::to_string(rm_.wait_status()) +
+  if (!external() && rm_child_.Exited()) {
+    return Status::IoError("spindle rm exited (status " + std::to_string(rm_child_.wait_status()) +
                            "; see " + layout_.rm_log() + ")");
   }
   for (size_t i = 0; i < nms_.size(); ++i) {
@@ -143,7 +165,35 @@ void StagingCell::StopChildren() {
   // Agents first, so that they unregister from a live RM.
   for (ChildProcess& nm : nms_) nm.Signal(SIGTERM);
   for (ChildProcess& nm : nms_) nm.Stop(SIGTERM, std::chrono::seconds(10));
-  rm_.Stop(SIGTERM, std::chrono::seconds(10));
+  if (!external()) rm_child_.Stop(SIGTERM, std::chrono::seconds(10));
+}
+
+Status StagingCell::StartRmChild() {
+  const auto deadline = Steady::now() + options_.start_timeout;
+  ChildOptions rm;
+  rm.binary = options_.spindle_binary;
+  rm.args = {"rm", "--conf", layout_.rm_conf(), "--ports-file", layout_.rm_ports()};
+  rm.log_path = layout_.rm_log();
+  ASSIGN_OR_RETURN(rm_child_, ChildProcess::Spawn(rm));
+  std::optional<RmPorts> ports;
+  while (!(ports = ReadPorts(layout_.rm_ports())).has_value()) {
+    if (rm_child_.Exited()) {
+      return Status::IoError("spindle rm did not start (status " +
+                             std::to_string(rm_child_.wait_status()) + "; see " + layout_.rm_log() +
+                             ")");
+    }
+    if (Steady::now() > deadline) {
+      return Status::TimedOut("spindle rm did not listen within the start timeout (see " +
+                              layout_.rm_log() + ")");
+    }
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  rm_ = RmEndpoints{{"127.0.0.1", ports->client},
+                    {"127.0.0.1", ports->scheduler},
+                    {"127.0.0.1", ports->resource_tracker}};
+  LOG(INFO) << "staging cell: spindle rm listens on client " << ports->client << ", scheduler "
+            << ports->scheduler << ", resource tracker " << ports->resource_tracker;
+  return Status::OK();
 }
 
 Status StagingCell::Start() {
@@ -154,27 +204,16 @@ Status StagingCell::Start() {
   std::filesystem::remove(layout_.rm_ports(), ec);
   if (options_.store == CellStore::kRocksDb) std::filesystem::remove_all(layout_.rm_store(), ec);
 
-  const auto deadline = Steady::now() + options_.start_timeout;
-  ChildOptions rm;
-  rm.binary = options_.spindle_binary;
-  rm.args = {"rm", "--conf", layout_.rm_conf(), "--ports-file", layout_.rm_ports()};
-  rm.log_path = layout_.rm_log();
-  ASSIGN_OR_RETURN(rm_, ChildProcess::Spawn(rm));
-  std::optional<RmPorts> ports;
-  while (!(ports = ReadPorts(layout_.rm_ports())).has_value()) {
-    if (rm_.Exited()) {
-      return Status::IoError("spindle rm did not start (status " +
-                             std::to_string(rm_.wait_status()) + "; see " + layout_.rm_log() + ")");
-    }
-    if (Steady::now() > deadline) {
-      return Status::TimedOut("spindle rm did not listen within the start timeout (see " +
-                              layout_.rm_log() + ")");
-    }
-    std::this_thread::sleep_for(milliseconds(10));
+  if (external()) {
+    rm_ = RmEndpoints{options_.external_rm->client, options_.external_rm->scheduler,
+                      options_.external_rm->tracker};
+    LOG(INFO) << "staging cell: driving the RM at client " << rm_.client.ToString()
+              << ", scheduler " << rm_.scheduler.ToString() << ", resource tracker "
+              << rm_.tracker.ToString() << " (Hadoop " << options_.hadoop_line << ")";
+    RETURN_NOT_OK(CheckNoStaleNodes());
+  } else {
+    RETURN_NOT_OK(StartRmChild());
   }
-  ports_ = *ports;
-  LOG(INFO) << "staging cell: spindle rm listens on client " << ports_.client << ", scheduler "
-            << ports_.scheduler << ", resource tracker " << ports_.resource_tracker;
   for (size_t i = 0; i < agents.size(); ++i) {
     ChildOptions nm;
     nm.binary = options_.spindle_binary;
@@ -184,7 +223,7 @@ Status StagingCell::Start() {
                "--nodes-file",
                layout_.nodes_file(static_cast<int>(i)),
                "--resource-tracker",
-               "127.0.0.1:" + std::to_string(ports_.resource_tracker)};
+               rm_.tracker.ToString()};
     nm.log_path = layout_.nm_log(static_cast<int>(i));
     ASSIGN_OR_RETURN(ChildProcess child, ChildProcess::Spawn(nm));
     nms_.push_back(std::move(child));
@@ -192,33 +231,82 @@ Status StagingCell::Start() {
   return WaitNodes();
 }
 
+Result<std::vector<y::NodeReportProto>> StagingCell::RunningNodes() {
+  y::GetClusterNodesRequestProto request;
+  request.add_nodestates(y::NS_RUNNING);
+  y::GetClusterNodesResponseProto response;
+  RETURN_NOT_OK(client_->Call(ClientSpec("spindle"), "getClusterNodes", request, &response));
+  return std::vector<y::NodeReportProto>(response.nodereports().begin(),
+                                         response.nodereports().end());
+}
+
+Status StagingCell::CheckNoStaleNodes() {
+  const auto deadline = Steady::now() + options_.start_timeout;
+  Result<std::vector<y::NodeReportProto>> nodes = RunningNodes();
+  while (!nodes.ok() && Steady::now() < deadline) {
+    std::this_thread::sleep_for(milliseconds(200));
+    nodes = RunningNodes();
+  }
+  if (!nodes.ok()) {
+    return Status::IoError("the RM at " + rm_.client.ToString() +
+                           " does not answer getClusterNodes: " + nodes.status().ToString());
+  }
+  for (const auto& report : *nodes) {
+    if (rack_of_.count(report.nodeid().host()) > 0) {
+      // A Hadoop 2.6/2.7 node never unregisters: the RM keeps it RUNNING
+      // until it expires, and it would take containers the cell's AMs
+      // cannot start.
+      return Status::Aborted(
+          "the RM already has a running node " + report.nodeid().host() + ":" +
+          std::to_string(report.nodeid().port()) +
+          " of this trace (an earlier run's?); restart the RM or wait for the node to expire "
+          "(yarn.nm.liveness-monitor.expiry-interval-ms)");
+    }
+  }
+  return Status::OK();
+}
+
 Status StagingCell::WaitNodes() {
   const auto deadline = Steady::now() + options_.start_timeout;
   while (true) {
     RETURN_NOT_OK(ChildrenAlive());
-    y::GetClusterNodesRequestProto request;
-    request.add_nodestates(y::NS_RUNNING);
-    y::GetClusterNodesResponseProto response;
-    Status s = client_->Call(ClientSpec("spindle"), "getClusterNodes", request, &response);
-    if (s.ok() && response.nodereports_size() == static_cast<int>(options_.nodes.size())) {
-      for (const auto& report : response.nodereports()) {
-        const std::string host = report.nodeid().host();
-        auto rack = rack_of_.find(host);
-        if (rack == rack_of_.end()) {
-          audit_.Add("the RM has node " + host + ", which the cell does not");
-        } else if (rack->second != report.rackname()) {
-          audit_.Add("node " + host + " is on rack " + report.rackname() + " in the RM, " +
-                     rack->second + " in the trace");
+    Result<std::vector<y::NodeReportProto>> nodes = RunningNodes();
+    std::map<std::string, const y::NodeReportProto*> ours;
+    if (nodes.ok()) {
+      for (const auto& report : *nodes) {
+        if (rack_of_.count(report.nodeid().host()) > 0) ours[report.nodeid().host()] = &report;
+      }
+    }
+    // Our own RM must hold exactly the cell's nodes; another RM may hold
+    // others as well.
+    const bool all = ours.size() == options_.nodes.size() &&
+                     (external() || nodes->size() == options_.nodes.size());
+    if (all) {
+      int64_t other_racks = 0;
+      for (const auto& [host, report] : ours) {
+        const std::string& rack = rack_of_.at(host);
+        if (rack == report->rackname()) continue;
+        if (external()) {
+          ++other_racks;  // the RM's topology is the operator's
+        } else {
+          audit_.Add("node " + host + " is on rack " + report->rackname() + " in the RM, " + rack +
+                     " in the trace");
         }
+      }
+      if (other_racks > 0) {
+        LOG(WARNING) << "staging cell: " << other_racks
+                     << " node(s) are on another rack in the RM than in the trace (the RM's "
+                        "topology decides; locality figures follow it)";
       }
       LOG(INFO) << "staging cell: " << options_.nodes.size() << " nodes registered";
       return Status::OK();
     }
     if (Steady::now() > deadline) {
-      return Status::TimedOut(
-          "only " + std::to_string(s.ok() ? response.nodereports_size() : 0) + " of " +
-          std::to_string(options_.nodes.size()) + " nodes registered within the start timeout" +
-          (s.ok() ? "" : " (" + s.UserMessage() + ")") + " (see " + layout_.work_dir + ")");
+      return Status::TimedOut("only " + std::to_string(ours.size()) + " of " +
+                              std::to_string(options_.nodes.size()) +
+                              " nodes registered within the start timeout" +
+                              (nodes.ok() ? "" : " (" + nodes.status().UserMessage() + ")") +
+                              " (see " + layout_.work_dir + ")");
     }
     std::this_thread::sleep_for(milliseconds(50));
   }
@@ -240,7 +328,7 @@ void StagingCell::Submit(int64_t index, std::unique_ptr<TraceJob> job) {
     c->set_application_name(job->id);
     c->set_queue(job->queue);
     c->mutable_priority()->set_priority(job->priority);
-    c->set_applicationtype("SPINDLE-REPLAY");
+    c->set_applicationtype(kApplicationType);
     c->set_unmanaged_am(true);
     c->set_maxappattempts(1);
     c->mutable_resource()->set_memory(1);
@@ -284,9 +372,8 @@ void StagingCell::PollWaiting() {
       continue;
     }
     const auto& t = r.am_rm_token();
-    ipc::ClientToken token{
-        t.identifier(), t.password(), t.kind(),
-        t.service().empty() ? "127.0.0.1:" + std::to_string(ports_.scheduler) : t.service()};
+    ipc::ClientToken token{t.identifier(), t.password(), t.kind(),
+                           t.service().empty() ? rm_.scheduler.ToString() : t.service()};
     Running run;
     run.index = w.index;
     run.job = std::move(w.job);
@@ -333,19 +420,55 @@ void StagingCell::SampleQueues() {
     request.set_queuename(queue);
     y::GetQueueInfoResponseProto response;
     if (!client_->Call(ClientSpec("spindle"), "getQueueInfo", request, &response).ok() ||
-        !response.has_queueinfo() || response.queueinfo().queueconfigurationsmap_size() == 0) {
+        !response.has_queueinfo()) {
+      continue;
+    }
+    if (response.queueinfo().queueconfigurationsmap_size() == 0) {
+      // Hadoop before 2.9 reports no effective limits; 2.8 has statistics.
+      if (response.queueinfo().has_queuestatistics()) {
+        queue_stats_[queue] = response.queueinfo().queuestatistics();
+      }
       continue;
     }
     const auto& info = response.queueinfo();
+    if (info.has_queuestatistics()) queue_stats_[queue] = info.queuestatistics();
     const auto& limits = info.queueconfigurationsmap(0).queueconfigurations();
     audit_.OnQueueSample(queue, info.queuestatistics().allocatedmemorymb(),
                          limits.effectivemaxcapacity().memory(), TraceNow());
   }
 }
 
+void StagingCell::SampleTenants() {
+  y::GetApplicationsRequestProto request;
+  request.add_application_types(kApplicationType);
+  for (const auto state : {y::NEW, y::NEW_SAVING, y::SUBMITTED, y::ACCEPTED, y::RUNNING}) {
+    request.add_application_states(state);
+  }
+  y::GetApplicationsResponseProto response;
+  Status s = client_->Call(ClientSpec("spindle"), "getApplications", request, &response);
+  if (!s.ok()) {
+    LOG_EVERY_N(WARNING, 20) << "staging cell: getApplications: " << s.ToString();
+    return;
+  }
+  const std::vector<y::ApplicationReportProto> apps(response.applications().begin(),
+                                                    response.applications().end());
+  TenantSample sample =
+      CountTenants(std::chrono::duration<double>(TraceNow()).count(), apps, preemptions_);
+  for (TenantRow& row : sample.rows) {
+    if (!row.user.empty()) continue;
+    auto stats = queue_stats_.find(row.queue);
+    if (stats == queue_stats_.end()) continue;
+    row.scheduler_apps_running = stats->second.numappsrunning();
+    row.scheduler_apps_pending = stats->second.numappspending();
+  }
+  tenants_.push_back(std::move(sample));
+}
+
 Result<ReplayModeResult> StagingCell::Run(TraceReader* jobs, CellRunLog* log) {
   context_.client = client_.get();
-  context_.scheduler_port = ports_.scheduler;
+  context_.scheduler_host = rm_.scheduler.host;
+  context_.scheduler_port = rm_.scheduler.port;
+  context_.preemptions = &preemptions_;
   context_.speed = options_.speed;
   context_.rack_of = &rack_of_;
   context_.node_index = &node_index_;
@@ -383,6 +506,7 @@ Result<ReplayModeResult> StagingCell::Run(TraceReader* jobs, CellRunLog* log) {
     HeartbeatAms();
     if (Steady::now() >= next_sample) {
       SampleQueues();
+      SampleTenants();
       next_sample = Steady::now() + options_.queue_sample_interval;
     }
     if (!more && waiting_.empty() && running_.empty()) break;
@@ -406,7 +530,12 @@ Result<ReplayModeResult> StagingCell::Run(TraceReader* jobs, CellRunLog* log) {
     std::this_thread::sleep_until(std::max(wake, Steady::now() + milliseconds(1)));
   }
   SampleQueues();
+  SampleTenants();
   ReplayModeResult result = recorder_->Finish(TraceNow());
+  result.tenants = std::move(tenants_);
+  result.rm = external() ? "--rm " + rm_.client.ToString() + "," + rm_.scheduler.ToString() + "," +
+                               rm_.tracker.ToString() + " (Hadoop " + options_.hadoop_line + ")"
+                         : "spindle rm started by the cell (Hadoop " + options_.hadoop_line + ")";
   result.label = options_.label;
   result.driver = "cell";
   result.wall_seconds = std::chrono::duration<double>(Steady::now() - start_).count();

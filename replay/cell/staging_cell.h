@@ -17,6 +17,13 @@
 // launcher to resolve the trace's node names; an unmanaged AM costs no
 // container, as SLS's AM simulators cost none.
 //
+// With CellOptions::external_rm the cell starts no RM: its agents register
+// with that RM's resource tracker (none of the trace's hosts may be live in
+// it already) and the jobs go to its client and scheduler addresses, so an
+// operator's Java RM and Spindle replay the same trace. Either way, every
+// queue-sample interval the cell takes a tenant census (tenant_census.h)
+// into ReplayModeResult::tenants.
+//
 // Everything goes to `recorder` in trace time (wall elapsed x speed), so
 // the AMs' heartbeat (CellOptions::heartbeat_interval, wall) is a floor on
 // the delays it sees: at speed 20 and 100 ms, a task waits up to 2 s of

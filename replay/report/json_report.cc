@@ -93,6 +93,35 @@ void WriteMode(JsonWriter* w, const ReplayModeResult& m) {
     w->EndObject();
   }
   w->EndArray();
+  if (!m.rm.empty()) w->Field("rm", m.rm);
+  w->Key("tenants");
+  w->BeginArray();
+  for (const TenantSample& t : m.tenants) {
+    w->BeginObject();
+    w->Field("at_s", t.at_s);
+    w->Key("rows");
+    w->BeginArray();
+    for (const TenantRow& r : t.rows) {
+      w->BeginObject();
+      w->Field("queue", r.queue);
+      w->Field("user", r.user);
+      w->Field("memory_mb", r.memory_mb);
+      w->Field("vcores", r.vcores);
+      w->Field("containers", r.containers);
+      w->Field("apps_running", r.apps_running);
+      w->Field("apps_pending", r.apps_pending);
+      w->Field("preempted", r.preempted);
+      w->Field("preemption_messages", r.preemption_messages);
+      if (r.user.empty()) {
+        w->Field("scheduler_apps_running", r.scheduler_apps_running);
+        w->Field("scheduler_apps_pending", r.scheduler_apps_pending);
+      }
+      w->EndObject();
+    }
+    w->EndArray();
+    w->EndObject();
+  }
+  w->EndArray();
   for (const auto* list : {&m.violations, &m.rejections}) {
     w->Key(list == &m.violations ? "violations" : "rejections");
     w->BeginArray();

@@ -53,6 +53,37 @@ struct FairnessWindow {
   double jain = -1;
 };
 
+// What one tenant held at a sample of the RM (staging cell): a queue
+// (user empty) or one user in a queue. Read from the RM's own application
+// reports, so a Java RM and Spindle are measured the same way.
+struct TenantRow {
+  std::string queue;
+  std::string user;  // empty: the whole queue
+  int64_t memory_mb = 0;
+  int64_t vcores = 0;
+  int64_t containers = 0;
+  // Applications whose AM runs (RUNNING: the AM registered).
+  int64_t apps_running = 0;
+  // Applications accepted and waiting for their AM (SUBMITTED, ACCEPTED):
+  // what an AM limit or a full queue holds back.
+  int64_t apps_pending = 0;
+  // Containers reported PREEMPTED (exit status -102) to the tenant's AMs so
+  // far, and PreemptionMessages they received so far.
+  int64_t preempted = 0;
+  int64_t preemption_messages = 0;
+  // Queue rows only: the scheduler's own counts from getQueueInfo's
+  // QueueStatistics (numAppsRunning / numAppsPending: apps it activated
+  // and apps it holds back, e.g. behind the AM limit, even with their AMs
+  // registered); -1 where the RM reports none (Hadoop 2.6 / 2.7).
+  int64_t scheduler_apps_running = -1;
+  int64_t scheduler_apps_pending = -1;
+};
+
+struct TenantSample {
+  double at_s = 0;              // trace time
+  std::vector<TenantRow> rows;  // queues and users with anything to show
+};
+
 struct ReplayModeResult {
   std::string label;   // "parsync:latency-first"
   std::string driver;  // "windtunnel" or "cell"
@@ -78,6 +109,11 @@ struct ReplayModeResult {
   std::vector<double> queue_guaranteed;
   std::vector<ReplaySeriesRow> series;
   std::vector<FairnessWindow> windows;
+  // The RM the run drove (cell): "spindle rm started by the cell" or
+  // "--rm host:port,..." with its Hadoop line.
+  std::string rm;
+  // Per-tenant samples over time (cell; empty in the wind tunnel).
+  std::vector<TenantSample> tenants;
   // Jobs the RM refused, with its reason ("job_3: unknown queue x").
   std::vector<std::string> rejections;
   // Problems the driver saw (a task run twice, a job over its queue's

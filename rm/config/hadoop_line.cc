@@ -11,9 +11,9 @@ namespace spindle::rm {
 namespace {
 
 constexpr std::array<HadoopLineTraits, 3> kTraits = {{
-    {HadoopLine::k2_6, "2.6", "2.6.5", AmProtocolRules::kHadoop2, false, false},
-    {HadoopLine::k2_7, "2.7", "2.7.7", AmProtocolRules::kHadoop2, false, false},
-    {HadoopLine::k3_3, "3.3", "3.3.6", AmProtocolRules::kHadoop3, true, true},
+    {HadoopLine::k2_6, "2.6", "2.6.5", AmProtocolRules::kHadoop2, false, false, false},
+    {HadoopLine::k2_7, "2.7", "2.7.7", AmProtocolRules::kHadoop2, false, false, false},
+    {HadoopLine::k3_3, "3.3", "3.3.6", AmProtocolRules::kHadoop3, true, true, true},
 }};
 
 // A key's shipped default on each line, read from core-default.xml and

@@ -62,6 +62,11 @@ struct HadoopLineTraits {
   // (yarn.resourcemanager.am-scheduling.node-blacklisting-*); 2.6 and 2.7
   // have none.
   bool am_node_blacklisting = true;
+  // YARN-41 (2.8 and 3.x): ResourceTracker has unRegisterNodeManager, which
+  // a stopping NodeManager calls; 2.6 and 2.7 have no such method (checked in
+  // ResourceTracker.proto at rel/release-2.7.7 and rel/release-2.8.0), their
+  // nodes just stop heartbeating and expire.
+  bool nm_unregister = true;
 };
 
 const HadoopLineTraits& TraitsOf(HadoopLine line);

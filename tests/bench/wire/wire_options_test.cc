@@ -65,5 +65,18 @@ TEST(WireOptionsTest, RejectsWhatCannotRun) {
   EXPECT_FALSE(invalid([](WireOptions& o) { o.container_ms = 0; }));
 }
 
+TEST(WireOptionsTest, TheRmsHadoopLineIsASupportedOne) {
+  for (const char* bad : {"2.5", "", "3"}) {
+    WireOptions o;
+    o.hadoop_line = bad;
+    EXPECT_FALSE(o.Validate().ok()) << bad;
+  }
+  for (const char* good : {"2.6", "2.6.0", "2.7", "3.3.6"}) {
+    WireOptions o;
+    o.hadoop_line = good;
+    EXPECT_TRUE(o.Validate().ok()) << good;
+  }
+}
+
 }  // namespace
 }  // namespace spindle::bench::wire

@@ -28,6 +28,7 @@ TEST(AgentOptionsTest, HadoopDefaults) {
                                       "HADOOP_CONF_DIR", "CLASSPATH_PREPEND_DISTCACHE",
                                       "HADOOP_YARN_HOME", "HADOOP_HOME", "PATH", "LANG", "TZ"}));
   EXPECT_EQ(o->nm_version, "3.3.6");
+  EXPECT_TRUE(o->unregister_on_stop) << "3.3's ResourceTracker has unRegisterNodeManager";
   EXPECT_EQ(o->admin_env.at("MALLOC_ARENA_MAX"), "$MALLOC_ARENA_MAX");
   EXPECT_EQ(o->sigkill_delay_ms, 250);
   EXPECT_EQ(o->monitor_interval_ms, 3000);
@@ -42,11 +43,13 @@ TEST(AgentOptionsTest, HadoopLineChoosesVersionAndWhitelist) {
   auto o = AgentOptionsFromConfiguration(conf);
   ASSERT_TRUE(o.ok()) << o.status().ToString();
   EXPECT_EQ(o->nm_version, "2.7.7");
+  EXPECT_FALSE(o->unregister_on_stop) << "unRegisterNodeManager came with 2.8 (YARN-41)";
   EXPECT_EQ(o->env_whitelist,
             (std::vector<std::string>{"JAVA_HOME", "HADOOP_COMMON_HOME", "HADOOP_HDFS_HOME",
                                       "HADOOP_CONF_DIR", "HADOOP_YARN_HOME"}));
   conf.Set("spindle.compat.hadoop-version", "2.6");
   EXPECT_EQ(AgentOptionsFromConfiguration(conf)->nm_version, "2.6.5");
+  EXPECT_FALSE(AgentOptionsFromConfiguration(conf)->unregister_on_stop);
   conf.Set("spindle.compat.hadoop-version", "3");
   auto bad = AgentOptionsFromConfiguration(conf);
   ASSERT_FALSE(bad.ok());

@@ -108,7 +108,9 @@ TEST_F(ContainerManagerTest, StartsVerifiedContainersAndDecodesTheLaunchContext)
   EXPECT_EQ(spec.local_resources[0].visibility, LocalResource::Visibility::kPublic);
   EXPECT_EQ(spec.credentials, "HDTS-bytes");
   auto s = Statuses(1, {Id(1, 2)});
-  EXPECT_EQ(s.at(Id(1, 2)).state(), y::C_NEW);
+  // Not yet running: reported RUNNING all the same, as a Java NM does (a
+  // Java RM would take any other state for finished).
+  EXPECT_EQ(s.at(Id(1, 2)).state(), y::C_RUNNING);
   manager_.OnRunning(Id(1, 2));
   s = Statuses(1, {Id(1, 2)});
   EXPECT_EQ(s.at(Id(1, 2)).state(), y::C_RUNNING);

@@ -52,9 +52,11 @@ y::MasterKeyProto Key(int32_t id, const std::string& bytes) {
 
 class NodeStatusUpdaterTest : public ::testing::Test {
  protected:
-  NodeStatusUpdaterTest() {
+  NodeStatusUpdaterTest() : NodeStatusUpdaterTest(true) {}
+  explicit NodeStatusUpdaterTest(bool unregister) {
     manager_.set_runtime(&runtime_);
     NodeStatusUpdaterOptions o;
+    o.unregister = unregister;
     o.node = node_;
     o.memory_mb = 4096;
     o.vcores = 4;
@@ -396,6 +398,28 @@ TEST_F(NodeStatusUpdaterTest, ShutdownActionAndGracefulStop) {
   EXPECT_EQ(rm::FromProto(tracker_.unregisters.front().request.node_id()), node_);
   tracker_.unregisters.front().done(Status::OK(), {});
   loop_.RunDue();
+  EXPECT_EQ(updater_->state(), NodeStatusUpdater::State::kStopped);
+  ASSERT_EQ(stopped_.size(), 1u);
+  EXPECT_TRUE(stopped_[0].ok());
+  AdvanceMs(5000);
+  EXPECT_TRUE(tracker_.heartbeats.empty());
+}
+
+// A 2.6/2.7 NodeManager has no unRegisterNodeManager to call (YARN-41 is
+// 2.8): stopping ends the heartbeats and nothing else reaches the RM.
+class NodeStatusUpdaterWithoutUnregisterTest : public NodeStatusUpdaterTest {
+ protected:
+  NodeStatusUpdaterWithoutUnregisterTest() : NodeStatusUpdaterTest(false) {}
+};
+
+TEST_F(NodeStatusUpdaterWithoutUnregisterTest, StopsWithoutCallingTheRm) {
+  Register();
+  updater_->Stop([] {});
+  loop_.RunDue();
+  y::NodeHeartbeatResponseProto r;
+  r.set_response_id(1);
+  Answer(r);
+  EXPECT_TRUE(tracker_.unregisters.empty());
   EXPECT_EQ(updater_->state(), NodeStatusUpdater::State::kStopped);
   ASSERT_EQ(stopped_.size(), 1u);
   EXPECT_TRUE(stopped_[0].ok());

@@ -72,5 +72,20 @@ TEST_F(CellAuditTest, ReportsEachBrokenRule) {
   EXPECT_TRUE(Mentions(audit.violations(), "job_1 did not finish: 1 of 3 tasks ran"));
 }
 
+TEST_F(CellAuditTest, APreemptedTaskRunsAgainWithoutBeingTwice) {
+  CellAudit audit(nodes_);
+  audit.AddJob(0, &job_);
+  audit.OnStarted(0, {0, 0}, "n1", "c1", seconds(1));
+  audit.OnPreempted(0, {0, 0}, seconds(2));
+  audit.OnStarted(0, {0, 0}, "n2", "c2", seconds(3));
+  audit.OnEnded(0, {0, 0}, seconds(4));
+  EXPECT_TRUE(audit.violations().empty()) << audit.violations().front();
+  ASSERT_EQ(audit.log().runs.size(), 2u);
+  EXPECT_EQ(audit.log().runs[0].ended, seconds(2));
+  EXPECT_EQ(audit.log().runs[1].ended, seconds(4));
+  audit.OnPreempted(0, {0, 1}, seconds(5));
+  EXPECT_TRUE(Mentions(audit.violations(), "job_1 map[1] was preempted without having started"));
+}
+
 }  // namespace
 }  // namespace spindle::replay

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "nm_shim/agent/agent_options.h"
 #include "nm_shim/agent/simulated/simulated_nodes_file.h"
 #include "rm/config/configuration.h"
 #include "rm/nodes/topology_table.h"
@@ -82,6 +83,9 @@ TEST(CellConfigTest, RmSiteListensOnPickedPortsAndDoesNotRoundAsks) {
   EXPECT_EQ(p.at("spindle.scheduler.count"), "2");
   EXPECT_EQ(p.at("yarn.scheduler.minimum-allocation-mb"), "512");
 
+  // The Spindle child stands in for the configured Hadoop line.
+  EXPECT_EQ(p.at("spindle.compat.hadoop-version"), "3.3");
+
   options.store = CellStore::kRocksDb;
   p = RmSiteProperties(options, layout);
   EXPECT_EQ(p.at("yarn.resourcemanager.store.class"), "rocksdb");
@@ -125,6 +129,39 @@ TEST(CellConfigTest, WrittenFilesReadBackAsTheDaemonsReadThem) {
   std::filesystem::remove_all(work);
 }
 
+TEST(CellConfigTest, NodesUseOnlyWhatTheRmsLineOffers) {
+  CellOptions options;
+  options.nodes = Nodes(2);
+  const CellLayout layout("/w");
+  EXPECT_EQ(NmSiteProperties(options, layout).at("spindle.compat.hadoop-version"), "3.3");
+  options.hadoop_line = "2.6.0";
+  const auto p = NmSiteProperties(options, layout);
+  EXPECT_EQ(p.at("spindle.compat.hadoop-version"), "2.6.0");
+  // As `spindle nm` reads it: a 2.6 node does not call unRegisterNodeManager.
+  rm::Configuration conf;
+  for (const auto& [key, value] : p) conf.Set(key, value);
+  auto agent = nm::AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(agent.ok()) << agent.status().ToString();
+  EXPECT_FALSE(agent->unregister_on_stop);
+  EXPECT_EQ(agent->nm_version, "2.6.5");
+}
+
+TEST(ExternalRmTest, ParsesThreeAddressesOrAHost) {
+  auto rm = ParseExternalRm("rm1:18032,rm1:18030,rm2:18031");
+  ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+  EXPECT_EQ(rm->client.ToString(), "rm1:18032");
+  EXPECT_EQ(rm->scheduler.ToString(), "rm1:18030");
+  EXPECT_EQ(rm->tracker.ToString(), "rm2:18031");
+  rm = ParseExternalRm("rmhost");
+  ASSERT_TRUE(rm.ok());
+  EXPECT_EQ(rm->client.port, 8032);
+  EXPECT_EQ(rm->scheduler.port, 8030);
+  EXPECT_EQ(rm->tracker.port, 8031);
+  for (const char* bad : {"", "a:1,b:2", "a:1,b:2,c", "a:1,b:2,c:0", "a:1,b:2,c:3,d:4"}) {
+    EXPECT_EQ(ParseExternalRm(bad).status().code(), Status::Code::kInvalidArgument) << bad;
+  }
+}
+
 TEST(CellOptionsTest, ValidateNamesTheProblem) {
   CellOptions ok;
   ok.spindle_binary = "/bin/true";
@@ -140,6 +177,7 @@ TEST(CellOptionsTest, ValidateNamesTheProblem) {
     EXPECT_NE(s.message().find(words), std::string::npos) << s.ToString();
   };
   bad([](CellOptions& o) { o.spindle_binary.clear(); }, "spindle_binary");
+  bad([](CellOptions& o) { o.hadoop_line = "2.5"; }, "hadoop_line");
   bad([](CellOptions& o) { o.nodes.clear(); }, "no nodes");
   bad([](CellOptions& o) { o.nodes[1].host = "node1"; }, "twice");
   bad([](CellOptions& o) { o.nodes[0].rack = "rack"; }, "does not start with '/'");

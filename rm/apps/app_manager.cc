@@ -675,12 +675,21 @@ void ApplicationManager::RefreshAmInputsLocked() {
       }));
 }
 
-void ApplicationManager::JoinAmQueueLocked(RmApp& app, const RmAttempt& attempt) {
+AmApplicant ApplicationManager::AmApplicantOf(const RmApp& app, const RmAttempt& attempt) const {
   AmApplicant applicant;
   applicant.attempt = attempt.id;
   applicant.user = app.submission.user;
-  if (!app.submission.unmanaged_am) applicant.am_resource = app.submission.am_resource;
+  // An unmanaged AM asks for no container; 2.7 and 3.3's FiCaSchedulerApp
+  // count the scheduler's minimum allocation for it against the AM limits
+  // (2.6 counts apps, not AM resources).
+  applicant.am_resource =
+      app.submission.unmanaged_am ? options_.min_allocation : app.submission.am_resource;
   applicant.priority = app.submission.priority;
+  return applicant;
+}
+
+void ApplicationManager::JoinAmQueueLocked(RmApp& app, const RmAttempt& attempt) {
+  AmApplicant applicant = AmApplicantOf(app, attempt);
   applicant.recovering = recovering_;
   RefreshAmInputsLocked();
   ApplyAmPassLocked(am_activation_.Add(app.submission.queue, applicant));
@@ -1198,11 +1207,7 @@ void ApplicationManager::ResumeLocked(RmApp& app, Actions* actions) {
     attempt->next_container_sequence = FirstContainerSequence();
     // Its AM is (or was) running: active in its queue whatever the limits,
     // its AM resource counted.
-    AmApplicant applicant;
-    applicant.attempt = attempt->id;
-    applicant.user = app.submission.user;
-    if (!app.submission.unmanaged_am) applicant.am_resource = app.submission.am_resource;
-    applicant.priority = app.submission.priority;
+    AmApplicant applicant = AmApplicantOf(app, *attempt);
     applicant.recovering = true;
     am_activation_.AddActive(app.submission.queue, applicant);
     if (attempt->am_container.has_value()) {

@@ -299,6 +299,8 @@ class ApplicationManager {
   void RefreshAmInputsLocked() REQUIRES(mu_);
   // The attempt joins its queue's pending attempts; those activated get
   // their AM container asked for.
+  // `attempt` of `app` as the AM activation sees it.
+  AmApplicant AmApplicantOf(const RmApp& app, const RmAttempt& attempt) const;
   void JoinAmQueueLocked(RmApp& app, const RmAttempt& attempt) REQUIRES(mu_);
   // The attempt leaves its queue (if it was in one); others may go.
   void LeaveAmQueueLocked(const ApplicationAttemptId& attempt) REQUIRES(mu_);

@@ -64,11 +64,11 @@ class NodeLabelsCellTest : public ::testing::Test {
     request.mutable_resource()->set_virtual_cores(8);
     request.set_nm_version("3.3.6");
     y::RegisterNodeManagerResponseProto response;
-    ASSERT_TRUE(client_
-                    .Call({"127.0.0.1", daemon_->resource_tracker_port(), kTracker, "yarn",
-                           std::nullopt},
-                          "registerNodeManager", request, &response)
-                    .ok());
+    ASSERT_TRUE(
+        client_
+            .Call({"127.0.0.1", daemon_->resource_tracker_port(), kTracker, "yarn", std::nullopt},
+                  "registerNodeManager", request, &response)
+            .ok());
     ASSERT_EQ(response.nodeaction(), y::NORMAL);
   }
 
@@ -83,9 +83,8 @@ TEST_F(NodeLabelsCellTest, DisabledLabelsAreRefusedWithHadoopsMessage) {
   y::AddToClusterNodeLabelsResponseProto added;
   Status s = client_.Call(Admin(), "addToClusterNodeLabels", add, &added);
   ASSERT_FALSE(s.ok());
-  EXPECT_THAT(s.message(),
-              HasSubstr("Node-label-based scheduling is disabled. Please check "
-                        "yarn.node-labels.enabled"));
+  EXPECT_THAT(s.message(), HasSubstr("Node-label-based scheduling is disabled. Please check "
+                                     "yarn.node-labels.enabled"));
   // The queries answer, empty.
   y::GetClusterNodeLabelsRequestProto request;
   y::GetClusterNodeLabelsResponseProto response;
@@ -163,14 +162,14 @@ TEST_F(NodeLabelsCellTest, AdminLabelsReachClientsAndRest) {
     }
   }
 
-  auto rest = HttpGet("127.0.0.1", daemon_->web_port(), "/ws/v1/cluster/get-node-labels",
-                      {{"Accept", "application/json"}});
+  auto rest = testing::HttpGet("127.0.0.1", daemon_->web_port(), "/ws/v1/cluster/get-node-labels",
+                               {{"Accept", "application/json"}});
   ASSERT_TRUE(rest.ok()) << rest.status().ToString();
   EXPECT_EQ(rest->status, 200);
   EXPECT_THAT(rest->body, HasSubstr("\"nodeLabelsInfo\""));
   EXPECT_THAT(rest->body, HasSubstr("\"name\":\"x\",\"exclusivity\":false"));
-  auto node = HttpGet("127.0.0.1", daemon_->web_port(), "/ws/v1/cluster/nodes/labelled:1",
-                      {{"Accept", "application/json"}});
+  auto node = testing::HttpGet("127.0.0.1", daemon_->web_port(), "/ws/v1/cluster/nodes/labelled:1",
+                               {{"Accept", "application/json"}});
   ASSERT_TRUE(node.ok());
   EXPECT_THAT(node->body, HasSubstr("\"nodeLabels\":[\"x\"]"));
 

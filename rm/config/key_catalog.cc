@@ -654,8 +654,11 @@ const KeySpec kCatalog[] = {
      kNone, kDouble, nullptr, kNoHadoopKey, kNoLabels},
     {"yarn.scheduler.capacity.<queue-path>.accessible-node-labels.<label>.maximum-capacity",
      kIgnored, kNone, kDouble, nullptr, kNoHadoopKey, kNoLabels},
-    {"yarn.scheduler.capacity.<queue-path>.default-node-label-expression", kIgnored, kNone, kText,
-     nullptr, All(""), kNoLabels, "", kWarning},
+    {"yarn.scheduler.capacity.<queue-path>.default-node-label-expression", kHonoured, kRm, kText,
+     "the parent's (root: empty)", All(""),
+     "the partition of the AM containers of the queue's apps that name none (checked against "
+     "accessible-node-labels and the cluster's labels, as SchedulerUtils does); the AM's own "
+     "allocate asks are not labelled yet"},
     {"yarn.scheduler.capacity.<queue-path>.reservable", kIgnored, kNone, kBool, nullptr,
      All("false"), kNoReservations, "false", kWarning},
     {"yarn.scheduler.capacity.<queue-path>.show-reservations-as-queues", kIgnored, kNone, kBool,

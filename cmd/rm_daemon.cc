@@ -142,8 +142,7 @@ Status RmDaemon::BuildServers() {
   auto client_services = std::make_shared<ipc::ServiceRegistry>();
   client_services->Add(client_service_->MakeRpcService());
   // Like Hadoop's RM, 8032 offers TOKEN (RM delegation tokens) and SIMPLE.
-  delegation_provider_ =
-      std::make_unique<am_protocol::RmDelegationTokenSecretProvider>(rm_.get());
+  delegation_provider_ = std::make_unique<am_protocol::RmDelegationTokenSecretProvider>(rm_.get());
   ipc::ServerSessionOptions token_or_simple;
   token_or_simple.token_provider = delegation_provider_.get();
   ASSIGN_OR_RETURN(client_server_, server("ApplicationClientProtocol", addresses_.client,
@@ -218,6 +217,16 @@ Status RmDaemon::RefreshAdminAcls() { return rm_->RefreshAdminAcls(); }
 Status RmDaemon::RefreshQueues() { return rm_->RefreshQueues(); }
 Status RmDaemon::RefreshNodes() { return rm_->RefreshNodes(); }
 void RmDaemon::RefreshGroups() { rm_->RefreshUserToGroups(); }
+Status RmDaemon::AddToClusterNodeLabels(std::vector<rm::ClusterNodeLabel> labels) {
+  return rm_->AddToClusterNodeLabels(std::move(labels));
+}
+Status RmDaemon::RemoveFromClusterNodeLabels(const std::vector<std::string>& labels) {
+  return rm_->RemoveFromClusterNodeLabels(labels);
+}
+Status RmDaemon::ReplaceLabelsOnNodes(const std::map<rm::NodeId, std::set<std::string>>& labels,
+                                      bool fail_on_unknown_nodes) {
+  return rm_->ReplaceLabelsOnNodes(labels, fail_on_unknown_nodes);
+}
 rm::AccessControlList RmDaemon::AdminAcl() const { return rm_->AdminAcl(); }
 std::vector<std::string> RmDaemon::GroupsOf(const std::string& user) const {
   return rm_->GroupsOf(user);

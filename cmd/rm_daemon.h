@@ -69,6 +69,10 @@ class RmDaemon : public am_protocol::AdminActions {
   Status RefreshNodes() override;
   Status RefreshAdminAcls() override;
   void RefreshGroups() override;
+  Status AddToClusterNodeLabels(std::vector<rm::ClusterNodeLabel> labels) override;
+  Status RemoveFromClusterNodeLabels(const std::vector<std::string>& labels) override;
+  Status ReplaceLabelsOnNodes(const std::map<rm::NodeId, std::set<std::string>>& labels,
+                              bool fail_on_unknown_nodes) override;
   rm::AccessControlList AdminAcl() const override;
   std::vector<std::string> GroupsOf(const std::string& user) const override;
 

@@ -16,6 +16,9 @@ inline constexpr char kInvalidApplicationMasterRequest[] =
     "org.apache.hadoop.yarn.exceptions.InvalidApplicationMasterRequestException";
 inline constexpr char kInvalidResourceRequest[] =
     "org.apache.hadoop.yarn.exceptions.InvalidResourceRequestException";
+// A subclass of InvalidResourceRequestException (SchedulerUtils' label checks).
+inline constexpr char kInvalidLabelResourceRequest[] =
+    "org.apache.hadoop.yarn.exceptions.InvalidLabelResourceRequestException";
 inline constexpr char kInvalidResourceBlacklistRequest[] =
     "org.apache.hadoop.yarn.exceptions.InvalidResourceBlacklistRequestException";
 inline constexpr char kInvalidContainerRelease[] =

@@ -9,6 +9,7 @@
 
 #include "base/clock.h"
 #include "scheduler_pool/ids.h"
+#include "scheduler_pool/node_state.h"
 #include "scheduler_pool/resources.h"
 
 namespace spindle::pool {
@@ -35,6 +36,13 @@ struct Ask {
   // YARN's relaxLocality: if false and there are preferences, place only on
   // a preferred node or rack; never "anywhere".
   bool relax_locality = true;
+  // The node-label partition it may be placed in (YARN's node label
+  // expression, node_labels.h). Default: the default partition.
+  LabelId label = kDefaultLabel;
+  // An application master's container: never lent a non-exclusive
+  // partition (3.3 RegularContainerAllocator: "don't allow to allocate AM
+  // container in non-exclusive mode").
+  bool am_container = false;
 
   bool SameKey(const Ask& o) const {
     return priority == o.priority && allocation_request_id == o.allocation_request_id &&

@@ -116,11 +116,13 @@ Result<NodeId> CellState::AddNode(const NodeSpec& spec) {
     node.score = spec.score;
     node.rack = rack;
     node.status = NodeStatus::kRunning;
+    node.label = spec.label;
     part.nodes.push_back(node);
     part.Touch(slot);
     id = NodeId(p, slot);
   }
   ++*least;
+  if (spec.label != kDefaultLabel) labelled_nodes_.fetch_add(1, std::memory_order_relaxed);
   AddCapacity(spec.total, +1);
   topology_version_.fetch_add(1, std::memory_order_acq_rel);
   return id;
@@ -150,6 +152,12 @@ Status CellState::UpdateNode(NodeId id, const NodeUpdate& update) {
   if (update.set_total) node.total = update.total;
   if (update.set_status) node.status = update.status;
   if (update.set_score) node.score = update.score;
+  if (update.set_label && update.label != node.label) {
+    const int64_t delta = static_cast<int64_t>(update.label != kDefaultLabel) -
+                          static_cast<int64_t>(node.label != kDefaultLabel);
+    labelled_nodes_.fetch_add(delta, std::memory_order_relaxed);
+    node.label = update.label;
+  }
   node.overcommitted = !node.allocated.FitsIn(node.total);
   if (node.status == NodeStatus::kRunning) AddCapacity(node.total, +1);
   part.Touch(id.slot());
@@ -172,6 +180,8 @@ Status CellState::RemoveNode(NodeId id) {
     node.allocated = Resource();
     node.status = NodeStatus::kRemoved;
     node.overcommitted = false;
+    if (node.label != kDefaultLabel) labelled_nodes_.fetch_sub(1, std::memory_order_relaxed);
+    node.label = kDefaultLabel;
     part.Touch(id.slot());
   }
   --nodes_per_partition_[id.partition()];
@@ -212,7 +222,8 @@ namespace {
 // Checks one claim against the master copy of its node.
 ClaimOutcome Check(const NodeState& node, const Claim& claim, ConflictMode mode) {
   if (node.status != NodeStatus::kRunning || node.overcommitted) return ClaimOutcome::kNotRunning;
-  if (mode == ConflictMode::kCoarseGrained && node.version != claim.seen_version) {
+  if ((mode == ConflictMode::kCoarseGrained && node.version != claim.seen_version) ||
+      node.label != claim.label) {
     return ClaimOutcome::kChanged;
   }
   if (!node.total.FitsWithin(node.allocated, claim.resource)) return ClaimOutcome::kNoFit;

@@ -136,6 +136,9 @@ class CellState {
   uint64_t partition_version(int partition) const;
   // Bumped whenever a node is added or removed (views rebuild rack indexes).
   uint64_t topology_version() const { return topology_version_.load(std::memory_order_acquire); }
+  // Live nodes outside the default partition: 0 means node labels are not
+  // in use, and placement need not look at them.
+  int64_t labelled_nodes() const { return labelled_nodes_.load(std::memory_order_relaxed); }
   // Total capacity of running nodes, without locking (each dimension is read
   // atomically; the vector as a whole may mix two updates).
   Resource Capacity() const;
@@ -179,6 +182,7 @@ class CellState {
   std::vector<std::string> rack_names_ GUARDED_BY(topology_mu_);
   std::unordered_map<std::string, RackId> racks_ GUARDED_BY(topology_mu_);
   std::atomic<uint64_t> topology_version_{0};
+  std::atomic<int64_t> labelled_nodes_{0};
   // Written under topology_mu_, read without it.
   std::atomic<int64_t> capacity_[kMaxResourceTypes] = {};
 };

@@ -19,6 +19,10 @@ enum class NodeStatus : uint8_t {
 };
 const char* NodeStatusName(NodeStatus status);
 
+// A node-label partition (node_labels.h); kDefaultLabel is YARN's "".
+using LabelId = uint16_t;
+inline constexpr LabelId kDefaultLabel = 0;
+
 // What the RM knows of a node when it registers.
 struct NodeSpec {
   Resource total;
@@ -27,6 +31,8 @@ struct NodeSpec {
   // Slot-quality score: higher is better (quality-first samples by it).
   // Default: 1.0.
   double score = 1.0;
+  // Its node-label partition. Default: the default partition.
+  LabelId label = kDefaultLabel;
 };
 
 // A change reported by a node heartbeat or the admin; unset fields keep
@@ -38,6 +44,8 @@ struct NodeUpdate {
   NodeStatus status = NodeStatus::kRunning;  // kRemoved is not allowed here
   bool set_score = false;
   double score = 0;
+  bool set_label = false;
+  LabelId label = kDefaultLabel;
 };
 
 struct NodeState {
@@ -48,6 +56,8 @@ struct NodeState {
   double score = 1.0;
   RackId rack;
   NodeStatus status = NodeStatus::kRemoved;
+  // The node-label partition it belongs to (node_labels.h).
+  LabelId label = kDefaultLabel;
   // Set when a capacity change or a recovered container
   // (CellState::Recover) left allocated > total; cleared once the node fits
   // again. While set, the node takes no claims.

@@ -409,16 +409,7 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
         continue;
       }
       choices_.clear();
-      const AppState& app = *pick.app;
-      const bool blacklisted = !app.blacklist_nodes.empty() || !app.blacklist_racks.empty();
-      if (blacklisted) {
-        for (NodeId n : app.blacklist_nodes) view_.Hide(n);
-        for (RackId r : app.blacklist_racks) {
-          for (NodeId n : view_.NodesInRack(r)) view_.Hide(n);
-        }
-      }
-      int64_t placed = PlaceWithLocality(ask.ask, granted, strategy_.get(), sctx, &choices_);
-      if (blacklisted) view_.UnhideAll();
+      int64_t placed = PlaceInPartition(*pick.app, ask.ask, granted, sctx);
       if (gang && placed < granted) {
         // A gang goes whole or not at all: give the view back its nodes.
         for (size_t i = choices_.size(); i-- > 0;) view_.Unclaim(choices_[i].node, unit);
@@ -427,7 +418,9 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
       }
       if (placed < granted) ctx_.queues->Release(queue, unit * (granted - placed), user);
       for (const Choice& c : choices_) {
-        txn_.claims.push_back(Claim{c.node, unit, c.seen_version});
+        const NodeState* seen = view_.Find(c.node);
+        txn_.claims.push_back(
+            Claim{c.node, unit, c.seen_version, seen != nullptr ? seen->label : kDefaultLabel});
         meta_.push_back(ClaimMeta{pick.app, pick.ask, c.locality});
       }
       ask.in_flight += placed;
@@ -441,6 +434,47 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
     }
     if (!txn_.claims.empty()) conflicts += CommitPending(result);
     if (conflicts == 0) break;
+  }
+}
+
+int64_t Scheduler::PlaceInPartition(const AppState& app, const Ask& ask, int64_t count,
+                                    StrategyContext& sctx) {
+  // Labels not in use (no labelled node, a default-partition ask): nothing
+  // to hide beyond the blacklist.
+  const bool partitioned = ask.label != kDefaultLabel || ctx_.cell->labelled_nodes() > 0;
+  const bool blacklisted = !app.blacklist_nodes.empty() || !app.blacklist_racks.empty();
+  auto hide_blacklist = [&] {
+    for (NodeId n : app.blacklist_nodes) view_.Hide(n);
+    for (RackId r : app.blacklist_racks) {
+      for (NodeId n : view_.NodesInRack(r)) view_.Hide(n);
+    }
+  };
+  if (blacklisted) hide_blacklist();
+  if (partitioned) HideOtherPartitions(ask.label, /*lent=*/false);
+  int64_t placed = PlaceWithLocality(ask, count, strategy_.get(), sctx, &choices_);
+  if (blacklisted || partitioned) view_.UnhideAll();
+  // 2.8+ (RegularContainerAllocator, IGNORE_PARTITION_EXCLUSIVITY): a
+  // default-partition ask goes to a non-exclusive partition only once the
+  // default partition has no room for it ("non-partitioned resource request
+  // should be scheduled to non-partitioned partition first"), and only
+  // while no ask of that partition waits.
+  if (placed < count && partitioned && ask.label == kDefaultLabel && !ask.am_container) {
+    if (blacklisted) hide_blacklist();
+    HideOtherPartitions(kDefaultLabel, /*lent=*/true);
+    placed += PlaceWithLocality(ask, count - placed, strategy_.get(), sctx, &choices_);
+    view_.UnhideAll();
+  }
+  return placed;
+}
+
+void Scheduler::HideOtherPartitions(LabelId label, bool lent) {
+  for (int p = 0; p < view_.num_partitions(); ++p) {
+    const std::vector<NodeState>& nodes = view_.partition(p).nodes;
+    for (size_t slot = 0; slot < nodes.size(); ++slot) {
+      const LabelId node_label = nodes[slot].label;
+      const bool usable = lent ? ctx_.labels->Lends(node_label) : node_label == label;
+      if (!usable) view_.Hide(NodeId(static_cast<uint32_t>(p), static_cast<uint32_t>(slot)));
+    }
   }
 }
 

@@ -34,6 +34,7 @@
 #include "scheduler_pool/cell_state.h"
 #include "scheduler_pool/cell_view.h"
 #include "scheduler_pool/metrics.h"
+#include "scheduler_pool/node_labels.h"
 #include "scheduler_pool/pending.h"
 #include "scheduler_pool/policy/scheduling_policy.h"
 #include "scheduler_pool/pool_options.h"
@@ -50,6 +51,9 @@ struct SchedulerContext {
   QueueLedger* queues = nullptr;
   const Clock* clock = nullptr;
   const SyncSchedule* schedule = nullptr;
+  // The pool's node-label partitions (exclusivity, waiting asks). Required
+  // once an ask or a node has a label.
+  NodeLabelTable* labels = nullptr;
   MetricsSeries* series = nullptr;  // the pool's time series (may be null)
   // Slot 0 of the sync schedule and second 0 of the time series.
   TimePoint epoch;
@@ -145,6 +149,15 @@ class Scheduler {
   // Tells the ledger whether the app has pending asks (its user is active
   // in its queue while one of its apps has).
   void SyncUserActivity(AppState* app);
+  // Places up to `count` tasks of `ask` on nodes of its partition (and, for
+  // a default-partition ask, then on idle non-exclusive partitions), the
+  // app's blacklist hidden.
+  int64_t PlaceInPartition(const AppState& app, const Ask& ask, int64_t count,
+                           StrategyContext& sctx);
+  // Hides (CellView::Hide) every node the ask of `label` may not use: in
+  // `lent` mode, every node but those of non-exclusive partitions that lend
+  // now; otherwise every node outside `label`.
+  void HideOtherPartitions(LabelId label, bool lent);
   int64_t SyncDue(TimePoint now);
   void UpdateFreshnessOrder();
   TimePoint NextSyncTime(TimePoint now) const;

@@ -56,6 +56,7 @@ Result<std::unique_ptr<SchedulerPool>> SchedulerPool::Create(const PoolOptions& 
   ctx.queues = &pool->queues_;
   ctx.clock = clock;
   ctx.schedule = pool->schedule_.get();
+  ctx.labels = &pool->labels_;
   ctx.series = &pool->series_;
   ctx.epoch = pool->epoch_;
   for (int i = 0; i < n; ++i) {
@@ -135,7 +136,7 @@ Status SchedulerPool::AddApp(const AppSpec& spec) {
   const int s = pinning_.SchedulerFor(spec.id, queue_name);
   {
     MutexLock lock(&apps_mu_);
-    if (!apps_.emplace(spec.id, AppEntry{s, spec.queue, spec.user}).second) {
+    if (!apps_.emplace(spec.id, AppEntry{s, spec.queue, spec.user, {}}).second) {
       return Status::AlreadyExists("application " + std::to_string(spec.id.value()) +
                                    " already added");
     }
@@ -153,6 +154,7 @@ Status SchedulerPool::RemoveApp(AppId app) {
       return Status::NotFound("application " + std::to_string(app.value()) + " not found");
     }
     s = it->second.scheduler;
+    for (const auto& [key, label] : it->second.labelled_asks) labels_.AddWaiting(label, -1);
     apps_.erase(it);
   }
   const std::vector<Placement> untaken = schedulers_[static_cast<size_t>(s)]->RemoveApp(app);
@@ -198,10 +200,36 @@ Status SchedulerPool::SetAsks(AppId app, std::vector<Ask> asks) {
       return Status::InvalidArgument("ask capability must be positive: " + a.capability.ToString());
     }
   }
-  const int s = SchedulerOfApp(app);
-  if (s < 0) return Status::NotFound("application " + std::to_string(app.value()) + " not found");
+  int s = -1;
+  {
+    MutexLock lock(&apps_mu_);
+    auto it = apps_.find(app);
+    if (it == apps_.end()) {
+      return Status::NotFound("application " + std::to_string(app.value()) + " not found");
+    }
+    s = it->second.scheduler;
+    CountLabelledAsks(&it->second, asks);
+  }
   schedulers_[static_cast<size_t>(s)]->SetAsks(app, std::move(asks));
   return Status::OK();
+}
+
+void SchedulerPool::CountLabelledAsks(AppEntry* entry, const std::vector<Ask>& asks) {
+  std::vector<std::pair<AskKey, LabelId>>& labelled = entry->labelled_asks;
+  for (const Ask& a : asks) {
+    if (a.label == kDefaultLabel && labelled.empty()) continue;  // labels not in use
+    const AskKey key = AskKey::Of(a);
+    auto known = std::find_if(labelled.begin(), labelled.end(),
+                              [&key](const auto& known_ask) { return known_ask.first == key; });
+    if (known != labelled.end()) {
+      labels_.AddWaiting(known->second, -1);
+      labelled.erase(known);
+    }
+    if (a.label != kDefaultLabel && a.count > 0) {
+      labelled.emplace_back(key, a.label);
+      labels_.AddWaiting(a.label, +1);
+    }
+  }
 }
 
 Status SchedulerPool::SetBlacklist(AppId app, std::vector<NodeId> nodes,

@@ -36,6 +36,7 @@
 #include "scheduler_pool/ask.h"
 #include "scheduler_pool/cell_state.h"
 #include "scheduler_pool/metrics.h"
+#include "scheduler_pool/node_labels.h"
 #include "scheduler_pool/pinning.h"
 #include "scheduler_pool/policy/scheduling_policy.h"
 #include "scheduler_pool/pool_options.h"
@@ -82,6 +83,12 @@ class SchedulerPool {
   // The id of the user called `name` (an application's owner, for
   // AppSpec::user), the same for the same name for the pool's life.
   UserId InternUser(std::string_view name) EXCLUDES(users_mu_);
+
+  // ---- Node-label partitions (node_labels.h) ----
+  // The id of the partition called `name` ("": the default partition).
+  LabelId InternLabel(std::string_view name) { return labels_.Intern(name); }
+  void SetLabelExclusive(LabelId label, bool exclusive) { labels_.SetExclusive(label, exclusive); }
+  const NodeLabelTable& labels() const { return labels_; }
 
   // ---- Nodes (registration and heartbeats) ----
   Result<NodeId> AddNode(const NodeSpec& spec) { return cell_->AddNode(spec); }
@@ -192,6 +199,7 @@ class SchedulerPool {
   const TimePoint epoch_;
   std::unique_ptr<CellState> cell_;
   QueueLedger queues_;
+  NodeLabelTable labels_;
   MetricsSeries series_;
   std::unique_ptr<SyncSchedule> schedule_;
   Pinning pinning_;
@@ -201,12 +209,18 @@ class SchedulerPool {
     int scheduler = -1;
     QueueId queue;  // its current queue (kept by AddApp/UpdateApp)
     UserId user;    // as added
+    // Its ask keys outside the default partition with a total above zero:
+    // each counts as waiting for its label (NodeLabelTable::AddWaiting).
+    std::vector<std::pair<AskKey, LabelId>> labelled_asks;
   };
 
   // Lock order: apps_mu_ before the cell state's, the ledger's and the
   // schedulers' mutexes (only RecoverPlacement holds it across them).
   mutable Mutex apps_mu_;
   std::unordered_map<AppId, AppEntry> apps_ GUARDED_BY(apps_mu_);
+  // Keeps the app's labelled ask keys and the labels' waiting counts as
+  // SetAsks changes them.
+  void CountLabelledAsks(AppEntry* entry, const std::vector<Ask>& asks) REQUIRES(apps_mu_);
   // Ids of recovered placements: bit 63 set, so they never meet the
   // schedulers' (scheduler index << 44 | sequence).
   std::atomic<uint64_t> next_recovered_{0};

@@ -31,6 +31,9 @@ struct Claim {
   // second seen_version + 1 (its view counts its own first claim), which is
   // what the cell state's version will be once the first claim is applied.
   uint64_t seen_version = 0;
+  // The node's partition in the claimant's view: a node moved to another
+  // partition since (the admin relabelled it) refuses the claim (kChanged).
+  LabelId label = kDefaultLabel;
 };
 
 struct Transaction {

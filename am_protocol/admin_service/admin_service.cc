@@ -10,15 +10,16 @@ namespace spindle::am_protocol {
 namespace y = hadoop::yarn;
 
 namespace {
-// Registers an ACL-checked method whose work is `action()`.
+using AdminCheck = std::function<Status(const ipc::ConnectionIdentity&, const std::string&)>;
+
+// Registers an ACL-checked method whose work is `action(request)`.
 template <typename Req, typename Resp>
-void AddAdminMethod(ipc::RpcService* service, const std::string& name,
-                    std::function<Status(const ipc::ConnectionIdentity&, const std::string&)> check,
-                    std::function<Status()> action) {
+void AddAdminRequestMethod(ipc::RpcService* service, const std::string& name, AdminCheck check,
+                           std::function<Status(const Req&)> action) {
   service->AddMethod<Req, Resp>(
-      name, [check, action, name](const ipc::ConnectionIdentity& who, const Req&, Resp*) {
+      name, [check, action, name](const ipc::ConnectionIdentity& who, const Req& request, Resp*) {
         RETURN_NOT_OK(check(who, name));
-        Status s = action();
+        Status s = action(request);
         if (s.ok()) {
           LOG(INFO) << "admin " << who.user << " called " << name;
         } else {
@@ -26,6 +27,37 @@ void AddAdminMethod(ipc::RpcService* service, const std::string& name,
         }
         return s;
       });
+}
+
+// Registers an ACL-checked method whose work is `action()`.
+template <typename Req, typename Resp>
+void AddAdminMethod(ipc::RpcService* service, const std::string& name, AdminCheck check,
+                    std::function<Status()> action) {
+  AddAdminRequestMethod<Req, Resp>(service, name, std::move(check),
+                                   [action](const Req&) { return action(); });
+}
+
+// AddToClusterNodeLabelsRequestPBImpl (3.3): the NodeLabelProto list, or
+// when it is empty the names of a 2.6/2.7 client, exclusive.
+std::vector<rm::ClusterNodeLabel> LabelsOf(const y::AddToClusterNodeLabelsRequestProto& request) {
+  std::vector<rm::ClusterNodeLabel> labels;
+  for (const auto& label : request.nodelabels()) {
+    labels.push_back({label.name(), label.isexclusive()});
+  }
+  if (labels.empty()) {
+    for (const auto& name : request.deprecatednodelabels()) labels.push_back({name, true});
+  }
+  return labels;
+}
+
+std::map<rm::NodeId, std::set<std::string>> NodeToLabelsOf(
+    const y::ReplaceLabelsOnNodeRequestProto& request) {
+  std::map<rm::NodeId, std::set<std::string>> out;
+  for (const auto& entry : request.nodetolabels()) {
+    auto& labels = out[rm::NodeId{entry.nodeid().host(), entry.nodeid().port()}];
+    labels.insert(entry.nodelabels().begin(), entry.nodelabels().end());
+  }
+  return out;
 }
 }  // namespace
 
@@ -64,6 +96,25 @@ std::unique_ptr<ipc::RpcService> AdminService::MakeRpcService() {
       service.get(), "refreshSuperUserGroupsConfiguration", check, [] { return Status::OK(); });
   AddAdminMethod<y::RefreshServiceAclsRequestProto, y::RefreshServiceAclsResponseProto>(
       service.get(), "refreshServiceAcls", check, [] { return Status::OK(); });
+  AddAdminRequestMethod<y::AddToClusterNodeLabelsRequestProto,
+                        y::AddToClusterNodeLabelsResponseProto>(
+      service.get(), "addToClusterNodeLabels", check,
+      [this](const y::AddToClusterNodeLabelsRequestProto& request) {
+        return actions_->AddToClusterNodeLabels(LabelsOf(request));
+      });
+  AddAdminRequestMethod<y::RemoveFromClusterNodeLabelsRequestProto,
+                        y::RemoveFromClusterNodeLabelsResponseProto>(
+      service.get(), "removeFromClusterNodeLabels", check,
+      [this](const y::RemoveFromClusterNodeLabelsRequestProto& request) {
+        return actions_->RemoveFromClusterNodeLabels(
+            {request.nodelabels().begin(), request.nodelabels().end()});
+      });
+  AddAdminRequestMethod<y::ReplaceLabelsOnNodeRequestProto, y::ReplaceLabelsOnNodeResponseProto>(
+      service.get(), "replaceLabelsOnNodes", check,
+      [this](const y::ReplaceLabelsOnNodeRequestProto& request) {
+        return actions_->ReplaceLabelsOnNodes(NodeToLabelsOf(request),
+                                              request.failonunknownnodes());
+      });
   service->AddMethod<y::GetGroupsForUserRequestProto, y::GetGroupsForUserResponseProto>(
       "getGroupsForUser",
       [this](const ipc::ConnectionIdentity&, const y::GetGroupsForUserRequestProto& request,

@@ -1,18 +1,24 @@
 // AdminService: ResourceManagerAdministrationProtocol on port 8033 (`yarn
 // rmadmin`): refreshQueues, refreshNodes, refreshAdminAcls,
 // refreshSuperUserGroupsConfiguration, refreshUserToGroupsMappings,
-// refreshServiceAcls and getGroupsForUser. Every call but getGroupsForUser
+// refreshServiceAcls, getGroupsForUser and the node-label methods
+// (addToClusterNodeLabels, removeFromClusterNodeLabels,
+// replaceLabelsOnNodes; 2.6/2.7 clients send label names where 2.8+ send
+// NodeLabelProto, both are taken). Every call but getGroupsForUser
 // is checked against yarn.admin.acl, as Hadoop's AdminService does.
 //
 // Thread contract: handlers run concurrently; AdminActions must be
 // thread-safe.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "base/result.h"
+#include "rm/nodes/node_labels.h"
 #include "rm/queues/access_control_list.h"
 #include "wire/ipc/rpc_service.h"
 
@@ -34,6 +40,12 @@ class AdminActions {
   virtual Status RefreshAdminAcls() = 0;
   // Forgets cached group memberships.
   virtual void RefreshGroups() = 0;
+  // addToClusterNodeLabels / removeFromClusterNodeLabels /
+  // replaceLabelsOnNodes (ResourceManager's node-label methods).
+  virtual Status AddToClusterNodeLabels(std::vector<rm::ClusterNodeLabel> labels) = 0;
+  virtual Status RemoveFromClusterNodeLabels(const std::vector<std::string>& labels) = 0;
+  virtual Status ReplaceLabelsOnNodes(const std::map<rm::NodeId, std::set<std::string>>& labels,
+                                      bool fail_on_unknown_nodes) = 0;
   virtual rm::AccessControlList AdminAcl() const = 0;
   virtual std::vector<std::string> GroupsOf(const std::string& user) const = 0;
 };

@@ -656,11 +656,6 @@ Status ClientRmService::GetClusterNodes(const Who&, const y::GetClusterNodesRequ
   return Status::OK();
 }
 
-Status ClientRmService::GetClusterNodeLabels(const Who&, const y::GetClusterNodeLabelsRequestProto&,
-                                             y::GetClusterNodeLabelsResponseProto*) {
-  return Status::OK();
-}
-
 Status ClientRmService::GetResourceTypeInfo(const Who&,
                                             const y::GetAllResourceTypeInfoRequestProto&,
                                             y::GetAllResourceTypeInfoResponseProto* response) {

@@ -17,7 +17,7 @@
 //   moveApplicationAcrossQueues (checked, then refused: YarnException),
 //   updateApplicationPriority (capped at yarn.cluster.max-application-priority;
 //   a real change is refused), failApplicationAttempt (finished attempts
-//   only), getClusterNodeLabels (none), getResourceTypeInfo,
+//   only), getClusterNodeLabels (the RM's labels), getResourceTypeInfo,
 //   getResourceProfiles / getResourceProfile (YARNFeatureNotEnabledException,
 //   which DistributedShell's client expects when profiles are off),
 //   getDelegationToken / renewDelegationToken / cancelDelegationToken (the
@@ -25,9 +25,10 @@
 //   too),
 //   updateApplicationTimeouts (the LIFETIME, watched by the app manager),
 //   signalToContainer (queued for the container's node's next heartbeat),
-//   getNodeToLabels / getLabelsToNodes / getClusterNodeAttributes /
-//   getAttributesToNodes / getNodesToAttributes (Spindle has no node labels
-//   or attributes: the empty answers Hadoop 3.3 gives without any),
+//   getNodeToLabels / getLabelsToNodes (the RM's label maps),
+//   getClusterNodeAttributes / getAttributesToNodes / getNodesToAttributes
+//   (Spindle has no node attributes: the empty answers Hadoop 3.3 gives
+//   without any),
 //   getNewReservation / submitReservation / updateReservation /
 //   deleteReservation / listReservations (the YarnException of Hadoop 3.3
 //   with the reservation system off).

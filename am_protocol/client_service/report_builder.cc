@@ -315,6 +315,9 @@ void ReportBuilder::NodeReport(const rm::NodeReport& node, y::NodeReportProto* r
   r->set_node_state(ToProto(node.state));
   r->set_health_report(node.health_report);
   r->set_last_health_report_time(node.last_health_report_ms);
+  // NodeReport.node_labels (10): the node's labels (RMServerUtils /
+  // ClientRMService.createNodeReports take them from the label manager).
+  for (const auto& label : node.labels) r->add_node_labels(label);
   // What the node's last heartbeat measured, when it measured anything
   // (NodeReportPBImpl sets them only when present).
   auto utilization = [](const rm::ResourceUtilization& u, y::ResourceUtilizationProto* proto) {

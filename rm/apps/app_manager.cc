@@ -439,12 +439,7 @@ void ApplicationManager::Tick() {
           if (!node.has_value()) {
             // The node left between commit and pick-up: ask again.
             pool_->Release(p).PermitUnchecked();
-            pool::Ask ask;
-            ask.priority = 0;
-            ask.allocation_request_id = kAmAllocationRequestId;
-            ask.capability = app.submission.am_resource;
-            ask.count = 1;
-            pool_->SetAsks(app.pool_app, {ask}).PermitUnchecked();
+            pool_->SetAsks(app.pool_app, {AmAskOf(app)}).PermitUnchecked();
             continue;
           }
           AmContainer am;
@@ -573,15 +568,23 @@ void ApplicationManager::StartAttemptLocked(RmApp& app, Actions* actions) {
   JoinAmQueueLocked(app, app.attempts.back());
 }
 
-void ApplicationManager::AskForAmContainerLocked(RmApp& app) {
-  const RmAttempt* current = app.current_attempt();
-  if (current == nullptr || current->state != AttemptState::kScheduled) return;
+pool::Ask ApplicationManager::AmAskOf(const RmApp& app) const {
   pool::Ask ask;
   ask.priority = 0;
   ask.allocation_request_id = kAmAllocationRequestId;
   ask.capability = app.submission.am_resource;
   ask.count = 1;
-  Status asked = pool_->SetAsks(app.pool_app, {ask});
+  // In the partition its label expression resolved to, never lent a
+  // non-exclusive one.
+  ask.label = pool_->InternLabel(app.submission.am_partition);
+  ask.am_container = true;
+  return ask;
+}
+
+void ApplicationManager::AskForAmContainerLocked(RmApp& app) {
+  const RmAttempt* current = app.current_attempt();
+  if (current == nullptr || current->state != AttemptState::kScheduled) return;
+  Status asked = pool_->SetAsks(app.pool_app, {AmAskOf(app)});
   if (!asked.ok()) {
     LOG(ERROR) << "cannot ask for the AM container of " << current->id.ToString() << ": "
                << asked.ToString();

@@ -310,6 +310,8 @@ class ApplicationManager {
   void ApplyAmPassLocked(const AmActivationPass& pass) REQUIRES(mu_);
   // Asks the pool for the AM container of `app`'s current attempt.
   void AskForAmContainerLocked(RmApp& app) REQUIRES(mu_);
+  // The pool ask of the app's AM container (in its am_partition).
+  pool::Ask AmAskOf(const RmApp& app) const;
   bool DrainingLocked(const CsQueue& queue) const REQUIRES(mu_);
 
   const ApplicationManagerOptions options_;

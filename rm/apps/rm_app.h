@@ -53,6 +53,12 @@ struct Submission {
   // longer ago no longer count toward max_attempts. <= 0: all count.
   int64_t attempt_failures_validity_interval_ms = -1;
   pool::Resource am_resource;
+  // The AM container's node label expression as submitted (its ANY
+  // request's, else the context's); unset: none.
+  std::optional<std::string> am_label_expression;
+  // The partition the AM container is placed in, resolved against its queue
+  // at submission (rm/core/label_expression.h); "": the default partition.
+  std::string am_partition;
   // The context's applicationTimeouts LIFETIME, in seconds; 0: none (the
   // translator refuses values <= 0, as Hadoop does).
   int64_t lifetime_seconds = 0;

@@ -43,7 +43,8 @@ constexpr char kNoHa[] =
 constexpr char kNoZooKeeper[] =
     "Spindle uses no ZooKeeper (no ZKRMStateStore, no leader election): it does not read it";
 constexpr char kNoLabels[] =
-    "node labels are not implemented: label capacities and expressions are not applied";
+    "per-label queue capacities and label expressions of queues are not applied (cluster labels "
+    "and node partitions are; labels are kept in the RM's state store)";
 constexpr char kNoPreemption[] =
     "preemption is not implemented (see yarn.resourcemanager.scheduler.monitor.enable)";
 constexpr char kNoReservations[] =
@@ -655,13 +656,16 @@ const KeySpec kCatalog[] = {
      "* on root, the parent's below",
      {"* on root, the parent's below", "* on root, the parent's below",
       "* on root, the parent's below"},
-     "shown in queue reports; node labels themselves are not implemented"},
+     "shown in queue reports; a label a queue names cannot be removed from the cluster"},
     {"yarn.scheduler.capacity.<queue-path>.accessible-node-labels.<label>.capacity", kIgnored,
      kNone, kDouble, nullptr, kNoHadoopKey, kNoLabels},
     {"yarn.scheduler.capacity.<queue-path>.accessible-node-labels.<label>.maximum-capacity",
      kIgnored, kNone, kDouble, nullptr, kNoHadoopKey, kNoLabels},
-    {"yarn.scheduler.capacity.<queue-path>.default-node-label-expression", kIgnored, kNone, kText,
-     nullptr, All(""), kNoLabels, "", kWarning},
+    {"yarn.scheduler.capacity.<queue-path>.default-node-label-expression", kHonoured, kRm, kText,
+     "the parent's (root: empty)", All(""),
+     "the partition of the AM containers of the queue's apps that name none (checked against "
+     "accessible-node-labels and the cluster's labels, as SchedulerUtils does); the AM's own "
+     "allocate asks are not labelled yet"},
     {"yarn.scheduler.capacity.<queue-path>.reservable", kIgnored, kNone, kBool, nullptr,
      All("false"), kNoReservations, "false", kWarning},
     {"yarn.scheduler.capacity.<queue-path>.show-reservations-as-queues", kIgnored, kNone, kBool,
@@ -817,17 +821,14 @@ const KeySpec kCatalog[] = {
      "Spindle reads only its --conf directory: a configuration kept in a file system "
      "(FileSystemBasedConfigurationProvider) is not read"},
     {"yarn.node-labels.enabled",
-     kUnsupported,
-     kNone,
+     kHonoured,
+     kRm,
      kBool,
-     nullptr,
-     {nullptr, "false", "false"},
-     "Spindle has no node labels",
      "false",
-     kWarning,
-     false,
-     "node labels are not implemented: label expressions of asks and queues are not applied, and "
-     "containers may land on any node"},
+     {nullptr, "false", "false"},
+     "cluster node labels (rmadmin -addToClusterNodeLabels / -replaceLabelsOnNode) are accepted, "
+     "kept in the state store and applied as pool partitions; off, they are refused with "
+     "Hadoop's message (2.6 has no switch: always on)"},
     {"yarn.node-labels.*", kIgnored, kNone, kText, nullptr, kNoHadoopKey, kNoLabels, nullptr,
      kNote},
     {"yarn.resourcemanager.reservation-system.enable", kUnsupported, kNone, kBool, nullptr,

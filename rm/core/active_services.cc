@@ -107,6 +107,8 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
   ASSIGN_OR_RETURN(pool_, pool::SchedulerPool::Create(settings.pool, clock));
   RefreshPoolQueues(/*force=*/true);
   nodes_ = std::make_unique<NodeRegistry>(settings.nodes, pool_.get(), clock);
+  node_labels_ = std::make_unique<NodeLabels>(settings.node_labels);
+  if (recovered->node_labels.has_value()) node_labels_->Restore(*recovered->node_labels);
   containers_ = std::make_unique<ContainerRegistry>(pool_.get());
 
   // Recovered keys keep the tokens of the previous run valid.

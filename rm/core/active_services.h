@@ -35,6 +35,7 @@
 #include "rm/core/attempt_allocator.h"
 #include "rm/core/core_settings.h"
 #include "rm/core/node_tracker.h"
+#include "rm/nodes/node_labels.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/queue_manager.h"
 #include "rm/recovery/rm_state.h"
@@ -98,6 +99,8 @@ class ActiveServices {
   ContainerRegistry& containers() { return *containers_; }
   pool::SchedulerPool& pool() { return *pool_; }
   NodeTracker& node_tracker() { return *node_tracker_; }
+  // The cluster's node labels, as the store had them at activation.
+  NodeLabels& node_labels() { return *node_labels_; }
   // The AM path: register/allocate/finish of an attempt.
   AttemptAllocator& attempt_allocator() { return *attempt_allocator_; }
   SecretManagers secrets() const {
@@ -144,6 +147,7 @@ class ActiveServices {
 
   std::unique_ptr<pool::SchedulerPool> pool_;
   std::unique_ptr<NodeRegistry> nodes_;
+  std::unique_ptr<NodeLabels> node_labels_;
   std::unique_ptr<ContainerRegistry> containers_;
   std::unique_ptr<AmrmTokenSecretManager> amrm_tokens_;
   std::unique_ptr<ContainerTokenSecretManager> container_tokens_;

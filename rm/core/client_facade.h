@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,7 @@
 #include "rm/core/ha_state.h"
 #include "rm/core/pool_report.h"
 #include "rm/core/queue_statistics.h"
+#include "rm/nodes/node_labels.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/group_mapping.h"
 #include "rm/queues/queue_tree.h"
@@ -100,6 +102,17 @@ class ClientFacade {
   virtual ClusterResources ClusterResourceReport() const = 0;
   // The scheduler pool's figures; nullopt while standby.
   virtual std::optional<PoolReport> PoolStatus() const = 0;
+
+  // ---- Node labels (rm/nodes/node_labels.h; StandbyException while
+  // standby). Hadoop answers them whether labels are enabled or not (empty
+  // when none were added). ----
+  // getClusterNodeLabels.
+  virtual Result<std::vector<ClusterNodeLabel>> ClusterNodeLabels() const = 0;
+  // getNodeToLabels: the nodes (and hosts, as host:0) that carry a label.
+  virtual Result<std::map<NodeId, std::set<std::string>>> NodeToLabels() const = 0;
+  // getLabelsToNodes: per label (all, or those in `only`), its nodes.
+  virtual Result<std::map<std::string, std::set<NodeId>>> LabelsToNodes(
+      const std::set<std::string>& only) const = 0;
 
   // ---- Tokens (StandbyException while standby) ----
   // The AMRMToken of an attempt (an unmanaged AM's owner gets it in the

@@ -62,6 +62,11 @@ Status ReadApplicationOptions(const Configuration& conf, CoreSettings* s) {
     // RMAppImpl: a threshold outside [0, 1] falls back to the default.
     apps.am_blacklist_disable_threshold = threshold < 0 || threshold > 1 ? 0.2 : threshold;
   }
+  if (s->line == HadoopLine::k2_6) {
+    s->node_labels.enabled = true;  // 2.6 CommonNodeLabelsManager: no switch
+  } else {
+    ASSIGN_OR_RETURN(s->node_labels.enabled, conf.GetBool("yarn.node-labels.enabled", false));
+  }
   ASSIGN_OR_RETURN(apps.am_expiry,
                    Millis(conf, "yarn.am.liveness-monitor.expiry-interval-ms", 600000));
   // capacity-scheduler.xml; an unknown class fails the start, as in Hadoop.

@@ -16,6 +16,7 @@
 #include "rm/apps/app_manager.h"
 #include "rm/config/configuration.h"
 #include "rm/config/hadoop_line.h"
+#include "rm/nodes/node_labels.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/os_group_mapping.h"
 #include "rm/recovery/recovery_config.h"
@@ -54,6 +55,9 @@ struct CoreSettings {
   std::string admin_acl = "*";
   // yarn.acl.enable. Default: false.
   bool acl_enabled = false;
+  // yarn.node-labels.enabled (2.7+; default false). Hadoop 2.6 has no such
+  // key: its labels are always enabled.
+  NodeLabelsOptions node_labels;
 
   const HadoopLineTraits& hadoop() const { return TraitsOf(line); }
 

@@ -159,15 +159,52 @@ std::vector<NodeReport> RegistryFacade::NodeReports() const {
                                              ? parts_.containers->LiveCountByNode()
                                              : std::map<NodeId, int32_t>{};
   std::vector<NodeReport> out = parts_.nodes->Nodes();
-  for (NodeReport& node : out) node = WithLiveCount(std::move(node), live);
+  for (NodeReport& node : out) node = WithLabels(WithLiveCount(std::move(node), live));
   return out;
 }
 
 std::optional<NodeReport> RegistryFacade::NodeReportOf(const NodeId& node) const {
   if (parts_.nodes == nullptr) return std::nullopt;
   std::optional<NodeReport> report = parts_.nodes->Get(node);
-  if (!report.has_value() || parts_.containers == nullptr) return report;
-  return WithLiveCount(std::move(*report), parts_.containers->LiveCountByNode());
+  if (!report.has_value()) return report;
+  if (parts_.containers == nullptr) return WithLabels(std::move(*report));
+  return WithLabels(WithLiveCount(std::move(*report), parts_.containers->LiveCountByNode()));
+}
+
+NodeReport RegistryFacade::WithLabels(NodeReport report) const {
+  if (parts_.node_labels == nullptr) return report;
+  const std::set<std::string> labels = parts_.node_labels->LabelsOf(report.info.id);
+  report.labels.assign(labels.begin(), labels.end());
+  return report;
+}
+
+std::vector<NodeId> RegistryFacade::SchedulableNodes() const {
+  std::vector<NodeId> out;
+  if (parts_.nodes == nullptr) return out;
+  // RMNodeLabelsManager.activateNode/deactivateNode follow the scheduler's
+  // node added/removed events: running and decommissioning nodes.
+  for (const NodeReport& node : parts_.nodes->Nodes()) {
+    if (node.state == NodeState::kRunning || node.state == NodeState::kDecommissioning) {
+      out.push_back(node.info.id);
+    }
+  }
+  return out;
+}
+
+Result<std::vector<ClusterNodeLabel>> RegistryFacade::ClusterNodeLabels() const {
+  if (parts_.node_labels == nullptr) return std::vector<ClusterNodeLabel>{};
+  return parts_.node_labels->ClusterLabels();
+}
+
+Result<std::map<NodeId, std::set<std::string>>> RegistryFacade::NodeToLabels() const {
+  if (parts_.node_labels == nullptr) return std::map<NodeId, std::set<std::string>>{};
+  return parts_.node_labels->NodeToLabels(SchedulableNodes());
+}
+
+Result<std::map<std::string, std::set<NodeId>>> RegistryFacade::LabelsToNodes(
+    const std::set<std::string>& only) const {
+  if (parts_.node_labels == nullptr) return std::map<std::string, std::set<NodeId>>{};
+  return parts_.node_labels->LabelsToNodes(SchedulableNodes(), only);
 }
 
 ClusterNodeCounts RegistryFacade::NodeCounts() const {

@@ -35,6 +35,8 @@ struct RegistryFacadeParts {
   // Optional: without them the token methods answer a YarnException.
   AmrmTokenSecretManager* amrm_tokens = nullptr;
   RmDelegationTokenSecretManager* delegation_tokens = nullptr;
+  // Optional: without it there are no labels (empty maps, unlabelled nodes).
+  const NodeLabels* node_labels = nullptr;
 };
 
 class RegistryFacade final : public ClientFacade {
@@ -71,6 +73,10 @@ class RegistryFacade final : public ClientFacade {
   QueueStatsSnapshot QueueStatistics() const override;
   ClusterResources ClusterResourceReport() const override;
   std::optional<PoolReport> PoolStatus() const override;
+  Result<std::vector<ClusterNodeLabel>> ClusterNodeLabels() const override;
+  Result<std::map<NodeId, std::set<std::string>>> NodeToLabels() const override;
+  Result<std::map<std::string, std::set<NodeId>>> LabelsToNodes(
+      const std::set<std::string>& only) const override;
 
   Result<Token> AmrmTokenOf(const ApplicationAttemptId& attempt) override;
   Result<Token> CreateDelegationToken(std::string_view owner, std::string_view renewer,
@@ -85,6 +91,10 @@ class RegistryFacade final : public ClientFacade {
   Result<ApplicationManager*> Apps() const;
   // The live container count of `node` as NodeReport::num_containers.
   NodeReport WithLiveCount(NodeReport report, const std::map<NodeId, int32_t>& live) const;
+  // The node's labels as NodeReport::labels.
+  NodeReport WithLabels(NodeReport report) const;
+  // The nodes the label manager knows as running.
+  std::vector<NodeId> SchedulableNodes() const;
 
   const RegistryFacadeParts parts_;
   const NoGroupMapping no_groups_;

@@ -115,6 +115,7 @@ Status ResourceManager::TransitionToActive() {
   context.start_pool_threads = options_.start_pool_threads;
   context.attempt_ended = [this](const ApplicationAttemptId& attempt) { AttemptEnded(attempt); };
   ASSIGN_OR_RETURN(std::unique_ptr<ActiveServices> active, ActiveServices::Activate(context));
+  SyncPoolPartitions(*active);
   {
     MutexLock lock(&queue_version_mu_);
     if (store_ != nullptr) queue_config_version_ = active->recovered_queue_config_version();
@@ -260,6 +261,7 @@ RegistryFacade ResourceManager::FacadeOf(ActiveServices& active) const {
   parts.clock = clock_;
   parts.amrm_tokens = secrets.amrm;
   parts.delegation_tokens = secrets.delegation;
+  parts.node_labels = &active.node_labels();
   return RegistryFacade(parts);
 }
 
@@ -277,6 +279,7 @@ Result<pool::Resource> ResourceManager::MaximumAllocation() const {
 
 Status ResourceManager::SubmitApplication(Submission submission) {
   ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
+  RETURN_NOT_OK(ResolveAmPartition(*active, &submission));
   return FacadeOf(*active).SubmitApplication(std::move(submission));
 }
 
@@ -434,7 +437,13 @@ Result<RmDelegationTokenSecret> ResourceManager::RetrieveDelegationTokenSecret(
 Result<NodeRegisterOutcome> ResourceManager::RegisterNode(const NodeRegisterRequest& request) {
   auto active = Active();
   if (active == nullptr) return NotActive("register a node");
-  return active->node_tracker().RegisterNode(request);
+  // The node joins the pool in its label's partition
+  // (RMNodeLabelsManager.activateNode).
+  const std::string partition = active->node_labels().PartitionOf(request.registration.id);
+  if (partition.empty()) return active->node_tracker().RegisterNode(request);
+  NodeRegisterRequest labelled = request;
+  labelled.registration.label = active->pool().InternLabel(partition);
+  return active->node_tracker().RegisterNode(labelled);
 }
 
 Result<NodeHeartbeatOutcome> ResourceManager::NodeHeartbeat(const NodeHeartbeatRequest& request) {
@@ -480,6 +489,7 @@ Status ResourceManager::SubmitToQueue(Submission submission,
       !s.ok()) {
     return s;
   }
+  RETURN_NOT_OK(ResolveAmPartition(*active, &submission));
   return active->apps().Submit(std::move(submission));
 }
 

@@ -151,6 +151,23 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
   // refreshUserToGroupsMappings: forgets the cached group memberships.
   void RefreshUserToGroups();
 
+  // ---- Node labels (resource_manager_labels.cc; AdminService) ----
+  // StandbyException while standby; the refusals of NodeLabels (Hadoop's
+  // java.io.IOException texts, kNodeLabelsNotEnabled when
+  // yarn.node-labels.enabled is off). Each change is stored (when recovery
+  // is on) before it answers, and the nodes' partitions follow it in the
+  // pool.
+  // addToClusterNodeLabels.
+  Status AddToClusterNodeLabels(std::vector<ClusterNodeLabel> labels);
+  // removeFromClusterNodeLabels: refused while a queue's
+  // accessible-node-labels name a label.
+  Status RemoveFromClusterNodeLabels(const std::vector<std::string>& labels);
+  // replaceLabelsOnNodes; with `fail_on_unknown_nodes` (2.8+), refused
+  // ("Failed to replace labels as there are unknown nodes:[...]") unless
+  // every node (or host, port 0) is one the RM knows.
+  Status ReplaceLabelsOnNodes(const std::map<NodeId, std::set<std::string>>& node_labels,
+                              bool fail_on_unknown_nodes);
+
   // ---- ClientFacade: applications, reports, tokens (client_facade.h) ----
   // Each answers as RegistryFacade over the current activation; while
   // standby, StandbyException or an empty report as ClientFacade says.
@@ -181,6 +198,10 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
   QueueStatsSnapshot QueueStatistics() const override;
   ClusterResources ClusterResourceReport() const override;
   std::optional<PoolReport> PoolStatus() const override;
+  Result<std::vector<ClusterNodeLabel>> ClusterNodeLabels() const override;
+  Result<std::map<NodeId, std::set<std::string>>> NodeToLabels() const override;
+  Result<std::map<std::string, std::set<NodeId>>> LabelsToNodes(
+      const std::set<std::string>& only) const override;
   Result<Token> AmrmTokenOf(const ApplicationAttemptId& attempt) override;
   Result<Token> CreateDelegationToken(std::string_view owner, std::string_view renewer,
                                       std::string_view real_user) override;
@@ -257,6 +278,18 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
   // The configuration as the files say now (or the one given, without a dir).
   Result<Configuration> Reread() const;
   void AttemptEnded(const ApplicationAttemptId& attempt) EXCLUDES(hook_mu_);
+  // Stores the activation's node labels (when recovery is on) and moves the
+  // registered nodes into the partitions they now belong to.
+  Status LabelsChanged(ActiveServices& active);
+  // The AM container's partition (Submission::am_partition) from its label
+  // expression and its queue (RMAppManager.validateAndCreateResourceRequest
+  // -> SchedulerUtils.normalizeAndValidateRequest, 3.3): the refusals of
+  // ResolveRequestLabel. A queue that is not a leaf is left to the
+  // application manager's own refusal.
+  Status ResolveAmPartition(ActiveServices& active, Submission* submission) const;
+  // The pool's partitions as the labels say: each label's exclusivity, each
+  // registered node's partition.
+  void SyncPoolPartitions(ActiveServices& active);
 
   const Configuration conf_;
   const CoreSettings settings_;

@@ -81,6 +81,8 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
     update.total = r.capability;
     update.set_status = true;
     update.status = pool::NodeStatus::kRunning;
+    update.set_label = true;
+    update.label = r.label;
     if (pool_->UpdateNode(entry.report.pool_node, update).ok()) {
       entry.report.capability = r.capability;
       entry.report.info.http_address = r.id.host + ":" + std::to_string(r.http_port);
@@ -96,7 +98,7 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
       return {NodeAction::kNormal, "", entry.report.pool_node, /*reconnected=*/true};
     }
   }
-  auto added = pool_->AddNode({r.capability, r.rack, 1.0});
+  auto added = pool_->AddNode({r.capability, r.rack, 1.0, r.label});
   if (!added.ok()) {
     LOG(ERROR) << "cannot add node " << node << ": " << added.status().ToString();
     return {NodeAction::kShutdown, added.status().message(), pool::NodeId()};

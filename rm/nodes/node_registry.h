@@ -66,6 +66,9 @@ struct NodeReport {
   // heartbeat carried none.
   std::optional<ResourceUtilization> node_utilization;
   std::optional<ResourceUtilization> containers_utilization;
+  // The node's labels (NodeReport.node_labels): not the registry's, filled
+  // by the RM's reports from its NodeLabels.
+  std::vector<std::string> labels;
 };
 
 struct ClusterNodeCounts {
@@ -100,6 +103,9 @@ struct NodeRegistration {
   pool::Resource capability;
   std::string nm_version;
   std::string rack = "/default-rack";
+  // The pool partition of its node label (the RM's NodeLabels). Default:
+  // the default partition.
+  pool::LabelId label = pool::kDefaultLabel;
 };
 
 struct RegistrationResult {

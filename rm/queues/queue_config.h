@@ -95,6 +95,10 @@ struct CsQueue {
   bool default_lifetime_configured = false;
   // <path>.accessible-node-labels. Root: "*"; others: the parent's unless set.
   std::vector<std::string> accessible_node_labels;
+  // <path>.default-node-label-expression: the partition of the ANY requests
+  // (and AM containers) of its apps that name none. Default: the parent's
+  // (root: "", the default partition), as AbstractCSQueue.setupQueueConfigs.
+  std::string default_node_label_expression;
 
   bool is_leaf() const { return children.empty(); }
   bool is_root() const { return parent < 0; }

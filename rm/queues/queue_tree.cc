@@ -258,6 +258,12 @@ Status TreeParser::ReadQueue(CsQueue& queue, const CsQueue* parent) const {
       queue.accessible_node_labels = {"*"};
     }
   }
+  const std::string default_label_key = Key(path, "default-node-label-expression");
+  if (auto label = conf_.GetTrimmed(default_label_key); label.has_value()) {
+    queue.default_node_label_expression = *label;
+  } else if (parent != nullptr) {
+    queue.default_node_label_expression = parent->default_node_label_expression;
+  }
   return Status::OK();
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "rm/recovery/app_records.h"
+#include "rm/recovery/node_labels_record.h"
 #include "yarn_server_resourcemanager_recovery.pb.h"
 
 namespace spindle::rm {
@@ -152,6 +153,10 @@ Result<RecoveredRmState> DecodeRmState(const persist::LoadedState& loaded) {
   }
   for (const auto& [node, bytes] : loaded.nodes) state.nodes.insert(node);
   RETURN_NOT_OK(DecodeDelegationTokens(loaded, &state));
+  if (auto labels = loaded.master_keys.find({kNodeLabelsFamily, 0});
+      labels != loaded.master_keys.end()) {
+    ASSIGN_OR_RETURN(state.node_labels, DecodeNodeLabels(labels->second));
+  }
   return state;
 }
 

@@ -20,6 +20,7 @@
 #include "base/result.h"
 #include "persist/state_store.h"
 #include "rm/apps/rm_app.h"
+#include "rm/nodes/node_labels.h"
 #include "rm/security/master_key.h"
 #include "rm/security/master_key_manager.h"
 #include "rm/security/rm_delegation_token_secret_manager.h"
@@ -45,6 +46,9 @@ struct RecoveredRmState {
   std::map<ApplicationAttemptId, std::map<std::string, std::string>> attempt_rows;
   // How many times the queue configuration was refreshed (refreshQueues).
   int64_t queue_config_version = 0;
+  // The cluster's node labels and their mappings (node_labels_record.h);
+  // unset if none were ever stored.
+  std::optional<NodeLabelsState> node_labels;
   // RM delegation tokens and their keys; unset if none was ever stored.
   std::optional<RmDelegationTokenState> delegation_tokens;
 

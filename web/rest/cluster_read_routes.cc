@@ -157,6 +157,24 @@ class Handlers {
     return RenderDocument(request, RestDocument("nodes", std::move(body)));
   }
 
+  // RMWebServices.getClusterNodeLabels (3.3): NodeLabelsInfo, one
+  // nodeLabelInfo {name, exclusivity} per cluster label.
+  HttpResponse ClusterNodeLabels(const HttpRequest& request) const {
+    auto labels = deps_.core->ClusterNodeLabels();
+    if (!labels.ok()) {
+      return RenderError(request, RestError::Of("java.io.IOException", labels.status().message()));
+    }
+    std::vector<RestNode> items;
+    for (const rm::ClusterNodeLabel& label : *labels) {
+      RestNode item;
+      item.Str("name", label.name).Bool("exclusivity", label.exclusive);
+      items.push_back(std::move(item));
+    }
+    RestNode body;
+    body.Items("nodeLabelInfo", std::move(items));
+    return RenderDocument(request, RestDocument("nodeLabelsInfo", std::move(body)));
+  }
+
   HttpResponse Node(const HttpRequest& request) const {
     const std::string text = request.PathParam("nodeid");
     // NodeId.fromString.
@@ -350,6 +368,7 @@ void AddClusterReadRoutes(Router* router, const WebCallerOptions& callers,
   add("/ws/v1/cluster/apps/{appid}/state", &Handlers::AppState);
   add("/ws/v1/cluster/nodes", &Handlers::Nodes);
   add("/ws/v1/cluster/nodes/{nodeid}", &Handlers::Node);
+  add("/ws/v1/cluster/get-node-labels", &Handlers::ClusterNodeLabels);
   add("/ws/v1/cluster/appstatistics", &Handlers::AppStatistics);
 }
 

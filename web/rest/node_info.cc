@@ -54,6 +54,7 @@ RestNode NodeInfoNode(const rm::NodeReport& node, int32_t num_containers) {
       .Int("usedMemoryOpportGB", 0)
       .Int("usedVirtualCoresOpport", 0)
       .Int("numQueuedContainers", 0)
+      .StrItems("nodeLabels", node.labels)  // sorted (NodeInfo sorts them)
       .Put("allocationTags", RestNode::Object())
       .Put("resourceUtilization", std::move(utilization))
       .Put("usedResource", ResourceInfoNode(used))

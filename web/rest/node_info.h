@@ -4,7 +4,8 @@
 // Hadoop), lastHealthUpdate, version, healthReport, numContainers,
 // usedMemoryMB, availMemoryMB, usedVirtualCores, availableVirtualCores,
 // numRunningOpportContainers, usedMemoryOpportGB, usedVirtualCoresOpport,
-// numQueuedContainers (0: no opportunistic containers), nodeLabels (none),
+// numQueuedContainers (0: no opportunistic containers), nodeLabels (the
+// node's label, when it has one),
 // allocationTags ({}), resourceUtilization (zeros: the RM does not keep
 // NM utilization), usedResource, availableResource, totalResource,
 // nodeAttributesInfo ({}). 2.6/2.7 end at availableVirtualCores (2.7 adds

@@ -427,3 +427,106 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
 
 }  // namespace
 }  // namespace spindle::rm
+
+namespace spindle::rm {
+namespace {
+
+// Node labels through the facade: refused while disabled with Hadoop's
+// message (CommonNodeLabelsManager.NODE_LABELS_NOT_ENABLED_ERR), kept in
+// the store across standby -> active (Hadoop's node-label store), shown in
+// node reports and the client's maps.
+TEST_F(ResourceManagerTest, NodeLabelsNeedTheSwitch) {
+  StartRm();
+  Status refused = rm_->AddToClusterNodeLabels({{"x", false}});
+  EXPECT_EQ(refused.message(), kNodeLabelsNotEnabled);
+  EXPECT_EQ(refused.java_class(), "java.io.IOException");
+  auto labels = rm_->ClusterNodeLabels();
+  ASSERT_TRUE(labels.ok());
+  EXPECT_TRUE(labels->empty()) << "queries answer whether enabled or not";
+}
+
+TEST_F(ResourceManagerTest, NodeLabelsSurviveAnActivationAndShowInReports) {
+  auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
+  ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+  rm_ = std::move(rm).value();
+  ASSERT_TRUE(rm_->Start().ok());
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  const NodeId other{"elsewhere", 1};
+  ASSERT_TRUE(rm_->AddToClusterNodeLabels({{"x", false}, {"y", true}}).ok());
+  EXPECT_EQ(rm_->ReplaceLabelsOnNodes({{other, {"y"}}}, /*fail_on_unknown_nodes=*/true).message(),
+            "Failed to replace labels as there are unknown nodes:[elsewhere:1]");
+  ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{NodeId{node_.host, 0}, {"x"}}}, true).ok());
+  ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{other, {"y"}}}, false).ok());
+  auto check = [&] {
+    auto labels = rm_->ClusterNodeLabels();
+    ASSERT_TRUE(labels.ok());
+    EXPECT_EQ(*labels, (std::vector<ClusterNodeLabel>{{"x", false}, {"y", true}}));
+    auto node_to_labels = rm_->NodeToLabels();
+    ASSERT_TRUE(node_to_labels.ok());
+    EXPECT_EQ(*node_to_labels,
+              (std::map<NodeId, std::set<std::string>>{
+                  {NodeId{node_.host, 0}, {"x"}}, {node_, {"x"}}, {other, {"y"}}}));
+    auto labels_to_nodes = rm_->LabelsToNodes({"x"});
+    ASSERT_TRUE(labels_to_nodes.ok());
+    EXPECT_EQ(*labels_to_nodes,
+              (std::map<std::string, std::set<NodeId>>{{"x", {NodeId{node_.host, 0}, node_}}}));
+    ASSERT_TRUE(rm_->NodeReportOf(node_).has_value());
+    EXPECT_EQ(rm_->NodeReportOf(node_)->labels, std::vector<std::string>{"x"});
+  };
+  check();
+  rm_->TransitionToStandby();
+  EXPECT_TRUE(IsStandby(rm_->ClusterNodeLabels().status()));
+  EXPECT_TRUE(IsStandby(rm_->AddToClusterNodeLabels({{"z", true}})));
+  ASSERT_TRUE(rm_->TransitionToActive().ok());
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  check();
+  // The default queue may use every label ("*", root's), which does not
+  // name "y": RMNodeLabelsManager checks names only.
+  ASSERT_TRUE(rm_->RemoveFromClusterNodeLabels({"y"}).ok());
+  EXPECT_EQ(rm_->NodeToLabels()->count(other), 0u);
+}
+
+// An AM container goes to the partition of its label expression (the
+// app's, else its queue's default-node-label-expression); a queue may ask
+// only for labels it can access (SchedulerUtils' refusal).
+TEST_F(ResourceManagerTest, AmContainersLandInTheirPartition) {
+  auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
+  ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+  rm_ = std::move(rm).value();
+  ASSERT_TRUE(rm_->Start().ok());
+  const NodeId labelled{"host2", 45454};
+  ASSERT_TRUE(rm_->AddToClusterNodeLabels({{"x", true}}).ok());
+  ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{labelled, {"x"}}}, false).ok());
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  ASSERT_TRUE(rm_->RegisterNode(Registration(labelled)).ok());
+  auto am_node_of = [&](const std::optional<std::string>& expression) -> std::optional<NodeId> {
+    auto id = rm_->NewApplicationId();
+    EXPECT_TRUE(id.ok());
+    Submission s = MakeSubmission(*id);
+    s.am_label_expression = expression;
+    EXPECT_TRUE(rm_->SubmitApplication(std::move(s)).ok());
+    std::optional<NodeId> node;
+    EXPECT_TRUE(WaitFor([&] {
+      auto app = rm_->ApplicationReport(*id);
+      const RmAttempt* attempt = app.ok() ? app->current_attempt() : nullptr;
+      if (attempt == nullptr || !attempt->am_container.has_value()) return false;
+      node = attempt->am_container->node;
+      return true;
+    }));
+    return node;
+  };
+  EXPECT_EQ(am_node_of("x"), labelled);
+  EXPECT_EQ(am_node_of(std::nullopt), node_) << "x is exclusive";
+  EXPECT_EQ(am_node_of(""), node_);
+  auto id = rm_->NewApplicationId();
+  ASSERT_TRUE(id.ok());
+  Submission unknown = MakeSubmission(*id);
+  unknown.am_label_expression = "nope";
+  Status refused = rm_->SubmitApplication(std::move(unknown));
+  EXPECT_EQ(refused.java_class(), yarn::kInvalidLabelResourceRequest);
+  EXPECT_EQ(refused.message(),
+            "Invalid label resource request, cluster do not contain , label= nope");
+}
+
+}  // namespace
+}  // namespace spindle::rm

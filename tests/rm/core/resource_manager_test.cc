@@ -17,6 +17,7 @@
 #include "rm/core/stored_ask_rows.h"
 #include "rm/recovery/attempt_asks_record.h"
 #include "rm/yarn_exceptions.h"
+#include "yarn_protos.pb.h"
 
 namespace spindle::rm {
 namespace {
@@ -352,7 +353,7 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
   const ApplicationAttemptId first_attempt{first, 1};
   ASSERT_NE(rm_->app_store(), nullptr);
   AttemptAsksRecord two;
-  two.asks = {ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 2, true}};
+  two.asks = {ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 2, true, std::nullopt}};
   AttemptRowChanges rows;
   rows.put = {{StoredAskRows::kTableRow, "1"},
               {StoredAskRows::AskRowKey(pool::AskKey{1, -1, pool::Resource::Of(1024, 1)}, "*"),
@@ -526,6 +527,46 @@ TEST_F(ResourceManagerTest, AmContainersLandInTheirPartition) {
   EXPECT_EQ(refused.java_class(), yarn::kInvalidLabelResourceRequest);
   EXPECT_EQ(refused.message(),
             "Invalid label resource request, cluster do not contain , label= nope");
+}
+
+// A recovered application's AM ask keeps its partition: the partition is
+// read again from the stored submission context, as Hadoop recovers the AM
+// request (RMAppManager.recoverApplication -> validateAndCreateResourceRequest
+// with isRecovery).
+TEST_F(ResourceManagerTest, ARecoveredAmAskKeepsItsPartition) {
+  auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
+  ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+  rm_ = std::move(rm).value();
+  ASSERT_TRUE(rm_->Start().ok());
+  const NodeId labelled{"host2", 45454};
+  ASSERT_TRUE(rm_->AddToClusterNodeLabels({{"x", true}}).ok());
+  ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{labelled, {"x"}}}, false).ok());
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  // No node of x yet: the AM container waits.
+  auto id = rm_->NewApplicationId();
+  ASSERT_TRUE(id.ok());
+  Submission s = MakeSubmission(*id);
+  hadoop::yarn::ApplicationSubmissionContextProto context;
+  context.set_node_label_expression("x");
+  s.context_bytes = context.SerializeAsString();
+  s.am_label_expression = "x";
+  ASSERT_TRUE(rm_->SubmitApplication(std::move(s)).ok());
+  ASSERT_TRUE(WaitFor([&] { return rm_->NodeListStoredForTest(); }));
+
+  rm_->TransitionToStandby();
+  ASSERT_TRUE(rm_->TransitionToActive().ok());
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  ASSERT_TRUE(WaitFor([&] { return !rm_->holding_placements(); }));
+  ASSERT_TRUE(rm_->RegisterNode(Registration(labelled)).ok());
+  std::optional<NodeId> am_node;
+  ASSERT_TRUE(WaitFor([&] {
+    auto app = rm_->ApplicationReport(*id);
+    const RmAttempt* attempt = app.ok() ? app->current_attempt() : nullptr;
+    if (attempt == nullptr || !attempt->am_container.has_value()) return false;
+    am_node = attempt->am_container->node;
+    return true;
+  })) << "the recovered AM was never placed";
+  EXPECT_EQ(am_node, labelled) << "the default partition's node is free too";
 }
 
 }  // namespace

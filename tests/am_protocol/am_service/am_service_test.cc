@@ -107,13 +107,7 @@ TEST_F(AmServiceTest, OnlyAnAmrmTokenNamesTheCaller) {
 // an ANY row's label places its containers in that partition; a host row's
 // is refused with InvalidLabelResourceRequestException (3.3 SchedulerUtils).
 TEST_F(AmServiceTest, TheLabelExpressionOfAnAskIsDecoded) {
-  ASSERT_TRUE(node_labels_->AddClusterLabels({{"x", true}}).ok());
-  pool::NodeUpdate update;
-  update.set_label = true;
-  update.label = pool_->InternLabel("x");
-  for (pool::NodeId node : nodes_->PoolNodesOnHost("h3")) {
-    ASSERT_TRUE(pool_->UpdateNode(node, update).ok());
-  }
+  LabelHost("h3", "x");
   AmService service(allocator_.get());
   const rm::ApplicationAttemptId attempt = LaunchedApp();
   const ipc::ConnectionIdentity who = Caller(attempt);

@@ -21,13 +21,8 @@ class AskPartitionsTest : public test_support::AttemptAllocatorFixture {
  protected:
   // h3 carries the exclusive label x; the cluster also knows y (on no node).
   void SetUpLabels() {
-    ASSERT_TRUE(node_labels_->AddClusterLabels({{"x", true}, {"y", true}}).ok());
-    pool::NodeUpdate update;
-    update.set_label = true;
-    update.label = pool_->InternLabel("x");
-    for (pool::NodeId node : nodes_->PoolNodesOnHost("h3")) {
-      ASSERT_TRUE(pool_->UpdateNode(node, update).ok());
-    }
+    LabelHost("h3", "x");
+    ASSERT_TRUE(node_labels_->AddClusterLabels({{"y", true}}).ok());
   }
   void BuildWith(const std::map<std::string, std::string>& queue_keys) {
     for (const auto& [key, value] : queue_keys) queue_conf_.Set(key, value);

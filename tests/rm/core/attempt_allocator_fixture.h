@@ -136,6 +136,18 @@ class AttemptAllocatorFixture : public ::testing::Test {
     apps_->Tick();
   }
 
+  // Makes `label` an exclusive cluster label and puts `host`'s nodes in its
+  // partition.
+  void LabelHost(const std::string& host, const std::string& label) {
+    ASSERT_TRUE(node_labels_->AddClusterLabels({{label, true}}).ok());
+    pool::NodeUpdate update;
+    update.set_label = true;
+    update.label = pool_->InternLabel(label);
+    for (pool::NodeId node : nodes_->PoolNodesOnHost(host)) {
+      ASSERT_TRUE(pool_->UpdateNode(node, update).ok());
+    }
+  }
+
   // One allocate with the next responseId.
   std::shared_ptr<const AllocateResponse> Call(const ApplicationAttemptId& attempt,
                                                AllocateRequest request = {}) {

@@ -167,6 +167,31 @@ class ResourceManagerTest : public ::testing::Test {
     return s.IsRemote() && s.java_class() == yarn::kStandby;
   }
 
+  // An active RM with node labels on and the exclusive label x set on
+  // `labelled` (a node that has not registered yet).
+  void StartWithLabelX(const NodeId& labelled) {
+    auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
+    ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+    rm_ = std::move(rm).value();
+    ASSERT_TRUE(rm_->Start().ok());
+    ASSERT_TRUE(rm_->AddToClusterNodeLabels({{"x", true}}).ok());
+    ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{labelled, {"x"}}}, false).ok());
+  }
+
+  // The node of the app's AM container once it is placed; nullopt if it is
+  // not placed in time.
+  std::optional<NodeId> AmNodeOf(const ApplicationId& id) {
+    std::optional<NodeId> node;
+    const bool placed = WaitFor([&] {
+      auto app = rm_->ApplicationReport(id);
+      const RmAttempt* attempt = app.ok() ? app->current_attempt() : nullptr;
+      if (attempt == nullptr || !attempt->am_container.has_value()) return false;
+      node = attempt->am_container->node;
+      return true;
+    });
+    return placed ? node : std::nullopt;
+  }
+
   const NodeId node_{"host1", 45454};
   std::filesystem::path conf_dir_;
   Mutex launched_mu_;
@@ -491,13 +516,8 @@ TEST_F(ResourceManagerTest, NodeLabelsSurviveAnActivationAndShowInReports) {
 // app's, else its queue's default-node-label-expression); a queue may ask
 // only for labels it can access (SchedulerUtils' refusal).
 TEST_F(ResourceManagerTest, AmContainersLandInTheirPartition) {
-  auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
-  ASSERT_TRUE(rm.ok()) << rm.status().ToString();
-  rm_ = std::move(rm).value();
-  ASSERT_TRUE(rm_->Start().ok());
   const NodeId labelled{"host2", 45454};
-  ASSERT_TRUE(rm_->AddToClusterNodeLabels({{"x", true}}).ok());
-  ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{labelled, {"x"}}}, false).ok());
+  StartWithLabelX(labelled);
   ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
   ASSERT_TRUE(rm_->RegisterNode(Registration(labelled)).ok());
   auto am_node_of = [&](const std::optional<std::string>& expression) -> std::optional<NodeId> {
@@ -506,15 +526,7 @@ TEST_F(ResourceManagerTest, AmContainersLandInTheirPartition) {
     Submission s = MakeSubmission(*id);
     s.am_label_expression = expression;
     EXPECT_TRUE(rm_->SubmitApplication(std::move(s)).ok());
-    std::optional<NodeId> node;
-    EXPECT_TRUE(WaitFor([&] {
-      auto app = rm_->ApplicationReport(*id);
-      const RmAttempt* attempt = app.ok() ? app->current_attempt() : nullptr;
-      if (attempt == nullptr || !attempt->am_container.has_value()) return false;
-      node = attempt->am_container->node;
-      return true;
-    }));
-    return node;
+    return AmNodeOf(*id);
   };
   EXPECT_EQ(am_node_of("x"), labelled);
   EXPECT_EQ(am_node_of(std::nullopt), node_) << "x is exclusive";
@@ -534,13 +546,8 @@ TEST_F(ResourceManagerTest, AmContainersLandInTheirPartition) {
 // request (RMAppManager.recoverApplication -> validateAndCreateResourceRequest
 // with isRecovery).
 TEST_F(ResourceManagerTest, ARecoveredAmAskKeepsItsPartition) {
-  auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
-  ASSERT_TRUE(rm.ok()) << rm.status().ToString();
-  rm_ = std::move(rm).value();
-  ASSERT_TRUE(rm_->Start().ok());
   const NodeId labelled{"host2", 45454};
-  ASSERT_TRUE(rm_->AddToClusterNodeLabels({{"x", true}}).ok());
-  ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{labelled, {"x"}}}, false).ok());
+  StartWithLabelX(labelled);
   ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
   // No node of x yet: the AM container waits.
   auto id = rm_->NewApplicationId();
@@ -558,15 +565,7 @@ TEST_F(ResourceManagerTest, ARecoveredAmAskKeepsItsPartition) {
   ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
   ASSERT_TRUE(WaitFor([&] { return !rm_->holding_placements(); }));
   ASSERT_TRUE(rm_->RegisterNode(Registration(labelled)).ok());
-  std::optional<NodeId> am_node;
-  ASSERT_TRUE(WaitFor([&] {
-    auto app = rm_->ApplicationReport(*id);
-    const RmAttempt* attempt = app.ok() ? app->current_attempt() : nullptr;
-    if (attempt == nullptr || !attempt->am_container.has_value()) return false;
-    am_node = attempt->am_container->node;
-    return true;
-  })) << "the recovered AM was never placed";
-  EXPECT_EQ(am_node, labelled) << "the default partition's node is free too";
+  EXPECT_EQ(AmNodeOf(*id), labelled) << "the default partition's node is free too";
 }
 
 }  // namespace

@@ -44,8 +44,6 @@ constexpr char kNoZooKeeper[] =
     "Spindle uses no ZooKeeper (no ZKRMStateStore, no leader election): it does not read it";
 constexpr char kNoLabels[] =
     "node labels are not implemented: label capacities and expressions are not applied";
-constexpr char kNoPreemption[] =
-    "preemption is not implemented (see yarn.resourcemanager.scheduler.monitor.enable)";
 constexpr char kNoReservations[] =
     "the reservation system is not implemented (see "
     "yarn.resourcemanager.reservation-system.enable)";
@@ -684,8 +682,9 @@ const KeySpec kCatalog[] = {
      {nullptr, "-1", "-1"},
      "per-queue maximum allocations are not applied: yarn.scheduler.maximum-allocation-* bounds "
      "every queue's asks"},
-    {"yarn.scheduler.capacity.<queue-path>.disable_preemption", kIgnored, kNone, kBool, nullptr,
-     All("false"), kNoPreemption, nullptr, kNote},
+    {"yarn.scheduler.capacity.<queue-path>.disable_preemption", kHonoured, kRm, kBool, "false",
+     {nullptr, "false", "false"},
+     "the preemption monitor takes nothing from this queue (inherited by its children)"},
     {"yarn.scheduler.capacity.<queue-path>.acl_application_max_priority",
      kIgnored,
      kNone,
@@ -829,16 +828,31 @@ const KeySpec kCatalog[] = {
      "(submitReservation and friends) fail"},
     {"yarn.resourcemanager.reservation-system.*", kIgnored, kNone, kText, nullptr, kNoHadoopKey,
      kNoReservations, nullptr, kNote},
-    {"yarn.resourcemanager.scheduler.monitor.enable", kUnsupported, kNone, kBool, nullptr,
-     All("false"), "Spindle runs no scheduling monitors (no preemption)", "false", kWarning, false,
-     "scheduling monitors do not run: no container is preempted to give a queue its guaranteed "
-     "capacity (ProportionalCapacityPreemptionPolicy)"},
-    {"yarn.resourcemanager.scheduler.monitor.policies", kIgnored, kNone, kText, nullptr,
+    {"yarn.resourcemanager.scheduler.monitor.enable", kHonoured, kRm, kBool, "false",
+     All("false"), "runs the preemption monitor (ProportionalCapacityPreemptionPolicy)"},
+    {"yarn.resourcemanager.scheduler.monitor.policies", kHonoured, kRm, kText,
+     "org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity."
+     "ProportionalCapacityPreemptionPolicy",
      All("org.apache.hadoop.yarn.server.resourcemanager.monitor.capacity."
          "ProportionalCapacityPreemptionPolicy"),
-     kNoPreemption, nullptr, kNote},
+     "the monitor policies; only ProportionalCapacityPreemptionPolicy is accepted"},
+    {"yarn.resourcemanager.monitor.capacity.preemption.monitoring_interval", kHonoured, kRm, kInt,
+     "3000", All("3000"), "ms between two runs of the preemption policy"},
+    {"yarn.resourcemanager.monitor.capacity.preemption.max_wait_before_kill", kHonoured, kRm, kInt,
+     "15000", All("15000"), "ms from asking a container back to killing it"},
+    {"yarn.resourcemanager.monitor.capacity.preemption.total_preemption_per_round", kHonoured, kRm,
+     kDouble, "0.1", All("0.1"), "the most of the cluster one run asks back"},
+    {"yarn.resourcemanager.monitor.capacity.preemption.max_ignored_over_capacity", kHonoured, kRm,
+     kDouble, "0.1", All("0.1"), "how far over its guarantee a queue may be before it is preempted"},
+    {"yarn.resourcemanager.monitor.capacity.preemption.natural_termination_factor", kHonoured, kRm,
+     kDouble, "0.2", All("0.2"), "the share of a queue's excess asked back per run"},
+    {"yarn.resourcemanager.monitor.capacity.preemption.observe_only", kHonoured, kRm, kBool,
+     "false", All("false"), "run the preemption policy without marking or killing"},
     {"yarn.resourcemanager.monitor.capacity.preemption.*", kIgnored, kNone, kText, nullptr,
-     kNoHadoopKey, kNoPreemption, nullptr, kNote},
+     kNoHadoopKey,
+     "3.x's intra-queue, reserved-container and queue-balance preemption are not implemented "
+     "(refused when enabled)",
+     nullptr, kNote},
     {"yarn.resourcemanager.system-metrics-publisher.enabled", kUnsupported, kNone, kBool, nullptr,
      All("false"), "Spindle publishes nothing to the timeline service", "false", kWarning, false,
      "Spindle publishes no application or container events to the timeline service: its history "

@@ -128,6 +128,10 @@ Result<CoreSettings> CoreSettings::FromConfiguration(const Configuration& conf) 
                    conf.GetInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 1000));
   ASSIGN_OR_RETURN(s.groups, OsGroupMappingOptions::FromConfiguration(conf));
   s.admin_acl = conf.Get("yarn.admin.acl", "*");
+  ASSIGN_OR_RETURN(s.preemption, preemption::PreemptionOptions::FromConfiguration(conf));
+  s.preemption.calculator = s.apps.resource_calculator == ResourceCalculator::kDominant
+                                ? preemption::Calculator::kDominant
+                                : preemption::Calculator::kMemory;
   return s;
 }
 

@@ -16,6 +16,7 @@
 #include "rm/apps/app_manager.h"
 #include "rm/config/configuration.h"
 #include "rm/config/hadoop_line.h"
+#include "rm/preemption/preemption_options.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/os_group_mapping.h"
 #include "rm/recovery/recovery_config.h"
@@ -52,6 +53,10 @@ struct CoreSettings {
   OsGroupMappingOptions groups;
   // yarn.admin.acl. Default: "*".
   std::string admin_acl = "*";
+  // yarn.resourcemanager.scheduler.monitor.* and
+  // yarn.resourcemanager.monitor.capacity.preemption.* (rm/preemption); its
+  // calculator follows apps.resource_calculator.
+  preemption::PreemptionOptions preemption;
 
   const HadoopLineTraits& hadoop() const { return TraitsOf(line); }
 

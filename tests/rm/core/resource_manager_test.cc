@@ -425,9 +425,6 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
   EXPECT_EQ(rm_->TransitionToActive().code(), Status::Code::kUnavailable);
 }
 
-}  // namespace
-}  // namespace spindle::rm
-
 // The preemption monitor on the RM core objects, driven a round at a time
 // (RunOnce; the housekeeping thread ran it once at start and, with an
 // interval of an hour, never again): queue b (50%, elastic to the whole
@@ -462,6 +459,11 @@ class PreemptionMonitorTest : public ResourceManagerTest {
     ASSERT_NE(rm_->preemption_monitor(), nullptr);
     auto registered = rm_->RegisterNode(Registration(node_));
     ASSERT_TRUE(registered.ok());
+    // The queues' limits follow the cluster once the housekeeping saw the
+    // node (before that a user's limit in b is computed on an empty cluster).
+    ASSERT_TRUE(WaitFor([&] {
+      return rm_->apps().AmReport("b").limits.queue_am_limit.memory_mb() > 0;
+    }));
   }
 
   ApplicationId SubmitTo(const std::string& queue) {
@@ -486,9 +488,10 @@ class PreemptionMonitorTest : public ResourceManagerTest {
     ASSERT_TRUE(rm_->attempt_allocator().Register(b_attempt_, "host1", 1, "").ok());
     AllocateRequest ask;
     ask.asks.push_back(ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 7, true});
-    ASSERT_TRUE(Allocate(ask).ok());
+    bool first = true;
     ASSERT_TRUE(WaitFor([&] {
-      auto answer = Allocate({});
+      auto answer = Allocate(first ? ask : AllocateRequest{});
+      first = false;
       if (answer.ok()) {
         for (const auto& c : (*answer)->allocated) b_containers_.push_back(c.id);
       }
@@ -616,3 +619,6 @@ TEST_F(PreemptionMonitorTest, Hadoop26RepeatsTheMessageEveryRound) {
   EXPECT_EQ(monitor.Stats().marked, 1);
   EXPECT_EQ(monitor.Stats().killed, 0);
 }
+
+}  // namespace
+}  // namespace spindle::rm

@@ -53,7 +53,8 @@ pre::PolicyInput Build(int64_t containers, int64_t apps, int64_t leaves) {
   int64_t placed = 0;
   for (int64_t a = 0; a < apps && placed < containers; ++a) {
     pre::AppInput app;
-    app.attempt = spindle::rm::ApplicationAttemptId{spindle::rm::ApplicationId{1, static_cast<int32_t>(a)}, 1};
+    app.attempt = spindle::rm::ApplicationAttemptId{
+        spindle::rm::ApplicationId{1, static_cast<int32_t>(a)}, 1};
     app.queue = static_cast<int>(1 + (leaves > 1 ? 1 + a % busy : 0));
     if (app.queue >= static_cast<int>(in.queues.size())) app.queue = 1;
     for (int64_t c = 0; c < per_app && placed < containers; ++c, ++placed) {
@@ -80,15 +81,18 @@ int main(int argc, char** argv) {
   for (int64_t i = 0; i < passes; ++i) {
     const auto start = std::chrono::steady_clock::now();
     const pre::PolicyOutcome out = pre::ComputePreemption(input, options);
-    micros.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
+    micros.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start)
+            .count());
     selected = out.selected.size();
   }
   std::sort(micros.begin(), micros.end());
-  std::printf("preemption policy: %lld containers, %lld apps, %lld leaves: %zu selected per pass; "
-              "median %.0f us, p99 %.0f us over %lld passes\n",
-              static_cast<long long>(containers), static_cast<long long>(apps),
-              static_cast<long long>(leaves), selected, micros[micros.size() / 2],
-              micros[std::min(micros.size() - 1, micros.size() * 99 / 100)],
-              static_cast<long long>(passes));
+  std::printf(
+      "preemption policy: %lld containers, %lld apps, %lld leaves: %zu selected per pass; "
+      "median %.0f us, p99 %.0f us over %lld passes\n",
+      static_cast<long long>(containers), static_cast<long long>(apps),
+      static_cast<long long>(leaves), selected, micros[micros.size() / 2],
+      micros[std::min(micros.size() - 1, micros.size() * 99 / 100)],
+      static_cast<long long>(passes));
   return 0;
 }

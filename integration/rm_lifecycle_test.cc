@@ -1149,9 +1149,6 @@ TEST_F(RmRestartTest, ApplicationsAndIdsSurviveAndACorruptStoreIsRefused) {
   EXPECT_TRUE(daemon_->apps().ListApps().empty());
 }
 
-}  // namespace
-}  // namespace spindle
-
 // Preemption end to end over the wire (issue 18): queues a and b share the
 // 8 GB node half and half, b elastic to all of it. b's AM fills the node
 // (its AM + 7 x 1 GB); then an app of a (an unmanaged AM, so that its whole
@@ -1226,7 +1223,8 @@ class PreemptionCellTest : public RmLifecycleTest {
       am->allocated.push_back(rm::FromProto(c.id()));
     }
     if (response.has_preempt()) {
-      am->strict_contract_seen = am->strict_contract_seen || response.preempt().has_strictcontract();
+      am->strict_contract_seen =
+          am->strict_contract_seen || response.preempt().has_strictcontract();
       const auto& contract = response.preempt().contract();
       EXPECT_EQ(contract.resource_size(), 1);
       for (const auto& c : contract.container()) am->warned.emplace(rm::FromProto(c.id()), now);
@@ -1291,15 +1289,15 @@ TEST_F(PreemptionCellTest, StarvedQueueGetsItsGuaranteeBackAfterTheAmWasWarned) 
   ASSERT_TRUE(WaitFor([&] {
     EXPECT_TRUE(Allocate(&b_am).ok());
     EXPECT_TRUE(Allocate(&a_am).ok());
-    for (const auto& id : Heartbeat({}).containers_to_cleanup()) {
-      killed_on_node.insert(rm::FromProto(id));
-    }
+    const y::NodeHeartbeatResponseProto beat = Heartbeat({});
+    for (const auto& id : beat.containers_to_cleanup()) killed_on_node.insert(rm::FromProto(id));
     if (rounds_at_guarantee < 0 && QueueUsedMb("a") >= 4096) {
       rounds_at_guarantee = Rounds();
       at_guarantee = std::chrono::steady_clock::now();
     }
     return rounds_at_guarantee >= 0 && a_am.allocated.size() == 4 && b_am.completed.size() == 4;
-  })) << "a has " << a_am.allocated.size() << " containers, b lost " << b_am.completed.size();
+  })) << "a has "
+      << a_am.allocated.size() << " containers, b lost " << b_am.completed.size();
 
   EXPECT_EQ(QueueUsedMb("a"), 4096);
   EXPECT_EQ(QueueUsedMb("b"), 4096);
@@ -1314,15 +1312,17 @@ TEST_F(PreemptionCellTest, StarvedQueueGetsItsGuaranteeBackAfterTheAmWasWarned) 
   }
   // Within max_wait_before_kill + two monitor intervals, in rounds.
   EXPECT_LE(rounds_at_guarantee - rounds_at_ask, kMaxWaitMs / kIntervalMs + 2);
-  LOG(INFO) << "queue a reached its guarantee "
-            << std::chrono::duration_cast<std::chrono::milliseconds>(at_guarantee - asked_at).count()
-            << " ms and " << rounds_at_guarantee - rounds_at_ask
-            << " monitor rounds after asking (max_wait_before_kill " << kMaxWaitMs
-            << " ms, interval " << kIntervalMs << " ms)";
+  LOG(INFO)
+      << "queue a reached its guarantee "
+      << std::chrono::duration_cast<std::chrono::milliseconds>(at_guarantee - asked_at).count()
+      << " ms and " << rounds_at_guarantee - rounds_at_ask
+      << " monitor rounds after asking (max_wait_before_kill " << kMaxWaitMs << " ms, interval "
+      << kIntervalMs << " ms)";
 
   // RMAppMetrics over REST.
-  auto rest = testing::HttpGet("127.0.0.1", daemon_->web_port(), "/ws/v1/cluster/apps/" + b.ToString(),
-                               {{"Accept", "application/json"}});
+  auto rest =
+      testing::HttpGet("127.0.0.1", daemon_->web_port(), "/ws/v1/cluster/apps/" + b.ToString(),
+                       {{"Accept", "application/json"}});
   ASSERT_TRUE(rest.ok()) << rest.status().ToString();
   EXPECT_THAT(rest->body, ::testing::HasSubstr("\"preemptedResourceMB\":4096,"));
   EXPECT_THAT(rest->body, ::testing::HasSubstr("\"preemptedResourceVCores\":4,"));
@@ -1334,3 +1334,6 @@ TEST_F(PreemptionCellTest, StarvedQueueGetsItsGuaranteeBackAfterTheAmWasWarned) 
   ASSERT_TRUE(scheduler.ok());
   EXPECT_THAT(scheduler->body, ::testing::HasSubstr("\"preemptionDisabled\":false"));
 }
+
+}  // namespace
+}  // namespace spindle

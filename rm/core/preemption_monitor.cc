@@ -72,9 +72,9 @@ preemption::PolicyInput PreemptionMonitor::SnapshotInput() const {
   // Live containers by attempt.
   std::map<ApplicationAttemptId, std::vector<preemption::ContainerInput>> by_attempt;
   for (const RmContainer& c : deps_.containers->AllLive()) {
-    by_attempt[c.id.attempt].push_back(preemption::ContainerInput{
-        c.id, c.placement.resource, c.placement.priority, c.placement.allocation_request_id,
-        c.is_am});
+    by_attempt[c.id.attempt].push_back(
+        preemption::ContainerInput{c.id, c.placement.resource, c.placement.priority,
+                                   c.placement.allocation_request_id, c.is_am});
   }
   // Applications in FIFO schedule order: priority first, then submission.
   std::vector<RmApp> apps = deps_.apps->ListApps();
@@ -93,12 +93,11 @@ preemption::PolicyInput PreemptionMonitor::SnapshotInput() const {
     ai.attempt = attempt->id;
     ai.queue = leaf->second;
     // Demand: the AM container while it waits for a place (an active
-    // attempt's AM ask), then the AM's outstanding asks.
+    // attempt's AM ask), then the AM's outstanding asks (an unmanaged AM has
+    // only those).
     pool::Resource pending;
-    if (!attempt->am_container.has_value()) {
-      if (attempt->state == AttemptState::kScheduled && deps_.apps->AmActive(attempt->id)) {
-        pending = app.submission.am_resource;
-      }
+    if (attempt->state == AttemptState::kScheduled) {
+      if (deps_.apps->AmActive(attempt->id)) pending = app.submission.am_resource;
     } else {
       pending = deps_.allocator->PendingAsks(attempt->id);
     }
@@ -159,7 +158,8 @@ void PreemptionMonitor::RunOnce() {
     if (!done.has_value()) continue;  // it ended on its own meanwhile
     ++killed;
     LOG(INFO) << "preempted " << id.ToString() << (done->is_am ? " (AM container)" : "");
-    if (done->is_am) deps_.apps->OnContainerFinished(done->id, done->exit_status, done->diagnostics);
+    if (done->is_am)
+      deps_.apps->OnContainerFinished(done->id, done->exit_status, done->diagnostics);
   }
   MutexLock lock(&mu_);
   stats_.killed += killed;

@@ -64,7 +64,7 @@ struct PreemptionMonitorStats {
   int64_t rounds = 0;
   int64_t marked = 0;  // first selections
   int64_t killed = 0;
-  std::chrono::microseconds last_round{0};  // the last RunOnce, whole
+  std::chrono::microseconds last_round{0};   // the last RunOnce, whole
   std::chrono::microseconds last_policy{0};  // of which ComputePreemption
   int64_t last_containers = 0;               // live containers it looked at
 };
@@ -82,8 +82,7 @@ class PreemptionMonitor {
   // The PreemptionMessage of the attempt's next allocate answer: what was
   // marked (and, 2.6/2.7, re-announced) since its last call and is still
   // live; nullopt when nothing is.
-  std::optional<PreemptionMessage> TakeMessage(const ApplicationAttemptId& attempt)
-      EXCLUDES(mu_);
+  std::optional<PreemptionMessage> TakeMessage(const ApplicationAttemptId& attempt) EXCLUDES(mu_);
 
   PreemptionMonitorStats Stats() const EXCLUDES(mu_);
   // The policy's input as the RM is now (for tests and benches).

@@ -15,8 +15,8 @@ Result<double> Fraction(const Configuration& conf, const std::string& key, doubl
                         double upper) {
   ASSIGN_OR_RETURN(double value, conf.GetDouble(key, fallback));
   if (!(value >= 0 && value <= upper)) {
-    return Invalid(key, "must be between 0 and " + std::to_string(upper) + ", got " +
-                            std::to_string(value));
+    return Invalid(
+        key, "must be between 0 and " + std::to_string(upper) + ", got " + std::to_string(value));
   }
   return value;
 }
@@ -49,9 +49,9 @@ Result<PreemptionOptions> PreemptionOptions::FromConfiguration(const Configurati
       name.erase(0, name.find_first_not_of(" \t\n"));
       name.erase(name.find_last_not_of(" \t\n") + 1);
       if (!name.empty() && name != kProportionalPolicyClass) {
-        return Invalid(kMonitorPoliciesKey,
-                       "Spindle runs only " + std::string(kProportionalPolicyClass) + ", not " +
-                           name);
+        return Invalid(
+            kMonitorPoliciesKey,
+            "Spindle runs only " + std::string(kProportionalPolicyClass) + ", not " + name);
       }
       start = end + 1;
     }
@@ -74,7 +74,8 @@ Result<PreemptionOptions> PreemptionOptions::FromConfiguration(const Configurati
     ASSIGN_OR_RETURN(bool on, conf.GetBool(Key(unsupported), false));
     if (on) return Invalid(Key(unsupported), "is not supported by Spindle");
   }
-  ASSIGN_OR_RETURN(bool lazy, conf.GetBool("yarn.scheduler.capacity.lazy-preemption-enabled", false));
+  ASSIGN_OR_RETURN(bool lazy,
+                   conf.GetBool("yarn.scheduler.capacity.lazy-preemption-enabled", false));
   if (lazy) {
     return Invalid("yarn.scheduler.capacity.lazy-preemption-enabled",
                    "is not supported by Spindle");

@@ -52,8 +52,8 @@ class Calculation {
   // CapacitySchedulerPreemptionUtils.tryPreemptContainerAndDeductResToObtain
   // (conservativeDRF false); `to_obtain` null once the queue has obtained
   // enough.
-  bool TryPreempt(const ContainerInput& c, const AppInput& app, Resource* to_obtain,
-                  bool* obtained, Resource* total_allowed, PolicyOutcome* out);
+  bool TryPreempt(const ContainerInput& c, const AppInput& app, Resource* to_obtain, bool* obtained,
+                  Resource* total_allowed, PolicyOutcome* out);
 
   const PolicyInput& input_;
   const PreemptionOptions& options_;
@@ -87,7 +87,8 @@ PolicyOutcome Calculation::Run() {
   // PreemptableResourceCalculator.computeIdealAllocation.
   UpdatePreemptableExtras(0);
   queues_[0].ideal = input_.queues[0].guaranteed;
-  Resource total_allowed = ResourceMath::Multiply(input_.cluster, options_.total_preemption_per_round);
+  Resource total_allowed =
+      ResourceMath::Multiply(input_.cluster, options_.total_preemption_per_round);
   ComputeIdealRecursively(0, total_allowed);
   ResToObtainForLeaves();
   SelectCandidates(&total_allowed, &out);
@@ -111,7 +112,8 @@ void Calculation::UpdatePreemptableExtras(int index) {
     return;
   }
   Resource children_preemptable;
-  for (int child : q.children) children_preemptable += queues_[static_cast<size_t>(child)].preemptable_extra;
+  for (int child : q.children)
+    children_preemptable += queues_[static_cast<size_t>(child)].preemptable_extra;
   q.untouchable_extra =
       math_.GreaterOrEqual(children_preemptable, extra) ? Resource() : extra - children_preemptable;
   q.preemptable_extra = math_.Min(children_preemptable, extra);
@@ -220,12 +222,11 @@ void Calculation::ComputeFixpoint(const ResourceMath& level, std::vector<int> qu
 Resource Calculation::Offer(const ResourceMath& level, TempQueue& q, const Resource& avail) {
   // TempQueuePerPartition.offer (no reserved resources: pending as is).
   const Resource max_delta = ResourceMath::ComponentwiseMax(q.in->maximum - q.ideal, Resource());
-  Resource accepted = ResourceMath::ComponentwiseMin(
-      max_delta, level.Min(avail, q.in->used + q.pending - q.ideal));
+  Resource accepted =
+      ResourceMath::ComponentwiseMin(max_delta, level.Min(avail, q.in->used + q.pending - q.ideal));
   if (q.leaf()) {
     // filterByMaxDeductAssigned: never past max(used, guaranteed).
-    const Resource cap =
-        level.Max(level.Max(q.in->used, q.in->guaranteed) - q.ideal, Resource());
+    const Resource cap = level.Max(level.Max(q.in->used, q.in->guaranteed) - q.ideal, Resource());
     accepted = level.Min(accepted, cap);
   }
   accepted = ResourceMath::ComponentwiseMax(accepted, Resource());

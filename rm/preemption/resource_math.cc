@@ -65,8 +65,7 @@ pool::Resource ResourceMath::MultiplyAndNormalizeUp(const pool::Resource& r, dou
                                                     double by_vcores) const {
   if (calculator_ == Calculator::kMemory) {
     // roundUp((long) (memory * by + 0.5), 1), vcores as createResource(memory).
-    const auto memory =
-        static_cast<int64_t>(static_cast<double>(r.memory_mb()) * by_memory + 0.5);
+    const auto memory = static_cast<int64_t>(static_cast<double>(r.memory_mb()) * by_memory + 0.5);
     return pool::Resource::Of(memory, memory > 0 ? 1 : 0);
   }
   auto up = [](int64_t value, double by) {

@@ -435,12 +435,12 @@ class PreemptionMonitorTest : public ResourceManagerTest {
   void StartPreemptingRm(const std::string& max_wait_ms, const std::string& line = "3.3") {
     std::ofstream xml(conf_dir_ / "capacity-scheduler.xml", std::ios::trunc);
     xml << "<configuration>\n";
-    for (const auto& [key, value] : std::map<std::string, std::string>{
-             {"root.queues", "a,b"},
-             {"maximum-am-resource-percent", "1.0"},
-             {"root.a.capacity", "50"},
-             {"root.b.capacity", "50"},
-             {"root.b.user-limit-factor", "2"}}) {
+    for (const auto& [key, value] :
+         std::map<std::string, std::string>{{"root.queues", "a,b"},
+                                            {"maximum-am-resource-percent", "1.0"},
+                                            {"root.a.capacity", "50"},
+                                            {"root.b.capacity", "50"},
+                                            {"root.b.user-limit-factor", "2"}}) {
       xml << "<property><name>yarn.scheduler.capacity." << key << "</name><value>" << value
           << "</value></property>\n";
     }
@@ -461,9 +461,8 @@ class PreemptionMonitorTest : public ResourceManagerTest {
     ASSERT_TRUE(registered.ok());
     // The queues' limits follow the cluster once the housekeeping saw the
     // node (before that a user's limit in b is computed on an empty cluster).
-    ASSERT_TRUE(WaitFor([&] {
-      return rm_->apps().AmReport("b").limits.queue_am_limit.memory_mb() > 0;
-    }));
+    ASSERT_TRUE(
+        WaitFor([&] { return rm_->apps().AmReport("b").limits.queue_am_limit.memory_mb() > 0; }));
   }
 
   ApplicationId SubmitTo(const std::string& queue) {

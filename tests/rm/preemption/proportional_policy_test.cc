@@ -334,17 +334,25 @@ TEST(ProportionalPolicyTest, TotalPreemptionPerRoundCapsTheRound) {
 TEST(ProportionalPolicyTest, DominantCalculatorSeesVcores) {
   PolicyInput in;
   in.cluster = Resource::Of(100, 100);
-  QueueInput root{"root", -1, Resource::Of(100, 100), Resource::Of(100, 100),
-                  Resource::Of(40, 100), {}, false, 0};
-  QueueInput a{"root.a", 0, Resource::Of(50, 50), Resource::Of(100, 100), Resource::Of(0, 0),
-               Resource::Of(10, 10), false, 0};
-  QueueInput bq{"root.b", 0, Resource::Of(50, 50), Resource::Of(100, 100),
-                Resource::Of(40, 100), {}, false, 0};
+  QueueInput root{
+      "root", -1, Resource::Of(100, 100), Resource::Of(100, 100), Resource::Of(40, 100), {},
+      false,  0};
+  QueueInput a{"root.a",
+               0,
+               Resource::Of(50, 50),
+               Resource::Of(100, 100),
+               Resource::Of(0, 0),
+               Resource::Of(10, 10),
+               false,
+               0};
+  QueueInput bq{
+      "root.b", 0, Resource::Of(50, 50), Resource::Of(100, 100), Resource::Of(40, 100), {},
+      false,    0};
   in.queues = {root, a, bq};
   AppInput app{ApplicationAttemptId{ApplicationId{1, 1}, 1}, 2, {}};
   for (int c = 0; c < 20; ++c) {
-    app.containers.push_back(ContainerInput{ContainerId{app.attempt, c}, Resource::Of(2, 5), 1,
-                                            0, false});
+    app.containers.push_back(
+        ContainerInput{ContainerId{app.attempt, c}, Resource::Of(2, 5), 1, 0, false});
   }
   in.apps = {app};
   PreemptionOptions o = IdealOptions();

@@ -43,6 +43,7 @@ preemption::PolicyInput PreemptionMonitor::SnapshotInput() const {
   in.cluster = cluster;
   const std::vector<CsQueue>& queues = tree->queues();
   std::unordered_map<std::string, int> leaf_by_name;
+  std::unordered_map<uint32_t, int> leaf_by_pool_queue;
   in.queues.reserve(queues.size());
   for (size_t i = 0; i < queues.size(); ++i) {
     const CsQueue& q = queues[i];
@@ -58,23 +59,30 @@ preemption::PolicyInput PreemptionMonitor::SnapshotInput() const {
     if (q.is_leaf()) {
       leaf_by_name[QueueTree::PoolQueueName(q)] = static_cast<int>(i);
       if (auto id = deps_.pool->FindQueue(QueueTree::PoolQueueName(q)); id.ok()) {
-        qi.used = deps_.pool->queues().Usage(*id);
+        leaf_by_pool_queue[id->value()] = static_cast<int>(i);
       }
     }
     in.queues.push_back(std::move(qi));
   }
-  // A parent uses what its children use (children follow their parent).
-  for (size_t i = queues.size(); i-- > 1;) {
-    const int parent = queues[i].parent;
-    if (parent >= 0) in.queues[static_cast<size_t>(parent)].used += in.queues[i].used;
-  }
-
-  // Live containers by attempt.
+  // A leaf uses what its live containers hold. Not the pool's ledger: that
+  // also counts what schedulers reserved for a commit that may fail (a
+  // starved queue's AM tried on a full node), which would make the policy
+  // ask back more than the queue can take. Placements committed but not
+  // handed out yet are not counted; their asks still count as demand.
   std::map<ApplicationAttemptId, std::vector<preemption::ContainerInput>> by_attempt;
   for (const RmContainer& c : deps_.containers->AllLive()) {
     by_attempt[c.id.attempt].push_back(
         preemption::ContainerInput{c.id, c.placement.resource, c.placement.priority,
                                    c.placement.allocation_request_id, c.is_am});
+    if (auto leaf = leaf_by_pool_queue.find(c.placement.queue.value());
+        leaf != leaf_by_pool_queue.end()) {
+      in.queues[static_cast<size_t>(leaf->second)].used += c.placement.resource;
+    }
+  }
+  // A parent uses what its children use (children follow their parent).
+  for (size_t i = queues.size(); i-- > 1;) {
+    const int parent = queues[i].parent;
+    if (parent >= 0) in.queues[static_cast<size_t>(parent)].used += in.queues[i].used;
   }
   // Applications in FIFO schedule order: priority first, then submission.
   std::vector<RmApp> apps = deps_.apps->ListApps();

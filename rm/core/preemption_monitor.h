@@ -2,7 +2,7 @@
 // ProportionalCapacityPreemptionPolicy against the live RM, while the RM is
 // active (yarn.resourcemanager.scheduler.monitor.enable). Every
 // monitoring_interval (on the core's clock: tests drive it with a simulated
-// one) it takes the queue tree, each leaf's usage (the pool's ledger) and
+// one) it takes the queue tree, each leaf's usage (its live containers) and
 // demand (active attempts' outstanding asks, or their AM container while it
 // waits for a place), and every live container, and runs the policy
 // (rm/preemption/proportional_policy.h). Then, per selected container, as

@@ -267,17 +267,16 @@ TEST(ProportionalPolicyTest, AmContainersAreSkipped) {
   EXPECT_EQ(from_b, (std::vector<int64_t>{24, 23}));
 }
 
+// The table of testPreemptSkippedAMContainers and
+// testAMResourcePercentForSkippedAMContainers: A (10%) holds everything in
+// four apps of 5-unit containers, the first of each its AM; B wants 90.
+const Table kSkippedAmTable{{100, 10, 90}, {100, 100, 100}, {100, 100, 0}, {70, 20, 90},
+                            {5, 4, 1},     {-1, 5, 5},      {2, 0, 0}};
+
 // testPreemptSkippedAMContainers: when the rest is not enough, AM containers
 // of the latest apps go too (the queue's AM allowance is 0 here).
 TEST(ProportionalPolicyTest, SkippedAmContainersGoWhenStillNeeded) {
-  Built b = Build({{100, 10, 90},
-                   {100, 100, 100},
-                   {100, 100, 0},
-                   {70, 20, 90},
-                   {5, 4, 1},
-                   {-1, 5, 5},
-                   {2, 0, 0}},
-                  /*am_containers=*/true);
+  Built b = Build(kSkippedAmTable, /*am_containers=*/true);
   auto n = CountByApp(ComputePreemption(b.input, IdealOptions()));
   EXPECT_EQ(n[b.app_ids[3]], 5);
   EXPECT_EQ(n[b.app_ids[2]], 5);
@@ -288,14 +287,7 @@ TEST(ProportionalPolicyTest, SkippedAmContainersGoWhenStillNeeded) {
 // testAMResourcePercentForSkippedAMContainers: the queue keeps AM containers
 // up to guarantee x maximum-am-resource-percent.
 TEST(ProportionalPolicyTest, AmResourcePercentKeepsSomeAmContainers) {
-  Built b = Build({{100, 10, 90},
-                   {100, 100, 100},
-                   {100, 100, 0},
-                   {70, 20, 90},
-                   {5, 4, 1},
-                   {-1, 5, 5},
-                   {2, 0, 0}},
-                  /*am_containers=*/true, /*am_fraction=*/0.5);
+  Built b = Build(kSkippedAmTable, /*am_containers=*/true, /*am_fraction=*/0.5);
   auto n = CountByApp(ComputePreemption(b.input, IdealOptions()));
   EXPECT_EQ(n[b.app_ids[3]], 5);
   EXPECT_EQ(n[b.app_ids[2]], 5);

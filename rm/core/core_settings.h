@@ -47,16 +47,16 @@ struct CoreSettings {
   KeyRollingOptions nm_keys;
   ContainerTokenSecretManager::Options container_tokens;
   RmDelegationTokenOptions delegation_tokens;
+  // yarn.resourcemanager.scheduler.monitor.* and
+  // yarn.resourcemanager.monitor.capacity.preemption.* (rm/preemption); its
+  // calculator follows apps.resource_calculator.
+  preemption::PreemptionOptions preemption;
   // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms. Default: 1000.
   int64_t heartbeat_interval_ms = 1000;
   // hadoop.security.groups.cache.secs and the static overrides.
   OsGroupMappingOptions groups;
   // yarn.admin.acl. Default: "*".
   std::string admin_acl = "*";
-  // yarn.resourcemanager.scheduler.monitor.* and
-  // yarn.resourcemanager.monitor.capacity.preemption.* (rm/preemption); its
-  // calculator follows apps.resource_calculator.
-  preemption::PreemptionOptions preemption;
 
   const HadoopLineTraits& hadoop() const { return TraitsOf(line); }
 

@@ -332,6 +332,30 @@ TEST_F(ZkSessionTest, ExpiryIsDetectedAndFinal) {
   EXPECT_EQ(ZkErrorOf(again.status()), ZkError::kSessionExpired) << again.status().ToString();
 }
 
+TEST_F(ZkSessionTest, ServerOutageIsConnectionLossNotExpiry) {
+  // A timeout long enough for the server's restart (a JVM start) on a busy
+  // machine: the session must outlive the outage.
+  ZkSessionOptions options;
+  options.session_timeout = milliseconds(30000);
+  auto survivor = OpenSession(options);
+  ASSERT_NE(survivor, nullptr);
+  ASSERT_TRUE(survivor->Create(Path("eph"), "", {WorldAnyone()}, CreateMode::kEphemeral).ok());
+
+  ZkTestServer::server()->Stop();
+  ASSERT_TRUE(WaitFor([&] { return survivor->state() == SessionState::kConnecting; }));
+  const Status lost = survivor->Get(Path("eph")).status();
+  EXPECT_TRUE(IsRetriable(lost)) << lost.ToString();
+
+  ASSERT_TRUE(ZkTestServer::server()->Restart().ok());
+  ASSERT_TRUE(WaitFor([&] { return survivor->state() == SessionState::kConnected; },
+                      std::chrono::seconds(30)))
+      << SessionStateName(survivor->state());
+  auto node = survivor->Exists(Path("eph"));
+  ASSERT_TRUE(node.ok()) << node.status().ToString();
+  ASSERT_TRUE(node->has_value());
+  EXPECT_EQ((*node)->ephemeral_owner, survivor->session_id().id);
+}
+
 TEST(ZkSessionOpenTest, RefusesBadInputAndUnreachableServers) {
   ZkSessionOptions none;
   EXPECT_EQ(ZkSession::Open(none).status().code(), Status::Code::kInvalidArgument);

@@ -62,11 +62,9 @@ Result<int> ParsePerms(std::string_view text) {
 
 ZkAcl WorldAnyone(int perms) { return ZkAcl{perms, "world", "anyone"}; }
 
-std::string DigestId(std::string_view user, std::string_view password) {
-  std::string credentials(user);
-  credentials += ':';
-  credentials += password;
-  return std::string(user) + ":" + Base64Encode(Sha1(credentials));
+std::string DigestId(std::string_view credentials) {
+  return std::string(credentials.substr(0, credentials.find(':'))) + ":" +
+         Base64Encode(Sha1(credentials));
 }
 
 Result<std::vector<ZkAcl>> ParseZkAcls(std::string_view text) {

@@ -41,11 +41,13 @@ struct ZkAcl {
 // world:anyone with `perms` (ZooDefs.Ids.OPEN_ACL_UNSAFE for kPermAll).
 ZkAcl WorldAnyone(int perms = kPermAll);
 
-// The digest scheme's id for `user` and `password`:
-// "user:" + base64(sha1("user:password")), as ZooKeeper's
-// DigestAuthenticationProvider.generateDigest computes it. A client proves
-// it with AddAuth("digest", "user:password").
-std::string DigestId(std::string_view user, std::string_view password);
+// The digest scheme's id for `credentials` ("user:password"), as ZooKeeper's
+// DigestAuthenticationProvider.generateDigest computes it: the user (up to
+// the first colon) + ":" + base64(sha1(credentials)). The user ends at the
+// first colon, so Hadoop's root-node identity "rmhost:8032:<password>" (the
+// RM address as user name) is user "rmhost". A client proves the identity
+// with AddAuth({"digest", credentials}).
+std::string DigestId(std::string_view credentials);
 
 // Parses Hadoop's ACL syntax (see above). "" gives an empty list.
 Result<std::vector<ZkAcl>> ParseZkAcls(std::string_view text);

@@ -48,10 +48,13 @@ TEST(ZkAclTest, ParsesAuthsAtTheFirstColon) {
 
 TEST(ZkAclTest, DigestIdIsBase64OfSha1) {
   // What ZooKeeper 3.8's own `java -cp zookeeper.jar
-  // org.apache.zookeeper.server.auth.DigestAuthenticationProvider super:secret rm1:pw`
-  // printed (DigestAuthenticationProvider.generateDigest).
-  EXPECT_EQ(DigestId("super", "secret"), "super:lK75jTNcA+U9vtVEw5vB51mj/w4=");
-  EXPECT_EQ(DigestId("rm1", "pw"), "rm1:jHA3yzteKzHb1dXF/S6rWQKsB8I=");
+  // org.apache.zookeeper.server.auth.DigestAuthenticationProvider super:secret rm1:pw
+  // rm1.example.com:8032:-4242` printed (generateDigest). The last is
+  // Hadoop's root-node identity: the RM address as user, so the user ends
+  // at the first colon.
+  EXPECT_EQ(DigestId("super:secret"), "super:lK75jTNcA+U9vtVEw5vB51mj/w4=");
+  EXPECT_EQ(DigestId("rm1:pw"), "rm1:jHA3yzteKzHb1dXF/S6rWQKsB8I=");
+  EXPECT_EQ(DigestId("rm1.example.com:8032:-4242"), "rm1.example.com:JyWChFGoJinnYHFXKgRVm9GXR0A=");
 }
 
 TEST(ZkAclTest, PermsStringIsTheParsersInverse) {

@@ -232,7 +232,7 @@ TEST_F(ZkSessionTest, DigestAclRefusesAnotherIdentity) {
 
   // All rights for rm1, read for the world (the shape of Hadoop's
   // "digest:rm1:...:rwcda,world:anyone:r").
-  auto acl = ParseZkAcls("digest:" + DigestId("rm1", "secret") + ":rwcda,world:anyone:r");
+  auto acl = ParseZkAcls("digest:" + DigestId("rm1:secret") + ":rwcda,world:anyone:r");
   ASSERT_TRUE(acl.ok());
   ASSERT_TRUE(owner->Create(Path("guarded"), "data", *acl).ok());
 
@@ -267,11 +267,57 @@ TEST_F(ZkSessionTest, DigestAclRefusesAnotherIdentity) {
   EXPECT_EQ(ZkErrorOf(owner->Create(Path("no-acl"), "", {}).status()), ZkError::kInvalidAcl);
 }
 
+// The fencing ZKRMStateStore (3.3) builds on this client: the active takes
+// the store's root node over by giving create/delete there to its own digest
+// identity alone (constructZkRootNodeACL: the configured ACL less CREATE and
+// DELETE, plus CREATE|DELETE for digest rm-address:random-password), and
+// wraps every write in a multi that creates and deletes RM_ZK_FENCING_LOCK
+// under the root. A deposed active's next write then fails as a whole.
+TEST_F(ZkSessionTest, RootAclTakeoverFencesTheOldActiveMulti) {
+  const std::string store_root = Path("ZKRMStateRoot");
+  const std::string fence = store_root + "/RM_ZK_FENCING_LOCK";
+  const std::string app = store_root + "/app";
+  const auto root_acl = [](const std::string& credentials) {
+    return std::vector<ZkAcl>{WorldAnyone(kPermAll & ~(kPermCreate | kPermDelete)),
+                              ZkAcl{kPermCreate | kPermDelete, "digest", DigestId(credentials)}};
+  };
+  const auto fenced_write = [&](ZkSession& rm, const std::string& data) {
+    return rm
+        .Multi({ZkOp::Create(fence, "", {WorldAnyone()}), ZkOp::SetData(app, data),
+                ZkOp::Delete(fence)})
+        .status();
+  };
+  ZkSessionOptions rm1_options;
+  rm1_options.auths = {ZkAuth{"digest", "rm1:8032:111"}};
+  ZkSessionOptions rm2_options;
+  rm2_options.auths = {ZkAuth{"digest", "rm2:8032:222"}};
+  auto rm1 = OpenSession(rm1_options);
+  auto rm2 = OpenSession(rm2_options);
+  ASSERT_TRUE(rm1 && rm2);
+
+  ASSERT_TRUE(rm1->Create(store_root, "", {WorldAnyone()}).ok());
+  ASSERT_TRUE(rm1->SetAcl(store_root, root_acl("rm1:8032:111")).ok());
+  ASSERT_TRUE(rm1->Multi({ZkOp::Create(fence, "", {WorldAnyone()}),
+                          ZkOp::Create(app, "v1", {WorldAnyone()}), ZkOp::Delete(fence)})
+                  .ok());
+  EXPECT_EQ(ZkErrorOf(fenced_write(*rm2, "rm2 too early")), ZkError::kNoAuth);
+
+  // rm2 becomes active: world keeps ADMIN, so it can take the root over.
+  ASSERT_TRUE(rm2->SetAcl(store_root, root_acl("rm2:8032:222")).ok());
+  const Status deposed = fenced_write(*rm1, "rm1 after takeover");
+  EXPECT_EQ(ZkErrorOf(deposed), ZkError::kNoAuth) << deposed.ToString();
+  EXPECT_NE(deposed.message().find("op 1 of 3: create " + fence), std::string::npos);
+  EXPECT_EQ(session_->Get(app)->data, "v1");
+  ASSERT_TRUE(fenced_write(*rm2, "v2").ok());
+  EXPECT_EQ(session_->Get(app)->data, "v2");
+  EXPECT_FALSE(session_->Exists(fence)->has_value());
+}
+
 TEST_F(ZkSessionTest, AddAuthLaterGrantsAccess) {
   // ZooKeeper takes a digest id as given: a session may create a node it
   // cannot read itself until it proves that identity.
   ASSERT_TRUE(
-      session_->Create(Path("late"), "x", {ZkAcl{kPermAll, "digest", DigestId("rm2", "pw")}}).ok());
+      session_->Create(Path("late"), "x", {ZkAcl{kPermAll, "digest", DigestId("rm2:pw")}}).ok());
   EXPECT_EQ(ZkErrorOf(session_->Get(Path("late")).status()), ZkError::kNoAuth);
   ASSERT_TRUE(session_->AddAuth(ZkAuth{"digest", "rm2:pw"}).ok());
   EXPECT_EQ(session_->Get(Path("late"))->data, "x");

@@ -156,11 +156,15 @@ TEST_F(ZkSessionTest, WatchesFireOnceForDataAndChildren) {
   ASSERT_TRUE(session_->Set(Path("w"), "1").ok());
   ASSERT_TRUE(session_->Create(Path("w/c"), "", {WorldAnyone()}).ok());
   ASSERT_TRUE(WaitFor([&] { return data_events == 1 && child_events == 1; }));
-  // One-shot: later changes go unseen. A synchronous round trip after the
-  // changes orders any (wrong) second event before this check.
+  // One-shot: later changes go unseen. Watch events reach callbacks in the
+  // order the server sent them, so once a fresh watch armed after those
+  // changes has fired, any (wrong) second event would have come first.
   ASSERT_TRUE(session_->Set(Path("w"), "2").ok());
   ASSERT_TRUE(session_->Create(Path("w/d"), "", {WorldAnyone()}).ok());
-  ASSERT_TRUE(session_->Exists(Path("w")).ok());
+  std::atomic<bool> marker{false};
+  ASSERT_TRUE(session_->Get(Path("w"), [&](const WatchEvent&) { marker = true; }).ok());
+  ASSERT_TRUE(session_->Set(Path("w"), "3").ok());
+  ASSERT_TRUE(WaitFor([&] { return marker.load(); }));
   EXPECT_EQ(data_events, 1);
   EXPECT_EQ(child_events, 1);
 }

@@ -364,11 +364,11 @@ TEST_F(ZkSessionTest, ExpiryIsDetectedAndFinal) {
 
   ASSERT_TRUE(WaitFor([&] { return victim->state() == SessionState::kExpired; }))
       << SessionStateName(victim->state());
-  {
+  // The callback runs just after the state changes.
+  EXPECT_TRUE(WaitFor([&] {
     MutexLock lock(&mu);
-    ASSERT_FALSE(states.empty());
-    EXPECT_EQ(states.back(), SessionState::kExpired);
-  }
+    return !states.empty() && states.back() == SessionState::kExpired;
+  }));
   const Status after = victim->Get(root_).status();
   EXPECT_EQ(ZkErrorOf(after), ZkError::kSessionExpired) << after.ToString();
 

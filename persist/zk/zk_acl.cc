@@ -1,5 +1,8 @@
 #include "persist/zk/zk_acl.h"
 
+#include <fstream>
+#include <sstream>
+
 #include "base/base64.h"
 #include "base/crypto.h"
 
@@ -111,6 +114,17 @@ Result<std::vector<ZkAuth>> ParseZkAuths(std::string_view text) {
         ZkAuth{std::string(entry.substr(0, colon)), std::string(entry.substr(colon + 1))});
   }
   return auths;
+}
+
+Result<std::string> ResolveConfIndirection(std::string_view value) {
+  if (value.empty() || value.front() != '@') return std::string(value);
+  const std::string path(Trim(value.substr(1)));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status::IoError("cannot read " + path + " (named by '@' in a ZooKeeper setting)");
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) return Status::IoError("cannot read " + path);
+  return std::string(Trim(contents.str()));
 }
 
 }  // namespace spindle::zk

@@ -66,4 +66,10 @@ struct ZkAuth {
 // Parses Hadoop's auth syntax (see above). "" gives an empty list.
 Result<std::vector<ZkAuth>> ParseZkAuths(std::string_view text);
 
+// Hadoop's ZKUtil.resolveConfIndirection, for zk-acl and zk-auth values that
+// may be secret: "@/path/to/file" gives that file's contents, trimmed (the
+// path is trimmed too); any other value is returned as is. IoError if the
+// file cannot be read.
+Result<std::string> ResolveConfIndirection(std::string_view value);
+
 }  // namespace spindle::zk

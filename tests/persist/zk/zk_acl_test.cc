@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+
+#include "tests/persist/temp_dir.h"
+
 namespace spindle::zk {
 namespace {
 
@@ -62,6 +66,15 @@ TEST(ZkAclTest, PermsStringIsTheParsersInverse) {
   EXPECT_EQ(PermsString(kPermRead | kPermAdmin), "ra");
   EXPECT_EQ(*ParseZkAcls("ip:10.0.0.1:" + PermsString(kPermWrite | kPermDelete)),
             (std::vector<ZkAcl>{{kPermWrite | kPermDelete, "ip", "10.0.0.1"}}));
+}
+
+TEST(ZkAclTest, ResolvesAtFileIndirection) {
+  persist::TempDir dir;
+  std::ofstream(dir.Sub("acl")) << "  digest:rm1:hash:rwcda\n";
+  EXPECT_EQ(*ResolveConfIndirection("@ " + dir.Sub("acl") + " "), "digest:rm1:hash:rwcda");
+  EXPECT_EQ(*ResolveConfIndirection("world:anyone:rwcda"), "world:anyone:rwcda");
+  EXPECT_EQ(ResolveConfIndirection("@" + dir.Sub("missing")).status().code(),
+            Status::Code::kIoError);
 }
 
 }  // namespace

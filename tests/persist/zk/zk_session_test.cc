@@ -317,6 +317,20 @@ TEST_F(ZkSessionTest, RootAclTakeoverFencesTheOldActiveMulti) {
   EXPECT_FALSE(session_->Exists(fence)->has_value());
 }
 
+TEST_F(ZkSessionTest, ChrootInTheConnectStringRootsEveryPath) {
+  // hadoop.zk.address may end in a chroot ("host:port/path").
+  ASSERT_TRUE(session_->Create(Path("jail"), "", {WorldAnyone()}).ok());
+  ZkSessionOptions options;
+  options.connect_string = ZkTestServer::server()->connect_string() + Path("jail");
+  options.session_timeout = milliseconds(4000);
+  auto jailed = ZkSession::Open(options);
+  ASSERT_TRUE(jailed.ok()) << jailed.status().ToString();
+  auto created = (*jailed)->Create("/inside", "x", {WorldAnyone()});
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  EXPECT_EQ(*created, "/inside");
+  EXPECT_EQ(session_->Get(Path("jail/inside"))->data, "x");
+}
+
 TEST_F(ZkSessionTest, AddAuthLaterGrantsAccess) {
   // ZooKeeper takes a digest id as given: a session may create a node it
   // cannot read itself until it proves that identity.

@@ -14,6 +14,13 @@ std::string Md5(std::string_view data) {
   return std::string(reinterpret_cast<char*>(out), len);
 }
 
+std::string Sha1(std::string_view data) {
+  unsigned char out[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  CHECK_EQ(EVP_Digest(data.data(), data.size(), out, &len, EVP_sha1(), nullptr), 1);
+  return std::string(reinterpret_cast<char*>(out), len);
+}
+
 std::string HmacSha1(std::string_view key, std::string_view data) {
   // Fetched once: OpenSSL 3 looks EVP_sha1() up in its provider tables on
   // every use, which costs more than the digest of a short token (every

@@ -1,5 +1,5 @@
 // The few cryptographic primitives Hadoop's wire needs, over OpenSSL:
-// MD5 (SASL DIGEST-MD5), HMAC-SHA1 (token passwords) and a CSPRNG
+// MD5 (SASL DIGEST-MD5), SHA-1 (ZooKeeper digest ids), HMAC-SHA1 (token passwords) and a CSPRNG
 // (nonces, master keys). All functions are thread-safe.
 #pragma once
 
@@ -10,6 +10,8 @@ namespace spindle {
 
 // Raw 16-byte MD5 digest.
 std::string Md5(std::string_view data);
+// Raw 20-byte SHA-1 digest (ZooKeeper's digest ACL ids).
+std::string Sha1(std::string_view data);
 // Raw 20-byte HMAC-SHA1 of `data` keyed with `key`.
 std::string HmacSha1(std::string_view key, std::string_view data);
 // `n` bytes from OpenSSL's CSPRNG. CHECK-fails only if the CSPRNG is broken.

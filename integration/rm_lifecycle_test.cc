@@ -13,10 +13,13 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "cmd/rm_daemon.h"
+#include "integration/cell_support.h"
 #include "integration/wait_for.h"
 #include "nm_shim/agent/token_verifier.h"
 #include "rm/security/credentials.h"
@@ -1291,6 +1294,192 @@ TEST_F(RmRestartTest, ApplicationsAndIdsSurviveAndACorruptStoreIsRefused) {
   daemon_ = std::move(daemon).value();
   ASSERT_TRUE(daemon_->Start().ok());
   EXPECT_TRUE(daemon_->apps().ListApps().empty());
+}
+
+// Preemption end to end over the wire (issue 18): queues a and b share the
+// 8 GB node half and half, b elastic to all of it. b's AM fills the node
+// (its AM + 7 x 1 GB); then an app of a (an unmanaged AM, so that its whole
+// demand is known at once) asks for its guarantee, 4 x 1 GB. With the
+// monitor every 200 ms, max_wait_before_kill 1 s and the policy asking back
+// everything at once (natural_termination_factor and
+// total_preemption_per_round 1.0), b's AM is told in a PreemptionMessage,
+// b's four youngest containers are killed no sooner (the node hears each
+// kill, b's AM gets each as PREEMPTED -102) and a reaches its guarantee
+// within max_wait_before_kill + two monitor intervals, counted in monitor
+// rounds (the wall time is printed, not asserted); b keeps its AM and its
+// REST figures count what it lost.
+class PreemptionCellTest : public RmLifecycleTest {
+ protected:
+  static constexpr int kIntervalMs = 200;
+  static constexpr int kMaxWaitMs = 1000;
+
+  void Configure(rm::Configuration* conf) override {
+    conf->Set("yarn.scheduler.capacity.root.queues", "a,b");
+    conf->Set("yarn.scheduler.capacity.root.a.capacity", "50");
+    conf->Set("yarn.scheduler.capacity.root.b.capacity", "50");
+    conf->Set("yarn.scheduler.capacity.root.b.user-limit-factor", "2");
+    conf->Set("yarn.scheduler.capacity.maximum-am-resource-percent", "1.0");
+    const std::string p = "yarn.resourcemanager.monitor.capacity.preemption.";
+    conf->Set("yarn.resourcemanager.scheduler.monitor.enable", "true");
+    conf->Set(p + "monitoring_interval", std::to_string(kIntervalMs));
+    conf->Set(p + "max_wait_before_kill", std::to_string(kMaxWaitMs));
+    conf->Set(p + "natural_termination_factor", "1.0");
+    conf->Set(p + "total_preemption_per_round", "1.0");
+  }
+
+  // getNewApplication + submitApplication of an app of `queue`.
+  rm::ApplicationId SubmitTo(const std::string& queue, bool unmanaged) {
+    y::GetNewApplicationRequestProto new_request;
+    y::GetNewApplicationResponseProto new_response;
+    EXPECT_TRUE(client_.Call(ClientSpec(), "getNewApplication", new_request, &new_response).ok());
+    y::SubmitApplicationRequestProto submit;
+    auto* context = submit.mutable_application_submission_context();
+    *context->mutable_application_id() = new_response.application_id();
+    context->set_application_name("preemption-" + queue);
+    context->set_queue(queue);
+    context->set_unmanaged_am(unmanaged);
+    context->mutable_resource()->set_memory(1024);
+    context->mutable_resource()->set_virtual_cores(1);
+    context->mutable_am_container_spec()->add_command("/bin/true");
+    y::SubmitApplicationResponseProto submitted;
+    Status s = client_.Call(ClientSpec(), "submitApplication", submit, &submitted);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    return rm::FromProto(new_response.application_id());
+  }
+
+  // One AM over the wire: its token, responseId and what it was told.
+  struct Am {
+    ipc::ClientToken token;
+    int32_t response_id = 0;
+    std::vector<rm::ContainerId> allocated;
+    // When each container was first named in a PreemptionMessage.
+    std::map<rm::ContainerId, std::chrono::steady_clock::time_point> warned;
+    std::map<rm::ContainerId, y::ContainerStatusProto> completed;
+    std::map<rm::ContainerId, std::chrono::steady_clock::time_point> completed_at;
+    bool strict_contract_seen = false;
+  };
+
+  Status Allocate(Am* am, const y::AllocateRequestProto& ask = {}) {
+    y::AllocateRequestProto request = ask;
+    request.set_response_id(am->response_id);
+    y::AllocateResponseProto response;
+    RETURN_NOT_OK(client_.Call(AmSpec(am->token), "allocate", request, &response));
+    const auto now = std::chrono::steady_clock::now();
+    am->response_id = response.response_id();
+    for (const auto& c : response.allocated_containers()) {
+      am->allocated.push_back(rm::FromProto(c.id()));
+    }
+    if (response.has_preempt()) {
+      am->strict_contract_seen =
+          am->strict_contract_seen || response.preempt().has_strictcontract();
+      const auto& contract = response.preempt().contract();
+      EXPECT_EQ(contract.resource_size(), 1);
+      for (const auto& c : contract.container()) am->warned.emplace(rm::FromProto(c.id()), now);
+    }
+    for (const auto& s : response.completed_container_statuses()) {
+      const rm::ContainerId id = rm::FromProto(s.container_id());
+      am->completed.emplace(id, s);
+      am->completed_at.emplace(id, now);
+    }
+    return Status::OK();
+  }
+
+  Status Register(const Am& am) {
+    y::RegisterApplicationMasterRequestProto reg;
+    y::RegisterApplicationMasterResponseProto registered;
+    return client_.Call(AmSpec(am.token), "registerApplicationMaster", reg, &registered);
+  }
+
+  int64_t QueueUsedMb(const std::string& queue) {
+    auto id = daemon_->pool().FindQueue(queue);
+    return id.ok() ? daemon_->pool().queues().Usage(*id).memory_mb() : -1;
+  }
+
+  int64_t Rounds() { return daemon_->core().preemption_monitor()->Stats().rounds; }
+
+  static y::AllocateRequestProto AskGigabytes(int n) { return cell::AskAnywhere(n, 1024); }
+};
+
+TEST_F(PreemptionCellTest, StarvedQueueGetsItsGuaranteeBackAfterTheAmWasWarned) {
+  RegisterNode();
+  Heartbeat({});
+  // b fills the node.
+  const rm::ApplicationId b = SubmitTo("b", /*unmanaged=*/false);
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
+  Am b_am;
+  b_am.token = AmrmTokenOf(nm_.started()[0]);
+  ASSERT_TRUE(Register(b_am).ok());
+  ASSERT_TRUE(Allocate(&b_am, AskGigabytes(7)).ok());
+  ASSERT_TRUE(WaitFor([&] { return Allocate(&b_am).ok() && b_am.allocated.size() == 7; }));
+  ASSERT_EQ(QueueUsedMb("b"), 8192);
+
+  // a's app asks for its guarantee.
+  const rm::ApplicationId a = SubmitTo("a", /*unmanaged=*/true);
+  y::ApplicationReportProto report;
+  ASSERT_TRUE(WaitFor([&] {
+    report = Report(a);
+    return report.has_am_rm_token();
+  }));
+  Am a_am;
+  const auto& t = report.am_rm_token();
+  a_am.token = ipc::ClientToken{t.identifier(), t.password(), t.kind(),
+                                "127.0.0.1:" + std::to_string(daemon_->scheduler_port())};
+  ASSERT_TRUE(Register(a_am).ok());
+  const int64_t rounds_at_ask = Rounds();
+  const auto asked_at = std::chrono::steady_clock::now();
+  ASSERT_TRUE(Allocate(&a_am, AskGigabytes(4)).ok());
+
+  // Both AMs keep calling; the node keeps heartbeating.
+  std::set<rm::ContainerId> killed_on_node;
+  int64_t rounds_at_guarantee = -1;
+  auto at_guarantee = asked_at;
+  ASSERT_TRUE(WaitFor([&] {
+    EXPECT_TRUE(Allocate(&b_am).ok());
+    EXPECT_TRUE(Allocate(&a_am).ok());
+    const y::NodeHeartbeatResponseProto beat = Heartbeat({});
+    for (const auto& id : beat.containers_to_cleanup()) killed_on_node.insert(rm::FromProto(id));
+    if (rounds_at_guarantee < 0 && QueueUsedMb("a") >= 4096) {
+      rounds_at_guarantee = Rounds();
+      at_guarantee = std::chrono::steady_clock::now();
+    }
+    return rounds_at_guarantee >= 0 && a_am.allocated.size() == 4 && b_am.completed.size() == 4;
+  })) << "a has "
+      << a_am.allocated.size() << " containers, b lost " << b_am.completed.size();
+
+  EXPECT_EQ(QueueUsedMb("a"), 4096);
+  EXPECT_EQ(QueueUsedMb("b"), 4096);
+  EXPECT_FALSE(b_am.strict_contract_seen) << "the CapacityScheduler sends no strict contract";
+  for (const auto& [id, status] : b_am.completed) {
+    EXPECT_EQ(status.exit_status(), -102) << id.ToString();
+    EXPECT_EQ(status.diagnostics(), "Container preempted by scheduler");
+    ASSERT_EQ(b_am.warned.count(id), 1u) << id.ToString() << " was killed unannounced";
+    EXPECT_LT(b_am.warned[id], b_am.completed_at[id]);
+    EXPECT_NE(id, nm_.started()[0].id) << "b keeps its AM";
+    EXPECT_EQ(killed_on_node.count(id), 1u) << "the node is told to kill " << id.ToString();
+  }
+  // Within max_wait_before_kill + two monitor intervals, in rounds.
+  EXPECT_LE(rounds_at_guarantee - rounds_at_ask, kMaxWaitMs / kIntervalMs + 2);
+  LOG(INFO)
+      << "queue a reached its guarantee "
+      << std::chrono::duration_cast<std::chrono::milliseconds>(at_guarantee - asked_at).count()
+      << " ms and " << rounds_at_guarantee - rounds_at_ask
+      << " monitor rounds after asking (max_wait_before_kill " << kMaxWaitMs << " ms, interval "
+      << kIntervalMs << " ms)";
+
+  // RMAppMetrics over REST.
+  auto rest =
+      testing::HttpGet("127.0.0.1", daemon_->web_port(), "/ws/v1/cluster/apps/" + b.ToString(),
+                       {{"Accept", "application/json"}});
+  ASSERT_TRUE(rest.ok()) << rest.status().ToString();
+  EXPECT_THAT(rest->body, ::testing::HasSubstr("\"preemptedResourceMB\":4096,"));
+  EXPECT_THAT(rest->body, ::testing::HasSubstr("\"preemptedResourceVCores\":4,"));
+  EXPECT_THAT(rest->body, ::testing::HasSubstr("\"numNonAMContainerPreempted\":4,"));
+  EXPECT_THAT(rest->body, ::testing::HasSubstr("\"numAMContainerPreempted\":0,"));
+  // The queues now say the monitor may preempt them.
+  auto scheduler = testing::HttpGet("127.0.0.1", daemon_->web_port(), "/ws/v1/cluster/scheduler",
+                                    {{"Accept", "application/json"}});
+  ASSERT_TRUE(scheduler.ok());
+  EXPECT_THAT(scheduler->body, ::testing::HasSubstr("\"preemptionDisabled\":false"));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@ PACKAGES=(
   libgoogle-glog-dev libgflags-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libssl-dev
+  zookeeper libzookeeper-mt-dev     # HA: the ZooKeeper server the tests start, and its C client
   unzip zip                         # nm agent: zip/jar archive resources (unzip) and their tests (zip)
   chromium                          # web UI: the headless browser of integration/web_ui
 )

@@ -71,6 +71,25 @@ rm::AllocateRequest Decode(const ipc::ConnectionIdentity& who,
   return out;
 }
 
+// PreemptionMessage (the negotiable contract the CapacityScheduler sends:
+// rm/core/preemption_message.h). Each PreemptionResourceRequest holds a
+// ResourceRequest as ResourceRequest.newInstance / newBuilder leaves it:
+// relaxLocality true, no allocation request id.
+void Encode(const rm::PreemptionMessage& message, y::PreemptionMessageProto* out) {
+  y::PreemptionContractProto* contract = out->mutable_contract();
+  for (const rm::ResourceRequest& r : message.contract_requests) {
+    y::ResourceRequestProto* request = contract->add_resource()->mutable_resource();
+    request->mutable_priority()->set_priority(r.priority);
+    request->set_resource_name(r.resource_name);
+    ToProto(r.capability, request->mutable_capability());
+    request->set_num_containers(r.count);
+    request->set_relax_locality(r.relax_locality);
+  }
+  for (const rm::ContainerId& id : message.contract_containers) {
+    rm::ToProto(id, contract->add_container()->mutable_id());
+  }
+}
+
 void Encode(const rm::AllocateResponse& answer, y::AllocateResponseProto* response) {
   for (const rm::ContainerUpdateError& e : answer.update_errors) {
     y::UpdateContainerErrorProto* error = response->add_update_errors();
@@ -105,6 +124,7 @@ void Encode(const rm::AllocateResponse& answer, y::AllocateResponseProto* respon
   }
   ToProto(answer.headroom, response->mutable_limit());
   response->set_num_cluster_nodes(answer.num_cluster_nodes);
+  if (answer.preemption.has_value()) Encode(*answer.preemption, response->mutable_preempt());
   if (answer.amrm_token.has_value()) {
     rm::ToTokenProto(*answer.amrm_token, response->mutable_am_rm_token());
   }

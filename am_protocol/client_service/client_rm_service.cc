@@ -718,8 +718,8 @@ void ClientRmService::FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue
   s->set_allocatedcontainers(stats.allocated_containers);
   s->set_pendingcontainers(stats.pending_containers);
   s->set_reservedcontainers(0);
-  // Spindle does not preempt.
-  info->set_preemptiondisabled(true);
+  // The preemption monitor's view of the queue (queue_config.h).
+  info->set_preemptiondisabled(queue.preemption_disabled);
   y::QueueConfigurationsMapProto* partition = info->add_queueconfigurationsmap();
   partition->set_partitionname("");
   y::QueueConfigurationsProto* c = partition->mutable_queueconfigurations();

@@ -50,6 +50,11 @@ void FillUsage(const std::optional<AppUsage>& usage, const rm::ResourceSeconds* 
                bool with_maps, y::ApplicationResourceUsageReportProto* out) {
   const int64_t memory_seconds = seconds == nullptr ? 0 : seconds->memory_seconds;
   const int64_t vcore_seconds = seconds == nullptr ? 0 : seconds->vcore_seconds;
+  // RMAppMetrics' preempted figures, on the dummy report too (3.3's
+  // createAndGetApplicationReport sets them from the app's metrics).
+  const int64_t preempted_memory_seconds =
+      seconds == nullptr ? 0 : seconds->preempted_memory_seconds;
+  const int64_t preempted_vcore_seconds = seconds == nullptr ? 0 : seconds->preempted_vcore_seconds;
   if (!usage.has_value()) {
     // RMServerUtils.DUMMY_APPLICATION_RESOURCE_USAGE_REPORT.
     const pool::Resource minus_one = pool::Resource::Of(-1, -1);
@@ -60,8 +65,8 @@ void FillUsage(const std::optional<AppUsage>& usage, const rm::ResourceSeconds* 
     ToProto(minus_one, out->mutable_needed_resources());
     out->set_memory_seconds(memory_seconds);
     out->set_vcore_seconds(vcore_seconds);
-    out->set_preempted_memory_seconds(0);
-    out->set_preempted_vcore_seconds(0);
+    out->set_preempted_memory_seconds(preempted_memory_seconds);
+    out->set_preempted_vcore_seconds(preempted_vcore_seconds);
     return;
   }
   out->set_num_used_containers(usage->num_used_containers);
@@ -73,8 +78,8 @@ void FillUsage(const std::optional<AppUsage>& usage, const rm::ResourceSeconds* 
   out->set_vcore_seconds(vcore_seconds);
   out->set_queue_usage_percentage(usage->queue_usage_percentage);
   out->set_cluster_usage_percentage(usage->cluster_usage_percentage);
-  out->set_preempted_memory_seconds(usage->preempted_memory_seconds);
-  out->set_preempted_vcore_seconds(usage->preempted_vcore_seconds);
+  out->set_preempted_memory_seconds(preempted_memory_seconds);
+  out->set_preempted_vcore_seconds(preempted_vcore_seconds);
   if (!with_maps) return;
   auto add = [](google::protobuf::RepeatedPtrField<y::StringLongMapProto>* map, const char* key,
                 int64_t value) {
@@ -85,9 +90,8 @@ void FillUsage(const std::optional<AppUsage>& usage, const rm::ResourceSeconds* 
   add(out->mutable_application_resource_usage_map(), "memory-mb", memory_seconds);
   add(out->mutable_application_resource_usage_map(), "vcores", vcore_seconds);
   add(out->mutable_application_preempted_resource_usage_map(), "memory-mb",
-      usage->preempted_memory_seconds);
-  add(out->mutable_application_preempted_resource_usage_map(), "vcores",
-      usage->preempted_vcore_seconds);
+      preempted_memory_seconds);
+  add(out->mutable_application_preempted_resource_usage_map(), "vcores", preempted_vcore_seconds);
 }
 
 }  // namespace

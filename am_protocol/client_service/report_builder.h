@@ -44,8 +44,6 @@ struct AppUsage {
   pool::Resource used;
   pool::Resource reserved;
   pool::Resource needed;
-  int64_t preempted_memory_seconds = 0;
-  int64_t preempted_vcore_seconds = 0;
   float queue_usage_percentage = 0;
   float cluster_usage_percentage = 0;
 };

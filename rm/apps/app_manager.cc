@@ -666,6 +666,11 @@ QueueAmReport ApplicationManager::AmReport(const std::string& queue) const {
   return am_activation_.Report(queue);
 }
 
+bool ApplicationManager::AmActive(const ApplicationAttemptId& attempt) const {
+  MutexLock lock(&mu_);
+  return am_activation_.IsActive(attempt);
+}
+
 void ApplicationManager::RefreshAmInputsLocked() {
   if (am_tree_ == nullptr) {
     am_activation_.SetLeafInputs({});

@@ -239,6 +239,10 @@ class ApplicationManager {
   // Numbers for reports of one leaf (pool queue name): active and pending
   // apps, AM resource used, the queue and user AM limits, per user.
   QueueAmReport AmReport(const std::string& queue) const;
+  // The attempt is active under its queue's AM limit (its AM container is
+  // asked of the pool, or placed): its AM resource is part of its queue's
+  // demand (LeafQueue's pending resources count active apps only).
+  bool AmActive(const ApplicationAttemptId& attempt) const;
 
   // Attempt lifecycle hooks for the rest of the RM (tokens, allocation state).
   struct Listener {

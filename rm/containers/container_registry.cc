@@ -14,12 +14,25 @@ namespace {
 // milliseconds, divided down to seconds.
 ResourceSeconds SecondsOf(const pool::Resource& r, int64_t millis) {
   millis = std::max<int64_t>(millis, 0);
-  return ResourceSeconds{r.memory_mb() * millis / 1000, r.vcores() * millis / 1000};
+  ResourceSeconds seconds;
+  seconds.memory_seconds = r.memory_mb() * millis / 1000;
+  seconds.vcore_seconds = r.vcores() * millis / 1000;
+  return seconds;
 }
 
 void Accumulate(ResourceSeconds* total, const ResourceSeconds& more) {
   total->memory_seconds += more.memory_seconds;
   total->vcore_seconds += more.vcore_seconds;
+}
+
+// RMAppAttemptMetrics.updatePreemptionInfo and
+// updateAggregatePreemptedAppResourceUsage for one container.
+void AccumulatePreempted(ResourceSeconds* total, const RmContainer& c, int64_t millis) {
+  total->preempted += c.placement.resource;
+  (c.is_am ? total->num_am_preempted : total->num_non_am_preempted) += 1;
+  const ResourceSeconds seconds = SecondsOf(c.placement.resource, millis);
+  total->preempted_memory_seconds += seconds.memory_seconds;
+  total->preempted_vcore_seconds += seconds.vcore_seconds;
 }
 
 }  // namespace
@@ -75,6 +88,32 @@ std::map<NodeId, int32_t> ContainerRegistry::LiveCountByNode() const {
     if (!entry.completed) ++out[entry.container.node];
   }
   return out;
+}
+
+std::vector<RmContainer> ContainerRegistry::AllLive() const {
+  MutexLock lock(&mu_);
+  std::vector<RmContainer> out;
+  for (const auto& [id, entry] : containers_) {
+    if (!entry.completed) out.push_back(entry.container);
+  }
+  return out;
+}
+
+bool ContainerRegistry::IsLive(const ContainerId& id) const {
+  MutexLock lock(&mu_);
+  auto it = containers_.find(id);
+  return it != containers_.end() && !it->second.completed;
+}
+
+std::optional<CompletedContainer> ContainerRegistry::Preempt(const ContainerId& id) {
+  MutexLock lock(&mu_);
+  auto it = containers_.find(id);
+  if (it == containers_.end() || it->second.completed) return std::nullopt;
+  const RmContainer& c = it->second.container;
+  AccumulatePreempted(&completed_seconds_[id.attempt.app], c, clock_->WallMillis() - c.created_ms);
+  std::vector<CompletedContainer> out;
+  CompleteLocked(it->second, kExitPreempted, kPreemptedContainerDiagnostics, /*kill=*/true, &out);
+  return out.front();
 }
 
 ResourceSeconds ContainerRegistry::UsageSecondsOf(const ApplicationId& app) const {

@@ -54,11 +54,25 @@ struct RmContainer {
 
 // Aggregate resource allocation of an application: resource x time summed
 // over its containers, as Hadoop's RMAppMetrics reports it (MB-seconds and
-// vcore-seconds, rounded down per container and per report).
+// vcore-seconds, rounded down per container and per report), with what
+// preemption took from it (RMAppAttemptMetrics.updatePreemptionInfo and
+// updateAggregatePreemptedAppResourceUsage, summed over its attempts).
 struct ResourceSeconds {
   int64_t memory_seconds = 0;
   int64_t vcore_seconds = 0;
+  // The preempted containers' resources, their count without the AM
+  // containers, the preempted AM containers (attempts whose AM was
+  // preempted), and their resource x time.
+  pool::Resource preempted;
+  int32_t num_non_am_preempted = 0;
+  int32_t num_am_preempted = 0;
+  int64_t preempted_memory_seconds = 0;
+  int64_t preempted_vcore_seconds = 0;
 };
+
+// What a container the RM preempts completes with (PREEMPTED, -102),
+// SchedulerUtils.PREEMPTED_CONTAINER's words (2.6, 2.7, 3.3).
+inline constexpr char kPreemptedContainerDiagnostics[] = "Container preempted by scheduler";
 
 struct CompletedContainer {
   ContainerId id;
@@ -103,6 +117,19 @@ class ContainerRegistry {
   // How many live containers each node holds (node reports' numContainers),
   // in one pass.
   std::map<NodeId, int32_t> LiveCountByNode() const;
+  // Every live container, in id order (what the preemption monitor chooses
+  // from), in one pass.
+  std::vector<RmContainer> AllLive() const;
+  bool IsLive(const ContainerId& id) const;
+
+  // The RM takes a live container back (the preemption monitor's kill, as
+  // CapacityScheduler.markContainerForKillable without lazy preemption):
+  // completed now as PREEMPTED (kPreemptedContainerDiagnostics), its
+  // resources back to the pool, killed on its node at the next heartbeat,
+  // handed to its AM at the next allocate, and counted in its app's
+  // preemption figures. Returns the completion (the caller tells the app
+  // manager of an AM container), nullopt if the container is not live.
+  std::optional<CompletedContainer> Preempt(const ContainerId& id);
 
   // The app's aggregate allocation so far: its completed containers plus its
   // live ones up to now. Kept after the app finishes, until Forget().

@@ -160,7 +160,25 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
   allocator.rules = settings.hadoop().am_rules;
   allocator.queues = context_.queues;
   allocator.node_labels = node_labels_.get();
+  // The monitor is built right after the allocator, before anything serves.
+  allocator.take_preemption = [this](const ApplicationAttemptId& attempt) {
+    return preemption_monitor_ != nullptr ? preemption_monitor_->TakeMessage(attempt)
+                                          : std::nullopt;
+  };
   attempt_allocator_ = std::make_unique<AttemptAllocator>(allocator);
+  if (settings.preemption.enabled) {
+    PreemptionMonitorDeps monitor;
+    monitor.options = settings.preemption;
+    monitor.line = settings.line;
+    monitor.queues = context_.queues;
+    monitor.pool = pool_.get();
+    monitor.containers = containers_.get();
+    monitor.apps = apps_.get();
+    monitor.allocator = attempt_allocator_.get();
+    monitor.minimum_allocation = settings.apps.min_allocation;
+    monitor.clock = clock;
+    preemption_monitor_ = std::make_unique<PreemptionMonitor>(std::move(monitor));
+  }
   ApplicationManager::Listener listener;
   listener.attempt_ended = [this](const RmApp&, const RmAttempt& attempt) {
     amrm_tokens_->AttemptFinished(attempt.id);
@@ -238,6 +256,8 @@ void ActiveServices::Housekeeping() {
   while (!stopping_.load()) {
     apps_->Tick();
     if (holding_) ReleaseHoldIfDue();
+    // SchedulingMonitor: only while active and placing.
+    if (preemption_monitor_ != nullptr && !holding_) preemption_monitor_->RunIfDue(clock->Now());
     // The node list is stored as soon as it changes: a restart waits for
     // the nodes that were there.
     if (const uint64_t version = nodes_->membership_version(); version != saved_nodes_version_) {

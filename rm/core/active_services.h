@@ -35,6 +35,7 @@
 #include "rm/core/attempt_allocator.h"
 #include "rm/core/core_settings.h"
 #include "rm/core/node_tracker.h"
+#include "rm/core/preemption_monitor.h"
 #include "rm/nodes/node_labels.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/queues/queue_manager.h"
@@ -103,6 +104,9 @@ class ActiveServices {
   NodeLabels& node_labels() { return *node_labels_; }
   // The AM path: register/allocate/finish of an attempt.
   AttemptAllocator& attempt_allocator() { return *attempt_allocator_; }
+  // The preemption monitor; null unless yarn.resourcemanager.scheduler.
+  // monitor.enable (the housekeeping thread runs it).
+  PreemptionMonitor* preemption_monitor() { return preemption_monitor_.get(); }
   SecretManagers secrets() const {
     return {amrm_tokens_.get(), container_tokens_.get(), nm_tokens_.get(),
             delegation_tokens_.get()};
@@ -158,6 +162,7 @@ class ActiveServices {
   std::unique_ptr<ApplicationManager> apps_;
   std::unique_ptr<NodeTracker> node_tracker_;
   std::unique_ptr<AttemptAllocator> attempt_allocator_;
+  std::unique_ptr<PreemptionMonitor> preemption_monitor_;
 
   Mutex pool_queues_mu_;
   int64_t last_capacity_mb_ GUARDED_BY(pool_queues_mu_) = -1;

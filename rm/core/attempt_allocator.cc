@@ -55,6 +55,18 @@ std::shared_ptr<AttemptAllocator::AttemptState> AttemptAllocator::StateOf(
   return it == attempts_.end() ? nullptr : it->second;
 }
 
+pool::Resource AttemptAllocator::PendingAsks(const ApplicationAttemptId& attempt) const {
+  std::shared_ptr<AttemptState> state;
+  {
+    MutexLock lock(&mu_);
+    auto it = attempts_.find(attempt);
+    if (it == attempts_.end()) return pool::Resource();
+    state = it->second;
+  }
+  MutexLock lock(&state->mu);
+  return state->asks.Pending();
+}
+
 bool AttemptAllocator::PlacementsHeld() const {
   return deps_.placements_held != nullptr && deps_.placements_held();
 }
@@ -469,6 +481,7 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
     response->headroom = (capacity - deps_.pool->cell().Allocated()).Max(pool::Resource());
   }
   response->num_cluster_nodes = deps_.nodes->NumUsableNodes();
+  if (deps_.take_preemption) response->preemption = deps_.take_preemption(attempt);
   if (auto id = DecodeAmrmTokenIdentifier(request.amrm_token_identifier);
       id.ok() && deps_.amrm_tokens->NeedsNewToken(id->key_id)) {
     response->amrm_token = deps_.amrm_tokens->CreateToken(attempt);

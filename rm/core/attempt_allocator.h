@@ -37,6 +37,7 @@
 #include "rm/config/hadoop_line.h"
 #include "rm/containers/container_registry.h"
 #include "rm/core/ask_partitions.h"
+#include "rm/core/preemption_message.h"
 #include "rm/core/stored_ask_rows.h"
 #include "rm/nodes/node_registry.h"
 #include "rm/scheduling/ask_table.h"
@@ -72,6 +73,9 @@ struct AttemptAllocatorDeps {
   // expressions of asks resolve against (ask_partitions.h). Required.
   const QueueManager* queues = nullptr;
   const NodeLabels* node_labels = nullptr;
+  // What the preemption monitor asks of the attempt since its last answer
+  // (may be null: nothing, the monitor is off).
+  std::function<std::optional<PreemptionMessage>(const ApplicationAttemptId&)> take_preemption;
 };
 
 // A container update (resize, promote, demote; Hadoop 2.8+).
@@ -126,6 +130,7 @@ struct AllocateResponse {
   int32_t num_cluster_nodes = 0;
   std::optional<Token> amrm_token;
   std::vector<ContainerUpdateError> update_errors;
+  std::optional<PreemptionMessage> preemption;
 };
 
 struct RegisterResponse {
@@ -183,6 +188,10 @@ class AttemptAllocator {
   bool HoldsRecoveredAsks(const ApplicationAttemptId& attempt) const EXCLUDES(mu_);
 
   const ResourceNormalizer& normalizer() const { return normalizer_; }
+
+  // What the attempt's table still asks for (AskTable::Pending); zero for an
+  // attempt that is not registered.
+  pool::Resource PendingAsks(const ApplicationAttemptId& attempt) const EXCLUDES(mu_);
 
   // ---- In-process AMs (the wind tunnel) ----
   // The check allocate applies to each ask before anything of the call

@@ -129,6 +129,11 @@ Result<CoreSettings> CoreSettings::FromConfiguration(const Configuration& conf) 
   ASSIGN_OR_RETURN(s.container_tokens, ContainerTokenOptionsFromConfiguration(conf, 0));
   ASSIGN_OR_RETURN(s.delegation_tokens, RmDelegationTokenOptionsFromConfiguration(conf));
 
+  ASSIGN_OR_RETURN(s.preemption, preemption::PreemptionOptions::FromConfiguration(conf));
+  s.preemption.calculator = s.apps.resource_calculator == ResourceCalculator::kDominant
+                                ? preemption::Calculator::kDominant
+                                : preemption::Calculator::kMemory;
+
   ASSIGN_OR_RETURN(s.heartbeat_interval_ms,
                    conf.GetInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 1000));
   ASSIGN_OR_RETURN(s.groups, OsGroupMappingOptions::FromConfiguration(conf));

@@ -18,6 +18,7 @@
 #include "rm/config/hadoop_line.h"
 #include "rm/nodes/node_labels.h"
 #include "rm/nodes/node_registry.h"
+#include "rm/preemption/preemption_options.h"
 #include "rm/queues/os_group_mapping.h"
 #include "rm/recovery/recovery_config.h"
 #include "rm/security/container_token_secret_manager.h"
@@ -47,6 +48,10 @@ struct CoreSettings {
   KeyRollingOptions nm_keys;
   ContainerTokenSecretManager::Options container_tokens;
   RmDelegationTokenOptions delegation_tokens;
+  // yarn.resourcemanager.scheduler.monitor.* and
+  // yarn.resourcemanager.monitor.capacity.preemption.* (rm/preemption); its
+  // calculator follows apps.resource_calculator.
+  preemption::PreemptionOptions preemption;
   // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms. Default: 1000.
   int64_t heartbeat_interval_ms = 1000;
   // hadoop.security.groups.cache.secs and the static overrides.

@@ -514,6 +514,9 @@ Status ResourceManager::SetNodeScore(const NodeId& node, double score) {
 
 ApplicationManager& ResourceManager::apps() { return ActiveOrDie().apps(); }
 AttemptAllocator& ResourceManager::attempt_allocator() { return ActiveOrDie().attempt_allocator(); }
+PreemptionMonitor* ResourceManager::preemption_monitor() {
+  return ActiveOrDie().preemption_monitor();
+}
 NodeRegistry& ResourceManager::nodes() { return ActiveOrDie().nodes(); }
 pool::SchedulerPool& ResourceManager::pool() { return ActiveOrDie().pool(); }
 SecretManagers ResourceManager::secrets() { return ActiveOrDie().secrets(); }

@@ -223,6 +223,10 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
   // attempt's end and given the recovered asks. CHECK-fails while standby;
   // valid until the next TransitionToStandby/Stop.
   AttemptAllocator& attempt_allocator();
+  // The preemption monitor of the activation (null unless
+  // yarn.resourcemanager.scheduler.monitor.enable); CHECK-fails while
+  // standby. Valid until the next TransitionToStandby/Stop.
+  PreemptionMonitor* preemption_monitor();
   // Also called after each attempt's end (once its tokens and allocate
   // state are forgotten), from the thread that ended it. Kept across
   // activations; may be set any time.

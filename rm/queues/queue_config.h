@@ -93,6 +93,12 @@ struct CsQueue {
   int64_t default_application_lifetime = -1;
   // Whether this queue or an ancestor configured a default lifetime.
   bool default_lifetime_configured = false;
+  // Whether the preemption monitor may take this queue's containers: never
+  // while yarn.resourcemanager.scheduler.monitor.enable is false; else
+  // <path>.disable_preemption, by default the parent's (root: false), as
+  // 2.7+ AbstractCSQueue.isQueueHierarchyPreemptionDisabled. 2.6 has no
+  // such key (every queue may be preempted from once monitors run).
+  bool preemption_disabled = true;
   // <path>.accessible-node-labels. Root: "*"; others: the parent's unless set.
   std::vector<std::string> accessible_node_labels;
   // <path>.default-node-label-expression: the partition of the ANY requests

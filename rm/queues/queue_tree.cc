@@ -207,6 +207,18 @@ Status TreeParser::ReadQueue(CsQueue& queue, const CsQueue* parent) const {
   queue.administer_acl =
       AccessControlList::Parse(conf_.Get(Key(path, "acl_administer_queue"), default_acl));
 
+  ASSIGN_OR_RETURN(const bool monitors,
+                   conf_.GetBool("yarn.resourcemanager.scheduler.monitor.enable", false));
+  if (!monitors) {
+    queue.preemption_disabled = true;
+  } else if (line_ == HadoopLine::k2_6) {
+    queue.preemption_disabled = false;
+  } else {
+    ASSIGN_OR_RETURN(queue.preemption_disabled,
+                     conf_.GetBool(Key(path, "disable_preemption"),
+                                   parent != nullptr && parent->preemption_disabled));
+  }
+
   ASSIGN_OR_RETURN(queue.user_limit_factor,
                    conf_.GetDouble(Key(path, "user-limit-factor"), global_user_limit_factor_));
   const std::string user_limit_key = Key(path, "minimum-user-limit-percent");

@@ -114,6 +114,15 @@ std::vector<ResourceRequest> AskTable::AllRows() const {
   return out;
 }
 
+pool::Resource AskTable::Pending() const {
+  pool::Resource total;
+  for (const auto& [key, rows] : keys_) {
+    auto any = rows.find(kAnyResourceName);
+    if (any != rows.end() && any->second.count > 0) total += key.capability * any->second.count;
+  }
+  return total;
+}
+
 std::optional<pool::Ask> AskTable::PoolAskOf(const pool::AskKey& key, const Rows& rows,
                                              const PlaceNames& names) const {
   auto any = rows.find(kAnyResourceName);

@@ -144,6 +144,10 @@ class AskTable {
 
   // Every row, keys in order, each with its normalised capability.
   std::vector<ResourceRequest> AllRows() const;
+  // What the table still asks for: each key's ANY count x its capability
+  // (AppSchedulingInfo's pending resource, which the preemption policy
+  // reads as a queue's demand).
+  pool::Resource Pending() const;
 
   // Lowers each row's count to cap(key, name) when that returns a value (an
   // RM restart's caps on a re-sent table); a row capped to 0 stays, so that

@@ -5,6 +5,11 @@
 namespace spindle {
 namespace {
 
+TEST(CryptoTest, Sha1KnownVectors) {  // FIPS 180 examples
+  EXPECT_EQ(HexEncode(Sha1("")), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+  EXPECT_EQ(HexEncode(Sha1("abc")), "a9993e364706816aba3e25717850c26c9cd0d89d");
+}
+
 TEST(CryptoTest, Md5KnownVectors) {
   EXPECT_EQ(HexEncode(Md5("")), "d41d8cd98f00b204e9800998ecf8427e");
   EXPECT_EQ(HexEncode(Md5("abc")), "900150983cd24fb0d6963f7d28e17f72");

@@ -138,14 +138,20 @@ RestNode AppInfoNode(const ClusterWebDeps& deps, const rm::RmApp& app, bool has_
       .Float("clusterUsagePercentage", cluster_usage)
       .Put("resourceSecondsMap",
            MapNode({{"memory-mb", seconds.memory_seconds}, {"vcores", seconds.vcore_seconds}}))
-      .Int("preemptedResourceMB", 0)
-      .Int("preemptedResourceVCores", 0)
-      .Int("numNonAMContainerPreempted", 0)
-      .Int("numAMContainerPreempted", 0)
-      .Int("preemptedMemorySeconds", 0)
-      .Int("preemptedVcoreSeconds", 0)
-      // Hadoop fills this map only with what was preempted: nothing here.
-      .Put("preemptedResourceSecondsMap", MapNode({}));
+      // RMAppMetrics: what preemption took, summed over the attempts.
+      .Int("preemptedResourceMB", seconds.preempted.memory_mb())
+      .Int("preemptedResourceVCores", seconds.preempted.vcores())
+      .Int("numNonAMContainerPreempted", seconds.num_non_am_preempted)
+      .Int("numAMContainerPreempted", seconds.num_am_preempted)
+      .Int("preemptedMemorySeconds", seconds.preempted_memory_seconds)
+      .Int("preemptedVcoreSeconds", seconds.preempted_vcore_seconds)
+      // Hadoop's map holds entries once a container was preempted
+      // (RMAppAttemptMetrics.updateAggregatePreemptedAppResourceUsage).
+      .Put("preemptedResourceSecondsMap",
+           seconds.num_am_preempted + seconds.num_non_am_preempted == 0
+               ? MapNode({})
+               : MapNode({{"memory-mb", seconds.preempted_memory_seconds},
+                          {"vcores", seconds.preempted_vcore_seconds}}));
   if (has_access) {
     info.Str("logAggregationStatus",
              reports.options().log_aggregation_enabled ? "NOT_START" : "DISABLED");

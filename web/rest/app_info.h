@@ -13,7 +13,7 @@
 // runningContainers (-1 each when the scheduler does not hold the attempt,
 // Hadoop's dummy usage report), memorySeconds, vcoreSeconds,
 // queueUsagePercentage, clusterUsagePercentage, resourceSecondsMap,
-// preempted* (0: Spindle does not preempt), preemptedResourceSecondsMap,
+// preempted* (the app's preemption figures), preemptedResourceSecondsMap,
 // resourceRequests (never listed: the pool does not expose pending asks),
 // logAggregationStatus, unmanagedApplication, appNodeLabelExpression,
 // amNodeLabelExpression, resourceInfo (not written), timeouts (LIFETIME

@@ -103,7 +103,8 @@ RestNode QueueNode(const rm::QueueTree& tree, const rm::CsQueue& queue,
           .Put("usedAMResource", ResourceInfoNode(am->am_used))
           .Put("userAMResourceLimit", ResourceInfoNode(am->limits.user_am_limit));
     }
-    q.Bool("preemptionDisabled", true)
+    // Intra-queue preemption is not supported: disabled everywhere.
+    q.Bool("preemptionDisabled", queue.preemption_disabled)
         .Bool("intraQueuePreemptionDisabled", true)
         .Int("defaultPriority", 0)
         .Bool("isAutoCreatedLeafQueue", false)

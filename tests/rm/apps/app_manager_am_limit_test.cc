@@ -205,7 +205,9 @@ TEST_P(AmLimitTest, UnmanagedAmsCountAgainstTheLimit) {
   QueueAmReport report = manager_->AmReport("default");
   EXPECT_EQ(report.active_apps, 1);
   EXPECT_EQ(report.pending_apps, 1);
-  if (GetParam() != HadoopLine::k2_6) EXPECT_EQ(report.am_used, pool::Resource::Of(kGb, 1));
+  if (GetParam() != HadoopLine::k2_6) {
+    EXPECT_EQ(report.am_used, pool::Resource::Of(kGb, 1));
+  }
   ASSERT_TRUE(manager_->Kill(first, "").ok());
   Step();
   report = manager_->AmReport("default");

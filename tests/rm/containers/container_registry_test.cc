@@ -213,5 +213,38 @@ TEST_F(ContainerRegistryTest, ReleaseAllWithAForeignIdReleasesNothing) {
   EXPECT_TRUE(registry_->TakeCompleted(attempt_).empty());
 }
 
+// The preemption monitor's kill (CapacityScheduler.markContainerForKillable):
+// PREEMPTED with SchedulerUtils.PREEMPTED_CONTAINER's text, freed at once,
+// killed on its node, handed to the AM, counted in the app's figures
+// (RMAppAttemptMetrics.updatePreemptionInfo); an ended container is not
+// preempted again.
+TEST_F(ContainerRegistryTest, PreemptCompletesAsPreemptedAndCountsIt) {
+  registry_ = std::make_unique<ContainerRegistry>(pool_.get(), &clock_);
+  RmContainer am = Allocate(1);
+  RmContainer task = Allocate(2);
+  EXPECT_EQ(registry_->AllLive().size(), 2u);
+  clock_.Advance(std::chrono::seconds(10));
+  auto done = registry_->Preempt(task.id);
+  ASSERT_TRUE(done.has_value());
+  EXPECT_EQ(done->exit_status, kExitPreempted);
+  EXPECT_EQ(done->diagnostics, "Container preempted by scheduler");
+  EXPECT_FALSE(done->is_am);
+  EXPECT_FALSE(registry_->IsLive(task.id));
+  EXPECT_EQ(Allocated(), pool::Resource::Of(1024, 1)) << "its resources are back";
+  EXPECT_EQ(registry_->OnNodeReport(h1_, {}).to_cleanup, std::vector<ContainerId>{task.id});
+  auto completions = registry_->TakeCompleted(attempt_);
+  ASSERT_EQ(completions.size(), 1u);
+  EXPECT_EQ(completions[0].exit_status, -102);
+  EXPECT_FALSE(registry_->Preempt(task.id).has_value()) << "already ended";
+  ASSERT_TRUE(registry_->Preempt(am.id).has_value());
+  const ResourceSeconds figures = registry_->UsageSecondsOf(attempt_.app);
+  EXPECT_EQ(figures.preempted, pool::Resource::Of(2048, 2));
+  EXPECT_EQ(figures.num_non_am_preempted, 1);
+  EXPECT_EQ(figures.num_am_preempted, 1);
+  EXPECT_EQ(figures.preempted_memory_seconds, 2 * 1024 * 10);
+  EXPECT_EQ(figures.preempted_vcore_seconds, 2 * 10);
+  EXPECT_TRUE(registry_->AllLive().empty());
+}
+
 }  // namespace
 }  // namespace spindle::rm

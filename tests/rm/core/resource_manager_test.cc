@@ -451,6 +451,200 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
   EXPECT_EQ(rm_->TransitionToActive().code(), Status::Code::kUnavailable);
 }
 
+// The preemption monitor on the RM core objects, driven a round at a time
+// (RunOnce; the housekeeping thread ran it once at start and, with an
+// interval of an hour, never again): queue b (50%, elastic to the whole
+// node, a user may take twice the queue) fills the node, then an app of
+// queue a (50%) waits for its AM container.
+class PreemptionMonitorTest : public ResourceManagerTest {
+ protected:
+  void StartPreemptingRm(const std::string& max_wait_ms, const std::string& line = "3.3") {
+    std::ofstream xml(conf_dir_ / "capacity-scheduler.xml", std::ios::trunc);
+    xml << "<configuration>\n";
+    for (const auto& [key, value] :
+         std::map<std::string, std::string>{{"root.queues", "a,b"},
+                                            {"maximum-am-resource-percent", "1.0"},
+                                            {"root.a.capacity", "50"},
+                                            {"root.b.capacity", "50"},
+                                            {"root.b.user-limit-factor", "2"}}) {
+      xml << "<property><name>yarn.scheduler.capacity." << key << "</name><value>" << value
+          << "</value></property>\n";
+    }
+    xml << "</configuration>\n";
+    xml.close();
+    const std::string p = "yarn.resourcemanager.monitor.capacity.preemption.";
+    auto rm = MakeRm({{"yarn.resourcemanager.scheduler.monitor.enable", "true"},
+                      {p + "monitoring_interval", "3600000"},
+                      {p + "max_wait_before_kill", max_wait_ms},
+                      {p + "natural_termination_factor", "1.0"},
+                      {p + "total_preemption_per_round", "1.0"},
+                      {"spindle.compat.hadoop-version", line}});
+    ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+    rm_ = std::move(rm).value();
+    ASSERT_TRUE(rm_->Start().ok());
+    ASSERT_NE(rm_->preemption_monitor(), nullptr);
+    auto registered = rm_->RegisterNode(Registration(node_));
+    ASSERT_TRUE(registered.ok());
+    // The queues' limits follow the cluster once the housekeeping saw the
+    // node (before that a user's limit in b is computed on an empty cluster).
+    ASSERT_TRUE(
+        WaitFor([&] { return rm_->apps().AmReport("b").limits.queue_am_limit.memory_mb() > 0; }));
+  }
+
+  ApplicationId SubmitTo(const std::string& queue) {
+    auto id = rm_->NewApplicationId();
+    EXPECT_TRUE(id.ok());
+    EXPECT_TRUE(rm_->SubmitApplication(MakeSubmission(*id, queue)).ok());
+    return *id;
+  }
+
+  bool Launched(const ApplicationId& app) {
+    auto report = rm_->ApplicationReport(app);
+    const RmAttempt* attempt = report.ok() ? report->current_attempt() : nullptr;
+    return attempt != nullptr && attempt->state == AttemptState::kLaunched;
+  }
+
+  // Queue b's app: its AM registers and takes 7 more 1 GB containers (the
+  // node's 8 GB).
+  void FillWithB() {
+    b_ = SubmitTo("b");
+    ASSERT_TRUE(WaitFor([&] { return Launched(b_); }));
+    b_attempt_ = ApplicationAttemptId{b_, 1};
+    ASSERT_TRUE(rm_->attempt_allocator().Register(b_attempt_, "host1", 1, "").ok());
+    AllocateRequest ask;
+    ask.asks.push_back(ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 7, true});
+    bool first = true;
+    ASSERT_TRUE(WaitFor([&] {
+      auto answer = Allocate(first ? ask : AllocateRequest{});
+      first = false;
+      if (answer.ok()) {
+        for (const auto& c : (*answer)->allocated) b_containers_.push_back(c.id);
+      }
+      return b_containers_.size() == 7;
+    }));
+  }
+
+  Result<std::shared_ptr<const AllocateResponse>> Allocate(AllocateRequest request) {
+    request.response_id = b_response_id_;
+    auto answer = rm_->attempt_allocator().Allocate(b_attempt_, request);
+    if (answer.ok() && *answer != nullptr) b_response_id_ = (*answer)->response_id;
+    return answer;
+  }
+
+  // Waits until the app of queue a is known to wait for its AM container.
+  ApplicationId StarveA() {
+    const ApplicationId a = SubmitTo("a");
+    EXPECT_TRUE(WaitFor([&] {
+      auto report = rm_->ApplicationReport(a);
+      const RmAttempt* attempt = report.ok() ? report->current_attempt() : nullptr;
+      return attempt != nullptr && attempt->state == AttemptState::kScheduled;
+    }));
+    return a;
+  }
+
+  ApplicationId b_;
+  ApplicationAttemptId b_attempt_;
+  int32_t b_response_id_ = 0;
+  std::vector<ContainerId> b_containers_;
+};
+
+// ProportionalCapacityPreemptionPolicy's ideal assignment on the live RM
+// (TestProportionalCapacityPreemptionPolicy.testPreemptCycle's shape): a
+// wants its AM (1 GB) within its guarantee, so b gives back exactly 1 GB, its
+// youngest container; the AM hears of it once (3.3) in a contract; max wait
+// 0 kills it at the next round; the node is told to kill it, b's AM gets it
+// completed as PREEMPTED with Hadoop's text, b's figures count it, and the
+// freed gigabyte goes to a's AM.
+TEST_F(PreemptionMonitorTest, StarvedQueueGetsItsAmByPreemption) {
+  StartPreemptingRm("0");
+  ASSERT_NO_FATAL_FAILURE(FillWithB());
+  const ApplicationId a = StarveA();
+  PreemptionMonitor& monitor = *rm_->preemption_monitor();
+  const preemption::PolicyInput input = monitor.SnapshotInput();
+  ASSERT_EQ(input.queues.size(), 3u);
+  EXPECT_EQ(input.queues[1].pending.memory_mb(), 1024) << "a's AM";
+  EXPECT_EQ(input.queues[2].used.memory_mb(), 8192);
+
+  monitor.RunOnce();
+  auto first = Allocate({});
+  ASSERT_TRUE(first.ok());
+  ASSERT_TRUE((*first)->preemption.has_value());
+  const PreemptionMessage& message = *(*first)->preemption;
+  ASSERT_EQ(message.contract_containers.size(), 1u);
+  const ContainerId victim = message.contract_containers[0];
+  EXPECT_EQ(victim, *std::max_element(b_containers_.begin(), b_containers_.end()))
+      << "the youngest container goes first";
+  ASSERT_EQ(message.contract_requests.size(), 1u);
+  EXPECT_EQ(message.contract_requests[0].priority, -1);
+  EXPECT_EQ(message.contract_requests[0].resource_name, "*");
+  EXPECT_EQ(message.contract_requests[0].count, 1);
+  EXPECT_EQ(message.contract_requests[0].capability.memory_mb(), 1024);
+  auto second = Allocate({});
+  ASSERT_TRUE(second.ok());
+  EXPECT_FALSE((*second)->preemption.has_value()) << "3.3 tells the AM once";
+  EXPECT_FALSE(Launched(a));
+
+  monitor.RunOnce();  // marked 0 ms ago + a wait of 0: killed
+  EXPECT_EQ(monitor.Stats().killed, 1);
+  NodeHeartbeatRequest beat;
+  beat.heartbeat.id = node_;
+  beat.heartbeat.response_id = 0;
+  auto cleanup = rm_->NodeHeartbeat(beat);
+  ASSERT_TRUE(cleanup.ok());
+  EXPECT_THAT(cleanup->containers_to_cleanup, ::testing::Contains(victim));
+  auto after = Allocate({});
+  ASSERT_TRUE(after.ok());
+  ASSERT_EQ((*after)->completed.size(), 1u);
+  EXPECT_EQ((*after)->completed[0].id, victim);
+  EXPECT_EQ((*after)->completed[0].exit_status, -102);
+  EXPECT_EQ((*after)->completed[0].diagnostics, "Container preempted by scheduler");
+  const ResourceSeconds figures = rm_->UsageSecondsOf(b_);
+  EXPECT_EQ(figures.preempted.memory_mb(), 1024);
+  EXPECT_EQ(figures.num_non_am_preempted, 1);
+  EXPECT_EQ(figures.num_am_preempted, 0);
+  EXPECT_TRUE(WaitFor([&] { return Launched(a); })) << "the freed 1 GB goes to a's AM";
+  monitor.RunOnce();
+  EXPECT_EQ(monitor.Stats().marked, 1) << "a is satisfied: nothing more is asked";
+}
+
+// A marked container that ends on its own before the wait is over is not
+// killed and is not announced; with a long wait nothing is killed.
+TEST_F(PreemptionMonitorTest, ContainersThatEndOnTheirOwnLeaveTheCandidates) {
+  StartPreemptingRm("3600000");
+  ASSERT_NO_FATAL_FAILURE(FillWithB());
+  StarveA();
+  PreemptionMonitor& monitor = *rm_->preemption_monitor();
+  monitor.RunOnce();
+  EXPECT_EQ(monitor.Stats().marked, 1);
+  // b's AM gives the youngest container back before its allocate hears.
+  const ContainerId youngest = *std::max_element(b_containers_.begin(), b_containers_.end());
+  AllocateRequest release;
+  release.releases.push_back(youngest);
+  auto answer = Allocate(release);
+  ASSERT_TRUE(answer.ok());
+  EXPECT_FALSE((*answer)->preemption.has_value()) << "released: nothing to announce";
+  monitor.RunOnce();
+  monitor.RunOnce();
+  EXPECT_EQ(monitor.Stats().killed, 0);
+}
+
+// 2.6 / 2.7: every round tells the AM again about what is still selected.
+TEST_F(PreemptionMonitorTest, Hadoop26RepeatsTheMessageEveryRound) {
+  StartPreemptingRm("3600000", "2.6");
+  ASSERT_NO_FATAL_FAILURE(FillWithB());
+  StarveA();
+  PreemptionMonitor& monitor = *rm_->preemption_monitor();
+  for (int round = 0; round < 3; ++round) {
+    monitor.RunOnce();
+    auto answer = Allocate({});
+    ASSERT_TRUE(answer.ok());
+    ASSERT_TRUE((*answer)->preemption.has_value()) << "round " << round;
+    EXPECT_EQ((*answer)->preemption->contract_containers.size(), 1u);
+  }
+  EXPECT_EQ(monitor.Stats().marked, 1);
+  EXPECT_EQ(monitor.Stats().killed, 0);
+}
+
 }  // namespace
 }  // namespace spindle::rm
 

@@ -1,0 +1,121 @@
+// ProportionalCapacityPreemptionPolicy's decision, as a pure function: from
+// the queue tree's guaranteed / maximum / used / pending resources and the
+// applications' live containers, which containers to ask back this round.
+// It follows Hadoop 3.3 (monitor/capacity/PreemptableResourceCalculator,
+// AbstractPreemptableResourceCalculator, TempQueuePerPartition,
+// FifoCandidatesSelector, CapacitySchedulerPreemptionUtils) for the default
+// partition, with the FIFO candidate selector only:
+//
+//  1. Ideal assignment, level by level from the root (whose ideal is its
+//     guarantee): each queue first keeps what it uses, up to its guarantee
+//     plus the over-guarantee usage it cannot lose (untouchable extra: usage
+//     over guarantee of queues with preemption disabled); what is left of the
+//     parent's ideal is then offered, water-filling, to the queues that want
+//     more (used + pending), most under-served first (ideal / guaranteed),
+//     each offered its share by guarantee among the wanting queues, capped by
+//     its maximum, by what it wants and (leaves) by max(used, guaranteed) -- a
+//     queue never gets more than its guarantee by preempting others. Queues
+//     with no guarantee share what remains equally, afterwards.
+//  2. To be preempted: used - max(ideal, min(used + pending, guaranteed)),
+//     scaled so that a level asks back at most total_preemption_per_round x
+//     cluster.
+//  3. Per leaf over its dead zone (used > guaranteed x (1 +
+//     max_ignored_over_capacity)): asked this round = to be preempted x
+//     natural_termination_factor, rounded up.
+//  4. Selection: leaf by leaf (tree order), applications in reverse schedule
+//     order (the input lists them in their queue's order; the last submitted
+//     is asked first), each app's containers lowest priority first, then
+//     youngest first; AM containers are skipped and taken only at the end if
+//     still needed and while the queue's AM containers exceed its guarantee x
+//     maximum-am-resource-percent. A container is taken while it lowers what
+//     is still to obtain and fits in what the round may still take.
+//
+// Where 2.6 / 2.7 differ (not modelled; the figures are 3.3's): 2.6 offers
+// each queue its share of the unassigned resources without ordering by need,
+// lets a queue's ideal grow past its guarantee to its demand (no
+// max(used, guaranteed) cap) and has no untouchable extra or per-queue
+// disable_preemption; 2.7 orders by need and adds disable_preemption; both
+// scale natural termination without rounding up and do not check a container
+// against the round's remaining allowance.
+//
+// Thread-safety: a pure function over values.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rm/preemption/preemption_options.h"
+#include "rm/preemption/resource_math.h"
+#include "rm/records/yarn_ids.h"
+#include "scheduler_pool/resources.h"
+
+namespace spindle::rm::preemption {
+
+struct QueueInput {
+  std::string path;
+  // Index of the parent in PolicyInput::queues (which lists parents before
+  // their children); -1 for the root, which must come first.
+  int parent = -1;
+  // Effective minimum (cluster x absolute capacity) and maximum.
+  pool::Resource guaranteed;
+  pool::Resource maximum;
+  // What the queue's containers hold (a parent: its children's sum).
+  pool::Resource used;
+  // Leaves: outstanding asks of its applications. Parents: ignored (the
+  // policy sums the children's).
+  pool::Resource pending;
+  // yarn.scheduler.capacity.<path>.disable_preemption, as inherited.
+  bool preemption_disabled = false;
+  // Leaves: maximum-am-resource-percent as a fraction.
+  double maximum_am_fraction = 0;
+};
+
+struct ContainerInput {
+  ContainerId id;
+  pool::Resource resource;
+  int32_t priority = 0;
+  int64_t allocation_request_id = 0;
+  bool is_am = false;
+};
+
+struct AppInput {
+  ApplicationAttemptId attempt;
+  int queue = 0;  // index of its leaf in PolicyInput::queues
+  std::vector<ContainerInput> containers;
+};
+
+struct PolicyInput {
+  pool::Resource cluster;
+  std::vector<QueueInput> queues;
+  // Each leaf's apps in the leaf's schedule order (FIFO: application
+  // priority, then submission); selection walks them backwards.
+  std::vector<AppInput> apps;
+};
+
+struct QueueOutcome {
+  pool::Resource ideal_assigned;
+  pool::Resource to_be_preempted;
+  // What selection set out to obtain this round (leaves).
+  pool::Resource actually_to_be_preempted;
+};
+
+struct SelectedContainer {
+  ApplicationAttemptId attempt;
+  ContainerId container;
+  pool::Resource resource;
+  bool is_am = false;
+  int queue = 0;
+};
+
+struct PolicyOutcome {
+  std::vector<QueueOutcome> queues;  // by index in PolicyInput::queues
+  std::vector<SelectedContainer> selected;
+};
+
+// The round's decision. Uses options' fractions and calculator only (the
+// timing is the monitor's). Bad input (a parent after its child, an app of
+// an unknown queue) is skipped, never fatal.
+PolicyOutcome ComputePreemption(const PolicyInput& input, const PreemptionOptions& options);
+
+}  // namespace spindle::rm::preemption

@@ -512,7 +512,8 @@ class PreemptionMonitorTest : public ResourceManagerTest {
     b_attempt_ = ApplicationAttemptId{b_, 1};
     ASSERT_TRUE(rm_->attempt_allocator().Register(b_attempt_, "host1", 1, "").ok());
     AllocateRequest ask;
-    ask.asks.push_back(ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 7, true});
+    ask.asks.push_back(
+        ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 7, true, std::nullopt});
     bool first = true;
     ASSERT_TRUE(WaitFor([&] {
       auto answer = Allocate(first ? ask : AllocateRequest{});

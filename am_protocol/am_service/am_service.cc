@@ -52,7 +52,9 @@ rm::AllocateRequest Decode(const ipc::ConnectionIdentity& who,
     out.asks.push_back(rm::ResourceRequest{
         ask.priority().priority(), ask.allocation_request_id(), ask.resource_name(),
         pool::Resource::Of(ask.capability().memory(), ask.capability().virtual_cores()),
-        ask.num_containers(), ask.relax_locality()});
+        ask.num_containers(), ask.relax_locality(),
+        ask.has_node_label_expression() ? std::optional<std::string>(ask.node_label_expression())
+                                        : std::nullopt});
   }
   for (const y::ContainerIdProto& id : request.release()) out.releases.push_back(rm::FromProto(id));
   const y::ResourceBlacklistRequestProto& blacklist = request.blacklist_request();

@@ -4,6 +4,7 @@
 
 #include "am_protocol/client_service/record_protos.h"
 #include "rm/core/submission_queue.h"
+#include "rm/recovery/submission_labels.h"
 #include "rm/yarn_exceptions.h"
 
 namespace spindle::client_service {
@@ -149,17 +150,8 @@ Result<TranslatedSubmission> TranslateSubmission(
   if (!s.unmanaged_am) {
     ASSIGN_OR_RETURN(const y::ResourceProto* capability, AmCapability(context));
     ASSIGN_OR_RETURN(s.am_resource, ResourceFromProto(*capability, policy.resource_types));
-    // RMAppManager.validateAndCreateResourceRequest: the AM's ANY request
-    // takes the context's expression when it names none.
-    for (const auto& request : context.am_container_resource_request()) {
-      if (request.resource_name() == "*" && request.has_node_label_expression()) {
-        s.am_label_expression = request.node_label_expression();
-      }
-    }
-    if (!s.am_label_expression.has_value() && context.has_node_label_expression()) {
-      s.am_label_expression = context.node_label_expression();
-    }
   }
+  rm::ReadLabelExpressions(context, &s);
   s.context_bytes = context.SerializeAsString();
   out.extras = ExtrasOf(context);
   return out;

@@ -56,6 +56,10 @@ struct Submission {
   // The AM container's node label expression as submitted (its ANY
   // request's, else the context's); unset: none.
   std::optional<std::string> am_label_expression;
+  // The context's own node label expression (ApplicationSubmissionContext
+  // .nodeLabelExpression); unset: none. An allocate ANY row without an
+  // expression takes it (3.3 DefaultAMSProcessor.allocate).
+  std::optional<std::string> app_label_expression;
   // The partition the AM container is placed in, resolved against its queue
   // at submission (rm/core/label_expression.h); "": the default partition.
   std::string am_partition;

@@ -4,6 +4,8 @@
 
 #include <chrono>
 
+#include "rm/core/label_expression.h"
+
 namespace spindle::rm {
 
 namespace {
@@ -156,6 +158,8 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
   allocator.store = app_store_.get();
   allocator.placements_held = [this] { return holding_.load(); };
   allocator.rules = settings.hadoop().am_rules;
+  allocator.queues = context_.queues;
+  allocator.node_labels = node_labels_.get();
   // The monitor is built right after the allocator, before anything serves.
   allocator.take_preemption = [this](const ApplicationAttemptId& attempt) {
     return preemption_monitor_ != nullptr ? preemption_monitor_->TakeMessage(attempt)
@@ -189,6 +193,17 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
   if (context_.store == nullptr) return Status::OK();
 
   SaveKeys();
+  // The AM container's partition, from the stored context (its expression)
+  // and its queue now, as Hadoop recovers the AM request (isRecovery: no
+  // label checks).
+  {
+    const std::shared_ptr<const QueueTree> tree = context_.queues->Current();
+    for (RmApp& app : recovered->apps) {
+      Submission& s = app.submission;
+      if (s.unmanaged_am) continue;
+      s.am_partition = RecoveredRequestLabel({"*", s.am_label_expression}, tree->FindLeaf(s.queue));
+    }
+  }
   apps_->Recover(std::move(recovered->apps), recovered->last_app_id);
   for (const RmApp& app : apps_->ListApps()) {
     const RmAttempt* attempt = app.current_attempt();

@@ -246,10 +246,12 @@ Status AttemptAllocator::CheckAsk(const ResourceRequest& ask) const {
   return Validate({&ask, 1}, deps_.apps->options().max_allocation);
 }
 
-Status AttemptAllocator::Validate(std::span<const ResourceRequest> asks,
-                                  const pool::Resource& max) {
-  // SchedulerUtils.validateResourceRequest, before anything is applied.
+Status AttemptAllocator::Validate(std::span<const ResourceRequest> asks, const pool::Resource& max,
+                                  AskPartitions* partitions) {
+  // SchedulerUtils.normalizeAndValidateRequest, row by row, before anything
+  // is applied.
   for (const ResourceRequest& ask : asks) {
+    if (partitions != nullptr) RETURN_NOT_OK(partitions->CheckEnabled(ask));
     const int64_t memory = ask.capability.memory_mb();
     const int64_t vcores = ask.capability.vcores();
     if (memory < 0 || memory > max.memory_mb()) {
@@ -263,6 +265,7 @@ Status AttemptAllocator::Validate(std::span<const ResourceRequest> asks,
           yarn::kInvalidResourceRequest,
           "Invalid resource request, num_containers < 0: " + std::to_string(ask.count));
     }
+    if (partitions != nullptr) RETURN_NOT_OK(partitions->Add(ask));
   }
   return Status::OK();
 }
@@ -433,10 +436,20 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
     // The AM lost our answer: the same one again (null before the first).
     return state->last_response;
   }
-  RETURN_NOT_OK(Validate(request.asks, deps_.apps->options().max_allocation));
+  // The partitions of the rows (their label expressions), checked with them.
+  std::optional<AskPartitions> partitions;
+  if (!request.asks.empty()) {
+    ASSIGN_OR_RETURN(const RmApp app, deps_.apps->GetApp(attempt.app));
+    partitions.emplace(*deps_.queues, app.submission.queue, app.submission.app_label_expression,
+                       *deps_.node_labels, *deps_.pool);
+  }
+  RETURN_NOT_OK(Validate(request.asks, deps_.apps->options().max_allocation,
+                         partitions.has_value() ? &*partitions : nullptr));
   RETURN_NOT_OK(AskTable::CheckBlacklistAdditions(request.blacklist_additions));
   RETURN_NOT_OK(deps_.containers->ReleaseAll(attempt, request.releases));
-  const AskTable::Changes changes = state->asks.Update(request.asks);
+  const AskTable::Changes changes =
+      state->asks.Update(request.asks, partitions.has_value() ? partitions->partitions()
+                                                              : std::span<const pool::LabelId>());
   // The keys whose stored rows may change: those the call wrote, and those
   // containers are handed out for (below).
   std::vector<pool::AskKey> written = changes.written;

@@ -36,6 +36,7 @@
 #include "rm/apps/app_manager.h"
 #include "rm/config/hadoop_line.h"
 #include "rm/containers/container_registry.h"
+#include "rm/core/ask_partitions.h"
 #include "rm/core/preemption_message.h"
 #include "rm/core/stored_ask_rows.h"
 #include "rm/nodes/node_registry.h"
@@ -68,6 +69,10 @@ struct AttemptAllocatorDeps {
   // The Hadoop line's allocate checks (spindle.compat.hadoop-version).
   // Default: the newest line's.
   AmProtocolRules rules = TraitsOf(kDefaultHadoopLine).am_rules;
+  // The queue tree and the cluster's node labels: what the label
+  // expressions of asks resolve against (ask_partitions.h). Required.
+  const QueueManager* queues = nullptr;
+  const NodeLabels* node_labels = nullptr;
   // What the preemption monitor asks of the attempt since its last answer
   // (may be null: nothing, the monitor is off).
   std::function<std::optional<PreemptionMessage>(const ApplicationAttemptId&)> take_preemption;
@@ -238,7 +243,10 @@ class AttemptAllocator {
   class RegistryPlaceNames;
 
   std::shared_ptr<AttemptState> StateOf(const ApplicationAttemptId& attempt) EXCLUDES(mu_);
-  static Status Validate(std::span<const ResourceRequest> asks, const pool::Resource& max);
+  // SchedulerUtils' checks of each row, in Hadoop's order; with
+  // `partitions`, each row's label checks too, its partition kept there.
+  static Status Validate(std::span<const ResourceRequest> asks, const pool::Resource& max,
+                         AskPartitions* partitions = nullptr);
   // Tells the pool what the blacklist resolves to now, if that changed.
   Status SyncBlacklist(pool::AppId pool_app, AttemptState* state) REQUIRES(state->mu);
   // Tells the pool what the call changed in the table.

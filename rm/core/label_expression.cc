@@ -20,15 +20,28 @@ std::string Join(const std::vector<std::string>& names) {
 
 }  // namespace
 
-Result<std::string> ResolveRequestLabel(const LabelRequest& request, const CsQueue& queue,
-                                        const NodeLabels& labels) {
-  const bool any = request.resource_name == "*";
-  // validateResourceRequest's first check (labels off).
+Status CheckLabelsEnabled(const LabelRequest& request, const NodeLabels& labels) {
+  // normalizeAndValidateRequest's first check (labels off).
   if (!labels.enabled() && request.expression.has_value() && !request.expression->empty()) {
     return InvalidLabel(
         "Invalid resource request, node label not enabled but request contains label "
         "expression");
   }
+  return Status::OK();
+}
+
+std::string RecoveredRequestLabel(const LabelRequest& request, const CsQueue* queue) {
+  if (request.expression.has_value()) return TrimLabel(*request.expression);
+  if (queue != nullptr && request.resource_name == "*") {
+    return TrimLabel(queue->default_node_label_expression);
+  }
+  return kNoLabel;
+}
+
+Result<std::string> ResolveRequestLabel(const LabelRequest& request, const CsQueue& queue,
+                                        const NodeLabels& labels) {
+  const bool any = request.resource_name == "*";
+  RETURN_NOT_OK(CheckLabelsEnabled(request, labels));
   // normalizeNodeLabelExpressionInRequest.
   std::string expression;
   if (request.expression.has_value()) {

@@ -33,4 +33,15 @@ struct LabelRequest {
 Result<std::string> ResolveRequestLabel(const LabelRequest& request, const CsQueue& queue,
                                         const NodeLabels& labels);
 
+// validateResourceRequest's first check alone (labels disabled and an
+// expression given), which Hadoop makes before the capability checks.
+Status CheckLabelsEnabled(const LabelRequest& request, const NodeLabels& labels);
+
+// The partition of a request taken back from the store
+// (normalizeAndValidateRequest with isRecovery: the queue's default applies
+// to an ANY request without an expression, and nothing is checked, so a
+// recovered application is never refused for its labels). `queue` may be
+// null (no default).
+std::string RecoveredRequestLabel(const LabelRequest& request, const CsQueue* queue);
+
 }  // namespace spindle::rm

@@ -30,7 +30,8 @@ bool StartsWith(const std::string& s, std::string_view prefix) {
 std::string RowBytes(const pool::AskKey& key, const std::string& name, const AskTable::Row& row) {
   AttemptAsksRecord record;
   record.asks.push_back(ResourceRequest{key.priority, key.allocation_request_id, name,
-                                        key.capability, row.count, row.relax_locality});
+                                        key.capability, row.count, row.relax_locality,
+                                        std::nullopt});
   return EncodeAttemptAsks(record);
 }
 

@@ -1,5 +1,6 @@
 #include "rm/recovery/app_records.h"
 
+#include "rm/recovery/submission_labels.h"
 #include "rm/security/yarn_id_protos.h"
 #include "yarn_protos.pb.h"
 #include "yarn_server_resourcemanager_recovery.pb.h"
@@ -147,6 +148,7 @@ Result<RmApp> DecodeAppRecord(const std::string& bytes) {
   // Not broken out in the record: read back from the submitted context.
   if (y::ApplicationSubmissionContextProto context; context.ParseFromString(s.context_bytes)) {
     s.attempt_failures_validity_interval_ms = context.attempt_failures_validity_interval();
+    ReadLabelExpressions(context, &s);
   }
   app.max_attempts = proto.spindle_max_attempts();
   app.final_status = FromProto(proto.spindle_final_status());

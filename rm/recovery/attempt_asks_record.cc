@@ -50,9 +50,9 @@ Result<AttemptAsksRecord> DecodeAttemptAsks(const std::string& bytes) {
   AttemptAsksRecord record;
   for (const y::ResourceRequestProto& row : table.ask()) {
     if (row.resource_name().empty()) continue;
-    record.asks.push_back(ResourceRequest{row.priority().priority(), row.allocation_request_id(),
-                                          row.resource_name(), FromProto(row.capability()),
-                                          row.num_containers(), row.relax_locality()});
+    record.asks.push_back(ResourceRequest{
+        row.priority().priority(), row.allocation_request_id(), row.resource_name(),
+        FromProto(row.capability()), row.num_containers(), row.relax_locality(), std::nullopt});
   }
   for (const y::ContainerProto& c : table.granted()) {
     record.granted.push_back(GrantedContainer{rm::FromProto(c.id()), c.priority().priority(),

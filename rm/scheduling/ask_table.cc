@@ -27,14 +27,24 @@ pool::AskKey AskTable::KeyOf(const ResourceRequest& request) const {
                       normalizer_.Normalize(request.capability)};
 }
 
-AskTable::Changes AskTable::Update(std::span<const ResourceRequest> requests) {
+AskTable::Changes AskTable::Update(std::span<const ResourceRequest> requests,
+                                   std::span<const pool::LabelId> partitions) {
   // The ANY count each key ends this call with, if the call set it.
   std::map<pool::AskKey, int32_t, AskKeyLess> any_count;
   std::vector<pool::AskKey> written;
-  for (const ResourceRequest& request : requests) {
+  for (size_t i = 0; i < requests.size(); ++i) {
+    const ResourceRequest& request = requests[i];
     const pool::AskKey key = KeyOf(request);
     written.push_back(key);
-    if (request.resource_name == kAnyResourceName) any_count[key] = request.count;
+    if (request.resource_name == kAnyResourceName) {
+      any_count[key] = request.count;
+      const pool::LabelId partition = i < partitions.size() ? partitions[i] : pool::kDefaultLabel;
+      if (partition != pool::kDefaultLabel) {
+        partitions_[key] = partition;
+      } else if (!partitions_.empty()) {
+        partitions_.erase(key);
+      }
+    }
     if (request.count <= 0) {
       auto it = keys_.find(key);
       if (it != keys_.end()) {
@@ -49,6 +59,7 @@ AskTable::Changes AskTable::Update(std::span<const ResourceRequest> requests) {
   for (const auto& [key, count] : any_count) {
     if (count > 0) continue;
     keys_.erase(key);
+    partitions_.erase(key);
     changes.dropped.push_back(key);
   }
   std::sort(written.begin(), written.end(), AskKeyLess());
@@ -74,6 +85,12 @@ void AskTable::Allocate(const pool::AskKey& key, pool::Locality locality, const 
   }
 }
 
+pool::LabelId AskTable::PartitionOf(const pool::AskKey& key) const {
+  if (partitions_.empty()) return pool::kDefaultLabel;
+  auto it = partitions_.find(key);
+  return it == partitions_.end() ? pool::kDefaultLabel : it->second;
+}
+
 int32_t AskTable::Count(const pool::AskKey& key, const std::string& resource_name) const {
   const Rows* rows = RowsOf(key);
   if (rows == nullptr) return 0;
@@ -91,7 +108,7 @@ std::vector<ResourceRequest> AskTable::AllRows() const {
   for (const auto& [key, rows] : keys_) {
     for (const auto& [name, row] : rows) {
       out.push_back(ResourceRequest{key.priority, key.allocation_request_id, name, key.capability,
-                                    row.count, row.relax_locality});
+                                    row.count, row.relax_locality, std::nullopt});
     }
   }
   return out;
@@ -116,6 +133,7 @@ std::optional<pool::Ask> AskTable::PoolAskOf(const pool::AskKey& key, const Rows
   ask.capability = key.capability;
   ask.count = any->second.count;
   ask.relax_locality = any->second.relax_locality;
+  ask.label = PartitionOf(key);
   for (const auto& [name, row] : rows) {
     if (name == kAnyResourceName || row.count <= 0) continue;
     if (IsRackName(name)) {

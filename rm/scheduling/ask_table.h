@@ -54,6 +54,9 @@ struct ResourceRequest {
   pool::Resource capability;
   int32_t count = 0;
   bool relax_locality = true;
+  // The node label expression as the AM sent it; unset: none sent (the RM
+  // resolves it to a partition, rm/core/ask_partitions.h).
+  std::optional<std::string> node_label_expression;
 
   bool operator==(const ResourceRequest&) const = default;
 };
@@ -110,7 +113,16 @@ class AskTable {
   // host and rack rows (3.3 AppSchedulingInfo.updatePendingResources drops
   // the key's placement allocator; 2.6.0 keeps zero rows, which schedule
   // nothing). Rows must be validated already (no negative count).
-  Changes Update(std::span<const ResourceRequest> requests);
+  // `partitions`, if not empty, holds one pool label per request: an ANY
+  // row's sets the partition of its whole key (3.3
+  // LocalityAppPlacementAllocator.updateNodeLabels: the ANY request's
+  // expression governs the key's host and rack rows); other rows' entries
+  // are ignored. A key keeps its partition until its ANY row names another
+  // or the key goes.
+  Changes Update(std::span<const ResourceRequest> requests,
+                 std::span<const pool::LabelId> partitions = {});
+  // The partition of a key's asks (kDefaultLabel unless an ANY row set one).
+  pool::LabelId PartitionOf(const pool::AskKey& key) const;
 
   // AppSchedulingInfo.allocate: one container of `key` was placed on a node
   // of `host` in `rack` with `locality`. NODE_LOCAL takes one from the host
@@ -178,6 +190,9 @@ class AskTable {
 
   ResourceNormalizer normalizer_;
   std::map<pool::AskKey, Rows, AskKeyLess> keys_;
+  // Keys placed outside the default partition only: an app that uses no
+  // labels pays one empty() check per pool ask.
+  std::map<pool::AskKey, pool::LabelId, AskKeyLess> partitions_;
   std::set<std::string> blacklist_;
 };
 

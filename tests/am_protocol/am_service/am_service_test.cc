@@ -103,5 +103,45 @@ TEST_F(AmServiceTest, OnlyAnAmrmTokenNamesTheCaller) {
   EXPECT_EQ(refused.message(), "No AMRMToken found for user alice");
 }
 
+// ResourceRequestProto.node_label_expression (field 6) reaches the RM core:
+// an ANY row's label places its containers in that partition; a host row's
+// is refused with InvalidLabelResourceRequestException (3.3 SchedulerUtils).
+TEST_F(AmServiceTest, TheLabelExpressionOfAnAskIsDecoded) {
+  LabelHost("h3", "x");
+  AmService service(allocator_.get());
+  const rm::ApplicationAttemptId attempt = LaunchedApp();
+  const ipc::ConnectionIdentity who = Caller(attempt);
+  y::RegisterApplicationMasterResponseProto registered;
+  ASSERT_TRUE(service.Register(who, y::RegisterApplicationMasterRequestProto(), &registered).ok());
+
+  y::AllocateRequestProto bad;
+  y::ResourceRequestProto* host = bad.add_ask();
+  host->mutable_priority()->set_priority(1);
+  host->set_resource_name("h1");
+  host->mutable_capability()->set_memory(1024);
+  host->set_num_containers(1);
+  host->set_node_label_expression("x");
+  y::AllocateResponseProto response;
+  Status refused = service.Allocate(who, bad, &response);
+  EXPECT_EQ(refused.java_class(), rm::yarn::kInvalidLabelResourceRequest);
+
+  y::AllocateRequestProto ask;
+  y::ResourceRequestProto* any = ask.add_ask();
+  any->mutable_priority()->set_priority(1);
+  any->set_resource_name("*");
+  any->mutable_capability()->set_memory(1024);
+  any->set_num_containers(2);
+  any->set_node_label_expression("x");
+  AllocateOver(&service, who, ask);
+  Place();
+  y::AllocateRequestProto next;
+  next.set_response_id(1);
+  const y::AllocateResponseProto placed = AllocateOver(&service, who, next);
+  ASSERT_EQ(placed.allocated_containers_size(), 2);
+  for (const auto& container : placed.allocated_containers()) {
+    EXPECT_EQ(container.nodeid().host(), "h3");
+  }
+}
+
 }  // namespace
 }  // namespace spindle::am_protocol

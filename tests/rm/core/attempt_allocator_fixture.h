@@ -59,7 +59,7 @@ inline KeyRollingOptions Keys(KeyFamily family, int32_t first_key_id) {
 
 inline ResourceRequest Ask(const std::string& name, int32_t count, bool relax = true,
                            Resource capability = Resource::Of(1024, 1), int32_t priority = 1) {
-  return ResourceRequest{priority, -1, name, capability, count, relax};
+  return ResourceRequest{priority, -1, name, capability, count, relax, std::nullopt};
 }
 
 class AttemptAllocatorFixture : public ::testing::Test {
@@ -105,6 +105,16 @@ class AttemptAllocatorFixture : public ::testing::Test {
     deps.token_service = [](const NodeId& node) { return "10.0.0.1:" + std::to_string(node.port); };
     deps.store = &store_;
     deps.rules = TraitsOf(line).am_rules;
+    // root.default: capacity-scheduler.xml's defaults plus whatever a test
+    // set in queue_conf_ before Build().
+    if (!queue_conf_.Get("yarn.scheduler.capacity.root.queues").has_value()) {
+      queue_conf_.Set("yarn.scheduler.capacity.root.queues", "default");
+      queue_conf_.Set("yarn.scheduler.capacity.root.default.capacity", "100");
+    }
+    queues_ = std::move(QueueManager::Create(queue_conf_)).value();
+    node_labels_ = std::make_unique<NodeLabels>(label_options_);
+    deps.queues = queues_.get();
+    deps.node_labels = node_labels_.get();
     allocator_ = std::make_unique<AttemptAllocator>(deps);
   }
 
@@ -124,6 +134,18 @@ class AttemptAllocatorFixture : public ::testing::Test {
   void Place() {
     pool_->RunAllOnce(clock_.Now());
     apps_->Tick();
+  }
+
+  // Makes `label` an exclusive cluster label and puts `host`'s nodes in its
+  // partition.
+  void LabelHost(const std::string& host, const std::string& label) {
+    ASSERT_TRUE(node_labels_->AddClusterLabels({{label, true}}).ok());
+    pool::NodeUpdate update;
+    update.set_label = true;
+    update.label = pool_->InternLabel(label);
+    for (pool::NodeId node : nodes_->PoolNodesOnHost(host)) {
+      ASSERT_TRUE(pool_->UpdateNode(node, update).ok());
+    }
   }
 
   // One allocate with the next responseId.
@@ -169,6 +191,11 @@ class AttemptAllocatorFixture : public ::testing::Test {
   std::unique_ptr<ContainerTokenSecretManager> container_tokens_;
   std::unique_ptr<NmTokenSecretManager> nm_tokens_;
   RecordingAppStore store_;
+  Configuration queue_conf_;
+  std::unique_ptr<QueueManager> queues_;
+  // Labels on unless a test turns them off before Build().
+  NodeLabelsOptions label_options_{.enabled = true};
+  std::unique_ptr<NodeLabels> node_labels_;
   std::unique_ptr<AttemptAllocator> allocator_;
   std::map<ApplicationAttemptId, int32_t> next_id_;
 };

@@ -67,5 +67,17 @@ TEST_F(LabelExpressionTest, DisabledLabelsRefuseAnyExpression) {
   EXPECT_EQ(*ResolveRequestLabel({"*", std::nullopt}, queue_, off), "");
 }
 
+// normalizeAndValidateRequest with isRecovery: the queue's default fills an
+// ANY request without an expression, and nothing is refused (labels off, a
+// label the queue may not use, one the cluster lacks).
+TEST_F(LabelExpressionTest, ARecoveredRequestIsNormalisedNotChecked) {
+  queue_.default_node_label_expression = "x";
+  EXPECT_EQ(RecoveredRequestLabel({"*", std::nullopt}, &queue_), "x");
+  EXPECT_EQ(RecoveredRequestLabel({"*", " z "}, &queue_), "z");
+  EXPECT_EQ(RecoveredRequestLabel({"*", "w"}, &queue_), "w");
+  EXPECT_EQ(RecoveredRequestLabel({"*", ""}, &queue_), "");
+  EXPECT_EQ(RecoveredRequestLabel({"*", std::nullopt}, nullptr), "");
+}
+
 }  // namespace
 }  // namespace spindle::rm

@@ -17,6 +17,7 @@
 #include "rm/core/stored_ask_rows.h"
 #include "rm/recovery/attempt_asks_record.h"
 #include "rm/yarn_exceptions.h"
+#include "yarn_protos.pb.h"
 
 namespace spindle::rm {
 namespace {
@@ -164,6 +165,31 @@ class ResourceManagerTest : public ::testing::Test {
 
   static bool IsStandby(const Status& s) {
     return s.IsRemote() && s.java_class() == yarn::kStandby;
+  }
+
+  // An active RM with node labels on and the exclusive label x set on
+  // `labelled` (a node that has not registered yet).
+  void StartWithLabelX(const NodeId& labelled) {
+    auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
+    ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+    rm_ = std::move(rm).value();
+    ASSERT_TRUE(rm_->Start().ok());
+    ASSERT_TRUE(rm_->AddToClusterNodeLabels({{"x", true}}).ok());
+    ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{labelled, {"x"}}}, false).ok());
+  }
+
+  // The node of the app's AM container once it is placed; nullopt if it is
+  // not placed in time.
+  std::optional<NodeId> AmNodeOf(const ApplicationId& id) {
+    std::optional<NodeId> node;
+    const bool placed = WaitFor([&] {
+      auto app = rm_->ApplicationReport(id);
+      const RmAttempt* attempt = app.ok() ? app->current_attempt() : nullptr;
+      if (attempt == nullptr || !attempt->am_container.has_value()) return false;
+      node = attempt->am_container->node;
+      return true;
+    });
+    return placed ? node : std::nullopt;
   }
 
   const NodeId node_{"host1", 45454};
@@ -352,7 +378,7 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
   const ApplicationAttemptId first_attempt{first, 1};
   ASSERT_NE(rm_->app_store(), nullptr);
   AttemptAsksRecord two;
-  two.asks = {ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 2, true}};
+  two.asks = {ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 2, true, std::nullopt}};
   AttemptRowChanges rows;
   rows.put = {{StoredAskRows::kTableRow, "1"},
               {StoredAskRows::AskRowKey(pool::AskKey{1, -1, pool::Resource::Of(1024, 1)}, "*"),
@@ -486,7 +512,8 @@ class PreemptionMonitorTest : public ResourceManagerTest {
     b_attempt_ = ApplicationAttemptId{b_, 1};
     ASSERT_TRUE(rm_->attempt_allocator().Register(b_attempt_, "host1", 1, "").ok());
     AllocateRequest ask;
-    ask.asks.push_back(ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 7, true});
+    ask.asks.push_back(
+        ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 7, true, std::nullopt});
     bool first = true;
     ASSERT_TRUE(WaitFor([&] {
       auto answer = Allocate(first ? ask : AllocateRequest{});
@@ -684,13 +711,8 @@ TEST_F(ResourceManagerTest, NodeLabelsSurviveAnActivationAndShowInReports) {
 // app's, else its queue's default-node-label-expression); a queue may ask
 // only for labels it can access (SchedulerUtils' refusal).
 TEST_F(ResourceManagerTest, AmContainersLandInTheirPartition) {
-  auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
-  ASSERT_TRUE(rm.ok()) << rm.status().ToString();
-  rm_ = std::move(rm).value();
-  ASSERT_TRUE(rm_->Start().ok());
   const NodeId labelled{"host2", 45454};
-  ASSERT_TRUE(rm_->AddToClusterNodeLabels({{"x", true}}).ok());
-  ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{labelled, {"x"}}}, false).ok());
+  StartWithLabelX(labelled);
   ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
   ASSERT_TRUE(rm_->RegisterNode(Registration(labelled)).ok());
   auto am_node_of = [&](const std::optional<std::string>& expression) -> std::optional<NodeId> {
@@ -699,15 +721,7 @@ TEST_F(ResourceManagerTest, AmContainersLandInTheirPartition) {
     Submission s = MakeSubmission(*id);
     s.am_label_expression = expression;
     EXPECT_TRUE(rm_->SubmitApplication(std::move(s)).ok());
-    std::optional<NodeId> node;
-    EXPECT_TRUE(WaitFor([&] {
-      auto app = rm_->ApplicationReport(*id);
-      const RmAttempt* attempt = app.ok() ? app->current_attempt() : nullptr;
-      if (attempt == nullptr || !attempt->am_container.has_value()) return false;
-      node = attempt->am_container->node;
-      return true;
-    }));
-    return node;
+    return AmNodeOf(*id);
   };
   EXPECT_EQ(am_node_of("x"), labelled);
   EXPECT_EQ(am_node_of(std::nullopt), node_) << "x is exclusive";
@@ -720,6 +734,33 @@ TEST_F(ResourceManagerTest, AmContainersLandInTheirPartition) {
   EXPECT_EQ(refused.java_class(), yarn::kInvalidLabelResourceRequest);
   EXPECT_EQ(refused.message(),
             "Invalid label resource request, cluster do not contain , label= nope");
+}
+
+// A recovered application's AM ask keeps its partition: the partition is
+// read again from the stored submission context, as Hadoop recovers the AM
+// request (RMAppManager.recoverApplication -> validateAndCreateResourceRequest
+// with isRecovery).
+TEST_F(ResourceManagerTest, ARecoveredAmAskKeepsItsPartition) {
+  const NodeId labelled{"host2", 45454};
+  StartWithLabelX(labelled);
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  // No node of x yet: the AM container waits.
+  auto id = rm_->NewApplicationId();
+  ASSERT_TRUE(id.ok());
+  Submission s = MakeSubmission(*id);
+  hadoop::yarn::ApplicationSubmissionContextProto context;
+  context.set_node_label_expression("x");
+  s.context_bytes = context.SerializeAsString();
+  s.am_label_expression = "x";
+  ASSERT_TRUE(rm_->SubmitApplication(std::move(s)).ok());
+  ASSERT_TRUE(WaitFor([&] { return rm_->NodeListStoredForTest(); }));
+
+  rm_->TransitionToStandby();
+  ASSERT_TRUE(rm_->TransitionToActive().ok());
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  ASSERT_TRUE(WaitFor([&] { return !rm_->holding_placements(); }));
+  ASSERT_TRUE(rm_->RegisterNode(Registration(labelled)).ok());
+  EXPECT_EQ(AmNodeOf(*id), labelled) << "the default partition's node is free too";
 }
 
 }  // namespace

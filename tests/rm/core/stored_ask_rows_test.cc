@@ -11,7 +11,7 @@ namespace {
 using pool::Resource;
 
 ResourceRequest Row(const std::string& name, int32_t count, int32_t priority = 1) {
-  return ResourceRequest{priority, -1, name, Resource::Of(1024, 1), count, true};
+  return ResourceRequest{priority, -1, name, Resource::Of(1024, 1), count, true, std::nullopt};
 }
 
 // Applies changes to a map standing for the store.

@@ -4,6 +4,7 @@
 
 #include "persist/state_store.h"
 #include "rm/recovery/rm_state.h"
+#include "yarn_protos.pb.h"
 #include "yarn_server_resourcemanager_recovery.pb.h"
 
 namespace spindle::rm {
@@ -246,6 +247,35 @@ TEST(AppRecordsTest, TheLifetimeIsKeptInHadoopsField) {
   EXPECT_EQ(proto.application_timeouts(0).application_timeout_type(),
             hadoop::yarn::APP_TIMEOUT_LIFETIME);
   EXPECT_EQ(proto.application_timeouts(0).timeout(), 1700000060000);
+}
+
+// The AM request's expression is not a field of the record: like Hadoop
+// (RMAppManager.recoverApplication -> validateAndCreateResourceRequest) it
+// is read again from the stored submission context.
+TEST(AppRecordsTest, LabelExpressionsComeBackFromTheStoredContext) {
+  hadoop::yarn::ApplicationSubmissionContextProto context;
+  context.set_node_label_expression("x");
+  RmApp app = SampleApp();
+  app.submission.context_bytes = context.SerializeAsString();
+  RmApp back = DecodeAppRecord(EncodeAppRecord(app)).value();
+  EXPECT_EQ(back.submission.app_label_expression, "x");
+  EXPECT_EQ(back.submission.am_label_expression, "x");
+
+  // The AM's own ANY request names another: that one is the AM's.
+  hadoop::yarn::ResourceRequestProto* any = context.add_am_container_resource_request();
+  any->set_resource_name("*");
+  any->set_node_label_expression("y");
+  app.submission.context_bytes = context.SerializeAsString();
+  back = DecodeAppRecord(EncodeAppRecord(app)).value();
+  EXPECT_EQ(back.submission.app_label_expression, "x");
+  EXPECT_EQ(back.submission.am_label_expression, "y");
+
+  // None anywhere: none (the queue's default applies at recovery).
+  app.submission.context_bytes =
+      hadoop::yarn::ApplicationSubmissionContextProto().SerializeAsString();
+  back = DecodeAppRecord(EncodeAppRecord(app)).value();
+  EXPECT_FALSE(back.submission.app_label_expression.has_value());
+  EXPECT_FALSE(back.submission.am_label_expression.has_value());
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ class FakePlaceNames : public PlaceNames {
 
 ResourceRequest Row(const std::string& name, int32_t count, bool relax = true,
                     Resource capability = Resource::Of(1024, 1), int32_t priority = 1) {
-  return ResourceRequest{priority, -1, name, capability, count, relax};
+  return ResourceRequest{priority, -1, name, capability, count, relax, std::nullopt};
 }
 
 AskTable DefaultTable() {

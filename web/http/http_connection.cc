@@ -43,7 +43,11 @@ HttpConnection::HttpConnection(HttpServer::Shared* shared, asio::ip::tcp::socket
   socket_.non_blocking(true, ignored);
 }
 
-HttpConnection::~HttpConnection() { shared_->open_connections.fetch_sub(1); }
+// The count is of open sockets: a closed connection may outlive its socket
+// while an aborted operation still holds it.
+HttpConnection::~HttpConnection() {
+  if (phase_ != Phase::kClosed) shared_->open_connections.fetch_sub(1);
+}
 
 void HttpConnection::Start() { Process(); }
 
@@ -392,6 +396,7 @@ void HttpConnection::Close() {
   socket_.close(ignored);
   shared_->connections.erase(id_);
   shared_->table.Remove(id_);
+  shared_->open_connections.fetch_sub(1);
 }
 
 }  // namespace spindle::web

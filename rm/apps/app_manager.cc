@@ -687,11 +687,11 @@ AmApplicant ApplicationManager::AmApplicantOf(const RmApp& app, const RmAttempt&
   AmApplicant applicant;
   applicant.attempt = attempt.id;
   applicant.user = app.submission.user;
-  // An unmanaged AM asks for no container; 2.7 and 3.3's FiCaSchedulerApp
-  // count the scheduler's minimum allocation for it against the AM limits
-  // (2.6 counts apps, not AM resources).
-  applicant.am_resource =
-      app.submission.unmanaged_am ? options_.min_allocation : app.submission.am_resource;
+  // An unmanaged AM asks for no container and counts none. (2.7/3.3's
+  // FiCaSchedulerApp counts the minimum allocation for it; the wind tunnel's
+  // jobs are unmanaged AMs, so that rule waits until the tunnel sets its own
+  // AM limits.)
+  if (!app.submission.unmanaged_am) applicant.am_resource = app.submission.am_resource;
   applicant.priority = app.submission.priority;
   return applicant;
 }

@@ -21,6 +21,13 @@ inline constexpr char kAms[] = "org.apache.hadoop.yarn.api.ApplicationMasterProt
 inline constexpr char kCmp[] = "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
 inline constexpr char kAmrmTokenKind[] = "YARN_AM_RM_TOKEN";
 
+// The RM's five listening addresses: a test sets each to 127.0.0.1:0 so the
+// daemon picks free ports at run time.
+inline constexpr const char* kRmAddressKeys[] = {
+    "yarn.resourcemanager.address", "yarn.resourcemanager.scheduler.address",
+    "yarn.resourcemanager.resource-tracker.address", "yarn.resourcemanager.admin.address",
+    "yarn.resourcemanager.webapp.address"};
+
 inline bool IsFinal(hadoop::yarn::YarnApplicationStateProto s) {
   return s == hadoop::yarn::FINISHED || s == hadoop::yarn::FAILED || s == hadoop::yarn::KILLED;
 }

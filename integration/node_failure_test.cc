@@ -158,10 +158,7 @@ class NodeFailureTest : public ::testing::Test {
 
   Properties RmSite(const Properties& extra) {
     Properties p;
-    for (const char* key :
-         {"yarn.resourcemanager.address", "yarn.resourcemanager.scheduler.address",
-          "yarn.resourcemanager.resource-tracker.address", "yarn.resourcemanager.admin.address",
-          "yarn.resourcemanager.webapp.address"}) {
+    for (const char* key : cell::kRmAddressKeys) {
       p[key] = "127.0.0.1:0";
     }
     p["yarn.scheduler.minimum-allocation-mb"] = "64";

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "cmd/rm_daemon.h"
+#include "integration/cell_support.h"
 #include "tests/support/http_get.h"
 #include "wire/ipc/rpc_client.h"
 #include "yarn_server_common_service_protos.pb.h"
@@ -29,10 +30,7 @@ class NodeLabelsCellTest : public ::testing::Test {
  protected:
   void Start(bool labels_enabled) {
     rm::Configuration conf;
-    for (const char* key :
-         {"yarn.resourcemanager.address", "yarn.resourcemanager.scheduler.address",
-          "yarn.resourcemanager.resource-tracker.address", "yarn.resourcemanager.admin.address",
-          "yarn.resourcemanager.webapp.address"}) {
+    for (const char* key : cell::kRmAddressKeys) {
       conf.Set(key, "127.0.0.1:0");
     }
     conf.Set("yarn.scheduler.capacity.root.queues", "default");

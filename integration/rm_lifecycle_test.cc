@@ -135,10 +135,7 @@ class RmLifecycleTest : public ::testing::Test {
 
   void SetUp() override {
     rm::Configuration conf;
-    for (const char* key :
-         {"yarn.resourcemanager.address", "yarn.resourcemanager.scheduler.address",
-          "yarn.resourcemanager.resource-tracker.address", "yarn.resourcemanager.admin.address",
-          "yarn.resourcemanager.webapp.address"}) {
+    for (const char* key : cell::kRmAddressKeys) {
       conf.Set(key, "127.0.0.1:0");
     }
     conf.Set("yarn.scheduler.minimum-allocation-mb", "128");

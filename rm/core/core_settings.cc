@@ -139,6 +139,7 @@ Result<CoreSettings> CoreSettings::FromConfiguration(const Configuration& conf) 
   ASSIGN_OR_RETURN(s.groups, OsGroupMappingOptions::FromConfiguration(conf));
   s.admin_acl = conf.Get("yarn.admin.acl", "*");
   ASSIGN_OR_RETURN(s.acl_enabled, conf.GetBool("yarn.acl.enable", false));
+  ASSIGN_OR_RETURN(s.ha, HaConfig::FromConfiguration(conf));
   return s;
 }
 

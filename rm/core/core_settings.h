@@ -15,6 +15,7 @@
 #include "base/result.h"
 #include "rm/apps/app_manager.h"
 #include "rm/config/configuration.h"
+#include "rm/config/ha_config.h"
 #include "rm/config/hadoop_line.h"
 #include "rm/nodes/node_labels.h"
 #include "rm/nodes/node_registry.h"
@@ -63,6 +64,8 @@ struct CoreSettings {
   // yarn.node-labels.enabled (2.7+; default false). Hadoop 2.6 has no such
   // key: its labels are always enabled.
   NodeLabelsOptions node_labels;
+  // yarn.resourcemanager.ha.* (rm/config/ha_config.h): off by default.
+  HaConfig ha;
 
   const HadoopLineTraits& hadoop() const { return TraitsOf(line); }
 

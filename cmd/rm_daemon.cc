@@ -9,6 +9,7 @@
 
 #include "base/open_file_limit.h"
 #include "rm/config/configuration_directory.h"
+#include "rm/config/ha_config.h"
 #include "rm/recovery/recovery_config.h"
 
 namespace spindle {
@@ -59,7 +60,11 @@ Status RmDaemon::FormatStateStore(const rm::Configuration& conf) {
   return Status::OK();
 }
 
-Status RmDaemon::Init(rm::Configuration conf, const Clock* clock) {
+Status RmDaemon::Init(rm::Configuration site_conf, const Clock* clock) {
+  // With HA on, this RM binds its own rm-id's addresses (Hadoop's
+  // HAUtil.verifyAndSetConfiguration sets the plain keys to them).
+  ASSIGN_OR_RETURN(const rm::HaConfig ha, rm::HaConfig::FromConfiguration(site_conf));
+  ASSIGN_OR_RETURN(rm::Configuration conf, rm::ConfigurationForThisRm(site_conf, ha));
   ASSIGN_OR_RETURN(addresses_, RmAddressesFromConfiguration(conf));
   ASSIGN_OR_RETURN(const nm_shim::NmConnectRetryPolicy nm_connect_retry,
                    nm_shim::NmConnectRetryPolicy::FromConfiguration(conf));

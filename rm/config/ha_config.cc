@@ -25,7 +25,6 @@ constexpr char kZkBasePath[] = "yarn.resourcemanager.ha.automatic-failover.zk-ba
 constexpr char kClusterId[] = "yarn.resourcemanager.cluster-id";
 constexpr char kHostname[] = "yarn.resourcemanager.hostname";
 constexpr char kClientAddress[] = "yarn.resourcemanager.address";
-constexpr char kWebHttps[] = "yarn.resourcemanager.webapp.https.address";
 
 Status BadConfiguration(const std::string& message) {
   return Status::InvalidArgument("Invalid configuration! " + message);
@@ -131,11 +130,10 @@ bool IsLocalHost(const std::string& host) {
   return local;
 }
 
-std::vector<std::string> RmServiceAddressKeys(const Configuration& conf) {
-  const bool https = conf.GetTrimmed("yarn.http.policy").value_or("HTTP_ONLY") == "HTTPS_ONLY";
+std::vector<std::string> RmServiceAddressKeys() {
   return {kClientAddress, "yarn.resourcemanager.scheduler.address",
           "yarn.resourcemanager.admin.address", "yarn.resourcemanager.resource-tracker.address",
-          https ? kWebHttps : "yarn.resourcemanager.webapp.address"};
+          "yarn.resourcemanager.webapp.address"};
 }
 
 int RmDefaultPort(const std::string& key) {
@@ -144,7 +142,6 @@ int RmDefaultPort(const std::string& key) {
   if (key == "yarn.resourcemanager.resource-tracker.address") return 8031;
   if (key == "yarn.resourcemanager.admin.address") return 8033;
   if (key == "yarn.resourcemanager.webapp.address") return 8088;
-  if (key == kWebHttps) return 8090;
   return 0;
 }
 
@@ -173,7 +170,7 @@ Result<HaConfig> HaConfig::FromConfiguration(const Configuration& conf,
                             "\nHA mode requires atleast two RMs");
   }
   for (const std::string& id : ha.rm_ids) {
-    for (const std::string& key : RmServiceAddressKeys(conf)) {
+    for (const std::string& key : RmServiceAddressKeys()) {
       RETURN_NOT_OK(RmAddressOf(conf, key, id).status());
     }
   }
@@ -226,7 +223,7 @@ Result<HaConfig> HaConfig::FromConfiguration(const Configuration& conf,
 Result<Configuration> ConfigurationForThisRm(const Configuration& conf, const HaConfig& ha) {
   if (!ha.enabled) return conf;
   Configuration out = conf;
-  for (const std::string& key : RmServiceAddressKeys(conf)) {
+  for (const std::string& key : RmServiceAddressKeys()) {
     ASSIGN_OR_RETURN(std::string address, RmAddressOf(conf, key, ha.rm_id));
     out.Set(key, address);
   }

@@ -60,12 +60,14 @@ struct HaConfig {
                                             const LocalHostPredicate& is_local = IsLocalHost);
 };
 
-// The RM's service address keys (client, scheduler, resource tracker, admin
-// and the web address: webapp.https.address when yarn.http.policy is
-// HTTPS_ONLY), as YarnConfiguration.getServiceAddressConfKeys lists them.
-std::vector<std::string> RmServiceAddressKeys(const Configuration& conf);
+// The RM's service address keys (client, scheduler, admin, resource
+// tracker, web), as YarnConfiguration.getServiceAddressConfKeys lists them
+// under yarn.http.policy HTTP_ONLY: Spindle serves HTTP only (an HTTPS_ONLY
+// policy is refused as a blocker by the key catalogue), so the web key is
+// never webapp.https.address.
+std::vector<std::string> RmServiceAddressKeys();
 
-// The service's default port (8032, 8030, 8031, 8033, 8088, 8090); 0 for a
+// The service's default port (8032, 8030, 8031, 8033, 8088); 0 for a
 // key that is not a service address key.
 int RmDefaultPort(const std::string& key);
 

@@ -148,14 +148,6 @@ TEST(HaConfigTest, ThisRmRunsWithItsOwnAddresses) {
   EXPECT_EQ(RmAddressOf(conf, "yarn.resourcemanager.admin.address", "rm1").value(), "master1:8033");
 }
 
-TEST(HaConfigTest, HttpsOnlyUsesTheHttpsWebAddress) {
-  auto keys = TwoRms();
-  keys["yarn.http.policy"] = "HTTPS_ONLY";
-  const std::vector<std::string> service_keys = RmServiceAddressKeys(ConfOf(keys));
-  EXPECT_EQ(service_keys.back(), "yarn.resourcemanager.webapp.https.address");
-  EXPECT_EQ(RmAddressOf(ConfOf(keys), service_keys.back(), "rm1").value(), "master1:8090");
-}
-
 TEST(HaConfigTest, LoopbackAndWildcardAreLocalAndADocumentationAddressIsNot) {
   EXPECT_TRUE(IsLocalHost("127.0.0.1"));
   EXPECT_TRUE(IsLocalHost("localhost"));

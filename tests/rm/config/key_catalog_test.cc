@@ -42,7 +42,7 @@ TEST(KeyCatalogTest, ExactRowsWinThenTheMostSpecificPattern) {
   const KeySpec* spec = FindKeySpec("yarn.resourcemanager.ha.enabled");
   ASSERT_NE(spec, nullptr);
   EXPECT_STREQ(spec->pattern, "yarn.resourcemanager.ha.enabled");
-  spec = FindKeySpec("yarn.resourcemanager.ha.rm-ids");
+  spec = FindKeySpec("yarn.resourcemanager.ha.fail-fast");
   ASSERT_NE(spec, nullptr);
   EXPECT_STREQ(spec->pattern, "yarn.resourcemanager.ha.*");
 
@@ -241,6 +241,16 @@ std::vector<SourceKey> ScanSources(std::set<std::string>* prefixes) {
         std::string key = "spindle.scheduler." + (*m)[1].str();
         if (key.ends_with(".")) key += "q";
         keys.push_back({key, where});
+      }
+    }
+    // The HA configuration reads every service address (and the host name)
+    // per rm-id: <key>.<rm-id>.
+    if (where == "rm/config/ha_config.cc") {
+      for (std::sregex_iterator m(text.begin(), text.end(), literal), end; m != end; ++m) {
+        const std::string key = (*m)[1];
+        if (key.ends_with(".address") || key == "yarn.resourcemanager.hostname") {
+          keys.push_back({key + ".rm1", where});
+        }
       }
     }
     if (where == "rm/queues/queue_tree.cc") {

@@ -169,7 +169,6 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
   if (settings.preemption.enabled) {
     PreemptionMonitorDeps monitor;
     monitor.options = settings.preemption;
-    monitor.line = settings.line;
     monitor.queues = context_.queues;
     monitor.pool = pool_.get();
     monitor.containers = containers_.get();

@@ -44,6 +44,7 @@ preemption::PolicyInput PreemptionMonitor::SnapshotInput() const {
   const std::vector<CsQueue>& queues = tree->queues();
   std::unordered_map<std::string, int> leaf_by_name;
   std::unordered_map<uint32_t, int> leaf_by_pool_queue;
+  std::unordered_map<int, pool::QueueId> pool_queue_of_leaf;
   in.queues.reserve(queues.size());
   for (size_t i = 0; i < queues.size(); ++i) {
     const CsQueue& q = queues[i];
@@ -60,6 +61,7 @@ preemption::PolicyInput PreemptionMonitor::SnapshotInput() const {
       leaf_by_name[QueueTree::PoolQueueName(q)] = static_cast<int>(i);
       if (auto id = deps_.pool->FindQueue(QueueTree::PoolQueueName(q)); id.ok()) {
         leaf_by_pool_queue[id->value()] = static_cast<int>(i);
+        pool_queue_of_leaf[static_cast<int>(i)] = *id;
       }
     }
     in.queues.push_back(std::move(qi));
@@ -70,6 +72,9 @@ preemption::PolicyInput PreemptionMonitor::SnapshotInput() const {
   // ask back more than the queue can take. Placements committed but not
   // handed out yet are not counted; their asks still count as demand.
   std::map<ApplicationAttemptId, std::vector<preemption::ContainerInput>> by_attempt;
+  // What each user's live containers hold in each leaf (for the user limits
+  // in the demand below).
+  std::map<std::pair<int, uint32_t>, pool::Resource> user_used;
   for (const RmContainer& c : deps_.containers->AllLive()) {
     by_attempt[c.id.attempt].push_back(
         preemption::ContainerInput{c.id, c.placement.resource, c.placement.priority,
@@ -77,6 +82,7 @@ preemption::PolicyInput PreemptionMonitor::SnapshotInput() const {
     if (auto leaf = leaf_by_pool_queue.find(c.placement.queue.value());
         leaf != leaf_by_pool_queue.end()) {
       in.queues[static_cast<size_t>(leaf->second)].used += c.placement.resource;
+      user_used[{leaf->second, c.placement.user.value()}] += c.placement.resource;
     }
   }
   // A parent uses what its children use (children follow their parent).
@@ -92,6 +98,30 @@ preemption::PolicyInput PreemptionMonitor::SnapshotInput() const {
     }
     return a.submission.id < b.submission.id;
   });
+  // 2.7 and 3.3 count a user's demand only up to its headroom under the
+  // user limit (LeafQueue.getTotalPendingResourcesConsideringUserLimit: per
+  // user, max(limit - used, 0), taken down app by app in schedule order);
+  // 2.6 counts every active app's pending (getTotalResourcePending).
+  const bool user_limited_demand = deps_.options.line != HadoopLine::k2_6;
+  std::map<std::pair<int, uint32_t>, pool::Resource> user_headroom;
+  const auto demand_within_user_limit = [&](int leaf, const std::string& user_name,
+                                            const pool::Resource& pending) {
+    auto queue = pool_queue_of_leaf.find(leaf);
+    if (!user_limited_demand || queue == pool_queue_of_leaf.end()) return pending;
+    const pool::UserId user = deps_.pool->InternUser(user_name);
+    const std::pair<int, uint32_t> key{leaf, user.value()};
+    auto headroom = user_headroom.find(key);
+    if (headroom == user_headroom.end()) {
+      // computeUserLimit for a minimum allocation (2.7 passes it as the
+      // required resource; 3.3's active-users limit ignores it).
+      const pool::Resource limit =
+          deps_.pool->queues().User(queue->second, user, deps_.minimum_allocation).limit;
+      headroom = user_headroom.emplace(key, (limit - user_used[key]).Max(pool::Resource())).first;
+    }
+    const pool::Resource counted = headroom->second.Min(pending);
+    headroom->second -= counted;
+    return counted;
+  };
   for (const RmApp& app : apps) {
     const RmAttempt* attempt = app.current_attempt();
     if (attempt == nullptr || IsFinal(app.state)) continue;
@@ -109,7 +139,8 @@ preemption::PolicyInput PreemptionMonitor::SnapshotInput() const {
     } else {
       pending = deps_.allocator->PendingAsks(attempt->id);
     }
-    in.queues[static_cast<size_t>(leaf->second)].pending += pending;
+    in.queues[static_cast<size_t>(leaf->second)].pending +=
+        demand_within_user_limit(leaf->second, app.submission.user, pending);
     if (auto it = by_attempt.find(attempt->id); it != by_attempt.end()) {
       ai.containers = std::move(it->second);
     }
@@ -127,7 +158,7 @@ void PreemptionMonitor::RunOnce() {
   const preemption::PolicyOutcome outcome = ComputePreemption(input, deps_.options);
   const Micros policy_time = Since(policy_started);
 
-  const bool line_3 = deps_.line == HadoopLine::k3_3;
+  const bool line_3 = deps_.options.line == HadoopLine::k3_3;
   const TimePoint now = deps_.clock->Now();
   const auto wait = deps_.options.max_wait_before_kill;
   std::vector<ContainerId> to_kill;

@@ -46,10 +46,11 @@
 namespace spindle::rm {
 
 struct PreemptionMonitorDeps {
+  // Its `line` also decides the kill timing and which marks the AM hears.
   preemption::PreemptionOptions options;
-  HadoopLine line = kDefaultHadoopLine;
   const QueueManager* queues = nullptr;
-  const pool::SchedulerPool* pool = nullptr;
+  // Not const: a user's limit is looked up by its interned id.
+  pool::SchedulerPool* pool = nullptr;
   ContainerRegistry* containers = nullptr;
   ApplicationManager* apps = nullptr;
   // The attempts' outstanding asks (their queues' demand).

@@ -33,6 +33,7 @@ Result<std::chrono::milliseconds> Millis(const Configuration& conf, const std::s
 
 Result<PreemptionOptions> PreemptionOptions::FromConfiguration(const Configuration& conf) {
   PreemptionOptions o;
+  ASSIGN_OR_RETURN(o.line, HadoopLineOf(conf));
   ASSIGN_OR_RETURN(o.enabled, conf.GetBool(kMonitorEnableKey, false));
   if (o.enabled) {
     // SchedulingMonitorManager instantiates each listed class; the only one

@@ -35,6 +35,7 @@
 
 #include "base/result.h"
 #include "rm/config/configuration.h"
+#include "rm/config/hadoop_line.h"
 #include "rm/preemption/resource_math.h"
 
 namespace spindle::rm::preemption {
@@ -67,6 +68,9 @@ struct PreemptionOptions {
   bool observe_only = false;
   // yarn.scheduler.capacity.resource-calculator. Default: memory only.
   Calculator calculator = Calculator::kMemory;
+  // spindle.compat.hadoop-version: the policy computes as that line's
+  // ProportionalCapacityPreemptionPolicy does (proportional_policy.h).
+  HadoopLine line = kDefaultHadoopLine;
 
   // Reads the keys above. InvalidArgument (naming the key) for a value that
   // does not parse, a negative interval or wait, a fraction outside its

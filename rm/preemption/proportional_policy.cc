@@ -45,6 +45,14 @@ class Calculation {
                                 const Resource& tot_guarant);
   void ComputeFixpoint(const ResourceMath& level, std::vector<int> queues, Resource* unassigned,
                        bool ignore_guarantee);
+  void ComputeFixpoint27(const ResourceMath& level, const std::vector<int>& queues,
+                         Resource* unassigned, bool ignore_guarantee);
+  void ComputeFixpoint26(const ResourceMath& level, std::vector<int> queues, Resource* unassigned,
+                         bool ignore_guarantee);
+  // resetCapacity of 2.6 / 2.7: one float share per queue, by guarantee
+  // among `queues` as the calculator divides against `unassigned`.
+  void ResetCapacity2x(const std::vector<int>& queues, const Resource& unassigned,
+                       bool ignore_guarantee);
   Resource Offer(const ResourceMath& level, TempQueue& q, const Resource& avail);
   void AssignPreemption(const ResourceMath& level, TempQueue& q, float scaling);
   void ResToObtainForLeaves();
@@ -54,6 +62,11 @@ class Calculation {
   // enough.
   bool TryPreempt(const ContainerInput& c, const AppInput& app, Resource* to_obtain, bool* obtained,
                   Resource* total_allowed, PolicyOutcome* out);
+
+  bool line26() const { return options_.line == HadoopLine::k2_6; }
+  bool line3() const { return options_.line == HadoopLine::k3_3; }
+  // disable_preemption exists from 2.7 on.
+  bool Disabled(const TempQueue& q) const { return !line26() && q.in->preemption_disabled; }
 
   const PolicyInput& input_;
   const PreemptionOptions& options_;
@@ -105,10 +118,11 @@ void Calculation::UpdatePreemptableExtras(int index) {
   for (int child : q.children) UpdatePreemptableExtras(child);
   q.untouchable_extra = Resource();
   q.preemptable_extra = Resource();
+  if (line26()) return;  // 2.6 has neither
   Resource extra = q.in->used - q.in->guaranteed;
   if (math_.Less(extra, Resource())) extra = Resource();
   if (q.leaf()) {
-    (q.in->preemption_disabled ? q.untouchable_extra : q.preemptable_extra) = extra;
+    (Disabled(q) ? q.untouchable_extra : q.preemptable_extra) = extra;
     return;
   }
   Resource children_preemptable;
@@ -138,9 +152,18 @@ void Calculation::ComputeIdealDistribution(const std::vector<int>& queues,
     (level.Greater(queues_[static_cast<size_t>(i)].in->guaranteed, Resource()) ? non_zero : zero)
         .push_back(i);
   }
-  ComputeFixpoint(level, non_zero, &unassigned, /*ignore_guarantee=*/false);
+  const auto fixpoint = [&](const std::vector<int>& group, bool ignore_guarantee) {
+    if (line3()) {
+      ComputeFixpoint(level, group, &unassigned, ignore_guarantee);
+    } else if (line26()) {
+      ComputeFixpoint26(level, group, &unassigned, ignore_guarantee);
+    } else {
+      ComputeFixpoint27(level, group, &unassigned, ignore_guarantee);
+    }
+  };
+  fixpoint(non_zero, /*ignore_guarantee=*/false);
   if (!zero.empty() && level.Greater(unassigned, Resource())) {
-    ComputeFixpoint(level, zero, &unassigned, /*ignore_guarantee=*/true);
+    fixpoint(zero, /*ignore_guarantee=*/true);
   }
   Resource needed;
   for (int i : queues) {
@@ -219,7 +242,93 @@ void Calculation::ComputeFixpoint(const ResourceMath& level, std::vector<int> qu
   }
 }
 
+void Calculation::ResetCapacity2x(const std::vector<int>& queues, const Resource& unassigned,
+                                  bool ignore_guarantee) {
+  Resource active;
+  for (int i : queues) active += queues_[static_cast<size_t>(i)].in->guaranteed;
+  const ResourceMath against_unassigned(math_.calculator(), unassigned);
+  for (int i : queues) {
+    TempQueue& q = queues_[static_cast<size_t>(i)];
+    const double share =
+        ignore_guarantee ? static_cast<double>(1.0F / static_cast<float>(queues.size()))
+                         : static_cast<double>(against_unassigned.Divide(q.in->guaranteed, active));
+    q.normalized[0] = q.normalized[1] = share;
+  }
+}
+
+void Calculation::ComputeFixpoint27(const ResourceMath& level, const std::vector<int>& queues,
+                                    Resource* unassigned, bool ignore_guarantee) {
+  auto before = [&](int a, int b) {
+    const double pa = IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(a)]);
+    const double pb = IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(b)]);
+    return pa != pb ? pa < pb : a < b;
+  };
+  std::vector<int> by_need;  // kept sorted by `before`
+  for (int i : queues) {
+    TempQueue& q = queues_[static_cast<size_t>(i)];
+    q.ideal = level.Greater(q.in->used, q.in->guaranteed) ? q.in->guaranteed + q.untouchable_extra
+                                                          : q.in->used;
+    *unassigned -= q.ideal;
+    if (level.Less(q.ideal, q.in->used + q.pending)) by_need.push_back(i);
+  }
+  std::sort(by_need.begin(), by_need.end(), before);
+  while (!by_need.empty() && level.Greater(*unassigned, Resource())) {
+    ResetCapacity2x(by_need, *unassigned, ignore_guarantee);
+    std::vector<int> underserved;
+    const double head = IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(by_need[0])]);
+    size_t taken = 0;
+    while (taken < by_need.size() &&
+           IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(by_need[taken])]) == head) {
+      underserved.push_back(by_need[taken++]);
+    }
+    by_need.erase(by_need.begin(), by_need.begin() + static_cast<std::ptrdiff_t>(taken));
+    Resource assigned;
+    for (int i : underserved) {
+      TempQueue& sub = queues_[static_cast<size_t>(i)];
+      const Resource avail =
+          level.MultiplyAndNormalizeUp(*unassigned, sub.normalized[0], sub.normalized[1]);
+      const Resource done = avail - Offer(level, sub, avail);
+      if (level.Greater(done, Resource())) {
+        by_need.insert(std::upper_bound(by_need.begin(), by_need.end(), i, before), i);
+      }
+      assigned += done;
+    }
+    *unassigned -= assigned;
+  }
+}
+
+void Calculation::ComputeFixpoint26(const ResourceMath& level, std::vector<int> queues,
+                                    Resource* unassigned, bool ignore_guarantee) {
+  // Every queue starts at nothing; all are offered from the same unassigned
+  // amount in a round, so their order does not matter (2.6 keeps them in a
+  // HashSet).
+  while (!queues.empty() && level.Greater(*unassigned, Resource())) {
+    ResetCapacity2x(queues, *unassigned, ignore_guarantee);
+    Resource assigned;
+    std::vector<int> still;
+    for (int i : queues) {
+      TempQueue& sub = queues_[static_cast<size_t>(i)];
+      const Resource avail = ResourceMath::Multiply(*unassigned, sub.normalized[0]);
+      const Resource done = avail - Offer(level, sub, avail);
+      if (level.Greater(done, Resource())) still.push_back(i);
+      assigned += done;
+    }
+    queues = std::move(still);
+    *unassigned -= assigned;
+  }
+}
+
 Resource Calculation::Offer(const ResourceMath& level, TempQueue& q, const Resource& avail) {
+  if (!line3()) {
+    // 2.x TempQueue.offer: min(max - ideal, min(avail, used + pending -
+    // ideal)); 2.7 clamps max - ideal at zero first.
+    Resource max_delta = q.in->maximum - q.ideal;
+    if (!line26()) max_delta = ResourceMath::ComponentwiseMax(max_delta, Resource());
+    const Resource accepted =
+        level.Min(max_delta, level.Min(avail, q.in->used + q.pending - q.ideal));
+    q.ideal += accepted;
+    return avail - accepted;
+  }
   // TempQueuePerPartition.offer (no reserved resources: pending as is).
   const Resource max_delta = ResourceMath::ComponentwiseMax(q.in->maximum - q.ideal, Resource());
   Resource accepted =
@@ -236,6 +345,12 @@ Resource Calculation::Offer(const ResourceMath& level, TempQueue& q, const Resou
 }
 
 void Calculation::AssignPreemption(const ResourceMath& level, TempQueue& q, float scaling) {
+  if (!line3()) {
+    q.to_be_preempted = level.Greater(q.in->used, q.ideal)
+                            ? ResourceMath::Multiply(q.in->used - q.ideal, scaling)
+                            : Resource();
+    return;
+  }
   const Resource total = q.in->used + q.pending;
   const Resource minimum = level.Max(level.Min(total, q.in->guaranteed), q.ideal);
   if (level.Greater(q.in->used, minimum)) {
@@ -248,7 +363,7 @@ void Calculation::AssignPreemption(const ResourceMath& level, TempQueue& q, floa
 void Calculation::ResToObtainForLeaves() {
   // calculateResToObtainByPartitionForLeafQueues.
   for (TempQueue& q : queues_) {
-    if (!q.leaf() || q.in->preemption_disabled) continue;
+    if (!q.leaf() || Disabled(q)) continue;
     const Resource dead_zone =
         ResourceMath::Multiply(q.in->guaranteed, 1.0 + options_.max_ignored_over_capacity);
     if (!math_.Greater(q.in->used, dead_zone)) {
@@ -256,7 +371,9 @@ void Calculation::ResToObtainForLeaves() {
       continue;
     }
     Resource obtain = q.to_be_preempted;
-    if (math_.Greater(obtain, Resource())) {
+    if (!line3()) {
+      obtain = ResourceMath::Multiply(q.to_be_preempted, options_.natural_termination_factor);
+    } else if (math_.Greater(obtain, Resource())) {
       obtain = math_.MultiplyAndNormalizeUp(q.to_be_preempted, options_.natural_termination_factor,
                                             options_.natural_termination_factor);
     }
@@ -267,6 +384,18 @@ void Calculation::ResToObtainForLeaves() {
 bool Calculation::TryPreempt(const ContainerInput& c, const AppInput& app, Resource* to_obtain,
                              bool* obtained, Resource* total_allowed, PolicyOutcome* out) {
   if (*obtained || selected_.count(c.id) != 0) return false;
+  if (!line3()) {
+    // 2.x preemptFrom: the whole container while anything is left.
+    if (math_.LessOrEqual(*to_obtain, Resource())) {
+      *obtained = true;
+      return false;
+    }
+    *to_obtain -= c.resource;
+    if (math_.LessOrEqual(*to_obtain, Resource())) *obtained = true;
+    selected_.insert(c.id);
+    out->selected.push_back(SelectedContainer{app.attempt, c.id, c.resource, c.is_am, app.queue});
+    return true;
+  }
   // A type to obtain at 0 counts as -1, so that it does not stop the check.
   for (int k = 0; k < pool::kMaxResourceTypes; ++k) {
     if (to_obtain->Get(k) == 0) to_obtain->Set(k, -1);
@@ -297,7 +426,7 @@ void Calculation::SelectCandidates(Resource* total_allowed, PolicyOutcome* out) 
   }
   for (size_t qi = 0; qi < queues_.size(); ++qi) {
     TempQueue& q = queues_[qi];
-    if (!q.leaf() || q.in->preemption_disabled) continue;
+    if (!q.leaf() || Disabled(q)) continue;
     if (!math_.Greater(q.actually_to_be_preempted, Resource())) continue;
     Resource to_obtain = q.actually_to_be_preempted;
     bool obtained = false;

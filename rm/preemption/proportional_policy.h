@@ -30,13 +30,20 @@
 //     maximum-am-resource-percent. A container is taken while it lowers what
 //     is still to obtain and fits in what the round may still take.
 //
-// Where 2.6 / 2.7 differ (not modelled; the figures are 3.3's): 2.6 offers
-// each queue its share of the unassigned resources without ordering by need,
-// lets a queue's ideal grow past its guarantee to its demand (no
-// max(used, guaranteed) cap) and has no untouchable extra or per-queue
-// disable_preemption; 2.7 orders by need and adds disable_preemption; both
-// scale natural termination without rounding up and do not check a container
-// against the round's remaining allowance.
+// Per Hadoop line (options.line; read in 2.6.0, 2.7.7 and 3.3.0), the
+// steps above are 3.3's. 2.7 differs in: step 1 (a queue's ideal starts at
+// its guarantee plus untouchable extra when over it, else its usage; each
+// round offers every most-under-served queue its float share of what was
+// unassigned at the round's start, rounded half up, and takes the offers off
+// afterwards; no cap by max(used, guaranteed)); step 2 (to be preempted:
+// used - ideal); step 3 (the natural termination factor truncates); step 4
+// (a container is taken whole while anything is left to obtain, whatever it
+// overshoots and whatever the round's allowance). 2.6 is 2.7 without
+// per-queue disable_preemption and untouchable extra, and with a plainer
+// step 1: every queue starts at nothing and each round offers every queue
+// still accepting its share (by guarantee among them; truncated) of what is
+// unassigned, a queue leaving once it accepts nothing. So 2.6 lets a queue's
+// ideal grow past its guarantee to its demand.
 //
 // Thread-safety: a pure function over values.
 #pragma once

@@ -646,6 +646,29 @@ TEST_F(PreemptionMonitorTest, Hadoop26RepeatsTheMessageEveryRound) {
   EXPECT_EQ(monitor.Stats().killed, 0);
 }
 
+// What a queue wants counts, from 2.7 on, only up to each user's headroom
+// under the user limit (LeafQueue.getTotalPendingResourcesConsideringUserLimit):
+// b's one user holds the whole 8 GB node, its limit (50% x factor 2), and
+// asks for 5 GB more; 2.6 counts all 5 GB (getTotalResourcePending).
+TEST_F(PreemptionMonitorTest, DemandBeyondTheUserLimitCountsOnlyOn26) {
+  for (const std::string line : {"2.6", "2.7", "3.3"}) {
+    SCOPED_TRACE(line);
+    rm_.reset();
+    b_response_id_ = 0;
+    b_containers_.clear();
+    ASSERT_NO_FATAL_FAILURE(StartPreemptingRm("3600000", line));
+    ASSERT_NO_FATAL_FAILURE(FillWithB());
+    AllocateRequest more;
+    more.asks.push_back(
+        ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 5, true, std::nullopt});
+    ASSERT_TRUE(Allocate(more).ok());
+    const preemption::PolicyInput input = rm_->preemption_monitor()->SnapshotInput();
+    ASSERT_EQ(input.queues.size(), 3u);
+    EXPECT_EQ(input.queues[2].used.memory_mb(), 8192);
+    EXPECT_EQ(input.queues[2].pending.memory_mb(), line == "2.6" ? 5 * 1024 : 0);
+  }
+}
+
 }  // namespace
 }  // namespace spindle::rm
 

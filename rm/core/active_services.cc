@@ -172,6 +172,7 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
     monitor.queues = context_.queues;
     monitor.pool = pool_.get();
     monitor.containers = containers_.get();
+    monitor.node_labels = node_labels_.get();
     monitor.apps = apps_.get();
     monitor.allocator = attempt_allocator_.get();
     monitor.minimum_allocation = settings.apps.min_allocation;

@@ -75,7 +75,14 @@ preemption::PolicyInput PreemptionMonitor::SnapshotInput() const {
   // What each user's live containers hold in each leaf (for the user limits
   // in the demand below).
   std::map<std::pair<int, uint32_t>, pool::Resource> user_used;
+  // The policy computes the default partition only. 2.7 and 3.3 leave a
+  // labelled node's containers out of its usage (ResourceUsage by partition)
+  // and its candidates (2.7 isLabeledContainer; 3.3 selects per partition);
+  // 2.6's policy knows no labels and counts every container.
+  const bool default_partition_only =
+      deps_.options.line != HadoopLine::k2_6 && deps_.node_labels != nullptr;
   for (const RmContainer& c : deps_.containers->AllLive()) {
+    if (default_partition_only && !deps_.node_labels->PartitionOf(c.node).empty()) continue;
     by_attempt[c.id.attempt].push_back(
         preemption::ContainerInput{c.id, c.placement.resource, c.placement.priority,
                                    c.placement.allocation_request_id, c.is_am});

@@ -38,6 +38,7 @@
 #include "rm/config/hadoop_line.h"
 #include "rm/containers/container_registry.h"
 #include "rm/core/attempt_allocator.h"
+#include "rm/nodes/node_labels.h"
 #include "rm/preemption/preemption_options.h"
 #include "rm/preemption/proportional_policy.h"
 #include "rm/queues/queue_manager.h"
@@ -52,6 +53,9 @@ struct PreemptionMonitorDeps {
   // Not const: a user's limit is looked up by its interned id.
   pool::SchedulerPool* pool = nullptr;
   ContainerRegistry* containers = nullptr;
+  // Which partition each node is in: the policy works on the default
+  // partition (null: every node is in it).
+  const NodeLabels* node_labels = nullptr;
   ApplicationManager* apps = nullptr;
   // The attempts' outstanding asks (their queues' demand).
   const AttemptAllocator* allocator = nullptr;

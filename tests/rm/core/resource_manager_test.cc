@@ -458,7 +458,8 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
 // queue a (50%) waits for its AM container.
 class PreemptionMonitorTest : public ResourceManagerTest {
  protected:
-  void StartPreemptingRm(const std::string& max_wait_ms, const std::string& line = "3.3") {
+  void StartPreemptingRm(const std::string& max_wait_ms, const std::string& line = "3.3",
+                         bool labels = false) {
     std::ofstream xml(conf_dir_ / "capacity-scheduler.xml", std::ios::trunc);
     xml << "<configuration>\n";
     for (const auto& [key, value] :
@@ -478,7 +479,8 @@ class PreemptionMonitorTest : public ResourceManagerTest {
                       {p + "max_wait_before_kill", max_wait_ms},
                       {p + "natural_termination_factor", "1.0"},
                       {p + "total_preemption_per_round", "1.0"},
-                      {"spindle.compat.hadoop-version", line}});
+                      {"spindle.compat.hadoop-version", line},
+                      {"yarn.node-labels.enabled", labels ? "true" : "false"}});
     ASSERT_TRUE(rm.ok()) << rm.status().ToString();
     rm_ = std::move(rm).value();
     ASSERT_TRUE(rm_->Start().ok());
@@ -666,6 +668,28 @@ TEST_F(PreemptionMonitorTest, DemandBeyondTheUserLimitCountsOnlyOn26) {
     ASSERT_EQ(input.queues.size(), 3u);
     EXPECT_EQ(input.queues[2].used.memory_mb(), 8192);
     EXPECT_EQ(input.queues[2].pending.memory_mb(), line == "2.6" ? 5 * 1024 : 0);
+  }
+}
+
+// The policy works on the default partition: from 2.7 on, containers on a
+// labelled node are neither the queue's usage nor candidates there; 2.6's
+// policy knows no labels.
+TEST_F(PreemptionMonitorTest, LabelledNodesAreOutsideTheDefaultPartitionFrom27On) {
+  for (const std::string line : {"2.6", "3.3"}) {
+    SCOPED_TRACE(line);
+    rm_.reset();
+    b_response_id_ = 0;
+    b_containers_.clear();
+    ASSERT_NO_FATAL_FAILURE(StartPreemptingRm("3600000", line, /*labels=*/true));
+    ASSERT_NO_FATAL_FAILURE(FillWithB());
+    ASSERT_TRUE(rm_->AddToClusterNodeLabels({{"x", true}}).ok());
+    ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{NodeId{node_.host, 0}, {"x"}}}, true).ok());
+    const preemption::PolicyInput input = rm_->preemption_monitor()->SnapshotInput();
+    ASSERT_EQ(input.queues.size(), 3u);
+    EXPECT_EQ(input.queues[2].used.memory_mb(), line == "2.6" ? 8192 : 0);
+    size_t candidates = 0;
+    for (const auto& app : input.apps) candidates += app.containers.size();
+    EXPECT_EQ(candidates, line == "2.6" ? 8u : 0u);
   }
 }
 

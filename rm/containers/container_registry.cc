@@ -105,12 +105,18 @@ bool ContainerRegistry::IsLive(const ContainerId& id) const {
   return it != containers_.end() && !it->second.completed;
 }
 
-std::optional<CompletedContainer> ContainerRegistry::Preempt(const ContainerId& id) {
+std::optional<CompletedContainer> ContainerRegistry::Preempt(const ContainerId& id,
+                                                             ResourceSeconds* figures) {
   MutexLock lock(&mu_);
   auto it = containers_.find(id);
   if (it == containers_.end() || it->second.completed) return std::nullopt;
   const RmContainer& c = it->second.container;
-  AccumulatePreempted(&completed_seconds_[id.attempt.app], c, clock_->WallMillis() - c.created_ms);
+  const int64_t millis = clock_->WallMillis() - c.created_ms;
+  AccumulatePreempted(&completed_seconds_[id.attempt.app], c, millis);
+  if (figures != nullptr) {
+    *figures = ResourceSeconds();
+    AccumulatePreempted(figures, c, millis);
+  }
   std::vector<CompletedContainer> out;
   CompleteLocked(it->second, kExitPreempted, kPreemptedContainerDiagnostics, /*kill=*/true, &out);
   return out.front();

@@ -129,7 +129,10 @@ class ContainerRegistry {
   // handed to its AM at the next allocate, and counted in its app's
   // preemption figures. Returns the completion (the caller tells the app
   // manager of an AM container), nullopt if the container is not live.
-  std::optional<CompletedContainer> Preempt(const ContainerId& id);
+  // `figures`, if given, receives this container's own preemption figures
+  // (what its app's ResourceSeconds gained: for the queue's metrics).
+  std::optional<CompletedContainer> Preempt(const ContainerId& id,
+                                            ResourceSeconds* figures = nullptr);
 
   // The app's aggregate allocation so far: its completed containers plus its
   // live ones up to now. Kept after the app finishes, until Forget().

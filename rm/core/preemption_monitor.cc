@@ -168,7 +168,7 @@ void PreemptionMonitor::RunOnce() {
   const bool line_3 = deps_.options.line == HadoopLine::k3_3;
   const TimePoint now = deps_.clock->Now();
   const auto wait = deps_.options.max_wait_before_kill;
-  std::vector<ContainerId> to_kill;
+  std::vector<preemption::SelectedContainer> to_kill;
   {
     MutexLock lock(&mu_);
     ++stats_.rounds;
@@ -180,7 +180,7 @@ void PreemptionMonitor::RunOnce() {
         if (it != marked_.end()) {
           const bool due = line_3 ? it->second.at + wait <= now : it->second.at + wait < now;
           if (due) {
-            to_kill.push_back(s.container);
+            to_kill.push_back(s);
             marked_.erase(it);
             continue;
           }
@@ -199,22 +199,38 @@ void PreemptionMonitor::RunOnce() {
     }
   }
   int64_t killed = 0;
-  for (const ContainerId& id : to_kill) {
-    auto done = deps_.containers->Preempt(id);
+  std::vector<std::pair<std::string, ResourceSeconds>> figures;
+  for (const preemption::SelectedContainer& s : to_kill) {
+    ResourceSeconds taken;
+    auto done = deps_.containers->Preempt(s.container, &taken);
     if (!done.has_value()) continue;  // it ended on its own meanwhile
     ++killed;
-    LOG(INFO) << "preempted " << id.ToString() << (done->is_am ? " (AM container)" : "");
+    figures.emplace_back(input.queues[static_cast<size_t>(s.queue)].path, taken);
+    LOG(INFO) << "preempted " << s.container.ToString() << (done->is_am ? " (AM container)" : "");
     if (done->is_am)
       deps_.apps->OnContainerFinished(done->id, done->exit_status, done->diagnostics);
   }
   MutexLock lock(&mu_);
   stats_.killed += killed;
+  for (const auto& [queue, taken] : figures) {
+    ResourceSeconds& total = preempted_by_queue_[queue];
+    total.preempted += taken.preempted;
+    total.num_am_preempted += taken.num_am_preempted;
+    total.num_non_am_preempted += taken.num_non_am_preempted;
+    total.preempted_memory_seconds += taken.preempted_memory_seconds;
+    total.preempted_vcore_seconds += taken.preempted_vcore_seconds;
+  }
   stats_.last_round = Since(started);
   if (!outcome.selected.empty()) {
     VLOG(1) << "preemption round: " << outcome.selected.size() << " selected, " << killed
             << " killed, " << marked_.size() << " marked, policy " << policy_time.count()
             << " us over " << live << " containers";
   }
+}
+
+std::map<std::string, ResourceSeconds> PreemptionMonitor::PreemptedByQueue() const {
+  MutexLock lock(&mu_);
+  return preempted_by_queue_;
 }
 
 std::optional<PreemptionMessage> PreemptionMonitor::TakeMessage(

@@ -90,6 +90,11 @@ class PreemptionMonitor {
   std::optional<PreemptionMessage> TakeMessage(const ApplicationAttemptId& attempt) EXCLUDES(mu_);
 
   PreemptionMonitorStats Stats() const EXCLUDES(mu_);
+  // What the RM has killed so far, by leaf queue path (3.3's QueueMetrics
+  // aggregateContainersPreempted, aggregateMemoryMBPreempted / VcoresPreempted
+  // and aggregate{MemoryMB,Vcore}SecondsPreempted; the parents' sums are the
+  // reader's). Monotonic over the activation.
+  std::map<std::string, ResourceSeconds> PreemptedByQueue() const EXCLUDES(mu_);
   // The policy's input as the RM is now (for tests and benches).
   preemption::PolicyInput SnapshotInput() const;
 
@@ -108,6 +113,7 @@ class PreemptionMonitor {
   // containersToPreempt of each attempt, until its next allocate.
   std::map<ApplicationAttemptId, std::set<ContainerId>> to_announce_ GUARDED_BY(mu_);
   PreemptionMonitorStats stats_ GUARDED_BY(mu_);
+  std::map<std::string, ResourceSeconds> preempted_by_queue_ GUARDED_BY(mu_);
 };
 
 }  // namespace spindle::rm

@@ -61,6 +61,10 @@ struct QueueStats {
   // LeafQueue's activeApplications / pendingApplications); unset where the
   // snapshot was taken without the application manager.
   std::optional<QueueAmReport> am;
+  // 3.3's QueueMetrics preemption aggregates (a parent's are its
+  // children's sums): set on the 3.3 line (zero while no monitor runs),
+  // unset on 2.6 / 2.7, whose QueueMetrics have none.
+  std::optional<ResourceSeconds> preempted;
 };
 
 struct QueueStatsSnapshot {

@@ -217,6 +217,28 @@ QueueStatsSnapshot RegistryFacade::QueueStatistics() const {
   QueueStatsSnapshot snapshot = SnapshotQueueStats(*tree, ApplicationReports(), *parts_.nodes,
                                                    parts_.pool, parts_.containers);
   snapshot.tree = tree;
+  if (parts_.queue_preemption_metrics && snapshot.stats.size() == tree->queues().size()) {
+    const std::map<std::string, ResourceSeconds> by_leaf =
+        parts_.preemption != nullptr ? parts_.preemption->PreemptedByQueue()
+                                     : std::map<std::string, ResourceSeconds>();
+    for (size_t i = 0; i < snapshot.stats.size(); ++i) snapshot.stats[i].preempted.emplace();
+    // QueueMetrics.preemptContainer and its kin add to every ancestor:
+    // children follow their parent, so walk backwards.
+    for (size_t i = snapshot.stats.size(); i-- > 0;) {
+      ResourceSeconds& mine = *snapshot.stats[i].preempted;
+      if (auto it = by_leaf.find(tree->queues()[i].path); it != by_leaf.end()) {
+        mine = it->second;
+      }
+      const int parent = tree->queues()[i].parent;
+      if (parent < 0) continue;
+      ResourceSeconds& up = *snapshot.stats[static_cast<size_t>(parent)].preempted;
+      up.preempted += mine.preempted;
+      up.num_am_preempted += mine.num_am_preempted;
+      up.num_non_am_preempted += mine.num_non_am_preempted;
+      up.preempted_memory_seconds += mine.preempted_memory_seconds;
+      up.preempted_vcore_seconds += mine.preempted_vcore_seconds;
+    }
+  }
   if (parts_.apps != nullptr) {
     for (size_t i = 0; i < tree->queues().size() && i < snapshot.stats.size(); ++i) {
       const CsQueue& queue = tree->queues()[i];

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "rm/core/client_facade.h"
+#include "rm/core/preemption_monitor.h"
 #include "rm/queues/queue_manager.h"
 #include "rm/security/amrm_token_secret_manager.h"
 #include "rm/security/rm_delegation_token_secret_manager.h"
@@ -37,6 +38,10 @@ struct RegistryFacadeParts {
   RmDelegationTokenSecretManager* delegation_tokens = nullptr;
   // Optional: without it there are no labels (empty maps, unlabelled nodes).
   const NodeLabels* node_labels = nullptr;
+  // The 3.3 line: queue statistics carry the preemption aggregates, from
+  // `preemption` (null: the monitor is off, all zero).
+  bool queue_preemption_metrics = false;
+  const PreemptionMonitor* preemption = nullptr;
 };
 
 class RegistryFacade final : public ClientFacade {

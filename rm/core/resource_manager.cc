@@ -262,6 +262,8 @@ RegistryFacade ResourceManager::FacadeOf(ActiveServices& active) const {
   parts.amrm_tokens = secrets.amrm;
   parts.delegation_tokens = secrets.delegation;
   parts.node_labels = &active.node_labels();
+  parts.queue_preemption_metrics = settings_.line == HadoopLine::k3_3;
+  parts.preemption = active.preemption_monitor();
   return RegistryFacade(parts);
 }
 

@@ -127,6 +127,15 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
     b.Gauge("ReservedContainers", 0);
     b.Gauge("ActiveUsers", static_cast<int64_t>(stats.active_users.size()));
     b.Gauge("ActiveApplications", active[i]);
+    if (stats.preempted.has_value()) {
+      // 3.3's preemption aggregates (MutableCounterLong: counters).
+      const rm::ResourceSeconds& p = *stats.preempted;
+      b.Counter("AggregateContainersPreempted", p.num_am_preempted + p.num_non_am_preempted);
+      b.Counter("AggregateMemoryMBPreempted", p.preempted.memory_mb());
+      b.Counter("AggregateVcoresPreempted", p.preempted.vcores());
+      b.Counter("AggregateMemoryMBSecondsPreempted", p.preempted_memory_seconds);
+      b.Counter("AggregateVcoreSecondsPreempted", p.preempted_vcore_seconds);
+    }
     out->push_back(std::move(b));
   }
 }

@@ -29,6 +29,11 @@
 // MaxFileDescriptorCount, VoluntaryContextSwitches,
 // InvoluntaryContextSwitches.
 //
+// QueueMetrics' preemption aggregates (AggregateContainersPreempted,
+// AggregateMemoryMBPreempted, AggregateVcoresPreempted,
+// AggregateMemoryMBSecondsPreempted, AggregateVcoreSecondsPreempted) exist on
+// the 3.3 line only, as in Hadoop.
+//
 // Not computed (left out rather than reported as zero): QueueMetrics'
 // Pending*, AggregateContainersAllocated/Released, AM resource limits and
 // per-user beans; ClusterMetrics' AM launch/register delays. Spindle never

@@ -605,6 +605,16 @@ TEST_F(PreemptionMonitorTest, StarvedQueueGetsItsAmByPreemption) {
   EXPECT_EQ(figures.preempted.memory_mb(), 1024);
   EXPECT_EQ(figures.num_non_am_preempted, 1);
   EXPECT_EQ(figures.num_am_preempted, 0);
+  // 3.3's QueueMetrics aggregates: b's and, summed, root's; a's none.
+  const QueueStatsSnapshot queues = rm_->QueueStatistics();
+  ASSERT_EQ(queues.stats.size(), 3u);
+  for (size_t q : {size_t{0}, size_t{2}}) {
+    ASSERT_TRUE(queues.stats[q].preempted.has_value());
+    EXPECT_EQ(queues.stats[q].preempted->num_non_am_preempted, 1);
+    EXPECT_EQ(queues.stats[q].preempted->preempted.memory_mb(), 1024);
+  }
+  ASSERT_TRUE(queues.stats[1].preempted.has_value());
+  EXPECT_EQ(queues.stats[1].preempted->num_non_am_preempted, 0);
   EXPECT_TRUE(WaitFor([&] { return Launched(a); })) << "the freed 1 GB goes to a's AM";
   monitor.RunOnce();
   EXPECT_EQ(monitor.Stats().marked, 1) << "a is satisfied: nothing more is asked";
@@ -646,6 +656,8 @@ TEST_F(PreemptionMonitorTest, Hadoop26RepeatsTheMessageEveryRound) {
   }
   EXPECT_EQ(monitor.Stats().marked, 1);
   EXPECT_EQ(monitor.Stats().killed, 0);
+  EXPECT_FALSE(rm_->QueueStatistics().stats[2].preempted.has_value())
+      << "2.6's QueueMetrics have no preemption aggregates";
 }
 
 // What a queue wants counts, from 2.7 on, only up to each user's headroom

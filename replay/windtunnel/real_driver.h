@@ -2,8 +2,9 @@
 // pool's own threads (Start()) place; the calling thread is the rest of
 // the tunnel: it submits each job when its arrival comes, polls every
 // options.tick for committed placements (counted by the pool's
-// per-scheduler metrics), releases tasks when they end, and samples every
-// second. Trace time runs options.speed times faster than the wall clock
+// per-scheduler metrics), releases tasks when they end (their nodes'
+// heartbeats go out on a second thread, ReplayTunnel::StartReportingThread),
+// and samples every second. Trace time runs options.speed times faster than the wall clock
 // (task durations and arrivals shrink; figures are in trace time). Delays
 // are the pool's own commit timestamps, so a late poll does not inflate
 // them.

@@ -3,14 +3,79 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <thread>
 #include <tuple>
+#include <utility>
 
+#include "base/mutex.h"
 #include "glog/logging.h"
 
 namespace spindle::replay {
 
 ReplayTunnel::ReplayTunnel(const TunnelSetup& setup, ReplayEvents* events)
     : events_(events), preferred_alpha_(setup.preferred_alpha) {}
+
+// The reporting thread: sends one batch of heartbeats at a time.
+class ReplayTunnel::Reporter {
+ public:
+  explicit Reporter(TunnelRm* rm) : rm_(rm), thread_([this] { Run(); }) {}
+  ~Reporter() {
+    {
+      MutexLock lock(&mu_);
+      stop_ = true;
+    }
+    cv_.SignalAll();
+    thread_.join();
+  }
+  // `batch` must live until Wait returns.
+  void Post(TunnelRm::Heartbeats* batch) {
+    {
+      MutexLock lock(&mu_);
+      batch_ = batch;
+    }
+    cv_.SignalAll();
+  }
+  // Waits until the posted batch is sent; its outcome.
+  Status Wait() {
+    MutexLock lock(&mu_);
+    while (batch_ != nullptr) cv_.Wait(&mu_);
+    return std::exchange(sent_, Status::OK());
+  }
+
+ private:
+  void Run() {
+    for (;;) {
+      TunnelRm::Heartbeats* batch = nullptr;
+      {
+        MutexLock lock(&mu_);
+        while (batch_ == nullptr && !stop_) cv_.Wait(&mu_);
+        if (batch_ == nullptr) return;
+        batch = batch_;
+      }
+      Status sent = rm_->Send(batch);
+      {
+        MutexLock lock(&mu_);
+        sent_ = std::move(sent);
+        batch_ = nullptr;
+      }
+      cv_.SignalAll();
+    }
+  }
+
+  TunnelRm* const rm_;
+  Mutex mu_;
+  CondVar cv_;
+  TunnelRm::Heartbeats* batch_ GUARDED_BY(mu_) = nullptr;
+  Status sent_ GUARDED_BY(mu_);
+  bool stop_ GUARDED_BY(mu_) = false;
+  std::thread thread_;  // last: starts once the rest is set
+};
+
+ReplayTunnel::~ReplayTunnel() { reporter_.reset(); }
+
+void ReplayTunnel::StartReportingThread() {
+  if (reporter_ == nullptr) reporter_ = std::make_unique<Reporter>(rm_.get());
+}
 
 Result<std::unique_ptr<ReplayTunnel>> ReplayTunnel::Create(const TunnelSetup& setup,
                                                            const Clock* clock,
@@ -214,6 +279,7 @@ Result<int64_t> ReplayTunnel::Collect(int scheduler, int64_t expected,
 }
 
 Status ReplayTunnel::ReleaseDue(Duration now) {
+  RETURN_NOT_OK(FlushReleases());
   std::vector<Running> due;
   while (!running_tasks_.empty() && running_tasks_.begin()->first <= now) {
     due.push_back(running_tasks_.begin()->second);
@@ -223,7 +289,26 @@ Status ReplayTunnel::ReleaseDue(Duration now) {
   std::vector<pool::Placement> placements;
   placements.reserve(due.size());
   for (const Running& r : due) placements.push_back(r.placement);
-  RETURN_NOT_OK(rm_->Complete(placements));
+  if (reporter_ == nullptr) {
+    RETURN_NOT_OK(rm_->Complete(placements));
+    return BookEnded(due, now);
+  }
+  ASSIGN_OR_RETURN(TunnelRm::Heartbeats heartbeats, rm_->HeartbeatsFor(placements));
+  due_in_flight_.emplace(DueBatch{std::move(due), std::move(heartbeats), now});
+  reporter_->Post(&due_in_flight_->heartbeats);
+  return Status::OK();
+}
+
+Status ReplayTunnel::FlushReleases() {
+  if (!due_in_flight_.has_value()) return Status::OK();
+  const Status sent = reporter_->Wait();
+  const DueBatch batch = std::move(*due_in_flight_);
+  due_in_flight_.reset();
+  RETURN_NOT_OK(sent);
+  return BookEnded(batch.due, batch.now);
+}
+
+Status ReplayTunnel::BookEnded(const std::vector<Running>& due, Duration now) {
   std::set<int64_t> advanced;
   for (const Running& r : due) {
     --running_;

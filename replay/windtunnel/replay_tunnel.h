@@ -18,8 +18,9 @@
 // It does not decide *when*: the drivers (virtual_driver.h, real_driver.h)
 // call it. Times are trace durations since the start of the run.
 //
-// Thread-safety: none; one driver thread owns it (the pool's own threads
-// may run meanwhile: the pool calls are thread-safe).
+// Thread-safety: none; one driver thread owns it (the pool's own threads,
+// and its own reporting thread once started, may run meanwhile: the RM's
+// and the pool's calls are thread-safe).
 #pragma once
 
 #include <cstdint>
@@ -62,6 +63,7 @@ class ReplayTunnel {
   // `events` must outlive the tunnel.
   static Result<std::unique_ptr<ReplayTunnel>> Create(const TunnelSetup& setup, const Clock* clock,
                                                       ReplayEvents* events);
+  ~ReplayTunnel();
 
   pool::SchedulerPool& pool() { return rm_->pool(); }
   // The RM core the jobs are submitted to.
@@ -79,9 +81,19 @@ class ReplayTunnel {
   // them as placed at `commit_at` (virtual clock) or at the placement's own
   // commit time (real clock). Returns how many were taken.
   Result<int64_t> Collect(int scheduler, int64_t expected, std::optional<Duration> commit_at);
-  // Ends every task due at or before `now`: releases it, and asks for the
-  // tasks it unblocks; finished jobs leave the pool.
+  // Ends every task due at or before `now`: releases it (its node's
+  // heartbeat reports it complete), and asks for the tasks it unblocks;
+  // finished jobs leave the pool. With the reporting thread
+  // (StartReportingThread) the heartbeats are sent on that thread and the
+  // tasks are booked as ended (asks, finished jobs; at `now`) by the next
+  // ReleaseDue or FlushReleases: the caller submits and collects meanwhile.
   Status ReleaseDue(Duration now);
+  // The real clock's second driver thread: the nodes' heartbeats on it, the
+  // AMs' and clients' calls on the caller's (the RM's calls are
+  // thread-safe). Call once, before the first ReleaseDue.
+  void StartReportingThread();
+  // Waits for the heartbeats in flight and books their tasks as ended.
+  Status FlushReleases();
   // The earliest task end; Duration::max() if none.
   Duration NextRelease() const;
 
@@ -138,7 +150,19 @@ class ReplayTunnel {
     TaskRef task;
   };
 
+  // Tasks taken off running_tasks_ whose heartbeats are on the reporting
+  // thread.
+  struct DueBatch {
+    std::vector<Running> due;
+    TunnelRm::Heartbeats heartbeats;
+    Duration now{0};
+  };
+  class Reporter;
+
   ReplayTunnel(const TunnelSetup& setup, ReplayEvents* events);
+  // The tasks ended and reported: job progress, asks they unblock,
+  // finished jobs.
+  Status BookEnded(const std::vector<Running>& due, Duration now);
   // The job's ask groups, with resolved preferences (then dropped from the
   // tasks, which keeps a job of many tasks with long preference lists small).
   void BuildGroups(JobRun* run);
@@ -167,6 +191,9 @@ class ReplayTunnel {
       offsets_;
   std::vector<uint8_t> touched_;
   std::vector<pool::Placement> taken_;
+  std::optional<DueBatch> due_in_flight_;
+  // Declared last: stopped first (~ReplayTunnel), while what it sends lives.
+  std::unique_ptr<Reporter> reporter_;
   int64_t in_flight_ = 0;
   int64_t waiting_ = 0;
   int64_t running_ = 0;

@@ -262,6 +262,12 @@ Status TunnelRm::TakePlacements(const AdmittedJob& job, std::vector<pool::Placem
 }
 
 Status TunnelRm::Complete(const std::vector<pool::Placement>& placements) {
+  ASSIGN_OR_RETURN(Heartbeats heartbeats, HeartbeatsFor(placements));
+  return Send(&heartbeats);
+}
+
+Result<TunnelRm::Heartbeats> TunnelRm::HeartbeatsFor(
+    const std::vector<pool::Placement>& placements) {
   // The nodes whose containers ended, each with its containers (a map:
   // heartbeats go out in node order, the same in every run).
   std::map<size_t, std::vector<rm::NodeContainerReport>> by_node;
@@ -275,18 +281,32 @@ Status TunnelRm::Complete(const std::vector<pool::Placement>& placements) {
     by_node[it->second.node].push_back(std::move(report));
     containers_.erase(it);
   }
+  Heartbeats out;
+  out.requests.reserve(by_node.size());
+  out.nodes.reserve(by_node.size());
   for (auto& [index, reports] : by_node) {
-    Node& node = nodes_[index];
-    rm::NodeHeartbeatRequest request;
-    request.heartbeat.id = node.id;
-    request.heartbeat.response_id = node.response_id;
+    rm::NodeHeartbeatRequest& request = out.requests.emplace_back();
+    request.heartbeat.id = nodes_[index].id;
     request.containers = std::move(reports);
-    ASSIGN_OR_RETURN(rm::NodeHeartbeatOutcome outcome, rm_->NodeHeartbeat(request));
-    if (outcome.action != rm::NodeAction::kNormal) {
+    out.nodes.push_back(index);
+  }
+  return out;
+}
+
+Status TunnelRm::Send(Heartbeats* heartbeats) {
+  for (size_t k = 0; k < heartbeats->requests.size(); ++k) {
+    heartbeats->requests[k].heartbeat.response_id = nodes_[heartbeats->nodes[k]].response_id;
+  }
+  // All in one call: one lock of each registry, one pool release.
+  ASSIGN_OR_RETURN(std::vector<rm::NodeHeartbeatOutcome> outcomes,
+                   rm_->NodeHeartbeats(heartbeats->requests));
+  for (size_t k = 0; k < outcomes.size(); ++k) {
+    Node& node = nodes_[heartbeats->nodes[k]];
+    if (outcomes[k].action != rm::NodeAction::kNormal) {
       return Status::Internal("replay: the RM told node " + node.id.ToString() +
-                              " to stop: " + outcome.diagnostics);
+                              " to stop: " + outcomes[k].diagnostics);
     }
-    node.response_id = outcome.response_id;
+    node.response_id = outcomes[k].response_id;
   }
   return Status::OK();
 }

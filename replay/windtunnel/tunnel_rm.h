@@ -17,8 +17,9 @@
 // (RunOnce on the virtual clock; Start() on the real one): the RM starts no
 // scheduler threads of its own here.
 //
-// Thread-safety: one driver thread calls (the pool's threads and the RM's
-// housekeeping may run meanwhile: the RM's calls are thread-safe).
+// Thread-safety: one driver thread calls, except Send (see there); the
+// pool's threads and the RM's housekeeping may run meanwhile: the RM's calls
+// are thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -107,8 +108,23 @@ class TunnelRm {
   // Containers handed out since the last call (an allocate), as the pool's
   // placements.
   Status TakePlacements(const AdmittedJob& job, std::vector<pool::Placement>* out);
-  // Tasks ended: each node reports its containers complete in a heartbeat.
+  // The heartbeats of nodes whose tasks ended: one per node, in node order.
+  struct Heartbeats {
+    std::vector<rm::NodeHeartbeatRequest> requests;
+    std::vector<size_t> nodes;  // each request's node (index into nodes_)
+  };
+  // Tasks ended: each node reports its containers complete in a heartbeat
+  // (HeartbeatsFor, then Send).
   Status Complete(const std::vector<pool::Placement>& placements);
+  // Complete's halves, for a driver that sends the heartbeats from another
+  // thread: HeartbeatsFor forgets the placements' containers and builds
+  // their nodes' heartbeats; Send sends them in one call (NodeHeartbeats:
+  // each node answered as its own heartbeat would be) and keeps each
+  // node's response id. Send may run on another thread than the other
+  // calls, concurrently with any of them but Complete and Send (only those
+  // touch the nodes' response ids).
+  Result<Heartbeats> HeartbeatsFor(const std::vector<pool::Placement>& placements);
+  Status Send(Heartbeats* heartbeats);
   // A container the job does not need: released by its AM (allocate's
   // release list).
   Status Release(const AdmittedJob& job, const pool::Placement& placement);

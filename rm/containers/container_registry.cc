@@ -179,7 +179,42 @@ void ContainerRegistry::CompleteLocked(Entry& entry, int32_t exit_status,
 
 NodeContainerActions ContainerRegistry::OnNodeReport(
     const NodeId& node, const std::vector<ReportedContainer>& reported) {
+  // Released in one batch at the end (a pool call per container woke a
+  // scheduler thread per container).
+  std::vector<pool::Placement> freed;
   MutexLock lock(&mu_);
+  NodeContainerActions actions = OnNodeReportLocked(node, reported, &freed);
+  if (Status released = ReleaseFreedLocked(freed); !released.ok()) {
+    LOG(WARNING) << "node " << node.ToString() << ": releasing " << freed.size()
+                 << " containers: " << released.ToString();
+  }
+  return actions;
+}
+
+std::vector<NodeContainerActions> ContainerRegistry::OnNodeReports(
+    std::span<const NodeReportRef> reports) {
+  std::vector<NodeContainerActions> out;
+  out.reserve(reports.size());
+  std::vector<pool::Placement> freed;
+  MutexLock lock(&mu_);
+  for (const NodeReportRef& report : reports) {
+    out.push_back(OnNodeReportLocked(*report.node, *report.reported, &freed));
+    const std::vector<CompletedContainer>& completed = out.back().completed;
+    if (std::any_of(completed.begin(), completed.end(),
+                    [](const CompletedContainer& c) { return c.is_am; })) {
+      break;
+    }
+  }
+  if (Status released = ReleaseFreedLocked(freed); !released.ok()) {
+    LOG(WARNING) << out.size() << " node reports: releasing " << freed.size()
+                 << " containers: " << released.ToString();
+  }
+  return out;
+}
+
+NodeContainerActions ContainerRegistry::OnNodeReportLocked(
+    const NodeId& node, const std::vector<ReportedContainer>& reported,
+    std::vector<pool::Placement>* freed) {
   NodeContainerActions actions;
   // Hand over what earlier events queued for this node.
   if (auto it = to_ack_.find(node); it != to_ack_.end()) {
@@ -191,9 +226,6 @@ NodeContainerActions ContainerRegistry::OnNodeReport(
     cleanup = std::move(it->second);
     to_cleanup_.erase(it);
   }
-  // Released in one batch at the end (a pool call per container woke a
-  // scheduler thread per container).
-  std::vector<pool::Placement> freed;
   for (const auto& r : reported) {
     auto it = containers_.find(r.id);
     if (it == containers_.end()) {
@@ -206,7 +238,7 @@ NodeContainerActions ContainerRegistry::OnNodeReport(
     if (r.complete) {
       if (!entry.completed) {
         CompleteLocked(entry, r.exit_status, r.diagnostics, /*kill=*/false, &actions.completed,
-                       &freed);
+                       freed);
       }
       // The AM container is acknowledged on the next heartbeat, with what
       // the AM was sent (Hadoop's sendAMContainerToNM); other completions
@@ -226,10 +258,6 @@ NodeContainerActions ContainerRegistry::OnNodeReport(
   if (auto it = apps_to_cleanup_.find(node); it != apps_to_cleanup_.end()) {
     actions.applications_to_cleanup.assign(it->second.begin(), it->second.end());
     apps_to_cleanup_.erase(it);
-  }
-  if (Status released = ReleaseFreedLocked(freed); !released.ok()) {
-    LOG(WARNING) << "node " << node.ToString() << ": releasing " << freed.size()
-                 << " containers: " << released.ToString();
   }
   return actions;
 }

@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -98,6 +99,12 @@ struct NodeContainerActions {
   std::vector<CompletedContainer> completed;
 };
 
+// One node's heartbeat report, for OnNodeReports (both must outlive the call).
+struct NodeReportRef {
+  const NodeId* node = nullptr;
+  const std::vector<ReportedContainer>* reported = nullptr;
+};
+
 class ContainerRegistry {
  public:
   // `clock` stamps allocation and completion times (for ResourceSeconds).
@@ -151,6 +158,14 @@ class ContainerRegistry {
   // over pending cleanups and acknowledgements (see above).
   NodeContainerActions OnNodeReport(const NodeId& node,
                                     const std::vector<ReportedContainer>& reported);
+  // OnNodeReport for each of `reports`, in order, under one lock, with what
+  // they complete given back to the pool in one batch (a pool release per
+  // heartbeat woke a scheduler thread per heartbeat). Stops after the first
+  // report that completes an AM container: the caller must tell the app
+  // manager (whose end of the attempt changes what later nodes are told)
+  // before it passes the rest. Returns the actions of the reports taken, in
+  // order: each exactly what OnNodeReport would have answered.
+  std::vector<NodeContainerActions> OnNodeReports(std::span<const NodeReportRef> reports);
 
   // The AM gives a container back: completed now (ABORTED, "Container
   // released by application"), killed on its node at the next heartbeat.
@@ -201,6 +216,10 @@ class ContainerRegistry {
                       std::vector<CompletedContainer>* out,
                       std::vector<pool::Placement>* freed = nullptr) REQUIRES(mu_);
   Status AddLocked(const RmContainer& container) REQUIRES(mu_);
+  // OnNodeReport's work; what it completes is appended to `freed`.
+  NodeContainerActions OnNodeReportLocked(const NodeId& node,
+                                          const std::vector<ReportedContainer>& reported,
+                                          std::vector<pool::Placement>* freed) REQUIRES(mu_);
   // Gives what CompleteLocked freed back to the pool in one batch.
   Status ReleaseFreedLocked(const std::vector<pool::Placement>& freed) REQUIRES(mu_);
   // InvalidContainerReleaseException if `id` is not of the attempt's app.

@@ -88,43 +88,103 @@ Result<NodeRegisterOutcome> NodeTracker::RegisterNode(const NodeRegisterRequest&
 }
 
 Result<NodeHeartbeatOutcome> NodeTracker::NodeHeartbeat(const NodeHeartbeatRequest& request) {
-  const HeartbeatVerdict verdict = nodes_->Heartbeat(request.heartbeat);
-  const NodeId& node = request.heartbeat.id;
-  if (verdict.duplicate) {
-    MutexLock lock(&last_mu_);
-    auto it = last_outcomes_.find(node);
-    if (it != last_outcomes_.end()) return it->second;
-  }
-  NodeHeartbeatOutcome outcome;
-  outcome.action = verdict.action;
-  outcome.response_id = verdict.response_id;
-  if (verdict.action != NodeAction::kNormal) {
-    outcome.diagnostics = verdict.diagnostics;
-    return outcome;
-  }
-  std::vector<ReportedContainer> reported;
-  reported.reserve(request.containers.size());
-  for (const NodeContainerReport& c : request.containers) {
-    reported.push_back({c.id, c.complete, c.exit_status, c.diagnostics});
-  }
-  NodeContainerActions actions = containers_->OnNodeReport(node, reported);
-  NotifyCompleted(actions.completed);
-  outcome.containers_to_cleanup = std::move(actions.to_cleanup);
-  outcome.containers_to_remove = std::move(actions.to_remove_from_nm);
-  outcome.applications_to_cleanup = std::move(actions.applications_to_cleanup);
-  // signalToContainer: what clients asked since the last heartbeat
-  // (RMNodeImpl.updateNodeHeartbeatResponseForContainersSignal).
-  outcome.containers_to_signal = apps_->container_signals().Take(node);
-  outcome.container_token_key =
-      container_tokens_->KeyForHeartbeat(request.last_container_token_key);
-  outcome.nm_token_key = nm_tokens_->KeyForHeartbeat(request.last_nm_token_key);
-  // Copied before the lock every heartbeat shares, swapped in under it.
-  NodeHeartbeatOutcome kept = outcome;
+  return std::move(NodeHeartbeats(std::span(&request, 1)).front());
+}
+
+std::vector<NodeHeartbeatOutcome> NodeTracker::NodeHeartbeats(
+    std::span<const NodeHeartbeatRequest> requests) {
+  const size_t n = requests.size();
+  std::vector<const rm::NodeHeartbeat*> heartbeats;
+  heartbeats.reserve(n);
+  for (const NodeHeartbeatRequest& r : requests) heartbeats.push_back(&r.heartbeat);
+  const std::vector<HeartbeatVerdict> verdicts = nodes_->HeartbeatAll(heartbeats);
+  std::vector<NodeHeartbeatOutcome> out(n);
+  // Requests that report their containers (and whose answer is kept for a
+  // repeat), in order; a repeated heartbeat answered by an earlier request
+  // of this call points at it.
+  std::vector<size_t> reporting;
+  reporting.reserve(n);
+  std::vector<std::optional<size_t>> repeat_of(n);
+  std::vector<bool> kept(n, false);
   {
     MutexLock lock(&last_mu_);
-    std::swap(last_outcomes_[node], kept);
+    for (size_t i = 0; i < n; ++i) {
+      const HeartbeatVerdict& verdict = verdicts[i];
+      const NodeId& node = requests[i].heartbeat.id;
+      if (verdict.duplicate) {
+        // The last answer this node got: from this call if an earlier
+        // request of it was answered here, else from before.
+        for (size_t j = i; j-- > 0;) {
+          if (kept[j] && requests[j].heartbeat.id == node) {
+            repeat_of[i] = j;
+            break;
+          }
+        }
+        if (repeat_of[i].has_value()) continue;
+        if (auto it = last_outcomes_.find(node); it != last_outcomes_.end()) {
+          out[i] = it->second;
+          continue;
+        }
+      }
+      out[i].action = verdict.action;
+      out[i].response_id = verdict.response_id;
+      if (verdict.action != NodeAction::kNormal) {
+        out[i].diagnostics = verdict.diagnostics;
+        continue;
+      }
+      kept[i] = true;
+      reporting.push_back(i);
+    }
   }
-  return outcome;
+  std::vector<std::vector<ReportedContainer>> reported(reporting.size());
+  std::vector<NodeReportRef> refs;
+  refs.reserve(reporting.size());
+  for (size_t k = 0; k < reporting.size(); ++k) {
+    const NodeHeartbeatRequest& request = requests[reporting[k]];
+    reported[k].reserve(request.containers.size());
+    for (const NodeContainerReport& c : request.containers) {
+      reported[k].push_back({c.id, c.complete, c.exit_status, c.diagnostics});
+    }
+    refs.push_back({&request.heartbeat.id, &reported[k]});
+  }
+  // The container registry stops after a report that ended an AM
+  // container: the app manager hears of it before the next node's report,
+  // as with one call per node.
+  for (size_t done = 0; done < refs.size();) {
+    std::vector<NodeContainerActions> actions =
+        containers_->OnNodeReports(std::span(refs).subspan(done));
+    for (NodeContainerActions& a : actions) {
+      NotifyCompleted(a.completed);
+      NodeHeartbeatOutcome& outcome = out[reporting[done++]];
+      outcome.containers_to_cleanup = std::move(a.to_cleanup);
+      outcome.containers_to_remove = std::move(a.to_remove_from_nm);
+      outcome.applications_to_cleanup = std::move(a.applications_to_cleanup);
+    }
+  }
+  for (size_t i : reporting) {
+    const NodeHeartbeatRequest& request = requests[i];
+    NodeHeartbeatOutcome& outcome = out[i];
+    // signalToContainer: what clients asked since the last heartbeat
+    // (RMNodeImpl.updateNodeHeartbeatResponseForContainersSignal).
+    outcome.containers_to_signal = apps_->container_signals().Take(request.heartbeat.id);
+    outcome.container_token_key =
+        container_tokens_->KeyForHeartbeat(request.last_container_token_key);
+    outcome.nm_token_key = nm_tokens_->KeyForHeartbeat(request.last_nm_token_key);
+  }
+  // Copied before the lock every heartbeat shares, swapped in under it.
+  std::vector<NodeHeartbeatOutcome> copies;
+  copies.reserve(reporting.size());
+  for (size_t i : reporting) copies.push_back(out[i]);
+  {
+    MutexLock lock(&last_mu_);
+    for (size_t k = 0; k < reporting.size(); ++k) {
+      std::swap(last_outcomes_[requests[reporting[k]].heartbeat.id], copies[k]);
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (repeat_of[i].has_value()) out[i] = out[*repeat_of[i]];
+  }
+  return out;
 }
 
 Status NodeTracker::UnregisterNode(const NodeId& node) {

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -39,6 +40,14 @@ class NodeTracker final : public NodeProtocol {
   // NodeProtocol; never StandbyException.
   Result<NodeRegisterOutcome> RegisterNode(const NodeRegisterRequest& request) override;
   Result<NodeHeartbeatOutcome> NodeHeartbeat(const NodeHeartbeatRequest& request) override;
+  // The heartbeats of many nodes in one call (the wind tunnel's nodes
+  // report their ended tasks together): each answer, in order, is exactly
+  // what NodeHeartbeat would answer that request if the requests were
+  // passed to it one after another, but the registries are locked once per
+  // call rather than once per node, and what completes goes back to the
+  // pool in one release (a release per node woke a scheduler thread per
+  // node). A node may appear more than once.
+  std::vector<NodeHeartbeatOutcome> NodeHeartbeats(std::span<const NodeHeartbeatRequest> requests);
   Status UnregisterNode(const NodeId& node) override;
   // The nodes the registry dropped (expiry, unregistration, exclusion):
   // their containers complete (AM containers end their attempts), their NM

@@ -454,6 +454,13 @@ Result<NodeHeartbeatOutcome> ResourceManager::NodeHeartbeat(const NodeHeartbeatR
   return active->node_tracker().NodeHeartbeat(request);
 }
 
+Result<std::vector<NodeHeartbeatOutcome>> ResourceManager::NodeHeartbeats(
+    std::span<const NodeHeartbeatRequest> requests) {
+  auto active = Active();
+  if (active == nullptr) return NotActive("take node heartbeats");
+  return active->node_tracker().NodeHeartbeats(requests);
+}
+
 Status ResourceManager::UnregisterNode(const NodeId& node) {
   auto active = Active();
   if (active == nullptr) return NotActive("unregister a node");

@@ -37,6 +37,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -215,6 +216,10 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
   // over on it). UnregisterNode: NotFound for an unknown node.
   Result<NodeRegisterOutcome> RegisterNode(const NodeRegisterRequest& request) override;
   Result<NodeHeartbeatOutcome> NodeHeartbeat(const NodeHeartbeatRequest& request) override;
+  // Many nodes' heartbeats in one call, each answered as NodeHeartbeat would
+  // answer it (NodeTracker::NodeHeartbeats).
+  Result<std::vector<NodeHeartbeatOutcome>> NodeHeartbeats(
+      std::span<const NodeHeartbeatRequest> requests);
   Status UnregisterNode(const NodeId& node) override;
 
   // ---- The AM path (ApplicationMasterProtocol) ----

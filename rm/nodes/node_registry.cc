@@ -136,8 +136,21 @@ RegistrationResult NodeRegistry::Register(const NodeRegistration& registration) 
   return {NodeAction::kNormal, "", *added};
 }
 
-HeartbeatVerdict NodeRegistry::Heartbeat(const NodeHeartbeat& h) {
+HeartbeatVerdict NodeRegistry::Heartbeat(const NodeHeartbeat& heartbeat) {
   MutexLock lock(&mu_);
+  return HeartbeatLocked(heartbeat);
+}
+
+std::vector<HeartbeatVerdict> NodeRegistry::HeartbeatAll(
+    const std::vector<const NodeHeartbeat*>& heartbeats) {
+  std::vector<HeartbeatVerdict> verdicts;
+  verdicts.reserve(heartbeats.size());
+  MutexLock lock(&mu_);
+  for (const NodeHeartbeat* h : heartbeats) verdicts.push_back(HeartbeatLocked(*h));
+  return verdicts;
+}
+
+HeartbeatVerdict NodeRegistry::HeartbeatLocked(const NodeHeartbeat& h) {
   HeartbeatVerdict verdict;
   Entry* found = FindEntryLocked(h.id);
   if (found == nullptr ||

@@ -152,6 +152,10 @@ class NodeRegistry : public NodeDirectory {
   // node -> RESYNC; excluded -> SHUTDOWN; response_id + 1 == last ->
   // duplicate; response_id != last -> RESYNC; else last + 1.
   HeartbeatVerdict Heartbeat(const NodeHeartbeat& heartbeat);
+  // Heartbeat for each of `heartbeats`, in order, under one lock (the wind
+  // tunnel reports many nodes' completions in one call): each verdict is
+  // the one Heartbeat would give it.
+  std::vector<HeartbeatVerdict> HeartbeatAll(const std::vector<const NodeHeartbeat*>& heartbeats);
 
   // unRegisterNodeManager: the node becomes SHUTDOWN and leaves the pool.
   Status Unregister(const NodeId& id);
@@ -197,6 +201,7 @@ class NodeRegistry : public NodeDirectory {
   void SetStateLocked(NodeReport& report, NodeState state) REQUIRES(mu_);
   void LeavePoolLocked(Entry& entry, NodeState state) REQUIRES(mu_);
   Entry* FindEntryLocked(const NodeId& id) REQUIRES(mu_);
+  HeartbeatVerdict HeartbeatLocked(const NodeHeartbeat& heartbeat) REQUIRES(mu_);
 
   const NodeRegistryOptions options_;
   pool::SchedulerPool* const pool_;

@@ -271,25 +271,14 @@ namespace {
 
 // The jobs are the RM's applications: submitted with an unmanaged AM,
 // RUNNING while their AM works, FINISHED/SUCCEEDED once it unregisters.
-TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
-  const rm::Configuration conf = Conf();
-  ManualClock clock;
-  ReplayRecorder recorder(Recording());
-  auto tunnel = ReplayTunnel::Create(SmallCell(conf), &clock, &recorder);
-  ASSERT_TRUE(tunnel.ok()) << tunnel.status().ToString();
-  ReplayTunnel& t = **tunnel;
+// Submits a job of one task and places it.
+void SubmitAndPlaceOne(ReplayTunnel& t, const ManualClock& clock) {
   TraceJob job;
   job.id = "one";
   job.queue = "a";
   job.user = "alice";
   job.stages = {Stage("tasks", 1, 1000, {})};
   ASSERT_TRUE(t.Submit(job, Duration(0)).ok());
-  std::vector<rm::RmApp> apps = t.rm().core().ApplicationReports();
-  ASSERT_EQ(apps.size(), 1u);
-  EXPECT_EQ(apps[0].state, rm::AppState::kRunning);
-  EXPECT_EQ(apps[0].submission.name, "one");
-  EXPECT_EQ(apps[0].submission.user, "alice");
-  EXPECT_TRUE(apps[0].submission.unmanaged_am);
   const pool::StepResult r = t.pool().RunAllOnce(clock.Now());
   ASSERT_EQ(r.placed, 1);
   int64_t got = 0;
@@ -299,6 +288,22 @@ TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
     got += *n;
   }
   ASSERT_EQ(got, 1);
+}
+
+TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
+  const rm::Configuration conf = Conf();
+  ManualClock clock;
+  ReplayRecorder recorder(Recording());
+  auto tunnel = ReplayTunnel::Create(SmallCell(conf), &clock, &recorder);
+  ASSERT_TRUE(tunnel.ok()) << tunnel.status().ToString();
+  ReplayTunnel& t = **tunnel;
+  ASSERT_NO_FATAL_FAILURE(SubmitAndPlaceOne(t, clock));
+  std::vector<rm::RmApp> apps = t.rm().core().ApplicationReports();
+  ASSERT_EQ(apps.size(), 1u);
+  EXPECT_EQ(apps[0].state, rm::AppState::kRunning);
+  EXPECT_EQ(apps[0].submission.name, "one");
+  EXPECT_EQ(apps[0].submission.user, "alice");
+  EXPECT_TRUE(apps[0].submission.unmanaged_am);
   ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(5)).ok());
   EXPECT_EQ(t.jobs_in_flight(), 0);
   apps = t.rm().core().ApplicationReports();
@@ -308,6 +313,34 @@ TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
   // The RM took the app out of the pool.
   std::vector<pool::Placement> none;
   EXPECT_FALSE(t.pool().TakePlacements(apps[0].pool_app, &none).ok());
+}
+
+// With the reporting thread, the ended task's node reports it on that
+// thread; the task is booked as ended (and its job finished) once the
+// heartbeat is answered, at the next ReleaseDue or FlushReleases.
+TEST(ReplayTunnelTest, TheReportingThreadSendsHeartbeatsAndBooksThemAfter) {
+  const rm::Configuration conf = Conf();
+  ManualClock clock;
+  ReplayRecorder recorder(Recording());
+  auto tunnel = ReplayTunnel::Create(SmallCell(conf), &clock, &recorder);
+  ASSERT_TRUE(tunnel.ok()) << tunnel.status().ToString();
+  ReplayTunnel& t = **tunnel;
+  t.StartReportingThread();
+  ASSERT_NO_FATAL_FAILURE(SubmitAndPlaceOne(t, clock));
+  const rm::ApplicationAttemptId attempt =
+      t.rm().core().ApplicationReports().at(0).current_attempt()->id;
+  ASSERT_EQ(t.rm().core().ContainerReports(attempt).size(), 1u);
+  ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(5)).ok());
+  EXPECT_EQ(t.tasks_running(), 1) << "not booked before its heartbeat is answered";
+  EXPECT_EQ(t.jobs_in_flight(), 1);
+  ASSERT_TRUE(t.FlushReleases().ok());
+  EXPECT_TRUE(t.rm().core().ContainerReports(attempt).empty()) << "its node reported it";
+  EXPECT_EQ(t.tasks_running(), 0);
+  EXPECT_EQ(t.jobs_in_flight(), 0);
+  const std::vector<rm::RmApp> apps = t.rm().core().ApplicationReports();
+  ASSERT_EQ(apps.size(), 1u);
+  EXPECT_EQ(apps[0].state, rm::AppState::kFinished);
+  EXPECT_TRUE(t.FlushReleases().ok()) << "nothing left in flight";
 }
 
 }  // namespace

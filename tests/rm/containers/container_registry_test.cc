@@ -172,6 +172,61 @@ TEST_F(ContainerRegistryTest, FinishedApplicationsAreCleanedUpOnTheirNodes) {
   EXPECT_TRUE(registry_->OnNodeReport(h1_, {}).applications_to_cleanup.empty());
 }
 
+// OnNodeReports (the wind tunnel's many heartbeats in one call): each node
+// is answered as its own OnNodeReport would answer it, in order, with
+// everything they complete freed in the pool.
+TEST_F(ContainerRegistryTest, NodeReportsAnswerEachNodeAsItsOwnReportWould) {
+  RmContainer a = Allocate(2);
+  RmContainer b = Allocate(3, NodeId{"h2", 45454});
+  RmContainer c = Allocate(4);
+  const NodeId h2{"h2", 45454};
+  ASSERT_TRUE(registry_->Release(attempt_, c.id).ok());  // released: h1 must kill it
+  EXPECT_EQ(Allocated(), pool::Resource::Of(2048, 2));
+  const std::vector<ReportedContainer> h1_report{{a.id, true, 0, "a done"}, {c.id, false, 0, ""}};
+  const std::vector<ReportedContainer> h2_report{{b.id, true, 0, "b done"}};
+  const std::vector<ReportedContainer> h1_again{{a.id, true, 0, "a done"}};
+  const std::vector<NodeReportRef> reports{
+      {&h1_, &h1_report}, {&h2, &h2_report}, {&h1_, &h1_again}};
+  const std::vector<NodeContainerActions> actions = registry_->OnNodeReports(reports);
+  ASSERT_EQ(actions.size(), 3u);
+  ASSERT_EQ(actions[0].completed.size(), 1u);
+  EXPECT_EQ(actions[0].completed[0].id, a.id);
+  EXPECT_EQ(actions[0].to_cleanup, std::vector<ContainerId>{c.id});
+  ASSERT_EQ(actions[1].completed.size(), 1u);
+  EXPECT_EQ(actions[1].completed[0].id, b.id);
+  EXPECT_TRUE(actions[1].to_cleanup.empty());
+  EXPECT_TRUE(actions[2].completed.empty()) << "completed once, by the first report";
+  EXPECT_TRUE(actions[2].to_cleanup.empty()) << "the kill was handed out once";
+  EXPECT_EQ(Allocated(), pool::Resource()) << "both completions freed";
+  const std::vector<CompletedContainer> delivered = registry_->TakeCompleted(attempt_);
+  EXPECT_EQ(delivered.size(), 3u);
+}
+
+// A report that completes an AM container ends the batch: the app manager
+// must hear of it (and may end the attempt, which changes what later nodes
+// are told) before the next node's report is taken.
+TEST_F(ContainerRegistryTest, NodeReportsStopAfterAnAmContainerCompletes) {
+  RmContainer am = Allocate(1);
+  RmContainer task = Allocate(2, NodeId{"h2", 45454});
+  const NodeId h2{"h2", 45454};
+  registry_->OnNodeReport(h2, {{task.id, true, 0, ""}});
+  ASSERT_EQ(registry_->TakeCompleted(attempt_).size(), 1u);  // the AM has it
+  const std::vector<ReportedContainer> h1_report{{am.id, true, 0, ""}};
+  const std::vector<ReportedContainer> h2_report{{task.id, true, 0, ""}};
+  const std::vector<NodeReportRef> reports{{&h1_, &h1_report}, {&h2, &h2_report}};
+  const std::vector<NodeContainerActions> first = registry_->OnNodeReports(reports);
+  ASSERT_EQ(first.size(), 1u) << "stopped after the AM container's node";
+  ASSERT_EQ(first[0].completed.size(), 1u);
+  EXPECT_TRUE(first[0].completed[0].is_am);
+  // The rest, passed again, is answered as one call per node would have
+  // answered it: the AM's completion acknowledged what the AM was sent.
+  const std::vector<NodeContainerActions> rest =
+      registry_->OnNodeReports(std::span(reports).subspan(1));
+  ASSERT_EQ(rest.size(), 1u);
+  EXPECT_EQ(rest[0].to_remove_from_nm, std::vector<ContainerId>{task.id});
+  EXPECT_EQ(Allocated(), pool::Resource());
+}
+
 TEST_F(ContainerRegistryTest, AddAllAddsEachAndNamesTheIdsAlreadyKnown) {
   RmContainer known = Allocate(2);
   RmContainer fresh = known;

@@ -215,6 +215,7 @@ TEST_F(ResourceManagerTest, CreateChecksTheConfigurationAndStaysStandby) {
   EXPECT_FALSE(rm_->IsAdmin("alice"));
   EXPECT_TRUE(IsStandby(rm_->NewApplicationId().status()));
   EXPECT_TRUE(IsStandby(rm_->RegisterNode(Registration(node_)).status()));
+  EXPECT_TRUE(IsStandby(rm_->NodeHeartbeats(std::vector<NodeHeartbeatRequest>(1)).status()));
   EXPECT_TRUE(IsStandby(rm_->RefreshQueues()));
   EXPECT_TRUE(rm_->ApplicationReports().empty());
   EXPECT_TRUE(rm_->NodeReports().empty());
@@ -254,6 +255,79 @@ TEST_F(ResourceManagerTest, NodeUseCasesThroughTheFacade) {
   ASSERT_TRUE(rm_->UnregisterNode(node_).ok());
   EXPECT_EQ(rm_->NodeReportOf(node_)->state, NodeState::kShutdown);
   EXPECT_EQ(rm_->NodeCounts().active, 0);
+}
+
+// Many nodes' heartbeats in one call (the wind tunnel's): each request is
+// answered as NodeHeartbeat would answer it had the requests come one after
+// another, repeats and refusals included, and what the batch answered is
+// what a retried heartbeat gets later.
+TEST_F(ResourceManagerTest, NodeHeartbeatsAnswerEachAsItsOwnHeartbeatWould) {
+  StartRm();
+  const NodeId host2{"host2", 45454};
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  ASSERT_TRUE(rm_->RegisterNode(Registration(host2)).ok());
+  auto beat = [](const NodeId& node, int32_t response_id) {
+    NodeHeartbeatRequest request;
+    request.heartbeat.id = node;
+    request.heartbeat.response_id = response_id;
+    return request;
+  };
+  const std::vector<NodeHeartbeatRequest> requests{
+      beat(node_, 0),
+      beat(host2, 0),
+      beat(node_, 1),
+      beat(node_, 1),  // a retry of the one before: its answer again
+      beat(NodeId{"nowhere", 1}, 0),
+      beat(host2, 5)};
+  auto outcomes = rm_->NodeHeartbeats(requests);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status().ToString();
+  ASSERT_EQ(outcomes->size(), requests.size());
+  const std::vector<NodeAction> actions{NodeAction::kNormal, NodeAction::kNormal,
+                                        NodeAction::kNormal, NodeAction::kNormal,
+                                        NodeAction::kResync, NodeAction::kResync};
+  const std::vector<int32_t> response_ids{1, 1, 2, 2, 0, 0};
+  for (size_t i = 0; i < requests.size(); ++i) {
+    EXPECT_EQ((*outcomes)[i].action, actions[i]) << i;
+    EXPECT_EQ((*outcomes)[i].response_id, response_ids[i]) << i;
+  }
+  EXPECT_THAT((*outcomes)[4].diagnostics, HasSubstr("Node not found"));
+  EXPECT_THAT((*outcomes)[5].diagnostics, HasSubstr("Too far behind"));
+  // Retried alone later: the answer the batch gave.
+  auto retried = rm_->NodeHeartbeat(beat(node_, 1));
+  ASSERT_TRUE(retried.ok());
+  EXPECT_EQ(retried->response_id, 2);
+  auto retried_in_batch = rm_->NodeHeartbeats(std::vector<NodeHeartbeatRequest>{beat(host2, 0)});
+  ASSERT_TRUE(retried_in_batch.ok());
+  EXPECT_EQ(retried_in_batch->at(0).response_id, 1);
+}
+
+// An AM container's end reported in a batch ends its attempt before the
+// next request is taken, and the node is told to forget it at its next
+// heartbeat, in the same batch, as with one call per heartbeat.
+TEST_F(ResourceManagerTest, NodeHeartbeatsEndTheAttemptOfAnAmContainerMidBatch) {
+  StartRm();
+  ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+  const ApplicationId app = SubmitAndLaunch();
+  const ApplicationAttemptId attempt = rm_->ApplicationReport(app)->current_attempt()->id;
+  const std::vector<RmContainer> containers = rm_->ContainerReports(attempt);
+  ASSERT_EQ(containers.size(), 1u);
+  ASSERT_TRUE(containers[0].is_am);
+  std::vector<NodeHeartbeatRequest> requests(2);
+  requests[0].heartbeat.id = node_;
+  requests[0].heartbeat.response_id = 0;
+  NodeContainerReport ended;
+  ended.id = containers[0].id;
+  ended.complete = true;
+  ended.exit_status = 1;
+  requests[0].containers.push_back(ended);
+  requests[1].heartbeat.id = node_;
+  requests[1].heartbeat.response_id = 1;
+  auto outcomes = rm_->NodeHeartbeats(requests);
+  ASSERT_TRUE(outcomes.ok()) << outcomes.status().ToString();
+  ASSERT_EQ(outcomes->size(), 2u);
+  EXPECT_TRUE((*outcomes)[0].containers_to_remove.empty());
+  EXPECT_EQ((*outcomes)[1].containers_to_remove, std::vector<ContainerId>{containers[0].id});
+  EXPECT_EQ(rm_->ApplicationReport(app)->attempts.at(0).state, AttemptState::kFailed);
 }
 
 TEST_F(ResourceManagerTest, ApplicationUseCasesThroughTheFacade) {

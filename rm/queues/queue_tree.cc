@@ -12,6 +12,8 @@
 #include <system_error>
 
 #include "rm/config/hadoop_line.h"
+#include "rm/queues/java_float.h"
+#include "rm/queues/label_capacities.h"
 
 namespace spindle::rm {
 
@@ -113,11 +115,14 @@ class TreeParser {
   double global_user_limit_factor_ = 1;
   // spindle.compat.hadoop-version: where the lines' LeafQueues differ.
   HadoopLine line_ = kDefaultHadoopLine;
+  // Every node label capacity-scheduler.xml names (label_capacities.h).
+  std::set<std::string> named_labels_;
 };
 
 Status TreeParser::ReadGlobals() {
   const std::string prefix = kCapacitySchedulerPrefix;
   ASSIGN_OR_RETURN(line_, HadoopLineOf(conf_));
+  named_labels_ = LabelsNamedIn(conf_);
   ASSIGN_OR_RETURN(max_system_apps_, conf_.GetInt(prefix + "maximum-applications", 10000));
   ASSIGN_OR_RETURN(global_queue_max_apps_,
                    conf_.GetInt(prefix + "global-queue-max-application", 0));
@@ -276,7 +281,8 @@ Status TreeParser::ReadQueue(CsQueue& queue, const CsQueue* parent) const {
   } else if (parent != nullptr) {
     queue.default_node_label_expression = parent->default_node_label_expression;
   }
-  return Status::OK();
+  if (parent != nullptr) RETURN_NOT_OK(CheckAccessibleLabels(queue, *parent));
+  return ReadLabelCapacities(conf_, line_, named_labels_, queue, parent);
 }
 
 // AbstractCSQueue.setupQueueConfigs (Hadoop 3.3) and its two helpers.
@@ -331,7 +337,7 @@ Status TreeParser::CheckChildren(const std::vector<CsQueue>& queues, const CsQue
                                    " for children of queue " + parent.path + " (must sum to " +
                                    (parent.capacity == 0 ? "0" : "100") + "): " + keys);
   }
-  return Status::OK();
+  return CheckChildLabelCapacities(queues, parent, named_labels_);
 }
 
 // 3.3 CapacitySchedulerConfiguration.getAppOrderingPolicy: the short names
@@ -396,15 +402,6 @@ Status TreeParser::ReadUserWeights(CsQueue& queue, const CsQueue* parent) const 
     queue.user_weights[user] = weight;
   }
   return Status::OK();
-}
-
-// Java's Float.toString for the values a weight check shows.
-std::string JavaFloat(float value) {
-  char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value);
-  std::string out(buf, ec == std::errc() ? end : buf);
-  if (out.find_first_of(".en") == std::string::npos) out += ".0";
-  return out;
 }
 
 // LeafQueue.setupQueueConfigs: each weight within [0, 100 / MULP] (a weight

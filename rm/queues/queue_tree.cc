@@ -571,24 +571,48 @@ pool::UserLimitRules UserLimitRulesOf(HadoopLine line) {
 
 }  // namespace
 
-std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(const pool::Resource& cluster,
-                                                     const UserLimitContext& users) const {
+namespace {
+
+// A share of `total` (a partition's resources): min = absolute x total and
+// max = absolute maximum x total, each rounded down per dimension; max is
+// unlimited when the absolute maximum is the whole partition (so a node that
+// joins before the next SetQueues is usable at once).
+void ShareOf(double absolute, double absolute_maximum, const pool::Resource& total,
+             pool::Resource* min, pool::Resource* max) {
+  *max = pool::Resource::Unlimited();
+  const bool whole = absolute_maximum >= 1 - kAbsoluteEpsilon;
+  for (int i = 0; i < pool::kMaxResourceTypes; ++i) {
+    const double all = static_cast<double>(std::max<int64_t>(total.Get(i), 0));
+    min->Set(i, static_cast<int64_t>(std::floor(all * absolute)));
+    if (!whole) max->Set(i, static_cast<int64_t>(std::floor(all * absolute_maximum)));
+  }
+  *min = min->Min(*max);
+}
+
+}  // namespace
+
+std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(
+    const pool::Resource& cluster, const UserLimitContext& users,
+    const std::vector<LabelResources>& labels) const {
   std::vector<pool::QueueSpec> specs;
   for (const auto& q : queues_) {
     if (!q.is_leaf()) continue;
     pool::QueueSpec spec;
     spec.name = PoolQueueName(q);
-    pool::Resource max = pool::Resource::Unlimited();
-    const bool whole_cluster = q.absolute_maximum_capacity >= 1 - kAbsoluteEpsilon;
-    for (int i = 0; i < pool::kMaxResourceTypes; ++i) {
-      const double total = static_cast<double>(std::max<int64_t>(cluster.Get(i), 0));
-      spec.min.Set(i, static_cast<int64_t>(std::floor(total * q.absolute_capacity)));
-      if (!whole_cluster) {
-        max.Set(i, static_cast<int64_t>(std::floor(total * q.absolute_maximum_capacity)));
-      }
+    ShareOf(q.absolute_capacity, q.absolute_maximum_capacity, cluster, &spec.min, &spec.max);
+    // Every cluster label is listed; a label the queue has no entry for
+    // gets nothing (LabelCapacity's zeros), as does one the cluster gains
+    // before the next call (kClosed).
+    spec.unlisted_partitions = pool::UnlistedPartitions::kClosed;
+    for (const LabelResources& label : labels) {
+      const LabelCapacity share = q.CapacityIn(label.name);
+      pool::PartitionShare partition;
+      partition.label = label.name;
+      ShareOf(share.absolute_capacity, share.absolute_maximum_capacity, label.resources,
+              &partition.min, &partition.max);
+      partition.weight = std::max(share.absolute_capacity, kMinWeight);
+      spec.partitions.push_back(std::move(partition));
     }
-    spec.max = max;
-    spec.min = spec.min.Min(spec.max);
     spec.weight = std::max(q.absolute_capacity, kMinWeight);
     spec.ordering = q.ordering;
     spec.fair_size_based_weight = q.fair_size_based_weight;

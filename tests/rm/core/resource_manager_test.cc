@@ -59,7 +59,10 @@ class ResourceManagerTest : public ::testing::Test {
   }
 
   // capacity-scheduler.xml with these leaf queues under root, sharing it.
-  void WriteQueues(const std::vector<std::string>& leaves) {
+  // capacity-scheduler.xml with `leaves` under root sharing 100, plus
+  // `extra` (keys without the common prefix).
+  void WriteQueues(const std::vector<std::string>& leaves,
+                   const std::map<std::string, std::string>& extra = {}) {
     std::string names;
     for (const auto& leaf : leaves) names += (names.empty() ? "" : ",") + leaf;
     std::ofstream xml(conf_dir_ / "capacity-scheduler.xml", std::ios::trunc);
@@ -77,6 +80,7 @@ class ResourceManagerTest : public ::testing::Test {
                         (i == 0 ? 100 % static_cast<int>(leaves.size()) : 0);
       property("root." + leaves[i] + ".capacity", std::to_string(share));
     }
+    for (const auto& [key, value] : extra) property(key, value);
     xml << "</configuration>\n";
   }
 
@@ -170,6 +174,10 @@ class ResourceManagerTest : public ::testing::Test {
   // An active RM with node labels on and the exclusive label x set on
   // `labelled` (a node that has not registered yet).
   void StartWithLabelX(const NodeId& labelled) {
+    // The default queue's share of x: all of it (a queue without a
+    // capacity for a label may not use it, as in Hadoop 2.7+).
+    WriteQueues({"default"}, {{"root.accessible-node-labels.x.capacity", "100"},
+                              {"root.default.accessible-node-labels.x.capacity", "100"}});
     auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
     ASSERT_TRUE(rm.ok()) << rm.status().ToString();
     rm_ = std::move(rm).value();
@@ -313,6 +321,19 @@ TEST_F(ResourceManagerTest, RefreshesRereadTheConfigurationDirectory) {
   EXPECT_EQ(refused.java_class(), "java.io.IOException");
   EXPECT_THAT(refused.message(), HasSubstr("Failed to re-init queues"));
   EXPECT_NE(rm_->QueueReport()->FindLeaf("default"), nullptr);
+  EXPECT_EQ(rm_->queue_config_version(), 1);
+
+  // Per-label capacities are checked as the tree is (ParentQueue.
+  // setChildQueues per label): a bad file leaves the current tree.
+  WriteQueues({"default", "batch"}, {{"root.accessible-node-labels.x.capacity", "100"},
+                                     {"root.default.accessible-node-labels.x.capacity", "60"},
+                                     {"root.batch.accessible-node-labels.x.capacity", "30"}});
+  refused = rm_->RefreshQueues();
+  EXPECT_EQ(refused.java_class(), "java.io.IOException");
+  EXPECT_THAT(refused.message(),
+              HasSubstr("Failed to re-init queues : Illegal capacity of 0.90000004 for children "
+                        "of queue root for label=x"));
+  EXPECT_EQ(rm_->QueueReport()->FindLeaf("batch")->CapacityIn("x").absolute_capacity, 0);
   EXPECT_EQ(rm_->queue_config_version(), 1);
 
   // yarn.admin.acl is re-read from yarn-site.xml.
@@ -705,6 +726,19 @@ TEST_F(ResourceManagerTest, NodeLabelsSurviveAnActivationAndShowInReports) {
   // name "y": RMNodeLabelsManager checks names only.
   ASSERT_TRUE(rm_->RemoveFromClusterNodeLabels({"y"}).ok());
   EXPECT_EQ(rm_->NodeToLabels()->count(other), 0u);
+}
+
+// A capacity-scheduler.xml whose children do not sum to 100 for a label
+// refuses the start, with Hadoop's text.
+TEST_F(ResourceManagerTest, BadLabelCapacitiesRefuseTheStart) {
+  WriteQueues({"default"}, {{"root.accessible-node-labels.x.capacity", "100"},
+                            {"root.default.accessible-node-labels.x.capacity", "50"}});
+  auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
+  Status status = rm.ok() ? rm.value()->Start() : rm.status();
+  EXPECT_FALSE(status.ok());
+  EXPECT_THAT(status.message(),
+              HasSubstr("Illegal capacity of 0.5 for children of queue root for label=x"));
+  if (rm.ok()) rm.value()->Stop();
 }
 
 // An AM container goes to the partition of its label expression (the

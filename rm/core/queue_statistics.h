@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -61,6 +62,10 @@ struct QueueStats {
   // LeafQueue's activeApplications / pendingApplications); unset where the
   // snapshot was taken without the application manager.
   std::optional<QueueAmReport> am;
+  // What it uses of each node-label partition other than the default
+  // (AbstractCSQueue's queueUsage per partition; parents sum their
+  // children), for the labels of QueueStatsSnapshot::label_resources.
+  std::map<std::string, pool::Resource> used_by_label;
 };
 
 struct QueueStatsSnapshot {
@@ -70,6 +75,9 @@ struct QueueStatsSnapshot {
   // RUNNING and DECOMMISSIONING nodes' capability.
   pool::Resource cluster;
   std::vector<QueueStats> stats;  // by index in QueueTree::queues()
+  // The running nodes' resources of each node label the tree names
+  // (RMNodeLabelsManager.getResourceByLabel), when some node is labelled.
+  std::map<std::string, pool::Resource> label_resources;
 };
 
 // The scheduler's cluster resource: RUNNING and DECOMMISSIONING nodes'

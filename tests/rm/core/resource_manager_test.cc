@@ -472,6 +472,138 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
   EXPECT_EQ(rm_->TransitionToActive().code(), Status::Code::kUnavailable);
 }
 
+// Queue capacities per node label through the RM core (monolithic
+// scheduler, in process): host1 (8 GB) is the default partition, host2
+// (8 GB) the exclusive label x. a is guaranteed 75% of the default partition
+// and 25% of x, b the opposite; both may grow to 100% of each. Each app's
+// AM (1 GB, default partition) asks for 20 containers of 1 GB in each
+// partition; whoever asked first fills a partition, then every round each
+// app gives one container of each partition back (asks stay outstanding):
+// the freed room goes to the queue below its guarantee there, until each
+// partition holds the guarantees (default: a 6 GB, b 2 GB; x: a 2 GB, b
+// 6 GB) and keeps them (ParentQueue's per-partition ordering,
+// TestNodeLabelContainerAllocation.testPreferenceOfQueuesTowardsNodePartitions's
+// shape).
+class LabelGuaranteesTest : public ResourceManagerTest {
+ protected:
+  struct App {
+    ApplicationAttemptId attempt;
+    int32_t response_id = 0;
+    std::vector<AllocatedContainer> held;
+  };
+
+  void Start() {
+    std::ofstream xml(conf_dir_ / "capacity-scheduler.xml", std::ios::trunc);
+    xml << "<configuration>\n";
+    for (const auto& [key, value] :
+         std::map<std::string, std::string>{{"root.queues", "a,b"},
+                                            {"maximum-am-resource-percent", "1.0"},
+                                            {"root.accessible-node-labels.x.capacity", "100"},
+                                            {"root.a.capacity", "75"},
+                                            {"root.a.accessible-node-labels", "x"},
+                                            {"root.a.accessible-node-labels.x.capacity", "25"},
+                                            {"root.b.capacity", "25"},
+                                            {"root.b.accessible-node-labels", "x"},
+                                            {"root.b.accessible-node-labels.x.capacity", "75"}}) {
+      xml << "<property><name>yarn.scheduler.capacity." << key << "</name><value>" << value
+          << "</value></property>\n";
+    }
+    xml << "</configuration>\n";
+    xml.close();
+    auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
+    ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+    rm_ = std::move(rm).value();
+    ASSERT_TRUE(rm_->Start().ok());
+    ASSERT_TRUE(rm_->AddToClusterNodeLabels({{"x", true}}).ok());
+    ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{labelled_, {"x"}}}, false).ok());
+    ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+    ASSERT_TRUE(rm_->RegisterNode(Registration(labelled_)).ok());
+  }
+
+  App Launch(const std::string& queue) {
+    auto id = rm_->NewApplicationId();
+    EXPECT_TRUE(id.ok());
+    EXPECT_TRUE(rm_->SubmitApplication(MakeSubmission(*id, queue)).ok());
+    App app;
+    app.attempt = ApplicationAttemptId{*id, 1};
+    EXPECT_TRUE(WaitFor([&] {
+      auto report = rm_->ApplicationReport(*id);
+      const RmAttempt* attempt = report.ok() ? report->current_attempt() : nullptr;
+      return attempt != nullptr && attempt->state == AttemptState::kLaunched;
+    }));
+    EXPECT_TRUE(rm_->attempt_allocator().Register(app.attempt, "host1", 1, "").ok());
+    return app;
+  }
+
+  void Call(App* app, AllocateRequest request) {
+    request.response_id = app->response_id;
+    auto answer = rm_->attempt_allocator().Allocate(app->attempt, request);
+    ASSERT_TRUE(answer.ok()) << answer.status().ToString();
+    app->response_id = (*answer)->response_id;
+    for (const auto& c : (*answer)->allocated) app->held.push_back(c);
+  }
+
+  // GB the app holds on `host` (its AM not included).
+  static int64_t On(const App& app, const std::string& host) {
+    int64_t gb = 0;
+    for (const auto& c : app.held) gb += c.node.host == host ? c.resource.memory_mb() / 1024 : 0;
+    return gb;
+  }
+
+  // Gives back one container on each host.
+  void ReleaseOneOnEach(App* app) {
+    AllocateRequest release;
+    for (const std::string host : {"host1", "host2"}) {
+      auto it = std::find_if(app->held.begin(), app->held.end(),
+                             [&](const AllocatedContainer& c) { return c.node.host == host; });
+      if (it == app->held.end()) continue;
+      release.releases.push_back(it->id);
+      app->held.erase(it);
+    }
+    Call(app, release);
+  }
+
+  const NodeId labelled_{"host2", 45454};
+};
+
+TEST_F(LabelGuaranteesTest, QueuesConvergeToTheirGuaranteesInEachPartition) {
+  Start();
+  App a = Launch("a");
+  App b = Launch("b");
+  for (App* app : {&a, &b}) {
+    AllocateRequest ask;
+    ask.asks.push_back(
+        ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 20, true, std::nullopt});
+    ask.asks.push_back(ResourceRequest{2, -1, "*", pool::Resource::Of(1024, 1), 20, true, "x"});
+    Call(app, ask);
+  }
+  // Both nodes full: 16 GB, the two AMs included.
+  const auto full = [&] {
+    Call(&a, {});
+    Call(&b, {});
+    return On(a, "host1") + On(b, "host1") == 6 && On(a, "host2") + On(b, "host2") == 8;
+  };
+  int settled = 0;
+  for (int round = 0; round < 20 && settled < 3; ++round) {
+    ASSERT_TRUE(WaitFor(full)) << "round " << round;
+    // Guarantees: default a 6 GB (its AM and 5), b 2 GB (its AM and 1);
+    // x a 2 GB, b 6 GB.
+    const bool at_guarantees =
+        On(a, "host1") == 5 && On(b, "host1") == 1 && On(a, "host2") == 2 && On(b, "host2") == 6;
+    settled = at_guarantees ? settled + 1 : 0;
+    ReleaseOneOnEach(&a);
+    ReleaseOneOnEach(&b);
+  }
+  EXPECT_EQ(settled, 3) << "default: a " << On(a, "host1") << ", b " << On(b, "host1") << "; x: a "
+                        << On(a, "host2") << ", b " << On(b, "host2");
+  // The ledger's view per partition (what getQueueInfo and REST read).
+  ASSERT_TRUE(WaitFor(full));
+  const QueueStatsSnapshot stats = rm_->QueueStatistics();
+  const size_t a_index = static_cast<size_t>(stats.tree->Find("a") - stats.tree->queues().data());
+  EXPECT_EQ(stats.stats[a_index].used_by_label.at("x").memory_mb(), 2048);
+  EXPECT_EQ(stats.label_resources.at("x").memory_mb(), 8192);
+}
+
 // The preemption monitor on the RM core objects, driven a round at a time
 // (RunOnce; the housekeeping thread ran it once at start and, with an
 // interval of an hour, never again): queue b (50%, elastic to the whole

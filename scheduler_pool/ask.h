@@ -108,6 +108,11 @@ struct Placement {
   // The app's user: its release credits the user's usage in `queue`.
   UserId user;
   NodeId node;
+  // The node-label partition its queue is charged in: its node's at commit
+  // (a default-partition ask lent a non-exclusive node counts there, as
+  // 3.3 charges the node's partition). A node relabelled later keeps its
+  // running placements' charge where it was (3.3 moves it; not modelled).
+  LabelId label = kDefaultLabel;
   Resource resource;
   int32_t priority = 0;
   int64_t allocation_request_id = -1;

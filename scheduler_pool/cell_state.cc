@@ -476,6 +476,22 @@ uint64_t CellState::partition_version(int p) const {
   return part.version;
 }
 
+std::vector<std::pair<LabelId, Resource>> CellState::CapacityByLabel() const {
+  std::vector<std::pair<LabelId, Resource>> out;
+  for (int p = 0; p < num_partitions_; ++p) {
+    const Partition& part = partition(static_cast<uint32_t>(p));
+    MutexLock lock(&part.mu);
+    for (const NodeState& node : part.nodes) {
+      if (node.status != NodeStatus::kRunning) continue;
+      auto it = std::lower_bound(out.begin(), out.end(), node.label,
+                                 [](const auto& entry, LabelId l) { return entry.first < l; });
+      if (it == out.end() || it->first != node.label) it = out.emplace(it, node.label, Resource());
+      it->second += node.total;
+    }
+  }
+  return out;
+}
+
 CellTotals CellState::Totals() const {
   CellTotals t;
   for (int p = 0; p < num_partitions_; ++p) {

@@ -142,6 +142,9 @@ class CellState {
   // Total capacity of running nodes, without locking (each dimension is read
   // atomically; the vector as a whole may mix two updates).
   Resource Capacity() const;
+  // Capacity of the running nodes per node-label partition (labels with
+  // none are left out), ascending by label. Locks each partition in turn.
+  std::vector<std::pair<LabelId, Resource>> CapacityByLabel() const;
   // Locks each partition in turn: a sum, not one consistent snapshot.
   CellTotals Totals() const;
   // Allocated over all nodes (locks each partition in turn, O(P)).

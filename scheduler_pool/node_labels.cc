@@ -20,4 +20,12 @@ LabelId NodeLabelTable::Intern(std::string_view name) {
   return id;
 }
 
+std::optional<LabelId> NodeLabelTable::Find(std::string_view name) const {
+  if (name.empty()) return kDefaultLabel;
+  MutexLock lock(&mu_);
+  auto it = ids_.find(std::string(name));
+  if (it == ids_.end()) return std::nullopt;
+  return it->second;
+}
+
 }  // namespace spindle::pool

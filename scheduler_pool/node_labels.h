@@ -21,6 +21,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -43,6 +44,8 @@ class NodeLabelTable {
   // The id of `name` ("" is kDefaultLabel), the same for the same name;
   // kDefaultLabel if the table is full (logged).
   LabelId Intern(std::string_view name) EXCLUDES(mu_);
+  // The id of `name` if it was interned.
+  std::optional<LabelId> Find(std::string_view name) const EXCLUDES(mu_);
   // YARN's NodeLabel.isExclusive (default true; the default partition is
   // always exclusive).
   void SetExclusive(LabelId label, bool exclusive) {
@@ -60,7 +63,7 @@ class NodeLabelTable {
   }
 
  private:
-  Mutex mu_;
+  mutable Mutex mu_;
   std::unordered_map<std::string, LabelId> ids_ GUARDED_BY(mu_);
   std::array<std::atomic<bool>, kMaxLabels> exclusive_;
   std::array<std::atomic<int64_t>, kMaxLabels> waiting_;

@@ -17,10 +17,37 @@ struct QueueLedger::UserEntry {
   double weight = 1;
 };
 
+PartitionShare QueueSpec::ShareIn(LabelId label) const {
+  if (label == kDefaultLabel) return PartitionShare{"", kDefaultLabel, min, max, weight};
+  for (const PartitionShare& share : partitions) {
+    if (share.id == label) return share;
+  }
+  PartitionShare unlisted;
+  unlisted.id = label;
+  if (unlisted_partitions == UnlistedPartitions::kClosed) unlisted.max = Resource();
+  return unlisted;
+}
+
 struct QueueLedger::Entry {
   mutable Mutex mu;
   QueueSpec spec GUARDED_BY(mu);
+  // In the default partition.
   Resource usage GUARDED_BY(mu);
+  // In the other partitions that have been charged (few: a linear search).
+  std::vector<std::pair<LabelId, Resource>> label_usage GUARDED_BY(mu);
+
+  Resource& UsageIn(LabelId label) REQUIRES(mu) {
+    if (label == kDefaultLabel) return usage;
+    for (auto& [id, used] : label_usage) {
+      if (id == label) return used;
+    }
+    return label_usage.emplace_back(label, Resource()).second;
+  }
+  Resource TotalUsage() const REQUIRES(mu) {
+    Resource sum = usage;
+    for (const auto& [id, used] : label_usage) sum += used;
+    return sum;
+  }
   std::unordered_map<UserId, UserEntry> users GUARDED_BY(mu);
   // Users with active_apps > 0, and what they hold.
   int64_t active_users GUARDED_BY(mu) = 0;
@@ -111,6 +138,25 @@ Result<std::vector<QueueId>> QueueLedger::SetQueues(const std::vector<QueueSpec>
       return Status::InvalidArgument(where + "min " + s.min.ToString() + " exceeds max " +
                                      s.max.ToString());
     }
+    for (size_t i = 0; i < s.partitions.size(); ++i) {
+      const PartitionShare& share = s.partitions[i];
+      const std::string in = where + "partition '" + share.label + "': ";
+      if (share.id == kDefaultLabel) {
+        return Status::InvalidArgument(in +
+                                       "not a node-label partition (the default one's "
+                                       "share is the queue's min and max)");
+      }
+      for (size_t j = 0; j < i; ++j) {
+        if (s.partitions[j].id == share.id) return Status::InvalidArgument(in + "listed twice");
+      }
+      if (!(share.weight > 0) || !std::isfinite(share.weight)) {
+        return Status::InvalidArgument(in + "weight must be > 0");
+      }
+      if (share.min.AnyNegative() || share.max.AnyNegative() || !share.min.FitsIn(share.max)) {
+        return Status::InvalidArgument(in + "min " + share.min.ToString() + " and max " +
+                                       share.max.ToString() + " must be >= 0 with min <= max");
+      }
+    }
     if (!Find(s.name).ok()) ++added;
   }
   if (size() + added > kMaxQueues) {
@@ -153,11 +199,24 @@ Result<QueueId> QueueLedger::Find(std::string_view name) const {
   return Status::NotFound("unknown queue '" + std::string(name) + "'");
 }
 
-Reservation QueueLedger::Reserve(QueueId queue, UserId user, const Resource& unit, int64_t count) {
+Reservation QueueLedger::Reserve(QueueId queue, UserId user, const Resource& unit, int64_t count,
+                                 LabelId label) {
   Reservation r;
   if (count <= 0) return r;
   Entry* e = entry(queue);
   MutexLock l(&e->mu);
+  if (label != kDefaultLabel) {
+    // AbstractCSQueue.canAssignToThisQueue in the partition: its usage
+    // against the queue's maximum there; no user limit (see the header).
+    Resource& used = e->UsageIn(label);
+    const Resource max = e->spec.ShareIn(label).max;
+    Resource room;
+    for (int i = 0; i < kMaxResourceTypes; ++i) room.Set(i, max.Get(i) - used.Get(i));
+    r.granted = std::max<int64_t>(0, std::min(room.Multiples(unit), count));
+    if (r.granted < count) r.block = ReserveBlock::kQueueMax;
+    used += unit * r.granted;
+    return r;
+  }
   Resource headroom;
   for (int i = 0; i < kMaxResourceTypes; ++i) {
     headroom.Set(i, e->spec.max.Get(i) - e->usage.Get(i));
@@ -205,25 +264,26 @@ Reservation QueueLedger::Reserve(QueueId queue, UserId user, const Resource& uni
   return r;
 }
 
-void QueueLedger::ForceCharge(QueueId queue, const Resource& amount, UserId user) {
+void QueueLedger::ForceCharge(QueueId queue, const Resource& amount, UserId user, LabelId label) {
   Entry* e = entry(queue);
   MutexLock l(&e->mu);
-  e->usage += amount;
-  e->ChargeUser(user, amount);
+  e->UsageIn(label) += amount;
+  if (label == kDefaultLabel) e->ChargeUser(user, amount);
 }
 
-void QueueLedger::Move(QueueId from, QueueId to, const Resource& amount, UserId user) {
+void QueueLedger::Move(QueueId from, QueueId to, const Resource& amount, UserId user,
+                       LabelId label) {
   if (from == to) return;
-  Release(from, amount, user);
-  ForceCharge(to, amount, user);
+  Release(from, amount, user, label);
+  ForceCharge(to, amount, user, label);
 }
 
-void QueueLedger::Release(QueueId queue, const Resource& amount, UserId user) {
+void QueueLedger::Release(QueueId queue, const Resource& amount, UserId user, LabelId label) {
   Entry* e = entry(queue);
   MutexLock l(&e->mu);
-  e->usage -= amount;
-  e->usage = e->usage.Max(Resource());
-  e->ChargeUser(user, Resource() - amount);
+  Resource& used = e->UsageIn(label);
+  used = (used - amount).Max(Resource());
+  if (label == kDefaultLabel) e->ChargeUser(user, Resource() - amount);
 }
 
 void QueueLedger::SetAppActive(QueueId queue, UserId user, bool active) {
@@ -267,16 +327,28 @@ UserSnapshot QueueLedger::User(QueueId queue, UserId user, const Resource& requi
   return s;
 }
 
-QueueSnapshot QueueLedger::Snapshot(QueueId queue) const {
+QueueSnapshot QueueLedger::Snapshot(QueueId queue, LabelId label) const {
   Entry* e = entry(queue);
   MutexLock l(&e->mu);
-  return QueueSnapshot{e->spec, e->usage};
+  if (label == kDefaultLabel) return QueueSnapshot{e->spec, e->usage};
+  QueueSnapshot snap{e->spec, e->UsageIn(label)};
+  const PartitionShare share = e->spec.ShareIn(label);
+  snap.spec.min = share.min;
+  snap.spec.max = share.max;
+  snap.spec.weight = share.weight;
+  return snap;
 }
 
 Resource QueueLedger::Usage(QueueId queue) const {
   Entry* e = entry(queue);
   MutexLock l(&e->mu);
-  return e->usage;
+  return e->TotalUsage();
+}
+
+Resource QueueLedger::UsageIn(QueueId queue, LabelId label) const {
+  Entry* e = entry(queue);
+  MutexLock l(&e->mu);
+  return e->UsageIn(label);
 }
 
 }  // namespace spindle::pool

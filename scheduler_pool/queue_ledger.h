@@ -28,6 +28,7 @@
 #include "base/mutex.h"
 #include "base/result.h"
 #include "scheduler_pool/ids.h"
+#include "scheduler_pool/node_state.h"
 #include "scheduler_pool/resources.h"
 #include "scheduler_pool/user_limit.h"
 
@@ -38,6 +39,35 @@ enum class QueueOrdering : uint8_t {
   kFifo,           // priority, then submission order (3.x FifoOrderingPolicy). The default.
   kFair,           // least memory used first (3.x FairOrderingPolicy)
   kApplicationId,  // submission order alone (the 2.6 / 2.7 CapacityScheduler)
+};
+
+// A queue's share of one node-label partition other than the default one
+// (whose share is QueueSpec::min / max): the CapacityScheduler's
+// <queue>.accessible-node-labels.<label>.capacity / .maximum-capacity as
+// resources of that partition.
+struct PartitionShare {
+  // The label's name; SchedulerPool::SetQueues interns it into `id` (callers
+  // of QueueLedger::SetQueues fill `id` themselves).
+  std::string label;
+  LabelId id = kDefaultLabel;
+  // Guaranteed share of the partition, served before queues above theirs.
+  Resource min;
+  // Hard cap on the queue's usage of the partition. Default: unlimited.
+  Resource max = Resource::Unlimited();
+  // Weight in weighted DRF among the partition's queues (> 0). Default: 1.
+  double weight = 1.0;
+};
+
+// What a queue may use of a node-label partition its spec does not list.
+enum class UnlistedPartitions : uint8_t {
+  // Anything: the queue is not limited per partition (pool users that give
+  // no per-partition capacities). The default.
+  kOpen,
+  // Nothing: the CapacityScheduler, where a queue without a capacity for a
+  // label may not use that partition (it may still borrow a non-exclusive
+  // partition's idle resources for default-partition asks, which no queue
+  // capacity limits).
+  kClosed,
 };
 
 struct QueueSpec {
@@ -56,8 +86,17 @@ struct QueueSpec {
   // How much one user may hold (minimum-user-limit-percent,
   // user-limit-factor). Default: not enabled.
   UserLimitSpec user_limits;
+  // Shares of the node-label partitions other than the default (at most one
+  // per label), and what applies to those not listed.
+  std::vector<PartitionShare> partitions;
+  UnlistedPartitions unlisted_partitions = UnlistedPartitions::kOpen;
+
+  // The share of `label` (for kDefaultLabel: min, max and weight above).
+  PartitionShare ShareIn(LabelId label) const;
 };
 
+// A queue in one partition: its spec with min, max and weight those of the
+// partition, and its usage there.
 struct QueueSnapshot {
   QueueSpec spec;
   Resource usage;  // committed plus reserved by schedulers now
@@ -109,20 +148,33 @@ class QueueLedger {
   // user may not have (its usage, this reservation's included, is greater
   // than the limit recomputed for that container). Reserved usage counts as
   // the queue's and the user's until committed (kept) or Released.
-  Reservation Reserve(QueueId queue, UserId user, const Resource& unit, int64_t count);
+  //
+  // Usage is kept per node-label partition (`label`; AbstractCSQueue's
+  // queueUsage.getUsed(partition)): a reservation in a partition stops
+  // before that partition's max (PartitionShare, or the unlisted rule).
+  // Users are counted in the default partition only: a reservation in
+  // another partition checks no user limit and charges no user (3.3
+  // computes user limits per partition; not modelled).
+  Reservation Reserve(QueueId queue, UserId user, const Resource& unit, int64_t count,
+                      LabelId label = kDefaultLabel);
   // Reserve() without a user: how many were reserved (0..count).
-  int64_t TryReserve(QueueId queue, const Resource& unit, int64_t count) {
-    return Reserve(queue, UserId(), unit, count).granted;
+  int64_t TryReserve(QueueId queue, const Resource& unit, int64_t count,
+                     LabelId label = kDefaultLabel) {
+    return Reserve(queue, UserId(), unit, count, label).granted;
   }
-  // Adds usage without checking max or limits (recovery of running
-  // containers).
-  void ForceCharge(QueueId queue, const Resource& amount, UserId user = UserId());
+  // Adds usage in `label`'s partition without checking max or limits
+  // (recovery of running containers; containers lent by a non-exclusive
+  // partition, which no queue maximum limits).
+  void ForceCharge(QueueId queue, const Resource& amount, UserId user = UserId(),
+                   LabelId label = kDefaultLabel);
   // Gives back reserved or used resources (a release, or a reservation not
-  // committed). Usage never goes below zero.
-  void Release(QueueId queue, const Resource& amount, UserId user = UserId());
+  // committed) in `label`'s partition. Usage never goes below zero.
+  void Release(QueueId queue, const Resource& amount, UserId user = UserId(),
+               LabelId label = kDefaultLabel);
   // Moves usage from one queue to another (an app changed queues); `to`
   // may exceed its max, as the usage already exists.
-  void Move(QueueId from, QueueId to, const Resource& amount, UserId user = UserId());
+  void Move(QueueId from, QueueId to, const Resource& amount, UserId user = UserId(),
+            LabelId label = kDefaultLabel);
   // One of `user`'s applications in the queue gained pending asks (true) or
   // has none left (false); a user is active while it has such an
   // application. Ignored for an invalid user.
@@ -132,8 +184,12 @@ class QueueLedger {
   // UserCountsHeldApps).
   bool CountsHeldApps(QueueId queue) const;
 
-  QueueSnapshot Snapshot(QueueId queue) const;
+  // The queue in `label`'s partition.
+  QueueSnapshot Snapshot(QueueId queue, LabelId label = kDefaultLabel) const;
+  // Usage over every partition.
   Resource Usage(QueueId queue) const;
+  // Usage in `label`'s partition.
+  Resource UsageIn(QueueId queue, LabelId label) const;
   // `user` in the queue, with the limit a container of `required` would
   // meet (Hadoop 2.x computes it per request; 3.3 ignores `required`).
   UserSnapshot User(QueueId queue, UserId user, const Resource& required) const;

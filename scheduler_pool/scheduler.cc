@@ -89,7 +89,7 @@ void Scheduler::UpdateApp(const AppSpec& spec) {
     auto it = outboxes_.find(spec.id);
     if (it != outboxes_.end()) {
       for (Placement& p : it->second.ready) {
-        ctx_.queues->Move(p.queue, spec.queue, p.resource, p.user);
+        ctx_.queues->Move(p.queue, spec.queue, p.resource, p.user, p.label);
         p.queue = spec.queue;
       }
     }
@@ -380,6 +380,7 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
   input.apps = &app_list_;
   input.queues = ctx_.queues;
   input.capacity = ctx_.cell->Capacity();
+  input.may_borrow = ctx_.cell->labelled_nodes() > 0;
   StrategyContext sctx;
   sctx.view = &view_;
   sctx.rng = &rng_;
@@ -399,28 +400,46 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
       const Resource& unit = ask.ask.capability;
       const QueueId queue = pick.app->spec.queue;
       const UserId user = pick.app->spec.user;
+      const LabelId label = ask.ask.label;
       const int64_t want = std::min(pick.max_tasks, budget);
-      const Reservation reserved = ctx_.queues->Reserve(queue, user, unit, want);
+      // The queue's share of the ask's own partition (and the user's limit
+      // in the default one), reserved before choosing nodes.
+      const Reservation reserved = ctx_.queues->Reserve(queue, user, unit, want, label);
       const int64_t granted = reserved.granted;
       const PickBlock reserve_block =
           reserved.block == ReserveBlock::kUserLimit ? PickBlock::kUserLimit : PickBlock::kQuota;
-      if (granted == 0) {
+      const bool borrows = MayBorrow(ask.ask);
+      if (granted == 0 && !borrows) {
         policy_->Report(pick, 0, reserve_block);
         continue;
       }
       choices_.clear();
-      int64_t placed = PlaceInPartition(*pick.app, ask.ask, granted, sctx);
+      int64_t placed = granted > 0 ? PlaceInPartition(*pick.app, ask.ask, granted, sctx) : 0;
+      // 2.8+ non-exclusive partitions (IGNORE_PARTITION_EXCLUSIVITY): once
+      // the ask's own partition has no room for it, idle resources of a
+      // non-exclusive partition, up to the whole of it: neither the queue's
+      // maximum nor the user limit applies there (3.3 getCurrentLimitResource
+      // and UsersManager.computeUserLimit), and the container counts in the
+      // node's partition.
+      size_t own = choices_.size();
+      if (borrows && placed < want) placed += PlaceLent(*pick.app, ask.ask, want - placed, sctx);
       if (gang && placed < granted) {
         // A gang goes whole or not at all: give the view back its nodes.
         for (size_t i = choices_.size(); i-- > 0;) view_.Unclaim(choices_[i].node, unit);
         choices_.clear();
+        own = 0;
         placed = 0;
       }
-      if (placed < granted) ctx_.queues->Release(queue, unit * (granted - placed), user);
-      for (const Choice& c : choices_) {
+      const auto own_placed = static_cast<int64_t>(own);
+      if (own_placed < granted) {
+        ctx_.queues->Release(queue, unit * (granted - own_placed), user, label);
+      }
+      for (size_t i = 0; i < choices_.size(); ++i) {
+        const Choice& c = choices_[i];
         const NodeState* seen = view_.Find(c.node);
-        txn_.claims.push_back(
-            Claim{c.node, unit, c.seen_version, seen != nullptr ? seen->label : kDefaultLabel});
+        const LabelId node_label = seen != nullptr ? seen->label : kDefaultLabel;
+        if (i >= own) ctx_.queues->ForceCharge(queue, unit, UserId(), node_label);
+        txn_.claims.push_back(Claim{c.node, unit, c.seen_version, node_label});
         meta_.push_back(ClaimMeta{pick.app, pick.ask, c.locality});
       }
       ask.in_flight += placed;
@@ -437,34 +456,44 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
   }
 }
 
+bool Scheduler::MayBorrow(const Ask& ask) const {
+  // 2.8+ RegularContainerAllocator: only default-partition asks, never an
+  // AM container, and only while some node is labelled.
+  return ask.label == kDefaultLabel && !ask.am_container && ctx_.cell->labelled_nodes() > 0;
+}
+
 int64_t Scheduler::PlaceInPartition(const AppState& app, const Ask& ask, int64_t count,
                                     StrategyContext& sctx) {
   // Labels not in use (no labelled node, a default-partition ask): nothing
   // to hide beyond the blacklist.
   const bool partitioned = ask.label != kDefaultLabel || ctx_.cell->labelled_nodes() > 0;
   const bool blacklisted = !app.blacklist_nodes.empty() || !app.blacklist_racks.empty();
-  auto hide_blacklist = [&] {
-    for (NodeId n : app.blacklist_nodes) view_.Hide(n);
-    for (RackId r : app.blacklist_racks) {
-      for (NodeId n : view_.NodesInRack(r)) view_.Hide(n);
-    }
-  };
-  if (blacklisted) hide_blacklist();
+  if (blacklisted) HideBlacklist(app);
   if (partitioned) HideOtherPartitions(ask.label, /*lent=*/false);
-  int64_t placed = PlaceWithLocality(ask, count, strategy_.get(), sctx, &choices_);
+  const int64_t placed = PlaceWithLocality(ask, count, strategy_.get(), sctx, &choices_);
   if (blacklisted || partitioned) view_.UnhideAll();
-  // 2.8+ (RegularContainerAllocator, IGNORE_PARTITION_EXCLUSIVITY): a
-  // default-partition ask goes to a non-exclusive partition only once the
-  // default partition has no room for it ("non-partitioned resource request
-  // should be scheduled to non-partitioned partition first"), and only
-  // while no ask of that partition waits.
-  if (placed < count && partitioned && ask.label == kDefaultLabel && !ask.am_container) {
-    if (blacklisted) hide_blacklist();
-    HideOtherPartitions(kDefaultLabel, /*lent=*/true);
-    placed += PlaceWithLocality(ask, count - placed, strategy_.get(), sctx, &choices_);
-    view_.UnhideAll();
-  }
   return placed;
+}
+
+int64_t Scheduler::PlaceLent(const AppState& app, const Ask& ask, int64_t count,
+                             StrategyContext& sctx) {
+  // "Non-partitioned resource request should be scheduled to non-partitioned
+  // partition first" (RegularContainerAllocator): the caller tried the
+  // default partition already; lent only while no ask of the partition
+  // waits.
+  const bool blacklisted = !app.blacklist_nodes.empty() || !app.blacklist_racks.empty();
+  if (blacklisted) HideBlacklist(app);
+  HideOtherPartitions(kDefaultLabel, /*lent=*/true);
+  const int64_t placed = PlaceWithLocality(ask, count, strategy_.get(), sctx, &choices_);
+  view_.UnhideAll();
+  return placed;
+}
+
+void Scheduler::HideBlacklist(const AppState& app) {
+  for (NodeId n : app.blacklist_nodes) view_.Hide(n);
+  for (RackId r : app.blacklist_racks) {
+    for (NodeId n : view_.NodesInRack(r)) view_.Hide(n);
+  }
 }
 
 void Scheduler::HideOtherPartitions(LabelId label, bool lent) {
@@ -499,6 +528,7 @@ int64_t Scheduler::CommitPending(StepResult* result) {
   // claims of one queue and user.
   QueueId refund_queue;
   UserId refund_user;
+  LabelId refund_label = kDefaultLabel;
   Resource refund;
   for (size_t i = 0; i < txn_.claims.size(); ++i) {
     const Claim& c = txn_.claims[i];
@@ -507,13 +537,14 @@ int64_t Scheduler::CommitPending(StepResult* result) {
     --ask.in_flight;
     if (commit_.outcomes[i] != ClaimOutcome::kCommitted) {
       ++conflicts;
-      if (refund_queue.valid() &&
-          (refund_queue != m.app->spec.queue || refund_user != m.app->spec.user)) {
-        ctx_.queues->Release(refund_queue, refund, refund_user);
+      if (refund_queue.valid() && (refund_queue != m.app->spec.queue ||
+                                   refund_user != m.app->spec.user || refund_label != c.label)) {
+        ctx_.queues->Release(refund_queue, refund, refund_user, refund_label);
         refund = Resource();
       }
       refund_queue = m.app->spec.queue;
       refund_user = m.app->spec.user;
+      refund_label = c.label;
       refund += c.resource;
       continue;
     }
@@ -534,6 +565,7 @@ int64_t Scheduler::CommitPending(StepResult* result) {
     p.queue = m.app->spec.queue;
     p.user = m.app->spec.user;
     p.node = c.node;
+    p.label = c.label;
     p.resource = c.resource;
     p.priority = ask.ask.priority;
     p.allocation_request_id = ask.ask.allocation_request_id;
@@ -551,7 +583,7 @@ int64_t Scheduler::CommitPending(StepResult* result) {
     if (const NodeState* n = view_.Find(c.node)) step_.score_sum += n->score;
     committed_.push_back(p);
   }
-  if (refund_queue.valid()) ctx_.queues->Release(refund_queue, refund, refund_user);
+  if (refund_queue.valid()) ctx_.queues->Release(refund_queue, refund, refund_user, refund_label);
   for (const auto& [node, state] : commit_.refreshed) view_.Refresh(node, state);
   step_.placements += commit_.committed;
   step_.conflicts += conflicts;
@@ -586,7 +618,7 @@ void Scheduler::Deliver() {
   committed_.clear();
   for (const Placement& p : to_release_) {
     ctx_.cell->Release(p.node, p.resource).PermitUnchecked();
-    ctx_.queues->Release(p.queue, p.resource, p.user);
+    ctx_.queues->Release(p.queue, p.resource, p.user, p.label);
     auto it = apps_.find(p.app);
     if (it != apps_.end()) it->second->usage -= p.resource;
   }

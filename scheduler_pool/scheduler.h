@@ -149,11 +149,15 @@ class Scheduler {
   // Tells the ledger whether the app has pending asks (its user is active
   // in its queue while one of its apps has).
   void SyncUserActivity(AppState* app);
-  // Places up to `count` tasks of `ask` on nodes of its partition (and, for
-  // a default-partition ask, then on idle non-exclusive partitions), the
+  // Places up to `count` tasks of `ask` on nodes of its partition, the
   // app's blacklist hidden.
   int64_t PlaceInPartition(const AppState& app, const Ask& ask, int64_t count,
                            StrategyContext& sctx);
+  // Whether `ask` may borrow idle non-exclusive partitions (MayBorrow) and
+  // places up to `count` of its tasks there (PlaceLent).
+  bool MayBorrow(const Ask& ask) const;
+  int64_t PlaceLent(const AppState& app, const Ask& ask, int64_t count, StrategyContext& sctx);
+  void HideBlacklist(const AppState& app);
   // Hides (CellView::Hide) every node the ask of `label` may not use: in
   // `lent` mode, every node but those of non-exclusive partitions that lend
   // now; otherwise every node outside `label`.

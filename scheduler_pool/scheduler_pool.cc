@@ -106,6 +106,7 @@ Result<std::vector<QueueId>> SchedulerPool::SetQueues(const std::vector<QueueSpe
   std::vector<QueueSpec> interned = specs;
   for (QueueSpec& spec : interned) {
     for (UserWeight& w : spec.user_limits.user_weights) w.id = InternUser(w.user);
+    for (PartitionShare& share : spec.partitions) share.id = InternLabel(share.label);
   }
   return queues_.SetQueues(interned);
 }
@@ -160,7 +161,7 @@ Status SchedulerPool::RemoveApp(AppId app) {
   const std::vector<Placement> untaken = schedulers_[static_cast<size_t>(s)]->RemoveApp(app);
   for (const Placement& p : untaken) {
     cell_->Release(p.node, p.resource).PermitUnchecked();
-    queues_.Release(p.queue, p.resource, p.user);
+    queues_.Release(p.queue, p.resource, p.user, p.label);
   }
   return Status::OK();
 }
@@ -188,7 +189,7 @@ Status SchedulerPool::MoveCharge(Placement* placement, QueueId to) {
   if (!queues_.Contains(to) || !queues_.Contains(placement->queue)) {
     return Status::InvalidArgument("move: unknown queue");
   }
-  queues_.Move(placement->queue, to, placement->resource, placement->user);
+  queues_.Move(placement->queue, to, placement->resource, placement->user, placement->label);
   placement->queue = to;
   return Status::OK();
 }
@@ -264,19 +265,21 @@ Status SchedulerPool::ReleaseBatch(const std::vector<Placement>& placements) {
     return a.node.partition() < b.node.partition();
   });
   Status status = cell_->ReleaseBatch(nodes.data(), nodes.size());
-  // Queues and apps: one call per run of equal ids (an app has one user).
+  // Queues and apps: one call per run of equal ids (an app has one user)
+  // and partition.
   for (size_t i = 0; i < placements.size();) {
     const QueueId q = placements[i].queue;
     const AppId a = placements[i].app;
     const UserId u = placements[i].user;
+    const LabelId l = placements[i].label;
     Resource sum;
     size_t j = i;
     for (; j < placements.size() && placements[j].queue == q && placements[j].app == a &&
-           placements[j].user == u;
+           placements[j].user == u && placements[j].label == l;
          ++j) {
       sum += placements[j].resource;
     }
-    queues_.Release(q, sum, u);
+    queues_.Release(q, sum, u, l);
     const int s = SchedulerOfApp(a);
     if (s >= 0) schedulers_[static_cast<size_t>(s)]->OnReleased(a, sum);
     i = j;
@@ -328,7 +331,10 @@ Result<Placement> SchedulerPool::RecoverPlacement(AppId app, NodeId node, const 
                  << resource.ToString() << ") over-commits node " << node
                  << "; it takes no new containers until it fits again";
   }
-  queues_.ForceCharge(entry.queue, resource, entry.user);
+  // Charged to the partition the node is in now (it was found just above).
+  const Result<NodeState> state = cell_->GetNode(node);
+  const LabelId label = state.ok() ? state->label : kDefaultLabel;
+  queues_.ForceCharge(entry.queue, resource, entry.user, label);
   schedulers_[static_cast<size_t>(entry.scheduler)]->OnRecovered(app, resource);
   Placement p;
   p.id = (uint64_t{1} << 63) | next_recovered_.fetch_add(1, std::memory_order_relaxed);
@@ -336,6 +342,7 @@ Result<Placement> SchedulerPool::RecoverPlacement(AppId app, NodeId node, const 
   p.queue = entry.queue;
   p.user = entry.user;
   p.node = node;
+  p.label = label;
   p.resource = resource;
   p.priority = priority;
   p.allocation_request_id = allocation_request_id;

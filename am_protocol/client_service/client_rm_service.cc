@@ -732,6 +732,39 @@ void ClientRmService::FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue
   ToProto(max, c->mutable_effectivemaxcapacity());
   ToProto(pool::Resource(), c->mutable_configuredmincapacity());
   ToProto(pool::Resource(), c->mutable_configuredmaxcapacity());
+  // The node labels', as 3.3's AbstractCSQueue.getQueueConfigurations over
+  // getNodeLabelsForQueue: the labels the queue may access, or with "*"
+  // those it has capacities for; effective resources of each partition's.
+  const bool any_label =
+      std::find(queue.accessible_node_labels.begin(), queue.accessible_node_labels.end(), "*") !=
+      queue.accessible_node_labels.end();
+  std::vector<std::string> labels;
+  if (any_label) {
+    for (const auto& [label, capacity] : queue.label_capacities) labels.push_back(label);
+  } else {
+    labels = queue.accessible_node_labels;
+  }
+  for (const std::string& label : labels) {
+    if (label.empty()) continue;
+    const rm::LabelCapacity share = queue.CapacityIn(label);
+    auto resources = snapshot.label_resources.find(label);
+    const pool::Resource partition_resources =
+        resources == snapshot.label_resources.end() ? pool::Resource() : resources->second;
+    y::QueueConfigurationsMapProto* entry = info->add_queueconfigurationsmap();
+    entry->set_partitionname(label);
+    y::QueueConfigurationsProto* lc = entry->mutable_queueconfigurations();
+    lc->set_capacity(static_cast<float>(share.capacity));
+    lc->set_absolutecapacity(static_cast<float>(share.absolute_capacity));
+    lc->set_maxcapacity(static_cast<float>(share.maximum_capacity));
+    lc->set_absolutemaxcapacity(static_cast<float>(share.absolute_maximum_capacity));
+    lc->set_maxampercentage(static_cast<float>(queue.maximum_am_resource_fraction));
+    ToProto(rm::ScaledResource(partition_resources, share.absolute_capacity),
+            lc->mutable_effectivemincapacity());
+    ToProto(rm::ScaledResource(partition_resources, share.absolute_maximum_capacity),
+            lc->mutable_effectivemaxcapacity());
+    ToProto(pool::Resource(), lc->mutable_configuredmincapacity());
+    ToProto(pool::Resource(), lc->mutable_configuredmaxcapacity());
+  }
   info->set_intraqueuepreemptiondisabled(true);
 }
 

@@ -222,8 +222,32 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
 void ActiveServices::RefreshPoolQueues(bool force) {
   MutexLock lock(&pool_queues_mu_);
   const pool::Resource capacity = pool_->cell().Capacity();
-  if (!force && capacity.memory_mb() == last_capacity_mb_) return;
+  // With labelled nodes, a queue's default share is of the default
+  // partition's resources and its share of a label of that label's
+  // (RMNodeLabelsManager.getResourceByLabel).
+  std::vector<std::pair<pool::LabelId, pool::Resource>> by_label;
+  if (pool_->cell().labelled_nodes() > 0) by_label = pool_->cell().CapacityByLabel();
+  if (!force && capacity.memory_mb() == last_capacity_mb_ && by_label == last_label_capacity_) {
+    return;
+  }
   last_capacity_mb_ = capacity.memory_mb();
+  last_label_capacity_ = by_label;
+  pool::Resource default_partition = capacity;
+  if (!by_label.empty()) {
+    default_partition =
+        by_label.front().first == pool::kDefaultLabel ? by_label.front().second : pool::Resource();
+  }
+  std::vector<LabelResources> labels;
+  if (node_labels_ != nullptr) {
+    for (const ClusterNodeLabel& label : node_labels_->ClusterLabels()) {
+      LabelResources entry{label.name, pool::Resource()};
+      const pool::LabelId id = pool_->InternLabel(label.name);
+      for (const auto& [l, resources] : by_label) {
+        if (l == id) entry.resources = resources;
+      }
+      labels.push_back(std::move(entry));
+    }
+  }
   const CoreSettings& settings = *context_.settings;
   UserLimitContext users;
   users.minimum_allocation = settings.apps.min_allocation;
@@ -232,7 +256,7 @@ void ActiveServices::RefreshPoolQueues(bool force) {
                          : pool::LimitCalculator::kMemory;
   users.line = settings.line;
   const auto tree = context_.queues->Current();
-  auto specs = tree->ToQueueSpecs(capacity, users);
+  auto specs = tree->ToQueueSpecs(default_partition, users, labels);
   Status s = pool_->SetQueues(specs).status();
   if (!s.ok()) LOG(ERROR) << "cannot apply the queue tree to the scheduler: " << s.ToString();
   // The leaves' AM limits follow the cluster and the tree (apps_ is built

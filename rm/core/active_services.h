@@ -128,8 +128,9 @@ class ActiveServices {
     return saved_nodes_version_.load() == nodes_->membership_version();
   }
 
-  // Pushes the queue tree's specs to the pool when the cluster capacity
-  // changed (or always, with `force`: after refreshQueues).
+  // Pushes the queue tree's specs to the pool when the cluster capacity or
+  // a node-label partition's changed (or always, with `force`: after
+  // refreshQueues and label changes).
   void RefreshPoolQueues(bool force);
 
  private:
@@ -166,6 +167,9 @@ class ActiveServices {
 
   Mutex pool_queues_mu_;
   int64_t last_capacity_mb_ GUARDED_BY(pool_queues_mu_) = -1;
+  // Per node-label partition, when some node is labelled (else empty).
+  std::vector<std::pair<pool::LabelId, pool::Resource>> last_label_capacity_
+      GUARDED_BY(pool_queues_mu_);
 
   // Recovery: nodes of the previous run not registered again yet, and when
   // the schedulers start regardless. Housekeeping only (after Activate).

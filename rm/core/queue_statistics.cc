@@ -65,11 +65,34 @@ QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<R
   snapshot.stats.resize(queues.size());
   std::map<const CsQueue*, size_t> index;
   for (size_t i = 0; i < queues.size(); ++i) index[&queues[i]] = i;
+  // The labels the tree names (any queue has them all, label_capacities.h)
+  // that the pool knows, with their ids.
+  std::vector<std::pair<std::string, pool::LabelId>> labels;
+  if (pool != nullptr && pool->cell().labelled_nodes() > 0) {
+    const auto by_label = pool->cell().CapacityByLabel();
+    std::set<std::string> names;
+    for (const CsQueue& q : queues) {
+      for (const auto& [name, capacity] : q.label_capacities) names.insert(name);
+    }
+    for (const std::string& name : names) {
+      const std::optional<pool::LabelId> id = pool->labels().Find(name);
+      if (!id.has_value() || *id == pool::kDefaultLabel) continue;
+      labels.emplace_back(name, *id);
+      pool::Resource& resources = snapshot.label_resources[name];
+      for (const auto& [l, r] : by_label) {
+        if (l == *id) resources = r;
+      }
+    }
+  }
   if (pool != nullptr) {
     for (size_t i = 0; i < queues.size(); ++i) {
       if (!queues[i].is_leaf()) continue;
       auto id = pool->FindQueue(QueueTree::PoolQueueName(queues[i]));
-      if (id.ok()) snapshot.stats[i].used = pool->queues().Usage(*id);
+      if (!id.ok()) continue;
+      snapshot.stats[i].used = pool->queues().Usage(*id);
+      for (const auto& [name, label] : labels) {
+        snapshot.stats[i].used_by_label[name] = pool->queues().UsageIn(*id, label);
+      }
     }
   }
   for (const RmApp& app : apps) {
@@ -100,6 +123,7 @@ QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<R
     QueueStats& child = snapshot.stats[i];
     QueueStats& parent = snapshot.stats[static_cast<size_t>(queues[i].parent)];
     parent.used += child.used;
+    for (const auto& [name, used] : child.used_by_label) parent.used_by_label[name] += used;
     parent.allocated_containers += child.allocated_containers;
     parent.pending_resource += child.pending_resource;
     parent.pending_containers += child.pending_containers;

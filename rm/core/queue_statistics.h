@@ -25,6 +25,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -65,6 +66,10 @@ struct QueueStats {
   // children's sums): set on the 3.3 line (zero while no monitor runs),
   // unset on 2.6 / 2.7, whose QueueMetrics have none.
   std::optional<ResourceSeconds> preempted;
+  // What it uses of each node-label partition other than the default
+  // (AbstractCSQueue's queueUsage per partition; parents sum their
+  // children), for the labels of QueueStatsSnapshot::label_resources.
+  std::map<std::string, pool::Resource> used_by_label;
 };
 
 struct QueueStatsSnapshot {
@@ -74,6 +79,9 @@ struct QueueStatsSnapshot {
   // RUNNING and DECOMMISSIONING nodes' capability.
   pool::Resource cluster;
   std::vector<QueueStats> stats;  // by index in QueueTree::queues()
+  // The running nodes' resources of each node label the tree names
+  // (RMNodeLabelsManager.getResourceByLabel), when some node is labelled.
+  std::map<std::string, pool::Resource> label_resources;
 };
 
 // The scheduler's cluster resource: RUNNING and DECOMMISSIONING nodes'

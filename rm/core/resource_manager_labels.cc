@@ -37,6 +37,8 @@ void ResourceManager::SyncPoolPartitions(ActiveServices& active) {
 
 Status ResourceManager::LabelsChanged(ActiveServices& active) {
   SyncPoolPartitions(active);
+  // The queues' shares follow the partitions' resources.
+  active.RefreshPoolQueues(/*force=*/true);
   if (store_ != nullptr) {
     // Hadoop's label store writes before the admin call answers
     // (FileSystemNodeLabelsStore, synced); so does this.

@@ -23,6 +23,20 @@ enum class QueueState : uint8_t { kStopped = 1, kRunning = 2, kDraining = 3 };
 // QueueACL (QueueACLProto: QACL_SUBMIT_APPLICATIONS = 1, QACL_ADMINISTER_QUEUE = 2).
 enum class QueueAcl : uint8_t { kSubmitApplications = 1, kAdministerQueue = 2 };
 
+// A queue's share of one node-label partition (not the default one), from
+// <path>.accessible-node-labels.<label>.capacity and .maximum-capacity, as
+// fractions (Hadoop's QueueCapacities per label). A label the queue has no
+// entry for is all zeros: the queue may not use that partition (it may
+// still borrow a non-exclusive partition's idle resources for its
+// default-partition asks, which no queue capacity limits).
+struct LabelCapacity {
+  double capacity = 0;          // of the parent's share of the partition
+  double maximum_capacity = 0;  // of the parent's maximum
+  // Of the whole partition: products of the ratios along the path.
+  double absolute_capacity = 0;
+  double absolute_maximum_capacity = 0;
+};
+
 std::string_view Name(QueueState state);
 std::string_view Name(QueueAcl acl);
 
@@ -105,6 +119,16 @@ struct CsQueue {
   // (and AM containers) of its apps that name none. Default: the parent's
   // (root: "", the default partition), as AbstractCSQueue.setupQueueConfigs.
   std::string default_node_label_expression;
+  // Capacities per node label (not the default partition, which is
+  // capacity / maximum_capacity above). Which labels have an entry follows
+  // the line (queue_tree.h): 2.7 / 3.3 every label named anywhere in the
+  // file (unconfigured ones: capacity 0, maximum 0), 2.6 the labels the
+  // queue may access (unconfigured: capacity 0, maximum 100%).
+  std::map<std::string, LabelCapacity, std::less<>> label_capacities;
+
+  // This queue's capacities in `label`'s partition ("" is the default
+  // partition); all zeros for a label without an entry.
+  LabelCapacity CapacityIn(std::string_view label) const;
 
   bool is_leaf() const { return children.empty(); }
   bool is_root() const { return parent < 0; }

@@ -12,6 +12,8 @@
 #include <system_error>
 
 #include "rm/config/hadoop_line.h"
+#include "rm/queues/java_float.h"
+#include "rm/queues/label_capacities.h"
 
 namespace spindle::rm {
 
@@ -113,11 +115,14 @@ class TreeParser {
   double global_user_limit_factor_ = 1;
   // spindle.compat.hadoop-version: where the lines' LeafQueues differ.
   HadoopLine line_ = kDefaultHadoopLine;
+  // Every node label capacity-scheduler.xml names (label_capacities.h).
+  std::set<std::string> named_labels_;
 };
 
 Status TreeParser::ReadGlobals() {
   const std::string prefix = kCapacitySchedulerPrefix;
   ASSIGN_OR_RETURN(line_, HadoopLineOf(conf_));
+  named_labels_ = LabelsNamedIn(conf_);
   ASSIGN_OR_RETURN(max_system_apps_, conf_.GetInt(prefix + "maximum-applications", 10000));
   ASSIGN_OR_RETURN(global_queue_max_apps_,
                    conf_.GetInt(prefix + "global-queue-max-application", 0));
@@ -276,7 +281,8 @@ Status TreeParser::ReadQueue(CsQueue& queue, const CsQueue* parent) const {
   } else if (parent != nullptr) {
     queue.default_node_label_expression = parent->default_node_label_expression;
   }
-  return Status::OK();
+  if (parent != nullptr) RETURN_NOT_OK(CheckAccessibleLabels(queue, *parent));
+  return ReadLabelCapacities(conf_, line_, named_labels_, queue, parent);
 }
 
 // AbstractCSQueue.setupQueueConfigs (Hadoop 3.3) and its two helpers.
@@ -331,7 +337,7 @@ Status TreeParser::CheckChildren(const std::vector<CsQueue>& queues, const CsQue
                                    " for children of queue " + parent.path + " (must sum to " +
                                    (parent.capacity == 0 ? "0" : "100") + "): " + keys);
   }
-  return Status::OK();
+  return CheckChildLabelCapacities(queues, parent, named_labels_);
 }
 
 // 3.3 CapacitySchedulerConfiguration.getAppOrderingPolicy: the short names
@@ -396,15 +402,6 @@ Status TreeParser::ReadUserWeights(CsQueue& queue, const CsQueue* parent) const 
     queue.user_weights[user] = weight;
   }
   return Status::OK();
-}
-
-// Java's Float.toString for the values a weight check shows.
-std::string JavaFloat(float value) {
-  char buf[32];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value);
-  std::string out(buf, ec == std::errc() ? end : buf);
-  if (out.find_first_of(".en") == std::string::npos) out += ".0";
-  return out;
 }
 
 // LeafQueue.setupQueueConfigs: each weight within [0, 100 / MULP] (a weight
@@ -574,24 +571,48 @@ pool::UserLimitRules UserLimitRulesOf(HadoopLine line) {
 
 }  // namespace
 
-std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(const pool::Resource& cluster,
-                                                     const UserLimitContext& users) const {
+namespace {
+
+// A share of `total` (a partition's resources): min = absolute x total and
+// max = absolute maximum x total, each rounded down per dimension; max is
+// unlimited when the absolute maximum is the whole partition (so a node that
+// joins before the next SetQueues is usable at once).
+void ShareOf(double absolute, double absolute_maximum, const pool::Resource& total,
+             pool::Resource* min, pool::Resource* max) {
+  *max = pool::Resource::Unlimited();
+  const bool whole = absolute_maximum >= 1 - kAbsoluteEpsilon;
+  for (int i = 0; i < pool::kMaxResourceTypes; ++i) {
+    const double all = static_cast<double>(std::max<int64_t>(total.Get(i), 0));
+    min->Set(i, static_cast<int64_t>(std::floor(all * absolute)));
+    if (!whole) max->Set(i, static_cast<int64_t>(std::floor(all * absolute_maximum)));
+  }
+  *min = min->Min(*max);
+}
+
+}  // namespace
+
+std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(
+    const pool::Resource& cluster, const UserLimitContext& users,
+    const std::vector<LabelResources>& labels) const {
   std::vector<pool::QueueSpec> specs;
   for (const auto& q : queues_) {
     if (!q.is_leaf()) continue;
     pool::QueueSpec spec;
     spec.name = PoolQueueName(q);
-    pool::Resource max = pool::Resource::Unlimited();
-    const bool whole_cluster = q.absolute_maximum_capacity >= 1 - kAbsoluteEpsilon;
-    for (int i = 0; i < pool::kMaxResourceTypes; ++i) {
-      const double total = static_cast<double>(std::max<int64_t>(cluster.Get(i), 0));
-      spec.min.Set(i, static_cast<int64_t>(std::floor(total * q.absolute_capacity)));
-      if (!whole_cluster) {
-        max.Set(i, static_cast<int64_t>(std::floor(total * q.absolute_maximum_capacity)));
-      }
+    ShareOf(q.absolute_capacity, q.absolute_maximum_capacity, cluster, &spec.min, &spec.max);
+    // Every cluster label is listed; a label the queue has no entry for
+    // gets nothing (LabelCapacity's zeros), as does one the cluster gains
+    // before the next call (kClosed).
+    spec.unlisted_partitions = pool::UnlistedPartitions::kClosed;
+    for (const LabelResources& label : labels) {
+      const LabelCapacity share = q.CapacityIn(label.name);
+      pool::PartitionShare partition;
+      partition.label = label.name;
+      ShareOf(share.absolute_capacity, share.absolute_maximum_capacity, label.resources,
+              &partition.min, &partition.max);
+      partition.weight = std::max(share.absolute_capacity, kMinWeight);
+      spec.partitions.push_back(std::move(partition));
     }
-    spec.max = max;
-    spec.min = spec.min.Min(spec.max);
     spec.weight = std::max(q.absolute_capacity, kMinWeight);
     spec.ordering = q.ordering;
     spec.fair_size_based_weight = q.fair_size_based_weight;

@@ -15,6 +15,9 @@
 //   yarn.scheduler.capacity.<path>.ordering-policy.fair.enable-size-based-weight (3.3)
 //   yarn.scheduler.capacity.<path>.user-settings.<user>.weight  (3.3; inherited)
 //   yarn.scheduler.capacity.<path>.accessible-node-labels
+//   yarn.scheduler.capacity.<path>.accessible-node-labels.<label>.capacity
+//   yarn.scheduler.capacity.<path>.accessible-node-labels.<label>.maximum-capacity
+//                                                        (label_capacities.h)
 //
 // Validation (each failure is an InvalidArgument naming the file, the key and
 // the value): root must have children; queue names are non-empty, without
@@ -54,6 +57,13 @@ struct UserLimitContext {
 };
 
 inline constexpr char kCapacitySchedulerPrefix[] = "yarn.scheduler.capacity.";
+
+// A node label of the cluster (not the default partition) and the
+// resources of its running nodes (RMNodeLabelsManager.getResourceByLabel).
+struct LabelResources {
+  std::string name;
+  pool::Resource resources;
+};
 
 class QueueTree {
  public:
@@ -99,8 +109,10 @@ class QueueTree {
   // unique among leaves and is what rm::Submission::queue carries.
   static const std::string& PoolQueueName(const CsQueue& leaf) { return leaf.name; }
 
-  // The leaves as scheduler-pool queues for a cluster of `cluster` resources
-  // (call again, and SetQueues again, when nodes come and go):
+  // The leaves as scheduler-pool queues for a cluster whose default
+  // partition has `cluster` resources and whose other node labels have
+  // `labels` (call again, and SetQueues again, when nodes come and go or
+  // change labels):
   //   min    = absolute capacity x cluster, rounded down per dimension;
   //   max    = absolute maximum x cluster, rounded down, or unlimited when the
   //            absolute maximum is the whole cluster (so a node that joins
@@ -116,8 +128,13 @@ class QueueTree {
   //            dimension's ceiling under the dominant calculator); 3.3 takes
   //            the queue's effective minimum resource, truncated per
   //            dimension.
+  //   partitions: one PartitionShare per label of `labels`, from the
+  //            leaf's absolute capacities for it (label_capacities.h) the
+  //            same way, a label without an entry getting nothing; labels
+  //            not listed are closed (pool::UnlistedPartitions::kClosed).
   std::vector<pool::QueueSpec> ToQueueSpecs(const pool::Resource& cluster,
-                                            const UserLimitContext& users = {}) const;
+                                            const UserLimitContext& users = {},
+                                            const std::vector<LabelResources>& labels = {}) const;
 
  private:
   QueueTree() = default;

@@ -34,25 +34,41 @@ void QuotaDrfPolicy::Rekey(QueueEntry& q) const {
 
 void QuotaDrfPolicy::Begin(const PolicyInput& input) {
   capacity_ = input.capacity;
+  may_borrow_ = input.may_borrow;
   queues_.clear();
   current_queue_ = -1;
   current_app_ = nullptr;
+  const auto entry_of = [&](QueueId queue, LabelId label) {
+    auto it = std::find_if(queues_.begin(), queues_.end(),
+                           [&](const QueueEntry& q) { return q.id == queue && q.label == label; });
+    if (it != queues_.end()) return it;
+    QueueEntry q;
+    q.id = queue;
+    q.label = label;
+    q.snap = input.queues->Snapshot(queue, label);
+    queues_.push_back(std::move(q));
+    return queues_.end() - 1;
+  };
   for (AppState* app : *input.apps) {
     if (app->outstanding <= 0 || !input.queues->Contains(app->spec.queue)) continue;
-    auto it = std::find_if(queues_.begin(), queues_.end(),
-                           [&](const QueueEntry& q) { return q.id == app->spec.queue; });
-    if (it == queues_.end()) {
-      QueueEntry q;
-      q.id = app->spec.queue;
-      q.snap = input.queues->Snapshot(q.id);
-      queues_.push_back(std::move(q));
-      it = queues_.end() - 1;
+    // One entry per partition the app has pending asks in (almost always
+    // one: the first ask's).
+    seen_labels_.clear();
+    for (const AskState& ask : app->asks) {
+      if (ask.pending() <= 0) continue;
+      const LabelId label = ask.ask.label;
+      if (std::find(seen_labels_.begin(), seen_labels_.end(), label) != seen_labels_.end()) {
+        continue;
+      }
+      seen_labels_.push_back(label);
+      entry_of(app->spec.queue, label)
+          ->apps.push_back(AppEntry{app, label, Resource(), 0, 0, false});
     }
-    it->apps.push_back(AppEntry{app, Resource(), 0, 0, false});
   }
   for (QueueEntry& q : queues_) {
     for (AppEntry& a : q.apps) {
       for (const AskState& ask : a.app->asks) {
+        if (ask.ask.label != a.label) continue;
         a.pending_mb += ask.pending() * ask.ask.capability.memory_mb();
       }
     }
@@ -80,7 +96,10 @@ OrderedApp QuotaDrfPolicy::Ordered(const AppEntry& a) {
 
 AskState* QuotaDrfPolicy::CurrentAsk(AppEntry& a) const {
   auto& asks = a.app->asks;
-  while (a.ask_cursor < asks.size() && asks[a.ask_cursor].pending() <= 0) ++a.ask_cursor;
+  while (a.ask_cursor < asks.size() &&
+         (asks[a.ask_cursor].pending() <= 0 || asks[a.ask_cursor].ask.label != a.label)) {
+    ++a.ask_cursor;
+  }
   if (a.ask_cursor >= asks.size()) {
     a.done = true;
     return nullptr;
@@ -122,7 +141,12 @@ int64_t QuotaDrfPolicy::Chunk(const QueueEntry& q, const AskState& ask) const {
   for (int i = 0; i < kMaxResourceTypes; ++i) {
     headroom.Set(i, q.snap.spec.max.Get(i) - q.snap.usage.Get(i));
   }
-  int64_t chunk = std::min(ask.pending(), headroom.Multiples(unit));
+  int64_t chunk = ask.pending();
+  // A default-partition ask that may borrow a non-exclusive partition is
+  // not held by the queue's maximum (the scheduler reserves what the
+  // maximum allows and lends the rest); an AM container never borrows.
+  const bool borrows = may_borrow_ && q.label == kDefaultLabel && !ask.ask.am_container;
+  if (!borrows) chunk = std::min(chunk, headroom.Multiples(unit));
   if (chunk <= 0) return 0;
   if (q.below_min) {
     // Until the first dimension reaches min.

@@ -17,6 +17,12 @@
 // share passes the next queue's (at least one), until it reaches its min,
 // never past its max.
 //
+// With node labels, each queue is ordered per partition: the asks of a
+// partition compete with that partition's asks of other queues, by the
+// queues' min, max and weight there (PartitionShare) and their usage there,
+// as ParentQueue orders child queues by their used capacity of the
+// partition being scheduled.
+//
 // Usage comes from the QueueLedger (all schedulers' work) at Begin, plus
 // what this step has chosen so far. With several schedulers, each orders its
 // own applications against the shared usage; the cap is enforced exactly by
@@ -43,6 +49,7 @@ class QuotaDrfPolicy final : public SchedulingPolicy {
  private:
   struct AppEntry {
     AppState* app;
+    LabelId label;       // the partition of the asks served through this entry
     Resource extra;      // chosen this step
     size_t ask_cursor;   // asks before it are served or blocked this step
     int64_t pending_mb;  // memory of its pending asks at Begin
@@ -50,7 +57,8 @@ class QuotaDrfPolicy final : public SchedulingPolicy {
   };
   struct QueueEntry {
     QueueId id;
-    QueueSnapshot snap;  // usage includes this step's choices
+    LabelId label = kDefaultLabel;  // the partition
+    QueueSnapshot snap;             // usage includes this step's choices
     std::vector<AppEntry> apps;
     size_t app_cursor = 0;  // FIFO: apps before it are done
     bool active = true;
@@ -69,6 +77,8 @@ class QuotaDrfPolicy final : public SchedulingPolicy {
   int64_t FairChunk(const QueueEntry& q, const AppEntry& a, const AskState& ask) const;
 
   Resource capacity_;
+  bool may_borrow_ = false;
+  std::vector<LabelId> seen_labels_;  // Begin's scratch
   std::vector<QueueEntry> queues_;
   int current_queue_ = -1;
   AppEntry* current_app_ = nullptr;

@@ -35,6 +35,10 @@ struct PolicyInput {
   const QueueLedger* queues = nullptr;
   // Capacity of the running nodes (the DRF denominator).
   Resource capacity;
+  // Default-partition asks may borrow idle non-exclusive partitions, which
+  // no queue maximum limits (some node is labelled): a queue at its default
+  // maximum still has them served.
+  bool may_borrow = false;
 };
 
 struct PolicyPick {

@@ -230,6 +230,53 @@ TEST_F(ClientRmServiceTest, WithoutYarnAclEnableHadoop33ChecksNoSubmitAcl) {
   EXPECT_EQ(Report(id, "bob")->yarn_application_state(), y::ACCEPTED);
 }
 
+HarnessOptions LabelledQueuesOptions() {
+  HarnessOptions options = Options();
+  options.capacity_scheduler_xml =
+      CsProperty("root.queues", "a,b") + CsProperty("root.a.capacity", "50") +
+      CsProperty("root.b.capacity", "50") +
+      CsProperty("root.accessible-node-labels.x.capacity", "100") +
+      CsProperty("root.a.accessible-node-labels", "x") +
+      CsProperty("root.a.accessible-node-labels.x.capacity", "30") +
+      CsProperty("root.a.accessible-node-labels.x.maximum-capacity", "50") +
+      CsProperty("root.b.accessible-node-labels", "x") +
+      CsProperty("root.b.accessible-node-labels.x.capacity", "70");
+  return options;
+}
+
+class ClientRmServiceLabelsTest : public ClientRmServiceTest {
+ protected:
+  ClientRmServiceLabelsTest() : ClientRmServiceTest(LabelledQueuesOptions()) {}
+};
+
+// 3.3's QueueInfo carries one QueueConfigurations per partition the queue
+// may use (AbstractCSQueue.getQueueConfigurations): the default one, then
+// x with its capacities and its effective share of x's nodes.
+TEST_F(ClientRmServiceLabelsTest, QueueInfoHasEachPartitionsConfiguration) {
+  rm_.AddNode("host2", 45454, pool::Resource::Of(10240, 10));
+  pool::NodeUpdate update;
+  update.set_label = true;
+  update.label = rm_.pool().InternLabel("x");
+  for (pool::NodeId node : rm_.nodes().PoolNodesOnHost("host2")) {
+    ASSERT_TRUE(rm_.pool().UpdateNode(node, update).ok());
+  }
+  y::GetQueueInfoRequestProto request;
+  request.set_queuename("a");
+  y::GetQueueInfoResponseProto response;
+  ASSERT_TRUE(rm_.Call("getQueueInfo", request, &response).ok());
+  const y::QueueInfoProto& a = response.queueinfo();
+  ASSERT_EQ(a.queueconfigurationsmap_size(), 2);
+  EXPECT_EQ(a.queueconfigurationsmap(0).partitionname(), "");
+  EXPECT_EQ(a.queueconfigurationsmap(1).partitionname(), "x");
+  const y::QueueConfigurationsProto& x = a.queueconfigurationsmap(1).queueconfigurations();
+  EXPECT_FLOAT_EQ(x.capacity(), 0.3f);
+  EXPECT_FLOAT_EQ(x.absolutecapacity(), 0.3f);
+  EXPECT_FLOAT_EQ(x.maxcapacity(), 0.5f);
+  EXPECT_FLOAT_EQ(x.absolutemaxcapacity(), 0.5f);
+  EXPECT_EQ(x.effectivemincapacity().memory(), 3072);  // 30% of x's 10 GB
+  EXPECT_EQ(x.effectivemaxcapacity().memory(), 5120);
+}
+
 HarnessOptions Hadoop26Options() {
   HarnessOptions options = Options();
   options.service.submission.acl.line = rm::HadoopLine::k2_6;

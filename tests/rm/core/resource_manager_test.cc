@@ -59,7 +59,10 @@ class ResourceManagerTest : public ::testing::Test {
   }
 
   // capacity-scheduler.xml with these leaf queues under root, sharing it.
-  void WriteQueues(const std::vector<std::string>& leaves) {
+  // capacity-scheduler.xml with `leaves` under root sharing 100, plus
+  // `extra` (keys without the common prefix).
+  void WriteQueues(const std::vector<std::string>& leaves,
+                   const std::map<std::string, std::string>& extra = {}) {
     std::string names;
     for (const auto& leaf : leaves) names += (names.empty() ? "" : ",") + leaf;
     std::ofstream xml(conf_dir_ / "capacity-scheduler.xml", std::ios::trunc);
@@ -77,6 +80,7 @@ class ResourceManagerTest : public ::testing::Test {
                         (i == 0 ? 100 % static_cast<int>(leaves.size()) : 0);
       property("root." + leaves[i] + ".capacity", std::to_string(share));
     }
+    for (const auto& [key, value] : extra) property(key, value);
     xml << "</configuration>\n";
   }
 
@@ -170,6 +174,10 @@ class ResourceManagerTest : public ::testing::Test {
   // An active RM with node labels on and the exclusive label x set on
   // `labelled` (a node that has not registered yet).
   void StartWithLabelX(const NodeId& labelled) {
+    // The default queue's share of x: all of it (a queue without a
+    // capacity for a label may not use it, as in Hadoop 2.7+).
+    WriteQueues({"default"}, {{"root.accessible-node-labels.x.capacity", "100"},
+                              {"root.default.accessible-node-labels.x.capacity", "100"}});
     auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
     ASSERT_TRUE(rm.ok()) << rm.status().ToString();
     rm_ = std::move(rm).value();
@@ -389,6 +397,19 @@ TEST_F(ResourceManagerTest, RefreshesRereadTheConfigurationDirectory) {
   EXPECT_NE(rm_->QueueReport()->FindLeaf("default"), nullptr);
   EXPECT_EQ(rm_->queue_config_version(), 1);
 
+  // Per-label capacities are checked as the tree is (ParentQueue.
+  // setChildQueues per label): a bad file leaves the current tree.
+  WriteQueues({"default", "batch"}, {{"root.accessible-node-labels.x.capacity", "100"},
+                                     {"root.default.accessible-node-labels.x.capacity", "60"},
+                                     {"root.batch.accessible-node-labels.x.capacity", "30"}});
+  refused = rm_->RefreshQueues();
+  EXPECT_EQ(refused.java_class(), "java.io.IOException");
+  EXPECT_THAT(refused.message(),
+              HasSubstr("Failed to re-init queues : Illegal capacity of 0.90000004 for children "
+                        "of queue root for label=x"));
+  EXPECT_EQ(rm_->QueueReport()->FindLeaf("batch")->CapacityIn("x").absolute_capacity, 0);
+  EXPECT_EQ(rm_->queue_config_version(), 1);
+
   // yarn.admin.acl is re-read from yarn-site.xml.
   EXPECT_FALSE(rm_->IsAdmin("alice"));
   WriteYarnSite({{"yarn.admin.acl", "alice"}});
@@ -523,6 +544,152 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
   rm_->Stop();
   EXPECT_EQ(rm_->ha_state(), HaState::kStopped);
   EXPECT_EQ(rm_->TransitionToActive().code(), Status::Code::kUnavailable);
+}
+
+// Queue capacities per node label through the RM core (monolithic
+// scheduler, in process): host1 (8 GB) is the default partition, host2
+// (8 GB) the exclusive label x. a is guaranteed 75% of the default partition
+// and 25% of x, b the opposite; both may grow to 100% of each. Each app's
+// AM (1 GB, default partition) asks for 100 containers of 1 GB in each
+// partition; whoever asked first fills a partition, then every round each
+// app gives one container of each partition back (asks stay outstanding):
+// the freed room goes to the queue below its guarantee there, until each
+// partition holds the guarantees (default: a 6 GB, b 2 GB; x: a 2 GB, b
+// 6 GB) and keeps them (ParentQueue's per-partition ordering,
+// TestNodeLabelContainerAllocation.testPreferenceOfQueuesTowardsNodePartitions's
+// shape).
+class LabelGuaranteesTest : public ResourceManagerTest {
+ protected:
+  struct App {
+    ApplicationAttemptId attempt;
+    int32_t response_id = 0;
+    std::vector<AllocatedContainer> held;
+  };
+
+  void Start() {
+    std::ofstream xml(conf_dir_ / "capacity-scheduler.xml", std::ios::trunc);
+    xml << "<configuration>\n";
+    for (const auto& [key, value] :
+         std::map<std::string, std::string>{{"root.queues", "a,b"},
+                                            {"maximum-am-resource-percent", "1.0"},
+                                            {"root.accessible-node-labels.x.capacity", "100"},
+                                            {"root.a.capacity", "75"},
+                                            {"root.a.accessible-node-labels", "x"},
+                                            {"root.a.accessible-node-labels.x.capacity", "25"},
+                                            {"root.b.capacity", "25"},
+                                            {"root.b.accessible-node-labels", "x"},
+                                            {"root.b.accessible-node-labels.x.capacity", "75"}}) {
+      xml << "<property><name>yarn.scheduler.capacity." << key << "</name><value>" << value
+          << "</value></property>\n";
+    }
+    xml << "</configuration>\n";
+    xml.close();
+    auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
+    ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+    rm_ = std::move(rm).value();
+    ASSERT_TRUE(rm_->Start().ok());
+    ASSERT_TRUE(rm_->AddToClusterNodeLabels({{"x", true}}).ok());
+    ASSERT_TRUE(rm_->ReplaceLabelsOnNodes({{labelled_, {"x"}}}, false).ok());
+    ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+    ASSERT_TRUE(rm_->RegisterNode(Registration(labelled_)).ok());
+    // The queues' shares follow the partitions once the housekeeping saw
+    // both nodes (the AM limits are set in the same pass: b's is 25% of
+    // 16 GB then).
+    ASSERT_TRUE(WaitFor(
+        [&] { return rm_->apps().AmReport("b").limits.queue_am_limit.memory_mb() >= 4096; }));
+  }
+
+  App Launch(const std::string& queue) {
+    auto id = rm_->NewApplicationId();
+    EXPECT_TRUE(id.ok());
+    EXPECT_TRUE(rm_->SubmitApplication(MakeSubmission(*id, queue)).ok());
+    App app;
+    app.attempt = ApplicationAttemptId{*id, 1};
+    EXPECT_TRUE(WaitFor([&] {
+      auto report = rm_->ApplicationReport(*id);
+      const RmAttempt* attempt = report.ok() ? report->current_attempt() : nullptr;
+      return attempt != nullptr && attempt->state == AttemptState::kLaunched;
+    }));
+    EXPECT_TRUE(rm_->attempt_allocator().Register(app.attempt, "host1", 1, "").ok());
+    return app;
+  }
+
+  void Call(App* app, AllocateRequest request) {
+    request.response_id = app->response_id;
+    auto answer = rm_->attempt_allocator().Allocate(app->attempt, request);
+    ASSERT_TRUE(answer.ok()) << answer.status().ToString();
+    app->response_id = (*answer)->response_id;
+    for (const auto& c : (*answer)->allocated) app->held.push_back(c);
+  }
+
+  // GB the app holds on `host` (its AM not included).
+  static int64_t On(const App& app, const std::string& host) {
+    int64_t gb = 0;
+    for (const auto& c : app.held) gb += c.node.host == host ? c.resource.memory_mb() / 1024 : 0;
+    return gb;
+  }
+
+  // Gives back one container on each host.
+  void ReleaseOneOnEach(App* app) {
+    AllocateRequest release;
+    for (const std::string host : {"host1", "host2"}) {
+      auto it = std::find_if(app->held.begin(), app->held.end(),
+                             [&](const AllocatedContainer& c) { return c.node.host == host; });
+      if (it == app->held.end()) continue;
+      release.releases.push_back(it->id);
+      app->held.erase(it);
+    }
+    Call(app, release);
+  }
+
+  const NodeId labelled_{"host2", 45454};
+};
+
+TEST_F(LabelGuaranteesTest, QueuesConvergeToTheirGuaranteesInEachPartition) {
+  Start();
+  App a = Launch("a");
+  App b = Launch("b");
+  for (App* app : {&a, &b}) {
+    AllocateRequest ask;
+    ask.asks.push_back(
+        ResourceRequest{1, -1, "*", pool::Resource::Of(1024, 1), 100, true, std::nullopt});
+    ask.asks.push_back(ResourceRequest{2, -1, "*", pool::Resource::Of(1024, 1), 100, true, "x"});
+    Call(app, ask);
+  }
+  // Both nodes full: 16 GB, the two AMs included.
+  const auto full = [&] {
+    Call(&a, {});
+    Call(&b, {});
+    return On(a, "host1") + On(b, "host1") == 6 && On(a, "host2") + On(b, "host2") == 8;
+  };
+  // Steady state within one container of the guarantees (the issue's
+  // fidelity bar: a release and the refill race the next release), held
+  // for the last rounds; exactly at them at least once.
+  const auto near = [](int64_t got, int64_t want) { return got >= want - 1 && got <= want + 1; };
+  int settled = 0;
+  bool exact = false;
+  for (int round = 0; round < 30 && (settled < 5 || !exact); ++round) {
+    ASSERT_TRUE(WaitFor(full)) << "round " << round;
+    // Guarantees: default a 6 GB (its AM and 5), b 2 GB (its AM and 1);
+    // x a 2 GB, b 6 GB.
+    exact = exact || (On(a, "host1") == 5 && On(b, "host1") == 1 && On(a, "host2") == 2 &&
+                      On(b, "host2") == 6);
+    const bool close = near(On(a, "host1"), 5) && near(On(b, "host1"), 1) &&
+                       near(On(a, "host2"), 2) && near(On(b, "host2"), 6);
+    settled = close ? settled + 1 : 0;
+    ReleaseOneOnEach(&a);
+    ReleaseOneOnEach(&b);
+  }
+  EXPECT_TRUE(exact);
+  EXPECT_GE(settled, 5) << "default: a " << On(a, "host1") << ", b " << On(b, "host1") << "; x: a "
+                        << On(a, "host2") << ", b " << On(b, "host2");
+  // The ledger's view per partition (what getQueueInfo reads).
+  ASSERT_TRUE(WaitFor(full));
+  const QueueStatsSnapshot stats = rm_->QueueStatistics();
+  const size_t a_index = static_cast<size_t>(stats.tree->Find("a") - stats.tree->queues().data());
+  EXPECT_EQ(stats.stats[a_index].used_by_label.at("x").memory_mb(), On(a, "host2") * 1024);
+  EXPECT_TRUE(near(On(a, "host2"), 2));
+  EXPECT_EQ(stats.label_resources.at("x").memory_mb(), 8192);
 }
 
 // The preemption monitor on the RM core objects, driven a round at a time
@@ -838,6 +1005,19 @@ TEST_F(ResourceManagerTest, NodeLabelsSurviveAnActivationAndShowInReports) {
   // name "y": RMNodeLabelsManager checks names only.
   ASSERT_TRUE(rm_->RemoveFromClusterNodeLabels({"y"}).ok());
   EXPECT_EQ(rm_->NodeToLabels()->count(other), 0u);
+}
+
+// A capacity-scheduler.xml whose children do not sum to 100 for a label
+// refuses the start, with Hadoop's text.
+TEST_F(ResourceManagerTest, BadLabelCapacitiesRefuseTheStart) {
+  WriteQueues({"default"}, {{"root.accessible-node-labels.x.capacity", "100"},
+                            {"root.default.accessible-node-labels.x.capacity", "50"}});
+  auto rm = MakeRm({{"yarn.node-labels.enabled", "true"}});
+  Status status = rm.ok() ? rm.value()->Start() : rm.status();
+  EXPECT_FALSE(status.ok());
+  EXPECT_THAT(status.message(),
+              HasSubstr("Illegal capacity of 0.5 for children of queue root for label=x"));
+  if (rm.ok()) rm.value()->Stop();
 }
 
 // An AM container goes to the partition of its label expression (the

@@ -192,7 +192,12 @@ Result<SchedulerConf> FromConfiguration(const rm::Configuration& conf) {
 }
 
 // A capacity-scheduler.xml, or "a,b,c" (equal shares, the default
-// calculator).
+// calculator, and an AM limit of the whole queue: a trace's jobs run as
+// unmanaged AMs, which Hadoop 2.7/3.3 count at the minimum allocation
+// against the AM limit (FiCaSchedulerApp), and a trace records no AM limit
+// of its own; the default 10% would hold jobs pending that the traced
+// cluster ran. The staging cell's generated queues do the same,
+// cell_config.h. A capacity-scheduler.xml is the user's: its limits hold.)
 Result<SchedulerConf> LoadQueues(const std::string& source) {
   rm::Configuration conf;
   if (IsXmlPath(source)) {
@@ -217,6 +222,7 @@ Result<SchedulerConf> LoadQueues(const std::string& source) {
   std::string list;
   for (const std::string& n : names) list += (list.empty() ? "" : ",") + n;
   prop("root.queues", list);
+  prop("maximum-am-resource-percent", "1.0");
   // Equal shares summing to exactly 100: the last takes the rounding.
   double left = 100;
   for (size_t i = 0; i < names.size(); ++i) {

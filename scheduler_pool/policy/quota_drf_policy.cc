@@ -38,7 +38,16 @@ void QuotaDrfPolicy::Begin(const PolicyInput& input) {
   current_queue_ = -1;
   current_app_ = nullptr;
   for (AppState* app : *input.apps) {
-    if (app->outstanding <= 0 || !input.queues->Contains(app->spec.queue)) continue;
+    // An application the AM limit holds is not served, whatever it asks:
+    // LeafQueue.assignContainers offers containers to activated applications
+    // only (release-2.6.0 LeafQueue line 749, rel/release-2.7.7 line 796:
+    // the loop over activeApplications; rel/release-3.3.0 lines 1085-1086:
+    // orderingPolicy, which holds the activated ones, pending ones sitting
+    // in pendingOrderingPolicy). An unmanaged AM registers and asks while
+    // its app is pending, and those asks wait.
+    if (app->outstanding <= 0 || app->spec.held || !input.queues->Contains(app->spec.queue)) {
+      continue;
+    }
     auto it = std::find_if(queues_.begin(), queues_.end(),
                            [&](const QueueEntry& q) { return q.id == app->spec.queue; });
     if (it == queues_.end()) {

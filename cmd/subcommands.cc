@@ -16,6 +16,7 @@
 #include "cmd/version.h"
 #include "replay/replay_command.h"
 #include "replay/replay_compare_command.h"
+#include "replay/replay_fidelity_command.h"
 
 namespace spindle {
 
@@ -65,6 +66,7 @@ const std::vector<Subcommand>& Subcommands() {
       {&ShellAmCommand, &ShellAmMain},
       {&replay::ReplayCommand, &replay::ReplayMain},
       {&replay::ReplayCompareCommand, &replay::ReplayCompareMain},
+      {&replay::ReplayFidelityCommand, &replay::ReplayFidelityMain},
       {&DoctorCommand, &DoctorCommandMain},
       {&bench::IpcBenchCommand, &bench::IpcBenchMain},
       {&bench::IpcIdleBenchCommand, &bench::IpcIdleBenchMain},

@@ -33,6 +33,9 @@ struct Plan {
   std::vector<PolicySpec> policies;
   std::optional<pool::Resource> max_allocation;
   pool::Resource min_allocation = pool::Resource::Of(1024, 1);
+  // --min-allocation given: the staging cell's Spindle RM uses it too (its
+  // default is 1 MB, so that a trace's asks are not rounded up).
+  bool min_allocation_given = false;
   std::string out;
   bool progress = true;
   // Staging cell.
@@ -78,6 +81,7 @@ Result<Plan> MakePlan(const CommandLine& flags) {
   p.trace.read.node_vcores = static_cast<int32_t>(shape.second);
   ASSIGN_OR_RETURN(auto min_alloc, ParseShape("min-allocation", flags.GetString("min-allocation")));
   p.min_allocation = pool::Resource::Of(min_alloc.first, min_alloc.second);
+  p.min_allocation_given = flags.Has("min-allocation");
   if (flags.Has("max-allocation")) {
     ASSIGN_OR_RETURN(auto max_alloc,
                      ParseShape("max-allocation", flags.GetString("max-allocation")));
@@ -192,7 +196,12 @@ Result<SchedulerConf> FromConfiguration(const rm::Configuration& conf) {
 }
 
 // A capacity-scheduler.xml, or "a,b,c" (equal shares, the default
-// calculator).
+// calculator, and an AM limit of the whole queue: a trace's jobs run as
+// unmanaged AMs, which Hadoop 2.7/3.3 count at the minimum allocation
+// against the AM limit (FiCaSchedulerApp), and a trace records no AM limit
+// of its own; the default 10% would hold jobs pending that the traced
+// cluster ran. The staging cell's generated queues do the same,
+// cell_config.h. A capacity-scheduler.xml is the user's: its limits hold.)
 Result<SchedulerConf> LoadQueues(const std::string& source) {
   rm::Configuration conf;
   if (IsXmlPath(source)) {
@@ -217,6 +226,7 @@ Result<SchedulerConf> LoadQueues(const std::string& source) {
   std::string list;
   for (const std::string& n : names) list += (list.empty() ? "" : ",") + n;
   prop("root.queues", list);
+  prop("maximum-am-resource-percent", "1.0");
   // Equal shares summing to exactly 100: the last takes the rounding.
   double left = 100;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -339,6 +349,14 @@ Result<ReplayModeResult> RunOne(const Plan& plan, const PolicySpec& policy,
                              std::to_string(plan.pool.sync_gap / std::chrono::milliseconds(1))},
                             {"spindle.scheduler.adaptive.tau-ms",
                              std::to_string(plan.pool.tau / std::chrono::milliseconds(1))}};
+    if (plan.min_allocation_given) {
+      // AM limits count an unmanaged AM at the minimum allocation and user
+      // limits round up to it: a scenario's figures depend on it.
+      cell.extra_rm_config["yarn.scheduler.minimum-allocation-mb"] =
+          std::to_string(plan.min_allocation.memory_mb());
+      cell.extra_rm_config["yarn.scheduler.minimum-allocation-vcores"] =
+          std::to_string(plan.min_allocation.vcores());
+    }
     if (policy.mode == pool::SyncMode::kParSync || policy.mode == pool::SyncMode::kSameSync) {
       cell.extra_rm_config["spindle.scheduler.count"] = std::to_string(std::min<int64_t>(
           plan.pool.num_schedulers,
@@ -498,7 +516,9 @@ const CommandSpec& ReplayCommand() {
           FlagSpec::Double("max-seconds", 0, "jobs arriving later are not read (0: all)")
               .InRange(0, 1e9),
           FlagSpec::Int("seed", 1, "random seed"),
-          FlagSpec::String("min-allocation", "MB,VCORES", "1024,1", "asks are rounded up to this"),
+          FlagSpec::String("min-allocation", "MB,VCORES", "1024,1",
+                           "asks are rounded up to this (cell: given, the Spindle RM's "
+                           "yarn.scheduler.minimum-allocation-*; else 1 MB)"),
           FlagSpec::String("max-allocation", "MB,VCORES", "",
                            "tasks above it are rejected, as YARN rejects them")
               .ComputedDefault("the largest node"),

@@ -90,8 +90,9 @@ struct AppSpec {
   // only: UpdateApp keeps the user the app was added with.
   UserId user;
   // The application waits on its queue's AM limit (rm/apps/am_activation):
-  // it has no asks yet, but under Hadoop 2.x the AM request it already has
-  // makes its user an active user (user_limit.h, UserCountsHeldApps).
+  // nothing is placed for it (an unmanaged AM may already ask; its asks
+  // wait), but under Hadoop 2.x the AM request it already has makes its user
+  // an active user (user_limit.h, UserCountsHeldApps).
   // Set by AddApp and UpdateApp. Default: false.
   bool held = false;
 };

@@ -29,6 +29,15 @@ constexpr char kQueue[] = "windtunnel";
 // (yarn.scheduler.capacity.maximum-applications, Hadoop's default 10,000,
 // would refuse jobs at 4x the paper's rate, where ~10,000 jobs are in
 // flight): the paper's cell has no such limit.
+//
+// Nor has it an AM limit: the paper's jobs have no ApplicationMaster
+// container. The tunnel runs each job as an unmanaged AM, which Hadoop
+// 2.7/3.3 count against the queue's AM limit at the scheduler's minimum
+// allocation (FiCaSchedulerApp), here one slot per job in flight; the
+// default maximum-am-resource-percent of 10% would hold every job beyond
+// 10% of the slots pending, a limit the paper's scheduler does not have.
+// 1.0 (the whole queue, the most rm/queues accepts) binds only when more
+// jobs are in flight than the cluster has slots.
 Result<rm::Configuration> BenchQueues(rm::ResourceCalculator* calculator) {
   rm::Configuration conf;
   const std::string xml =
@@ -36,6 +45,8 @@ Result<rm::Configuration> BenchQueues(rm::ResourceCalculator* calculator) {
       "<property><name>yarn.scheduler.capacity.root.queues</name><value>" + kQueue +
       "</value></property>" + "<property><name>yarn.scheduler.capacity.root." + kQueue +
       ".capacity</name><value>100</value></property>" +
+      "<property><name>yarn.scheduler.capacity.root." + kQueue +
+      ".maximum-am-resource-percent</name><value>1.0</value></property>" +
       "<property><name>yarn.scheduler.capacity.maximum-applications</name><value>100000000"
       "</value></property>" +
       "<property><name>" + rm::kResourceCalculatorKey + "</name><value>" +

@@ -50,7 +50,9 @@ std::string SiteXml(const std::map<std::string, std::string>& properties);
 // The generated capacity-scheduler.xml's properties: root's leaves with
 // their capacity and maximum capacity, each with a user-limit-factor that
 // lets one user grow to the maximum (a trace's queue is elastic up to it),
-// and every AM share at 100% (unmanaged AMs hold nothing anyway).
+// and every AM share at 100% (the cell's AMs are unmanaged and hold no
+// container, yet Hadoop 2.7/3.3 count each at the minimum allocation
+// against the AM limit: the default 10% would hold jobs pending).
 std::map<std::string, std::string> CapacitySchedulerProperties(
     const std::vector<CellQueue>& queues);
 

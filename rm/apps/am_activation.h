@@ -53,7 +53,8 @@ namespace spindle::rm {
 struct AmApplicant {
   ApplicationAttemptId attempt;
   std::string user;
-  // The AM container's resource (normalised); zero for an unmanaged AM.
+  // The AM container's resource (normalised); an unmanaged AM's is the
+  // scheduler's minimum allocation (2.7/3.3 FiCaSchedulerApp).
   pool::Resource am_resource;
   int32_t priority = 0;
   // Re-added by a restarted RM (3.3 orders these first).

@@ -687,11 +687,18 @@ AmApplicant ApplicationManager::AmApplicantOf(const RmApp& app, const RmAttempt&
   AmApplicant applicant;
   applicant.attempt = attempt.id;
   applicant.user = app.submission.user;
-  // An unmanaged AM asks for no container and counts none. (2.7/3.3's
-  // FiCaSchedulerApp counts the minimum allocation for it; the wind tunnel's
-  // jobs are unmanaged AMs, so that rule waits until the tunnel sets its own
-  // AM limits.)
-  if (!app.submission.unmanaged_am) applicant.am_resource = app.submission.am_resource;
+  // An unmanaged AM asks for no container, yet holds a place under the AM
+  // limits: 2.7's FiCaSchedulerApp constructor (release-2.7.7 lines 79-89)
+  // and 3.3's (release-3.3.0 lines 148-160) set its AM resource to the
+  // scheduler's minimum allocation when the app has no AM resource request,
+  // and LeafQueue.activateApplications adds that to the queue's and the
+  // user's AM usage (2.7.7 lines 618-665, 3.3.0 lines 807-879). 2.6 counts
+  // active apps, not AM resources (2.6.0 LeafQueue lines 610-631), so an
+  // unmanaged AM takes one of the active-app places there whatever this is.
+  // (The wind tunnel and the staging cell, whose jobs are unmanaged AMs, set
+  // their own queues' maximum-am-resource-percent to 1.0.)
+  applicant.am_resource =
+      app.submission.unmanaged_am ? options_.min_allocation : app.submission.am_resource;
   applicant.priority = app.submission.priority;
   return applicant;
 }

@@ -50,7 +50,16 @@ void QuotaDrfPolicy::Begin(const PolicyInput& input) {
     return queues_.end() - 1;
   };
   for (AppState* app : *input.apps) {
-    if (app->outstanding <= 0 || !input.queues->Contains(app->spec.queue)) continue;
+    // An application the AM limit holds is not served, whatever it asks:
+    // LeafQueue.assignContainers offers containers to activated applications
+    // only (release-2.6.0 LeafQueue line 749, rel/release-2.7.7 line 796:
+    // the loop over activeApplications; rel/release-3.3.0 lines 1085-1086:
+    // orderingPolicy, which holds the activated ones, pending ones sitting
+    // in pendingOrderingPolicy). An unmanaged AM registers and asks while
+    // its app is pending, and those asks wait.
+    if (app->outstanding <= 0 || app->spec.held || !input.queues->Contains(app->spec.queue)) {
+      continue;
+    }
     // One entry per partition the app has pending asks in (almost always
     // one: the first ask's).
     seen_labels_.clear();

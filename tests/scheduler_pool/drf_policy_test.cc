@@ -227,6 +227,30 @@ TEST(PolicyOrderingTest, ApplicationPriorityCountsUnder33FifoOnly) {
             std::make_pair(int64_t{3}, int64_t{1}));
 }
 
+// An application held by the AM limit is offered nothing, even with asks of
+// its own (an unmanaged AM registers and asks while its app waits): Hadoop's
+// LeafQueue.assignContainers walks the activated applications only, as
+// TestApplicationLimits#testActiveApplicationLimits relies on (a pending app
+// gets no container). Once activated, it is served.
+TEST(PolicyHeldAppTest, HeldAppsAsksWaitUntilActivated) {
+  testing::ManualPool mp(testing::SmallOptions(SyncMode::kMonolithic, 1, 1));
+  ASSERT_TRUE(mp.pool->AddNode(testing::Node(4)).ok());
+  auto ids = *mp.pool->SetQueues({testing::NamedQueue("q")});
+  AppSpec held{AppId(1), ids[0]};
+  held.held = true;
+  ASSERT_TRUE(mp.pool->AddApp(held).ok());
+  ASSERT_TRUE(mp.pool->AddApp(AppSpec{AppId(2), ids[0]}).ok());
+  ASSERT_TRUE(mp.pool->SetAsks(AppId(1), {testing::SlotAsk(4)}).ok());
+  ASSERT_TRUE(mp.pool->SetAsks(AppId(2), {testing::SlotAsk(1)}).ok());
+  for (int i = 0; i < 20; ++i) mp.Step();
+  EXPECT_EQ(mp.Take(AppId(1)).size(), 0u);
+  EXPECT_EQ(mp.Take(AppId(2)).size(), 1u);
+  held.held = false;
+  ASSERT_TRUE(mp.pool->UpdateApp(held).ok());
+  for (int i = 0; i < 20; ++i) mp.Step();
+  EXPECT_EQ(mp.Take(AppId(1)).size(), 3u);
+}
+
 // ordering-policy.fair.enable-size-based-weight: memory used over
 // log2(1 + used + pending). An app with 100 GB of demand and one with 8 GB
 // on a 10-slot node: 1 GB weighs 61.5 for the first and 78.8 for the second,

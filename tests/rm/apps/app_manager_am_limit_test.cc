@@ -188,6 +188,38 @@ TEST_P(AmLimitTest, RetriedAttemptWaitsLikeANewOne) {
   EXPECT_EQ(manager_->AmReport("default").pending_apps, 1);
 }
 
+// Unmanaged AMs ask for no container, yet they hold a place: 2.7 and 3.3
+// count the scheduler's minimum allocation (1 GB here) as their AM resource
+// (FiCaSchedulerApp's constructor: release-2.7.7 lines 79-89, release-3.3.0
+// lines 148-160; LeafQueue.activateApplications adds it to the AM usage),
+// 2.6 counts apps (LeafQueue.activateApplications, release-2.6.0 lines
+// 610-631: one active app here). With a 1 GB AM limit the second one waits,
+// ACCEPTED, until the first leaves. Hadoop's TestApplicationLimits
+// (testActiveApplicationLimits) holds apps the same way with managed AMs.
+TEST_P(AmLimitTest, UnmanagedAmsCountAgainstTheLimit) {
+  auto submit_unmanaged = [&] {
+    Submission s = DemoSubmission(manager_.get(), "default");
+    s.unmanaged_am = true;
+    EXPECT_TRUE(manager_->Submit(s).ok());
+    return s.id;
+  };
+  const ApplicationId first = submit_unmanaged();
+  const ApplicationId second = submit_unmanaged();
+  Step();
+  QueueAmReport report = manager_->AmReport("default");
+  EXPECT_EQ(report.active_apps, 1);
+  EXPECT_EQ(report.pending_apps, 1);
+  if (GetParam() != HadoopLine::k2_6) {
+    EXPECT_EQ(report.am_used, pool::Resource::Of(kGb, 1));
+  }
+  ASSERT_TRUE(manager_->Kill(first, "").ok());
+  Step();
+  report = manager_->AmReport("default");
+  EXPECT_EQ(report.active_apps, 1);
+  EXPECT_EQ(report.pending_apps, 0);
+  EXPECT_EQ(manager_->GetApp(second)->yarn_state(), YarnAppState::kAccepted);
+}
+
 INSTANTIATE_TEST_SUITE_P(Lines, AmLimitTest,
                          ::testing::Values(HadoopLine::k2_6, HadoopLine::k2_7, HadoopLine::k3_3));
 

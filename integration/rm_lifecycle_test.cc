@@ -1385,6 +1385,40 @@ TEST_F(RmZkRestartTest, ARunningApplicationIsRecoveredFromZooKeeper) {
   EXPECT_FALSE((*session)->Exists(Root())->has_value());
 }
 
+TEST_F(RmZkRestartTest, AStoreWithoutSpindlesOwnRecordsIsResumedWithTheNextEpoch) {
+  RegisterNode();
+  Heartbeat({});
+  const rm::ApplicationId app = Submit();
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
+  daemon_->Stop();
+  daemon_.reset();
+  // What a Java RM leaves: Hadoop's tree only (no cluster timestamp, no app
+  // id counter, no nodes), EpochNode holding the epoch of its next start.
+  zk::ZkSessionOptions options;
+  options.connect_string = server_->connect_string();
+  auto session = zk::ZkSession::Open(options);
+  ASSERT_TRUE(session.ok()) << session.status().ToString();
+  const std::string spindle_root = std::string("/") +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                                   "/SpindleRoot/Cluster";
+  auto fields = (*session)->Children(spindle_root);
+  ASSERT_TRUE(fields.ok());
+  for (const std::string& field : *fields) {
+    ASSERT_TRUE((*session)->Delete(spindle_root + "/" + field).ok());
+  }
+  y::EpochProto epoch;
+  ASSERT_TRUE(epoch.ParseFromString((*session)->Get(Root() + "/EpochNode")->data));
+  ASSERT_EQ(epoch.epoch(), 1);
+
+  auto daemon = RmDaemon::Create(conf_);
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  daemon_ = std::move(daemon).value();
+  ASSERT_TRUE(daemon_->Start().ok());
+  EXPECT_TRUE(daemon_->apps().GetApp(app).ok()) << "the stored application is recovered";
+  ASSERT_TRUE(epoch.ParseFromString((*session)->Get(Root() + "/EpochNode")->data));
+  EXPECT_EQ(epoch.epoch(), 2) << "this run took epoch 1, as a Java RM would have";
+}
+
 // Preemption end to end over the wire (issue 18): queues a and b share the
 // 8 GB node half and half, b elastic to all of it. b's AM fills the node
 // (its AM + 7 x 1 GB); then an app of a (an unmanaged AM, so that its whole

@@ -23,15 +23,6 @@ using zk::ZkErrorOf;
 using zk::ZkOp;
 using namespace zkstore;  // NOLINT(google-build-using-namespace): the layout's names
 
-Status StoreFencedStatus(std::string_view detail) {
-  return Status::Remote(kStoreFencedException,
-                        "the state store was fenced: another ResourceManager took it over (" +
-                            std::string(detail) + ")",
-                        Status::Code::kAborted);
-}
-
-bool IsStoreFenced(const Status& status) { return status.java_class() == kStoreFencedException; }
-
 namespace {
 
 constexpr char kVersionIncompatible[] =

@@ -24,8 +24,8 @@
 // it. Every write is one multi: create RM_ZK_FENCING_LOCK, the batch's
 // operations, delete the lock. Once another RM has taken the root over, the
 // lock's create fails with NoAuth and nothing of the batch is written; with
-// HA on such a refusal is StoreFencedStatus (IsStoreFenced), Hadoop's
-// StoreFencedException, after which the RM must stop being active.
+// HA on such a refusal is StoreFencedStatus (rm/recovery/store_fenced.h),
+// Hadoop's StoreFencedException, after which the RM must stop being active.
 //
 // Retries: an operation that fails for connection loss or an operation
 // timeout is retried up to num_retries times, retry_interval apart (Hadoop's
@@ -56,18 +56,10 @@
 #include "persist/state_store.h"
 #include "persist/zk/zk_acl.h"
 #include "persist/zk/zk_session.h"
+#include "rm/recovery/store_fenced.h"
 #include "rm/recovery/zk/zk_store_layout.h"
 
 namespace spindle::rm {
-
-inline constexpr char kStoreFencedException[] =
-    "org.apache.hadoop.yarn.server.resourcemanager.recovery.StoreFencedException";
-
-// A write refused because another RM took the store over.
-Status StoreFencedStatus(std::string_view detail);
-// True for StoreFencedStatus: the RM that got it must go to standby (the HA
-// wiring acts on it; the store itself never writes again until reopened).
-bool IsStoreFenced(const Status& status);
 
 struct ZkStoreOptions {
   // hadoop.zk.address (3.3) / yarn.resourcemanager.zk-address. Required.

@@ -135,9 +135,9 @@ class ZkSession {
   // trip plus the server's work instead of N round trips. One result per
   // path, in order, each as Get / Children would return it (a node whose
   // data is null reads as empty). No watches.
-  std::vector<Result<ZkNode>> GetMany(const std::vector<std::string>& paths, size_t window = 1000);
+  std::vector<Result<ZkNode>> GetMany(const std::vector<std::string>& paths, size_t window = 4000);
   std::vector<Result<std::vector<std::string>>> ChildrenMany(const std::vector<std::string>& paths,
-                                                             size_t window = 1000);
+                                                             size_t window = 4000);
   // Applies all of `ops` atomically, or none: on failure the Status is the
   // first failing op's error, its message naming the op ("op 2 of 3: delete
   // /a"). One result per op on success.

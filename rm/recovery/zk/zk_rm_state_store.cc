@@ -207,6 +207,7 @@ Status ZkRmStateStore::Open() {
   }
   open_ = true;
   fenced_ = false;
+  index_stale_ = false;
   LOG(INFO) << "ZooKeeper state store open at " << options_.connect_string << layout_.root()
             << (options_.ha_enabled ? " (root taken over for fencing)" : "");
   return Status::OK();
@@ -233,7 +234,10 @@ Status ZkRmStateStore::Reindex() {
 Result<persist::LoadedState> ZkRmStateStore::Load() {
   MutexLock lock(&mu_);
   if (!open_) return Status::Unavailable("the ZooKeeper state store is not open");
-  RETURN_NOT_OK(Reindex());
+  if (index_stale_) {
+    RETURN_NOT_OK(Reindex());
+    index_stale_ = false;
+  }
   return WithRetries([&]() -> Result<persist::LoadedState> {
     return ReadRecords(session_.get(), layout_, index_);
   });
@@ -256,6 +260,7 @@ Status ZkRmStateStore::Apply(const StoreBatch& batch) {
     if (committed.ok()) plan.ApplyTo(&index_);
     return committed;
   });
+  if (!applied.ok()) index_stale_ = true;
   if (IsStoreFenced(applied)) {
     fenced_ = true;
     LOG(ERROR) << "ZooKeeper state store fenced: " << applied.message();

@@ -38,9 +38,10 @@
 // of the same major version, the line's version is stored; another major
 // version is refused (RMStateVersionIncompatibleException).
 //
-// The store keeps an index of the nodes it manages (listed at Open() and
-// Load(), updated by each write) to plan writes without reads: while it is
-// active no other RM writes (fencing), so the index stays true.
+// The store keeps an index of the nodes it manages (listed at Open(),
+// updated by each write) to plan writes and Load() without listing the tree
+// again: while it is active no other RM writes (fencing), so the index stays
+// true. After a failed write the tree is listed again.
 //
 // Thread-safety: as persist::StateStore; calls are serialised.
 #pragma once
@@ -140,6 +141,9 @@ class ZkRmStateStore final : public persist::StateStore {
   // next Open() (Hadoop's isFencedState).
   bool fenced_ GUARDED_BY(mu_) = false;
   std::set<std::string> index_ GUARDED_BY(mu_);
+  // Set when a write failed (its outcome may be unknown): the next Load()
+  // lists the tree again instead of trusting index_.
+  bool index_stale_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace spindle::rm

@@ -103,6 +103,7 @@ Status ZkRmStateStore::EnsureSession() {
 
 template <typename Op>
 auto ZkRmStateStore::WithRetries(Op op) -> decltype(op()) {
+  mu_.AssertHeld();
   const int tries = std::max(1, options_.num_retries);
   for (int attempt = 1;; ++attempt) {
     Status connected = EnsureSession();
@@ -136,6 +137,7 @@ Status ZkRmStateStore::CreateStructure() {
   auto create_all = [this](const std::vector<std::string>& paths) -> Status {
     for (const std::string& path : paths) {
       Status created = WithRetries([&]() -> Status {
+        mu_.AssertHeld();
         auto done = session_->Multi({ZkOp::CreateWithoutData(path, options_.acl)});
         if (!done.ok() && ZkErrorOf(done.status()) == ZkError::kNodeExists) return Status::OK();
         return done.status();
@@ -146,20 +148,30 @@ Status ZkRmStateStore::CreateStructure() {
   };
   RETURN_NOT_OK(create_all(chain));
   if (options_.ha_enabled) {
-    RETURN_NOT_OK(
-        MapFenced(WithRetries([&] { return session_->SetAcl(layout_.root(), RootNodeAcl()); })));
+    RETURN_NOT_OK(MapFenced(WithRetries([&] {
+      mu_.AssertHeld();
+      return session_->SetAcl(layout_.root(), RootNodeAcl());
+    })));
   } else if (options_.hadoop3) {
-    RETURN_NOT_OK(
-        MapFenced(WithRetries([&] { return session_->SetAcl(layout_.root(), options_.acl); })));
+    RETURN_NOT_OK(MapFenced(WithRetries([&] {
+      mu_.AssertHeld();
+      return session_->SetAcl(layout_.root(), options_.acl);
+    })));
   }
   // A lock a dead writer left behind would block every write.
-  Status unlocked = WithRetries([&] { return session_->Delete(layout_.fencing_lock()); });
+  Status unlocked = WithRetries([&] {
+    mu_.AssertHeld();
+    return session_->Delete(layout_.fencing_lock());
+  });
   if (!unlocked.ok() && ZkErrorOf(unlocked) != ZkError::kNoNode) return MapFenced(unlocked);
   return create_all(layout_.StructuralNodes(options_.hadoop3));
 }
 
 Status ZkRmStateStore::CheckVersion() {
-  auto node = WithRetries([&] { return session_->Get(layout_.version_node()); });
+  auto node = WithRetries([&] {
+    mu_.AssertHeld();
+    return session_->Get(layout_.version_node());
+  });
   std::vector<ZkOp> ops;
   if (node.ok()) {
     ASSIGN_OR_RETURN(StoreVersion loaded, DecodeVersion(node->data));
@@ -223,6 +235,7 @@ Status ZkRmStateStore::Close() {
 
 Status ZkRmStateStore::Reindex() {
   return WithRetries([&]() -> Status {
+    mu_.AssertHeld();
     ASSIGN_OR_RETURN(std::vector<std::string> paths,
                      ListTree(session_.get(), {layout_.root(), layout_.spindle_root()},
                               [this](const std::string& path) { return IsLeaf(layout_, path); }));
@@ -239,6 +252,7 @@ Result<persist::LoadedState> ZkRmStateStore::Load() {
     index_stale_ = false;
   }
   return WithRetries([&]() -> Result<persist::LoadedState> {
+    mu_.AssertHeld();
     return ReadRecords(session_.get(), layout_, index_);
   });
 }
@@ -251,6 +265,7 @@ Status ZkRmStateStore::Apply(const StoreBatch& batch) {
   if (fenced_) return StoreFencedStatus("fenced by an earlier write");
   bool replan = false;
   Status applied = WithRetries([&]() -> Status {
+    mu_.AssertHeld();
     // A multi whose answer was lost may have been applied: plan again from
     // what the server holds.
     if (replan) RETURN_NOT_OK(Reindex());
@@ -271,11 +286,15 @@ Status ZkRmStateStore::Apply(const StoreBatch& batch) {
 Status ZkRmStateStore::CheckNotFenced() {
   MutexLock lock(&mu_);
   if (!open_) return Status::Unavailable("the ZooKeeper state store is not open");
-  return WithRetries([&] { return CommitFenced({}); });
+  return WithRetries([&] {
+    mu_.AssertHeld();
+    return CommitFenced({});
+  });
 }
 
 Status ZkRmStateStore::DeleteTrees() {
   return WithRetries([&]() -> Status {
+    mu_.AssertHeld();
     ASSIGN_OR_RETURN(std::vector<std::string> paths,
                      ListTree(session_.get(), {layout_.root(), layout_.spindle_root()},
                               [](const std::string&) { return false; }));
@@ -301,7 +320,10 @@ Status ZkRmStateStore::Format() {
   if (!was_open && options_.ha_enabled) {
     // As a Java RM's -format-state-store: start (take the root over), then
     // delete.
-    Status taken = WithRetries([&] { return session_->SetAcl(layout_.root(), RootNodeAcl()); });
+    Status taken = WithRetries([&] {
+      mu_.AssertHeld();
+      return session_->SetAcl(layout_.root(), RootNodeAcl());
+    });
     if (!taken.ok() && ZkErrorOf(taken) != ZkError::kNoNode) return MapFenced(taken);
   }
   Status deleted = MapFenced(DeleteTrees());

@@ -115,11 +115,16 @@ class ZkRmStateStore final : public persist::StateStore {
   std::vector<zk::ZkAcl> RootNodeAcl() const;
 
  private:
+  // Serialises every call (declared first: the methods below name it).
+  mutable Mutex mu_;
+
   // Connects (a new session) if there is none or it died.
   Status EnsureSession() REQUIRES(mu_);
-  // Runs `op` with Hadoop's retries; reconnects an expired session.
+  // Runs `op` with Hadoop's retries; reconnects an expired session. Only
+  // with mu_ held (asserted: the annotation cannot follow a trailing
+  // return type).
   template <typename Op>
-  auto WithRetries(Op op) REQUIRES(mu_) -> decltype(op());
+  auto WithRetries(Op op) -> decltype(op());
   Status CreateStructure() REQUIRES(mu_);
   Status CheckVersion() REQUIRES(mu_);
   // Lists the managed subtrees into index_ (paths of every node).
@@ -134,7 +139,6 @@ class ZkRmStateStore final : public persist::StateStore {
   // "<fencing_user>:<random long>", this instance's fencing identity.
   const std::string fencing_credentials_;
 
-  mutable Mutex mu_;
   std::unique_ptr<zk::ZkSession> session_ GUARDED_BY(mu_);
   bool open_ GUARDED_BY(mu_) = false;
   // Set by the first fenced refusal: nothing is written again until the

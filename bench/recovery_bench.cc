@@ -24,6 +24,7 @@
 #include "rm/containers/container_registry.h"
 #include "rm/recovery/app_records.h"
 #include "rm/recovery/rm_state.h"
+#include "rm/recovery/zk/zk_rm_state_store.h"
 #include "rm/security/yarn_id_protos.h"
 #include "scheduler_pool/scheduler_pool.h"
 #include "wire/ipc/rpc_client.h"
@@ -174,13 +175,42 @@ uint64_t DirectoryBytes(const std::string& dir) {
   return total;
 }
 
-Status Fill(const std::string& store_dir, RecoveryRun* run) {
+bool IsZk(const RecoveryBenchOptions& options) { return options.store == "zk"; }
+
+// The parent znode of one run of --store zk.
+std::string ZkParent(int64_t apps) {
+  return "/spindle-bench-recovery-" + std::to_string(getpid()) + "-m" + std::to_string(apps);
+}
+
+rm::ZkStoreOptions ZkOptions(const RecoveryBenchOptions& options, int64_t apps) {
+  rm::ZkStoreOptions zk;
+  zk.connect_string = options.zk_address;
+  zk.parent_path = ZkParent(apps);
+  zk.num_retries = 10;
+  zk.retry_interval = std::chrono::milliseconds(500);
+  return zk;
+}
+
+// A store for the run: the RocksDB directory `store_dir` or the run's znode.
+std::unique_ptr<persist::StateStore> BenchStore(const RecoveryBenchOptions& options,
+                                                const std::string& store_dir, int64_t apps,
+                                                bool create) {
+  if (IsZk(options)) return std::make_unique<rm::ZkRmStateStore>(ZkOptions(options, apps));
+  persist::StateStoreOptions rocksdb;
+  rocksdb.path = store_dir;
+  rocksdb.sync_writes = false;
+  rocksdb.create_if_missing = create;
+  return std::make_unique<persist::RocksDbStateStore>(rocksdb);
+}
+
+Status Fill(const RecoveryBenchOptions& options, const std::string& store_dir, RecoveryRun* run) {
   const auto start = SteadyClock::now();
-  persist::StateStoreOptions options;
-  options.path = store_dir;
-  options.sync_writes = false;
-  persist::RocksDbStateStore store(options);
+  std::unique_ptr<persist::StateStore> owned = BenchStore(options, store_dir, run->apps, true);
+  persist::StateStore& store = *owned;
   RETURN_NOT_OK(store.Open());
+  // A ZooKeeper multi is one request (1 MB at most by default): smaller
+  // batches there.
+  const size_t batch_ops = IsZk(options) ? 300 : 20000;
   persist::StoreBatch batch;
   batch.SetClusterValue(persist::ClusterField::kClusterTimestamp, kClusterTimestamp);
   batch.SetClusterValue(persist::ClusterField::kEpoch, 0);
@@ -207,7 +237,7 @@ Status Fill(const std::string& store_dir, RecoveryRun* run) {
     for (const rm::RmAttempt& attempt : app.attempts) {
       batch.PutAttempt(id, attempt.id.ToString(), rm::EncodeAttemptRecord(attempt));
     }
-    if (batch.size() >= 20000) {
+    if (batch.size() >= batch_ops) {
       RETURN_NOT_OK(store.Apply(batch));
       batch.Clear();
     }
@@ -234,17 +264,24 @@ class NoNodes final : public rm::NodeDirectory {
   std::optional<rm::NodeInfo> Find(pool::NodeId) const override { return std::nullopt; }
 };
 
-Status Reload(const std::string& store_dir, RecoveryRun* run, ReloadTimes* times) {
-  times->store_mb = static_cast<double>(DirectoryBytes(store_dir)) / (1 << 20);
-  persist::StateStoreOptions options;
-  options.path = store_dir;
-  options.create_if_missing = false;
+Status Reload(const RecoveryBenchOptions& bench, const std::string& store_dir, RecoveryRun* run,
+              ReloadTimes* times) {
+  if (!IsZk(bench)) times->store_mb = static_cast<double>(DirectoryBytes(store_dir)) / (1 << 20);
+  std::unique_ptr<persist::StateStore> owned = BenchStore(bench, store_dir, run->apps, false);
+  persist::StateStore& store = *owned;
   auto t0 = SteadyClock::now();
-  persist::RocksDbStateStore store(options);
   RETURN_NOT_OK(store.Open());
   auto t1 = SteadyClock::now();
   ASSIGN_OR_RETURN(persist::LoadedState loaded, store.Load());
   auto t2 = SteadyClock::now();
+  if (IsZk(bench)) {
+    size_t bytes = 0;
+    for (const auto& [id, record] : loaded.applications) bytes += record.size();
+    for (const auto& [id, attempts] : loaded.attempts) {
+      for (const auto& [attempt, record] : attempts) bytes += record.size();
+    }
+    times->store_mb = static_cast<double>(bytes) / (1 << 20);
+  }
   ASSIGN_OR_RETURN(rm::RecoveredRmState recovered, rm::DecodeRmState(loaded));
   auto t3 = SteadyClock::now();
 
@@ -372,8 +409,13 @@ class Cell {
             {"yarn.resourcemanager.admin.address", address(3)},
             {"yarn.resourcemanager.webapp.address", "127.0.0.1:0"},
             {"yarn.resourcemanager.recovery.enabled", "true"},
-            {"yarn.resourcemanager.store.class", "rocksdb"},
+            {"yarn.resourcemanager.store.class",
+             IsZk(options_)
+                 ? "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore"
+                 : "rocksdb"},
             {"spindle.store.path", store_dir},
+            {"hadoop.zk.address", options_.zk_address},
+            {"yarn.resourcemanager.zk-state-store.parent-path", ZkParent(apps)},
             {"yarn.resourcemanager.max-completed-applications", std::to_string(apps + 1000)},
             // Placements wait for the nodes, not for the clock.
             {"yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms", "600000"},
@@ -646,6 +688,12 @@ Status Restart(const RecoveryBenchOptions& options, const std::string& store_dir
 }  // namespace
 
 Result<std::vector<RecoveryRun>> RunRecoveryBench(const RecoveryBenchOptions& options) {
+  if (options.store != "rocksdb" && options.store != "zk") {
+    return Status::InvalidArgument("--store is rocksdb or zk, not '" + options.store + "'");
+  }
+  if (IsZk(options) && options.zk_address.empty()) {
+    return Status::InvalidArgument("--store zk needs --zk-address host:port");
+  }
   if (options.apps.empty() || options.nodes <= 0 || options.live_apps < 0 ||
       options.timeout_seconds <= 0) {
     return Status::InvalidArgument(
@@ -677,10 +725,14 @@ Result<std::vector<RecoveryRun>> RunRecoveryBench(const RecoveryBenchOptions& op
     RecoveryRun run;
     run.apps = m;
     const std::string store_dir = work + "/rmstore";
-    status = Fill(store_dir, &run);
-    if (status.ok()) status = Reload(store_dir, &run, &run.after_fill);
-    if (status.ok()) status = Reload(store_dir, &run, &run.reopened);
+    status = Fill(options, store_dir, &run);
+    if (status.ok()) status = Reload(options, store_dir, &run, &run.after_fill);
+    if (status.ok()) status = Reload(options, store_dir, &run, &run.reopened);
     if (status.ok() && !options.skip_restart) status = Restart(options, store_dir, work, &run);
+    if (IsZk(options) && !options.keep) {
+      Status wiped = rm::ZkRmStateStore(ZkOptions(options, m)).Format();
+      if (!wiped.ok()) LOG(WARNING) << "cannot remove " << ZkParent(m) << ": " << wiped.ToString();
+    }
     if (!status.ok()) {
       status = status.WithContext("M = " + std::to_string(m));
       break;
@@ -698,9 +750,10 @@ Result<std::vector<RecoveryRun>> RunRecoveryBench(const RecoveryBenchOptions& op
 
 void PrintRecoveryRuns(const RecoveryBenchOptions& options, const std::vector<RecoveryRun>& runs) {
   std::printf(
-      "spindle bench recovery: RocksDB state store, apps 80%% finished / 8%% failed (2 attempts) "
+      "spindle bench recovery: %s state store, apps 80%% finished / 8%% failed (2 attempts) "
       "/ 8%% killed / 4%% running; restart with %lld simulated nodes and %lld running AM "
       "containers\n",
+      IsZk(options) ? ("ZooKeeper (" + options.zk_address + ")").c_str() : "RocksDB",
       static_cast<long long>(options.nodes), static_cast<long long>(options.live_apps));
   std::printf("reload in process (Open + Load + DecodeRmState + ApplicationManager::Recover):\n");
   std::printf("%-8s %-10s %9s %8s %8s %8s %9s %9s %10s %9s %5s\n", "apps", "store", "store_mb",
@@ -746,7 +799,7 @@ void PrintRecoveryRuns(const RecoveryBenchOptions& options, const std::vector<Re
 Status WriteRecoveryJson(const std::string& path, const RecoveryBenchOptions& options,
                          const std::vector<RecoveryRun>& runs) {
   std::ofstream out(path);
-  out << "{\"bench\":\"recovery\",\"nodes\":" << options.nodes
+  out << "{\"bench\":\"recovery\",\"store\":\"" << options.store << "\",\"nodes\":" << options.nodes
       << ",\"live_apps\":" << options.live_apps << ",\"target_reload_10000_seconds\":1.0"
       << ",\"runs\":[";
   for (size_t i = 0; i < runs.size(); ++i) {
@@ -827,7 +880,10 @@ const CommandSpec& RecoveryBenchCommand() {
            .InRange(1, 1e6),
        FlagSpec::String("binary", "FILE", kDefaults.binary,
                         "the spindle binary to run as rm and nm"),
-       FlagSpec::String("json", "FILE", "", "also write the runs as JSON here")},
+       FlagSpec::String("json", "FILE", "", "also write the runs as JSON here"),
+       FlagSpec::String("store", "KIND", kDefaults.store,
+                        "rocksdb, or zk: the ZooKeeper store in ZKRMStateStore's layout"),
+       FlagSpec::String("zk-address", "HOST:PORT", "", "the ZooKeeper server(s) of --store zk")},
       "exit status: 0, or 1 if a run failed or lost something"};
   return kSpec;
 }
@@ -845,6 +901,8 @@ int RecoveryBenchMain(const CommandLine& flags) {
   options.keep = flags.GetBool("keep");
   options.skip_restart = flags.GetBool("no-restart");
   options.binary = flags.GetString("binary");
+  options.store = flags.GetString("store");
+  options.zk_address = flags.GetString("zk-address");
   auto runs = RunRecoveryBench(options);
   if (!runs.ok()) {
     return ReportFailure(kName, runs.status().WithContext("FAILED"));

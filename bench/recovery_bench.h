@@ -1,7 +1,12 @@
 // `spindle bench recovery`: RM restart without loss (BENCHMARKS.md,
 // "recovery"). For each store size M:
 //
-//  1. fill: a fresh RocksDB state store in a directory of its own gets M
+// The store is the embedded RocksDB store (--store rocksdb, the default) or
+// the ZooKeeper store in ZKRMStateStore's layout (--store zk, on the server
+// --zk-address names, under a parent znode of its own that is formatted
+// afterwards unless --keep).
+//
+//  1. fill: a fresh state store (a directory, or a parent znode) gets M
 //     applications in mixed states (finished, failed with two attempts,
 //     killed, and a share still running with an AM container), written with
 //     the RM's own record encoders (rm/recovery) in large batches. Not a
@@ -49,10 +54,14 @@ struct RecoveryBenchOptions {
   std::string binary = "/proc/self/exe";
   // Bound on every wait in phase 3. Default: 120 s.
   int timeout_seconds = 120;
+  // "rocksdb" or "zk". Default: rocksdb.
+  std::string store = "rocksdb";
+  // The ZooKeeper server(s) of --store zk ("host:port[,...]"). Required then.
+  std::string zk_address;
 };
 
 struct ReloadTimes {
-  double store_mb = 0;  // the store directory before the open
+  double store_mb = 0;  // the store directory before the open (zk: the records' bytes)
   double open_seconds = 0, load_seconds = 0, decode_seconds = 0, recover_seconds = 0;
   double total_seconds = 0;  // the sum
 };

@@ -53,10 +53,10 @@ Status RmDaemon::FormatStateStore(const rm::Configuration& conf) {
   RETURN_NOT_OK(rm::PrepareStoreDirectory(config));
   Status formatted = store->Format();
   if (!formatted.ok()) {
-    return Status::IoError("cannot format the state store at " + config.store.path + ": " +
+    return Status::IoError("cannot format " + rm::StoreDescription(config) + ": " +
                            formatted.message());
   }
-  LOG(INFO) << "state store at " << config.store.path << " formatted";
+  LOG(INFO) << rm::StoreDescription(config) << " formatted";
   return Status::OK();
 }
 

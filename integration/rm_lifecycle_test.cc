@@ -22,15 +22,18 @@
 #include "integration/cell_support.h"
 #include "integration/wait_for.h"
 #include "nm_shim/agent/token_verifier.h"
+#include "persist/zk/zk_session.h"
 #include "rm/security/credentials.h"
 #include "rm/security/token_identifiers.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
 #include "tests/support/http_get.h"
+#include "tests/support/mini_zookeeper.h"
 #include "wire/ipc/rpc_client.h"
 #include "wire/ipc/rpc_server.h"
 #include "yarn_security_token.pb.h"
 #include "yarn_server_common_service_protos.pb.h"
+#include "yarn_server_resourcemanager_recovery.pb.h"
 #include "yarn_server_resourcemanager_service_protos.pb.h"
 #include "yarn_service_protos.pb.h"
 
@@ -1291,6 +1294,129 @@ TEST_F(RmRestartTest, ApplicationsAndIdsSurviveAndACorruptStoreIsRefused) {
   daemon_ = std::move(daemon).value();
   ASSERT_TRUE(daemon_->Start().ok());
   EXPECT_TRUE(daemon_->apps().ListApps().empty());
+}
+
+// RM restart on the ZooKeeper store (ZKRMStateStore's znode layout) of a
+// real ZooKeeper server (tests/support/mini_zookeeper.h): the same
+// work-preserving restart as on RocksDB, and the tree a Java RM would read.
+// Skipped only when the zookeeper package is not installed.
+class RmZkRestartTest : public RmRestartTest {
+ protected:
+  static void TearDownTestSuite() {
+    server_.reset();
+    if (!server_dir_.empty()) std::filesystem::remove_all(server_dir_);
+    server_dir_.clear();
+  }
+
+  void SetUp() override {
+    const std::string missing = spindle::testing::MiniZooKeeper::MissingComponent();
+    if (!missing.empty()) GTEST_SKIP() << "ZooKeeper server not installed: " << missing;
+    if (server_ == nullptr) {
+      char dir[] = "/tmp/spindle-zk-XXXXXX";
+      ASSERT_NE(mkdtemp(dir), nullptr);
+      server_dir_ = dir;
+      spindle::testing::MiniZooKeeperOptions options;
+      options.work_dir = server_dir_;
+      auto started = spindle::testing::MiniZooKeeper::Start(options);
+      ASSERT_TRUE(started.ok()) << started.status().ToString();
+      server_ = std::move(started).value();
+    }
+    RmRestartTest::SetUp();
+  }
+
+  void Configure(rm::Configuration* conf) override {
+    RmRestartTest::Configure(conf);
+    conf->Set("yarn.resourcemanager.store.class",
+              "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore");
+    conf->Set("hadoop.zk.address", server_->connect_string());
+    conf->Set("yarn.resourcemanager.zk-state-store.parent-path",
+              std::string("/") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    conf->Set("hadoop.zk.num-retries", "20");
+    conf->Set("hadoop.zk.retry-interval-ms", "200");
+  }
+
+  std::string Root() const {
+    return std::string("/") + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+           "/ZKRMStateRoot";
+  }
+
+  static inline std::unique_ptr<spindle::testing::MiniZooKeeper> server_;
+  static inline std::string server_dir_;
+};
+
+TEST_F(RmZkRestartTest, ARunningApplicationIsRecoveredFromZooKeeper) {
+  Am am;
+  rm::ApplicationId app;
+  std::vector<y::ContainerProto> tasks;
+  rm::ContainerId am_container;
+  RunThenRestart(&am, &app, &tasks, &am_container);
+  // The AM asks for the one still outstanding; a released task makes room.
+  std::vector<y::ContainerProto> after;
+  ASSERT_TRUE(Allocate(&am, Ask(1, 2048, 1), &after).ok());
+  ReleaseOne(&am, tasks[0], &after);
+  for (const auto& c : Drain(&am, 500ms)) after.push_back(c);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_EQ(rm::FromProto(after[0].id()).epoch(), 1) << "the restart bumped the epoch";
+
+  // What a Java RM would read: the app and its attempt in Hadoop's tree,
+  // EpochNode holding the epoch of the next start.
+  zk::ZkSessionOptions options;
+  options.connect_string = server_->connect_string();
+  auto session = zk::ZkSession::Open(options);
+  ASSERT_TRUE(session.ok()) << session.status().ToString();
+  const std::string app_node = Root() + "/RMAppRoot/" + app.ToString();
+  auto attempts = (*session)->Children(app_node);
+  ASSERT_TRUE(attempts.ok()) << attempts.status().ToString();
+  EXPECT_EQ(*attempts, std::vector<std::string>{am_container.attempt.ToString()});
+  y::ApplicationStateDataProto stored;
+  ASSERT_TRUE(stored.ParseFromString((*session)->Get(app_node)->data));
+  EXPECT_EQ(stored.user(), "alice");
+  y::EpochProto epoch;
+  ASSERT_TRUE(epoch.ParseFromString((*session)->Get(Root() + "/EpochNode")->data));
+  EXPECT_EQ(epoch.epoch(), 2);
+  y::AMRMTokenSecretManagerStateProto amrm;
+  ASSERT_TRUE(amrm.ParseFromString((*session)->Get(Root() + "/AMRMTokenSecretManagerRoot")->data));
+  EXPECT_TRUE(amrm.has_current_master_key());
+
+  // --format-state-store empties it.
+  daemon_->Stop();
+  daemon_.reset();
+  ASSERT_TRUE(RmDaemon::FormatStateStore(conf_).ok());
+  EXPECT_FALSE((*session)->Exists(Root())->has_value());
+}
+
+TEST_F(RmZkRestartTest, AStoreWithoutSpindlesOwnRecordsIsResumedWithTheNextEpoch) {
+  RegisterNode();
+  Heartbeat({});
+  const rm::ApplicationId app = Submit();
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
+  daemon_->Stop();
+  daemon_.reset();
+  // What a Java RM leaves: Hadoop's tree only (no cluster timestamp, no app
+  // id counter, no nodes), EpochNode holding the epoch of its next start.
+  zk::ZkSessionOptions options;
+  options.connect_string = server_->connect_string();
+  auto session = zk::ZkSession::Open(options);
+  ASSERT_TRUE(session.ok()) << session.status().ToString();
+  const std::string spindle_root = std::string("/") +
+                                   ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                                   "/SpindleRoot/Cluster";
+  auto fields = (*session)->Children(spindle_root);
+  ASSERT_TRUE(fields.ok());
+  for (const std::string& field : *fields) {
+    ASSERT_TRUE((*session)->Delete(spindle_root + "/" + field).ok());
+  }
+  y::EpochProto epoch;
+  ASSERT_TRUE(epoch.ParseFromString((*session)->Get(Root() + "/EpochNode")->data));
+  ASSERT_EQ(epoch.epoch(), 1);
+
+  auto daemon = RmDaemon::Create(conf_);
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  daemon_ = std::move(daemon).value();
+  ASSERT_TRUE(daemon_->Start().ok());
+  EXPECT_TRUE(daemon_->apps().GetApp(app).ok()) << "the stored application is recovered";
+  ASSERT_TRUE(epoch.ParseFromString((*session)->Get(Root() + "/EpochNode")->data));
+  EXPECT_EQ(epoch.epoch(), 2) << "this run took epoch 1, as a Java RM would have";
 }
 
 // Preemption end to end over the wire (issue 18): queues a and b share the

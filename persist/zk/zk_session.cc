@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 #include <zookeeper/zookeeper.h>
 
+#include <algorithm>
 #include <cstring>
 #include <future>
 #include <map>
@@ -164,6 +165,45 @@ const char* OpName(ZkOp::Kind kind) {
   }
   return "?";
 }
+
+// The outstanding requests of one pipelined read (GetMany, ChildrenMany).
+// Completions run on the client's completion thread: they store their
+// result and count down, nothing more.
+class Pipeline {
+ public:
+  explicit Pipeline(size_t window) : window_(window == 0 ? 1 : window) {}
+  void WaitForRoom() {
+    MutexLock lock(&mu_);
+    while (outstanding_ >= window_) changed_.Wait(&mu_);
+    ++outstanding_;
+  }
+  // A request that was not sent after all.
+  void Unsent() { Finished(); }
+  void Finished() {
+    {
+      MutexLock lock(&mu_);
+      --outstanding_;
+    }
+    changed_.SignalAll();
+  }
+  void WaitForAll() {
+    MutexLock lock(&mu_);
+    while (outstanding_ > 0) changed_.Wait(&mu_);
+  }
+
+ private:
+  const size_t window_;
+  Mutex mu_;
+  CondVar changed_;
+  size_t outstanding_ GUARDED_BY(mu_) = 0;
+};
+
+template <typename T>
+struct PipelinedRequest {
+  Pipeline* pipeline;
+  Result<T>* out;
+  const std::string* path;
+};
 
 // The longest sequential suffix ZooKeeper appends ("%010d").
 constexpr size_t kSequenceSuffix = 16;
@@ -425,6 +465,81 @@ Result<std::vector<std::string>> ZkSession::Children(const std::string& path, Wa
   return names;
 }
 
+std::vector<Result<ZkNode>> ZkSession::GetMany(const std::vector<std::string>& paths,
+                                               size_t window) {
+  std::vector<Result<ZkNode>> results(paths.size(), Status::Internal("not read"));
+  if (Status callable = CheckCallable(); !callable.ok()) {
+    std::fill(results.begin(), results.end(), callable);
+    return results;
+  }
+  using Request = PipelinedRequest<ZkNode>;
+  std::vector<Request> requests(paths.size());
+  Pipeline pipeline(window);
+  for (size_t i = 0; i < paths.size(); ++i) {
+    requests[i] = Request{&pipeline, &results[i], &paths[i]};
+    pipeline.WaitForRoom();
+    const int rc = zoo_aget(
+        handle_, paths[i].c_str(), 0,
+        [](int completion_rc, const char* value, int value_len, const Stat* stat,
+           const void* data) {
+          const auto* request = static_cast<const Request*>(data);
+          if (completion_rc == ZOK) {
+            ZkNode node;
+            if (value != nullptr && value_len > 0) node.data.assign(value, value_len);
+            if (stat != nullptr) node.stat = FromC(*stat);
+            *request->out = std::move(node);
+          } else {
+            *request->out = ZkStatus(completion_rc, "get " + *request->path);
+          }
+          request->pipeline->Finished();
+        },
+        &requests[i]);
+    if (rc != ZOK) {
+      results[i] = ZkStatus(rc, "get " + paths[i]);
+      pipeline.Unsent();
+    }
+  }
+  pipeline.WaitForAll();
+  return results;
+}
+
+std::vector<Result<std::vector<std::string>>> ZkSession::ChildrenMany(
+    const std::vector<std::string>& paths, size_t window) {
+  using Names = std::vector<std::string>;
+  std::vector<Result<Names>> results(paths.size(), Status::Internal("not read"));
+  if (Status callable = CheckCallable(); !callable.ok()) {
+    std::fill(results.begin(), results.end(), callable);
+    return results;
+  }
+  using Request = PipelinedRequest<Names>;
+  std::vector<Request> requests(paths.size());
+  Pipeline pipeline(window);
+  for (size_t i = 0; i < paths.size(); ++i) {
+    requests[i] = Request{&pipeline, &results[i], &paths[i]};
+    pipeline.WaitForRoom();
+    const int rc = zoo_aget_children(
+        handle_, paths[i].c_str(), 0,
+        [](int completion_rc, const String_vector* strings, const void* data) {
+          const auto* request = static_cast<const Request*>(data);
+          if (completion_rc == ZOK) {
+            Names names;
+            if (strings != nullptr) names.assign(strings->data, strings->data + strings->count);
+            *request->out = std::move(names);
+          } else {
+            *request->out = ZkStatus(completion_rc, "children of " + *request->path);
+          }
+          request->pipeline->Finished();
+        },
+        &requests[i]);
+    if (rc != ZOK) {
+      results[i] = ZkStatus(rc, "children of " + paths[i]);
+      pipeline.Unsent();
+    }
+  }
+  pipeline.WaitForAll();
+  return results;
+}
+
 Result<std::vector<ZkOpResult>> ZkSession::Multi(const std::vector<ZkOp>& ops) {
   RETURN_NOT_OK(CheckCallable());
   if (ops.empty()) return std::vector<ZkOpResult>();
@@ -443,13 +558,14 @@ Result<std::vector<ZkOpResult>> ZkSession::Multi(const std::vector<ZkOp>& ops) {
       case ZkOp::Kind::kCreate:
         acls[i] = std::make_unique<CAcl>(op.acl);
         created[i].assign(op.path.size() + kSequenceSuffix + 1, '\0');
-        zoo_create_op_init(&c_ops[i], op.path.c_str(), op.data.data(),
-                           static_cast<int>(op.data.size()), acls[i]->get(), CMode(op.mode),
-                           created[i].data(), static_cast<int>(created[i].size()));
+        zoo_create_op_init(&c_ops[i], op.path.c_str(), op.null_data ? nullptr : op.data.data(),
+                           op.null_data ? -1 : static_cast<int>(op.data.size()), acls[i]->get(),
+                           CMode(op.mode), created[i].data(), static_cast<int>(created[i].size()));
         break;
       case ZkOp::Kind::kSetData:
-        zoo_set_op_init(&c_ops[i], op.path.c_str(), op.data.data(),
-                        static_cast<int>(op.data.size()), op.version, &stats[i]);
+        zoo_set_op_init(&c_ops[i], op.path.c_str(), op.null_data ? nullptr : op.data.data(),
+                        op.null_data ? -1 : static_cast<int>(op.data.size()), op.version,
+                        &stats[i]);
         break;
       case ZkOp::Kind::kDelete:
         zoo_delete_op_init(&c_ops[i], op.path.c_str(), op.version);

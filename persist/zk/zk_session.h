@@ -130,6 +130,14 @@ class ZkSession {
   // The children's names (not paths), in the server's order. NoNode.
   // `watch` fires when a child is added or removed, or the node deleted.
   Result<std::vector<std::string>> Children(const std::string& path, WatchCallback watch = nullptr);
+  // Reads of many nodes, pipelined: the requests go out without waiting for
+  // answers (at most `window` outstanding), so N reads cost about one round
+  // trip plus the server's work instead of N round trips. One result per
+  // path, in order, each as Get / Children would return it (a node whose
+  // data is null reads as empty). No watches.
+  std::vector<Result<ZkNode>> GetMany(const std::vector<std::string>& paths, size_t window = 4000);
+  std::vector<Result<std::vector<std::string>>> ChildrenMany(const std::vector<std::string>& paths,
+                                                             size_t window = 4000);
   // Applies all of `ops` atomically, or none: on failure the Status is the
   // first failing op's error, its message naming the op ("op 2 of 3: delete
   // /a"). One result per op on success.

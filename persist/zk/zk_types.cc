@@ -40,4 +40,16 @@ ZkOp ZkOp::Delete(std::string path, int32_t version) {
   return op;
 }
 
+ZkOp ZkOp::CreateWithoutData(std::string path, std::vector<ZkAcl> acl, CreateMode mode) {
+  ZkOp op = Create(std::move(path), {}, std::move(acl), mode);
+  op.null_data = true;
+  return op;
+}
+
+ZkOp ZkOp::SetNoData(std::string path, int32_t version) {
+  ZkOp op = SetData(std::move(path), {}, version);
+  op.null_data = true;
+  return op;
+}
+
 }  // namespace spindle::zk

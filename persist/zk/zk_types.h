@@ -72,6 +72,12 @@ struct ZkOp {
                      CreateMode mode = CreateMode::kPersistent);
   static ZkOp SetData(std::string path, std::string data, int32_t version = kAnyVersion);
   static ZkOp Delete(std::string path, int32_t version = kAnyVersion);
+  // A create or set whose data is null rather than empty: Java readers see
+  // null (getData returns null) for such a node, as for the nodes Hadoop
+  // creates without data, and byte[0] for an empty one.
+  static ZkOp CreateWithoutData(std::string path, std::vector<ZkAcl> acl,
+                                CreateMode mode = CreateMode::kPersistent);
+  static ZkOp SetNoData(std::string path, int32_t version = kAnyVersion);
 
   Kind kind;
   std::string path;
@@ -79,6 +85,7 @@ struct ZkOp {
   std::vector<ZkAcl> acl;
   CreateMode mode = CreateMode::kPersistent;
   int32_t version = kAnyVersion;
+  bool null_data = false;  // kCreate, kSetData: null instead of `data`
 };
 
 // What each op of a committed multi produced.

@@ -5,6 +5,7 @@
 #include <chrono>
 
 #include "rm/core/label_expression.h"
+#include "rm/recovery/store_fenced.h"
 
 namespace spindle::rm {
 
@@ -86,13 +87,15 @@ Status ActiveServices::OpenAndRecover(RecoveredRmState* recovered) {
   persist::StoreBatch batch;
   batch.SetClusterValue(persist::ClusterField::kClusterTimestamp,
                         recovered->cluster_timestamp.value_or(start_ms_));
-  batch.SetClusterValue(persist::ClusterField::kEpoch,
-                        recovered->cluster_timestamp.has_value() ? recovered->epoch + 1 : 0);
+  // A store another RM ran on (a Java RM's ZooKeeper tree has an epoch but
+  // no cluster timestamp) is resumed too: its epoch goes on.
+  const bool resumed = recovered->cluster_timestamp.has_value() || recovered->epoch_stored;
+  batch.SetClusterValue(persist::ClusterField::kEpoch, resumed ? recovered->epoch + 1 : 0);
   Status saved = store->Apply(batch);
+  if (IsStoreFenced(saved)) return saved.WithContext("cannot write " + where + ": ");
   if (!saved.ok()) return Status::IoError("cannot write " + where + ": " + saved.message());
-  if (!recovered->cluster_timestamp.has_value()) {
-    recovered->cluster_timestamp = start_ms_;
-  } else {
+  if (!recovered->cluster_timestamp.has_value()) recovered->cluster_timestamp = start_ms_;
+  if (resumed) {
     ++recovered->epoch;
     LOG(INFO) << "recovering from " << where << ": " << recovered->apps.size() << " applications, "
               << recovered->nodes.size() << " nodes, epoch " << recovered->epoch;

@@ -66,9 +66,7 @@ Result<std::unique_ptr<ResourceManager>> ResourceManager::Create(Configuration c
   const RecoveryConfig& recovery = rm->settings_.recovery;
   if (recovery.recovery_enabled) {
     if (std::unique_ptr<persist::StateStore> store = MakeStateStore(recovery); store != nullptr) {
-      rm->store_where_ = recovery.kind == StoreKind::kRocksDb
-                             ? "the state store at " + recovery.store.path
-                             : "the state store";
+      rm->store_where_ = StoreDescription(recovery);
       std::function<void()> exit = rm->options_.on_fatal_store_failure;
       if (!exit) exit = [] {};
       rm->store_ = std::make_unique<StoreFailureGuard>(std::move(store), rm->store_where_,

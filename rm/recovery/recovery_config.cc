@@ -10,6 +10,7 @@
 #include "persist/memory_state_store.h"
 #include "persist/rocksdb_state_store.h"
 #include "rm/config/hadoop_line.h"
+#include "rm/recovery/zk/zk_store_config.h"
 
 namespace spindle::rm {
 
@@ -34,11 +35,14 @@ Result<RecoveryConfig> RecoveryConfig::FromConfiguration(const Configuration& co
     config.kind = StoreKind::kMemory;
   } else if (store_class == "null" || EndsWith(store_class, ".NullRMStateStore")) {
     config.kind = StoreKind::kNone;
+  } else if (store_class == "zookeeper" || EndsWith(store_class, ".ZKRMStateStore")) {
+    config.kind = StoreKind::kZooKeeper;
   } else {
     return Status::InvalidArgument(
         conf.SourceOf(kStoreClassKey) + ": " + kStoreClassKey + " = '" + store_class +
         "' is not a state store Spindle has; use rocksdb (or LeveldbRMStateStore), memory "
-        "(MemoryRMStateStore) or null (NullRMStateStore)");
+        "(MemoryRMStateStore), null (NullRMStateStore) or "
+        "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore");
   }
   // The leveldb key always has a value: the line's shipped default.
   config.store.path =
@@ -61,6 +65,17 @@ Result<RecoveryConfig> RecoveryConfig::FromConfiguration(const Configuration& co
         fail_fast ? StoreFailureAction::kExit : StoreFailureAction::kRefuseWrites;
   } else {
     config.on_store_failure = StoreFailureAction::kExit;
+  }
+  if (config.kind == StoreKind::kZooKeeper) {
+    // Without recovery the RM never builds the store (as Hadoop), so only a
+    // recovering RM refuses bad ZooKeeper settings; `--format-state-store`
+    // then reports them when it connects.
+    auto zk = ZkStoreOptionsFromConfiguration(conf);
+    if (zk.ok()) {
+      config.zk = std::move(zk).value();
+    } else if (config.recovery_enabled) {
+      return zk.status();
+    }
   }
   if (config.kind == StoreKind::kRocksDb) {
     Status valid = config.store.Validate();
@@ -89,6 +104,20 @@ Status PrepareStoreDirectory(const RecoveryConfig& config) {
   return Status::OK();
 }
 
+std::string StoreDescription(const RecoveryConfig& config) {
+  switch (config.kind) {
+    case StoreKind::kRocksDb:
+      return "the state store at " + config.store.path;
+    case StoreKind::kZooKeeper:
+      return "the ZooKeeper state store at " + config.zk.connect_string +
+             zkstore::ZkStoreLayout(config.zk.parent_path, 0, 0).root();
+    case StoreKind::kMemory:
+    case StoreKind::kNone:
+      break;
+  }
+  return "the state store";
+}
+
 std::unique_ptr<persist::StateStore> MakeStateStore(const RecoveryConfig& config) {
   switch (config.kind) {
     case StoreKind::kNone:
@@ -97,6 +126,8 @@ std::unique_ptr<persist::StateStore> MakeStateStore(const RecoveryConfig& config
       return std::make_unique<persist::MemoryStateStore>();
     case StoreKind::kRocksDb:
       return std::make_unique<persist::RocksDbStateStore>(config.store);
+    case StoreKind::kZooKeeper:
+      return std::make_unique<ZkRmStateStore>(config.zk);
   }
   return nullptr;
 }

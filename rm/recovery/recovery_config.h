@@ -8,8 +8,9 @@
 //       store (Spindle; Hadoop's default, FileSystemRMStateStore, is refused). Accepted: "rocksdb"
 //       or Hadoop's LeveldbRMStateStore (both the embedded RocksDB store), "memory" or
 //       MemoryRMStateStore (process memory: nothing survives the process), "null" or
-//       NullRMStateStore (nothing stored, nothing recovered). Others (ZKRMStateStore,
-//       FileSystemRMStateStore) are refused by name.
+//       NullRMStateStore (nothing stored, nothing recovered), ZKRMStateStore (ZooKeeper in
+//       Hadoop's znode layout, rm/recovery/zk/; its settings: zk/zk_store_config.h).
+//       FileSystemRMStateStore is refused by name.
 //   spindle.store.path                          the RocksDB directory; else
 //       yarn.resourcemanager.leveldb-state-store.path, whose shipped default
 //       is ${hadoop.tmp.dir}/yarn/system/rmstore, hadoop.tmp.dir defaulting to
@@ -37,16 +38,19 @@
 #include "persist/state_store_options.h"
 #include "rm/config/configuration.h"
 #include "rm/recovery/store_failure_guard.h"
+#include "rm/recovery/zk/zk_rm_state_store.h"
 
 namespace spindle::rm {
 
-enum class StoreKind { kNone, kMemory, kRocksDb };
+enum class StoreKind { kNone, kMemory, kRocksDb, kZooKeeper };
 
 struct RecoveryConfig {
   bool recovery_enabled = false;
   StoreKind kind = StoreKind::kRocksDb;
   // For kRocksDb.
   persist::StateStoreOptions store;
+  // For kZooKeeper.
+  ZkStoreOptions zk;
   Duration scheduling_wait = std::chrono::milliseconds(10000);
   StoreFailureAction on_store_failure = StoreFailureAction::kRefuseWrites;
 
@@ -59,6 +63,10 @@ struct RecoveryConfig {
 // can be opened or formatted where nothing exists yet. OK for other kinds.
 // IoError naming the path and the reason.
 Status PrepareStoreDirectory(const RecoveryConfig& config);
+
+// Where the store is, for messages: "the state store at <dir>", "the
+// ZooKeeper state store at <quorum>/<parent>/ZKRMStateRoot", ...
+std::string StoreDescription(const RecoveryConfig& config);
 
 // The store the configuration names, not yet open; nullptr for kNone.
 std::unique_ptr<persist::StateStore> MakeStateStore(const RecoveryConfig& config);

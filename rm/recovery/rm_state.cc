@@ -86,6 +86,7 @@ Result<RecoveredRmState> DecodeRmState(const persist::LoadedState& loaded) {
   }
   if (auto it = loaded.cluster.find(ClusterField::kEpoch); it != loaded.cluster.end()) {
     state.epoch = it->second;
+    state.epoch_stored = true;
   }
   if (auto it = loaded.cluster.find(ClusterField::kQueueConfigVersion);
       it != loaded.cluster.end()) {

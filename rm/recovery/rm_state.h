@@ -33,6 +33,9 @@ struct RecoveredRmState {
   std::optional<int64_t> cluster_timestamp;
   // The last epoch a run started with (0 if none was stored).
   int64_t epoch = 0;
+  // Whether the store held an epoch. A store a Java RM wrote (ZooKeeper's
+  // EpochNode) has one but no cluster timestamp: its next run still bumps it.
+  bool epoch_stored = false;
   // Application sequence numbers reserved so far.
   int32_t last_app_id = 0;
   // Every stored application with its attempts (in attempt order).

@@ -531,10 +531,12 @@ TEST(DoctorTest, UnknownKeysAreReported) {
 
 TEST(DoctorTest, AStoreSpindleLacksIsReportedOnce) {
   ConfDir dir;
-  dir.Write("yarn-site.xml",
-            Xml(With(Hadoop33Defaults(),
-                     {{"yarn.resourcemanager.store.class",
-                       "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore"}})));
+  dir.Write(
+      "yarn-site.xml",
+      Xml(With(
+          Hadoop33Defaults(),
+          {{"yarn.resourcemanager.store.class",
+            "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore"}})));
   const DoctorReport report = ExamineConfiguration({dir.path(), false, ""});
   EXPECT_EQ(report.Count(DoctorSeverity::kBlocker), 1);
   ExpectFindings(report, {{"yarn.resourcemanager.store.class", DoctorSeverity::kBlocker,

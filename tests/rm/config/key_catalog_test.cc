@@ -114,8 +114,10 @@ TEST(KeyCatalogTest, ValuesSpindleHonours) {
   EXPECT_TRUE(ValueMatches(
       *store, "org.apache.hadoop.yarn.server.resourcemanager.recovery.LeveldbRMStateStore"));
   EXPECT_TRUE(ValueMatches(*store, "rocksdb"));
-  EXPECT_FALSE(ValueMatches(
+  EXPECT_TRUE(ValueMatches(
       *store, "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore"));
+  EXPECT_FALSE(ValueMatches(
+      *store, "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore"));
   EXPECT_TRUE(store->refuses_start);
 
   const KeySpec* lifetime =

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -45,6 +46,100 @@ TEST(RecoveryConfigTest, HadoopsFileSystemStoreIsRefusedByName) {
   conf.Set("yarn.resourcemanager.store.class",
            "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
   EXPECT_FALSE(RecoveryConfig::FromConfiguration(conf).ok());
+}
+
+constexpr char kZkStore[] = "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore";
+
+Configuration ZkConf(const char* line) {
+  Configuration conf;
+  conf.Set(kHadoopLineKey, line);
+  conf.Set("yarn.resourcemanager.recovery.enabled", "true");
+  conf.Set("yarn.resourcemanager.store.class", kZkStore);
+  return conf;
+}
+
+TEST(RecoveryConfigTest, ZkStoreWithoutAnAddressRefusesNamingTheLinesKey) {
+  auto refused = RecoveryConfig::FromConfiguration(ZkConf("3.3"));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("hadoop.zk.address"), std::string::npos)
+      << refused.status().ToString();
+  refused = RecoveryConfig::FromConfiguration(ZkConf("2.6"));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("yarn.resourcemanager.zk-address"), std::string::npos);
+  EXPECT_EQ(refused.status().message().find("hadoop.zk.address"), std::string::npos);
+  // Without recovery the store is never built: no refusal (as Hadoop).
+  Configuration off = ZkConf("3.3");
+  off.Set("yarn.resourcemanager.recovery.enabled", "false");
+  EXPECT_TRUE(RecoveryConfig::FromConfiguration(off).ok());
+}
+
+TEST(RecoveryConfigTest, ZkStoreSettingsFollowTheLine) {
+  // 2.6: the yarn.resourcemanager.zk-* keys; hadoop.zk.* means nothing.
+  Configuration old_line = ZkConf("2.6");
+  old_line.Set("yarn.resourcemanager.zk-address", "zk1:2181,zk2:2181");
+  old_line.Set("hadoop.zk.address", "ignored:1");
+  old_line.Set("yarn.resourcemanager.zk-timeout-ms", "2000");
+  old_line.Set("yarn.resourcemanager.zk-num-retries", "4");
+  old_line.Set("yarn.resourcemanager.ha.enabled", "true");
+  old_line.Set("yarn.resourcemanager.zk-appid-node.split-index", "2");
+  auto config = RecoveryConfig::FromConfiguration(old_line);
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->kind, StoreKind::kZooKeeper);
+  EXPECT_EQ(config->zk.connect_string, "zk1:2181,zk2:2181");
+  EXPECT_EQ(config->zk.session_timeout, std::chrono::milliseconds(2000));
+  EXPECT_EQ(config->zk.num_retries, 4);
+  // 2.x with HA: timeout / retries between tries.
+  EXPECT_EQ(config->zk.retry_interval, std::chrono::milliseconds(500));
+  EXPECT_TRUE(config->zk.ha_enabled);
+  EXPECT_FALSE(config->zk.hadoop3);
+  EXPECT_EQ(config->zk.version, (zkstore::StoreVersion{1, 2}));
+  EXPECT_EQ(config->zk.app_split_index, 0) << "2.6 has no split index";
+  EXPECT_EQ(config->zk.parent_path, "/rmstore");
+  EXPECT_EQ(config->zk.acl, std::vector<zk::ZkAcl>{zk::WorldAnyone()});
+  EXPECT_EQ(StoreDescription(*config),
+            "the ZooKeeper state store at zk1:2181,zk2:2181/rmstore/ZKRMStateRoot");
+
+  // 3.3: hadoop.zk.*, falling back to the deprecated names.
+  Configuration new_line = ZkConf("3.3");
+  new_line.Set("yarn.resourcemanager.zk-address", "old:2181");
+  new_line.Set("yarn.resourcemanager.zk-retry-interval-ms", "250");
+  new_line.Set("hadoop.zk.acl", "world:anyone:rwa,digest:rm:abc=:rwcda");
+  new_line.Set("hadoop.zk.auth", "digest:rm:secret");
+  new_line.Set("yarn.resourcemanager.zk-state-store.parent-path", "/yarn/store");
+  new_line.Set("yarn.resourcemanager.zk-appid-node.split-index", "2");
+  new_line.Set("yarn.resourcemanager.zk-delegation-token-node.split-index", "9");
+  new_line.Set("yarn.resourcemanager.ha.enabled", "true");
+  new_line.Set("yarn.resourcemanager.ha.id", "rm2");
+  new_line.Set("yarn.resourcemanager.address.rm2", "rm2host:8032");
+  config = RecoveryConfig::FromConfiguration(new_line);
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->zk.connect_string, "old:2181");
+  EXPECT_EQ(config->zk.retry_interval, std::chrono::milliseconds(250));
+  EXPECT_EQ(config->zk.acl.size(), 2u);
+  EXPECT_EQ(config->zk.acl[1].id, "rm:abc=");
+  ASSERT_EQ(config->zk.auths.size(), 1u);
+  EXPECT_EQ(config->zk.auths[0].auth, "rm:secret");
+  EXPECT_EQ(config->zk.parent_path, "/yarn/store");
+  EXPECT_EQ(config->zk.app_split_index, 2);
+  EXPECT_EQ(config->zk.token_split_index, 0) << "out of 0..4: read as 0, as 3.3";
+  EXPECT_EQ(config->zk.fencing_user, "rm2host:8032");
+  EXPECT_EQ(config->zk.version, (zkstore::StoreVersion{1, 5}));
+  new_line.Set("hadoop.zk.address", "new:2181");
+  EXPECT_EQ(RecoveryConfig::FromConfiguration(new_line)->zk.connect_string, "new:2181");
+
+  // The acl through a file ("@" indirection) and a bad acl naming its key.
+  const fs::path dir = fs::temp_directory_path() / ("zk_conf_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  { std::ofstream(dir / "acl") << "  sasl:rm:cdrwa \n"; }
+  new_line.Set("hadoop.zk.acl", "@" + (dir / "acl").string());
+  config = RecoveryConfig::FromConfiguration(new_line);
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->zk.acl, (std::vector<zk::ZkAcl>{{zk::kPermAll, "sasl", "rm"}}));
+  fs::remove_all(dir);
+  new_line.Set("hadoop.zk.acl", "world:anyone:rwxyz");
+  auto bad = RecoveryConfig::FromConfiguration(new_line);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("hadoop.zk.acl"), std::string::npos);
 }
 
 TEST(RecoveryConfigTest, PrepareCreatesParentsAndAPrivateStoreDirectory) {

@@ -37,11 +37,9 @@ constexpr char kCapacityScheduler[] =
 constexpr char kFileSystemStore[] =
     "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore";
 constexpr char kNoKerberos[] = "used only with Kerberos, which Spindle does not implement";
-constexpr char kNoHa[] =
-    "ResourceManager HA is not implemented (see yarn.resourcemanager.ha.enabled): Spindle does "
-    "not read it";
+constexpr char kNoHa[] = "Spindle's HA (see yarn.resourcemanager.ha.enabled) does not read it";
 constexpr char kNoZooKeeper[] =
-    "Spindle uses no ZooKeeper (no ZKRMStateStore, no leader election): it does not read it";
+    "Spindle's ZooKeeper client (the embedded elector; no ZKRMStateStore yet) does not read it";
 constexpr char kNoLabels[] =
     "per-label queue capacities and label expressions of queues are not applied (cluster labels "
     "and node partitions are; labels are kept in the RM's state store)";
@@ -746,13 +744,12 @@ const KeySpec kCatalog[] = {
      false,
      "queues are not created on submission: an application to an unknown queue is refused"},
     // ---- features Spindle lacks ----
-    {"yarn.resourcemanager.ha.enabled", kUnsupported, kRm, kBool, "false", All("false"),
-     "read, and the HA configuration checked as Hadoop's HAUtil checks it (rm-ids, this RM's id, "
-     "per-id addresses, cluster-id); this RM binds its own rm-id's addresses",
-     "false", kBlocker, false,
-     "leader election and the standby state are not implemented yet: Spindle runs as one active "
-     "RM on its rm-id's addresses; clients and NodeManagers configured with several rm-ids fail "
-     "over to RMs that are not there"},
+    {"yarn.resourcemanager.ha.enabled", kHonoured, kRm, kBool, "false", All("false"),
+     "HA, as Hadoop's RM: the configuration checked as HAUtil checks it (rm-ids, this RM's id, "
+     "per-id addresses, cluster-id), this RM binds its own rm-id's addresses and starts standby "
+     "(every RPC port answers StandbyException); the embedded elector (automatic failover, "
+     "the default) makes one RM of the pair active through ZooKeeper as ActiveStandbyElector "
+     "does, so a Java RM of the same cluster-id takes part in the same election"},
     {"yarn.resourcemanager.ha.rm-ids", kHonoured, kRm, kText, "", All(nullptr),
      "the RMs of the HA pair (at least two, as Hadoop requires)"},
     {"yarn.resourcemanager.ha.id", kHonoured, kRm, kText, "", All(nullptr),
@@ -795,34 +792,67 @@ const KeySpec kCatalog[] = {
     {"yarn.resourcemanager.webapp.https.address.<rm-id>", kIgnored, kNone, kHostPort, nullptr,
      kNoHadoopKey, "no HTTPS port is opened", nullptr, kNote},
     {"yarn.resourcemanager.zk-address",
-     kIgnored,
-     kNone,
+     kHonoured,
+     kRm,
      kText,
-     nullptr,
+     "",
      {"", "", nullptr},
-     kNoZooKeeper,
-     nullptr,
-     kNote},
+     "the ZooKeeper ensemble of the embedded elector (on 3.3 hadoop.zk.address, which this "
+     "key is deprecated into, wins)"},
+    {"hadoop.zk.address",
+     kHonoured,
+     kRm,
+     kText,
+     "",
+     {nullptr, nullptr, ""},
+     "the ZooKeeper ensemble of the embedded elector (3.3)"},
     {"yarn.resourcemanager.zk-state-store.parent-path", kIgnored, kNone, kText, nullptr,
      All("/rmstore"), kNoZooKeeper, nullptr, kNote},
     {"yarn.resourcemanager.zk-timeout-ms",
-     kIgnored,
-     kNone,
+     kHonoured,
+     kRm,
      kInt,
-     nullptr,
+     "10000",
      {"10000", "10000", nullptr},
-     kNoZooKeeper,
-     nullptr,
-     kNote},
+     "the elector's ZooKeeper session timeout: how long a dead active holds the lock (on 3.3 "
+     "hadoop.zk.timeout-ms wins)"},
+    {"hadoop.zk.timeout-ms",
+     kHonoured,
+     kRm,
+     kInt,
+     "10000",
+     {nullptr, nullptr, "10000"},
+     "the elector's ZooKeeper session timeout (3.3)"},
     {"yarn.resourcemanager.zk-acl",
-     kIgnored,
-     kNone,
+     kHonoured,
+     kRm,
      kText,
-     nullptr,
+     "world:anyone:rwcda",
      {"world:anyone:rwcda", "world:anyone:rwcda", nullptr},
-     kNoZooKeeper,
-     nullptr,
-     kNote},
+     "the ACL of the elector's znodes (\"@file\" reads it from a file; on 3.3 hadoop.zk.acl "
+     "wins)"},
+    {"hadoop.zk.acl",
+     kHonoured,
+     kRm,
+     kText,
+     "world:anyone:rwcda",
+     {nullptr, nullptr, "world:anyone:rwcda"},
+     "the ACL of the elector's znodes (3.3)"},
+    {"yarn.resourcemanager.zk-auth", kHonoured, kRm, kText, "", All(nullptr),
+     "the authentications of the elector's ZooKeeper session (\"@file\" reads them from a file; "
+     "on 3.3 hadoop.zk.auth wins)"},
+    {"hadoop.zk.auth", kHonoured, kRm, kText, "", All(nullptr),
+     "the authentications of the elector's ZooKeeper session (3.3)"},
+    {"ha.failover-controller.active-standby-elector.zk.op.retries", kHonoured, kRm, kInt, "3",
+     All("3"), "attempts of an elector's ZooKeeper call that lost its connection"},
+    {"yarn.resourcemanager.ha.failover-controller.active-standby-elector.zk.retries",
+     kHonoured,
+     kRm,
+     kInt,
+     "",
+     {nullptr, nullptr, nullptr},
+     "3.3: the same for the RM's elector, in place of "
+     "ha.failover-controller.active-standby-elector.zk.op.retries"},
     {"yarn.resourcemanager.zk-num-retries",
      kIgnored,
      kNone,

@@ -245,14 +245,17 @@ Status ActiveStandbyElector::EnsureParentZNode() {
   std::stringstream parts(options_.parent_znode.substr(1));
   for (std::string part; std::getline(parts, part, '/');) {
     prefix += "/" + part;
-    auto created = WithRetries<std::string>(
-        [&] { return session_->Create(prefix, "", options_.acl, zk::CreateMode::kPersistent); });
+    auto created = WithRetries<std::string>([&] {
+      mu_.AssertHeld();
+      return session_->Create(prefix, "", options_.acl, zk::CreateMode::kPersistent);
+    });
     if (created.ok()) continue;
     if (zk::ZkErrorOf(created.status()) != zk::ZkError::kNodeExists) {
       return Status::IoError("Couldn't create " + prefix + ": " + created.status().ToString());
     }
     // Hadoop's setAclsWithRetries: the configured ACL on an existing node.
     auto acl_set = WithRetries<bool>([&]() -> Result<bool> {
+      mu_.AssertHeld();
       ASSIGN_OR_RETURN(zk::ZkAclList current, session_->GetAcl(prefix));
       const bool same =
           current.acl.size() == options_.acl.size() &&
@@ -275,7 +278,10 @@ Status ActiveStandbyElector::EnsureParentZNode() {
 Result<std::string> ActiveStandbyElector::GetActiveData() {
   MutexLock lock(&mu_);
   if (session_ == nullptr) RETURN_NOT_OK(CreateConnection());
-  auto node = WithRetries<zk::ZkNode>([&] { return session_->Get(lock_path_); });
+  auto node = WithRetries<zk::ZkNode>([&] {
+    mu_.AssertHeld();
+    return session_->Get(lock_path_);
+  });
   if (!node.ok()) {
     if (zk::ZkErrorOf(node.status()) == zk::ZkError::kNoNode) {
       return Status::NotFound("no active holds " + lock_path_);
@@ -412,7 +418,10 @@ bool ActiveStandbyElector::BecomeActive() {
 
 Result<std::optional<zk::ZkStat>> ActiveStandbyElector::FenceOldActive() {
   LOG(INFO) << "elector: checking for any old active which needs to be fenced...";
-  auto node = WithRetries<zk::ZkNode>([&] { return session_->Get(breadcrumb_path_); });
+  auto node = WithRetries<zk::ZkNode>([&] {
+    mu_.AssertHeld();
+    return session_->Get(breadcrumb_path_);
+  });
   if (!node.ok()) {
     if (zk::ZkErrorOf(node.status()) == zk::ZkError::kNoNode) {
       LOG(INFO) << "elector: no old node to fence";
@@ -434,19 +443,23 @@ Status ActiveStandbyElector::WriteBreadCrumb(const std::optional<zk::ZkStat>& ol
             << " to indicate that the local node is the most recent active...";
   if (!old.has_value()) {
     return WithRetries<std::string>([&] {
+             mu_.AssertHeld();
              return session_->Create(breadcrumb_path_, *app_data_, options_.acl,
                                      zk::CreateMode::kPersistent);
            })
         .status();
   }
-  return WithRetries<zk::ZkStat>(
-             [&] { return session_->Set(breadcrumb_path_, *app_data_, old->version); })
+  return WithRetries<zk::ZkStat>([&] {
+           mu_.AssertHeld();
+           return session_->Set(breadcrumb_path_, *app_data_, old->version);
+         })
       .status();
 }
 
 void ActiveStandbyElector::TryDeleteOwnBreadCrumb() {
   LOG(INFO) << "elector: deleting bread-crumb of active node...";
   Status deleted = [&]() -> Status {
+    mu_.AssertHeld();
     if (session_ == nullptr) return Status::Aborted("no session");
     ASSIGN_OR_RETURN(zk::ZkNode node, session_->Get(breadcrumb_path_));
     if (node.data != *app_data_) {
@@ -455,6 +468,7 @@ void ActiveStandbyElector::TryDeleteOwnBreadCrumb() {
           Hex(node.data));
     }
     return WithRetries<bool>([&]() -> Result<bool> {
+             mu_.AssertHeld();
              RETURN_NOT_OK(session_->Delete(breadcrumb_path_, node.stat.version));
              return true;
            })

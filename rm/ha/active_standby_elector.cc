@@ -6,23 +6,12 @@
 #include <sstream>
 #include <type_traits>
 
+#include "base/crypto.h"
 #include "persist/zk/zk_error.h"
 
 namespace spindle::rm {
 
 namespace {
-
-// Hadoop's StringUtils.byteToHexString, for the log lines that show data.
-std::string Hex(const std::string& bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
 
 // KeeperException.Code's name as Hadoop's messages print it.
 std::string CodeName(const Status& status) {
@@ -345,19 +334,12 @@ void ActiveStandbyElector::CreateLock() {
       MonitorActiveStatus();
       return;
     }
-    std::string message =
-        "Received create error from Zookeeper. code:" + CodeName(error) + " for path " + lock_path_;
-    if (zk::IsRetriable(error)) {
-      if (create_retry_count_ < options_.max_retries) {
-        ++create_retry_count_;
-        continue;
-      }
-      message += ". Not retrying further znode create connection errors.";
-    } else if (IsSessionGone(error)) {
-      LOG(WARNING) << "elector: lock acquisition failed because session was lost";
-      return;
+    if (RetryAfter(error, &create_retry_count_,
+                   "Received create error from Zookeeper. code:" + CodeName(error) + " for path " +
+                       lock_path_,
+                   "create", "lock acquisition")) {
+      continue;
     }
-    FatalError(message);
     return;
   }
 }
@@ -387,20 +369,30 @@ void ActiveStandbyElector::MonitorActiveStatus() {
       return;
     }
     const Status& error = stat.status();
-    std::string message = "Received stat error from Zookeeper. code:" + CodeName(error);
-    if (zk::IsRetriable(error)) {
-      if (stat_retry_count < options_.max_retries) {
-        ++stat_retry_count;
-        continue;
-      }
-      message += ". Not retrying further znode monitoring connection errors.";
-    } else if (IsSessionGone(error)) {
-      LOG(WARNING) << "elector: lock monitoring failed because session was lost";
-      return;
+    if (RetryAfter(error, &stat_retry_count,
+                   "Received stat error from Zookeeper. code:" + CodeName(error), "monitoring",
+                   "lock monitoring")) {
+      continue;
     }
-    FatalError(message);
     return;
   }
+}
+
+bool ActiveStandbyElector::RetryAfter(const Status& error, int* retry_count, std::string message,
+                                      const char* operation, const char* what) {
+  if (zk::IsRetriable(error)) {
+    if (*retry_count < options_.max_retries) {
+      ++*retry_count;
+      return true;
+    }
+    message += std::string(". Not retrying further znode ") + operation + " connection errors.";
+  } else if (IsSessionGone(error)) {
+    // The session's expiry event rejoins.
+    LOG(WARNING) << "elector: " << what << " failed because session was lost";
+    return false;
+  }
+  FatalError(message);
+  return false;
 }
 
 bool ActiveStandbyElector::BecomeActive() {
@@ -429,7 +421,7 @@ Result<std::optional<zk::ZkStat>> ActiveStandbyElector::FenceOldActive() {
     }
     return node.status();
   }
-  LOG(INFO) << "elector: old node exists: " << Hex(node->data);
+  LOG(INFO) << "elector: old node exists: " << HexEncode(node->data);
   if (node->data == *app_data_) {
     LOG(INFO) << "elector: but old node has our own data, so don't need to fence it";
   } else {
@@ -465,7 +457,7 @@ void ActiveStandbyElector::TryDeleteOwnBreadCrumb() {
     if (node.data != *app_data_) {
       return Status::InvalidArgument(
           "We thought we were active, but in fact the active znode had the wrong data: " +
-          Hex(node.data));
+          HexEncode(node.data));
     }
     return WithRetries<bool>([&]() -> Result<bool> {
              mu_.AssertHeld();

@@ -155,6 +155,13 @@ class ActiveStandbyElector {
   void TerminateConnection() REQUIRES(mu_);
   void Reset() REQUIRES(mu_);
   void FatalError(const std::string& message) REQUIRES(mu_);
+  // The tail of Hadoop's processResult for a failed create or exists: true
+  // to try again (connection loss, fewer than max_retries tries counted in
+  // `retry_count`); else false, after a fatal error (`message`, told that
+  // retries ran out if they did) or, for a lost session, nothing (its expiry
+  // event rejoins).
+  bool RetryAfter(const Status& error, int* retry_count, std::string message, const char* operation,
+                  const char* what) REQUIRES(mu_);
   // Waits up to `duration` (mu_ released meanwhile); false if a quit or
   // the destructor came in between (the join it slept for is over).
   bool SleepFor(std::chrono::milliseconds duration) REQUIRES(mu_);

@@ -219,9 +219,21 @@ Status ActiveStandbyElector::ExpireSessionForTest() {
     other.session_timeout = options_.session_timeout;
     other.resume = session_->session_id();
   }
-  ASSIGN_OR_RETURN(std::unique_ptr<zk::ZkSession> twin, zk::ZkSession::Open(std::move(other)));
-  twin->Close();  // closes the shared session on the server
-  return Status::OK();
+  const int64_t victim = other.resume->id;
+  zk::ZkSessionOptions witness_options = other;
+  witness_options.resume.reset();
+  ASSIGN_OR_RETURN(std::unique_ptr<zk::ZkSession> witness,
+                   zk::ZkSession::Open(std::move(witness_options)));
+  // Our own connection may win the session back between the twin's connect
+  // and its close (the close then sends nothing): repeat until the server
+  // has ended the session, i.e. the lock is no longer the victim's.
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    auto twin = zk::ZkSession::Open(other);
+    if (twin.ok()) (*twin)->Close();  // closes the shared session on the server
+    ASSIGN_OR_RETURN(std::optional<zk::ZkStat> lock, witness->Exists(lock_path_));
+    if (!lock.has_value() || lock->ephemeral_owner != victim) return Status::OK();
+  }
+  return Status::Aborted("the server kept the session through 20 closes");
 }
 
 Status ActiveStandbyElector::EnsureParentZNode() {

@@ -122,7 +122,8 @@ class ActiveStandbyElector {
   // Ends the session as a network partition would end it for the server:
   // the session is resumed on a second connection, which is then closed, so
   // ZooKeeper expires it (its ephemeral lock goes) while this elector learns
-  // it only when it reconnects.
+  // it only when it reconnects. For an elector holding the lock (the
+  // lock's going proves the session ended).
   Status ExpireSessionForTest() EXCLUDES(mu_);
 
  private:

@@ -367,5 +367,66 @@ TEST_F(ActiveStandbyElectorTest, ElectorServiceDrivesTheTransitionsAndChecksTheL
   EXPECT_TRUE(joined.ok());
 }
 
+// Last in the suite: it stops and restarts the shared server.
+TEST_F(ActiveStandbyElectorTest, ThreeThreeGoesStandbyWhenZooKeeperStaysAwayPastTheTimeout) {
+  RecordingCallbacks probe;
+  auto maker = MakeElector(&probe);
+  maker.reset();
+  Mutex mu;
+  std::vector<std::string> log;
+  auto make = [&](const std::string& rm_id, HadoopLine line) {
+    EmbeddedElectorOptions o;
+    o.cluster_id = "cluster1";
+    o.rm_id = rm_id;
+    o.zk_base_path = parent_.substr(0, parent_.rfind('/'));
+    o.zk.connect_string = zk::ZkTestServer::server()->connect_string();
+    o.zk.session_timeout = milliseconds(4000);
+    o.zk.acl = {zk::WorldAnyone()};
+    o.line = line;
+    EmbeddedElectorHooks h;
+    h.transition_to_active = [&, rm_id] {
+      MutexLock lock(&mu);
+      log.push_back(rm_id + " active");
+      return Status::OK();
+    };
+    h.transition_to_standby = [&, rm_id] {
+      MutexLock lock(&mu);
+      log.push_back(rm_id + " standby");
+    };
+    h.on_fatal = [&, rm_id](const std::string& m) {
+      MutexLock lock(&mu);
+      log.push_back(rm_id + " fatal " + m);
+    };
+    return EmbeddedElectorService::Create(std::move(o), std::move(h));
+  };
+  auto s = make("rm1", HadoopLine::k3_3);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  (*s)->Start();
+  ASSERT_TRUE(WaitFor([&] {
+    MutexLock lock(&mu);
+    return log == std::vector<std::string>{"rm1 active"};
+  }));
+  admin_.reset();
+  zk::ZkTestServer::server()->Stop();
+  // Neutral, then a session timeout later (3.3's disconnect timer) standby.
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        MutexLock lock(&mu);
+        return log == std::vector<std::string>{"rm1 active", "rm1 standby"};
+      },
+      std::chrono::seconds(30)));
+  ASSERT_TRUE(zk::ZkTestServer::server()->Restart().ok());
+  // The session outlived the outage (the restarted server resumes it): the
+  // lock is still ours, so the elector makes the RM active again.
+  ASSERT_TRUE(WaitFor(
+      [&] {
+        MutexLock lock(&mu);
+        return log.size() >= 3 && log.back() == "rm1 active";
+      },
+      std::chrono::seconds(30)));
+  MutexLock lock(&mu);
+  EXPECT_EQ(log.size(), 3u);
+}
+
 }  // namespace
 }  // namespace spindle::rm

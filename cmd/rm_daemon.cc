@@ -84,7 +84,9 @@ Status RmDaemon::Init(rm::Configuration site_conf, const Clock* clock) {
   };
   ASSIGN_OR_RETURN(rm_, rm::ResourceManager::Create(std::move(conf), std::move(options)));
   // Not HA: the RM is active from the start (Hadoop 3.3 ResourceManager.serviceStart).
-  RETURN_NOT_OK(rm_->Start());
+  // HA: it starts standby once its ports listen (Start), so that an RM
+  // that wins the election can serve.
+  if (!ha.enabled) RETURN_NOT_OK(rm_->Start());
   RETURN_NOT_OK(BuildServers());
   return BuildWeb();
 }
@@ -92,7 +94,6 @@ Status RmDaemon::Init(rm::Configuration site_conf, const Clock* clock) {
 Status RmDaemon::BuildServers() {
   const rm::Configuration& conf = rm_->conf();
   const rm::HadoopLineTraits& hadoop = rm_->hadoop();
-  const rm::SecretManagers secrets = rm_->secrets();
   auto server = [&conf](
                     const std::string& name, const RmAddress& address,
                     const std::string& threads_key, std::shared_ptr<ipc::ServiceRegistry> services,
@@ -127,10 +128,15 @@ Status RmDaemon::BuildServers() {
              "yarn.resourcemanager.resource-tracker.client.thread-count", tracker_services, {}));
 
   // ApplicationMasterProtocol (8030): decodes into the core's AttemptAllocator.
-  am_service_ = std::make_unique<am_protocol::AmService>(&rm_->attempt_allocator());
+  // Both through the core: they answer for whichever activation is current
+  // (StandbyException while standby).
+  am_service_ = std::make_unique<am_protocol::AmService>(rm_.get());
   auto scheduler_services = std::make_shared<ipc::ServiceRegistry>();
   scheduler_services->Add(am_service_->MakeRpcService());
-  amrm_provider_ = std::make_unique<am_protocol::AmrmTokenSecretProvider>(secrets.amrm);
+  amrm_provider_ = std::make_unique<am_protocol::AmrmTokenSecretProvider>(
+      [core = rm_.get()](std::string_view identifier) {
+        return core->RetrieveAmrmSecret(identifier);
+      });
   ipc::ServerSessionOptions token_only;
   token_only.simple_enabled = false;
   token_only.token_provider = amrm_provider_.get();
@@ -201,6 +207,13 @@ Status RmDaemon::Start() {
   }
   // Tracking URLs name the port the web app listens on, not a configured 0.
   client_service_->SetWebAppPort(web_->port());
+  if (rm_->settings().ha.enabled) {
+    // Standby; the embedded elector joins the election.
+    if (Status joined = rm_->Start(); !joined.ok()) {
+      Stop();
+      return joined;
+    }
+  }
   started_ = true;
   LOG(INFO) << "ResourceManager started: cluster timestamp " << rm_->cluster_timestamp()
             << ", client port " << client_port() << ", scheduler port " << scheduler_port()

@@ -44,10 +44,11 @@ Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf);
 
 class RmDaemon : public am_protocol::AdminActions {
  public:
-  // Reads and validates everything, builds the RM core and makes it active:
-  // it opens the state store and recovers what a previous run left in it
-  // (rm/recovery) and starts placing (after a recovery, once the previous
-  // run's nodes are back); no port listens yet. Errors
+  // Reads and validates everything, builds the RM core and, without HA,
+  // makes it active: it opens the state store and recovers what a previous
+  // run left in it (rm/recovery) and starts placing (after a recovery, once
+  // the previous run's nodes are back); no port listens yet. With HA the
+  // core stays standby (its elector connected to ZooKeeper) until Start. Errors
   // name the file, key and value; a corrupt store, or one of another format,
   // is refused with a message naming it, and left as it is. `conf_dir` (may be empty) is where
   // refreshQueues, refreshNodes and refreshAdminAcls re-read their files from.
@@ -80,8 +81,8 @@ class RmDaemon : public am_protocol::AdminActions {
   // (whatever it holds, even a store Create() refuses).
   static Status FormatStateStore(const rm::Configuration& conf);
 
-  // Binds the four RPC ports and the web port. IoError if a port cannot be
-  // bound.
+  // Binds the four RPC ports and the web port (IoError if a port cannot be
+  // bound); with HA, then starts the core standby and joins the election.
   Status Start();
   void Stop();
 
@@ -123,11 +124,9 @@ class RmDaemon : public am_protocol::AdminActions {
   std::unique_ptr<ipc::RpcClient> nm_client_;
   std::unique_ptr<rm::ResourceManager> rm_;
   std::unique_ptr<am_protocol::AdminService> admin_service_;
-  // The client service, its SASL token provider and the web app call the
-  // core's facade and hold nothing of an activation. The AM port's token
-  // provider and the AM service are built on the first activation with
-  // pointers into it: the daemon never goes standby before Stop, so they
-  // hold; the HA work moves them onto the core first.
+  // Every service, the SASL token providers and the web app call the core's
+  // facade and hold nothing of an activation, so they outlive transitions
+  // (StandbyException while standby).
   std::unique_ptr<am_protocol::AmrmTokenSecretProvider> amrm_provider_;
   std::unique_ptr<am_protocol::RmDelegationTokenSecretProvider> delegation_provider_;
   std::unique_ptr<nm_shim::ResourceTrackerService> tracker_;

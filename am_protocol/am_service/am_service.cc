@@ -137,7 +137,7 @@ std::string NodeTokenService(const rm::NodeId& node) {
   return ipc::TokenService(node.host, node.port);
 }
 
-AmService::AmService(rm::AttemptAllocator* allocator) : allocator_(allocator) {}
+AmService::AmService(rm::AttemptProtocol* allocator) : allocator_(allocator) {}
 
 std::unique_ptr<ipc::RpcService> AmService::MakeRpcService() {
   auto service = std::make_unique<ipc::RpcService>(kApplicationMasterProtocol);

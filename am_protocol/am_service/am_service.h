@@ -23,8 +23,9 @@ inline constexpr char kApplicationMasterProtocol[] =
 
 class AmService {
  public:
-  // `allocator` must outlive the service.
-  explicit AmService(rm::AttemptAllocator* allocator);
+  // `allocator` (the RM core, or one activation's AttemptAllocator) must
+  // outlive the service.
+  explicit AmService(rm::AttemptProtocol* allocator);
 
   std::unique_ptr<ipc::RpcService> MakeRpcService();
 
@@ -39,7 +40,7 @@ class AmService {
                 hadoop::yarn::FinishApplicationMasterResponseProto* response);
 
  private:
-  rm::AttemptAllocator* const allocator_;
+  rm::AttemptProtocol* const allocator_;
 };
 
 // The token service string of a node's ContainerManager ("IP:port", see

@@ -37,10 +37,9 @@ constexpr char kCapacityScheduler[] =
 constexpr char kFileSystemStore[] =
     "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore";
 constexpr char kNoKerberos[] = "used only with Kerberos, which Spindle does not implement";
-constexpr char kNoHa[] =
-    "ResourceManager HA is not implemented (see yarn.resourcemanager.ha.enabled): Spindle does "
-    "not read it";
-constexpr char kNoZooKeeper[] = "Spindle's ZooKeeper state store does not read it";
+constexpr char kNoHa[] = "Spindle's HA (see yarn.resourcemanager.ha.enabled) does not read it";
+constexpr char kNoZooKeeper[] =
+    "Spindle's ZooKeeper clients (the state store, the embedded elector) do not read it";
 constexpr char kNoLabels[] =
     "per-label queue capacities and label expressions of queues are not applied (cluster labels "
     "and node partitions are; labels are kept in the RM's state store)";
@@ -747,13 +746,12 @@ const KeySpec kCatalog[] = {
      false,
      "queues are not created on submission: an application to an unknown queue is refused"},
     // ---- features Spindle lacks ----
-    {"yarn.resourcemanager.ha.enabled", kUnsupported, kRm, kBool, "false", All("false"),
-     "read, and the HA configuration checked as Hadoop's HAUtil checks it (rm-ids, this RM's id, "
-     "per-id addresses, cluster-id); this RM binds its own rm-id's addresses",
-     "false", kBlocker, false,
-     "leader election and the standby state are not implemented yet: Spindle runs as one active "
-     "RM on its rm-id's addresses; clients and NodeManagers configured with several rm-ids fail "
-     "over to RMs that are not there"},
+    {"yarn.resourcemanager.ha.enabled", kHonoured, kRm, kBool, "false", All("false"),
+     "HA, as Hadoop's RM: the configuration checked as HAUtil checks it (rm-ids, this RM's id, "
+     "per-id addresses, cluster-id), this RM binds its own rm-id's addresses and starts standby "
+     "(every RPC port answers StandbyException); the embedded elector (automatic failover, "
+     "the default) makes one RM of the pair active through ZooKeeper as ActiveStandbyElector "
+     "does, so a Java RM of the same cluster-id takes part in the same election"},
     {"yarn.resourcemanager.ha.rm-ids", kHonoured, kRm, kText, "", All(nullptr),
      "the RMs of the HA pair (at least two, as Hadoop requires)"},
     {"yarn.resourcemanager.ha.id", kHonoured, kRm, kText, "", All(nullptr),
@@ -801,8 +799,8 @@ const KeySpec kCatalog[] = {
      kText,
      "",
      {"", "", nullptr},
-     "the ZooKeeper quorum of the ZKRMStateStore store (3.3: the deprecated name of "
-     "hadoop.zk.address, read when that is unset); required with that store"},
+     "the ZooKeeper quorum of the ZKRMStateStore store and the embedded elector (3.3: the "
+     "deprecated name of hadoop.zk.address, read when that is unset); required with either"},
     {"yarn.resourcemanager.zk-state-store.parent-path", kHonoured, kRm, kText, "/rmstore",
      All("/rmstore"),
      "znode under which the ZooKeeper store keeps ZKRMStateRoot (Hadoop's tree) and SpindleRoot "
@@ -816,7 +814,8 @@ const KeySpec kCatalog[] = {
      kInt,
      "10000",
      {"10000", "10000", nullptr},
-     "ZooKeeper session timeout of the state store (3.3: hadoop.zk.timeout-ms wins)"},
+     "ZooKeeper session timeout of the state store and the elector: how long a dead active "
+     "holds the lock (3.3: hadoop.zk.timeout-ms wins)"},
     {"yarn.resourcemanager.zk-acl",
      kHonoured,
      kRm,
@@ -831,6 +830,16 @@ const KeySpec kCatalog[] = {
      "",
      {"", "", nullptr},
      "authentications the ZooKeeper store adds, '@file' allowed (3.3: hadoop.zk.auth wins)"},
+    {"ha.failover-controller.active-standby-elector.zk.op.retries", kHonoured, kRm, kInt, "3",
+     All("3"), "attempts of an elector's ZooKeeper call that lost its connection"},
+    {"yarn.resourcemanager.ha.failover-controller.active-standby-elector.zk.retries",
+     kHonoured,
+     kRm,
+     kInt,
+     "",
+     {nullptr, nullptr, nullptr},
+     "3.3: the same for the RM's elector, in place of "
+     "ha.failover-controller.active-standby-elector.zk.op.retries"},
     {"yarn.resourcemanager.zk-num-retries",
      kHonoured,
      kRm,

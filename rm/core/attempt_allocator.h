@@ -141,14 +141,31 @@ struct RegisterResponse {
   std::string submission_context;
 };
 
-class AttemptAllocator {
+// ApplicationMasterProtocol's three calls as the wire handler
+// (am_protocol/am_service) makes them: an activation's AttemptAllocator
+// answers them, and the ResourceManager forwards them to the current
+// activation (StandbyException while standby), so the AM port outlives
+// activations.
+class AttemptProtocol {
+ public:
+  virtual ~AttemptProtocol() = default;
+  virtual Result<RegisterResponse> Register(const ApplicationAttemptId& attempt,
+                                            const std::string& host, int32_t rpc_port,
+                                            const std::string& tracking_url) = 0;
+  virtual Result<std::shared_ptr<const AllocateResponse>> Allocate(
+      const ApplicationAttemptId& attempt, const AllocateRequest& request) = 0;
+  virtual Result<bool> Finish(const ApplicationAttemptId& attempt, FinalStatus final_status,
+                              const std::string& diagnostics, const std::string& tracking_url) = 0;
+};
+
+class AttemptAllocator final : public AttemptProtocol {
  public:
   explicit AttemptAllocator(const AttemptAllocatorDeps& deps);
 
   // registerApplicationMaster: the attempt starts afresh (empty table,
   // responseId 0). Errors of ApplicationManager::RegisterAm.
   Result<RegisterResponse> Register(const ApplicationAttemptId& attempt, const std::string& host,
-                                    int32_t rpc_port, const std::string& tracking_url);
+                                    int32_t rpc_port, const std::string& tracking_url) override;
 
   // allocate. The answer is shared with the attempt's state: a repeated
   // responseId gets the same object again -- null when it repeats the
@@ -160,11 +177,11 @@ class AttemptAllocator {
   // InvalidContainerRelease for bad input (nothing of the call applied
   // except releases before a bad one); errors of AmHeartbeat.
   Result<std::shared_ptr<const AllocateResponse>> Allocate(const ApplicationAttemptId& attempt,
-                                                           const AllocateRequest& request);
+                                                           const AllocateRequest& request) override;
 
   // finishApplicationMaster: true once unregistered (ApplicationManager::FinishAm).
   Result<bool> Finish(const ApplicationAttemptId& attempt, FinalStatus final_status,
-                      const std::string& diagnostics, const std::string& tracking_url);
+                      const std::string& diagnostics, const std::string& tracking_url) override;
 
   // Forget an attempt's allocate state once it ended (and its stored asks).
   void AttemptEnded(const ApplicationAttemptId& attempt);

@@ -73,6 +73,7 @@ Result<std::unique_ptr<ResourceManager>> ResourceManager::Create(Configuration c
                                                        recovery.on_store_failure, std::move(exit));
     }
   }
+  RETURN_NOT_OK(rm->CreateElector());
   MutexLock lock(&rm->state_mu_);
   rm->state_ = HaState::kStandby;
   return rm;
@@ -80,9 +81,48 @@ Result<std::unique_ptr<ResourceManager>> ResourceManager::Create(Configuration c
 
 ResourceManager::~ResourceManager() { Stop(); }
 
-Status ResourceManager::Start() { return TransitionToActive(); }
+Status ResourceManager::CreateElector() {
+  const HaConfig& ha = settings_.ha;
+  if (!ha.runs_elector()) return Status::OK();
+  EmbeddedElectorOptions options;
+  options.cluster_id = ha.cluster_id;
+  options.rm_id = ha.rm_id;
+  options.zk_base_path = ha.zk_base_path;
+  options.line = settings_.line;
+  options.sleep_after_failure = options_.elector_sleep_after_failure;
+  ASSIGN_OR_RETURN(options.zk, ReadElectorZkSettings(conf_, settings_.line));
+  EmbeddedElectorHooks hooks;
+  hooks.transition_to_active = [this] { return TransitionToActive(); };
+  hooks.transition_to_standby = [this] { TransitionToStandby(); };
+  hooks.on_fatal = [this](const std::string& message) {
+    HandleFatalEvent(FatalEvent::kEmbeddedElectorFailed, message);
+  };
+  ASSIGN_OR_RETURN(elector_, EmbeddedElectorService::Create(std::move(options), std::move(hooks)));
+  LOG(INFO) << "HA: rm-id " << ha.rm_id << ", elector on " << elector_->election_znode();
+  return Status::OK();
+}
+
+Status ResourceManager::Start() {
+  if (!settings_.ha.enabled) return TransitionToActive();
+  // Hadoop's serviceStart with HA: transitionToStandby(false); the elector
+  // (or an admin) makes it active.
+  LOG(INFO) << "HA: rm-id " << settings_.ha.rm_id << " starts in standby";
+  if (elector_ != nullptr) elector_->Start();
+  return Status::OK();
+}
 
 void ResourceManager::Stop() {
+  stopping_.store(true);
+  {
+    // A fatal event's standby thread finishes before the election is left,
+    // so it cannot rejoin after.
+    MutexLock lock(&standby_thread_mu_);
+    if (standby_thread_.joinable()) standby_thread_.join();
+  }
+  // Hadoop's elector serviceStop: quitElection(false), before the services
+  // stop (the elector's lock is taken before lifecycle_mu_).
+  if (elector_ != nullptr) elector_->Stop();
+  MutexLock lifecycle(&lifecycle_mu_);
   // The last activation's objects stay until the ResourceManager goes, as
   // they did before the split: what the daemon built around them (the AM
   // launcher's NM client, whose calls may still complete into the
@@ -94,6 +134,11 @@ void ResourceManager::Stop() {
 }
 
 Status ResourceManager::TransitionToActive() {
+  MutexLock lifecycle(&lifecycle_mu_);
+  return TransitionToActiveLocked();
+}
+
+Status ResourceManager::TransitionToActiveLocked() {
   {
     MutexLock lock(&state_mu_);
     if (state_ == HaState::kActive) return Status::OK();
@@ -127,7 +172,10 @@ Status ResourceManager::TransitionToActive() {
   return Status::OK();
 }
 
-void ResourceManager::TransitionToStandby() { StopActiveServices(); }
+void ResourceManager::TransitionToStandby() {
+  MutexLock lifecycle(&lifecycle_mu_);
+  StopActiveServices();
+}
 
 std::shared_ptr<ActiveServices> ResourceManager::StopActiveServices() {
   std::shared_ptr<ActiveServices> active;
@@ -142,6 +190,60 @@ std::shared_ptr<ActiveServices> ResourceManager::StopActiveServices() {
   active->Deactivate();
   LOG(INFO) << "transitioned to standby";
   return active;
+}
+
+void ResourceManager::OnStoreFenced(const std::string& reason) {
+  HandleFatalEvent(FatalEvent::kStateStoreFenced, reason);
+}
+
+void ResourceManager::HandleFatalEvent(FatalEvent event, const std::string& message) {
+  const char* type =
+      event == FatalEvent::kStateStoreFenced ? "STATE_STORE_FENCED" : "EMBEDDED_ELECTOR_FAILED";
+  LOG(ERROR) << "Received RMFatalEvent of type " << type << ", with explanation: " << message;
+  const HadoopLine line = settings_.line;
+  if (event == FatalEvent::kStateStoreFenced) {
+    if (!settings_.ha.enabled) {
+      // 3.3's text; 2.6/2.7 terminate on any fatal event too.
+      Terminate(
+          "State store fenced even though the resource manager is not configured for high "
+          "availability. Shutting down this resource manager to protect the integrity of the "
+          "state store.");
+      return;
+    }
+    // 2.6: transitionToStandby only; 2.7 (handleTransitionToStandBy) and 3.3
+    // (handleTransitionToStandByInNewThread) also reset the election.
+    TransitionToStandbyInNewThread(/*rejoin=*/line != HadoopLine::k2_6);
+    return;
+  }
+  // EMBEDDED_ELECTOR_FAILED: 3.3 goes standby and rejoins; 2.6/2.7 terminate.
+  if (line == HadoopLine::k3_3) {
+    LOG(WARNING) << "Transitioning the resource manager to standby.";
+    TransitionToStandbyInNewThread(/*rejoin=*/true);
+    return;
+  }
+  Terminate("the embedded elector failed: " + message);
+}
+
+void ResourceManager::TransitionToStandbyInNewThread(bool rejoin) {
+  if (stopping_.load()) return;
+  if (standby_thread_running_.exchange(true)) return;  // one is under way
+  MutexLock lock(&standby_thread_mu_);
+  if (stopping_.load()) {  // Stop has joined (or will join) the last one
+    standby_thread_running_.store(false);
+    return;
+  }
+  if (standby_thread_.joinable()) standby_thread_.join();  // the last one, finished
+  standby_thread_ = std::thread([this, rejoin] {
+    LOG(INFO) << "Transitioning RM to Standby mode";
+    TransitionToStandby();
+    if (rejoin && elector_ != nullptr && !stopping_.load()) elector_->RejoinElection();
+    standby_thread_running_.store(false);
+  });
+}
+
+void ResourceManager::Terminate(const std::string& why) const {
+  LOG(ERROR) << "FATAL: " << why << " Shutting down the resource manager.";
+  if (options_.on_fatal_store_failure) options_.on_fatal_store_failure();
 }
 
 HaState ResourceManager::ha_state() const {
@@ -521,6 +623,31 @@ Status ResourceManager::SetNodeScore(const NodeId& node, double score) {
 
 ApplicationManager& ResourceManager::apps() { return ActiveOrDie().apps(); }
 AttemptAllocator& ResourceManager::attempt_allocator() { return ActiveOrDie().attempt_allocator(); }
+
+Result<RegisterResponse> ResourceManager::Register(const ApplicationAttemptId& attempt,
+                                                   const std::string& host, int32_t rpc_port,
+                                                   const std::string& tracking_url) {
+  ASSIGN_OR_RETURN(std::shared_ptr<ActiveServices> active, ActiveOrStandby());
+  return active->attempt_allocator().Register(attempt, host, rpc_port, tracking_url);
+}
+
+Result<std::shared_ptr<const AllocateResponse>> ResourceManager::Allocate(
+    const ApplicationAttemptId& attempt, const AllocateRequest& request) {
+  ASSIGN_OR_RETURN(std::shared_ptr<ActiveServices> active, ActiveOrStandby());
+  return active->attempt_allocator().Allocate(attempt, request);
+}
+
+Result<bool> ResourceManager::Finish(const ApplicationAttemptId& attempt, FinalStatus final_status,
+                                     const std::string& diagnostics,
+                                     const std::string& tracking_url) {
+  ASSIGN_OR_RETURN(std::shared_ptr<ActiveServices> active, ActiveOrStandby());
+  return active->attempt_allocator().Finish(attempt, final_status, diagnostics, tracking_url);
+}
+
+Result<AmrmTokenSecret> ResourceManager::RetrieveAmrmSecret(std::string_view identifier) const {
+  ASSIGN_OR_RETURN(std::shared_ptr<ActiveServices> active, ActiveOrStandby());
+  return active->secrets().amrm->RetrieveSecret(identifier);
+}
 PreemptionMonitor* ResourceManager::preemption_monitor() {
   return ActiveOrDie().preemption_monitor();
 }

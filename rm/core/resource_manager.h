@@ -16,15 +16,26 @@
 //               the pool's placement, the registries, the application
 //               manager, the liveliness monitors, key rolling and every
 //               store write; as Hadoop's RMActiveServices.
-// Create() -> Start() (non-HA: TransitionToActive, as 3.3's serviceStart)
+// Create() -> Start() (non-HA: TransitionToActive, as 3.3's serviceStart;
+// HA: stays standby, as Hadoop's RM starts with HA on)
 // -> [TransitionToStandby() <-> TransitionToActive()]* -> Stop().
+// With HA and the embedded elector (yarn.resourcemanager.ha.automatic-
+// failover.{enabled,embedded}), Create connects the elector
+// (rm/ha/embedded_elector_service.h), Start joins the election, and the
+// elector drives the transitions: won -> TransitionToActive (a failure: the
+// elector gives the lock up and rejoins), lost -> TransitionToStandby; Stop
+// quits the election first (deleting our breadcrumb when active).
 // TransitionToStandby discards the active services (their threads stopped,
 // the store closed); TransitionToActive builds new ones from the store, so
 // whatever was stored is recovered each time. While standby, use-case
 // methods answer StandbyException (rm::yarn::kStandby) or empty reports.
 //
-// Thread contract: the lifecycle methods from one controlling thread; every
-// other method is thread-safe and may run concurrently with a transition (a
+// Thread contract: the lifecycle methods may come from any thread (the
+// daemon's, the elector's, an admin call's, a fatal event's standby
+// thread): transitions are serialised by lifecycle_mu_ (Hadoop's
+// synchronized transitionTo*); lock order: the elector's lock, then
+// lifecycle_mu_, then state_mu_ (nothing holding lifecycle_mu_ calls into
+// the elector). Every other method is thread-safe and may run concurrently with a transition (a
 // call holds the activation it started on until it returns). The client
 // service and the web side see it as a ClientFacade (client_facade.h). The
 // accessors to the active objects (apps(), nodes(), pool()) are for the
@@ -33,12 +44,15 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 #include "base/clock.h"
@@ -54,6 +68,7 @@
 #include "rm/core/node_protocol.h"
 #include "rm/core/node_tracker.h"
 #include "rm/core/registry_facade.h"
+#include "rm/ha/embedded_elector_service.h"
 #include "rm/queues/access_control_list.h"
 #include "rm/queues/os_group_mapping.h"
 #include "rm/queues/queue_manager.h"
@@ -74,9 +89,14 @@ struct ResourceManagerOptions {
   std::function<std::string(const NodeId&)> node_token_service;
   // Called (once, from the thread that wrote) when the state store failed a
   // write and the configuration says the RM exits then
-  // (StoreFailureAction::kExit): the daemon stops itself with status 1.
+  // (StoreFailureAction::kExit), and for the other fatal events Hadoop's
+  // RMFatalEventDispatcher terminates on (OnStoreFenced without HA, an
+  // elector failure on 2.6/2.7): the daemon stops itself with status 1.
   // Default: nothing more than the log line.
   std::function<void()> on_fatal_store_failure;
+  // The embedded elector's pause after a failed activation (Hadoop: 1 s);
+  // tests shorten it.
+  std::chrono::milliseconds elector_sleep_after_failure{1000};
 
   // ---- In-process callers (the wind tunnel) ----
   // The scheduler pool's options in place of the spindle.scheduler.* keys,
@@ -90,7 +110,7 @@ struct ResourceManagerOptions {
   bool start_pool_threads = true;
 };
 
-class ResourceManager final : public NodeProtocol, public ClientFacade {
+class ResourceManager final : public NodeProtocol, public ClientFacade, public AttemptProtocol {
  public:
   // Parses and checks the configuration (errors name the file, key and
   // value), reads the queue tree, makes the state store object (not opened:
@@ -102,9 +122,11 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
   ResourceManager& operator=(const ResourceManager&) = delete;
 
   // ---- Lifecycle ----
-  // Non-HA start: TransitionToActive.
+  // Non-HA: TransitionToActive. HA: the RM stays standby; the embedded
+  // elector (if configured) joins the election.
   Status Start();
-  // TransitionToStandby, then nothing can be activated any more.
+  // Quits the election (if any), TransitionToStandby, then nothing can be
+  // activated any more.
   void Stop();
   // Opens the store and recovers from it, builds and starts the active
   // services. OK if already active. On error the RM stays standby, with the
@@ -119,6 +141,16 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
   void TransitionToStandby();
   HaState ha_state() const override;
   bool active() const { return ha_state() == HaState::kActive; }
+  // The state store reports that another RM fenced it (Hadoop's
+  // RMFatalEvent STATE_STORE_FENCED): with HA, a new thread transitions to
+  // standby and (2.7, 3.3) makes the elector rejoin; 2.6 only goes standby
+  // (ResourceManager.RMFatalEventDispatcher / handleTransitionToStandBy per
+  // line). Without HA the RM stops with status 1 (on_fatal_store_failure),
+  // as Hadoop terminates. Any thread; returns at once.
+  void OnStoreFenced(const std::string& reason);
+  // The embedded elector, null without one (HA off, or failover not
+  // automatic and embedded).
+  EmbeddedElectorService* elector() { return elector_.get(); }
 
   // ---- Always on ----
   const Configuration& conf() const { return conf_; }
@@ -223,6 +255,18 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
   Status UnregisterNode(const NodeId& node) override;
 
   // ---- The AM path (ApplicationMasterProtocol) ----
+  // AttemptProtocol: the current activation's AttemptAllocator, or
+  // StandbyException while standby. For the AM port, which outlives
+  // activations.
+  Result<RegisterResponse> Register(const ApplicationAttemptId& attempt, const std::string& host,
+                                    int32_t rpc_port, const std::string& tracking_url) override;
+  Result<std::shared_ptr<const AllocateResponse>> Allocate(const ApplicationAttemptId& attempt,
+                                                           const AllocateRequest& request) override;
+  Result<bool> Finish(const ApplicationAttemptId& attempt, FinalStatus final_status,
+                      const std::string& diagnostics, const std::string& tracking_url) override;
+  // An AMRM token's password and user (the AM port's SASL), from the
+  // current activation's secret manager; StandbyException while standby.
+  Result<AmrmTokenSecret> RetrieveAmrmSecret(std::string_view identifier) const;
   // Register / allocate / finish of an attempt (AttemptAllocator), owned by
   // each activation beside the application manager: it is told of every
   // attempt's end and given the recovered asks. CHECK-fails while standby;
@@ -283,7 +327,19 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
   RegistryFacade FacadeOf(ActiveServices& active) const;
   // Stops the active services (if active) and hands them back, the RM then
   // standby.
-  std::shared_ptr<ActiveServices> StopActiveServices() EXCLUDES(state_mu_);
+  std::shared_ptr<ActiveServices> StopActiveServices() REQUIRES(lifecycle_mu_) EXCLUDES(state_mu_);
+  Status TransitionToActiveLocked() REQUIRES(lifecycle_mu_) EXCLUDES(state_mu_);
+  // Builds the embedded elector when the HA configuration runs one.
+  Status CreateElector();
+  // Hadoop's RMFatalEvent types this RM raises.
+  enum class FatalEvent { kStateStoreFenced, kEmbeddedElectorFailed };
+  // ResourceManager.RMFatalEventDispatcher, per line (see OnStoreFenced).
+  void HandleFatalEvent(FatalEvent event, const std::string& message);
+  // handleTransitionToStandByInNewThread: one such thread at a time; with
+  // `rejoin`, the elector rejoins once the RM is standby.
+  void TransitionToStandbyInNewThread(bool rejoin) EXCLUDES(standby_thread_mu_);
+  // Hadoop's ExitUtil.terminate(1) through the daemon's hook.
+  void Terminate(const std::string& why) const;
   // The configuration as the files say now (or the one given, without a dir).
   Result<Configuration> Reread() const;
   void AttemptEnded(const ApplicationAttemptId& attempt) EXCLUDES(hook_mu_);
@@ -311,6 +367,8 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
   std::unique_ptr<persist::StateStore> store_;
   std::string store_where_;
 
+  // Serialises the transitions (see the thread contract).
+  Mutex lifecycle_mu_ ACQUIRED_BEFORE(state_mu_);
   mutable Mutex state_mu_;
   HaState state_ GUARDED_BY(state_mu_) = HaState::kInitializing;
   // Shared with the calls in flight, so that a transition never frees what
@@ -331,6 +389,17 @@ class ResourceManager final : public NodeProtocol, public ClientFacade {
 
   Mutex hook_mu_;
   std::function<void(const ApplicationAttemptId&)> attempt_ended_hook_ GUARDED_BY(hook_mu_);
+
+  // Set by Stop: no fatal event sends the RM back into the election.
+  std::atomic<bool> stopping_{false};
+  Mutex standby_thread_mu_;
+  std::thread standby_thread_ GUARDED_BY(standby_thread_mu_);
+  // A standby thread is under way (Hadoop's StandByTransitionRunnable
+  // runs once however many events ask for it).
+  std::atomic<bool> standby_thread_running_{false};
+  // Last: destroyed first, so its threads never call into a half-destroyed
+  // RM.
+  std::unique_ptr<EmbeddedElectorService> elector_;
 };
 
 }  // namespace spindle::rm

@@ -372,13 +372,16 @@ TEST(DoctorTest, AnIgnoredKeyIsAWarning) {
 TEST(DoctorTest, AnIgnoredKeySetToWhatSpindleDoesIsFine) {
   ConfDir dir;
   dir.Write("yarn-site.xml",
-            Xml(With(Hadoop33Defaults(), {{"yarn.resourcemanager.ha.enabled", "false"}})));
+            Xml(With(Hadoop33Defaults(),
+                     {{"yarn.resourcemanager.ha.curator-leader-elector.enabled", "false"}})));
   const DoctorReport report = ExamineConfiguration({dir.path(), false, ""});
   EXPECT_EQ(report.ExitCode(), 0);
-  ExpectFindings(report, {{"yarn.resourcemanager.ha.enabled", DoctorSeverity::kOk, "unsupported"}});
+  ExpectFindings(report, {{"yarn.resourcemanager.ha.curator-leader-elector.enabled",
+                           DoctorSeverity::kOk, "unsupported"}});
 
   dir.Write("yarn-site.xml",
-            Xml(With(Hadoop33Defaults(), {{"yarn.resourcemanager.ha.enabled", "true"}})));
+            Xml(With(Hadoop33Defaults(),
+                     {{"yarn.resourcemanager.ha.curator-leader-elector.enabled", "true"}})));
   EXPECT_EQ(ExamineConfiguration({dir.path(), false, ""}).ExitCode(), 2);
 }
 

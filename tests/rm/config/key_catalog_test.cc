@@ -87,7 +87,7 @@ TEST(KeyCatalogTest, DefaultsThatDifferBetweenLinesFollowTheConfiguredLine) {
   // Spindle's own store stays its own default.
   EXPECT_EQ(StatusOn(*FindKeySpec("yarn.resourcemanager.store.class"), 2),
             KeyStatus::kHonouredOtherDefault);
-  EXPECT_EQ(StatusOn(*FindKeySpec("yarn.resourcemanager.ha.enabled"), 2), KeyStatus::kUnsupported);
+  EXPECT_EQ(StatusOn(*FindKeySpec("yarn.resourcemanager.ha.enabled"), 2), KeyStatus::kHonoured);
   EXPECT_EQ(StatusOn(*FindKeySpec("yarn.nodemanager.aux-services"), 2), KeyStatus::kNotForRm);
 }
 
@@ -214,7 +214,7 @@ const std::map<std::string, std::string> kNotKeys = {
 std::vector<SourceKey> ScanSources(std::set<std::string>* prefixes) {
   const fs::path root(SPINDLE_SOURCE_DIR);
   const std::regex literal(
-      R"re("((?:yarn|hadoop|spindle|ipc|net|fs|mapreduce|dfs)\.[A-Za-z0-9_.\-]*)")re");
+      R"re("((?:yarn|hadoop|spindle|ipc|net|fs|mapreduce|dfs|ha)\.[A-Za-z0-9_.\-]*)")re");
   const std::regex pool_key(R"re(key(?: == |\.compare\(0, \d+, )"([a-z0-9.\-]+)")re");
   const std::regex capacity_global(R"re(prefix \+ "([a-z0-9_.\-]+)")re");
   const std::regex capacity_queue(R"re(Key\([A-Za-z_."]+, "([a-z0-9_.\-]+)"\))re");

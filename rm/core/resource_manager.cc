@@ -69,8 +69,12 @@ Result<std::unique_ptr<ResourceManager>> ResourceManager::Create(Configuration c
       rm->store_where_ = StoreDescription(recovery);
       std::function<void()> exit = rm->options_.on_fatal_store_failure;
       if (!exit) exit = [] {};
-      rm->store_ = std::make_unique<StoreFailureGuard>(std::move(store), rm->store_where_,
-                                                       recovery.on_store_failure, std::move(exit));
+      // A fenced store (another RM took it over) is the STATE_STORE_FENCED
+      // fatal event: standby with HA, stop without (OnStoreFenced).
+      ResourceManager* self = rm.get();
+      rm->store_ = std::make_unique<StoreFailureGuard>(
+          std::move(store), rm->store_where_, recovery.on_store_failure, std::move(exit),
+          [self](const std::string& reason) { self->OnStoreFenced(reason); });
     }
   }
   RETURN_NOT_OK(rm->CreateElector());

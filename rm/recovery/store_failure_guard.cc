@@ -4,11 +4,18 @@
 
 #include <utility>
 
+#include "rm/recovery/store_fenced.h"
+
 namespace spindle::rm {
 
 StoreFailureGuard::StoreFailureGuard(std::unique_ptr<persist::StateStore> store, std::string name,
-                                     StoreFailureAction action, std::function<void()> exit)
-    : store_(std::move(store)), name_(std::move(name)), action_(action), exit_(std::move(exit)) {}
+                                     StoreFailureAction action, std::function<void()> exit,
+                                     std::function<void(const std::string& reason)> fenced)
+    : store_(std::move(store)),
+      name_(std::move(name)),
+      action_(action),
+      exit_(std::move(exit)),
+      fenced_(std::move(fenced)) {}
 
 bool StoreFailureGuard::failing() const {
   MutexLock lock(&mu_);
@@ -17,6 +24,20 @@ bool StoreFailureGuard::failing() const {
 
 Status StoreFailureGuard::Apply(const persist::StoreBatch& batch) {
   const Status status = store_->Apply(batch);
+  if (IsStoreFenced(status)) {
+    bool first = false;
+    {
+      MutexLock lock(&mu_);
+      first = !fenced_called_;
+      fenced_called_ = true;
+    }
+    if (first) {
+      LOG(ERROR) << name_ << " is fenced: " << status.message()
+                 << "; this RM is no longer the active one";
+      if (fenced_) fenced_(status.message());
+    }
+    return status;
+  }
   const bool store_failure = !status.ok() && status.code() != Status::Code::kInvalidArgument &&
                              status.code() != Status::Code::kUnavailable;
   bool call_exit = false;
@@ -25,6 +46,7 @@ Status StoreFailureGuard::Apply(const persist::StoreBatch& batch) {
     if (status.ok()) {
       if (failing_) LOG(INFO) << name_ << " accepts writes again: the RM writes as before";
       failing_ = false;
+      fenced_called_ = false;
       return status;
     }
     if (!store_failure || failing_) return status;

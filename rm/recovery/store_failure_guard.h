@@ -22,7 +22,11 @@
 // (glog's FATAL would abort) naming the store, the cause and what follows,
 // once per failure episode; the episode ends with the next successful write.
 // Refusals of a batch (InvalidArgument) and calls on a closed store
-// (Unavailable) are not store failures.
+// (Unavailable) are not store failures. A write refused because another RM
+// took the store over (IsStoreFenced, rm/recovery/store_fenced.h: Hadoop's
+// StoreFencedException) is not one either: it goes to `fenced` (Hadoop's
+// STATE_STORE_FENCED event), once per episode, and the RM leaves the active
+// state rather than failing writes.
 //
 // Thread-safety: thread-safe if the wrapped store is; `exit` may be called
 // from any thread that writes, at most once.
@@ -43,7 +47,8 @@ class StoreFailureGuard final : public persist::StateStore {
  public:
   // `name` identifies the store in the log ("the state store at <path>").
   StoreFailureGuard(std::unique_ptr<persist::StateStore> store, std::string name,
-                    StoreFailureAction action, std::function<void()> exit);
+                    StoreFailureAction action, std::function<void()> exit,
+                    std::function<void(const std::string& reason)> fenced = nullptr);
 
   Status Open() override { return store_->Open(); }
   Status Close() override { return store_->Close(); }
@@ -59,9 +64,12 @@ class StoreFailureGuard final : public persist::StateStore {
   const std::string name_;
   const StoreFailureAction action_;
   const std::function<void()> exit_;
+  const std::function<void(const std::string& reason)> fenced_;
   mutable Mutex mu_;
   bool failing_ GUARDED_BY(mu_) = false;
   bool exit_called_ GUARDED_BY(mu_) = false;
+  // `fenced_` was called since the last successful write.
+  bool fenced_called_ GUARDED_BY(mu_) = false;
 };
 
 }  // namespace spindle::rm

@@ -3,7 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 #include <utility>
+#include <vector>
+
+#include "rm/recovery/store_fenced.h"
 
 namespace spindle::rm {
 namespace {
@@ -28,12 +32,14 @@ class ScriptedStore final : public persist::StateStore {
 
 struct Guarded {
   explicit Guarded(StoreFailureAction action) {
-    guard = std::make_unique<StoreFailureGuard>(std::make_unique<ScriptedStore>(&next), "the store",
-                                                action, [this] { ++exits; });
+    guard = std::make_unique<StoreFailureGuard>(
+        std::make_unique<ScriptedStore>(&next), "the store", action, [this] { ++exits; },
+        [this](const std::string& reason) { fenced.push_back(reason); });
   }
   Status Put() { return guard->PutApplication("application_1_1", "x"); }
   Status next;
   int exits = 0;
+  std::vector<std::string> fenced;
   std::unique_ptr<StoreFailureGuard> guard;
 };
 
@@ -62,6 +68,24 @@ TEST(StoreFailureGuardTest, ExitIsCalledOnceOnAStoreFailure) {
   EXPECT_FALSE(g.Put().ok());
   EXPECT_FALSE(g.Put().ok());
   EXPECT_EQ(g.exits, 1);
+}
+
+// A store another RM took over is not a store failure: the fenced hook runs
+// (once until a write succeeds again), neither exit nor refusing writes.
+TEST(StoreFailureGuardTest, AFencedStoreCallsTheFencedHookNotExit) {
+  Guarded g(StoreFailureAction::kExit);
+  g.next = StoreFencedStatus("the root's ACL was taken over");
+  EXPECT_TRUE(IsStoreFenced(g.Put()));
+  EXPECT_TRUE(IsStoreFenced(g.Put()));
+  EXPECT_EQ(g.exits, 0);
+  EXPECT_FALSE(g.guard->failing());
+  ASSERT_EQ(g.fenced.size(), 1u);
+  EXPECT_NE(g.fenced[0].find("taken over"), std::string::npos) << g.fenced[0];
+  g.next = Status::OK();  // active again after a new election
+  EXPECT_TRUE(g.Put().ok());
+  g.next = StoreFencedStatus("again");
+  EXPECT_FALSE(g.Put().ok());
+  EXPECT_EQ(g.fenced.size(), 2u);
 }
 
 }  // namespace

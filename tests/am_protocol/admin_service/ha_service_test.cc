@@ -11,6 +11,7 @@
 
 #include "ha_service_protocol.pb.h"
 #include "rm/yarn_exceptions.h"
+#include "tests/am_protocol/admin_service/fake_ha_actions.h"
 #include "tests/wire/ipc/wire_test_util.h"
 #include "wire/ipc/rpc_client.h"
 #include "wire/ipc/rpc_server.h"
@@ -20,56 +21,8 @@ namespace {
 
 namespace c = hadoop::common;
 using ipc::testing::Hex;
-
-class FakeAdmin : public AdminActions {
- public:
-  Status RefreshQueues() override {
-    ++queue_refreshes;
-    return refresh_queues_result;
-  }
-  Status RefreshNodes() override { return Status::OK(); }
-  Status RefreshAdminAcls() override {
-    ++acl_refreshes;
-    return refresh_acls_result;
-  }
-  void RefreshGroups() override {}
-  Status AddToClusterNodeLabels(std::vector<rm::ClusterNodeLabel>) override { return Status::OK(); }
-  Status RemoveFromClusterNodeLabels(const std::vector<std::string>&) override {
-    return Status::OK();
-  }
-  Status ReplaceLabelsOnNodes(const std::map<rm::NodeId, std::set<std::string>>&, bool) override {
-    return Status::OK();
-  }
-  rm::AccessControlList AdminAcl() const override { return rm::AccessControlList::Parse(acl); }
-  std::vector<std::string> GroupsOf(const std::string&) const override { return {}; }
-
-  std::string acl = "*";
-  Status refresh_queues_result;
-  Status refresh_acls_result;
-  int queue_refreshes = 0;
-  int acl_refreshes = 0;
-};
-
-class FakeTransitions : public HaTransitions {
- public:
-  rm::HaState ha_state() const override { return state; }
-  bool ActiveServicesRunning() const override { return services_running; }
-  Status TransitionToActive() override {
-    ++activations;
-    if (!activation_result.ok()) return activation_result;
-    state = rm::HaState::kActive;
-    return Status::OK();
-  }
-  Status TransitionToStandby() override {
-    state = rm::HaState::kStandby;
-    return Status::OK();
-  }
-
-  rm::HaState state = rm::HaState::kStandby;
-  bool services_running = true;
-  Status activation_result;
-  int activations = 0;
-};
+using testing::FakeAdmin;
+using testing::FakeTransitions;
 
 class HaServiceTest : public ::testing::Test {
  protected:

@@ -38,12 +38,6 @@ bool Named(const Status& status, const char* java_class) {
 
 }  // namespace
 
-bool IsNetworkFailure(const Status& status) {
-  if (status.ok() || status.IsRemote()) return false;
-  return status.code() == Status::Code::kIoError || status.code() == Status::Code::kTimedOut ||
-         status.code() == Status::Code::kAborted;
-}
-
 Result<RmRetryPolicy> RmRetryPolicy::FromConfiguration(const rm::Configuration& conf,
                                                        bool ha_enabled) {
   RmRetryPolicy p;
@@ -92,7 +86,8 @@ Action RmRetryPolicy::ShouldRetry(const Status& error, int64_t retries, int64_t 
                                   double uniform) const {
   if (!ha) {
     // retryOtherThanRemoteException over the exception map (3.3).
-    const bool mapped = IsNetworkFailure(error) || Named(error, ipc::java::kStandbyException) ||
+    const bool mapped = ipc::IsTransportFailure(error) ||
+                        Named(error, ipc::java::kStandbyException) ||
                         Named(error, ipc::java::kRetriableException);
     if (!mapped) return Fail("not a connection failure");
     if (retries >= max_retries) {
@@ -113,7 +108,7 @@ Action RmRetryPolicy::ShouldRetry(const Status& error, int64_t retries, int64_t 
   if (!error.IsRemote() && error.code() == Status::Code::kUnauthorized) {
     return Fail("SASL failure");
   }
-  if (IsNetworkFailure(error) || Named(error, ipc::java::kStandbyException)) {
+  if (ipc::IsTransportFailure(error) || Named(error, ipc::java::kStandbyException)) {
     return {Decision::kFailoverAndRetry,
             Backoff(failover_sleep_base_ms, failovers, failover_sleep_max_ms, uniform), ""};
   }

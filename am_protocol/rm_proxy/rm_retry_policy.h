@@ -70,7 +70,4 @@ struct RmRetryPolicy {
   Action ShouldRetry(const Status& error, int64_t retries, int64_t failovers, double uniform) const;
 };
 
-// True for a failure to reach or hear from the peer (no Java class).
-bool IsNetworkFailure(const Status& status);
-
 }  // namespace spindle::am_protocol

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "base/open_file_limit.h"
+#include "base/process_user.h"
 #include "rm/config/configuration_directory.h"
 #include "rm/config/ha_config.h"
 #include "rm/recovery/recovery_config.h"
@@ -164,6 +165,16 @@ Status RmDaemon::BuildServers() {
   admin_service_ = std::make_unique<am_protocol::AdminService>(this);
   auto admin_services = std::make_shared<ipc::ServiceRegistry>();
   admin_services->Add(admin_service_->MakeRpcService());
+  // HAServiceProtocol on the same port, only with HA on (Hadoop's
+  // AdminService.startServer adds it under isHAEnabled).
+  const rm::HaConfig& ha = rm_->settings().ha;
+  if (ha.enabled) {
+    am_protocol::HaServiceOptions ha_options;
+    ha_options.automatic_failover = ha.automatic_failover;
+    ha_options.daemon_user = ProcessUserName();
+    ha_service_ = std::make_unique<am_protocol::HaService>(ha_options, this, this);
+    admin_services->Add(ha_service_->MakeRpcService());
+  }
   ASSIGN_OR_RETURN(admin_server_,
                    server("ResourceManagerAdministrationProtocol", addresses_.admin,
                           "yarn.resourcemanager.admin.client.thread-count", admin_services, {}));
@@ -183,6 +194,14 @@ Status RmDaemon::BuildWeb() {
                           admin_server_.get()};
   web_deps.is_admin = [core = rm_.get()](const std::string& user) { return core->IsAdmin(user); };
   web_deps.conf = &rm_->conf();
+  if (rm_->settings().ha.enabled) {
+    // A standby redirects to the active RM found as RMHAUtils finds it.
+    ASSIGN_OR_RETURN(active_finder_,
+                     am_protocol::ActiveRmFinder::Create(rm_->conf(), ProcessUserName()));
+    web_deps.find_active_url = [finder = active_finder_.get()] {
+      return finder->FindActiveWebUrl();
+    };
+  }
   ASSIGN_OR_RETURN(
       web_, web::RmWebApp::Create(rm_->conf(), addresses_.web.host, addresses_.web.port, web_deps));
   return Status::OK();
@@ -229,6 +248,11 @@ void RmDaemon::Stop() {
     if (s != nullptr) s->Stop();
   }
   if (rm_ != nullptr) rm_->Stop();
+}
+
+Status RmDaemon::TransitionToStandby() {
+  rm_->TransitionToStandby();
+  return Status::OK();
 }
 
 Status RmDaemon::RefreshAdminAcls() { return rm_->RefreshAdminAcls(); }

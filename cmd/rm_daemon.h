@@ -13,8 +13,10 @@
 #include <string>
 
 #include "am_protocol/admin_service/admin_service.h"
+#include "am_protocol/admin_service/ha_service.h"
 #include "am_protocol/am_service/am_service.h"
 #include "am_protocol/client_service/client_rm_service.h"
+#include "am_protocol/rm_proxy/active_rm_finder.h"
 #include "am_protocol/tokens/amrm_token_secret_provider.h"
 #include "am_protocol/tokens/rm_delegation_token_secret_provider.h"
 #include "base/flags/command_line.h"
@@ -42,7 +44,7 @@ struct RmAddresses {
 
 Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf);
 
-class RmDaemon : public am_protocol::AdminActions {
+class RmDaemon : public am_protocol::AdminActions, public am_protocol::HaTransitions {
  public:
   // Reads and validates everything, builds the RM core and, without HA,
   // makes it active: it opens the state store and recovers what a previous
@@ -76,6 +78,17 @@ class RmDaemon : public am_protocol::AdminActions {
                               bool fail_on_unknown_nodes) override;
   rm::AccessControlList AdminAcl() const override;
   std::vector<std::string> GroupsOf(const std::string& user) const override;
+
+  // HaTransitions (HAServiceProtocol's state changes act on the core).
+  rm::HaState ha_state() const override { return rm_->ha_state(); }
+  bool ActiveServicesRunning() const override { return rm_->active(); }
+  Status TransitionToActive() override { return rm_->TransitionToActive(); }
+  Status TransitionToStandby() override;
+
+  // HAServiceProtocol on the admin port; null with HA off. The embedded
+  // elector's transitions go through it (HaRequestSource::
+  // kFailoverController), as Hadoop's elector calls AdminService.
+  am_protocol::HaService* ha_service() { return ha_service_.get(); }
 
   // `spindle rm --format-state-store`: wipes the configured state store
   // (whatever it holds, even a store Create() refuses).
@@ -124,6 +137,10 @@ class RmDaemon : public am_protocol::AdminActions {
   std::unique_ptr<ipc::RpcClient> nm_client_;
   std::unique_ptr<rm::ResourceManager> rm_;
   std::unique_ptr<am_protocol::AdminService> admin_service_;
+  // HA only: HAServiceProtocol beside the admin protocol, and the standby
+  // web app's search for the active RM.
+  std::unique_ptr<am_protocol::HaService> ha_service_;
+  std::unique_ptr<am_protocol::ActiveRmFinder> active_finder_;
   // Every service, the SASL token providers and the web app call the core's
   // facade and hold nothing of an activation, so they outlive transitions
   // (StandbyException while standby).

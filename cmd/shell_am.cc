@@ -14,6 +14,7 @@
 #include "rm/records/yarn_ids.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
+#include "wire/ipc/error_mapping.h"
 
 namespace spindle {
 namespace {
@@ -37,12 +38,6 @@ std::string EncodedCommand(const std::string& command) {
 
 // The call never reached the RM or its answer was lost with the connection:
 // worth another try while the RM restarts. A remote exception is an answer.
-bool IsConnectionFailure(const Status& s) {
-  if (s.ok() || s.IsRemote()) return false;
-  return s.code() == Status::Code::kIoError || s.code() == Status::Code::kTimedOut ||
-         s.code() == Status::Code::kAborted;
-}
-
 bool IsNotRegistered(const Status& s) {
   return s.IsRemote() && s.java_class() == rm::yarn::kApplicationMasterNotRegistered;
 }
@@ -74,6 +69,16 @@ ShellAm::ShellAm(ShellAmOptions options)
     : options_(std::move(options)),
       client_(options_.client),
       send_blacklist_(!options_.blacklist.empty()) {
+  if (!options_.ha_schedulers.empty()) {
+    am_protocol::RmFailoverProxyOptions proxy;
+    proxy.protocol = am_protocol::kApplicationMasterProtocol;
+    proxy.user = options_.user;
+    proxy.token = options_.amrm;
+    proxy.policy = options_.ha_policy;
+    proxy.deadline = options_.retry.deadline;
+    ha_proxy_ =
+        std::make_unique<am_protocol::RmFailoverProxy>(&client_, options_.ha_schedulers, proxy);
+  }
   y::ResourceRequestProto ask;
   ask.mutable_priority()->set_priority(0);
   ask.set_resource_name("*");
@@ -96,7 +101,7 @@ Status CallRmWithRetry(ipc::RpcClient* client, const ipc::ConnectionSpec& spec,
   const auto start = SteadyClock::now();
   for (int attempt = 1;; ++attempt) {
     Status s = client->Call(spec, method, request, response);
-    if (!IsConnectionFailure(s)) return s;
+    if (!ipc::IsTransportFailure(s)) return s;
     const auto now = SteadyClock::now();
     const auto waited = now - start;
     const std::string rm = "the RM at " + spec.host + ":" + std::to_string(spec.port);
@@ -124,6 +129,10 @@ Status CallRmWithRetry(ipc::RpcClient* client, const ipc::ConnectionSpec& spec,
 
 Status ShellAm::CallRm(const std::string& method, const google::protobuf::MessageLite& request,
                        google::protobuf::MessageLite* response) {
+  // With HA, a failover lands on an RM where this attempt is not registered
+  // yet: its ApplicationMasterNotRegisteredException reaches the allocate
+  // loop, which re-registers and resends the asks (AMRMClientImpl's resync).
+  if (ha_proxy_ != nullptr) return ha_proxy_->Call(method, request, response);
   return CallRmWithRetry(&client_, AmSpec(), method, request, response, options_.retry);
 }
 

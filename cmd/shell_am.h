@@ -39,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "am_protocol/rm_proxy/rm_failover_proxy.h"
 #include "base/result.h"
 #include "nm_shim/am_launcher/nm_connect_retry_policy.h"
 #include "rm/config/configuration.h"
@@ -100,6 +101,12 @@ struct ShellAmOptions {
   // allocate and again after every resync. Default: none.
   std::vector<std::string> blacklist;
   RmConnectRetry retry;
+  // With HA on: the scheduler addresses of every rm-id and RMProxy's
+  // failover policy; calls then go through an RmFailoverProxy (the token is
+  // the same for every RM, as the AMRM token's HA service lists them all)
+  // and scheduler_host/port are not used. Default: none (HA off).
+  std::vector<am_protocol::RmProxyTarget> ha_schedulers;
+  am_protocol::RmRetryPolicy ha_policy;
   // startContainers on a node that cannot be reached (an agent restarting)
   // is retried as NMClientAsync's NMProxy does (yarn.client.nodemanager-
   // connect.*), before the container counts as failed to start.
@@ -157,6 +164,8 @@ class ShellAm {
 
   const ShellAmOptions options_;
   ipc::RpcClient client_;
+  // HA only: the failover proxy over options_.ha_schedulers.
+  std::unique_ptr<am_protocol::RmFailoverProxy> ha_proxy_;
   int32_t response_id_ = 0;
   // NotRegistered answers since the last successful allocate.
   int resyncs_in_a_row_ = 0;

@@ -108,6 +108,18 @@ std::string FinalStatusName(y::FinalApplicationStatusProto status) {
   return std::string(rm::Name(client_service::FromProto(status)));
 }
 
+// With yarn.resourcemanager.ha.enabled in `conf`: every rm-id's `key`
+// address and RMProxy's HA policy; nothing without HA.
+Status UseRmIdsIfHa(const rm::Configuration& conf, const std::string& key,
+                    std::vector<am_protocol::RmProxyTarget>* targets,
+                    am_protocol::RmRetryPolicy* policy) {
+  ASSIGN_OR_RETURN(const bool ha, conf.GetBool("yarn.resourcemanager.ha.enabled", false));
+  if (!ha) return Status::OK();
+  ASSIGN_OR_RETURN(*targets, am_protocol::RmProxyTargets(conf, key));
+  ASSIGN_OR_RETURN(*policy, am_protocol::RmRetryPolicy::FromConfiguration(conf, true));
+  return Status::OK();
+}
+
 }  // namespace
 
 const CommandSpec& ShellCommand() {
@@ -174,9 +186,31 @@ int ShellClientMain(const CommandLine& flags) {
   ipc::RpcClient client(client_options);
   const ipc::ConnectionSpec acp{rm->host, rm->port, client_service::kApplicationClientProtocol,
                                 flags.GetString("user", CurrentUser()), std::nullopt};
+  // With HA on in the configuration, the rm-ids' client addresses with
+  // RMProxy's failover (--rm is then not used), else --rm.
+  std::vector<am_protocol::RmProxyTarget> ha_targets;
+  am_protocol::RmRetryPolicy ha_policy;
+  if (Status ha = UseRmIdsIfHa(*conf, "yarn.resourcemanager.address", &ha_targets, &ha_policy);
+      !ha.ok()) {
+    return ReportFailure(kName, ha);
+  }
+  std::unique_ptr<am_protocol::RmFailoverProxy> ha_proxy;
+  if (!ha_targets.empty()) {
+    am_protocol::RmFailoverProxyOptions proxy;
+    proxy.protocol = acp.protocol;
+    proxy.user = acp.user;
+    proxy.policy = ha_policy;
+    proxy.deadline = deadline;
+    ha_proxy = std::make_unique<am_protocol::RmFailoverProxy>(&client, ha_targets, proxy);
+  }
+  auto call_rm = [&](const std::string& method, const google::protobuf::MessageLite& request,
+                     google::protobuf::MessageLite* response) {
+    if (ha_proxy != nullptr) return ha_proxy->Call(method, request, response);
+    return CallRmWithRetry(&client, acp, method, request, response, *retry);
+  };
   y::GetNewApplicationRequestProto new_request;
   y::GetNewApplicationResponseProto new_response;
-  Status s = CallRmWithRetry(&client, acp, "getNewApplication", new_request, &new_response, *retry);
+  Status s = call_rm("getNewApplication", new_request, &new_response);
   if (!s.ok()) return ReportFailure(kName, s);
   const rm::ApplicationId id = rm::FromProto(new_response.application_id());
 
@@ -191,7 +225,7 @@ int ShellClientMain(const CommandLine& flags) {
   context->mutable_resource()->set_virtual_cores(1);
   context->mutable_am_container_spec()->add_command(AmCommand(spec, scheduler));
   y::SubmitApplicationResponseProto submitted;
-  s = CallRmWithRetry(&client, acp, "submitApplication", submit, &submitted, *retry);
+  s = call_rm("submitApplication", submit, &submitted);
   if (!s.ok()) return ReportFailure(kName, s);
   std::printf("Submitted application %s\n", id.ToString().c_str());
   std::fflush(stdout);
@@ -201,7 +235,7 @@ int ShellClientMain(const CommandLine& flags) {
   y::YarnApplicationStateProto last = y::NEW;
   while (true) {
     y::GetApplicationReportResponseProto report;
-    s = CallRmWithRetry(&client, acp, "getApplicationReport", report_request, &report, *retry);
+    s = call_rm("getApplicationReport", report_request, &report);
     if (!s.ok()) return ReportFailure(kName, s);
     const y::ApplicationReportProto& r = report.application_report();
     if (r.yarn_application_state() != last) {
@@ -305,6 +339,11 @@ int ShellAmMain(const CommandLine& flags) {
   options.host = host != nullptr ? host : "localhost";
   options.retry = *retry;
   options.nm_retry = *nm_retry;
+  if (Status ha = UseRmIdsIfHa(*conf, "yarn.resourcemanager.scheduler.address",
+                               &options.ha_schedulers, &options.ha_policy);
+      !ha.ok()) {
+    return ReportFailure(kName, ha);
+  }
   options.timeout = std::chrono::seconds(flags.GetInt("timeout-seconds"));
   ShellAm am(std::move(options));
   Status s = am.Run();

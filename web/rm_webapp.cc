@@ -2,6 +2,7 @@
 
 #include <glog/logging.h>
 
+#include "web/is_active_route.h"
 #include "web/metrics/metrics_routes.h"
 #include "web/rest/app_timeout_routes.h"
 #include "web/rest/app_write_routes.h"
@@ -38,6 +39,7 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   cluster.identity = deps.identity;
   rest::AddClusterReadRoutes(app->router_.get(), writes.callers, cluster);
   AddUiRoutes(app->router_.get(), UiDeps{deps.core});
+  AddIsActiveRoute(app->router_.get(), deps.core);
   MetricsDeps metrics;
   metrics.conf = deps.conf;
   metrics.core = deps.core;
@@ -53,6 +55,7 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
           .value_or(conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0") + ":8088");
   standby.ha_zookeeper_connection_state = deps.identity.ha_zookeeper_connection_state;
   standby.uniform = deps.uniform;
+  standby.find_active_url = deps.find_active_url;
   const Router* router = app->router_.get();
   const rm::ClientFacade* core = deps.core;
   app->server_ = std::make_unique<HttpServer>(

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct RmWebAppDeps {
   // Java's Random.nextDouble for the standby answer's retry time; default a
   // thread-local generator (tests pin it).
   std::function<double()> uniform;
+  // With HA on: the active RM's web address for the standby's redirect
+  // (StandbyAnswerOptions::find_active_url). Default: none is found.
+  std::function<std::optional<std::string>()> find_active_url;
   // The RPC servers (RpcActivityForPort beans) and the admin check for
   // hadoop.security.instrumentation.requires.admin (metrics_deps.h).
   std::vector<const ipc::RpcServer*> rpc_servers;

@@ -50,6 +50,67 @@ std::optional<int64_t> ParseJavaInt(std::string text) {
   return value;
 }
 
+// HtmlQuoting.quoteHtmlChars.
+std::string QuoteHtml(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+// The request's parameters encoded again, in request order; `bump` replaces
+// (or appends) next.refresh.interval with that value.
+std::string EncodedQuery(const HttpRequest& request, std::optional<int64_t> bump) {
+  std::string query;
+  bool replaced = false;
+  for (const auto& [name, value] : request.query) {
+    if (!query.empty()) query += '&';
+    if (bump.has_value() && name == kRefreshParam) {
+      query += std::string(kRefreshParam) + "=" + std::to_string(*bump);
+      replaced = true;
+    } else {
+      query += Encode(name) + "=" + Encode(value);
+    }
+  }
+  if (bump.has_value() && !replaced) {
+    if (!query.empty()) query += '&';
+    query += std::string(kRefreshParam) + "=" + std::to_string(*bump);
+  }
+  return query;
+}
+
+// RMWebAppFilter's answer when the active RM is found.
+HttpResponse RedirectToActive(const HttpRequest& request, const std::string& active_url) {
+  const std::string query = EncodedQuery(request, std::nullopt);
+  const std::string path = QuoteHtml(request.path);
+  const std::string with_query = query.empty() ? path : path + "?" + query;
+  // getHtmlEscapedURIWithQueryString: path and query each quoted.
+  const std::string shown = query.empty() ? path : path + "?" + QuoteHtml(query);
+  HttpResponse response =
+      HttpResponse::Text(307, "This is standby RM. The redirect url is: " + shown + "\n");
+  response.headers.emplace_back("Location", active_url + with_query);
+  return response;
+}
+
 }  // namespace
 
 bool AnsweredWhileStandby(const std::string& path) {
@@ -71,6 +132,11 @@ std::optional<HttpResponse> StandbyAnswer(const HttpRequest& request, const rm::
   if (core.ha_state() != rm::HaState::kStandby || AnsweredWhileStandby(request.path)) {
     return std::nullopt;
   }
+  if (options.find_active_url) {
+    if (std::optional<std::string> active = options.find_active_url(); active.has_value()) {
+      return RedirectToActive(request, *active);
+    }
+  }
   bool retry = true;
   int64_t interval = 0;
   if (auto text = request.Query(kRefreshParam); text.has_value()) {
@@ -87,21 +153,7 @@ std::optional<HttpResponse> StandbyAnswer(const HttpRequest& request, const rm::
   const auto next = static_cast<int64_t>(static_cast<double>(base) * (uniform + 0.5));
   if (next > kMaxSleepSeconds) retry = false;
   // appendOrReplaceParamter: the request's query with the interval bumped.
-  std::string query;
-  bool replaced = false;
-  for (const auto& [name, value] : request.query) {
-    if (!query.empty()) query += '&';
-    if (name == kRefreshParam) {
-      query += std::string(kRefreshParam) + "=" + std::to_string(interval + 1);
-      replaced = true;
-    } else {
-      query += Encode(name) + "=" + Encode(value);
-    }
-  }
-  if (!replaced) {
-    if (!query.empty()) query += '&';
-    query += std::string(kRefreshParam) + "=" + std::to_string(interval + 1);
-  }
+  const std::string query = EncodedQuery(request, interval + 1);
   std::string text =
       retry ? "Can not find any active RM. Will retry in next " + std::to_string(next) + " seconds."
             : "There is no active RM right now.";

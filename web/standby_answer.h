@@ -6,9 +6,12 @@
 //   servlets of NON_REDIRECTED_URIS: /conf, /stacks, /logLevel, /logs,
 //   /isActive, /jmx, /prom (and Spindle's /metrics, its /prom);
 // - every other path: the filter asks where the active RM is
-//   (RMWebApp.getRedirectPath). Spindle knows no other RM yet (HA peers
-//   come with the HA work), which is 3.3's answer when no active RM is
-//   found: the text "Can not find any active RM. Will retry in next N
+//   (RMWebApp.getRedirectPath: RMHAUtils.findActiveRMHAId asks each rm-id's
+//   admin port for getServiceStatus, then that rm-id's webapp address;
+//   options.find_active_url does it). Found: status 307, "Location:
+//   <active url><path>[?<query>]" and the text "This is standby RM. The
+//   redirect url is: <path>[?<query>]" (HTML-quoted). None found: 3.3's
+//   answer: the text "Can not find any active RM. Will retry in next N
 //   seconds." and "HA Zookeeper Connection State: <state>", status 307
 //   with "Refresh: N;url=<this RM's web address><path>?...&
 //   next.refresh.interval=<k+1>", where k is the request's
@@ -18,6 +21,9 @@
 //   with status 200 and no Refresh (the filter then leaves the status
 //   alone). Either way the request never reaches a handler, so nothing
 //   reads an activation that is gone.
+//
+// The query Spindle sends on is the parsed parameters encoded again
+// (WebAppUtils.getURLEncodedQueryString does the same), in request order.
 //
 // Thread-safety: the options are read-only; `uniform` must be thread-safe.
 #pragma once
@@ -40,6 +46,10 @@ struct StandbyAnswerOptions {
   // Uniform in [0, 1) (Java's Random.nextDouble). Default: a thread-local
   // generator.
   std::function<double()> uniform;
+  // "http://host:port" of the active RM's web app, or nullopt when no
+  // rm-id answers ACTIVE. Called per redirected request while standby, as
+  // Hadoop's filter asks per request. Default (unset): none is found.
+  std::function<std::optional<std::string>()> find_active_url;
 };
 
 // True if the filter lets `path` through while standby.

@@ -61,15 +61,21 @@ std::map<rm::NodeId, std::set<std::string>> NodeToLabelsOf(
 }
 }  // namespace
 
-Status AdminService::CheckAdmin(const ipc::ConnectionIdentity& who,
-                                const std::string& method) const {
-  if (actions_->AdminAcl().IsUserAllowed(who.user, actions_->GroupsOf(who.user))) {
+Status VerifyAdminAccess(const AdminActions& actions, const std::string& user,
+                         const std::string& method, const std::string& daemon_user) {
+  if ((!daemon_user.empty() && user == daemon_user) ||
+      actions.AdminAcl().IsUserAllowed(user, actions.GroupsOf(user))) {
     return Status::OK();
   }
-  LOG(WARNING) << "User " << who.user << " doesn't have permission to call '" << method << "'";
+  LOG(WARNING) << "User " << user << " doesn't have permission to call '" << method << "'";
   return Status::Remote(rm::yarn::kAccessControl,
-                        "User " + who.user + " doesn't have permission to call '" + method + "'",
+                        "User " + user + " doesn't have permission to call '" + method + "'",
                         Status::Code::kUnauthorized);
+}
+
+Status AdminService::CheckAdmin(const ipc::ConnectionIdentity& who,
+                                const std::string& method) const {
+  return VerifyAdminAccess(*actions_, who.user, method);
 }
 
 std::unique_ptr<ipc::RpcService> AdminService::MakeRpcService() {

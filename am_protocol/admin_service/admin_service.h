@@ -50,6 +50,13 @@ class AdminActions {
   virtual std::vector<std::string> GroupsOf(const std::string& user) const = 0;
 };
 
+// AccessControlException ("User <user> doesn't have permission to call
+// '<method>'", Hadoop's RMServerUtils.verifyAdminAccess, 2.6 to 3.3) unless
+// `user` is in yarn.admin.acl or is `daemon_user` (3.3's AdminService adds
+// the RM's own user to the list; empty: nobody more).
+Status VerifyAdminAccess(const AdminActions& actions, const std::string& user,
+                         const std::string& method, const std::string& daemon_user = "");
+
 class AdminService {
  public:
   explicit AdminService(AdminActions* actions) : actions_(actions) {}

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "rm/config/ha_config.h"
 #include "rm/config/hadoop_line.h"
 
 namespace spindle::nm {
@@ -75,6 +76,24 @@ Result<AgentOptions> AgentOptionsFromConfiguration(const rm::Configuration& conf
   if (o.resource_tracker.port == 0) {
     return Bad(conf, "yarn.resourcemanager.resource-tracker.address",
                o.resource_tracker.host + ":0", "needs the RM's port");
+  }
+  ASSIGN_OR_RETURN(const bool ha, conf.GetBool("yarn.resourcemanager.ha.enabled", false));
+  if (ha) {
+    // A NodeManager's RM proxy (ServerRMProxy with ConfiguredRMFailoverProxyProvider).
+    for (const std::string& rm_id : conf.GetTrimmedStrings("yarn.resourcemanager.ha.rm-ids")) {
+      ASSIGN_OR_RETURN(
+          const std::string text,
+          rm::RmAddressOf(conf, "yarn.resourcemanager.resource-tracker.address", rm_id));
+      std::optional<HostPort> address = rm::ParseSocketAddress(text);
+      if (!address.has_value() || address->port == 0) {
+        return Bad(conf, "yarn.resourcemanager.resource-tracker.address." + rm_id, text,
+                   "needs the RM's host and port");
+      }
+      o.resource_trackers_ha.push_back(*address);
+    }
+    if (o.resource_trackers_ha.empty()) {
+      return Bad(conf, "yarn.resourcemanager.ha.rm-ids", "", "is empty with HA enabled");
+    }
   }
   o.nm_hostname = conf.GetTrimmed("yarn.nodemanager.hostname").value_or("0.0.0.0");
   ASSIGN_OR_RETURN(o.nm_address,

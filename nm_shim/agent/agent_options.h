@@ -33,6 +33,10 @@ struct AgentOptions {
   // ${yarn.resourcemanager.hostname}:8031, the host defaulting to 0.0.0.0
   // (which, as in Java, connects to this machine).
   HostPort resource_tracker;
+  // With yarn.resourcemanager.ha.enabled: every rm-id's resource-tracker
+  // address (rm::RmAddressOf), in rm-ids order; the tracker transport fails
+  // over between them and resource_tracker is not used. Empty without HA.
+  std::vector<HostPort> resource_trackers_ha;
   // yarn.nodemanager.hostname. Default: 0.0.0.0.
   std::string nm_hostname = "0.0.0.0";
   // yarn.nodemanager.address: where ContainerManagementProtocol listens.

@@ -1,6 +1,10 @@
 #include "nm_shim/agent/ipc_tracker_transport.h"
 
+#include <glog/logging.h>
+
 #include <memory>
+
+#include "wire/ipc/error_mapping.h"
 
 namespace spindle::nm {
 
@@ -8,17 +12,48 @@ namespace y = hadoop::yarn;
 
 IpcTrackerTransport::IpcTrackerTransport(ipc::RpcClient* client, EventLoop* loop, std::string host,
                                          uint16_t port, std::string user)
-    : client_(client),
-      loop_(loop),
-      spec_{std::move(host), port, kResourceTrackerProtocol, std::move(user), std::nullopt} {}
+    : IpcTrackerTransport(client, loop, {rm::SocketAddress{std::move(host), port}},
+                          std::move(user)) {}
+
+IpcTrackerTransport::IpcTrackerTransport(ipc::RpcClient* client, EventLoop* loop,
+                                         std::vector<rm::SocketAddress> targets, std::string user)
+    : client_(client), loop_(loop), targets_(std::move(targets)), user_(std::move(user)) {
+  CHECK(!targets_.empty()) << "IpcTrackerTransport needs an RM address";
+}
+
+ipc::ConnectionSpec IpcTrackerTransport::SpecOf(size_t target) const {
+  return {targets_[target].host, targets_[target].port, kResourceTrackerProtocol, user_,
+          std::nullopt};
+}
+
+void IpcTrackerTransport::FailOver(int64_t seen, const Status& why) {
+  MutexLock lock(&mu_);
+  if (failovers_ != seen) return;
+  const size_t from = current_;
+  current_ = (current_ + 1) % targets_.size();
+  ++failovers_;
+  LOG(INFO) << "ResourceTracker at " << targets_[from].ToString() << ": " << why.UserMessage()
+            << "; failing over to " << targets_[current_].ToString();
+}
 
 template <typename Req, typename Resp>
 void IpcTrackerTransport::Call(const std::string& method, const Req& request, Done<Resp> done) {
   auto response = std::make_shared<Resp>();
+  size_t target = 0;
+  int64_t seen = 0;
+  {
+    MutexLock lock(&mu_);
+    target = current_;
+    seen = failovers_;
+  }
   client_->CallAsync(
-      spec_, method, request, response.get(),
-      [loop = loop_, response, done = std::move(done)](Status s) mutable {
-        loop->Post([response, done = std::move(done), s = std::move(s)] { done(s, *response); });
+      SpecOf(target), method, request, response.get(),
+      [this, seen, response, done = std::move(done)](Status s) mutable {
+        const bool fail_over = targets_.size() > 1 &&
+                               (ipc::IsTransportFailure(s) ||
+                                (s.IsRemote() && s.java_class() == ipc::java::kStandbyException));
+        if (fail_over) FailOver(seen, s);
+        loop_->Post([response, done = std::move(done), s = std::move(s)] { done(s, *response); });
       });
 }
 

@@ -83,9 +83,14 @@ Status NodeAgent::Start() {
   if (!simulate) RETURN_NOT_OK(StartWeb());
 
   client_ = std::make_unique<ipc::RpcClient>();
-  transport_ = std::make_unique<IpcTrackerTransport>(client_.get(), &loop_, a.resource_tracker.host,
-                                                     static_cast<uint16_t>(a.resource_tracker.port),
-                                                     options_.user);
+  if (a.resource_trackers_ha.empty()) {
+    transport_ = std::make_unique<IpcTrackerTransport>(
+        client_.get(), &loop_, a.resource_tracker.host,
+        static_cast<uint16_t>(a.resource_tracker.port), options_.user);
+  } else {
+    transport_ = std::make_unique<IpcTrackerTransport>(client_.get(), &loop_,
+                                                       a.resource_trackers_ha, options_.user);
+  }
   TrackerTransport* tracker = transport_.get();
   if (options_.wrap_tracker) {
     wrapped_transport_ = options_.wrap_tracker(transport_.get());

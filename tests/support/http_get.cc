@@ -39,6 +39,7 @@ Result<HttpGetResult> HttpGet(const std::string& host, uint16_t port, const std:
   HttpGetResult result;
   result.status = static_cast<int>(response.result_int());
   result.content_type = std::string(response[http::field::content_type]);
+  result.location = std::string(response[http::field::location]);
   result.body = response.body();
   return result;
 }

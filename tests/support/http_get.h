@@ -16,6 +16,8 @@ namespace spindle::testing {
 struct HttpGetResult {
   int status = 0;
   std::string content_type;
+  // The Location header (redirects), empty without one.
+  std::string location;
   std::string body;
 };
 

@@ -139,8 +139,8 @@ class FrontEndsFailoverTest : public ::testing::TestWithParam<std::string> {
     spec.protocol = client_service::kApplicationClientProtocol;
     spec.user = token == nullptr ? "alice" : "alice-token";
     if (token != nullptr) {
-      spec.token = ipc::ClientToken{token->identifier(), token->password(), token->kind(),
-                                    token->service()};
+      spec.token =
+          ipc::ClientToken{token->identifier(), token->password(), token->kind(), token->service()};
     }
     return rpc_.Call(spec, method, request, response);
   }
@@ -199,6 +199,9 @@ TEST_P(FrontEndsFailoverTest, StandbyAnswersThenTheRecoveredAppIsReported) {
   EXPECT_EQ(before->name(), "failover-demo");
   EXPECT_EQ(Get("/ws/v1/cluster/apps/" + id.ToString()).status, 200);
   EXPECT_THAT(Get("/ws/v1/cluster/info").body, HasSubstr("\"haState\":\"ACTIVE\""));
+  // 3.3's IsActiveServlet.
+  EXPECT_EQ(Get("/isActive").status, 200);
+  EXPECT_EQ(Get("/isActive").body, "I am Active!");
   hadoop::common::GetDelegationTokenRequestProto token_request;
   token_request.set_renewer("alice");
   hadoop::common::GetDelegationTokenResponseProto token_response;
@@ -235,6 +238,9 @@ TEST_P(FrontEndsFailoverTest, StandbyAnswersThenTheRecoveredAppIsReported) {
     EXPECT_THAT(got.body, HasSubstr("Can not find any active RM. Will retry in next 5 seconds."))
         << path;
   }
+  const testing::HttpGetResult is_active = Get("/isActive");
+  EXPECT_EQ(is_active.status, 405);
+  EXPECT_EQ(is_active.body, "I am not Active!");
   // The instrumentation is let through and reads an empty cluster.
   const testing::HttpGetResult jmx = Get("/jmx");
   EXPECT_EQ(jmx.status, 200);
@@ -255,6 +261,7 @@ TEST_P(FrontEndsFailoverTest, StandbyAnswersThenTheRecoveredAppIsReported) {
   EXPECT_THAT(Get("/ws/v1/cluster/apps").body, HasSubstr(id.ToString()));
   EXPECT_THAT(Get("/ws/v1/cluster/info").body, HasSubstr("\"haState\":\"ACTIVE\""));
   EXPECT_THAT(Get("/ws/v1/cluster/metrics").body, Not(HasSubstr("active RM")));
+  EXPECT_EQ(Get("/isActive").status, 200);
   // The delegation token was stored: the new activation's secret manager,
   // read by the same SASL provider, authenticates it.
   y::GetClusterMetricsRequestProto metrics_request;
@@ -346,6 +353,40 @@ TEST_F(StandbyAnswerTest, RetriesWithAGrowingIntervalThenGivesUp) {
                                       "State: ResourceManager HA is not enabled.\n"));
     EXPECT_EQ(Header(*last, "Refresh"), "") << interval;
   }
+}
+
+TEST_F(StandbyAnswerTest, RedirectsToTheActiveRmFound) {
+  int asked = 0;
+  std::optional<std::string> active = "http://rm2.example:8088";
+  options_.find_active_url = [&] {
+    ++asked;
+    return active;
+  };
+  // RMWebAppFilter: 307 to the active RM's web address with the path and
+  // the query encoded again; the text names the path, HTML-quoted.
+  auto moved = StandbyAnswer(
+      Request("/ws/v1/cluster/apps", {{"states", "RUNNING,ACCEPTED"}, {"user", "a<b"}}), *rm_,
+      options_);
+  ASSERT_TRUE(moved.has_value());
+  EXPECT_EQ(moved->status, 307);
+  EXPECT_EQ(Header(*moved, "Location"),
+            "http://rm2.example:8088/ws/v1/cluster/apps?states=RUNNING%2CACCEPTED&user=a%3Cb");
+  EXPECT_EQ(moved->body,
+            "This is standby RM. The redirect url is: "
+            "/ws/v1/cluster/apps?states=RUNNING%2CACCEPTED&amp;user=a%3Cb\n");
+  EXPECT_EQ(Header(*moved, "Refresh"), "");
+  auto plain = StandbyAnswer(Request("/cluster/apps"), *rm_, options_);
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_EQ(Header(*plain, "Location"), "http://rm2.example:8088/cluster/apps");
+  // Paths Hadoop does not redirect never ask.
+  EXPECT_FALSE(StandbyAnswer(Request("/ws/v1/cluster/info"), *rm_, options_).has_value());
+  EXPECT_EQ(asked, 2);
+  // No active RM: the retry answer.
+  active.reset();
+  auto none = StandbyAnswer(Request("/cluster"), *rm_, options_);
+  ASSERT_TRUE(none.has_value());
+  EXPECT_THAT(none->body, HasSubstr("Can not find any active RM."));
+  EXPECT_EQ(Header(*none, "Location"), "");
 }
 
 TEST_F(StandbyAnswerTest, LetsThroughWhatHadoopDoesNotRedirect) {

@@ -23,4 +23,10 @@ RemoteError ToRemoteError(const Status& status) {
   return error;
 }
 
+bool IsTransportFailure(const Status& status) {
+  if (status.ok() || status.IsRemote()) return false;
+  return status.code() == Status::Code::kIoError || status.code() == Status::Code::kTimedOut ||
+         status.code() == Status::Code::kAborted;
+}
+
 }  // namespace spindle::ipc

@@ -36,4 +36,10 @@ struct RemoteError {
 // unwrap into YarnException).
 RemoteError ToRemoteError(const Status& status);
 
+// True for a client call that failed to reach or hear from the peer (the
+// client's IoError, TimedOut or Aborted, no Java class): what Java sees as
+// ConnectException, EOFException or a socket timeout, on which RM proxies
+// retry or fail over.
+bool IsTransportFailure(const Status& status);
+
 }  // namespace spindle::ipc

@@ -37,6 +37,22 @@ TEST(AgentOptionsTest, HadoopDefaults) {
   EXPECT_TRUE(o->Environment().log_container_debug_info);
 }
 
+TEST(AgentOptionsTest, HaListsEveryRmIdsResourceTracker) {
+  rm::Configuration conf;
+  conf.Set("yarn.resourcemanager.ha.enabled", "true");
+  conf.Set("yarn.resourcemanager.ha.rm-ids", "rm1, rm2");
+  conf.Set("yarn.resourcemanager.hostname.rm1", "h1");
+  conf.Set("yarn.resourcemanager.resource-tracker.address.rm2", "h2:9031");
+  auto o = AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(o.ok()) << o.status().ToString();
+  ASSERT_EQ(o->resource_trackers_ha.size(), 2u);
+  EXPECT_EQ(o->resource_trackers_ha[0].ToString(), "h1:8031");
+  EXPECT_EQ(o->resource_trackers_ha[1].ToString(), "h2:9031");
+  conf.Set("yarn.resourcemanager.ha.rm-ids", "rm1,rm3");
+  EXPECT_FALSE(AgentOptionsFromConfiguration(conf).ok()) << "rm3 has no address";
+  EXPECT_TRUE(AgentOptionsFromConfiguration(rm::Configuration())->resource_trackers_ha.empty());
+}
+
 TEST(AgentOptionsTest, HadoopLineChoosesVersionAndWhitelist) {
   rm::Configuration conf;
   conf.Set("spindle.compat.hadoop-version", "2.7");

@@ -41,8 +41,8 @@ constexpr char kNoHa[] = "Spindle's HA (see yarn.resourcemanager.ha.enabled) doe
 constexpr char kNoZooKeeper[] =
     "Spindle's ZooKeeper clients (the state store, the embedded elector) do not read it";
 constexpr char kNoLabels[] =
-    "per-label queue capacities and label expressions of queues are not applied (cluster labels "
-    "and node partitions are; labels are kept in the RM's state store)";
+    "Spindle's node labels (cluster labels, partitions, per-label queue capacities) do not read "
+    "it";
 constexpr char kNoReservations[] =
     "the reservation system is not implemented (see "
     "yarn.resourcemanager.reservation-system.enable)";
@@ -655,10 +655,13 @@ const KeySpec kCatalog[] = {
      {"* on root, the parent's below", "* on root, the parent's below",
       "* on root, the parent's below"},
      "shown in queue reports; a label a queue names cannot be removed from the cluster"},
-    {"yarn.scheduler.capacity.<queue-path>.accessible-node-labels.<label>.capacity", kIgnored,
-     kNone, kDouble, nullptr, kNoHadoopKey, kNoLabels},
+    {"yarn.scheduler.capacity.<queue-path>.accessible-node-labels.<label>.capacity", kHonoured,
+     kRm, kDouble, "0", {"0", "0", "0"},
+     "the queue's guaranteed share of the label's partition (children of a parent sum to 100 per "
+     "label, as each line checks; rm/queues/label_capacities)"},
     {"yarn.scheduler.capacity.<queue-path>.accessible-node-labels.<label>.maximum-capacity",
-     kIgnored, kNone, kDouble, nullptr, kNoHadoopKey, kNoLabels},
+     kHonoured, kRm, kDouble, "100", {"100", "100", "100"},
+     "the most of the label's partition the queue may use"},
     {"yarn.scheduler.capacity.<queue-path>.default-node-label-expression", kHonoured, kRm, kText,
      "the parent's (root: empty)", All(""),
      "the partition of the AM containers of the queue's apps that name none (checked against "

@@ -255,6 +255,13 @@ std::vector<SourceKey> ScanSources(std::set<std::string>* prefixes) {
         }
       }
     }
+    // Per-label capacities: <queue>.accessible-node-labels.<label>. + name.
+    if (where == "rm/queues/label_capacities.cc") {
+      for (std::sregex_iterator m(text.begin(), text.end(), capacity_global), end; m != end; ++m) {
+        keys.push_back(
+            {"yarn.scheduler.capacity.root.q.accessible-node-labels.gpu." + (*m)[1].str(), where});
+      }
+    }
     if (where == "rm/queues/queue_tree.cc") {
       for (std::sregex_iterator m(text.begin(), text.end(), capacity_global), end; m != end; ++m) {
         keys.push_back({"yarn.scheduler.capacity." + (*m)[1].str(), where});

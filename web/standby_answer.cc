@@ -6,6 +6,8 @@
 #include <random>
 #include <set>
 
+#include "base/markup_escape.h"
+
 namespace spindle::web {
 
 namespace {
@@ -50,32 +52,9 @@ std::optional<int64_t> ParseJavaInt(std::string text) {
   return value;
 }
 
-// HtmlQuoting.quoteHtmlChars.
-std::string QuoteHtml(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
+// HtmlQuoting.quoteHtmlChars: & < > " ' as entities, which is
+// EscapeMarkup's kAll.
+std::string QuoteHtml(const std::string& text) { return EscapeMarkup(text, MarkupEscape::kAll); }
 
 // The request's parameters encoded again, in request order; `bump` replaces
 // (or appends) next.refresh.interval with that value.

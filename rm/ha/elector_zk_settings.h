@@ -18,9 +18,8 @@
 //             active-standby-elector.zk.op.retries; 2.6/2.7: only the
 //             latter. Default 3.
 //
-// The ZooKeeper state store reads the same address/timeout/acl/auth keys;
-// this is the one function for the elector's side (to be folded with the
-// store's reader).
+// Address, timeout, ACL and auth are the RM's ZooKeeper connection settings
+// (rm/zk/zk_connection_settings.h), which the state store reads too.
 //
 // Thread-safety: values and a pure function.
 #pragma once

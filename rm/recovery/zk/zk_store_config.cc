@@ -3,19 +3,11 @@
 #include <glog/logging.h>
 
 #include "rm/config/hadoop_line.h"
+#include "rm/zk/zk_connection_settings.h"
 
 namespace spindle::rm {
 
 namespace {
-
-// The key holding a ZooKeeper setting on `line`: 3.3 reads the hadoop.zk.*
-// name, which its deprecation table fills from the old yarn.resourcemanager
-// one when only that is set.
-std::string ZkKey(const Configuration& conf, HadoopLine line, const std::string& old_key,
-                  const std::string& new_key) {
-  if (line == HadoopLine::k3_3 && (conf.IsSet(new_key) || !conf.IsSet(old_key))) return new_key;
-  return old_key;
-}
 
 Result<int64_t> PositiveInt(const Configuration& conf, const std::string& key, int64_t fallback) {
   ASSIGN_OR_RETURN(int64_t value, conf.GetInt(key, fallback));
@@ -45,25 +37,24 @@ Result<ZkStoreOptions> ZkStoreOptionsFromConfiguration(const Configuration& conf
   options.hadoop3 = hadoop3;
   options.version = hadoop3 ? zkstore::StoreVersion{1, 5} : zkstore::StoreVersion{1, 2};
 
-  const std::string address_key =
-      ZkKey(conf, line, "yarn.resourcemanager.zk-address", "hadoop.zk.address");
-  options.connect_string = conf.GetTrimmed(address_key).value_or("");
+  ASSIGN_OR_RETURN(ZkConnectionSettings connection, ReadZkConnectionSettings(conf, line));
+  options.connect_string = std::move(connection.connect_string);
   if (options.connect_string.empty()) {
     return Status::InvalidArgument(
-        "yarn.resourcemanager.store.class names ZKRMStateStore, but " + address_key +
+        "yarn.resourcemanager.store.class names ZKRMStateStore, but " + connection.address_key +
         " (the ZooKeeper quorum, host:port[,host:port...]) is not configured" +
         (hadoop3 ? " (nor yarn.resourcemanager.zk-address)" : ""));
   }
-  const std::string timeout_key =
-      ZkKey(conf, line, "yarn.resourcemanager.zk-timeout-ms", "hadoop.zk.timeout-ms");
-  ASSIGN_OR_RETURN(const int64_t timeout_ms, PositiveInt(conf, timeout_key, 10000));
-  options.session_timeout = std::chrono::milliseconds(timeout_ms);
+  options.session_timeout = connection.session_timeout;
+  options.acl = std::move(connection.acl);
+  options.auths = std::move(connection.auths);
+  const int64_t timeout_ms = options.session_timeout.count();
   const std::string retries_key =
-      ZkKey(conf, line, "yarn.resourcemanager.zk-num-retries", "hadoop.zk.num-retries");
+      ZkKeyFor(conf, line, "yarn.resourcemanager.zk-num-retries", "hadoop.zk.num-retries");
   ASSIGN_OR_RETURN(const int64_t retries, PositiveInt(conf, retries_key, 1000));
   options.num_retries = static_cast<int>(std::min<int64_t>(retries, INT32_MAX));
-  const std::string interval_key =
-      ZkKey(conf, line, "yarn.resourcemanager.zk-retry-interval-ms", "hadoop.zk.retry-interval-ms");
+  const std::string interval_key = ZkKeyFor(conf, line, "yarn.resourcemanager.zk-retry-interval-ms",
+                                            "hadoop.zk.retry-interval-ms");
   ASSIGN_OR_RETURN(const int64_t interval_ms, conf.GetInt(interval_key, 1000));
   options.retry_interval = std::chrono::milliseconds(std::max<int64_t>(0, interval_ms));
 
@@ -72,27 +63,11 @@ Result<ZkStoreOptions> ZkStoreOptionsFromConfiguration(const Configuration& conf
     options.retry_interval = std::chrono::milliseconds(timeout_ms / options.num_retries);
   }
 
-  const std::string acl_key = ZkKey(conf, line, "yarn.resourcemanager.zk-acl", "hadoop.zk.acl");
-  const std::string auth_key = ZkKey(conf, line, "yarn.resourcemanager.zk-auth", "hadoop.zk.auth");
   auto with_source = [&conf](const std::string& key) {
     return [&conf, key](const Status& s) {
       return s.WithContext(conf.SourceOf(key) + ": " + key + ": ");
     };
   };
-  {
-    auto acl_text = zk::ResolveConfIndirection(conf.Get(acl_key, "world:anyone:rwcda"));
-    if (!acl_text.ok()) return with_source(acl_key)(acl_text.status());
-    auto acl = zk::ParseZkAcls(*acl_text);
-    if (!acl.ok()) return with_source(acl_key)(acl.status());
-    options.acl = std::move(acl).value();
-  }
-  if (auto auth_value = conf.GetTrimmed(auth_key)) {
-    auto auth_text = zk::ResolveConfIndirection(*auth_value);
-    if (!auth_text.ok()) return with_source(auth_key)(auth_text.status());
-    auto auths = zk::ParseZkAuths(*auth_text);
-    if (!auths.ok()) return with_source(auth_key)(auths.status());
-    options.auths = std::move(auths).value();
-  }
   options.parent_path =
       conf.GetTrimmed("yarn.resourcemanager.zk-state-store.parent-path").value_or("/rmstore");
   if (options.parent_path.empty() || options.parent_path[0] != '/') {

@@ -14,7 +14,8 @@ ctest --test-dir build --output-on-failure -j"$(nproc)" --timeout 300
 
 echo "== ASan+UBSan build: unit tests"
 scripts/build.sh sanitize
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp" \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -L unit --timeout 600
 
 echo "== fuzzing, ${FUZZ_SECONDS}s per target"

@@ -111,12 +111,10 @@ std::optional<CompletedContainer> ContainerRegistry::Preempt(const ContainerId& 
   auto it = containers_.find(id);
   if (it == containers_.end() || it->second.completed) return std::nullopt;
   const RmContainer& c = it->second.container;
-  const int64_t millis = clock_->WallMillis() - c.created_ms;
-  AccumulatePreempted(&completed_seconds_[id.attempt.app], c, millis);
-  if (figures != nullptr) {
-    *figures = ResourceSeconds();
-    AccumulatePreempted(figures, c, millis);
-  }
+  ResourceSeconds taken;
+  AccumulatePreempted(&taken, c, clock_->WallMillis() - c.created_ms);
+  AddPreemptionFigures(&completed_seconds_[id.attempt.app], taken);
+  if (figures != nullptr) *figures = taken;
   std::vector<CompletedContainer> out;
   CompleteLocked(it->second, kExitPreempted, kPreemptedContainerDiagnostics, /*kill=*/true, &out);
   return out.front();

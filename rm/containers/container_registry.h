@@ -71,6 +71,16 @@ struct ResourceSeconds {
   int64_t preempted_vcore_seconds = 0;
 };
 
+// Adds `more`'s preemption figures (resources, counts, resource x time) to
+// `total`'s: a queue's aggregates are its containers' and its children's.
+inline void AddPreemptionFigures(ResourceSeconds* total, const ResourceSeconds& more) {
+  total->preempted += more.preempted;
+  total->num_am_preempted += more.num_am_preempted;
+  total->num_non_am_preempted += more.num_non_am_preempted;
+  total->preempted_memory_seconds += more.preempted_memory_seconds;
+  total->preempted_vcore_seconds += more.preempted_vcore_seconds;
+}
+
 // What a container the RM preempts completes with (PREEMPTED, -102),
 // SchedulerUtils.PREEMPTED_CONTAINER's words (2.6, 2.7, 3.3).
 inline constexpr char kPreemptedContainerDiagnostics[] = "Container preempted by scheduler";

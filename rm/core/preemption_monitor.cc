@@ -213,12 +213,7 @@ void PreemptionMonitor::RunOnce() {
   MutexLock lock(&mu_);
   stats_.killed += killed;
   for (const auto& [queue, taken] : figures) {
-    ResourceSeconds& total = preempted_by_queue_[queue];
-    total.preempted += taken.preempted;
-    total.num_am_preempted += taken.num_am_preempted;
-    total.num_non_am_preempted += taken.num_non_am_preempted;
-    total.preempted_memory_seconds += taken.preempted_memory_seconds;
-    total.preempted_vcore_seconds += taken.preempted_vcore_seconds;
+    AddPreemptionFigures(&preempted_by_queue_[queue], taken);
   }
   stats_.last_round = Since(started);
   if (!outcome.selected.empty()) {

@@ -231,12 +231,7 @@ QueueStatsSnapshot RegistryFacade::QueueStatistics() const {
       }
       const int parent = tree->queues()[i].parent;
       if (parent < 0) continue;
-      ResourceSeconds& up = *snapshot.stats[static_cast<size_t>(parent)].preempted;
-      up.preempted += mine.preempted;
-      up.num_am_preempted += mine.num_am_preempted;
-      up.num_non_am_preempted += mine.num_non_am_preempted;
-      up.preempted_memory_seconds += mine.preempted_memory_seconds;
-      up.preempted_vcore_seconds += mine.preempted_vcore_seconds;
+      AddPreemptionFigures(&*snapshot.stats[static_cast<size_t>(parent)].preempted, mine);
     }
   }
   if (parts_.apps != nullptr) {

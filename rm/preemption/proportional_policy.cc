@@ -39,6 +39,15 @@ class Calculation {
     if (!level.Greater(q.in->guaranteed, Resource())) return static_cast<double>(INT_MAX);
     return level.Divide(q.ideal, q.in->guaranteed);
   }
+  // TQComparator's order (ideal / guaranteed), ties by index.
+  bool ByNeed(const ResourceMath& level, int a, int b) const {
+    const double pa = IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(a)]);
+    const double pb = IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(b)]);
+    return pa != pb ? pa < pb : a < b;
+  }
+  // getMostUnderservedQueues: removes and returns the head of `by_need`
+  // (sorted by ByNeed) and every queue tied with it.
+  std::vector<int> TakeMostUnderserved(const ResourceMath& level, std::vector<int>* by_need) const;
   void UpdatePreemptableExtras(int index);
   void ComputeIdealRecursively(int index, const Resource& total_preemption_allowed);
   void ComputeIdealDistribution(const std::vector<int>& queues, const Resource& total_allowed,
@@ -113,6 +122,19 @@ PolicyOutcome Calculation::Run() {
   return out;
 }
 
+std::vector<int> Calculation::TakeMostUnderserved(const ResourceMath& level,
+                                                  std::vector<int>* by_need) const {
+  std::vector<int> underserved;
+  const double head = IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(by_need->front())]);
+  size_t taken = 0;
+  while (taken < by_need->size() &&
+         IdealPctOfGuaranteed(level, queues_[static_cast<size_t>((*by_need)[taken])]) == head) {
+    underserved.push_back((*by_need)[taken++]);
+  }
+  by_need->erase(by_need->begin(), by_need->begin() + static_cast<std::ptrdiff_t>(taken));
+  return underserved;
+}
+
 void Calculation::UpdatePreemptableExtras(int index) {
   TempQueue& q = queues_[static_cast<size_t>(index)];
   for (int child : q.children) UpdatePreemptableExtras(child);
@@ -183,11 +205,7 @@ void Calculation::ComputeFixpoint(const ResourceMath& level, std::vector<int> qu
   // whether zero-guarantee queues are offered anything.
   Resource* unassigned = caller_unassigned;
   Resource local;
-  auto before = [&](int a, int b) {
-    const double pa = IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(a)]);
-    const double pb = IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(b)]);
-    return pa != pb ? pa < pb : a < b;
-  };
+  auto before = [&](int a, int b) { return ByNeed(level, a, b); };
   std::vector<int> by_need;  // kept sorted by `before`
   for (int i : queues) {
     TempQueue& q = queues_[static_cast<size_t>(i)];
@@ -215,15 +233,7 @@ void Calculation::ComputeFixpoint(const ResourceMath& level, std::vector<int> qu
         }
       }
     }
-    // getMostUnderservedQueues: the head and every queue as under-served.
-    std::vector<int> underserved;
-    const double head = IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(by_need[0])]);
-    size_t taken = 0;
-    while (taken < by_need.size() &&
-           IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(by_need[taken])]) == head) {
-      underserved.push_back(by_need[taken++]);
-    }
-    by_need.erase(by_need.begin(), by_need.begin() + static_cast<std::ptrdiff_t>(taken));
+    const std::vector<int> underserved = TakeMostUnderserved(level, &by_need);
     const Resource round = *unassigned;
     for (int i : underserved) {
       if (!level.AnyMajorAboveZero(*unassigned)) break;
@@ -258,11 +268,7 @@ void Calculation::ResetCapacity2x(const std::vector<int>& queues, const Resource
 
 void Calculation::ComputeFixpoint27(const ResourceMath& level, const std::vector<int>& queues,
                                     Resource* unassigned, bool ignore_guarantee) {
-  auto before = [&](int a, int b) {
-    const double pa = IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(a)]);
-    const double pb = IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(b)]);
-    return pa != pb ? pa < pb : a < b;
-  };
+  auto before = [&](int a, int b) { return ByNeed(level, a, b); };
   std::vector<int> by_need;  // kept sorted by `before`
   for (int i : queues) {
     TempQueue& q = queues_[static_cast<size_t>(i)];
@@ -274,14 +280,7 @@ void Calculation::ComputeFixpoint27(const ResourceMath& level, const std::vector
   std::sort(by_need.begin(), by_need.end(), before);
   while (!by_need.empty() && level.Greater(*unassigned, Resource())) {
     ResetCapacity2x(by_need, *unassigned, ignore_guarantee);
-    std::vector<int> underserved;
-    const double head = IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(by_need[0])]);
-    size_t taken = 0;
-    while (taken < by_need.size() &&
-           IdealPctOfGuaranteed(level, queues_[static_cast<size_t>(by_need[taken])]) == head) {
-      underserved.push_back(by_need[taken++]);
-    }
-    by_need.erase(by_need.begin(), by_need.begin() + static_cast<std::ptrdiff_t>(taken));
+    const std::vector<int> underserved = TakeMostUnderserved(level, &by_need);
     Resource assigned;
     for (int i : underserved) {
       TempQueue& sub = queues_[static_cast<size_t>(i)];

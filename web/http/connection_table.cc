@@ -5,18 +5,27 @@ namespace spindle::web {
 ConnectionTable::ConnectionTable(int64_t max_total, int64_t max_per_address)
     : max_total_(max_total), max_per_address_(max_per_address) {}
 
-ConnectionTable::Admission ConnectionTable::Admit(uint64_t id, const std::string& address) {
+ConnectionTable::Admission ConnectionTable::Admit(uint64_t id, const std::string& address,
+                                                  const NotIdle& not_idle) {
   Admission admission;
+  const auto idle = [&not_idle](uint64_t candidate) {
+    return not_idle == nullptr || !not_idle(candidate);
+  };
   std::optional<uint64_t> own;
   const auto at = addresses_.find(address);
   if (max_per_address_ > 0 && at != addresses_.end() && at->second.open >= max_per_address_) {
-    if (at->second.waiting.empty()) return admission;
-    own = at->second.waiting.front();
+    for (uint64_t candidate : at->second.waiting) {
+      if (idle(candidate)) {
+        own = candidate;
+        break;
+      }
+    }
+    if (!own.has_value()) return admission;
   }
   std::optional<uint64_t> any;
   if (size() - (own.has_value() ? 1 : 0) >= max_total_) {
     for (uint64_t candidate : waiting_) {
-      if (candidate != own) {
+      if (candidate != own && idle(candidate)) {
         any = candidate;
         break;
       }

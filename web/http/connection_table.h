@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <optional>
 #include <string>
@@ -44,12 +45,18 @@ class ConnectionTable {
     std::vector<uint64_t> displaced;
   };
 
+  // Whether a waiting connection is in fact not idle (the server sees a
+  // request waiting to be read on it): passed over when choosing whom to
+  // displace.
+  using NotIdle = std::function<bool(uint64_t id)>;
+
   // A new connection `id` from `address`. At the address's limit its own
   // oldest waiting connection is displaced, then at the total limit the
-  // oldest waiting one of any address; if a limit is reached with no
-  // waiting connection to displace, the new one is refused. An admitted
-  // connection is registered as waiting (the newest).
-  Admission Admit(uint64_t id, const std::string& address);
+  // oldest waiting one of any address, passing over those `not_idle` names;
+  // if a limit is reached with no waiting connection to displace, the new
+  // one is refused. An admitted connection is registered as waiting (the
+  // newest).
+  Admission Admit(uint64_t id, const std::string& address, const NotIdle& not_idle = nullptr);
   // `id` waits for a request again (after a response): it becomes the
   // newest waiting connection. No-op for an id not in the table.
   void SetWaiting(uint64_t id);

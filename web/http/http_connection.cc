@@ -1,6 +1,7 @@
 #include "web/http/http_connection.h"
 
 #include <glog/logging.h>
+#include <sys/socket.h>
 
 #include <exception>
 #include <utility>
@@ -49,7 +50,31 @@ HttpConnection::~HttpConnection() {
   if (phase_ != Phase::kClosed) shared_->open_connections.fetch_sub(1);
 }
 
-void HttpConnection::Start() { Process(); }
+void HttpConnection::Start() {
+  // A client usually sends its request with the connect, so it is often in
+  // the kernel by the time the socket is accepted: read it now, before the
+  // server accepts anyone else. Under a flood from the same address every
+  // later accept displaces the oldest waiting connection, and a request
+  // still unread after a few dozen of them would be lost with its socket.
+  boost::system::error_code ec;
+  const size_t n = ReadAvailable(&ec);
+  if (ec && !WouldBlock(ec)) {
+    // EOF or an error already: the same ends as a read that waited.
+    OnReadable(boost::system::error_code());
+    return;
+  }
+  if (!ec) inbound_.append(shared_->read_buffer.data(), n);
+  // Parses what came, arms the header timeout and waits for the rest.
+  Process();
+}
+
+bool HttpConnection::HasUnreadInput() {
+  if (phase_ != Phase::kReading) return false;
+  char byte = 0;
+  const ssize_t n =
+      ::recv(socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT | MSG_NOSIGNAL);
+  return n > 0;
+}
 
 void HttpConnection::Shutdown() {
   closing_ = true;

@@ -111,6 +111,10 @@ class HttpConnection : public std::enable_shared_from_this<HttpConnection> {
   void Shutdown();
   // The server needs the slot for a new connection: close now (counted).
   void Displace();
+  // Whether bytes the client sent wait in the kernel, not yet read (the
+  // request may be whole): such a connection is not idle, and the server
+  // picks another to displace.
+  bool HasUnreadInput();
 
  private:
   enum class Phase { kReading, kHandling, kWriting, kDraining, kClosed };

@@ -42,7 +42,12 @@ void Admit(HttpServer::Shared* s, tcp::socket socket) {
   }
   std::string address = peer.address().to_string();
   const uint64_t id = s->next_connection_id++;
-  const auto admission = s->table.Admit(id, address);
+  const auto admission = s->table.Admit(id, address, [s](uint64_t waiting) {
+    const auto it = s->connections.find(waiting);
+    if (it == s->connections.end()) return false;
+    const auto connection = it->second.lock();
+    return connection != nullptr && connection->HasUnreadInput();
+  });
   for (uint64_t displaced : admission.displaced) DisplaceConnection(s, displaced);
   if (!admission.admitted) {
     // Every connection (of this address, or of all) is busy with a request.

@@ -57,6 +57,25 @@ TEST(ConnectionTableTest, BusyConnectionsAreNeverDisplaced) {
   EXPECT_EQ(admitted.displaced, Ids{1});
 }
 
+TEST(ConnectionTableTest, AConnectionWithARequestWaitingToBeReadIsPassedOver) {
+  // Per address: 1 and 2 from "a"; 1 has unread input, so 2 goes.
+  ConnectionTable per_address(10, 2);
+  ASSERT_TRUE(per_address.Admit(1, "a").admitted);
+  ASSERT_TRUE(per_address.Admit(2, "a").admitted);
+  const auto one_has_input = [](uint64_t id) { return id == 1; };
+  EXPECT_EQ(per_address.Admit(3, "a", one_has_input).displaced, Ids{2});
+  // Both "a" connections with input: the newcomer is refused, nothing closed.
+  auto refused = per_address.Admit(4, "a", [](uint64_t) { return true; });
+  EXPECT_FALSE(refused.admitted);
+  EXPECT_TRUE(refused.displaced.empty());
+  EXPECT_EQ(per_address.OpenFrom("a"), 2);
+  // In all: the oldest idle one of any address.
+  ConnectionTable total(2, 0);
+  ASSERT_TRUE(total.Admit(1, "a").admitted);
+  ASSERT_TRUE(total.Admit(2, "b").admitted);
+  EXPECT_EQ(total.Admit(3, "c", one_has_input).displaced, Ids{2});
+}
+
 TEST(ConnectionTableTest, AnAddressAtItsLimitDisplacesOnlyItsOwn) {
   ConnectionTable table(100, 2);
   ASSERT_TRUE(table.Admit(1, "other").admitted);  // waited longest of all

@@ -1164,6 +1164,10 @@ void ApplicationManager::Recover(std::vector<RmApp> apps, int32_t last_app_id) {
       auto [it, inserted] = apps_.emplace(id, std::move(recovered));
       if (!inserted) continue;
       RmApp& app = it->second;
+      // As RMAppImpl's constructor, on recovery too: the context's maximum
+      // (0 in a record a Java RM wrote without one) bounded by the RM's.
+      app.max_attempts = app.max_attempts <= 0 ? options_.max_attempts
+                                               : std::min(app.max_attempts, options_.max_attempts);
       if (IsFinal(app.state)) {
         EndAttemptsOfRecoveredFinalApp(app);
         completed_order_.push_back(id);

@@ -428,5 +428,57 @@ TEST_F(ZkGoldenTreeTest, SpindleAttemptCarriesWhatJavaRecoveryReads) {
   }
 }
 
+// Spindle takes over the Java tree, keeps its extras (an attempt's asks, the
+// node list) under SpindleRoot, and a Java RM then starts on the tree (its
+// getAndIncrementEpoch moves EpochNode on, as the golden EpochNode shows it
+// encoded): the extras describe a cluster that moved on and are not loaded;
+// Hadoop's records are.
+TEST_F(ZkGoldenTreeTest, SpindleExtrasAreDroppedAfterAJavaRun) {
+  const std::string parent = base_ + kJava336.root;
+  ASSERT_TRUE(zk::RestoreZkTree(session_.get(), ReadGolden(kJava336), parent).ok());
+  const ApplicationAttemptId running{{kJava336.cluster_timestamp, 4}, 1};
+  const std::string app_id = running.app.ToString();
+  {
+    ZkRmStateStore store(StoreOptions(kJava336, parent));
+    ASSERT_TRUE(store.Open().ok());
+    persist::StoreBatch batch;
+    batch.SetClusterValue(persist::ClusterField::kEpoch, 1);  // after Java's epoch 0
+    batch.PutAttempt(app_id, AsksRecordId(running), "asks");
+    batch.PutNode("127.0.0.1:28041", "node");
+    ASSERT_TRUE(store.Apply(batch).ok());
+    auto loaded = store.Load();
+    ASSERT_TRUE(loaded.ok());
+    EXPECT_EQ(loaded->cluster.at(persist::ClusterField::kEpoch), 1);
+    EXPECT_EQ(loaded->attempts.at(app_id).count(AsksRecordId(running)), 1u);
+    EXPECT_EQ(loaded->nodes.size(), 1u);
+    ASSERT_TRUE(store.Close().ok());
+  }
+  // A Spindle restart keeps them.
+  {
+    ZkRmStateStore store(StoreOptions(kJava336, parent));
+    ASSERT_TRUE(store.Open().ok());
+    auto loaded = store.Load();
+    ASSERT_TRUE(loaded.ok());
+    EXPECT_EQ(loaded->attempts.at(app_id).count(AsksRecordId(running)), 1u);
+    EXPECT_EQ(loaded->nodes.size(), 1u);
+  }
+  // EpochNode held 2 (Spindle's epoch 1 + 1); the Java RM starts with 2 and
+  // stores 3.
+  y::EpochProto java_epoch;
+  java_epoch.set_epoch(3);
+  ASSERT_TRUE(
+      session_->Set(parent + "/ZKRMStateRoot/EpochNode", java_epoch.SerializeAsString()).ok());
+  ZkRmStateStore store(StoreOptions(kJava336, parent));
+  ASSERT_TRUE(store.Open().ok());
+  auto loaded = store.Load();
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->cluster.at(persist::ClusterField::kEpoch), 2);
+  EXPECT_EQ(loaded->applications.size(), 4u);
+  ASSERT_EQ(loaded->attempts.count(app_id), 1u);
+  EXPECT_EQ(loaded->attempts.at(app_id).count(AsksRecordId(running)), 0u);
+  EXPECT_EQ(loaded->attempts.at(app_id).count(running.ToString()), 1u);
+  EXPECT_TRUE(loaded->nodes.empty());
+}
+
 }  // namespace
 }  // namespace spindle::rm

@@ -262,6 +262,34 @@ TEST_F(ZkGoldenTreeTest, DumpFilesRoundTrip) {
   }
 }
 
+// A fenced ZKRMStateRoot (HA: the root's ACL keeps CREATE and DELETE for
+// the active RM's digest only) is restored with its children and its ACL.
+TEST_F(ZkGoldenTreeTest, RestoresARootLockedAgainstThisSession) {
+  zk::ZkTreeDump dump;
+  dump.root = "/locked";
+  const zk::ZkAcl fenced{zk::kPermCreate | zk::kPermDelete, "digest",
+                         zk::DigestId("rm1:8032:secret")};
+  dump.nodes = {{"/locked", {zk::WorldAnyone(zk::kPermRead | zk::kPermAdmin), fenced}, ""},
+                {"/locked/child", {zk::WorldAnyone()}, std::string("data")}};
+  const std::string target = base_ + "/restored";
+  Status restored = zk::RestoreZkTree(session_.get(), dump, target);
+  ASSERT_TRUE(restored.ok()) << restored.ToString();
+  auto acl = session_->GetAcl(target);
+  ASSERT_TRUE(acl.ok());
+  EXPECT_EQ(acl->acl, dump.nodes[0].acl);
+  auto child = session_->Get(target + "/child");
+  ASSERT_TRUE(child.ok());
+  EXPECT_EQ(child->data, "data");
+  EXPECT_FALSE(child->null_data);
+  auto root = session_->Get(target);
+  ASSERT_TRUE(root.ok());
+  EXPECT_FALSE(root->null_data);  // empty data, not null
+  EXPECT_TRUE(root->data.empty());
+  // This session cannot add to it, as the dump says.
+  EXPECT_FALSE(session_->Create(target + "/other", "", {zk::WorldAnyone()}).ok());
+  EXPECT_EQ(zk::RestoreZkTree(session_.get(), dump, target).code(), Status::Code::kAlreadyExists);
+}
+
 TEST_F(ZkGoldenTreeTest, Java336TreeLoads) {
   const RecoveredRmState state = DecodeGolden(kJava336);
   const int64_t ts = kJava336.cluster_timestamp;

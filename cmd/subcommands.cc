@@ -14,6 +14,7 @@
 #include "cmd/rm_daemon.h"
 #include "cmd/shell_app.h"
 #include "cmd/version.h"
+#include "cmd/zk_dump_command.h"
 #include "replay/replay_command.h"
 #include "replay/replay_compare_command.h"
 #include "replay/replay_fidelity_command.h"
@@ -68,6 +69,8 @@ const std::vector<Subcommand>& Subcommands() {
       {&replay::ReplayCompareCommand, &replay::ReplayCompareMain},
       {&replay::ReplayFidelityCommand, &replay::ReplayFidelityMain},
       {&DoctorCommand, &DoctorCommandMain},
+      {&ZkDumpCommand, &ZkDumpMain},
+      {&ZkRestoreCommand, &ZkRestoreMain},
       {&bench::IpcBenchCommand, &bench::IpcBenchMain},
       {&bench::IpcIdleBenchCommand, &bench::IpcIdleBenchMain},
       {&bench::PoolBenchCommand, &bench::PoolBenchMain},

@@ -435,7 +435,7 @@ Result<ZkNode> ZkSession::Get(const std::string& path, WatchCallback watch) {
       continue;
     }
     buffer.resize(length < 0 ? 0 : static_cast<size_t>(length));  // -1: null data
-    return ZkNode{std::move(buffer), FromC(stat)};
+    return ZkNode{std::move(buffer), FromC(stat), length < 0};
   }
 }
 
@@ -486,6 +486,7 @@ std::vector<Result<ZkNode>> ZkSession::GetMany(const std::vector<std::string>& p
           if (completion_rc == ZOK) {
             ZkNode node;
             if (value != nullptr && value_len > 0) node.data.assign(value, value_len);
+            node.null_data = value_len < 0;
             if (stat != nullptr) node.stat = FromC(*stat);
             *request->out = std::move(node);
           } else {

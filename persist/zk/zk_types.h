@@ -41,6 +41,9 @@ enum class CreateMode {
 struct ZkNode {
   std::string data;
   ZkStat stat;
+  // The node holds null rather than `data` (empty then): what Java readers
+  // see as getData() == null, Hadoop's structural nodes for instance.
+  bool null_data = false;
 };
 
 // What fired a watch (Watcher.Event.EventType).

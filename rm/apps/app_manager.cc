@@ -1164,6 +1164,19 @@ void ApplicationManager::Recover(std::vector<RmApp> apps, int32_t last_app_id) {
       auto [it, inserted] = apps_.emplace(id, std::move(recovered));
       if (!inserted) continue;
       RmApp& app = it->second;
+      // As RMAppImpl's constructor, on recovery too: the context's maximum
+      // (0 in a record a Java RM wrote without one) bounded by the RM's.
+      app.max_attempts = app.max_attempts <= 0 ? options_.max_attempts
+                                               : std::min(app.max_attempts, options_.max_attempts);
+      // RMAppManager.recoverApplication normalises the AM request again: a
+      // 2.6 Java RM stores it as submitted (Spindle's records hold it
+      // normalised already, which normalising keeps).
+      if (!app.submission.unmanaged_am) {
+        app.submission.am_resource =
+            ResourceNormalizer(options_.resource_calculator, options_.min_allocation,
+                               options_.max_allocation)
+                .Normalize(app.submission.am_resource);
+      }
       if (IsFinal(app.state)) {
         EndAttemptsOfRecoveredFinalApp(app);
         completed_order_.push_back(id);

@@ -1,6 +1,7 @@
 #include "rm/recovery/app_records.h"
 
 #include "rm/recovery/submission_labels.h"
+#include "rm/security/credentials.h"
 #include "rm/security/yarn_id_protos.h"
 #include "yarn_protos.pb.h"
 #include "yarn_server_resourcemanager_recovery.pb.h"
@@ -121,18 +122,12 @@ std::string EncodeAppRecord(const RmApp& app) {
   return proto.SerializeAsString();
 }
 
-Result<RmApp> DecodeAppRecord(const std::string& bytes) {
-  y::ApplicationStateDataProto proto;
-  if (!proto.ParseFromString(bytes)) {
-    return Status::Corruption("application record does not parse as ApplicationStateDataProto");
-  }
-  if (!proto.has_spindle_application_id()) {
-    return Status::Corruption("application record has no application id");
-  }
-  RmApp app;
-  Submission& s = app.submission;
+namespace {
+
+// Spindle's own fields, which Spindle's records carry.
+void ReadSpindleFields(const y::ApplicationStateDataProto& proto, RmApp* app) {
+  Submission& s = app->submission;
   s.id = rm::FromProto(proto.spindle_application_id());
-  s.user = proto.user();
   s.name = proto.spindle_name();
   s.queue = proto.spindle_queue();
   s.queue_limits = {proto.spindle_queue_path(), proto.spindle_queue_max_apps(),
@@ -144,14 +139,62 @@ Result<RmApp> DecodeAppRecord(const std::string& bytes) {
   s.unmanaged_am = proto.spindle_unmanaged_am();
   s.keep_containers_across_attempts = proto.spindle_keep_containers();
   s.am_resource = FromProto(proto.spindle_am_resource());
+  app->max_attempts = proto.spindle_max_attempts();
+  app->final_status = FromProto(proto.spindle_final_status());
+}
+
+// A record a Java RM wrote has none of Spindle's fields: what the
+// submission was is read back from the stored context, as Hadoop rebuilds
+// RMAppImpl from it on recovery. The maximum attempts are the context's (0:
+// the RM's default, applied when the app is recovered), the AM resource the
+// AM container request's capability (2.7+; Java stores it normalised) else
+// the context's resource; the final status is the last attempt's
+// (DecodeRmState), as RMAppImpl.getFinalApplicationStatus answers.
+Status ReadHadoopFields(const y::ApplicationStateDataProto& proto, RmApp* app) {
+  y::ApplicationSubmissionContextProto context;
+  if (!context.ParseFromString(proto.application_submission_context()) ||
+      !context.has_application_id()) {
+    return Status::Corruption("application record has no application id");
+  }
+  Submission& s = app->submission;
+  s.id = rm::FromProto(context.application_id());
+  s.name = context.application_name();
+  s.queue = context.queue();
+  s.type = context.applicationtype();
+  s.tags.assign(context.applicationtags().begin(), context.applicationtags().end());
+  s.priority = context.priority().priority();
+  s.max_attempts = context.maxappattempts();
+  s.unmanaged_am = context.unmanaged_am();
+  s.keep_containers_across_attempts = context.keep_containers_across_application_attempts();
+  s.am_resource = context.am_container_resource_request_size() > 0
+                      ? FromProto(context.am_container_resource_request(0).capability())
+                      : FromProto(context.resource());
+  app->max_attempts = context.maxappattempts();
+  app->final_status = FinalStatus::kUndefined;
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<RmApp> DecodeAppRecord(const std::string& bytes) {
+  y::ApplicationStateDataProto proto;
+  if (!proto.ParseFromString(bytes)) {
+    return Status::Corruption("application record does not parse as ApplicationStateDataProto");
+  }
+  RmApp app;
+  Submission& s = app.submission;
+  if (proto.has_spindle_application_id()) {
+    ReadSpindleFields(proto, &app);
+  } else {
+    RETURN_NOT_OK(ReadHadoopFields(proto, &app));
+  }
+  s.user = proto.user();
   s.context_bytes = proto.application_submission_context();
   // Not broken out in the record: read back from the submitted context.
   if (y::ApplicationSubmissionContextProto context; context.ParseFromString(s.context_bytes)) {
     s.attempt_failures_validity_interval_ms = context.attempt_failures_validity_interval();
     ReadLabelExpressions(context, &s);
   }
-  app.max_attempts = proto.spindle_max_attempts();
-  app.final_status = FromProto(proto.spindle_final_status());
   app.diagnostics = proto.diagnostics();
   app.submit_time_ms = proto.submit_time();
   app.start_time_ms = proto.start_time();
@@ -178,7 +221,35 @@ Result<RmApp> DecodeAppRecord(const std::string& bytes) {
   return app;
 }
 
+bool IsHadoopAppRecord(const std::string& bytes) {
+  y::ApplicationStateDataProto proto;
+  return proto.ParseFromString(bytes) && !proto.has_spindle_application_id();
+}
+
+void ResolveHadoopFinalStatus(RmApp* app) {
+  if (!app->attempts.empty() && app->attempts.back().final_status != FinalStatus::kUndefined) {
+    app->final_status = app->attempts.back().final_status;
+    return;
+  }
+  switch (app->state) {
+    case AppState::kKilled:
+      app->final_status = FinalStatus::kKilled;
+      break;
+    case AppState::kFailed:
+      app->final_status = FinalStatus::kFailed;
+      break;
+    case AppState::kFinished:
+      app->final_status = FinalStatus::kSucceeded;
+      break;
+    default:
+      app->final_status = FinalStatus::kUndefined;
+      break;
+  }
+}
+
 namespace {
+// ContainerExitStatus.INVALID.
+constexpr int32_t kInvalidExitStatus = -1000;
 constexpr std::string_view kAsksSuffix = "/asks";
 // Attempt ids contain no '/', so the first one ends the attempt id.
 constexpr std::string_view kRowInfix = "/row/";
@@ -219,6 +290,9 @@ std::string EncodeAttemptRecord(const RmAttempt& attempt) {
     ToProto(am.placement.resource, container->mutable_resource());
     container->mutable_priority()->set_priority(am.placement.priority);
   }
+  // What a Java RM stores with security off: without it a Java RM taking
+  // over would not accept the live attempt's AMRM token.
+  proto.set_app_attempt_tokens(Credentials().Serialize());
   if (auto state = StoredState(attempt); state.has_value()) {
     proto.set_app_attempt_state(*state);
     proto.set_finish_time(attempt.finish_time_ms);
@@ -271,7 +345,10 @@ Result<RmAttempt> DecodeAttemptRecord(const std::string& bytes) {
   attempt.start_time_ms = proto.start_time();
   attempt.finish_time_ms = proto.finish_time();
   attempt.final_status = FromProto(proto.final_application_status());
-  if (proto.has_am_container_exit_status()) {
+  // A Java RM writes ContainerExitStatus.INVALID (-1000, the field's
+  // default) for an AM that has not exited.
+  if (proto.has_am_container_exit_status() &&
+      proto.am_container_exit_status() != kInvalidExitStatus) {
     attempt.am_exit_status = proto.am_container_exit_status();
   }
   return attempt;

@@ -28,6 +28,16 @@ std::string EncodeAppRecord(const RmApp& app);
 // or lack the application id.
 Result<RmApp> DecodeAppRecord(const std::string& bytes);
 
+// True if `bytes` is an application record a Java RM wrote (none of
+// Spindle's fields): its final status is not stored and is resolved from its
+// attempts (ResolveHadoopFinalStatus).
+bool IsHadoopAppRecord(const std::string& bytes);
+// A final app of a Java RM's record, its attempts attached: the final status
+// Hadoop's RMAppImpl.getFinalApplicationStatus gives it (the last attempt's
+// if the AM reported one, else what the final state implies: KILLED,
+// FAILED, or SUCCEEDED for FINISHED). Apps not final are left UNDEFINED.
+void ResolveHadoopFinalStatus(RmApp* app);
+
 // An attempt's outstanding asks are kept beside its record, under this id.
 std::string AsksRecordId(const ApplicationAttemptId& attempt);
 // True if `record_id` names an AsksRecordId rather than an attempt.

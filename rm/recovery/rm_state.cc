@@ -140,6 +140,10 @@ Result<RecoveredRmState> DecodeRmState(const persist::LoadedState& loaded) {
       std::sort(app->attempts.begin(), app->attempts.end(),
                 [](const RmAttempt& a, const RmAttempt& b) { return a.id < b.id; });
     }
+    if (app->final_status == FinalStatus::kUndefined && app->state != AppState::kNew &&
+        IsHadoopAppRecord(bytes)) {
+      ResolveHadoopFinalStatus(&*app);
+    }
     state.apps.push_back(std::move(app).value());
   }
   for (KeyFamily family : kKeyFamilies) {

@@ -365,7 +365,15 @@ Result<RmDelegationTokenSecret> RmDelegationTokenSecretManager::RetrieveSecret(
   if (known->second.renew_date_ms < clock_->WallMillis()) {
     return InvalidToken("token (" + decoded->ToString() + ") is expired");
   }
-  return RmDelegationTokenSecret{known->second.password, decoded->owner};
+  // The password of the bytes the client holds. For a token this RM issued
+  // it is the one kept; a token a Java 2.7+/3.x RM issued (YARN-2936) leaves
+  // out empty fields that Spindle's encoding writes, so the password kept on
+  // recovery (of the re-encoded identifier) is not the client's. Only a
+  // holder of the key can make a password for other bytes of the same
+  // identifier.
+  auto key = keys_.find(decoded->master_key_id);
+  if (key == keys_.end()) return RmDelegationTokenSecret{known->second.password, decoded->owner};
+  return RmDelegationTokenSecret{HmacSha1(key->second.bytes, identifier), decoded->owner};
 }
 
 bool RmDelegationTokenSecretManager::Advance() {

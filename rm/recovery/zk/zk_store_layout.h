@@ -46,6 +46,12 @@
 //                                            attempt rows), and attempts
 //                                            stored without an application
 //   SpindleRoot/Nodes/<node id>              the nodes of the cluster
+//   SpindleRoot/Cluster/epoch                the epoch Spindle last wrote to
+//                                            EpochNode: if EpochNode moved on
+//                                            since, another RM (a Java one)
+//                                            ran on the tree, and
+//                                            AppRecords and Nodes are stale
+//                                            (ignored at Load)
 //
 // Names under SpindleRoot are escaped (EscapeName): record ids may contain
 // '/', which a znode name may not.

@@ -1,5 +1,7 @@
 #include "rm/recovery/zk/zk_tree_records.h"
 
+#include <glog/logging.h>
+
 #include <charconv>
 #include <climits>
 #include <cstring>
@@ -78,6 +80,9 @@ struct RecordRef {
   // Null (or empty) data means "no record" (Hadoop's structural nodes that
   // double as records: the AMRM root, the sequence number).
   bool empty_is_absent = false;
+  // Under SpindleRoot/AppRecords or SpindleRoot/Nodes: what a Spindle run
+  // kept beside Hadoop's records (zk_store_layout.h: SpindleRoot/Cluster/epoch).
+  bool spindle_extra = false;
 };
 
 std::optional<RecordRef> ClassifyHadoop(const ZkStoreLayout& layout, const std::string& path) {
@@ -151,7 +156,9 @@ Result<std::optional<RecordRef>> ClassifySpindle(const ZkStoreLayout& layout,
   if (p.size() == 2 && p[0] == "Nodes") {
     auto id = UnescapeName(p[1]);
     if (!id) return bad();
-    return std::optional<RecordRef>(RecordRef{Kind::kNode, *id, {}, 0});
+    RecordRef ref{Kind::kNode, *id, {}, 0};
+    ref.spindle_extra = true;
+    return std::optional<RecordRef>(std::move(ref));
   }
   if (p.size() == 3 && p[0] == "Keys") {
     auto family = UnescapeName(p[1]);
@@ -163,7 +170,9 @@ Result<std::optional<RecordRef>> ClassifySpindle(const ZkStoreLayout& layout,
     auto app = UnescapeName(p[1]);
     auto record = UnescapeName(p[2]);
     if (!app || !record) return bad();
-    return std::optional<RecordRef>(RecordRef{Kind::kAttempt, *app, *record, 0});
+    RecordRef ref{Kind::kAttempt, *app, *record, 0};
+    ref.spindle_extra = true;
+    return std::optional<RecordRef>(std::move(ref));
   }
   return std::optional<RecordRef>();
 }
@@ -234,6 +243,10 @@ Result<persist::LoadedState> ReadRecords(zk::ZkSession* session, const ZkStoreLa
   }
   auto nodes = session->GetMany(paths);
   persist::LoadedState state;
+  // Spindle's extras are kept apart until it is known whether the run that
+  // wrote them was the last one (zk_store_layout.h: SpindleRoot/Cluster/epoch).
+  persist::LoadedState extras;
+  std::optional<int64_t> spindle_epoch;
   for (size_t i = 0; i < paths.size(); ++i) {
     if (!nodes[i].ok()) {
       if (zk::ZkErrorOf(nodes[i].status()) == zk::ZkError::kNoNode) continue;
@@ -249,13 +262,13 @@ Result<persist::LoadedState> ReadRecords(zk::ZkSession* session, const ZkStoreLa
         state.applications[ref.id] = std::move(data);
         break;
       case Kind::kAttempt:
-        state.attempts[ref.id][ref.sub_id] = std::move(data);
+        (ref.spindle_extra ? extras : state).attempts[ref.id][ref.sub_id] = std::move(data);
         break;
       case Kind::kMasterKey:
         state.master_keys[{ref.id, ref.number}] = std::move(data);
         break;
       case Kind::kNode:
-        state.nodes[ref.id] = std::move(data);
+        extras.nodes[ref.id] = std::move(data);
         break;
       case Kind::kEpoch: {
         auto epoch = DecodeEpochNode(data);
@@ -271,12 +284,33 @@ Result<persist::LoadedState> ReadRecords(zk::ZkSession* session, const ZkStoreLa
         } else {
           auto value = DecodeInt64(data);
           if (!value.ok()) return corrupt(value.status());
-          state.cluster[ref.field] = *value;
+          if (ref.field == ClusterField::kEpoch) {
+            spindle_epoch = *value;  // SpindleRoot's copy; EpochNode is the epoch
+          } else {
+            state.cluster[ref.field] = *value;
+          }
         }
         break;
       }
     }
   }
+  auto epoch = state.cluster.find(ClusterField::kEpoch);
+  if (spindle_epoch.has_value() && epoch != state.cluster.end() &&
+      epoch->second != *spindle_epoch) {
+    // Another RM (a Java one) started on the tree after the Spindle run that
+    // wrote the extras: the asks and rows it kept for attempts, and its node
+    // list, describe a cluster that has moved on. Dropped, as that RM would
+    // have nothing of them; the records themselves are rewritten or removed
+    // by this run.
+    LOG(WARNING) << "ZooKeeper store: epoch " << epoch->second << " was started by another RM "
+                 << "since Spindle's run of epoch " << *spindle_epoch << "; its "
+                 << kSpindleRootName << " application records and node list are not used";
+    return state;
+  }
+  for (auto& [app, records] : extras.attempts) {
+    for (auto& [id, bytes] : records) state.attempts[app][id] = std::move(bytes);
+  }
+  state.nodes = std::move(extras.nodes);
   return state;
 }
 
@@ -492,6 +526,10 @@ class Planner {
     switch (op.field) {
       case ClusterField::kEpoch:
         Put(layout_.epoch_node(), EncodeEpochNode(op.number));
+        // Spindle's own copy tells, at the next load, whether another RM
+        // started on the tree since (ReadRecords).
+        Put(layout_.SpindleCluster() + "/" + persist::ClusterFieldName(op.field),
+            EncodeInt64(op.number));
         return Status::OK();
       case ClusterField::kDelegationTokenSequence:
         if (op.number < INT32_MIN || op.number > INT32_MAX) {

@@ -1,37 +1,13 @@
 #include "cmd/rmadmin_command.h"
 
-#include <unistd.h>
-
-#include <cstdlib>
 #include <iostream>
+#include <utility>
 
 #include "base/process_user.h"
+#include "cmd/client_configuration.h"
 #include "cmd/rm_admin_cli.h"
-#include "rm/config/configuration.h"
 
 namespace spindle {
-
-namespace {
-
-// The client's configuration as a Java CLI finds it on its classpath:
-// core-site.xml then yarn-site.xml of --conf DIR, else $HADOOP_CONF_DIR,
-// else $YARN_CONF_DIR (each file if present).
-Result<rm::Configuration> LoadClientConfiguration(std::string dir) {
-  for (const char* env : {"HADOOP_CONF_DIR", "YARN_CONF_DIR"}) {
-    if (!dir.empty()) break;
-    if (const char* value = std::getenv(env); value != nullptr) dir = value;
-  }
-  rm::Configuration conf;
-  if (dir.empty()) return conf;
-  for (const char* name : {"core-site.xml", "yarn-site.xml"}) {
-    const std::string path = dir + "/" + name;
-    if (access(path.c_str(), R_OK) != 0) continue;
-    RETURN_NOT_OK(conf.AddResourceFile(path));
-  }
-  return conf;
-}
-
-}  // namespace
 
 const CommandSpec& RmAdminCommand() {
   static const CommandSpec kSpec{
@@ -63,7 +39,7 @@ int RmAdminMain(const std::vector<std::string>& args) {
     dir = args[1];
     first = 2;
   }
-  auto conf = LoadClientConfiguration(dir);
+  auto conf = LoadClientConfiguration(std::move(dir));
   if (!conf.ok()) return ReportFailure(kName, conf.status());
   RmAdminCli cli(std::move(conf).value(), LoginUserName(), {&std::cout, &std::cerr, &std::cin});
   const int status = cli.Run(std::vector<std::string>(args.begin() + first, args.end()));

@@ -39,9 +39,7 @@
 // standby answers org.apache.hadoop.ipc.StandbyException on all four RPC
 // ports (client, scheduler, resource-tracker, admin).
 #include <gtest/gtest.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -63,11 +61,13 @@
 #include "am_protocol/admin_service/admin_service.h"
 #include "base/child_process.h"
 #include "integration/cell_support.h"
+#include "integration/ha_probe.h"
 #include "integration/wait_for.h"
 #include "persist/zk/zk_session.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
+#include "tests/support/free_port.h"
 #include "tests/support/mini_zookeeper.h"
 #include "wire/ipc/rpc_client.h"
 #include "yarn_server_common_service_protos.pb.h"
@@ -88,21 +88,7 @@ constexpr char kStoreClass[] =
 constexpr char kStoreRoot[] = "/rmstore/ZKRMStateRoot";
 const char* const kRmIds[] = {"rm1", "rm2"};
 
-enum class Answer { kActive, kStandby, kNone };
-
-// A port free on 127.0.0.1 now (bound to port 0, then released): the RMs
-// are restarted on theirs, and every client finds them by configuration.
-uint16_t PickPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
-  socklen_t length = sizeof(address);
-  EXPECT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
+using Answer = cell::HaAnswer;
 
 std::string Other(const std::string& id) { return id == "rm1" ? "rm2" : "rm1"; }
 
@@ -131,7 +117,7 @@ class HaChaosTest : public ::testing::Test {
     ASSERT_TRUE(zk.ok()) << zk.status().ToString();
     zk_ = std::move(*zk);
     for (const char* id : kRmIds) {
-      for (const char* key : cell::kRmAddressKeys) ports_[id][key] = PickPort();
+      for (const char* key : cell::kRmAddressKeys) ports_[id][key] = testing::PickFreePort();
     }
     cell::WriteSite(work_ + "/conf/yarn-site.xml", Site(""));
     for (const char* id : kRmIds) {
@@ -146,7 +132,7 @@ class HaChaosTest : public ::testing::Test {
   void TearDown() override {
     for (auto& [index, shell] : shells_) shell.process.Stop(SIGTERM, 2s);
     nm_.Stop(SIGTERM, 10s);
-    KillContainerProcesses();
+    cell::KillContainerProcesses(work_ + "/nm/local/nmPrivate");
     for (auto& [id, rm] : rms_) {
       rm.process.Signal(SIGCONT);
       rm.process.Stop(SIGTERM, 5s);
@@ -234,15 +220,8 @@ class HaChaosTest : public ::testing::Test {
     return {"127.0.0.1", ports_[id][key], protocol, "alice", std::nullopt};
   }
 
-  // What `id`'s client port says to getClusterMetrics.
   Answer Ask(const std::string& id) {
-    y::GetClusterMetricsRequestProto request;
-    y::GetClusterMetricsResponseProto response;
-    const Status s = client_->Call(Spec(id, "yarn.resourcemanager.address", cell::kClient),
-                                   "getClusterMetrics", request, &response);
-    if (s.ok()) return Answer::kActive;
-    if (s.IsRemote() && s.java_class() == rm::yarn::kStandby) return Answer::kStandby;
-    return Answer::kNone;
+    return cell::AskHaState(*client_, ports_[id]["yarn.resourcemanager.address"]);
   }
 
   // The one RM answering as active while the other is standby (or down).
@@ -368,19 +347,6 @@ class HaChaosTest : public ::testing::Test {
       if (id.ok()) return *id;
     }
     return std::nullopt;
-  }
-
-  // Processes the node's containers left behind (their pid files).
-  void KillContainerProcesses() {
-    std::error_code ec;
-    const std::string dir = work_ + "/nm/local";
-    if (!std::filesystem::exists(dir, ec)) return;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
-      if (e.path().extension() != ".pid") continue;
-      std::ifstream in(e.path());
-      pid_t pid = 0;
-      if (in >> pid && pid > 1) kill(-pid, SIGKILL);
-    }
   }
 
   void CheckApplications(const std::string& active);

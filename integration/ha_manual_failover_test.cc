@@ -11,8 +11,6 @@
 // it still starts active); the test makes rm1 active and rm2 standby by
 // transitions first, so it holds either way.
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <map>
@@ -24,6 +22,7 @@
 #include "cmd/rm_daemon.h"
 #include "ha_service_protocol.pb.h"
 #include "rm/yarn_exceptions.h"
+#include "tests/support/free_port.h"
 #include "tests/support/http_get.h"
 #include "wire/ipc/error_mapping.h"
 #include "wire/ipc/rpc_client.h"
@@ -35,20 +34,6 @@ namespace {
 namespace c = hadoop::common;
 namespace y = hadoop::yarn;
 constexpr char kClient[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
-
-// A port free on 127.0.0.1 now (bound to port 0, then released).
-uint16_t PickPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  EXPECT_GE(fd, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
-  socklen_t length = sizeof(address);
-  EXPECT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
 
 const char* const kKeys[] = {
     "yarn.resourcemanager.address", "yarn.resourcemanager.scheduler.address",
@@ -64,7 +49,7 @@ class HaManualFailoverTest : public ::testing::Test {
     conf_.Set("yarn.resourcemanager.cluster-id", "spindle-ha-test");
     for (const std::string rm_id : {"rm1", "rm2"}) {
       for (const char* key : kKeys) {
-        const uint16_t port = PickPort();
+        const uint16_t port = testing::PickFreePort();
         ports_[rm_id][key] = port;
         conf_.Set(std::string(key) + "." + rm_id, "127.0.0.1:" + std::to_string(port));
       }

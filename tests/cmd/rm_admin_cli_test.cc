@@ -6,9 +6,6 @@
 #include "cmd/rm_admin_cli.h"
 
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <map>
 #include <memory>
@@ -18,6 +15,7 @@
 
 #include "am_protocol/admin_service/ha_service.h"
 #include "tests/am_protocol/admin_service/fake_ha_actions.h"
+#include "tests/support/free_port.h"
 #include "wire/ipc/rpc_server.h"
 
 namespace spindle {
@@ -27,19 +25,6 @@ using am_protocol::HaService;
 using am_protocol::HaServiceOptions;
 using am_protocol::testing::FakeAdmin;
 using am_protocol::testing::FakeTransitions;
-
-// A port nothing listens on (bound to port 0, then released).
-uint16_t ClosedPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
-  socklen_t length = sizeof(address);
-  EXPECT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
 
 struct Ran {
   int exit_code = 0;
@@ -74,7 +59,8 @@ class RmAdminCliTest : public ::testing::Test {
     conf.Set("yarn.resourcemanager.ha.rm-ids", "rm1,rm2");
     conf.Set("yarn.resourcemanager.ha.automatic-failover.enabled", automatic ? "true" : "false");
     for (const std::string id : {"rm1", "rm2"}) {
-      const uint16_t port = servers_.count(id) != 0 ? servers_[id]->port() : ClosedPort();
+      const uint16_t port =
+          servers_.count(id) != 0 ? servers_[id]->port() : testing::PickFreePort();
       conf.Set("yarn.resourcemanager.admin.address." + id, "127.0.0.1:" + std::to_string(port));
     }
     return conf;
@@ -214,7 +200,7 @@ TEST_F(RmAdminCliTest, TheRmsRefusalIsPrintedAsOperationFailed) {
 TEST_F(RmAdminCliTest, AllServiceStatesListEveryRmEvenAnUnreachableOne) {
   Serve(true);
   rm::Configuration conf = Conf(true, true);
-  const uint16_t closed = ClosedPort();
+  const uint16_t closed = testing::PickFreePort();
   conf.Set("yarn.resourcemanager.admin.address.rm2", "127.0.0.1:" + std::to_string(closed));
   const Ran all = Run(conf, {"-getAllServiceState"});
   EXPECT_EQ(all.exit_code, 0);

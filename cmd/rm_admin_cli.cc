@@ -225,8 +225,10 @@ int RmAdminCli::RunHaCommand(const std::vector<std::string>& args) {
     }
     forced_ = true;
   }
-  if (command.command == "-transitionToActive") return TransitionToActive(command);
-  if (command.command == "-transitionToStandby") return TransitionToStandby(command);
+  if (command.command == "-transitionToActive") return Transition(command, TransitionTo::kActive);
+  if (command.command == "-transitionToStandby") {
+    return Transition(command, TransitionTo::kStandby);
+  }
   if (command.command == "-getServiceState") return GetServiceState(command);
   if (command.command == "-getAllServiceState") return GetAllServiceState();
   return CheckHealth(command);
@@ -370,42 +372,27 @@ bool RmAdminCli::OtherNodeActive(const std::string& rm_id) {
   return false;
 }
 
-int RmAdminCli::TransitionToActive(const Parsed& command) {
+int RmAdminCli::Transition(const Parsed& command, TransitionTo to) {
+  const bool active = to == TransitionTo::kActive;
+  const std::string name = active ? "transitionToActive" : "transitionToStandby";
   if (command.args.size() != 1) {
-    *io_.err << "transitionToActive: incorrect number of arguments\n";
-    PrintCommandUsage("-transitionToActive");
+    *io_.err << name << ": incorrect number of arguments\n";
+    PrintCommandUsage("-" + name);
     return kFailed;
   }
   const std::string& rm_id = command.args[0];
-  if (command.options.count(kForceActive) == 0 && OtherNodeActive(rm_id)) return kFailed;
+  if (active && command.options.count(kForceActive) == 0 && OtherNodeActive(rm_id)) {
+    return kFailed;
+  }
   const Target target = ResolveTarget(conf_, rm_id);
   if (auto exit = Unresolved(target, *io_.err); exit.has_value()) return *exit;
   if (!ManualStateManagementOk(rm_id)) return kFailed;
+  // HAAdmin's getProxy(conf, 0): no timeout of its own.
   auto client = ClientWithTimeout(std::chrono::milliseconds(0));
-  Status s = HaServiceClient(client.get(), user_)
-                 .TransitionToActive(
-                     target.admin, forced_ ? HaRequestSource::kUserForced : HaRequestSource::kUser);
-  if (!s.ok()) {
-    *io_.err << "Operation failed: " << MessageOf(s) << "\n";
-    return kFailed;
-  }
-  return 0;
-}
-
-int RmAdminCli::TransitionToStandby(const Parsed& command) {
-  if (command.args.size() != 1) {
-    *io_.err << "transitionToStandby: incorrect number of arguments\n";
-    PrintCommandUsage("-transitionToStandby");
-    return kFailed;
-  }
-  const std::string& rm_id = command.args[0];
-  const Target target = ResolveTarget(conf_, rm_id);
-  if (auto exit = Unresolved(target, *io_.err); exit.has_value()) return *exit;
-  if (!ManualStateManagementOk(rm_id)) return kFailed;
-  auto client = ClientWithTimeout(std::chrono::milliseconds(0));
-  Status s = HaServiceClient(client.get(), user_)
-                 .TransitionToStandby(
-                     target.admin, forced_ ? HaRequestSource::kUserForced : HaRequestSource::kUser);
+  const HaServiceClient ha(client.get(), user_);
+  const HaRequestSource source = forced_ ? HaRequestSource::kUserForced : HaRequestSource::kUser;
+  const Status s = active ? ha.TransitionToActive(target.admin, source)
+                          : ha.TransitionToStandby(target.admin, source);
   if (!s.ok()) {
     *io_.err << "Operation failed: " << MessageOf(s) << "\n";
     return kFailed;

@@ -72,8 +72,8 @@ class RmAdminCli {
  private:
   struct Parsed;
   int RunHaCommand(const std::vector<std::string>& args);
-  int TransitionToActive(const Parsed& command);
-  int TransitionToStandby(const Parsed& command);
+  enum class TransitionTo { kActive, kStandby };
+  int Transition(const Parsed& command, TransitionTo to);
   int GetServiceState(const Parsed& command);
   int GetAllServiceState();
   int CheckHealth(const Parsed& command);

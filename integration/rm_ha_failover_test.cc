@@ -112,14 +112,10 @@ class RmHaFailoverTest : public ::testing::Test {
     Rm& rm = rms_[id];
     ++rm.run;
     const std::string ports = work_ + "/" + id + ".ports." + std::to_string(rm.run);
-    rm.process = cell::Spawn(
-        {SPINDLE_BINARY, "rm", "--conf", work_ + "/" + id + "-conf", "--ports-file", ports},
-        Log(id, rm.run));
-    ASSERT_TRUE(rm.process.running());
-    const bool listening =
-        WaitFor([&] { return rm.process.Exited() || std::filesystem::exists(ports); }, 60s);
-    ASSERT_TRUE(listening && rm.process.running()) << "spindle rm " << id << " did not start:\n"
-                                                   << cell::Tail(Log(id, rm.run), 30);
+    rm.process = cell::StartListeningRm(SPINDLE_BINARY, work_ + "/" + id + "-conf", ports,
+                                        Log(id, rm.run), 60s);
+    ASSERT_TRUE(rm.process.running()) << "spindle rm " << id << " did not start:\n"
+                                      << cell::Tail(Log(id, rm.run), 30);
     for (const auto& line : cell::Lines(ports)) {
       if (line.rfind("client=", 0) == 0)
         rm.client_port = static_cast<uint16_t>(std::atoi(line.c_str() + 7));

@@ -15,6 +15,7 @@
 #include "am_protocol/client_service/client_rm_service.h"
 #include "am_protocol/client_service/record_protos.h"
 #include "base/base64.h"
+#include "cmd/client_configuration.h"
 #include "cmd/shell_am.h"
 #include "rm/config/socket_address.h"
 #include "rm/records/yarn_ids.h"
@@ -78,24 +79,10 @@ std::string AmCommand(const ShellSpec& spec, const std::string& scheduler) {
   return out.str();
 }
 
-// The configuration of `spindle shell` and its AM: --conf DIR, else $HADOOP_CONF_DIR, else
-// $YARN_CONF_DIR (core-site.xml then yarn-site.xml, each if present), as
-// YarnConfiguration finds it on a Java client's or AM's classpath. None: defaults.
+// The configuration of `spindle shell` and its AM: --conf DIR, else the
+// environment's (LoadClientConfiguration).
 Result<rm::Configuration> LoadConfiguration(const CommandLine& flags) {
-  rm::Configuration conf;
-  std::string dir = flags.GetString("conf", "");
-  for (const char* env : {"HADOOP_CONF_DIR", "YARN_CONF_DIR"}) {
-    if (!dir.empty()) break;
-    const char* value = std::getenv(env);
-    if (value != nullptr) dir = value;
-  }
-  if (dir.empty()) return conf;
-  for (const char* name : {"core-site.xml", "yarn-site.xml"}) {
-    const std::string path = dir + "/" + name;
-    if (access(path.c_str(), R_OK) != 0) continue;
-    RETURN_NOT_OK(conf.AddResourceFile(path));
-  }
-  return conf;
+  return LoadClientConfiguration(flags.GetString("conf", ""));
 }
 
 const char* StateName(y::YarnApplicationStateProto state) {

@@ -12,6 +12,7 @@
 #include "cmd/doctor_command.h"
 #include "cmd/nm_daemon.h"
 #include "cmd/rm_daemon.h"
+#include "cmd/rmadmin_command.h"
 #include "cmd/shell_app.h"
 #include "cmd/version.h"
 #include "cmd/zk_dump_command.h"
@@ -71,6 +72,7 @@ const std::vector<Subcommand>& Subcommands() {
       {&DoctorCommand, &DoctorCommandMain},
       {&ZkDumpCommand, &ZkDumpMain},
       {&ZkRestoreCommand, &ZkRestoreMain},
+      {&RmAdminCommand, nullptr, &RmAdminMain},
       {&bench::IpcBenchCommand, &bench::IpcBenchMain},
       {&bench::IpcIdleBenchCommand, &bench::IpcIdleBenchMain},
       {&bench::PoolBenchCommand, &bench::PoolBenchMain},
@@ -146,8 +148,11 @@ int SpindleMain(const std::vector<std::string>& args) {
   }
   const Subcommand* command = Find(name);
   if (command == nullptr || name == kBench) return UnknownName("command", first, "");
-  return RunCommand(command->spec(), command->main,
-                    std::vector<std::string>(args.begin() + consumed, args.end()));
+  std::vector<std::string> rest(args.begin() + consumed, args.end());
+  if (command->raw_main != nullptr && !CommandLine::HelpRequested(rest)) {
+    return command->raw_main(rest);
+  }
+  return RunCommand(command->spec(), command->main, std::move(rest));
 }
 
 }  // namespace spindle

@@ -11,9 +11,14 @@
 
 namespace spindle {
 
+// A command whose words are not Spindle's --flags (`spindle rmadmin` takes
+// Hadoop's): it gets them as typed; only --help goes through its table.
+using RawCommandMain = int (*)(const std::vector<std::string>& args);
+
 struct Subcommand {
   const CommandSpec& (*spec)();
-  CommandMain main;
+  CommandMain main;  // null for a raw command
+  RawCommandMain raw_main = nullptr;
 };
 
 // Every subcommand, in the order `spindle --help` lists them.

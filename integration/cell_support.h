@@ -3,6 +3,8 @@
 // their yarn-site.xml, spawning them.
 #pragma once
 
+#include <signal.h>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -100,6 +102,20 @@ inline ChildProcess Spawn(const std::vector<std::string>& args, const std::strin
   options.log_path = log;
   auto child = ChildProcess::Spawn(options);
   return child.ok() ? std::move(*child) : ChildProcess();
+}
+
+// The containers a node agent started run in sessions of their own: ends
+// them (SIGKILL to each process group) by the pid files the agent wrote
+// under `nm_private_dir` (<yarn.nodemanager.local-dirs>/nmPrivate).
+inline void KillContainerProcesses(const std::string& nm_private_dir) {
+  std::error_code ec;
+  if (!std::filesystem::exists(nm_private_dir, ec)) return;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(nm_private_dir, ec)) {
+    if (e.path().extension() != ".pid") continue;
+    std::ifstream in(e.path());
+    pid_t pid = 0;
+    if (in >> pid && pid > 1) kill(-pid, SIGKILL);
+  }
 }
 
 }  // namespace spindle::cell

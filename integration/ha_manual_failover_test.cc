@@ -11,19 +11,18 @@
 // it still starts active); the test makes rm1 active and rm2 standby by
 // transitions first, so it holds either way.
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <map>
 #include <memory>
 #include <string>
 
-#include "am_protocol/admin_service/ha_service.h"
+#include "am_protocol/rm_proxy/ha_service_client.h"
 #include "am_protocol/rm_proxy/rm_failover_proxy.h"
 #include "cmd/rm_daemon.h"
 #include "ha_service_protocol.pb.h"
 #include "rm/yarn_exceptions.h"
+#include "tests/support/free_port.h"
 #include "tests/support/http_get.h"
 #include "wire/ipc/error_mapping.h"
 #include "wire/ipc/rpc_client.h"
@@ -35,20 +34,6 @@ namespace {
 namespace c = hadoop::common;
 namespace y = hadoop::yarn;
 constexpr char kClient[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
-
-// A port free on 127.0.0.1 now (bound to port 0, then released).
-uint16_t PickPort() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  EXPECT_GE(fd, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
-  socklen_t length = sizeof(address);
-  EXPECT_EQ(::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length), 0);
-  ::close(fd);
-  return ntohs(address.sin_port);
-}
 
 const char* const kKeys[] = {
     "yarn.resourcemanager.address", "yarn.resourcemanager.scheduler.address",
@@ -64,7 +49,7 @@ class HaManualFailoverTest : public ::testing::Test {
     conf_.Set("yarn.resourcemanager.cluster-id", "spindle-ha-test");
     for (const std::string rm_id : {"rm1", "rm2"}) {
       for (const char* key : kKeys) {
-        const uint16_t port = PickPort();
+        const uint16_t port = testing::PickFreePort();
         ports_[rm_id][key] = port;
         conf_.Set(std::string(key) + "." + rm_id, "127.0.0.1:" + std::to_string(port));
       }
@@ -90,29 +75,18 @@ class HaManualFailoverTest : public ::testing::Test {
     for (auto& [rm_id, daemon] : daemons_) daemon->Stop();
   }
 
-  ipc::ConnectionSpec AdminSpec(const std::string& rm_id, const std::string& user = "admin") {
-    return {"127.0.0.1", ports_[rm_id]["yarn.resourcemanager.admin.address"],
-            am_protocol::kHaServiceProtocol, user, std::nullopt};
+  rm::SocketAddress Admin(const std::string& rm_id) {
+    return {"127.0.0.1", ports_[rm_id]["yarn.resourcemanager.admin.address"]};
   }
   Status Transition(const std::string& rm_id, bool to_active,
-                    c::HARequestSource source = c::REQUEST_BY_USER) {
-    if (to_active) {
-      c::TransitionToActiveRequestProto request;
-      request.mutable_reqinfo()->set_reqsource(source);
-      c::TransitionToActiveResponseProto response;
-      return client_.Call(AdminSpec(rm_id), "transitionToActive", request, &response);
-    }
-    c::TransitionToStandbyRequestProto request;
-    request.mutable_reqinfo()->set_reqsource(source);
-    c::TransitionToStandbyResponseProto response;
-    return client_.Call(AdminSpec(rm_id), "transitionToStandby", request, &response);
+                    am_protocol::HaRequestSource source = am_protocol::HaRequestSource::kUser) {
+    return to_active ? ha_.TransitionToActive(Admin(rm_id), source)
+                     : ha_.TransitionToStandby(Admin(rm_id), source);
   }
   c::HAServiceStateProto State(const std::string& rm_id) {
-    c::GetServiceStatusRequestProto request;
-    c::GetServiceStatusResponseProto response;
-    Status s = client_.Call(AdminSpec(rm_id), "getServiceStatus", request, &response);
-    EXPECT_TRUE(s.ok()) << s.ToString();
-    return response.state();
+    auto status = ha_.GetServiceStatus(Admin(rm_id));
+    EXPECT_TRUE(status.ok()) << status.status().ToString();
+    return status.ok() ? status->state() : c::INITIALIZING;
   }
   testing::HttpGetResult Get(const std::string& rm_id, const std::string& target) {
     auto got =
@@ -129,6 +103,7 @@ class HaManualFailoverTest : public ::testing::Test {
   std::map<std::string, std::map<std::string, uint16_t>> ports_;
   std::map<std::string, std::unique_ptr<RmDaemon>> daemons_;
   ipc::RpcClient client_;
+  am_protocol::HaServiceClient ha_{&client_, "admin"};
 };
 
 TEST_F(HaManualFailoverTest, ManualTransitionsRedirectsAndClientFailover) {
@@ -139,17 +114,15 @@ TEST_F(HaManualFailoverTest, ManualTransitionsRedirectsAndClientFailover) {
   EXPECT_EQ(daemons_["rm2"]->core().ha_state(), rm::HaState::kStandby);
 
   // Without automatic failover a failover controller is refused.
-  Status zkfc = Transition("rm2", true, c::REQUEST_BY_ZKFC);
+  Status zkfc = Transition("rm2", true, am_protocol::HaRequestSource::kFailoverController);
   EXPECT_EQ(zkfc.java_class(), rm::yarn::kAccessControl);
   EXPECT_EQ(State("rm2"), c::STANDBY);
   // The admin ACL holds for HAServiceProtocol too.
-  c::GetServiceStatusRequestProto status_request;
-  c::GetServiceStatusResponseProto status_response;
-  EXPECT_EQ(
-      client_
-          .Call(AdminSpec("rm1", "mallory"), "getServiceStatus", status_request, &status_response)
-          .message(),
-      "User mallory doesn't have permission to call 'getServiceState'");
+  EXPECT_EQ(am_protocol::HaServiceClient(&client_, "mallory")
+                .GetServiceStatus(Admin("rm1"))
+                .status()
+                .message(),
+            "User mallory doesn't have permission to call 'getServiceState'");
 
   // The standby: StandbyException on its client port, a redirect to rm1's
   // web app, /isActive refused.
@@ -217,11 +190,9 @@ TEST(HaOffTest, NoHaServiceProtocolOnTheAdminPort) {
   ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
   ASSERT_TRUE((*daemon)->Start().ok());
   ipc::RpcClient client;
-  c::GetServiceStatusRequestProto request;
-  c::GetServiceStatusResponseProto response;
-  Status s = client.Call({"127.0.0.1", (*daemon)->admin_port(), am_protocol::kHaServiceProtocol,
-                          "admin", std::nullopt},
-                         "getServiceStatus", request, &response);
+  Status s = am_protocol::HaServiceClient(&client, "admin")
+                 .GetServiceStatus({"127.0.0.1", (*daemon)->admin_port()})
+                 .status();
   EXPECT_EQ(s.java_class(), ipc::java::kRpcNoSuchProtocol);
   EXPECT_EQ(s.message(), "Unknown protocol: org.apache.hadoop.ha.HAServiceProtocol");
   // /isActive answers on a non-HA RM too (it is always active).

@@ -243,15 +243,7 @@ class NodeFailureTest : public ::testing::Test {
   }
 
   void KillContainerProcesses(const Agent& agent) {
-    std::error_code ec;
-    const std::string dir = AgentDir(agent) + "/local/nmPrivate";
-    if (!std::filesystem::exists(dir, ec)) return;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
-      if (e.path().extension() != ".pid") continue;
-      std::ifstream in(e.path());
-      pid_t pid = 0;
-      if (in >> pid && pid > 1) kill(-pid, SIGKILL);
-    }
+    cell::KillContainerProcesses(AgentDir(agent) + "/local/nmPrivate");
   }
 
   Agent& NewAgent(const std::string& name, int64_t memory_mb) {

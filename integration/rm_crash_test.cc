@@ -189,17 +189,7 @@ class RmCrashTest : public ::testing::Test {
 
   // The containers the node started run in sessions of their own: end them
   // by the pid files the node wrote.
-  void KillContainerProcesses() {
-    std::error_code ec;
-    const std::string dir = work_ + "/nm/local/nmPrivate";
-    if (!std::filesystem::exists(dir, ec)) return;
-    for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec)) {
-      if (e.path().extension() != ".pid") continue;
-      std::ifstream in(e.path());
-      pid_t pid = 0;
-      if (in >> pid && pid > 1) kill(-pid, SIGKILL);
-    }
-  }
+  void KillContainerProcesses() { cell::KillContainerProcesses(work_ + "/nm/local/nmPrivate"); }
 
   std::map<std::string, std::string> RmSite(bool fixed_ports) {
     std::map<std::string, std::string> p;

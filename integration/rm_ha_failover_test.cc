@@ -27,6 +27,7 @@
 
 #include "base/child_process.h"
 #include "integration/cell_support.h"
+#include "integration/ha_probe.h"
 #include "integration/wait_for.h"
 #include "rm/yarn_exceptions.h"
 #include "tests/support/mini_zookeeper.h"
@@ -41,7 +42,7 @@ using SteadyClock = std::chrono::steady_clock;
 
 constexpr int kZkTimeoutMs = 2000;
 
-enum class Answer { kActive, kStandby, kNone };
+using Answer = cell::HaAnswer;
 
 class RmHaFailoverTest : public ::testing::Test {
  protected:
@@ -111,14 +112,10 @@ class RmHaFailoverTest : public ::testing::Test {
     Rm& rm = rms_[id];
     ++rm.run;
     const std::string ports = work_ + "/" + id + ".ports." + std::to_string(rm.run);
-    rm.process = cell::Spawn(
-        {SPINDLE_BINARY, "rm", "--conf", work_ + "/" + id + "-conf", "--ports-file", ports},
-        Log(id, rm.run));
-    ASSERT_TRUE(rm.process.running());
-    const bool listening =
-        WaitFor([&] { return rm.process.Exited() || std::filesystem::exists(ports); }, 60s);
-    ASSERT_TRUE(listening && rm.process.running()) << "spindle rm " << id << " did not start:\n"
-                                                   << cell::Tail(Log(id, rm.run), 30);
+    rm.process = cell::StartListeningRm(SPINDLE_BINARY, work_ + "/" + id + "-conf", ports,
+                                        Log(id, rm.run), 60s);
+    ASSERT_TRUE(rm.process.running()) << "spindle rm " << id << " did not start:\n"
+                                      << cell::Tail(Log(id, rm.run), 30);
     for (const auto& line : cell::Lines(ports)) {
       if (line.rfind("client=", 0) == 0)
         rm.client_port = static_cast<uint16_t>(std::atoi(line.c_str() + 7));
@@ -126,18 +123,7 @@ class RmHaFailoverTest : public ::testing::Test {
     ASSERT_NE(rm.client_port, 0);
   }
 
-  // What `id`'s client port says to getClusterMetrics.
-  Answer Ask(const std::string& id) {
-    const Rm& rm = rms_[id];
-    hadoop::yarn::GetClusterMetricsRequestProto request;
-    hadoop::yarn::GetClusterMetricsResponseProto response;
-    const Status s =
-        client_->Call({"127.0.0.1", rm.client_port, cell::kClient, "alice", std::nullopt},
-                      "getClusterMetrics", request, &response);
-    if (s.ok()) return Answer::kActive;
-    if (s.IsRemote() && s.java_class() == rm::yarn::kStandby) return Answer::kStandby;
-    return Answer::kNone;
-  }
+  Answer Ask(const std::string& id) { return cell::AskHaState(*client_, rms_[id].client_port); }
 
   std::string work_;
   std::unique_ptr<testing::MiniZooKeeper> zk_;

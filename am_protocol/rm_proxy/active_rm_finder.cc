@@ -2,8 +2,7 @@
 
 #include <glog/logging.h>
 
-#include "am_protocol/admin_service/ha_service.h"
-#include "ha_service_protocol.pb.h"
+#include "am_protocol/rm_proxy/ha_service_client.h"
 #include "rm/config/ha_config.h"
 #include "rm/config/socket_address.h"
 
@@ -40,16 +39,12 @@ std::optional<std::string> ActiveRmFinder::FindActiveRmId() const {
     if (!text.ok()) continue;
     std::optional<rm::SocketAddress> address = rm::ParseSocketAddress(*text);
     if (!address.has_value()) continue;
-    hadoop::common::GetServiceStatusRequestProto request;
-    hadoop::common::GetServiceStatusResponseProto response;
-    Status s =
-        client_->Call({address->host, address->port, kHaServiceProtocol, user_, std::nullopt},
-                      "getServiceStatus", request, &response);
-    if (!s.ok()) {
-      VLOG(1) << "cannot tell whether " << rm_id << " is active: " << s.ToString();
+    auto status = HaServiceClient(client_.get(), user_).GetServiceStatus(*address);
+    if (!status.ok()) {
+      VLOG(1) << "cannot tell whether " << rm_id << " is active: " << status.status().ToString();
       continue;
     }
-    if (response.state() == hadoop::common::ACTIVE) return rm_id;
+    if (status->state() == hadoop::common::ACTIVE) return rm_id;
   }
   return std::nullopt;
 }

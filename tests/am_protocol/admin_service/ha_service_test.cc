@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "am_protocol/rm_proxy/ha_service_client.h"
 #include "ha_service_protocol.pb.h"
 #include "rm/yarn_exceptions.h"
 #include "tests/am_protocol/admin_service/fake_ha_actions.h"
@@ -42,23 +43,16 @@ class HaServiceTest : public ::testing::Test {
   ipc::ConnectionSpec Spec(const std::string& user = "admin") const {
     return {"127.0.0.1", server_->port(), kHaServiceProtocol, user, std::nullopt};
   }
-  Status ToActive(c::HARequestSource source, const std::string& user = "admin") {
-    c::TransitionToActiveRequestProto request;
-    request.mutable_reqinfo()->set_reqsource(source);
-    c::TransitionToActiveResponseProto response;
-    return client_.Call(Spec(user), "transitionToActive", request, &response);
+  rm::SocketAddress Address() const { return {"127.0.0.1", server_->port()}; }
+  HaServiceClient As(const std::string& user) { return HaServiceClient(&client_, user); }
+  Status ToActive(HaRequestSource source, const std::string& user = "admin") {
+    return As(user).TransitionToActive(Address(), source);
   }
-  Status ToStandby(c::HARequestSource source, const std::string& user = "admin") {
-    c::TransitionToStandbyRequestProto request;
-    request.mutable_reqinfo()->set_reqsource(source);
-    c::TransitionToStandbyResponseProto response;
-    return client_.Call(Spec(user), "transitionToStandby", request, &response);
+  Status ToStandby(HaRequestSource source, const std::string& user = "admin") {
+    return As(user).TransitionToStandby(Address(), source);
   }
   Result<c::GetServiceStatusResponseProto> ServiceStatus(const std::string& user = "admin") {
-    c::GetServiceStatusRequestProto request;
-    c::GetServiceStatusResponseProto response;
-    RETURN_NOT_OK(client_.Call(Spec(user), "getServiceStatus", request, &response));
-    return response;
+    return As(user).GetServiceStatus(Address());
   }
 
   FakeAdmin admin_;
@@ -104,21 +98,21 @@ TEST_F(HaServiceTest, ManualFailoverWithoutAutomaticFailover) {
   EXPECT_TRUE(status->readytobecomeactive());
   EXPECT_FALSE(status->has_notreadyreason());
 
-  ASSERT_TRUE(ToActive(c::REQUEST_BY_USER).ok());
+  ASSERT_TRUE(ToActive(HaRequestSource::kUser).ok());
   EXPECT_EQ(transitions_.state, rm::HaState::kActive);
   // Active: the ACL was re-read first and refreshAll ran after.
   EXPECT_EQ(admin_.acl_refreshes, 1);
   EXPECT_EQ(admin_.queue_refreshes, 1);
   EXPECT_EQ(ServiceStatus()->state(), c::ACTIVE);
   // Already active: answered at once, nothing re-run.
-  ASSERT_TRUE(ToActive(c::REQUEST_BY_USER).ok());
+  ASSERT_TRUE(ToActive(HaRequestSource::kUser).ok());
   EXPECT_EQ(transitions_.activations, 1);
 
-  ASSERT_TRUE(ToStandby(c::REQUEST_BY_USER_FORCED).ok());
+  ASSERT_TRUE(ToStandby(HaRequestSource::kUserForced).ok());
   EXPECT_EQ(transitions_.state, rm::HaState::kStandby);
 
   // A failover controller is refused when automatic failover is off.
-  Status zkfc = ToActive(c::REQUEST_BY_ZKFC);
+  Status zkfc = ToActive(HaRequestSource::kFailoverController);
   EXPECT_EQ(zkfc.java_class(), rm::yarn::kAccessControl);
   EXPECT_EQ(zkfc.message(),
             "Request from ZK failover controller at 127.0.0.1 denied since automatic failover is "
@@ -128,17 +122,17 @@ TEST_F(HaServiceTest, ManualFailoverWithoutAutomaticFailover) {
 
 TEST_F(HaServiceTest, AutomaticFailoverRefusesUnforcedUserRequests) {
   Serve(/*automatic_failover=*/true);
-  Status manual = ToActive(c::REQUEST_BY_USER);
+  Status manual = ToActive(HaRequestSource::kUser);
   EXPECT_EQ(manual.java_class(), rm::yarn::kAccessControl);
   EXPECT_EQ(manual.message(),
             "Manual failover for this ResourceManager is disallowed, because automatic failover "
             "is enabled.");
   EXPECT_EQ(transitions_.state, rm::HaState::kStandby);
-  EXPECT_EQ(ToStandby(c::REQUEST_BY_USER).java_class(), rm::yarn::kAccessControl);
+  EXPECT_EQ(ToStandby(HaRequestSource::kUser).java_class(), rm::yarn::kAccessControl);
 
-  ASSERT_TRUE(ToActive(c::REQUEST_BY_USER_FORCED).ok());
+  ASSERT_TRUE(ToActive(HaRequestSource::kUserForced).ok());
   EXPECT_EQ(transitions_.state, rm::HaState::kActive);
-  ASSERT_TRUE(ToStandby(c::REQUEST_BY_ZKFC).ok());
+  ASSERT_TRUE(ToStandby(HaRequestSource::kFailoverController).ok());
   EXPECT_EQ(transitions_.state, rm::HaState::kStandby);
   // The in-process elector's path.
   ASSERT_TRUE(service_->TransitionToActive("rm", HaRequestSource::kFailoverController, "").ok());
@@ -151,14 +145,12 @@ TEST_F(HaServiceTest, EveryMethodChecksTheAdminAcl) {
   Status status = ServiceStatus("mallory").status();
   EXPECT_EQ(status.java_class(), rm::yarn::kAccessControl);
   EXPECT_EQ(status.message(), "User mallory doesn't have permission to call 'getServiceState'");
-  Status active = ToActive(c::REQUEST_BY_USER, "mallory");
+  Status active = ToActive(HaRequestSource::kUser, "mallory");
   EXPECT_EQ(active.message(), "User mallory doesn't have permission to call 'transitionToActive'");
   EXPECT_EQ(transitions_.activations, 0);
-  EXPECT_EQ(ToStandby(c::REQUEST_BY_USER, "mallory").message(),
+  EXPECT_EQ(ToStandby(HaRequestSource::kUser, "mallory").message(),
             "User mallory doesn't have permission to call 'transitionToStandby'");
-  c::MonitorHealthRequestProto health;
-  c::MonitorHealthResponseProto health_response;
-  EXPECT_EQ(client_.Call(Spec("mallory"), "monitorHealth", health, &health_response).message(),
+  EXPECT_EQ(As("mallory").MonitorHealth(Address()).message(),
             "User mallory doesn't have permission to call 'monitorHealth'");
   EXPECT_TRUE(ServiceStatus("admin").ok());
 }
@@ -176,14 +168,14 @@ TEST_F(HaServiceTest, DaemonUserIsAlwaysAnAdmin) {
 TEST_F(HaServiceTest, FailuresAreServiceFailedAndHealthCheckFailed) {
   Serve(false);
   transitions_.activation_result = Status::IoError("state store is fenced");
-  Status failed = ToActive(c::REQUEST_BY_USER);
+  Status failed = ToActive(HaRequestSource::kUser);
   EXPECT_EQ(failed.java_class(), ha_exceptions::kServiceFailed);
   EXPECT_EQ(failed.message(), "Error when transitioning to Active mode: state store is fenced");
   EXPECT_EQ(transitions_.state, rm::HaState::kStandby);
 
   transitions_.activation_result = Status::OK();
   admin_.refresh_queues_result = Status::IoError("Failed to re-init queues : bad");
-  Status refresh = ToActive(c::REQUEST_BY_USER);
+  Status refresh = ToActive(HaRequestSource::kUser);
   EXPECT_EQ(refresh.java_class(), ha_exceptions::kServiceFailed);
   EXPECT_EQ(refresh.message(),
             "Error on refreshAll during transition to Active: Failed to re-init queues : bad");
@@ -191,17 +183,15 @@ TEST_F(HaServiceTest, FailuresAreServiceFailedAndHealthCheckFailed) {
   EXPECT_EQ(transitions_.state, rm::HaState::kStandby);
 
   admin_.refresh_acls_result = Status::IoError("cannot read yarn-site.xml");
-  EXPECT_EQ(ToStandby(c::REQUEST_BY_USER).message(),
+  EXPECT_EQ(ToStandby(HaRequestSource::kUser).message(),
             "Can not execute refreshAdminAcls: cannot read yarn-site.xml");
 
   admin_.refresh_queues_result = Status::OK();
   admin_.refresh_acls_result = Status::OK();
-  ASSERT_TRUE(ToActive(c::REQUEST_BY_USER).ok());
-  c::MonitorHealthRequestProto health;
-  c::MonitorHealthResponseProto health_response;
-  EXPECT_TRUE(client_.Call(Spec(), "monitorHealth", health, &health_response).ok());
+  ASSERT_TRUE(ToActive(HaRequestSource::kUser).ok());
+  EXPECT_TRUE(As("admin").MonitorHealth(Address()).ok());
   transitions_.services_running = false;
-  Status unhealthy = client_.Call(Spec(), "monitorHealth", health, &health_response);
+  Status unhealthy = As("admin").MonitorHealth(Address());
   EXPECT_EQ(unhealthy.java_class(), ha_exceptions::kHealthCheckFailed);
   EXPECT_EQ(unhealthy.message(), "Active ResourceManager services are not running!");
 

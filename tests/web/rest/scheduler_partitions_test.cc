@@ -8,19 +8,13 @@
 
 #include <string>
 
-#include "am_protocol/client_service/record_protos.h"
-#include "tests/am_protocol/client_service/rm_harness.h"
+#include "tests/web/rest/cluster_fixture.h"
 #include "tests/web/rest/golden.h"
 #include "web/http/router.h"
 #include "web/rest/cluster_read_routes.h"
 
 namespace spindle::web::rest::testing {
 namespace {
-
-namespace y = hadoop::yarn;
-using client_service::testing::CsProperty;
-using client_service::testing::HarnessOptions;
-using client_service::testing::RmHarness;
 
 HarnessOptions LabelledOptions() {
   HarnessOptions options;
@@ -50,32 +44,9 @@ class SchedulerPartitionsTest : public ::testing::Test {
       EXPECT_TRUE(rm_.pool().UpdateNode(node, update).ok());
     }
     rm_.ApplyQueues();
-    Submit("alice", "a");
-    Submit("bob", "b");
+    SubmitTo(rm_, "alice", "a", "MAPREDUCE", {});
+    SubmitTo(rm_, "bob", "b", "MAPREDUCE", {});
     rm_.LaunchAll();
-  }
-
-  void Submit(const std::string& user, const std::string& queue) {
-    client_service::ClientRmService::Who who;
-    who.user = user;
-    y::GetNewApplicationRequestProto new_request;
-    y::GetNewApplicationResponseProto new_response;
-    ASSERT_TRUE(rm_.service().GetNewApplication(who, new_request, &new_response).ok());
-    y::SubmitApplicationRequestProto request;
-    y::ApplicationSubmissionContextProto* context =
-        request.mutable_application_submission_context();
-    *context->mutable_application_id() = new_response.application_id();
-    context->set_application_name(queue + "-job");
-    context->set_queue(queue);
-    context->mutable_am_container_spec()->add_command("sleep 1");
-    auto* ask = context->add_am_container_resource_request();
-    ask->set_resource_name("*");
-    ask->mutable_capability()->set_memory(1024);
-    ask->mutable_capability()->set_virtual_cores(1);
-    ask->set_num_containers(1);
-    y::SubmitApplicationResponseProto response;
-    const Status s = rm_.service().SubmitApplication(who, request, &response);
-    ASSERT_TRUE(s.ok()) << s.ToString();
   }
 
   HttpResponse GetScheduler(rm::HadoopLine line, const std::string& accept = "") {

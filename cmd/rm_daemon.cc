@@ -190,6 +190,9 @@ Status RmDaemon::BuildWeb() {
   web_deps.identity.version = std::string(hadoop.version);
   web_deps.identity.build_version = std::string(hadoop.version) + " from spindle";
   web_deps.identity.state_store_name = rm_->state_store_name();
+  web_deps.scheduler.line = hadoop.line;
+  web_deps.scheduler.minimum_allocation = rm_->settings().apps.min_allocation;
+  web_deps.scheduler.maximum_allocation = rm_->settings().apps.max_allocation;
   web_deps.rpc_servers = {client_server_.get(), scheduler_server_.get(), tracker_server_.get(),
                           admin_server_.get()};
   web_deps.is_admin = [core = rm_.get()](const std::string& user) { return core->IsAdmin(user); };

@@ -37,6 +37,7 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   cluster.client = deps.client;
   cluster.core = deps.core;
   cluster.identity = deps.identity;
+  cluster.scheduler = deps.scheduler;
   rest::AddClusterReadRoutes(app->router_.get(), writes.callers, cluster);
   AddUiRoutes(app->router_.get(), UiDeps{deps.core});
   AddIsActiveRoute(app->router_.get(), deps.core);

@@ -38,6 +38,8 @@ struct RmWebAppDeps {
   // What clusterInfo says about this RM (its cluster timestamp and HA state
   // follow the core).
   rest::ClusterIdentity identity;
+  // The line and allocation bounds the scheduler answer is shaped by.
+  rest::SchedulerShape scheduler;
   // Java's Random.nextDouble for the standby answer's retry time; default a
   // thread-local generator (tests pin it).
   std::function<double()> uniform;

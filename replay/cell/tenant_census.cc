@@ -27,6 +27,7 @@ std::string LeafQueueName(const std::string& queue) {
 TenantSample CountTenants(double at_s, const std::vector<y::ApplicationReportProto>& apps,
                           const PreemptionCounts& preemptions) {
   std::map<std::pair<std::string, std::string>, TenantRow> users;
+  std::map<std::string, int64_t> jobs;
   for (const y::ApplicationReportProto& app : apps) {
     const y::YarnApplicationStateProto state = app.yarn_application_state();
     const bool pending =
@@ -42,6 +43,7 @@ TenantSample CountTenants(double at_s, const std::vector<y::ApplicationReportPro
     row.memory_mb += std::max<int64_t>(0, usage.used_resources().memory());
     row.vcores += std::max<int64_t>(0, usage.used_resources().virtual_cores());
     row.containers += std::max<int64_t>(0, usage.num_used_containers());
+    jobs[app.name()] += std::max<int64_t>(0, usage.used_resources().memory());
   }
   for (const auto& [tenant, count] : preemptions) {
     TenantRow& row = users[tenant];
@@ -50,6 +52,8 @@ TenantSample CountTenants(double at_s, const std::vector<y::ApplicationReportPro
   }
   TenantSample sample;
   sample.at_s = at_s;
+  sample.jobs_counted = true;
+  for (const auto& [job, memory_mb] : jobs) sample.jobs.push_back({job, memory_mb});
   std::string queue;
   size_t queue_row = 0;
   for (auto& [tenant, row] : users) {

@@ -33,7 +33,9 @@ std::string LeafQueueName(const std::string& queue);
 
 // The sample at `at_s`: one row per queue (user empty) followed by its
 // users, in name order, for every tenant with an application not ended or
-// with a preemption so far. Reports of ended applications count nowhere.
+// with a preemption so far, and what each application not ended holds, by
+// its name (the cell names an application after its job; applications of
+// one name add up). Reports of ended applications count nowhere.
 TenantSample CountTenants(double at_s,
                           const std::vector<hadoop::yarn::ApplicationReportProto>& apps,
                           const PreemptionCounts& preemptions);

@@ -29,6 +29,13 @@ const TenantRow* RowOf(const TenantSample& sample, const std::string& queue,
   return nullptr;
 }
 
+int64_t JobMemory(const TenantSample& sample, const std::string& job) {
+  for (const JobHolding& j : sample.jobs) {
+    if (j.job == job) return j.memory_mb;
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::string FidelityCapacitySchedulerXml(const FidelityScenario& scenario) {
@@ -121,8 +128,13 @@ FidelityRun FidelityFromCellRun(const FidelityScenario& scenario, const TenantRu
             o.observed = row->scheduler_apps_pending;
           }
           break;
+        case FidelityMetric::kJobMemoryMb:
+          // An application not in a counted sample has ended (or was never
+          // submitted): it holds nothing.
+          if (sample->jobs_counted) o.observed = JobMemory(*sample, check.job);
+          break;
         default:
-          break;  // per-job memory: not in the census
+          break;
       }
     }
     out.observations.push_back(o);

@@ -15,8 +15,9 @@
 //   sample at or after it): queue and user memory from getApplications,
 //   active / pending apps from getQueueInfo's QueueStatistics (Hadoop 2.8+
 //   and Spindle; unset on a 2.6/2.7 Java RM, which reports none), the jobs
-//   the RM refused. Per-job memory is not in the census: those checks stay
-//   unset.
+//   the RM refused, per-job memory from the census's applications (named
+//   after their jobs; unset for a report.json written before it counted
+//   them).
 //
 // Thread-safety: functions over values and files.
 #pragma once

@@ -119,6 +119,17 @@ void WriteMode(JsonWriter* w, const ReplayModeResult& m) {
       w->EndObject();
     }
     w->EndArray();
+    if (t.jobs_counted) {
+      w->Key("jobs");
+      w->BeginArray();
+      for (const JobHolding& j : t.jobs) {
+        w->BeginObject();
+        w->Field("job", j.job);
+        w->Field("memory_mb", j.memory_mb);
+        w->EndObject();
+      }
+      w->EndArray();
+    }
     w->EndObject();
   }
   w->EndArray();

@@ -79,9 +79,21 @@ struct TenantRow {
   int64_t scheduler_apps_pending = -1;
 };
 
+// What one application (a trace job: the cell names each application after
+// its job) held at a sample: the per-job checks of the fidelity figure.
+struct JobHolding {
+  std::string job;
+  int64_t memory_mb = 0;
+};
+
 struct TenantSample {
   double at_s = 0;              // trace time
   std::vector<TenantRow> rows;  // queues and users with anything to show
+  // Applications not ended, by job, in name order; `jobs_counted` false:
+  // the sample says nothing about jobs (a report.json written before the
+  // census counted them), so a job's absence does not mean it held nothing.
+  std::vector<JobHolding> jobs;
+  bool jobs_counted = false;
 };
 
 struct ReplayModeResult {

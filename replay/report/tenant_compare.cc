@@ -154,6 +154,15 @@ Result<TenantRun> ParseTenantRun(const std::string& name, const std::string& tex
       row.scheduler_apps_pending = IntOr(r, "scheduler_apps_pending", -1);
       sample.rows.push_back(std::move(row));
     }
+    if (const JsonValue* jobs = t.Find("jobs"); jobs != nullptr && jobs->is_array()) {
+      sample.jobs_counted = true;
+      for (const JsonValue& j : jobs->elements()) {
+        JobHolding holding;
+        ASSIGN_OR_RETURN(holding.job, StringOf(name, j, "job"));
+        holding.memory_mb = IntOr(j, "memory_mb", 0);
+        sample.jobs.push_back(std::move(holding));
+      }
+    }
     run.samples.push_back(std::move(sample));
   }
   if (run.samples.empty()) {

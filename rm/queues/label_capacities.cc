@@ -56,7 +56,7 @@ bool AccessesEverything(const CsQueue& queue) {
 LabelCapacity CsQueue::CapacityIn(std::string_view label) const {
   if (label.empty()) {
     return LabelCapacity{capacity / 100, maximum_capacity / 100, absolute_capacity,
-                         absolute_maximum_capacity};
+                         absolute_maximum_capacity, true};
   }
   auto it = label_capacities.find(label);
   return it == label_capacities.end() ? LabelCapacity{} : it->second;
@@ -102,7 +102,7 @@ Status ReadLabelCapacities(const Configuration& conf, HadoopLine line,
       ASSIGN_OR_RETURN(maximum, ReadFraction(conf, prefix + "maximum-capacity", 100, max_in));
     }
     const LabelCapacity above =
-        parent == nullptr ? LabelCapacity{1, 1, 1, 1} : parent->CapacityIn(label);
+        parent == nullptr ? LabelCapacity{1, 1, 1, 1, true} : parent->CapacityIn(label);
     const float absolute = capacity * static_cast<float>(above.absolute_capacity);
     const float absolute_max = maximum * static_cast<float>(above.absolute_maximum_capacity);
     const std::string where =
@@ -141,7 +141,8 @@ Status ReadLabelCapacities(const Configuration& conf, HadoopLine line,
         }
         break;
     }
-    queue.label_capacities[label] = LabelCapacity{capacity, maximum, absolute, absolute_max};
+    queue.label_capacities[label] = LabelCapacity{capacity, maximum, absolute, absolute_max,
+                                                  configured || line == HadoopLine::k2_6};
   }
   return Status::OK();
 }

@@ -35,6 +35,12 @@ struct LabelCapacity {
   // Of the whole partition: products of the ratios along the path.
   double absolute_capacity = 0;
   double absolute_maximum_capacity = 0;
+  // Whether the queue has keys for the label (2.7 / 3.3 read only those;
+  // every 2.6 entry counts as configured): what 3.3's QueueCapacities and
+  // QueueResourceQuotas were set from (CSQueueUtils.
+  // loadCapacitiesByLabelsFromConf over getConfiguredNodeLabels), which
+  // REST's per-partition answer shows.
+  bool configured = false;
 };
 
 std::string_view Name(QueueState state);

@@ -19,6 +19,7 @@
 #include "rm/config/configuration.h"
 #include "rm/config/hadoop_line.h"
 #include "rm/core/client_facade.h"
+#include "scheduler_pool/resources.h"
 
 namespace spindle::web::rest {
 
@@ -46,6 +47,16 @@ struct ClusterIdentity {
   std::string ha_zookeeper_connection_state = "ResourceManager HA is not enabled.";
 };
 
+// The scheduler as configured, for what the scheduler answer shows per
+// line: 3.3's per-partition capacities and resources (none on 2.6 / 2.7),
+// and the allocation bounds a configured queue resource carries.
+struct SchedulerShape {
+  rm::HadoopLine line = rm::kDefaultHadoopLine;
+  // yarn.scheduler.minimum-allocation-{mb,vcores} / maximum-allocation-*.
+  pool::Resource minimum_allocation = pool::Resource::Of(1024, 1);
+  pool::Resource maximum_allocation = pool::Resource::Of(8192, 4);
+};
+
 struct ClusterWebDeps {
   // Required: the RM's ApplicationClientProtocol service (filters, access,
   // usage, tracking URLs) and the core it calls.
@@ -54,6 +65,7 @@ struct ClusterWebDeps {
   // What clusterInfo says; its cluster_timestamp and ha_state are the
   // core's as it is now (cluster_info.h's ClusterIdentityNow).
   ClusterIdentity identity;
+  SchedulerShape scheduler;
 };
 
 }  // namespace spindle::web::rest

@@ -9,13 +9,14 @@ namespace spindle::web::rest {
 
 namespace {
 
-RestNode ResourceInformation(const std::string& name, const std::string& units, int64_t value) {
+RestNode ResourceInformation(const std::string& name, const std::string& units, int64_t value,
+                             int64_t minimum, int64_t maximum) {
   RestNode info;
   // A ResourceInformation bean: attributes (an empty map), allocation
-  // bounds (the resource-types.xml defaults), name, type, units, value.
+  // bounds, name, type, units, value.
   info.Put("attributes", RestNode::Object())
-      .Int("maximumAllocation", std::numeric_limits<int64_t>::max())
-      .Int("minimumAllocation", 0)
+      .Int("maximumAllocation", maximum)
+      .Int("minimumAllocation", minimum)
       .Str("name", name)
       .Str("resourceType", "COUNTABLE")
       .Str("units", units)
@@ -26,9 +27,18 @@ RestNode ResourceInformation(const std::string& name, const std::string& units, 
 }  // namespace
 
 RestNode ResourceInfoNode(const pool::Resource& resource) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  return ResourceInfoNode(resource,
+                          ResourceBounds{pool::Resource(), pool::Resource::Of(kMax, kMax)});
+}
+
+RestNode ResourceInfoNode(const pool::Resource& resource, const ResourceBounds& bounds) {
   RestNode infos;
-  infos.Items("resourceInformation", {ResourceInformation("memory-mb", "Mi", resource.memory_mb()),
-                                      ResourceInformation("vcores", "", resource.vcores())});
+  infos.Items("resourceInformation",
+              {ResourceInformation("memory-mb", "Mi", resource.memory_mb(),
+                                   bounds.minimum.memory_mb(), bounds.maximum.memory_mb()),
+               ResourceInformation("vcores", "", resource.vcores(), bounds.minimum.vcores(),
+                                   bounds.maximum.vcores())});
   RestNode node;
   node.Int("memory", resource.memory_mb())
       .Int("vCores", resource.vcores())

@@ -3,6 +3,7 @@
 #include <utility>
 #include <vector>
 
+#include "web/rest/partition_info.h"
 #include "web/rest/resource_info.h"
 
 namespace spindle::web::rest {
@@ -37,7 +38,7 @@ RestNode UsersNode(const rm::QueueAmReport& am) {
 // snapshot was taken over another tree.
 RestNode QueueNode(const rm::QueueTree& tree, const rm::CsQueue& queue,
                    const y::QueueInfoProto& info, const pool::Resource& cluster,
-                   const rm::QueueStatsSnapshot& snapshot) {
+                   const rm::QueueStatsSnapshot& snapshot, const SchedulerShape& shape) {
   const rm::QueueStats* queue_stats = nullptr;
   if (snapshot.tree.get() == &tree) {
     const size_t index = static_cast<size_t>(&queue - tree.queues().data());
@@ -75,7 +76,8 @@ RestNode QueueNode(const rm::QueueTree& tree, const rm::CsQueue& queue,
     for (size_t i = 0; i < queue.children.size(); ++i) {
       if (static_cast<int>(i) >= info.childqueues_size()) break;
       children.push_back(QueueNode(tree, tree.queues()[static_cast<size_t>(queue.children[i])],
-                                   info.childqueues(static_cast<int>(i)), cluster, snapshot));
+                                   info.childqueues(static_cast<int>(i)), cluster, snapshot,
+                                   shape));
     }
     RestNode queues;
     queues.Items("queue", std::move(children));
@@ -87,6 +89,11 @@ RestNode QueueNode(const rm::QueueTree& tree, const rm::CsQueue& queue,
       .Int("allocatedContainers", stats.allocatedcontainers())
       .Int("reservedContainers", stats.reservedcontainers())
       .Int("pendingContainers", stats.pendingcontainers());
+  if (AnswersPerPartition(shape.line)) {
+    const PartitionInputs partitions{&queue, queue_stats, &snapshot, &shape};
+    q.Put("capacities", QueueCapacitiesNode(partitions))
+        .Put("resources", QueueResourcesNode(partitions));
+  }
   if (queue.is_leaf()) {
     q.Int("numActiveApplications", active)
         .Int("numPendingApplications", pending)
@@ -142,7 +149,7 @@ RestDocument SchedulerDocument(const ClusterWebDeps& deps, const std::string& ca
     if (static_cast<int>(i) >= root_info.childqueues_size()) break;
     children.push_back(QueueNode(*tree, tree->queues()[static_cast<size_t>(root.children[i])],
                                  root_info.childqueues(static_cast<int>(i)), resources.total,
-                                 snapshot));
+                                 snapshot, deps.scheduler));
   }
   RestNode queues;
   queues.Items("queue", std::move(children));
@@ -154,6 +161,13 @@ RestDocument SchedulerDocument(const ClusterWebDeps& deps, const std::string& ca
       .Float("maxCapacity", 100.0f)
       .Str("queueName", root.name)
       .Put("queues", std::move(queues));
+  if (AnswersPerPartition(deps.scheduler.line)) {
+    // CapacitySchedulerInfo's capacities: root's, per partition.
+    const rm::QueueStats* root_stats =
+        snapshot.tree == tree && !snapshot.stats.empty() ? &snapshot.stats.front() : nullptr;
+    info.Put("capacities",
+             QueueCapacitiesNode(PartitionInputs{&root, root_stats, &snapshot, &deps.scheduler}));
+  }
   RestNode body;
   body.Put("schedulerInfo", std::move(info));
   return RestDocument("scheduler", std::move(body));

@@ -9,8 +9,9 @@ namespace y = hadoop::yarn;
 
 y::ApplicationReportProto App(const std::string& queue, const std::string& user,
                               y::YarnApplicationStateProto state, int64_t memory_mb, int32_t vcores,
-                              int32_t containers) {
+                              int32_t containers, const std::string& name = "") {
   y::ApplicationReportProto a;
+  a.set_name(name);
   a.set_queue(queue);
   a.set_user(user);
   a.set_yarn_application_state(state);
@@ -79,6 +80,24 @@ TEST(TenantCensusTest, AJavaRmsDummyUsageCountsAsNothing) {
   EXPECT_EQ(s.rows[0].vcores, 0);
   EXPECT_EQ(s.rows[0].containers, 0);
   EXPECT_EQ(s.rows[0].apps_pending, 1);
+}
+
+// The per-job figures of the fidelity figure: each application not ended,
+// by the job it was submitted for, a Java RM's -1 read as nothing.
+TEST(TenantCensusTest, WhatEachJobHolds) {
+  const TenantSample s = CountTenants(
+      3,
+      {App("q", "u", y::RUNNING, 3072, 3, 3, "j2"), App("q", "u", y::RUNNING, 1024, 1, 1, "j1"),
+       App("q", "u", y::ACCEPTED, -1, -1, -1, "j3"), App("q", "u", y::FINISHED, 512, 1, 1, "j0")},
+      {});
+  EXPECT_TRUE(s.jobs_counted);
+  ASSERT_EQ(s.jobs.size(), 3u) << "the ended j0 is not listed";
+  EXPECT_EQ(s.jobs[0].job, "j1");
+  EXPECT_EQ(s.jobs[0].memory_mb, 1024);
+  EXPECT_EQ(s.jobs[1].job, "j2");
+  EXPECT_EQ(s.jobs[1].memory_mb, 3072);
+  EXPECT_EQ(s.jobs[2].job, "j3");
+  EXPECT_EQ(s.jobs[2].memory_mb, 0);
 }
 
 TEST(TenantCensusTest, LeafQueueName) {

@@ -105,14 +105,19 @@ TEST(FidelityCellFilesTest, ReadsTheCensusAtEachChecksSecond) {
   at60.at_s = 60.4;
   TenantRow q60 = Row("root.default", "", 4096);  // a 2.x RM: no counts
   at60.rows = {q60};
+  at60.jobs_counted = true;
+  at60.jobs = {{"j3", 2048}, {"j4", 2048}};  // j5 pending has no usage yet: absent
   run.samples = {early, at10, at60};
   const FidelityRun got = FidelityFromCellRun(s, run, "3.3", "cell test");
   ASSERT_EQ(got.observations.size(), s.checks.size());
   for (const FidelityObservation& o : got.observations) {
     const std::string what = o.check.Subject() + " " + FidelityMetricName(o.check.metric) + " @" +
                              std::to_string(o.check.at_s);
-    if (o.check.metric == FidelityMetric::kJobMemoryMb) {
-      EXPECT_FALSE(o.observed.has_value()) << what;
+    if (o.check.metric == FidelityMetric::kJobMemoryMb && o.check.at_s == 10) {
+      EXPECT_FALSE(o.observed.has_value()) << what << ": the 10 s sample counted no jobs";
+    } else if (o.check.metric == FidelityMetric::kJobMemoryMb) {
+      ASSERT_TRUE(o.observed.has_value()) << what;
+      EXPECT_EQ(*o.observed, o.check.job == "j3" ? 2048 : 0) << what;
     } else if (o.check.at_s == 10) {
       ASSERT_TRUE(o.observed.has_value()) << what;
       EXPECT_TRUE(Matches(o, s.container_mb)) << what << " saw " << *o.observed;

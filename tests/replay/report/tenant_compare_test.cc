@@ -39,6 +39,8 @@ std::string Report(const std::string& rm, const std::vector<int64_t>& memory,
     TenantRow q = Row("default", "", memory[i], 1, 1);
     q.scheduler_apps_pending = scheduler_pending;
     s.rows = {q, Row("default", "u", memory[i], 1, 1, static_cast<int64_t>(i))};
+    s.jobs_counted = i > 0;  // the first as an older census wrote it
+    if (s.jobs_counted) s.jobs = {{"job_1", memory[i]}};
     m.tenants.push_back(s);
   }
   report.modes.push_back(m);
@@ -60,6 +62,11 @@ TEST(TenantCompareTest, ReadsTheReportJsonBack) {
   EXPECT_EQ(run->samples[1].rows[1].user, "u");
   EXPECT_EQ(run->samples[1].rows[1].memory_mb, 1024);
   EXPECT_EQ(run->samples[1].rows[1].preempted, 1);
+  EXPECT_FALSE(run->samples[0].jobs_counted) << "no \"jobs\" key";
+  ASSERT_TRUE(run->samples[1].jobs_counted);
+  ASSERT_EQ(run->samples[1].jobs.size(), 1u);
+  EXPECT_EQ(run->samples[1].jobs[0].job, "job_1");
+  EXPECT_EQ(run->samples[1].jobs[0].memory_mb, 1024);
 }
 
 TEST(TenantCompareTest, RefusesWhatIsNotACellReport) {

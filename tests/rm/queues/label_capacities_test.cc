@@ -181,6 +181,11 @@ TEST(LabelCapacitiesTest, AnUnconfiguredAccessibleLabelIsUsableOnlyOn26) {
     EXPECT_EQ(tree->Find("b")->CapacityIn("red").absolute_capacity, 0) << line;
     EXPECT_EQ(tree->Find("b")->CapacityIn("red").absolute_maximum_capacity, expected) << line;
     EXPECT_EQ(tree->Find("a")->CapacityIn("red").absolute_capacity, 1) << line;
+    // What REST's per-partition answer shows as configured (3.3's
+    // getConfiguredNodeLabels: keys under the queue; 2.6 every entry).
+    EXPECT_TRUE(tree->Find("a")->CapacityIn("red").configured) << line;
+    EXPECT_EQ(tree->Find("b")->CapacityIn("red").configured, line == "2.6") << line;
+    EXPECT_TRUE(tree->Find("b")->CapacityIn("").configured) << line;
   }
 }
 

@@ -42,6 +42,35 @@ inline HarnessOptions ClusterHarnessOptions(bool acl_enabled) {
   return options;
 }
 
+// Submits an application of `user` to `queue` through the service (a 1 GB
+// AM ask), named "job-<sequence>", with the type and tags given.
+inline rm::ApplicationId SubmitTo(RmHarness& rm, const std::string& user, const std::string& queue,
+                                  const std::string& type, const std::vector<std::string>& tags) {
+  client_service::ClientRmService::Who who;
+  who.user = user;
+  y::GetNewApplicationRequestProto new_request;
+  y::GetNewApplicationResponseProto new_response;
+  EXPECT_TRUE(rm.service().GetNewApplication(who, new_request, &new_response).ok());
+  const rm::ApplicationId id = client_service::FromProto(new_response.application_id());
+  y::SubmitApplicationRequestProto request;
+  y::ApplicationSubmissionContextProto* context = request.mutable_application_submission_context();
+  client_service::ToProto(id, context->mutable_application_id());
+  context->set_application_name("job-" + std::to_string(id.id));
+  context->set_queue(queue);
+  context->set_applicationtype(type);
+  for (const auto& tag : tags) context->add_applicationtags(tag);
+  context->mutable_am_container_spec()->add_command("sleep 1");
+  auto* ask = context->add_am_container_resource_request();
+  ask->set_resource_name("*");
+  ask->mutable_capability()->set_memory(1024);
+  ask->mutable_capability()->set_virtual_cores(1);
+  ask->set_num_containers(1);
+  y::SubmitApplicationResponseProto response;
+  Status s = rm.service().SubmitApplication(who, request, &response);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+  return id;
+}
+
 class ClusterFixture : public ::testing::Test {
  protected:
   explicit ClusterFixture(bool acl_enabled = false) : rm_(ClusterHarnessOptions(acl_enabled)) {
@@ -92,28 +121,7 @@ class ClusterFixture : public ::testing::Test {
 
   rm::ApplicationId SubmitNew(const std::string& user, const std::string& queue,
                               const std::string& type, const std::vector<std::string>& tags) {
-    y::GetNewApplicationRequestProto new_request;
-    y::GetNewApplicationResponseProto new_response;
-    EXPECT_TRUE(rm_.service().GetNewApplication(Who(user), new_request, &new_response).ok());
-    const rm::ApplicationId id = client_service::FromProto(new_response.application_id());
-    y::SubmitApplicationRequestProto request;
-    y::ApplicationSubmissionContextProto* context =
-        request.mutable_application_submission_context();
-    client_service::ToProto(id, context->mutable_application_id());
-    context->set_application_name("job-" + std::to_string(id.id));
-    context->set_queue(queue);
-    context->set_applicationtype(type);
-    for (const auto& tag : tags) context->add_applicationtags(tag);
-    context->mutable_am_container_spec()->add_command("sleep 1");
-    auto* ask = context->add_am_container_resource_request();
-    ask->set_resource_name("*");
-    ask->mutable_capability()->set_memory(1024);
-    ask->mutable_capability()->set_virtual_cores(1);
-    ask->set_num_containers(1);
-    y::SubmitApplicationResponseProto response;
-    Status s = rm_.service().SubmitApplication(Who(user), request, &response);
-    EXPECT_TRUE(s.ok()) << s.ToString();
-    return id;
+    return SubmitTo(rm_, user, queue, type, tags);
   }
 
   // GET `target` ("/ws/v1/cluster/apps?states=RUNNING"), with an Accept header if given.

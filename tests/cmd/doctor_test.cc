@@ -538,8 +538,7 @@ TEST(DoctorTest, AStoreSpindleLacksIsReportedOnce) {
       "yarn-site.xml",
       Xml(With(
           Hadoop33Defaults(),
-          {{"yarn.resourcemanager.store.class",
-            "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore"}})));
+          {{"yarn.resourcemanager.store.class", "com.example.OwnRMStateStore"}})));
   const DoctorReport report = ExamineConfiguration({dir.path(), false, ""});
   EXPECT_EQ(report.Count(DoctorSeverity::kBlocker), 1);
   ExpectFindings(report, {{"yarn.resourcemanager.store.class", DoctorSeverity::kBlocker,

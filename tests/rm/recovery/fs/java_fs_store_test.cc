@@ -15,11 +15,14 @@
 #include "rm/recovery/fs/fs_rm_state_store.h"
 #include "rm/recovery/fs/hadoop_checksum_file.h"
 #include "rm/recovery/rm_state.h"
+#include "yarn_protos.pb.h"
+#include "yarn_server_resourcemanager_recovery.pb.h"
 
 namespace spindle::rm {
 namespace {
 
 namespace fs = std::filesystem;
+namespace y = hadoop::yarn;
 
 const fs::path kCapture =
     fs::path(SPINDLE_SOURCE_DIR) / "tests/rm/recovery/fs/testdata/hadoop-3.3.6";
@@ -74,25 +77,32 @@ TEST_F(JavaFsStoreTest, SpindleDecodesTheJavaRmsStore) {
   EXPECT_EQ(loaded->cluster.at(persist::ClusterField::kEpoch), 0);
   EXPECT_EQ(loaded->cluster.count(persist::ClusterField::kClusterTimestamp), 0u);
 
-  auto state = DecodeRmState(*loaded);
-  ASSERT_TRUE(state.ok()) << state.status().ToString();
-  EXPECT_TRUE(state->epoch_stored);
-  ASSERT_EQ(state->apps.size(), 2u);
-  const RmApp& finished = state->apps[0];
-  const RmApp& running = state->apps[1];
-  EXPECT_EQ(finished.submission.id.ToString(), "application_1795839961767_0001");
-  EXPECT_EQ(finished.submission.name, "fs-finished");
-  EXPECT_EQ(finished.state, AppState::kFinished);
-  ASSERT_EQ(finished.attempts.size(), 1u);
-  EXPECT_EQ(running.submission.id.ToString(), "application_1795839961767_0002");
-  EXPECT_EQ(running.submission.name, "fs-running");
-  EXPECT_EQ(running.attempts.size(), 1u);
-  EXPECT_EQ(running.attempts[0].id.ToString(), "appattempt_1795839961767_0002_000001");
-  ASSERT_EQ(state->keys.count(KeyFamily::kAmrmTokens), 1u);
-  ASSERT_TRUE(state->delegation_tokens.has_value());
-  ASSERT_EQ(state->delegation_tokens->keys.size(), 2u);
-  EXPECT_EQ(state->delegation_tokens->keys[0].key_id, 1);
-  EXPECT_EQ(state->delegation_tokens->keys[1].key_id, 2);
+  // The records are Hadoop's protos, keyed as the Java RM keyed them.
+  y::ApplicationStateDataProto finished;
+  ASSERT_TRUE(finished.ParseFromString(loaded->applications.at("application_1795839961767_0001")));
+  y::ApplicationSubmissionContextProto context;
+  ASSERT_TRUE(context.ParseFromString(finished.application_submission_context()));
+  EXPECT_EQ(context.application_name(), "fs-finished");
+  EXPECT_EQ(context.application_id().id(), 1);
+  EXPECT_EQ(finished.user(), "spindle");
+  EXPECT_EQ(finished.application_state(), y::RMAPP_FINISHED);
+  y::ApplicationStateDataProto running;
+  ASSERT_TRUE(running.ParseFromString(loaded->applications.at("application_1795839961767_0002")));
+  ASSERT_TRUE(context.ParseFromString(running.application_submission_context()));
+  EXPECT_EQ(context.application_name(), "fs-running");
+  EXPECT_FALSE(running.has_application_state()) << "still running when the Java RM was killed";
+  ASSERT_EQ(loaded->attempts.size(), 2u);
+  y::ApplicationAttemptStateDataProto attempt;
+  ASSERT_TRUE(attempt.ParseFromString(loaded->attempts.at("application_1795839961767_0002")
+                                          .at("appattempt_1795839961767_0002_000001")));
+  EXPECT_EQ(attempt.attemptid().attemptid(), 1);
+  EXPECT_TRUE(attempt.has_master_container());
+  y::AMRMTokenSecretManagerStateProto amrm;
+  ASSERT_TRUE(amrm.ParseFromString(loaded->master_keys.at({"am-rm-tokens", 0})));
+  EXPECT_TRUE(amrm.has_current_master_key());
+  // DelegationKey Writables: vint key id first (1 and 2 fit one byte).
+  EXPECT_EQ(loaded->master_keys.at({kDelegationKeysFamily, 1})[0], 1);
+  EXPECT_EQ(loaded->master_keys.at({kDelegationKeysFamily, 2})[0], 2);
 }
 
 TEST_F(JavaFsStoreTest, WhatSpindleWritesBackKeepsTheJavaRmsLayout) {

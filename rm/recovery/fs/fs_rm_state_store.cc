@@ -181,6 +181,7 @@ Result<persist::LoadedState> FsRmStateStore::LoadLocked() {
   RETURN_NOT_OK(CleanAllLeftovers());
   persist::LoadedState state;
   auto read = [&](const std::string& path) -> Result<std::string> {
+    mu_.AssertHeld();
     ASSIGN_OR_RETURN(std::optional<std::string> bytes, files_.Read(path));
     if (!bytes) return Status::IoError(path + " disappeared while the store was read");
     return std::move(*bytes);

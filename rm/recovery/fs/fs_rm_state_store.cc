@@ -2,7 +2,6 @@
 
 #include <glog/logging.h>
 
-#include <charconv>
 #include <climits>
 #include <cstring>
 #include <thread>
@@ -10,49 +9,13 @@
 
 #include "rm/recovery/fs/batch_journal.h"
 #include "rm/recovery/rm_state.h"
-#include "rm/security/master_key_manager.h"
+#include "rm/recovery/store_record_names.h"
 
 namespace spindle::rm {
 
 using persist::ClusterField;
 using persist::StoreBatch;
 using namespace fsstore;  // NOLINT(google-build-using-namespace): the layout's names
-
-namespace {
-
-constexpr char kVersionIncompatible[] =
-    "org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateVersionIncompatibleException";
-
-bool StartsWith(std::string_view text, std::string_view prefix) {
-  return text.substr(0, prefix.size()) == prefix;
-}
-
-std::optional<int64_t> ParseNumber(std::string_view text) {
-  int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-
-std::optional<ClusterField> ClusterFieldNamed(std::string_view name) {
-  for (ClusterField field :
-       {ClusterField::kClusterTimestamp, ClusterField::kAppIdCounter, ClusterField::kEpoch,
-        ClusterField::kQueueConfigVersion, ClusterField::kDelegationTokenSequence}) {
-    if (name == persist::ClusterFieldName(field)) return field;
-  }
-  return std::nullopt;
-}
-
-const std::string& AmrmFamily() {
-  static const std::string family = KeyFamilyName(KeyFamily::kAmrmTokens);
-  return family;
-}
-
-bool IsRealAttemptId(std::string_view id) {
-  return StartsWith(id, zkstore::kAttemptIdPrefix) && id.find('/') == std::string_view::npos;
-}
-
-}  // namespace
 
 FsRmStateStore::FsRmStateStore(FsStoreOptions options)
     : options_(std::move(options)), layout_(options_.directory), files_(options_.sync_writes) {}
@@ -133,14 +96,7 @@ Status FsRmStateStore::CheckVersion() {
     auto loaded = zkstore::DecodeVersion(*bytes);
     if (!loaded.ok()) return loaded.status().WithContext(layout_.version_file() + ": ");
     if (*loaded == options_.version) return Status::OK();
-    if (loaded->major != options_.version.major) {
-      return Status::Remote(kVersionIncompatible,
-                            "Expecting RM state version " + std::to_string(options_.version.major) +
-                                "." + std::to_string(options_.version.minor) +
-                                ", but loading version " + std::to_string(loaded->major) + "." +
-                                std::to_string(loaded->minor),
-                            Status::Code::kNotSupported);
-    }
+    RETURN_NOT_OK(zkstore::CheckVersionCompatible(*loaded, options_.version));
   }
   RETURN_NOT_OK(files_.Put(layout_.version_file(), zkstore::EncodeVersion(options_.version)));
   return files_.SyncDirectories();
@@ -206,9 +162,9 @@ Result<persist::LoadedState> FsRmStateStore::LoadLocked() {
     ASSIGN_OR_RETURN(std::vector<std::string> names, files_.List(dir));
     for (const std::string& name : names) {
       const std::string path = dir + "/" + name;
-      if (StartsWith(name, zkstore::kAppIdPrefix)) {
+      if (name.starts_with(zkstore::kAppIdPrefix)) {
         ASSIGN_OR_RETURN(state.applications[name], read(path));
-      } else if (StartsWith(name, zkstore::kAttemptIdPrefix)) {
+      } else if (name.starts_with(zkstore::kAttemptIdPrefix)) {
         ASSIGN_OR_RETURN(state.attempts[app][name], read(path));
       } else {
         LOG(INFO) << "FileSystem state store: unknown file " << path;
@@ -219,26 +175,26 @@ Result<persist::LoadedState> FsRmStateStore::LoadLocked() {
   ASSIGN_OR_RETURN(std::vector<std::string> dt_names, files_.List(layout_.dt_root()));
   for (const std::string& name : dt_names) {
     const std::string path = layout_.dt_root() + "/" + name;
-    if (StartsWith(name, kDtSequenceNumberPrefix)) {
+    if (name.starts_with(kDtSequenceNumberPrefix)) {
       // Java parses the number after the '_' (a Java RM that restarted
       // without deleting its predecessor's file leaves two: the highest is
       // the latest).
       auto number =
-          ParseNumber(std::string_view(name).substr(std::strlen(kDtSequenceNumberPrefix)));
+          ParseStoredNumber(std::string_view(name).substr(std::strlen(kDtSequenceNumberPrefix)));
       if (!number || *number < INT32_MIN || *number > INT32_MAX) {
         return Status::Corruption(path + ": not a delegation token sequence number file");
       }
       auto [it, inserted] = state.cluster.emplace(ClusterField::kDelegationTokenSequence, *number);
       if (!inserted) it->second = std::max(it->second, *number);
-    } else if (StartsWith(name, zkstore::kDelegationKeyPrefix)) {
-      auto id =
-          ParseNumber(std::string_view(name).substr(std::strlen(zkstore::kDelegationKeyPrefix)));
+    } else if (name.starts_with(zkstore::kDelegationKeyPrefix)) {
+      auto id = ParseStoredNumber(
+          std::string_view(name).substr(std::strlen(zkstore::kDelegationKeyPrefix)));
       if (!id) return Status::Corruption(path + ": not a delegation key file name");
       std::string& key = state.master_keys[{kDelegationKeysFamily, *id}];
       ASSIGN_OR_RETURN(key, read(path));
-    } else if (StartsWith(name, zkstore::kDelegationTokenPrefix)) {
-      auto sequence =
-          ParseNumber(std::string_view(name).substr(std::strlen(zkstore::kDelegationTokenPrefix)));
+    } else if (name.starts_with(zkstore::kDelegationTokenPrefix)) {
+      auto sequence = ParseStoredNumber(
+          std::string_view(name).substr(std::strlen(zkstore::kDelegationTokenPrefix)));
       if (!sequence) return Status::Corruption(path + ": not a delegation token file name");
       std::string& token = state.master_keys[{kDelegationTokensFamily, *sequence}];
       ASSIGN_OR_RETURN(token, read(path));
@@ -248,7 +204,7 @@ Result<persist::LoadedState> FsRmStateStore::LoadLocked() {
   }
   // AMRMTokenSecretManagerRoot/AMRMTokenSecretManagerNode.
   ASSIGN_OR_RETURN(std::optional<std::string> amrm, files_.Read(layout_.amrm_file()));
-  if (amrm) state.master_keys[{AmrmFamily(), 0}] = std::move(*amrm);
+  if (amrm) state.master_keys[{AmrmKeyFamily(), 0}] = std::move(*amrm);
 
   // SpindleRoot.
   auto bad = [](const std::string& path) {
@@ -278,7 +234,7 @@ Result<persist::LoadedState> FsRmStateStore::LoadLocked() {
     if (!family) return bad(dir);
     ASSIGN_OR_RETURN(std::vector<std::string> ids, files_.List(dir));
     for (const std::string& id_name : ids) {
-      auto id = ParseNumber(id_name);
+      auto id = ParseStoredNumber(id_name);
       if (!id) return bad(dir + "/" + id_name);
       std::string& key = state.master_keys[{*family, *id}];
       ASSIGN_OR_RETURN(key, read(dir + "/" + id_name));
@@ -319,7 +275,7 @@ Status FsRmStateStore::WriteSequenceNumber(int64_t number) {
   ASSIGN_OR_RETURN(std::vector<std::string> names, files_.List(layout_.dt_root()));
   for (const std::string& name : names) {
     const std::string path = layout_.dt_root() + "/" + name;
-    if (StartsWith(name, kDtSequenceNumberPrefix) && path != wanted) {
+    if (name.starts_with(kDtSequenceNumberPrefix) && path != wanted) {
       RETURN_NOT_OK(files_.Delete(path));
     }
   }
@@ -341,7 +297,7 @@ Status FsRmStateStore::WriteCluster(const StoreBatch::Op& op) {
 Status FsRmStateStore::WriteMasterKey(const StoreBatch::Op& op) {
   const bool put = op.type == StoreBatch::OpType::kPut;
   std::string path;
-  if (op.id == AmrmFamily() && op.number == 0) {
+  if (op.id == AmrmKeyFamily() && op.number == 0) {
     path = layout_.amrm_file();
   } else if (op.id == kDelegationKeysFamily) {
     path = layout_.DelegationKeyFile(op.number);
@@ -371,7 +327,7 @@ Status FsRmStateStore::WriteRecord(const StoreBatch::Op& op) {
     case Kind::kAttempt: {
       const std::string spindle_dir = layout_.SpindleAppRecords() + "/" + FileName(op.id);
       const std::string spindle_path = spindle_dir + "/" + FileName(op.sub_id);
-      const bool in_hadoop_tree = IsRealAttemptId(op.sub_id);
+      const bool in_hadoop_tree = IsHadoopAttemptId(op.sub_id);
       if (!put) {
         if (in_hadoop_tree) RETURN_NOT_OK(files_.Delete(layout_.AttemptFile(op.id, op.sub_id)));
         return files_.Delete(spindle_path);

@@ -7,9 +7,10 @@
 // is idempotent).
 //
 // The journal also holds the EpochNode bytes as they were when it was
-// written: a journal found under another EpochNode means another RM (a Java
-// RM knows nothing of the journal) has started on the store since, and its
-// records must not be overwritten with the older batch; it is dropped.
+// written: a journal found under another EpochNode (neither those bytes nor
+// the epoch the batch itself sets) means another RM (a Java RM knows nothing
+// of the journal) has started on the store since, and its records must not
+// be overwritten with the older batch; it is dropped.
 //
 // Format: "SPJ1", the epoch bytes, the operations (each field length- or
 // width-prefixed, big-endian), a CRC32 of everything before it.

@@ -77,7 +77,14 @@ Status FsRmStateStore::ReplayJournal() {
   auto entry = DecodeJournal(*bytes);
   if (!entry.ok()) return entry.status().WithContext(layout_.journal_file() + ": ");
   ASSIGN_OR_RETURN(const std::string epoch, EpochNodeBytes());
-  if (epoch != entry->epoch_node) {
+  // The batch may itself have set the epoch before the crash.
+  std::optional<std::string> epoch_after;
+  for (const StoreBatch::Op& op : entry->batch.ops()) {
+    if (op.kind == StoreBatch::Kind::kCluster && op.field == ClusterField::kEpoch) {
+      epoch_after = zkstore::EncodeEpochNode(op.number);
+    }
+  }
+  if (epoch != entry->epoch_node && epoch != epoch_after) {
     LOG(WARNING) << "FileSystem state store: dropping the batch journal " << layout_.journal_file()
                  << " of an earlier run: another ResourceManager has started on the store since";
   } else {

@@ -282,6 +282,21 @@ TEST_P(FsRmStateStoreTest, AnInterruptedBatchIsAppliedWholeUnlessAnotherRmStarte
     EXPECT_EQ(loaded->attempts.at(kApp).at(kAttempt), "attempt-record");
     EXPECT_FALSE(fs::exists(journal));
   }
+  // A batch that set the epoch itself, interrupted after EpochNode was
+  // written, is applied again.
+  StoreBatch bump;
+  bump.SetClusterValue(ClusterField::kEpoch, 2);
+  bump.PutAttempt(kApp, kAttempt, "attempt-final");
+  WriteBytes(journal, fsstore::EncodeJournal(bump, ReadBytes(Root() / "EpochNode")));
+  WriteBytes(Root() / "EpochNode", zkstore::EncodeEpochNode(2));
+  fs::remove(Root() / ".EpochNode.crc");
+  {
+    auto store = OpenStore();
+    auto loaded = store->Load();
+    ASSERT_TRUE(loaded.ok());
+    EXPECT_EQ(loaded->attempts.at(kApp).at(kAttempt), "attempt-final");
+    EXPECT_EQ(loaded->cluster.at(ClusterField::kEpoch), 2);
+  }
   // A journal from before another RM's start (EpochNode moved on) is dropped.
   StoreBatch stale;
   stale.PutApplication(kApp, "stale");

@@ -1160,6 +1160,17 @@ class RmRestartTest : public RmLifecycleTest {
     ASSERT_TRUE(Allocate(am, release, allocated).ok());
   }
 
+  // After RunThenRestart: the AM asks for the one task still outstanding; a
+  // released task makes room for exactly it, in the new run's epoch.
+  void ExpectTheOutstandingTaskInTheNewEpoch(Am* am, const std::vector<y::ContainerProto>& tasks) {
+    std::vector<y::ContainerProto> after;
+    ASSERT_TRUE(Allocate(am, Ask(1, 2048, 1), &after).ok());
+    ReleaseOne(am, tasks[0], &after);
+    for (const auto& c : Drain(am, 500ms)) after.push_back(c);
+    ASSERT_EQ(after.size(), 1u);
+    EXPECT_EQ(rm::FromProto(after[0].id()).epoch(), 1) << "the restart bumped the epoch";
+  }
+
   std::string store_dir_;
 };
 
@@ -1358,13 +1369,7 @@ TEST_F(RmZkRestartTest, ARunningApplicationIsRecoveredFromZooKeeper) {
   std::vector<y::ContainerProto> tasks;
   rm::ContainerId am_container;
   RunThenRestart(&am, &app, &tasks, &am_container);
-  // The AM asks for the one still outstanding; a released task makes room.
-  std::vector<y::ContainerProto> after;
-  ASSERT_TRUE(Allocate(&am, Ask(1, 2048, 1), &after).ok());
-  ReleaseOne(&am, tasks[0], &after);
-  for (const auto& c : Drain(&am, 500ms)) after.push_back(c);
-  ASSERT_EQ(after.size(), 1u);
-  EXPECT_EQ(rm::FromProto(after[0].id()).epoch(), 1) << "the restart bumped the epoch";
+  ExpectTheOutstandingTaskInTheNewEpoch(&am, tasks);
 
   // What a Java RM would read: the app and its attempt in Hadoop's tree,
   // EpochNode holding the epoch of the next start.
@@ -1465,12 +1470,7 @@ TEST_F(RmFsRestartTest, ARunningApplicationIsRecoveredFromTheFileSystemStore) {
   std::vector<y::ContainerProto> tasks;
   rm::ContainerId am_container;
   RunThenRestart(&am, &app, &tasks, &am_container);
-  std::vector<y::ContainerProto> after;
-  ASSERT_TRUE(Allocate(&am, Ask(1, 2048, 1), &after).ok());
-  ReleaseOne(&am, tasks[0], &after);
-  for (const auto& c : Drain(&am, 500ms)) after.push_back(c);
-  ASSERT_EQ(after.size(), 1u);
-  EXPECT_EQ(rm::FromProto(after[0].id()).epoch(), 1) << "the restart bumped the epoch";
+  ExpectTheOutstandingTaskInTheNewEpoch(&am, tasks);
 
   // What a Java RM would read.
   const auto app_dir = Root() / "RMAppRoot" / app.ToString();

@@ -395,10 +395,13 @@ Status FsRmStateStore::Apply(const StoreBatch& batch) {
                                      std::to_string(op.number) + " does not fit an int");
     }
   }
-  return WithRetries([&] {
+  files_.set_sync(options_.sync_writes && batch.sync());
+  Status applied = WithRetries([&] {
     mu_.AssertHeld();
     return ApplyLocked(batch);
   });
+  files_.set_sync(options_.sync_writes);
+  return applied;
 }
 
 Status FsRmStateStore::Format() {

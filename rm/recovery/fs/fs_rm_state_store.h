@@ -63,7 +63,7 @@ struct FsStoreOptions {
   int num_retries = 0;
   std::chrono::milliseconds retry_interval{1000};
   // spindle.store.sync-writes: fsync each record and directory before a
-  // write returns.
+  // write returns (not for a batch that asks for no sync).
   bool sync_writes = true;
   // yarn.resourcemanager.ha.enabled (only warned about: no fencing).
   bool ha_enabled = false;

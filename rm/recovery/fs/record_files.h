@@ -44,6 +44,10 @@ class RecordFiles {
  public:
   explicit RecordFiles(bool sync) : sync_(sync) {}
 
+  // Whether what follows is synced (a batch that need not be: see
+  // persist::StoreBatch::set_sync).
+  void set_sync(bool sync) { sync_ = sync; }
+
   Status Write(const std::string& path, std::string_view bytes);
   Status Update(const std::string& path, std::string_view bytes);
   // Update if the record exists, Write otherwise (as the Java RM's store
@@ -79,7 +83,7 @@ class RecordFiles {
   Status Unlink(const std::string& path);
   void Touched(const std::string& path);
 
-  const bool sync_;
+  bool sync_;
   std::set<std::string> changed_dirs_;
 };
 

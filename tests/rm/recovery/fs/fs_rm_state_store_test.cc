@@ -342,6 +342,28 @@ TEST_P(FsRmStateStoreTest, FormatDeletesBothRootsAndLeavesTheRestOfTheDirectory)
   EXPECT_TRUE(fs::exists(fs::path(dir_) / "unrelated"));
 }
 
+TEST_P(FsRmStateStoreTest, SyncedWritesReadBackTheSame) {
+  FsStoreOptions options = Options();
+  options.sync_writes = true;
+  {
+    FsRmStateStore store(options);
+    ASSERT_TRUE(store.Open().ok());
+    ASSERT_TRUE(store.Apply(FullBatch()).ok());
+    StoreBatch unsynced;
+    unsynced.set_sync(false);
+    unsynced.PutAttempt(kApp, kAttempt, "unsynced");
+    unsynced.PutNode("host-2:8041", "node-2");
+    ASSERT_TRUE(store.Apply(unsynced).ok());
+  }
+  FsRmStateStore reopened(options);
+  ASSERT_TRUE(reopened.Open().ok());
+  auto loaded = reopened.Load();
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  EXPECT_EQ(loaded->attempts.at(kApp).at(kAttempt), "unsynced");
+  EXPECT_EQ(loaded->nodes.size(), 2u);
+  EXPECT_EQ(loaded->RecordCount(), FullBatch().size() + 1);
+}
+
 TEST_P(FsRmStateStoreTest, IoErrorsAreRetriedAsConfiguredThenReported) {
   FsStoreOptions options = Options();
   options.num_retries = 2;

@@ -16,6 +16,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "cmd/rm_daemon.h"
@@ -23,6 +24,7 @@
 #include "integration/wait_for.h"
 #include "nm_shim/agent/token_verifier.h"
 #include "persist/zk/zk_session.h"
+#include "rm/recovery/fs/hadoop_checksum_file.h"
 #include "rm/security/credentials.h"
 #include "rm/security/token_identifiers.h"
 #include "rm/security/yarn_id_protos.h"
@@ -1158,6 +1160,17 @@ class RmRestartTest : public RmLifecycleTest {
     ASSERT_TRUE(Allocate(am, release, allocated).ok());
   }
 
+  // After RunThenRestart: the AM asks for the one task still outstanding; a
+  // released task makes room for exactly it, in the new run's epoch.
+  void ExpectTheOutstandingTaskInTheNewEpoch(Am* am, const std::vector<y::ContainerProto>& tasks) {
+    std::vector<y::ContainerProto> after;
+    ASSERT_TRUE(Allocate(am, Ask(1, 2048, 1), &after).ok());
+    ReleaseOne(am, tasks[0], &after);
+    for (const auto& c : Drain(am, 500ms)) after.push_back(c);
+    ASSERT_EQ(after.size(), 1u);
+    EXPECT_EQ(rm::FromProto(after[0].id()).epoch(), 1) << "the restart bumped the epoch";
+  }
+
   std::string store_dir_;
 };
 
@@ -1356,13 +1369,7 @@ TEST_F(RmZkRestartTest, ARunningApplicationIsRecoveredFromZooKeeper) {
   std::vector<y::ContainerProto> tasks;
   rm::ContainerId am_container;
   RunThenRestart(&am, &app, &tasks, &am_container);
-  // The AM asks for the one still outstanding; a released task makes room.
-  std::vector<y::ContainerProto> after;
-  ASSERT_TRUE(Allocate(&am, Ask(1, 2048, 1), &after).ok());
-  ReleaseOne(&am, tasks[0], &after);
-  for (const auto& c : Drain(&am, 500ms)) after.push_back(c);
-  ASSERT_EQ(after.size(), 1u);
-  EXPECT_EQ(rm::FromProto(after[0].id()).epoch(), 1) << "the restart bumped the epoch";
+  ExpectTheOutstandingTaskInTheNewEpoch(&am, tasks);
 
   // What a Java RM would read: the app and its attempt in Hadoop's tree,
   // EpochNode holding the epoch of the next start.
@@ -1422,6 +1429,105 @@ TEST_F(RmZkRestartTest, AStoreWithoutSpindlesOwnRecordsIsResumedWithTheNextEpoch
   ASSERT_TRUE(daemon_->Start().ok());
   EXPECT_TRUE(daemon_->apps().GetApp(app).ok()) << "the stored application is recovered";
   ASSERT_TRUE(epoch.ParseFromString((*session)->Get(Root() + "/EpochNode")->data));
+  EXPECT_EQ(epoch.epoch(), 2) << "this run took epoch 1, as a Java RM would have";
+}
+
+// RM restart on the FileSystem store (FileSystemRMStateStore's layout in a
+// local directory): the same work-preserving restart as on RocksDB, and the
+// files a Java RM started on the same file:// URI would read.
+class RmFsRestartTest : public RmRestartTest {
+ protected:
+  void Configure(rm::Configuration* conf) override {
+    RmRestartTest::Configure(conf);
+    conf->Set("yarn.resourcemanager.store.class",
+              "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
+    conf->Set("yarn.resourcemanager.fs.state-store.uri", "file://" + store_dir_ + "/fsstore");
+  }
+
+  std::filesystem::path Root() const {
+    return std::filesystem::path(store_dir_) / "fsstore" / "FSRMStateRoot";
+  }
+
+  // A record as a Java RM reads it through file://: verified against its
+  // checksum file.
+  static std::string ReadRecord(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream data;
+    data << in.rdbuf();
+    const auto crc = path.parent_path() / ("." + path.filename().string() + ".crc");
+    EXPECT_TRUE(std::filesystem::exists(crc)) << "no checksum file beside " << path;
+    std::ifstream crc_in(crc, std::ios::binary);
+    std::ostringstream sums;
+    sums << crc_in.rdbuf();
+    EXPECT_TRUE(rm::fsstore::VerifyChecksumFile(data.str(), sums.str()).ok()) << path;
+    return data.str();
+  }
+};
+
+TEST_F(RmFsRestartTest, ARunningApplicationIsRecoveredFromTheFileSystemStore) {
+  Am am;
+  rm::ApplicationId app;
+  std::vector<y::ContainerProto> tasks;
+  rm::ContainerId am_container;
+  RunThenRestart(&am, &app, &tasks, &am_container);
+  ExpectTheOutstandingTaskInTheNewEpoch(&am, tasks);
+
+  // What a Java RM would read.
+  const auto app_dir = Root() / "RMAppRoot" / app.ToString();
+  y::ApplicationStateDataProto stored;
+  ASSERT_TRUE(stored.ParseFromString(ReadRecord(app_dir / app.ToString())));
+  EXPECT_EQ(stored.user(), "alice");
+  y::ApplicationAttemptStateDataProto attempt;
+  ASSERT_TRUE(attempt.ParseFromString(ReadRecord(app_dir / am_container.attempt.ToString())));
+  EXPECT_EQ(rm::FromProto(attempt.attemptid()), am_container.attempt);
+  y::EpochProto epoch;
+  ASSERT_TRUE(epoch.ParseFromString(ReadRecord(Root() / "EpochNode")));
+  EXPECT_EQ(epoch.epoch(), 2);
+  y::AMRMTokenSecretManagerStateProto amrm;
+  ASSERT_TRUE(amrm.ParseFromString(
+      ReadRecord(Root() / "AMRMTokenSecretManagerRoot" / "AMRMTokenSecretManagerNode")));
+  EXPECT_TRUE(amrm.has_current_master_key());
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(Root())) {
+    const std::string name = entry.path().filename().string();
+    EXPECT_FALSE(name.ends_with(".tmp") || name.ends_with(".new")) << entry.path();
+  }
+
+  // --format-state-store empties it.
+  daemon_->Stop();
+  daemon_.reset();
+  ASSERT_TRUE(RmDaemon::FormatStateStore(conf_).ok());
+  EXPECT_FALSE(std::filesystem::exists(Root()));
+
+  // An HDFS URI is refused at start, naming the key.
+  rm::Configuration on_hdfs = conf_;
+  on_hdfs.Set("yarn.resourcemanager.fs.state-store.uri", "hdfs://nn:8020/rmstore");
+  auto refused = RmDaemon::Create(on_hdfs);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(refused.status().message(),
+              ::testing::HasSubstr("yarn.resourcemanager.fs.state-store.uri"));
+  EXPECT_THAT(refused.status().message(), ::testing::HasSubstr("HDFS"));
+}
+
+TEST_F(RmFsRestartTest, AStoreWithoutSpindlesOwnRecordsIsResumedWithTheNextEpoch) {
+  RegisterNode();
+  Heartbeat({});
+  const rm::ApplicationId app = Submit();
+  ASSERT_TRUE(WaitFor([&] { return nm_.started().size() == 1; }));
+  daemon_->Stop();
+  daemon_.reset();
+  // What a Java RM leaves: Hadoop's files only, EpochNode holding the epoch
+  // of its next start.
+  std::filesystem::remove_all(std::filesystem::path(store_dir_) / "fsstore" / "SpindleRoot");
+  y::EpochProto epoch;
+  ASSERT_TRUE(epoch.ParseFromString(ReadRecord(Root() / "EpochNode")));
+  ASSERT_EQ(epoch.epoch(), 1);
+
+  auto daemon = RmDaemon::Create(conf_);
+  ASSERT_TRUE(daemon.ok()) << daemon.status().ToString();
+  daemon_ = std::move(daemon).value();
+  ASSERT_TRUE(daemon_->Start().ok());
+  EXPECT_TRUE(daemon_->apps().GetApp(app).ok()) << "the stored application is recovered";
+  ASSERT_TRUE(epoch.ParseFromString(ReadRecord(Root() / "EpochNode")));
   EXPECT_EQ(epoch.epoch(), 2) << "this run took epoch 1, as a Java RM would have";
 }
 

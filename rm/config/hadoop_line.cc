@@ -38,7 +38,7 @@ constexpr std::string_view kEnvWhitelist3 =
 constexpr std::string_view kStorePath = "${hadoop.tmp.dir}/yarn/system/rmstore";
 
 // Sorted by key (HadoopDefault searches it).
-constexpr std::array<LineDefault, 8> kDefaults = {{
+constexpr std::array<LineDefault, 9> kDefaults = {{
     {"hadoop.tmp.dir", kCore, "/tmp/hadoop-${user.name}", "/tmp/hadoop-${user.name}",
      "/tmp/hadoop-${user.name}"},
     // Not in 2.6's core-default.xml: CommonConfigurationKeys has 64 MiB.
@@ -46,6 +46,7 @@ constexpr std::array<LineDefault, 8> kDefaults = {{
     {"yarn.nodemanager.env-whitelist", kYarn, kEnvWhitelist2, kEnvWhitelist2, kEnvWhitelist3},
     {"yarn.nodemanager.local-dirs", kYarn, "${hadoop.tmp.dir}/nm-local-dir",
      "${hadoop.tmp.dir}/nm-local-dir", "${hadoop.tmp.dir}/nm-local-dir"},
+    {"yarn.resourcemanager.fs.state-store.uri", kYarn, kStorePath, kStorePath, kStorePath},
     {"yarn.resourcemanager.leveldb-state-store.path", kYarn,
      // 2.6 has no leveldb store; its default store (FileSystemRMStateStore,
      // yarn.resourcemanager.fs.state-store.uri) lives at the same path.

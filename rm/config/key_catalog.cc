@@ -271,13 +271,15 @@ const KeySpec kCatalog[] = {
      "applications, attempts and security keys are persisted and recovered after a restart"},
     {"yarn.resourcemanager.store.class", kHonoured, kRm, kText, "rocksdb", All(kFileSystemStore),
      "the state store: Spindle's embedded RocksDB store (LeveldbRMStateStore), ZooKeeper in "
-     "ZKRMStateStore's layout (ZKRMStateStore), memory or null",
-     "rocksdb|memory|null|zookeeper|*.LeveldbRMStateStore|*.MemoryRMStateStore|*.NullRMStateStore|"
-     "*.ZKRMStateStore",
+     "ZKRMStateStore's layout (ZKRMStateStore), a local directory in FileSystemRMStateStore's "
+     "layout (FileSystemRMStateStore), memory or null",
+     "rocksdb|memory|null|zookeeper|filesystem|*.LeveldbRMStateStore|*.MemoryRMStateStore|"
+     "*.NullRMStateStore|*.ZKRMStateStore|*.FileSystemRMStateStore",
      kBlocker, true,
-     "Spindle has no FileSystem (HDFS) state store: spindle rm refuses to start; use "
-     "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore, LeveldbRMStateStore "
-     "(Spindle's embedded RocksDB store) or NullRMStateStore"},
+     "spindle rm refuses to start on a store class it does not have; use "
+     "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore, "
+     "FileSystemRMStateStore (local or file:// only), LeveldbRMStateStore (Spindle's embedded "
+     "RocksDB store) or NullRMStateStore"},
     {"yarn.resourcemanager.leveldb-state-store.path",
      kHonoured,
      kRm,
@@ -313,9 +315,22 @@ const KeySpec kCatalog[] = {
      "RocksDB compacts by itself",
      nullptr,
      kNote},
-    {"yarn.resourcemanager.fs.state-store.uri", kIgnored, kNone, kText, nullptr,
-     All("${hadoop.tmp.dir}/yarn/system/rmstore"), "Spindle has no FileSystemRMStateStore", nullptr,
+    {"yarn.resourcemanager.fs.state-store.uri", kHonoured, kRm, kText,
+     "${hadoop.tmp.dir}/yarn/system/rmstore", All("${hadoop.tmp.dir}/yarn/system/rmstore"),
+     "directory of the FileSystemRMStateStore store (Hadoop's layout and .crc files): a local "
+     "path or file:// URI; a path without a scheme is on fs.defaultFS. Spindle has no HDFS (or "
+     "other remote file system) client: with that store, another scheme refuses the start"},
+    {"yarn.resourcemanager.fs.state-store.num-retries", kHonoured, kRm, kInt, "0",
+     {nullptr, "0", "0"}, "retries of a FileSystem store operation failing with an I/O error"},
+    {"yarn.resourcemanager.fs.state-store.retry-interval-ms", kHonoured, kRm, kInt, "1000",
+     {nullptr, "1000", "1000"}, "pause between those retries"},
+    {"yarn.resourcemanager.fs.state-store.retry-policy-spec", kIgnored, kNone, kText, nullptr,
+     {"2000, 500", "2000, 500", nullptr},
+     "the HDFS client's retry policy for the FileSystem store; Spindle's store is local", nullptr,
      kNote},
+    {"fs.defaultFS", kHonoured, kRm, kText, "file:///", All("file:///"),
+     "the file system of a FileSystemRMStateStore URI without a scheme (only file:/// is "
+     "supported there)"},
     {"hadoop.tmp.dir", kHonoured, kRm | kNm, kText, "/tmp/hadoop-${user.name}",
      All("/tmp/hadoop-${user.name}"),
      "base of the default state-store path (and of spindle nm's local and log dirs)"},

@@ -294,8 +294,19 @@ int64_t ResourceManager::queue_config_version() const {
 
 std::string ResourceManager::state_store_name() const {
   if (store_ == nullptr) return "";
-  return settings_.recovery.kind == StoreKind::kRocksDb ? "spindle.RocksDbStateStore"
-                                                        : "spindle.MemoryStateStore";
+  switch (settings_.recovery.kind) {
+    case StoreKind::kRocksDb:
+      return "spindle.RocksDbStateStore";
+    // The stores in Hadoop's layouts carry Hadoop's class names.
+    case StoreKind::kZooKeeper:
+      return "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore";
+    case StoreKind::kFileSystem:
+      return "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore";
+    case StoreKind::kMemory:
+    case StoreKind::kNone:
+      break;
+  }
+  return "spindle.MemoryStateStore";
 }
 
 Result<Configuration> ResourceManager::Reread() const {

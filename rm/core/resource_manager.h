@@ -166,7 +166,8 @@ class ResourceManager final : public NodeProtocol, public ClientFacade, public A
   // refreshQueues so far, over every run that shared the state store.
   int64_t queue_config_version() const;
   // "spindle.RocksDbStateStore" / "spindle.MemoryStateStore" (Hadoop names
-  // the store class; ours are not Java classes); empty without a store.
+  // the store class; ours are not Java classes), Hadoop's class name for the
+  // ZooKeeper and FileSystem stores (Hadoop's layouts); empty without a store.
   std::string state_store_name() const;
 
   // ---- Admin refreshes (ResourceManagerAdministrationProtocol) ----

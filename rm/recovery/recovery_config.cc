@@ -10,6 +10,7 @@
 #include "persist/memory_state_store.h"
 #include "persist/rocksdb_state_store.h"
 #include "rm/config/hadoop_line.h"
+#include "rm/recovery/fs/fs_store_config.h"
 #include "rm/recovery/zk/zk_store_config.h"
 
 namespace spindle::rm {
@@ -37,12 +38,15 @@ Result<RecoveryConfig> RecoveryConfig::FromConfiguration(const Configuration& co
     config.kind = StoreKind::kNone;
   } else if (store_class == "zookeeper" || EndsWith(store_class, ".ZKRMStateStore")) {
     config.kind = StoreKind::kZooKeeper;
+  } else if (store_class == "filesystem" || EndsWith(store_class, ".FileSystemRMStateStore")) {
+    config.kind = StoreKind::kFileSystem;
   } else {
     return Status::InvalidArgument(
         conf.SourceOf(kStoreClassKey) + ": " + kStoreClassKey + " = '" + store_class +
         "' is not a state store Spindle has; use rocksdb (or LeveldbRMStateStore), memory "
-        "(MemoryRMStateStore), null (NullRMStateStore) or "
-        "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore");
+        "(MemoryRMStateStore), null (NullRMStateStore), "
+        "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore or "
+        "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
   }
   // The leveldb key always has a value: the line's shipped default.
   config.store.path =
@@ -75,6 +79,15 @@ Result<RecoveryConfig> RecoveryConfig::FromConfiguration(const Configuration& co
       config.zk = std::move(zk).value();
     } else if (config.recovery_enabled) {
       return zk.status();
+    }
+  }
+  if (config.kind == StoreKind::kFileSystem) {
+    // As for ZooKeeper: only a recovering RM builds the store.
+    auto fs = FsStoreOptionsFromConfiguration(conf);
+    if (fs.ok()) {
+      config.fs = std::move(fs).value();
+    } else if (config.recovery_enabled) {
+      return fs.status();
     }
   }
   if (config.kind == StoreKind::kRocksDb) {
@@ -111,6 +124,8 @@ std::string StoreDescription(const RecoveryConfig& config) {
     case StoreKind::kZooKeeper:
       return "the ZooKeeper state store at " + config.zk.connect_string +
              zkstore::ZkStoreLayout(config.zk.parent_path, 0, 0).root();
+    case StoreKind::kFileSystem:
+      return "the FileSystem state store at " + fsstore::FsStoreLayout(config.fs.directory).root();
     case StoreKind::kMemory:
     case StoreKind::kNone:
       break;
@@ -128,6 +143,8 @@ std::unique_ptr<persist::StateStore> MakeStateStore(const RecoveryConfig& config
       return std::make_unique<persist::RocksDbStateStore>(config.store);
     case StoreKind::kZooKeeper:
       return std::make_unique<ZkRmStateStore>(config.zk);
+    case StoreKind::kFileSystem:
+      return std::make_unique<FsRmStateStore>(config.fs);
   }
   return nullptr;
 }

@@ -5,12 +5,14 @@
 //       yarn-default.xml of every line (2.6, 2.7, 3.3): without it the RM
 //       neither reads nor writes a store.
 //   yarn.resourcemanager.store.class            default: the embedded RocksDB
-//       store (Spindle; Hadoop's default, FileSystemRMStateStore, is refused). Accepted: "rocksdb"
+//       store (Spindle's; Hadoop's default is FileSystemRMStateStore). Accepted: "rocksdb"
 //       or Hadoop's LeveldbRMStateStore (both the embedded RocksDB store), "memory" or
 //       MemoryRMStateStore (process memory: nothing survives the process), "null" or
 //       NullRMStateStore (nothing stored, nothing recovered), ZKRMStateStore (ZooKeeper in
-//       Hadoop's znode layout, rm/recovery/zk/; its settings: zk/zk_store_config.h).
-//       FileSystemRMStateStore is refused by name.
+//       Hadoop's znode layout, rm/recovery/zk/; its settings: zk/zk_store_config.h),
+//       "filesystem" or FileSystemRMStateStore (a local directory in Hadoop's layout,
+//       rm/recovery/fs/; its settings, and the refusal of non-local URIs:
+//       fs/fs_store_config.h).
 //   spindle.store.path                          the RocksDB directory; else
 //       yarn.resourcemanager.leveldb-state-store.path, whose shipped default
 //       is ${hadoop.tmp.dir}/yarn/system/rmstore, hadoop.tmp.dir defaulting to
@@ -37,12 +39,13 @@
 #include "persist/state_store.h"
 #include "persist/state_store_options.h"
 #include "rm/config/configuration.h"
+#include "rm/recovery/fs/fs_rm_state_store.h"
 #include "rm/recovery/store_failure_guard.h"
 #include "rm/recovery/zk/zk_rm_state_store.h"
 
 namespace spindle::rm {
 
-enum class StoreKind { kNone, kMemory, kRocksDb, kZooKeeper };
+enum class StoreKind { kNone, kMemory, kRocksDb, kZooKeeper, kFileSystem };
 
 struct RecoveryConfig {
   bool recovery_enabled = false;
@@ -51,6 +54,8 @@ struct RecoveryConfig {
   persist::StateStoreOptions store;
   // For kZooKeeper.
   ZkStoreOptions zk;
+  // For kFileSystem.
+  FsStoreOptions fs;
   Duration scheduling_wait = std::chrono::milliseconds(10000);
   StoreFailureAction on_store_failure = StoreFailureAction::kRefuseWrites;
 

@@ -198,7 +198,8 @@ TEST(DoctorTest, CapturedHadoop26ConfsStartWithWarningsOnly) {
              "not read by a ResourceManager"},
             {"ipc.client.connect.max.retries", DoctorSeverity::kNote,
              "not read by a ResourceManager"},
-            {"fs.defaultFS", DoctorSeverity::kNote, "not read by a ResourceManager"},
+            // Read for a FileSystemRMStateStore URI without a scheme.
+            {"fs.defaultFS", DoctorSeverity::kOk, "honoured"},
             {"mapreduce.framework.name", DoctorSeverity::kNote, "not read by a ResourceManager"},
             // Not set there: Spindle's defaults that are not 2.6's (these confs
             // leave spindle.compat.hadoop-version at 3.3).
@@ -534,12 +535,8 @@ TEST(DoctorTest, UnknownKeysAreReported) {
 
 TEST(DoctorTest, AStoreSpindleLacksIsReportedOnce) {
   ConfDir dir;
-  dir.Write(
-      "yarn-site.xml",
-      Xml(With(
-          Hadoop33Defaults(),
-          {{"yarn.resourcemanager.store.class",
-            "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore"}})));
+  dir.Write("yarn-site.xml", Xml(With(Hadoop33Defaults(), {{"yarn.resourcemanager.store.class",
+                                                            "com.example.OwnRMStateStore"}})));
   const DoctorReport report = ExamineConfiguration({dir.path(), false, ""});
   EXPECT_EQ(report.Count(DoctorSeverity::kBlocker), 1);
   ExpectFindings(report, {{"yarn.resourcemanager.store.class", DoctorSeverity::kBlocker,

@@ -25,9 +25,6 @@ using namespace zkstore;  // NOLINT(google-build-using-namespace): the layout's 
 
 namespace {
 
-constexpr char kVersionIncompatible[] =
-    "org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateVersionIncompatibleException";
-
 // How many operations one multi of Format() carries (a multi is one request,
 // bounded by the server's jute.maxbuffer, 1 MB by default).
 constexpr size_t kDeletesPerMulti = 500;
@@ -176,14 +173,7 @@ Status ZkRmStateStore::CheckVersion() {
   if (node.ok()) {
     ASSIGN_OR_RETURN(StoreVersion loaded, DecodeVersion(node->data));
     if (loaded == options_.version) return Status::OK();
-    if (loaded.major != options_.version.major) {
-      return Status::Remote(kVersionIncompatible,
-                            "Expecting RM state version " + std::to_string(options_.version.major) +
-                                "." + std::to_string(options_.version.minor) +
-                                ", but loading version " + std::to_string(loaded.major) + "." +
-                                std::to_string(loaded.minor),
-                            Status::Code::kNotSupported);
-    }
+    RETURN_NOT_OK(CheckVersionCompatible(loaded, options_.version));
     ops.push_back(ZkOp::SetData(layout_.version_node(), EncodeVersion(options_.version)));
   } else if (ZkErrorOf(node.status()) == ZkError::kNoNode) {
     ops.push_back(

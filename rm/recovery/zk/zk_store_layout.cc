@@ -24,6 +24,16 @@ Result<StoreVersion> DecodeVersion(std::string_view bytes) {
   return StoreVersion{proto.major_version(), proto.minor_version()};
 }
 
+Status CheckVersionCompatible(const StoreVersion& loaded, const StoreVersion& current) {
+  if (loaded.major == current.major) return Status::OK();
+  return Status::Remote(
+      "org.apache.hadoop.yarn.server.resourcemanager.recovery.RMStateVersionIncompatibleException",
+      "Expecting RM state version " + std::to_string(current.major) + "." +
+          std::to_string(current.minor) + ", but loading version " + std::to_string(loaded.major) +
+          "." + std::to_string(loaded.minor),
+      Status::Code::kNotSupported);
+}
+
 std::string EncodeEpochNode(int64_t spindle_epoch) {
   y::EpochProto proto;
   proto.set_epoch(spindle_epoch + 1);

@@ -97,6 +97,11 @@ struct StoreVersion {
 };
 std::string EncodeVersion(const StoreVersion& version);
 Result<StoreVersion> DecodeVersion(std::string_view bytes);
+// RMStateStore.checkVersion's rule (the ZooKeeper and FileSystem stores
+// alike): a stored version of the same major version is usable (and then
+// replaced by `current`); another major version is refused with
+// RMStateVersionIncompatibleException.
+Status CheckVersionCompatible(const StoreVersion& loaded, const StoreVersion& current);
 
 // EpochNode holds EpochProto{epoch}: Java's getAndIncrementEpoch returns the
 // stored value for this start and stores value + 1 for the next. Spindle's

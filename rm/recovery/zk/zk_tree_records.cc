@@ -2,7 +2,6 @@
 
 #include <glog/logging.h>
 
-#include <charconv>
 #include <climits>
 #include <cstring>
 #include <optional>
@@ -10,6 +9,7 @@
 
 #include "persist/zk/zk_error.h"
 #include "rm/recovery/rm_state.h"
+#include "rm/recovery/store_record_names.h"
 #include "rm/security/master_key_manager.h"
 
 namespace spindle::rm::zkstore {
@@ -43,30 +43,9 @@ std::optional<std::vector<std::string_view>> Below(std::string_view root, std::s
   return Components(path.substr(root.size() + 1));
 }
 
-std::optional<int64_t> ParseNumber(std::string_view text) {
-  int64_t value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-
 std::optional<int> SplitIndexName(std::string_view name) {
   if (name.size() == 1 && name[0] >= '1' && name[0] <= '0' + kMaxSplitIndex) return name[0] - '0';
   return std::nullopt;
-}
-
-std::optional<ClusterField> ClusterFieldNamed(std::string_view name) {
-  for (ClusterField field :
-       {ClusterField::kClusterTimestamp, ClusterField::kAppIdCounter, ClusterField::kEpoch,
-        ClusterField::kQueueConfigVersion, ClusterField::kDelegationTokenSequence}) {
-    if (name == persist::ClusterFieldName(field)) return field;
-  }
-  return std::nullopt;
-}
-
-const std::string& AmrmFamily() {
-  static const std::string family = KeyFamilyName(KeyFamily::kAmrmTokens);
-  return family;
 }
 
 // What one node holds, as a LoadedState entry.
@@ -92,7 +71,7 @@ std::optional<RecordRef> ClassifyHadoop(const ZkStoreLayout& layout, const std::
   const auto& p = *parts;
   if (p.size() == 1 && p[0] == kEpochNode) return RecordRef{Kind::kEpoch, {}, {}, 0};
   if (p.size() == 1 && p[0] == kAmrmTokenRoot) {
-    RecordRef ref{Kind::kMasterKey, AmrmFamily(), {}, 0};
+    RecordRef ref{Kind::kMasterKey, AmrmKeyFamily(), {}, 0};
     ref.empty_is_absent = true;
     return ref;
   }
@@ -123,7 +102,7 @@ std::optional<RecordRef> ClassifyHadoop(const ZkStoreLayout& layout, const std::
     return ref;
   }
   if (p.size() == 3 && p[1] == kDtMasterKeysRoot && StartsWith(p[2], kDelegationKeyPrefix)) {
-    auto id = ParseNumber(p[2].substr(std::strlen(kDelegationKeyPrefix)));
+    auto id = ParseStoredNumber(p[2].substr(std::strlen(kDelegationKeyPrefix)));
     if (!id) return std::nullopt;
     return RecordRef{Kind::kMasterKey, kDelegationKeysFamily, {}, *id};
   }
@@ -136,7 +115,8 @@ std::optional<RecordRef> ClassifyHadoop(const ZkStoreLayout& layout, const std::
   } else {
     return std::nullopt;
   }
-  auto sequence = ParseNumber(std::string_view(name).substr(std::strlen(kDelegationTokenPrefix)));
+  auto sequence =
+      ParseStoredNumber(std::string_view(name).substr(std::strlen(kDelegationTokenPrefix)));
   if (!sequence) return std::nullopt;
   return RecordRef{Kind::kMasterKey, kDelegationTokensFamily, {}, *sequence};
 }
@@ -162,7 +142,7 @@ Result<std::optional<RecordRef>> ClassifySpindle(const ZkStoreLayout& layout,
   }
   if (p.size() == 3 && p[0] == "Keys") {
     auto family = UnescapeName(p[1]);
-    auto id = ParseNumber(p[2]);
+    auto id = ParseStoredNumber(p[2]);
     if (!family || !id) return bad();
     return std::optional<RecordRef>(RecordRef{Kind::kMasterKey, *family, {}, *id});
   }
@@ -326,10 +306,6 @@ void TreePlan::ApplyTo(std::set<std::string>* index) const {
 
 namespace {
 
-bool IsRealAttemptId(std::string_view id) {
-  return StartsWith(id, kAttemptIdPrefix) && id.find('/') == std::string_view::npos;
-}
-
 // Builds a TreePlan against the index and the plan's own earlier changes.
 class Planner {
  public:
@@ -453,7 +429,7 @@ class Planner {
       case Kind::kAttempt: {
         const std::string app_path = AppNode(op.id).first;
         const std::string spindle_path = SpindleAppNode(op.id) + "/" + EscapeName(op.sub_id);
-        const bool in_hadoop_tree = IsRealAttemptId(op.sub_id);
+        const bool in_hadoop_tree = IsHadoopAttemptId(op.sub_id);
         if (!put) {
           if (in_hadoop_tree) Delete(app_path + "/" + op.sub_id);
           Delete(spindle_path);
@@ -490,7 +466,7 @@ class Planner {
 
  private:
   Status AddMasterKey(const StoreBatch::Op& op, bool put) {
-    if (op.id == AmrmFamily() && op.number == 0) {
+    if (op.id == AmrmKeyFamily() && op.number == 0) {
       if (put) {
         Put(layout_.amrm_root(), op.value);
       } else {

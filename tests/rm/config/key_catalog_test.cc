@@ -116,8 +116,9 @@ TEST(KeyCatalogTest, ValuesSpindleHonours) {
   EXPECT_TRUE(ValueMatches(*store, "rocksdb"));
   EXPECT_TRUE(ValueMatches(
       *store, "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore"));
-  EXPECT_FALSE(ValueMatches(
+  EXPECT_TRUE(ValueMatches(
       *store, "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore"));
+  EXPECT_FALSE(ValueMatches(*store, "com.example.OwnRMStateStore"));
   EXPECT_TRUE(store->refuses_start);
 
   const KeySpec* lifetime =

@@ -41,11 +41,13 @@ TEST(RecoveryConfigTest, StorePathDerivesFromHadoopTmpDir) {
   EXPECT_EQ(RecoveryConfig::FromConfiguration(conf)->store.path, "/srv/spindle");
 }
 
-TEST(RecoveryConfigTest, HadoopsFileSystemStoreIsRefusedByName) {
+TEST(RecoveryConfigTest, AStoreClassSpindleLacksIsRefusedNamingTheOnesItHas) {
   Configuration conf;
-  conf.Set("yarn.resourcemanager.store.class",
-           "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore");
-  EXPECT_FALSE(RecoveryConfig::FromConfiguration(conf).ok());
+  conf.Set("yarn.resourcemanager.store.class", "com.example.OwnRMStateStore");
+  auto refused = RecoveryConfig::FromConfiguration(conf);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("FileSystemRMStateStore"), std::string::npos)
+      << refused.status().ToString();
 }
 
 constexpr char kZkStore[] = "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore";

@@ -347,5 +347,27 @@ TEST(ReplayTunnelTest, TheReportingThreadSendsHeartbeatsAndBooksThemAfter) {
   EXPECT_TRUE(t.FlushReleases().ok()) << "nothing left in flight";
 }
 
+TEST(ReplayTunnelTest, TheReportingThreadUnregistersAFinishedJobsAmAfterTheNextBatch) {
+  const rm::Configuration conf = Conf();
+  ManualClock clock;
+  ReplayRecorder recorder(Recording());
+  auto tunnel = ReplayTunnel::Create(SmallCell(conf), &clock, &recorder);
+  ASSERT_TRUE(tunnel.ok()) << tunnel.status().ToString();
+  ReplayTunnel& t = **tunnel;
+  t.StartReportingThread();
+  ASSERT_NO_FATAL_FAILURE(SubmitAndPlaceOne(t, clock));
+  ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(5)).ok());
+  // Nothing more is due: this pass books the ended task (the job is done)
+  // and sends its AM's unregistration on the reporting thread.
+  ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(6)).ok());
+  EXPECT_EQ(t.tasks_running(), 0);
+  EXPECT_EQ(t.jobs_in_flight(), 0);
+  ASSERT_TRUE(t.FlushReleases().ok());
+  const std::vector<rm::RmApp> apps = t.rm().core().ApplicationReports();
+  ASSERT_EQ(apps.size(), 1u);
+  EXPECT_EQ(apps[0].state, rm::AppState::kFinished) << "its AM unregistered";
+  EXPECT_EQ(apps[0].final_status, rm::FinalStatus::kSucceeded);
+}
+
 }  // namespace
 }  // namespace spindle::replay

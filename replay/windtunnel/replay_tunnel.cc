@@ -87,7 +87,6 @@ Result<std::unique_ptr<ReplayTunnel>> ReplayTunnel::Create(const TunnelSetup& se
   for (size_t i = 0; i < setup.nodes.size(); ++i) {
     const TraceNode& n = setup.nodes[i];
     t->node_by_host_.emplace(n.host, ids[i]);
-    t->node_index_.emplace(ids[i], static_cast<int64_t>(i));
     if (!t->rack_by_name_.contains(n.rack)) {
       ASSIGN_OR_RETURN(pool::RackId rack, t->rm_->FindRack(n.rack));
       t->rack_by_name_.emplace(n.rack, rack);
@@ -259,10 +258,10 @@ Result<int64_t> ReplayTunnel::Collect(int scheduler, int64_t expected,
       ++running_;
       const TraceTask& t =
           run->job.stages[static_cast<size_t>(task.stage)].tasks[static_cast<size_t>(task.task)];
-      const auto node = node_index_.find(p.node);
-      events_->OnTaskPlaced(run->index, asked, placed,
-                            node == node_index_.end() ? -1 : node->second, p.resource.memory_mb(),
-                            p.resource.vcores(), g.with_preference, p.preferred);
+      const std::optional<size_t> node = rm_->NodeIndexOf(p.node);
+      events_->OnTaskPlaced(
+          run->index, asked, placed, node.has_value() ? static_cast<int64_t>(*node) : -1,
+          p.resource.memory_mb(), p.resource.vcores(), g.with_preference, p.preferred);
       Duration run_for = std::chrono::milliseconds(t.duration_ms);
       if (p.preferred && preferred_alpha_ != 1.0) {
         run_for = std::chrono::duration_cast<Duration>(run_for * preferred_alpha_);
@@ -279,13 +278,13 @@ Result<int64_t> ReplayTunnel::Collect(int scheduler, int64_t expected,
 }
 
 Status ReplayTunnel::ReleaseDue(Duration now) {
-  RETURN_NOT_OK(FlushReleases());
+  RETURN_NOT_OK(AwaitReleases());
   std::vector<Running> due;
   while (!running_tasks_.empty() && running_tasks_.begin()->first <= now) {
     due.push_back(running_tasks_.begin()->second);
     running_tasks_.erase(running_tasks_.begin());
   }
-  if (due.empty()) return Status::OK();
+  if (due.empty() && unregistering_.empty()) return Status::OK();
   std::vector<pool::Placement> placements;
   placements.reserve(due.size());
   for (const Running& r : due) placements.push_back(r.placement);
@@ -294,18 +293,31 @@ Status ReplayTunnel::ReleaseDue(Duration now) {
     return BookEnded(due, now);
   }
   ASSIGN_OR_RETURN(TunnelRm::Heartbeats heartbeats, rm_->HeartbeatsFor(placements));
+  // The AMs of jobs whose last tasks' ends the previous batch reported
+  // unregister after this batch's heartbeats, on the same thread.
+  heartbeats.unregistering = std::move(unregistering_);
+  unregistering_.clear();
   due_in_flight_.emplace(DueBatch{std::move(due), std::move(heartbeats), now});
   reporter_->Post(&due_in_flight_->heartbeats);
   return Status::OK();
 }
 
-Status ReplayTunnel::FlushReleases() {
+Status ReplayTunnel::AwaitReleases() {
   if (!due_in_flight_.has_value()) return Status::OK();
   const Status sent = reporter_->Wait();
   const DueBatch batch = std::move(*due_in_flight_);
   due_in_flight_.reset();
   RETURN_NOT_OK(sent);
   return BookEnded(batch.due, batch.now);
+}
+
+Status ReplayTunnel::FlushReleases() {
+  RETURN_NOT_OK(AwaitReleases());
+  // The AMs of the jobs that batch finished: unregistered here, no batch
+  // follows to carry them.
+  for (const rm::ApplicationAttemptId& attempt : unregistering_) rm_->Unregister(attempt);
+  unregistering_.clear();
+  return Status::OK();
 }
 
 Status ReplayTunnel::BookEnded(const std::vector<Running>& due, Duration now) {
@@ -332,7 +344,14 @@ Status ReplayTunnel::BookEnded(const std::vector<Running>& due, Duration now) {
 
 void ReplayTunnel::FinishJob(JobRun* run, Duration now) {
   // The AM unregisters; the RM finishes the app and takes it out of the pool.
-  rm_->Finish(run->rm, run->job.id);
+  // With the reporting thread, it does so on that thread, after the
+  // heartbeats of the next batch (ReleaseDue).
+  if (reporter_ == nullptr) {
+    rm_->Finish(run->rm);
+  } else {
+    rm_->Forget(run->rm);
+    unregistering_.push_back(run->rm.attempt);
+  }
   events_->OnJobFinished(run->index, now);
   pending_[static_cast<size_t>(run->rm.scheduler)].erase(run->index);
   --in_flight_;

@@ -86,13 +86,17 @@ class ReplayTunnel {
   // finished jobs leave the pool. With the reporting thread
   // (StartReportingThread) the heartbeats are sent on that thread and the
   // tasks are booked as ended (asks, finished jobs; at `now`) by the next
-  // ReleaseDue or FlushReleases: the caller submits and collects meanwhile.
+  // ReleaseDue or FlushReleases: the caller submits and collects meanwhile;
+  // the AMs of the jobs that finishes unregister on that thread too, after
+  // the next batch's heartbeats.
   Status ReleaseDue(Duration now);
-  // The real clock's second driver thread: the nodes' heartbeats on it, the
-  // AMs' and clients' calls on the caller's (the RM's calls are
-  // thread-safe). Call once, before the first ReleaseDue.
+  // The real clock's second driver thread: the nodes' heartbeats and the
+  // finished AMs' unregistrations on it, the other AM calls and the
+  // clients' on the caller's (the RM's calls are thread-safe). Call once,
+  // before the first ReleaseDue.
   void StartReportingThread();
-  // Waits for the heartbeats in flight and books their tasks as ended.
+  // Waits for the heartbeats in flight and books their tasks as ended; the
+  // AMs of the jobs that finishes unregister now (no batch follows).
   Status FlushReleases();
   // The earliest task end; Duration::max() if none.
   Duration NextRelease() const;
@@ -163,6 +167,8 @@ class ReplayTunnel {
   // The tasks ended and reported: job progress, asks they unblock,
   // finished jobs.
   Status BookEnded(const std::vector<Running>& due, Duration now);
+  // Waits for the heartbeats in flight and books their tasks as ended.
+  Status AwaitReleases();
   // The job's ask groups, with resolved preferences (then dropped from the
   // tasks, which keeps a job of many tasks with long preference lists small).
   void BuildGroups(JobRun* run);
@@ -176,7 +182,6 @@ class ReplayTunnel {
   std::unique_ptr<TunnelRm> rm_;
   std::unordered_map<std::string, pool::NodeId> node_by_host_;
   std::unordered_map<std::string, pool::RackId> rack_by_name_;
-  std::unordered_map<pool::NodeId, int64_t> node_index_;
   TimePoint origin_;
   double speed_ = 1.0;
 
@@ -192,6 +197,9 @@ class ReplayTunnel {
   std::vector<uint8_t> touched_;
   std::vector<pool::Placement> taken_;
   std::optional<DueBatch> due_in_flight_;
+  // With the reporting thread: AMs of finished jobs, unregistered on it
+  // after the next batch's heartbeats.
+  std::vector<rm::ApplicationAttemptId> unregistering_;
   // Declared last: stopped first (~ReplayTunnel), while what it sends lives.
   std::unique_ptr<Reporter> reporter_;
   int64_t in_flight_ = 0;

@@ -143,7 +143,7 @@ Status TunnelRm::RegisterNodes(const std::vector<TraceNode>& nodes,
     const std::optional<rm::NodeReport> report = rm_->NodeReportOf(request.registration.id);
     if (!report.has_value()) return Status::Internal("replay: node " + n.host + " not registered");
     if (!scores.empty()) RETURN_NOT_OK(rm_->SetNodeScore(request.registration.id, scores[i]));
-    node_index_.emplace(report->pool_node, i);
+    node_index_.Add(report->pool_node, i);
     node_ids_.push_back(report->pool_node);
     nodes_.push_back(Node{request.registration.id, 0});
     ASSIGN_OR_RETURN(pool::RackId rack, rm_->pool().FindRack(report->info.rack));
@@ -214,9 +214,9 @@ Status TunnelRm::Allocate(Am* am, rm::AllocateRequest request) {
   if (response == nullptr) return Status::Internal("replay: allocate gave no answer");
   am->response_id = response->response_id;
   for (const rm::AllocatedContainer& c : response->allocated) {
-    auto node = node_index_.find(c.placement.node);
-    if (node == node_index_.end()) return Status::Internal("replay: a container on no known node");
-    containers_.emplace(c.placement.id, Container{c.id, node->second});
+    const std::optional<size_t> node = node_index_.Find(c.placement.node);
+    if (!node.has_value()) return Status::Internal("replay: a container on no known node");
+    containers_.emplace(c.placement.id, Container{c.id, *node});
     am->handed_out.push_back(c.placement);
   }
   return Status::OK();
@@ -226,6 +226,9 @@ Status TunnelRm::SetAsks(const AdmittedJob& job, const std::vector<pool::Ask>& a
   auto it = ams_.find(job.am);
   if (it == ams_.end()) return Status::NotFound("replay: no AM " + job.attempt.ToString());
   rm::AllocateRequest request;
+  size_t rows = 0;
+  for (const pool::Ask& ask : asks) rows += 1 + ask.nodes.size() + ask.racks.size();
+  request.asks.reserve(rows);
   for (const pool::Ask& ask : asks) {
     rm::ResourceRequest row;
     row.priority = ask.priority;
@@ -236,9 +239,9 @@ Status TunnelRm::SetAsks(const AdmittedJob& job, const std::vector<pool::Ask>& a
     row.resource_name = rm::kAnyResourceName;
     request.asks.push_back(row);
     for (pool::NodeId node : ask.nodes) {
-      auto index = node_index_.find(node);
-      if (index == node_index_.end()) continue;
-      row.resource_name = nodes_[index->second].id.host;
+      const std::optional<size_t> index = node_index_.Find(node);
+      if (!index.has_value()) continue;
+      row.resource_name = nodes_[*index].id.host;
       request.asks.push_back(row);
     }
     for (pool::RackId rack : ask.racks) {
@@ -294,6 +297,13 @@ Result<TunnelRm::Heartbeats> TunnelRm::HeartbeatsFor(
 }
 
 Status TunnelRm::Send(Heartbeats* heartbeats) {
+  RETURN_NOT_OK(SendHeartbeats(heartbeats));
+  for (const rm::ApplicationAttemptId& attempt : heartbeats->unregistering) Unregister(attempt);
+  return Status::OK();
+}
+
+Status TunnelRm::SendHeartbeats(Heartbeats* heartbeats) {
+  if (heartbeats->requests.empty()) return Status::OK();
   for (size_t k = 0; k < heartbeats->requests.size(); ++k) {
     heartbeats->requests[k].heartbeat.response_id = nodes_[heartbeats->nodes[k]].response_id;
   }
@@ -322,13 +332,19 @@ Status TunnelRm::Release(const AdmittedJob& job, const pool::Placement& placemen
   return Allocate(&am->second, std::move(request));
 }
 
-void TunnelRm::Finish(const AdmittedJob& job, const std::string& name) {
-  auto finished = rm_->attempt_allocator().Finish(job.attempt, rm::FinalStatus::kSucceeded, "", "");
+void TunnelRm::Finish(const AdmittedJob& job) {
+  Forget(job);
+  Unregister(job.attempt);
+}
+
+void TunnelRm::Forget(const AdmittedJob& job) { ams_.erase(job.am); }
+
+void TunnelRm::Unregister(const rm::ApplicationAttemptId& attempt) {
+  auto finished = rm_->attempt_allocator().Finish(attempt, rm::FinalStatus::kSucceeded, "", "");
   if (!finished.ok() || !*finished) {
-    LOG(WARNING) << "replay: job " << name << " could not unregister: "
+    LOG(WARNING) << "replay: the AM of " << attempt.ToString() << " could not unregister: "
                  << (finished.ok() ? std::string("not yet") : finished.status().ToString());
   }
-  ams_.erase(job.am);
 }
 
 }  // namespace spindle::replay

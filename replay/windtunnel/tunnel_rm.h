@@ -32,6 +32,7 @@
 #include "base/clock.h"
 #include "base/result.h"
 #include "replay/trace/trace.h"
+#include "replay/windtunnel/pool_node_index.h"
 #include "rm/config/configuration.h"
 #include "rm/core/resource_manager.h"
 #include "rm/scheduling/resource_normalizer.h"
@@ -92,6 +93,8 @@ class TunnelRm {
   Result<pool::RackId> FindRack(const std::string& rack) const {
     return rm_->pool().FindRack(rack);
   }
+  // A pool node's position in the nodes given; nullopt if none.
+  std::optional<size_t> NodeIndexOf(pool::NodeId node) const { return node_index_.Find(node); }
 
   // Submits `job` as a client and its AM would: every task shape checked as
   // allocate checks asks (refused before submission), the app submitted to
@@ -108,10 +111,13 @@ class TunnelRm {
   // Containers handed out since the last call (an allocate), as the pool's
   // placements.
   Status TakePlacements(const AdmittedJob& job, std::vector<pool::Placement>* out);
-  // The heartbeats of nodes whose tasks ended: one per node, in node order.
+  // The heartbeats of nodes whose tasks ended: one per node, in node order;
+  // then the AMs that unregister (jobs whose tasks' ends were all reported
+  // by earlier heartbeats).
   struct Heartbeats {
     std::vector<rm::NodeHeartbeatRequest> requests;
     std::vector<size_t> nodes;  // each request's node (index into nodes_)
+    std::vector<rm::ApplicationAttemptId> unregistering;
   };
   // Tasks ended: each node reports its containers complete in a heartbeat
   // (HeartbeatsFor, then Send).
@@ -119,17 +125,24 @@ class TunnelRm {
   // Complete's halves, for a driver that sends the heartbeats from another
   // thread: HeartbeatsFor forgets the placements' containers and builds
   // their nodes' heartbeats; Send sends them in one call (NodeHeartbeats:
-  // each node answered as its own heartbeat would be) and keeps each
-  // node's response id. Send may run on another thread than the other
-  // calls, concurrently with any of them but Complete and Send (only those
-  // touch the nodes' response ids).
+  // each node answered as its own heartbeat would be), keeps each node's
+  // response id, and then unregisters the AMs listed (Unregister). Send may
+  // run on another thread than the other calls, concurrently with any of
+  // them but Complete and Send (only those touch the nodes' response ids).
   Result<Heartbeats> HeartbeatsFor(const std::vector<pool::Placement>& placements);
   Status Send(Heartbeats* heartbeats);
   // A container the job does not need: released by its AM (allocate's
   // release list).
   Status Release(const AdmittedJob& job, const pool::Placement& placement);
   // The AM unregisters (succeeded); the RM takes the app out of the pool.
-  void Finish(const AdmittedJob& job, const std::string& name);
+  // Forget, then Unregister.
+  void Finish(const AdmittedJob& job);
+  // Finish's halves, for a driver that unregisters AMs from another thread:
+  // Forget drops the seam's handle of the job's AM (the caller's thread);
+  // Unregister is the AM's finishApplicationMaster, an RM call only (any
+  // thread, as Send).
+  void Forget(const AdmittedJob& job);
+  void Unregister(const rm::ApplicationAttemptId& attempt);
 
  private:
   struct Am {
@@ -151,11 +164,13 @@ class TunnelRm {
   Status RegisterNodes(const std::vector<TraceNode>& nodes, const std::vector<double>& scores);
   // One allocate of `am`; what it hands out goes to am->handed_out.
   Status Allocate(Am* am, rm::AllocateRequest request);
+  // Send's heartbeats, in one NodeHeartbeats call.
+  Status SendHeartbeats(Heartbeats* heartbeats);
 
   std::unique_ptr<rm::ResourceManager> rm_;
   std::vector<pool::NodeId> node_ids_;
   std::vector<Node> nodes_;
-  std::unordered_map<pool::NodeId, size_t> node_index_;
+  PoolNodeIndex node_index_;
   std::unordered_map<pool::RackId, std::string> rack_names_;
   int64_t next_am_ = 0;
   std::unordered_map<int64_t, Am> ams_;

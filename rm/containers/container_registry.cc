@@ -57,7 +57,6 @@ Status ContainerRegistry::AddLocked(const RmContainer& container) {
     return Status::AlreadyExists("container " + container.id.ToString() + " is already known");
   }
   if (it->second.container.created_ms == 0) it->second.container.created_ms = clock_->WallMillis();
-  apps_on_node_[container.node].insert(container.id.attempt.app);
   nodes_of_app_[container.id.attempt.app].insert(container.node);
   return Status::OK();
 }
@@ -171,7 +170,7 @@ void ContainerRegistry::CompleteLocked(Entry& entry, int32_t exit_status,
   }
   CompletedContainer done{entry.container.id, exit_status, diagnostics, entry.container.is_am};
   undelivered_[entry.container.id.attempt].push_back(done);
-  if (kill) to_cleanup_[entry.container.node].insert(entry.container.id);
+  if (kill) node_queues_[entry.container.node].to_cleanup.insert(entry.container.id);
   if (out != nullptr) out->push_back(std::move(done));
 }
 
@@ -214,15 +213,17 @@ NodeContainerActions ContainerRegistry::OnNodeReportLocked(
     const NodeId& node, const std::vector<ReportedContainer>& reported,
     std::vector<pool::Placement>* freed) {
   NodeContainerActions actions;
-  // Hand over what earlier events queued for this node.
-  if (auto it = to_ack_.find(node); it != to_ack_.end()) {
-    actions.to_remove_from_nm.assign(it->second.begin(), it->second.end());
-    to_ack_.erase(it);
-  }
+  // Hand over what earlier events queued for this node. (Elements of an
+  // unordered_map stay put when it grows: `queues` survives the inserts
+  // below, of this node's and other nodes' records.)
+  auto found = node_queues_.find(node);
+  NodeQueues* queues = found == node_queues_.end() ? nullptr : &found->second;
   std::set<ContainerId> cleanup;
-  if (auto it = to_cleanup_.find(node); it != to_cleanup_.end()) {
-    cleanup = std::move(it->second);
-    to_cleanup_.erase(it);
+  if (queues != nullptr) {
+    actions.to_remove_from_nm.assign(queues->to_ack.begin(), queues->to_ack.end());
+    queues->to_ack.clear();
+    cleanup = std::move(queues->to_cleanup);
+    queues->to_cleanup.clear();
   }
   for (const auto& r : reported) {
     auto it = containers_.find(r.id);
@@ -243,7 +244,8 @@ NodeContainerActions ContainerRegistry::OnNodeReportLocked(
       // once the AM has them.
       if (entry.container.is_am && !entry.am_acked) {
         entry.am_acked = true;
-        to_ack_[node].insert(r.id);
+        if (queues == nullptr) queues = &node_queues_[node];
+        queues->to_ack.insert(r.id);
         AckSentToAmLocked(r.id.attempt);
       }
       cleanup.erase(r.id);
@@ -253,9 +255,13 @@ NodeContainerActions ContainerRegistry::OnNodeReportLocked(
     }
   }
   actions.to_cleanup.assign(cleanup.begin(), cleanup.end());
-  if (auto it = apps_to_cleanup_.find(node); it != apps_to_cleanup_.end()) {
-    actions.applications_to_cleanup.assign(it->second.begin(), it->second.end());
-    apps_to_cleanup_.erase(it);
+  if (queues != nullptr) {
+    actions.applications_to_cleanup.assign(queues->apps_to_cleanup.begin(),
+                                           queues->apps_to_cleanup.end());
+    queues->apps_to_cleanup.clear();
+    // What the AM container's ack or an ack of this report queued stays for
+    // the next heartbeat.
+    if (queues->empty()) node_queues_.erase(node);
   }
   return actions;
 }
@@ -308,8 +314,11 @@ std::vector<CompletedContainer> ContainerRegistry::OnNodeLost(const NodeId& node
       CompleteLocked(entry, kExitAborted, kLostContainerDiagnostics, /*kill=*/false, &out);
     }
   }
-  to_cleanup_.erase(node);
-  to_ack_.erase(node);
+  if (auto it = node_queues_.find(node); it != node_queues_.end()) {
+    it->second.to_cleanup.clear();
+    it->second.to_ack.clear();
+    if (it->second.empty()) node_queues_.erase(it);
+  }
   // Nothing to acknowledge to a node that is gone.
   for (auto& [attempt, sent] : sent_to_am_) {
     std::erase_if(sent, [&node](const auto& pair) { return pair.first == node; });
@@ -337,7 +346,7 @@ void ContainerRegistry::OnAttemptEnded(const ApplicationAttemptId& attempt, bool
 void ContainerRegistry::AckSentToAmLocked(const ApplicationAttemptId& attempt) {
   auto it = sent_to_am_.find(attempt);
   if (it == sent_to_am_.end()) return;
-  for (const auto& [node, id] : it->second) to_ack_[node].insert(id);
+  for (const auto& [node, id] : it->second) node_queues_[node].to_ack.insert(id);
   sent_to_am_.erase(it);
 }
 
@@ -346,12 +355,7 @@ void ContainerRegistry::OnApplicationFinished(const ApplicationId& app) {
   // Only the nodes the app ran on: a walk of every node per finished app
   // was most of the wind tunnel's RM time at 5,000 nodes.
   if (auto nodes = nodes_of_app_.find(app); nodes != nodes_of_app_.end()) {
-    for (const NodeId& node : nodes->second) {
-      auto apps = apps_on_node_.find(node);
-      if (apps != apps_on_node_.end() && apps->second.erase(app) != 0) {
-        apps_to_cleanup_[node].insert(app);
-      }
-    }
+    for (const NodeId& node : nodes->second) node_queues_[node].apps_to_cleanup.insert(app);
     nodes_of_app_.erase(nodes);
   }
   // Forget its completed containers; live ones stay until their node reports.

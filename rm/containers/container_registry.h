@@ -245,15 +245,24 @@ class ContainerRegistry {
   // Completions the AM was sent, not yet acknowledged to their nodes.
   std::map<ApplicationAttemptId, std::vector<std::pair<NodeId, ContainerId>>> sent_to_am_
       GUARDED_BY(mu_);
+  // What a node's next heartbeat answer hands over.
+  struct NodeQueues {
+    std::set<ContainerId> to_cleanup;  // kill these
+    std::set<ContainerId> to_ack;      // forget these (containers_to_be_removed_from_nm)
+    std::set<ApplicationId> apps_to_cleanup;
+    bool empty() const { return to_cleanup.empty() && to_ack.empty() && apps_to_cleanup.empty(); }
+  };
   // By node, looked up only (never walked in order): hashed, since an
   // ordered map's host-name compares were ~10% of the wind tunnel's RM time
-  // at 25,000 nodes (heartbeats, container hand-outs, finished apps).
-  std::unordered_map<NodeId, std::set<ContainerId>> to_cleanup_ GUARDED_BY(mu_);
-  std::unordered_map<NodeId, std::set<ContainerId>> to_ack_ GUARDED_BY(mu_);
-  std::unordered_map<NodeId, std::set<ApplicationId>> apps_on_node_ GUARDED_BY(mu_);
-  // The same, by application (what a finished app cleans up).
+  // at 25,000 nodes. One record per node rather than a map per queue: at
+  // 100,000 nodes each lookup of a node's entry is a cache miss or two, and
+  // a heartbeat looked in three maps.
+  std::unordered_map<NodeId, NodeQueues> node_queues_ GUARDED_BY(mu_);
+  // The nodes each application ran a container on (what a finished app
+  // cleans up: Hadoop's RMAppImpl ranNodes). Kept by application only: a
+  // node's apps are never asked for, and a second index by node cost a hash
+  // insert per container handed out and a lookup per node of a finished app.
   std::map<ApplicationId, std::unordered_set<NodeId>> nodes_of_app_ GUARDED_BY(mu_);
-  std::unordered_map<NodeId, std::set<ApplicationId>> apps_to_cleanup_ GUARDED_BY(mu_);
   std::set<ApplicationId> finished_apps_ GUARDED_BY(mu_);
   // ResourceSeconds of each app's completed containers.
   std::map<ApplicationId, ResourceSeconds> completed_seconds_ GUARDED_BY(mu_);

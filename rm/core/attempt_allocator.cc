@@ -382,6 +382,8 @@ Status AttemptAllocator::HandOutPlacements(const ApplicationAttemptId& attempt,
   std::vector<ContainerId> known = deps_.containers->AddAll(containers);
   std::sort(known.begin(), known.end());
   std::vector<NmTokenSecretManager::NodeAddress> new_nodes;
+  new_nodes.reserve(placed.size());
+  response->allocated.reserve(response->allocated.size() + placed.size());
   for (size_t k = 0; k < placed.size(); ++k) {
     const pool::Placement& p = placements[placed[k]];
     const NodeInfo& node = *nodes[placed[k]];
@@ -391,7 +393,7 @@ Status AttemptAllocator::HandOutPlacements(const ApplicationAttemptId& attempt,
       unplaced.push_back(p);
       continue;
     }
-    const std::string service = deps_.token_service(node.id);
+    std::string service = deps_.token_service(node.id);
     ContainerTokenRequest token_request;
     token_request.container_id = container_id;
     token_request.node_id = node.id;
@@ -409,7 +411,7 @@ Status AttemptAllocator::HandOutPlacements(const ApplicationAttemptId& attempt,
     response->allocated.push_back(AllocatedContainer{container_id, node.id, node.http_address,
                                                      p.resource, p.priority,
                                                      p.allocation_request_id, std::move(token), p});
-    new_nodes.push_back({node.id, service});
+    new_nodes.push_back({node.id, std::move(service)});
   }
   // Placed on a node that is gone (or the attempt ended meanwhile): the
   // resources go back.

@@ -319,18 +319,29 @@ TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
   EXPECT_FALSE(t.pool().TakePlacements(apps[0].pool_app, &none).ok());
 }
 
-// With the reporting thread, the ended task's node reports it on that
-// thread; the task is booked as ended (and its job finished) once the
-// heartbeat is answered, at the next ReleaseDue or FlushReleases.
-TEST(ReplayTunnelTest, TheReportingThreadSendsHeartbeatsAndBooksThemAfter) {
-  const rm::Configuration conf = Conf();
-  ManualClock clock;
-  ReplayRecorder recorder(Recording());
-  auto tunnel = ReplayTunnel::Create(SmallCell(conf), &clock, &recorder);
-  ASSERT_TRUE(tunnel.ok()) << tunnel.status().ToString();
-  ReplayTunnel& t = **tunnel;
-  t.StartReportingThread();
-  ASSERT_NO_FATAL_FAILURE(SubmitAndPlaceOne(t, clock));
+// A small cell's tunnel with its reporting thread started and one task
+// placed (SubmitAndPlaceOne).
+class ReportingThreadTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto made = ReplayTunnel::Create(SmallCell(conf_), &clock_, &recorder_);
+    ASSERT_TRUE(made.ok()) << made.status().ToString();
+    tunnel_ = std::move(*made);
+    tunnel_->StartReportingThread();
+    ASSERT_NO_FATAL_FAILURE(SubmitAndPlaceOne(*tunnel_, clock_));
+  }
+
+  const rm::Configuration conf_ = Conf();
+  ManualClock clock_;
+  ReplayRecorder recorder_{Recording()};
+  std::unique_ptr<ReplayTunnel> tunnel_;
+};
+
+// The ended task's node reports it on that thread; the task is booked as
+// ended (and its job finished) once the heartbeat is answered, at the next
+// ReleaseDue or FlushReleases.
+TEST_F(ReportingThreadTest, SendsHeartbeatsAndBooksThemAfter) {
+  ReplayTunnel& t = *tunnel_;
   const rm::ApplicationAttemptId attempt =
       t.rm().core().ApplicationReports().at(0).current_attempt()->id;
   ASSERT_EQ(t.rm().core().ContainerReports(attempt).size(), 1u);
@@ -345,6 +356,23 @@ TEST(ReplayTunnelTest, TheReportingThreadSendsHeartbeatsAndBooksThemAfter) {
   ASSERT_EQ(apps.size(), 1u);
   EXPECT_EQ(apps[0].state, rm::AppState::kFinished);
   EXPECT_TRUE(t.FlushReleases().ok()) << "nothing left in flight";
+}
+
+// A finished job's AM unregisters on that thread too, after the next
+// batch's heartbeats (here a batch of none).
+TEST_F(ReportingThreadTest, UnregistersAFinishedJobsAmAfterTheNextBatch) {
+  ReplayTunnel& t = *tunnel_;
+  ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(5)).ok());
+  // Nothing more is due: this pass books the ended task (the job is done)
+  // and sends its AM's unregistration on the reporting thread.
+  ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(6)).ok());
+  EXPECT_EQ(t.tasks_running(), 0);
+  EXPECT_EQ(t.jobs_in_flight(), 0);
+  ASSERT_TRUE(t.FlushReleases().ok());
+  const std::vector<rm::RmApp> apps = t.rm().core().ApplicationReports();
+  ASSERT_EQ(apps.size(), 1u);
+  EXPECT_EQ(apps[0].state, rm::AppState::kFinished) << "its AM unregistered";
+  EXPECT_EQ(apps[0].final_status, rm::FinalStatus::kSucceeded);
 }
 
 }  // namespace

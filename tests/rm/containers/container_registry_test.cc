@@ -172,6 +172,41 @@ TEST_F(ContainerRegistryTest, FinishedApplicationsAreCleanedUpOnTheirNodes) {
   EXPECT_TRUE(registry_->OnNodeReport(h1_, {}).applications_to_cleanup.empty());
 }
 
+// A node's kills, acknowledgements and finished apps are kept together
+// (one record per node): one answer hands over all three, once.
+TEST_F(ContainerRegistryTest, ANodeGetsItsKillsAcksAndFinishedAppsInOneAnswerOnce) {
+  RmContainer acked = Allocate(2);
+  RmContainer released = Allocate(3);
+  registry_->OnNodeReport(h1_, {{acked.id, true, 0, ""}});
+  ASSERT_EQ(registry_->TakeCompleted(attempt_).size(), 1u);
+  ASSERT_TRUE(registry_->TakeCompleted(attempt_).empty());  // the AM has it: acknowledged
+  ASSERT_TRUE(registry_->Release(attempt_, released.id).ok());
+  registry_->OnApplicationFinished(attempt_.app);
+  auto actions = registry_->OnNodeReport(h1_, {});
+  EXPECT_EQ(actions.to_remove_from_nm, std::vector<ContainerId>{acked.id});
+  EXPECT_EQ(actions.to_cleanup, std::vector<ContainerId>{released.id});
+  EXPECT_EQ(actions.applications_to_cleanup, std::vector<ApplicationId>{attempt_.app});
+  auto again = registry_->OnNodeReport(h1_, {});
+  EXPECT_TRUE(again.to_remove_from_nm.empty());
+  EXPECT_TRUE(again.to_cleanup.empty());
+  EXPECT_TRUE(again.applications_to_cleanup.empty());
+}
+
+TEST_F(ContainerRegistryTest, ALostNodeForgetsItsKillsAndAcksButNotItsFinishedApps) {
+  RmContainer acked = Allocate(2);
+  RmContainer released = Allocate(3);
+  registry_->OnNodeReport(h1_, {{acked.id, true, 0, ""}});
+  ASSERT_EQ(registry_->TakeCompleted(attempt_).size(), 1u);
+  ASSERT_TRUE(registry_->TakeCompleted(attempt_).empty());
+  ASSERT_TRUE(registry_->Release(attempt_, released.id).ok());
+  registry_->OnApplicationFinished(attempt_.app);
+  registry_->OnNodeLost(h1_);
+  auto actions = registry_->OnNodeReport(h1_, {});
+  EXPECT_TRUE(actions.to_remove_from_nm.empty());
+  EXPECT_TRUE(actions.to_cleanup.empty());
+  EXPECT_EQ(actions.applications_to_cleanup, std::vector<ApplicationId>{attempt_.app});
+}
+
 // OnNodeReports (the wind tunnel's many heartbeats in one call): each node
 // is answered as its own OnNodeReport would answer it, in order, with
 // everything they complete freed in the pool.

@@ -12,6 +12,7 @@
 #include "rm/config/configuration_directory.h"
 #include "rm/config/ha_config.h"
 #include "rm/recovery/recovery_config.h"
+#include "security/daemon_login.h"
 
 namespace spindle {
 
@@ -67,6 +68,16 @@ Status RmDaemon::Init(rm::Configuration site_conf, const Clock* clock) {
   ASSIGN_OR_RETURN(const rm::HaConfig ha, rm::HaConfig::FromConfiguration(site_conf));
   ASSIGN_OR_RETURN(rm::Configuration conf, rm::ConfigurationForThisRm(site_conf, ha));
   ASSIGN_OR_RETURN(addresses_, RmAddressesFromConfiguration(conf));
+  // Hadoop 3.3 ResourceManager.doSecureLogin: _HOST is the host of
+  // yarn.resourcemanager.address (getBindAddress), not of the bind-host.
+  ASSIGN_OR_RETURN(
+      const rm::SocketAddress client_address,
+      conf.GetSocketAddress(
+          "yarn.resourcemanager.address",
+          conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0") + ":8032"));
+  ASSIGN_OR_RETURN(identity_, security::LoginDaemon(conf, security::kResourceManagerLoginKeys,
+                                                    client_address.host));
+  RETURN_NOT_OK(security::RequireEnforceableAuthentication(*identity_, "spindle rm"));
   ASSIGN_OR_RETURN(const nm_shim::NmConnectRetryPolicy nm_connect_retry,
                    nm_shim::NmConnectRetryPolicy::FromConfiguration(conf));
   nm_client_ = std::make_unique<ipc::RpcClient>();

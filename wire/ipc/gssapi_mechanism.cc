@@ -219,7 +219,8 @@ struct GssapiClient::Handles {
   }
 };
 
-GssapiClient::GssapiClient(std::unique_ptr<Handles> handles) : handles_(std::move(handles)) {}
+GssapiClient::GssapiClient(std::unique_ptr<Handles> handles, std::string client_principal)
+    : handles_(std::move(handles)), client_principal_(std::move(client_principal)) {}
 GssapiClient::~GssapiClient() = default;
 
 Result<std::unique_ptr<GssapiClient>> GssapiClient::Create(const GssapiInitiatorIdentity& identity,
@@ -233,18 +234,29 @@ Result<std::unique_ptr<GssapiClient>> GssapiClient::Create(const GssapiInitiator
   auto handles = std::make_unique<Handles>();
   ASSIGN_OR_RETURN(handles->target, ImportName(std::string(protocol) + "@" + std::string(server_id),
                                                GSS_C_NT_HOSTBASED_SERVICE));
-  if (!identity.cache_name.empty()) {
-    gss_key_value_element_desc element{"ccache", identity.cache_name.c_str()};
-    gss_key_value_set_desc store{1, &element};
-    OM_uint32 minor = 0;
-    OM_uint32 major =
-        gss_acquire_cred_from(&minor, GSS_C_NO_NAME, GSS_C_INDEFINITE, GSS_C_NO_OID_SET,
-                              GSS_C_INITIATE, &store, &handles->credential, nullptr, nullptr);
-    if (GSS_ERROR(major)) {
-      return GssFailure("initiator credential from " + identity.cache_name, major, minor);
-    }
+  gss_key_value_element_desc element{"ccache", identity.cache_name.c_str()};
+  gss_key_value_set_desc store{1, &element};
+  gss_OID_set_desc krb5_only{1, const_cast<gss_OID>(gss_mech_krb5)};
+  OM_uint32 minor = 0;
+  // Without a cache name: the default cache, as after kinit.
+  OM_uint32 major = gss_acquire_cred_from(
+      &minor, GSS_C_NO_NAME, GSS_C_INDEFINITE, &krb5_only, GSS_C_INITIATE,
+      identity.cache_name.empty() ? nullptr : &store, &handles->credential, nullptr, nullptr);
+  if (GSS_ERROR(major)) {
+    return GssFailure(
+        "initiator credential from " +
+            (identity.cache_name.empty() ? std::string("the default cache") : identity.cache_name),
+        major, minor);
   }
-  return std::unique_ptr<GssapiClient>(new GssapiClient(std::move(handles)));
+  gss_name_t own_name = GSS_C_NO_NAME;
+  major = gss_inquire_cred(&minor, handles->credential, &own_name, nullptr, nullptr, nullptr);
+  if (GSS_ERROR(major)) return GssFailure("inquire_cred", major, minor);
+  OwnedBuffer display;
+  major = gss_display_name(&minor, own_name, &display.buffer, nullptr);
+  OM_uint32 ignored = 0;
+  gss_release_name(&ignored, &own_name);
+  if (GSS_ERROR(major)) return GssFailure("display_name", major, minor);
+  return std::unique_ptr<GssapiClient>(new GssapiClient(std::move(handles), display.str()));
 }
 
 Result<std::string> GssapiClient::Initiate(std::string_view input_token) {

@@ -85,14 +85,17 @@ class GssapiClient {
   Result<std::string> Step(std::string_view challenge);
   // The security-layer exchange is done: only SUCCESS may follow.
   bool complete() const { return stage_ == Stage::kComplete; }
+  // Whose ticket this client uses ("nm/host@REALM").
+  const std::string& client_principal() const { return client_principal_; }
 
  private:
   enum class Stage { kStart, kEstablishing, kAwaitOffer, kComplete, kFailed };
   struct Handles;
-  explicit GssapiClient(std::unique_ptr<Handles> handles);
+  GssapiClient(std::unique_ptr<Handles> handles, std::string client_principal);
   Result<std::string> Initiate(std::string_view input);
 
   std::unique_ptr<Handles> handles_;
+  const std::string client_principal_;
   Stage stage_ = Stage::kStart;
 };
 

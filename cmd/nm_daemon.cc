@@ -49,10 +49,10 @@ Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
   }
   // Hadoop 3.3 NodeManager.doSecureLogin: yarn.nodemanager.keytab and
   // principal, _HOST from this machine's name.
-  ASSIGN_OR_RETURN(const security::DaemonIdentity identity,
+  ASSIGN_OR_RETURN(security::DaemonIdentity identity,
                    security::LoginDaemon(conf, security::kNodeManagerLoginKeys, ""));
-  RETURN_NOT_OK(security::RequireEnforceableAuthentication(identity, "spindle nm"));
   nm::NodeAgentOptions options;
+  options.kerberos_login = std::move(identity.credentials);
   ASSIGN_OR_RETURN(options.agent, nm::AgentOptionsFromConfiguration(conf));
   options.simulated_nodes = flags.GetInt("simulate");
   if (flags.Has("nodes-file")) {

@@ -136,6 +136,8 @@ class RmDaemon : public am_protocol::AdminActions, public am_protocol::HaTransit
   RmAddresses addresses_;
   // Who this RM runs as: the Kerberos log-in in secure mode.
   std::optional<security::DaemonIdentity> identity_;
+  // What the RPC servers accept Kerberos callers as (secure mode only).
+  ipc::KerberosAcceptor kerberos_acceptor_;
   // The AM launcher's NM client: declared before the core, so destroyed
   // after it, as the launcher each activation builds uses it.
   std::unique_ptr<ipc::RpcClient> nm_client_;

@@ -32,15 +32,3 @@ Result<DaemonIdentity> LoginDaemon(const rm::Configuration& conf, DaemonLoginKey
 }
 
 }  // namespace spindle::security
-
-namespace spindle::security {
-
-Status RequireEnforceableAuthentication(const DaemonIdentity& identity, std::string_view daemon) {
-  if (identity.method == AuthenticationMethod::kSimple) return Status::OK();
-  return Status::NotSupported(
-      std::string(daemon) + " logged in as " + identity.credentials->principal() +
-      ", but hadoop.security.authentication=kerberos needs SASL GSSAPI on every RPC port, which "
-      "Spindle does not speak yet: refusing to start rather than accept SIMPLE callers");
-}
-
-}  // namespace spindle::security

@@ -49,13 +49,3 @@ Result<DaemonIdentity> LoginDaemon(const rm::Configuration& conf, DaemonLoginKey
                                    std::string_view hostname);
 
 }  // namespace spindle::security
-
-namespace spindle::security {
-
-// Spindle's IPC does not speak SASL GSSAPI yet, so a Kerberos daemon could
-// neither refuse SIMPLE callers on every port nor let Kerberos callers in.
-// Rather than run silently insecure, it stops after a successful log-in
-// (so the keytab and principal are still checked) with this message.
-Status RequireEnforceableAuthentication(const DaemonIdentity& identity, std::string_view daemon);
-
-}  // namespace spindle::security

@@ -45,7 +45,7 @@ struct ConnectionSpec {
   // with KERBEROS/GSSAPI (TOKEN first when a token is given too and the
   // server offers it); it never falls back to SIMPLE. The connection
   // context then names the ticket's principal, not `user`.
-  std::optional<ClientKerberos> kerberos;
+  std::optional<ClientKerberos> kerberos = std::nullopt;
 
   std::string Key() const;
 };

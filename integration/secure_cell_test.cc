@@ -176,6 +176,21 @@ TEST_F(SecureCellTest, AnApplicationSucceedsOverKerberosAndOthersAreRefused) {
   EXPECT_NE(cell::ReadAll((dir_ / "shell.log").string()).find("SUCCEEDED"), std::string::npos)
       << cell::Tail((dir_ / "shell.log").string(), 30);
 
+  // The same user from a kinit'd ticket cache (no --principal): KRB5CCNAME.
+  const std::string cache = "FILE:" + (dir_ / "alice.ccache").string();
+  ChildProcess kinit = cell::Spawn({"/usr/bin/kinit", "-kt", keytab("alice"), "alice"},
+                                   (dir_ / "kinit.log").string(), {"KRB5CCNAME=" + cache});
+  ASSERT_TRUE(kinit.WaitExit(60s));
+  ASSERT_EQ(kinit.wait_status(), 0) << cell::ReadAll((dir_ / "kinit.log").string());
+  ChildProcess cached =
+      cell::Spawn({SPINDLE_BINARY, "shell", "--conf", (dir_ / "shell-conf").string(), "--rm",
+                   "127.0.0.1:" + ports_["client"], "--rm-scheduler",
+                   "127.0.0.1:" + ports_["scheduler"], "--num-containers", "1", "--memory-mb",
+                   "128", "--am-memory-mb", "128", "--timeout-seconds", "150", "--command", "true"},
+                  (dir_ / "shell-kinit.log").string(), {"KRB5CCNAME=" + cache});
+  ASSERT_TRUE(cached.WaitExit(170s)) << cell::Tail((dir_ / "shell-kinit.log").string(), 30);
+  EXPECT_EQ(cached.wait_status(), 0) << cell::Tail((dir_ / "shell-kinit.log").string(), 30);
+
   // SIMPLE is refused on the client port, in Hadoop 3.3's words.
   Status simple = ClusterMetrics(std::nullopt);
   ASSERT_TRUE(simple.IsUnauthorized()) << simple.ToString();

@@ -38,6 +38,8 @@ class KerberosLoopbackTest : public ::testing::Test {
     for (const char* principal : {"rm/127.0.0.1", "nm/nm1.spindle.test", "stranger"}) {
       ASSERT_TRUE(kdc_->AddPrincipal(principal).ok());
     }
+    // Exporting again gives the principal a new key: the first keytab is stale.
+    ASSERT_TRUE(kdc_->ExportKeytab({"rm/127.0.0.1"}, path("stale-rm.keytab")).ok());
     ASSERT_TRUE(kdc_->ExportKeytab({"rm/127.0.0.1"}, path("rm.keytab")).ok());
     ASSERT_TRUE(kdc_->ExportKeytab({"nm/nm1.spindle.test"}, path("nm.keytab")).ok());
     ASSERT_TRUE(kdc_->ExportKeytab({"stranger"}, path("stranger.keytab")).ok());
@@ -149,11 +151,11 @@ TEST_F(KerberosLoopbackTest, APrincipalWithoutAShortNameIsRefused) {
   EXPECT_EQ(s.message(), "No rules applied to stranger@SPINDLE.TEST");
 }
 
-// A server whose keytab does not hold the principal it advertises cannot
-// accept anyone: the client's ticket for rm/127.0.0.1 does not decrypt.
+// A server whose keytab holds an old key of its principal cannot accept
+// anyone: the client's ticket for rm/127.0.0.1 does not decrypt.
 TEST_F(KerberosLoopbackTest, AServerWithTheWrongKeyRefusesTheTicket) {
   KerberosAcceptor wrong = acceptor_;
-  wrong.keytab = path("nm.keytab");
+  wrong.keytab = path("stale-rm.keytab");
   RpcServerOptions options;
   options.session.simple_enabled = false;
   options.session.kerberos = &wrong;

@@ -8,6 +8,7 @@
 
 #include "base/open_file_limit.h"
 #include "cmd/rm_daemon.h"
+#include "security/daemon_login.h"
 
 namespace spindle {
 
@@ -46,7 +47,12 @@ Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
     conf.Set("yarn.resourcemanager.resource-tracker.address",
              flags.GetString("resource-tracker", ""));
   }
+  // Hadoop 3.3 NodeManager.doSecureLogin: yarn.nodemanager.keytab and
+  // principal, _HOST from this machine's name.
+  ASSIGN_OR_RETURN(security::DaemonIdentity identity,
+                   security::LoginDaemon(conf, security::kNodeManagerLoginKeys, ""));
   nm::NodeAgentOptions options;
+  options.kerberos_login = std::move(identity.credentials);
   ASSIGN_OR_RETURN(options.agent, nm::AgentOptionsFromConfiguration(conf));
   options.simulated_nodes = flags.GetInt("simulate");
   if (flags.Has("nodes-file")) {

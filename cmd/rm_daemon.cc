@@ -12,6 +12,7 @@
 #include "rm/config/configuration_directory.h"
 #include "rm/config/ha_config.h"
 #include "rm/recovery/recovery_config.h"
+#include "security/daemon_login.h"
 
 namespace spindle {
 
@@ -67,6 +68,15 @@ Status RmDaemon::Init(rm::Configuration site_conf, const Clock* clock) {
   ASSIGN_OR_RETURN(const rm::HaConfig ha, rm::HaConfig::FromConfiguration(site_conf));
   ASSIGN_OR_RETURN(rm::Configuration conf, rm::ConfigurationForThisRm(site_conf, ha));
   ASSIGN_OR_RETURN(addresses_, RmAddressesFromConfiguration(conf));
+  // Hadoop 3.3 ResourceManager.doSecureLogin: _HOST is the host of
+  // yarn.resourcemanager.address (getBindAddress), not of the bind-host.
+  ASSIGN_OR_RETURN(
+      const rm::SocketAddress client_address,
+      conf.GetSocketAddress(
+          "yarn.resourcemanager.address",
+          conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0") + ":8032"));
+  ASSIGN_OR_RETURN(identity_, security::LoginDaemon(conf, security::kResourceManagerLoginKeys,
+                                                    client_address.host));
   ASSIGN_OR_RETURN(const nm_shim::NmConnectRetryPolicy nm_connect_retry,
                    nm_shim::NmConnectRetryPolicy::FromConfiguration(conf));
   nm_client_ = std::make_unique<ipc::RpcClient>();
@@ -95,6 +105,25 @@ Status RmDaemon::Init(rm::Configuration site_conf, const Clock* clock) {
 Status RmDaemon::BuildServers() {
   const rm::Configuration& conf = rm_->conf();
   const rm::HadoopLineTraits& hadoop = rm_->hadoop();
+  // Secure mode: KERBEROS on every port but the AMs' (8030 stays TOKEN only,
+  // as Hadoop's ApplicationMasterService sets it), and no SIMPLE anywhere:
+  // Hadoop's Server offers [TOKEN, KERBEROS] or [KERBEROS] then.
+  const bool secure = identity_->method == security::AuthenticationMethod::kKerberos;
+  if (secure) {
+    kerberos_acceptor_.principal = identity_->credentials->principal();
+    kerberos_acceptor_.keytab = identity_->credentials->keytab();
+    kerberos_acceptor_.short_name = [rules =
+                                         identity_->auth_to_local](const std::string& principal) {
+      return rules.ShortName(principal);
+    };
+  }
+  const auto kerberized = [&](ipc::ServerSessionOptions session) {
+    if (secure) {
+      session.simple_enabled = false;
+      session.kerberos = &kerberos_acceptor_;
+    }
+    return session;
+  };
   auto server = [&conf](
                     const std::string& name, const RmAddress& address,
                     const std::string& threads_key, std::shared_ptr<ipc::ServiceRegistry> services,
@@ -123,10 +152,10 @@ Status RmDaemon::BuildServers() {
   tracker_ = std::make_unique<nm_shim::ResourceTrackerService>(tracker_options, rm_.get());
   auto tracker_services = std::make_shared<ipc::ServiceRegistry>();
   tracker_services->Add(tracker_->MakeRpcService());
-  ASSIGN_OR_RETURN(
-      tracker_server_,
-      server("ResourceTracker", addresses_.resource_tracker,
-             "yarn.resourcemanager.resource-tracker.client.thread-count", tracker_services, {}));
+  ASSIGN_OR_RETURN(tracker_server_,
+                   server("ResourceTracker", addresses_.resource_tracker,
+                          "yarn.resourcemanager.resource-tracker.client.thread-count",
+                          tracker_services, kerberized({})));
 
   // ApplicationMasterProtocol (8030): decodes into the core's AttemptAllocator.
   // Both through the core: they answer for whichever activation is current
@@ -159,7 +188,7 @@ Status RmDaemon::BuildServers() {
   token_or_simple.token_provider = delegation_provider_.get();
   ASSIGN_OR_RETURN(client_server_, server("ApplicationClientProtocol", addresses_.client,
                                           "yarn.resourcemanager.client.thread-count",
-                                          client_services, token_or_simple));
+                                          client_services, kerberized(token_or_simple)));
 
   // ResourceManagerAdministrationProtocol (8033): the core's admin refreshes.
   admin_service_ = std::make_unique<am_protocol::AdminService>(this);
@@ -175,9 +204,9 @@ Status RmDaemon::BuildServers() {
     ha_service_ = std::make_unique<am_protocol::HaService>(ha_options, this, this);
     admin_services->Add(ha_service_->MakeRpcService());
   }
-  ASSIGN_OR_RETURN(admin_server_,
-                   server("ResourceManagerAdministrationProtocol", addresses_.admin,
-                          "yarn.resourcemanager.admin.client.thread-count", admin_services, {}));
+  ASSIGN_OR_RETURN(admin_server_, server("ResourceManagerAdministrationProtocol", addresses_.admin,
+                                         "yarn.resourcemanager.admin.client.thread-count",
+                                         admin_services, kerberized({})));
   return Status::OK();
 }
 

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "am_protocol/admin_service/admin_service.h"
@@ -24,6 +25,7 @@
 #include "nm_shim/tracker/resource_tracker_service.h"
 #include "rm/config/configuration.h"
 #include "rm/core/resource_manager.h"
+#include "security/daemon_login.h"
 #include "web/rm_webapp.h"
 #include "wire/ipc/rpc_client.h"
 #include "wire/ipc/rpc_server.h"
@@ -132,6 +134,10 @@ class RmDaemon : public am_protocol::AdminActions, public am_protocol::HaTransit
   const std::string conf_dir_;
   std::atomic<int> exit_code_{0};
   RmAddresses addresses_;
+  // Who this RM runs as: the Kerberos log-in in secure mode.
+  std::optional<security::DaemonIdentity> identity_;
+  // What the RPC servers accept Kerberos callers as (secure mode only).
+  ipc::KerberosAcceptor kerberos_acceptor_;
   // The AM launcher's NM client: declared before the core, so destroyed
   // after it, as the launcher each activation builds uses it.
   std::unique_ptr<ipc::RpcClient> nm_client_;

@@ -21,6 +21,8 @@
 #include "rm/records/yarn_ids.h"
 #include "rm/security/credentials.h"
 #include "rm/security/yarn_id_protos.h"
+#include "security/authentication_method.h"
+#include "security/kerberos_credentials.h"
 #include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
@@ -128,6 +130,11 @@ const CommandSpec& ShellCommand() {
        FlagSpec::String("name", "NAME", "spindle-shell", "the application's name"),
        FlagSpec::String("user", "USER", "", "the user to submit as (SIMPLE authentication)")
            .ComputedDefault("$USER"),
+       FlagSpec::String("principal", "PRINCIPAL", "",
+                        "with hadoop.security.authentication=kerberos: log in as this principal "
+                        "from --keytab")
+           .ComputedDefault("the ticket cache of kinit ($KRB5CCNAME)"),
+       FlagSpec::String("keytab", "FILE", "", "the keytab of --principal"),
        FlagSpec::Int("timeout-seconds", 600,
                      "give up (exit 1) after this long, reaching the RM included")
            .InRange(1, 1e7),
@@ -137,6 +144,31 @@ const CommandSpec& ShellCommand() {
       "exit status: 0 if the application SUCCEEDED, 1 if it did not or could not run, 2 for a "
       "usage error"};
   return kSpec;
+}
+
+// `spindle shell`'s Kerberos identity with hadoop.security.authentication
+// =kerberos: --principal/--keytab logged in (the login is kept in *login),
+// else the default ticket cache (cache_name ""). nullopt in SIMPLE mode.
+struct ShellKerberos {
+  std::string cache_name;
+  std::shared_ptr<security::KerberosCredentials> login;
+};
+
+Result<std::optional<ShellKerberos>> ShellKerberosLogin(const rm::Configuration& conf,
+                                                        const CommandLine& flags) {
+  ASSIGN_OR_RETURN(const security::AuthenticationMethod method,
+                   security::AuthenticationMethodFromConfiguration(conf));
+  if (method != security::AuthenticationMethod::kKerberos) return std::optional<ShellKerberos>();
+  const std::string principal = flags.GetString("principal", "");
+  const std::string keytab = flags.GetString("keytab", "");
+  if (principal.empty() != keytab.empty()) {
+    return Status::InvalidArgument("--principal and --keytab go together");
+  }
+  if (principal.empty()) return std::optional<ShellKerberos>(ShellKerberos{});
+  ASSIGN_OR_RETURN(std::unique_ptr<security::KerberosCredentials> login,
+                   security::KerberosCredentials::LoginFromKeytab(principal, keytab));
+  std::string cache = login->cache_name();
+  return std::optional<ShellKerberos>(ShellKerberos{std::move(cache), std::move(login)});
 }
 
 int ShellClientMain(const CommandLine& flags) {
@@ -171,8 +203,12 @@ int ShellClientMain(const CommandLine& flags) {
   client_options.call_timeout =
       std::min<std::chrono::milliseconds>(client_options.call_timeout, timeout);
   ipc::RpcClient client(client_options);
-  const ipc::ConnectionSpec acp{rm->host, rm->port, client_service::kApplicationClientProtocol,
-                                flags.GetString("user", CurrentUser()), std::nullopt};
+  ipc::ConnectionSpec acp{rm->host, rm->port, client_service::kApplicationClientProtocol,
+                          flags.GetString("user", CurrentUser()), std::nullopt};
+  // Secure mode: KERBEROS with the kinit'd ticket cache, or a keytab log-in.
+  auto kerberos = ShellKerberosLogin(*conf, flags);
+  if (!kerberos.ok()) return ReportFailure(kName, kerberos.status());
+  if (kerberos->has_value()) acp.kerberos = ipc::ClientKerberos{(*kerberos)->cache_name};
   // With HA on in the configuration, the rm-ids' client addresses with
   // RMProxy's failover (--rm is then not used), else --rm.
   std::vector<am_protocol::RmProxyTarget> ha_targets;
@@ -182,6 +218,10 @@ int ShellClientMain(const CommandLine& flags) {
     return ReportFailure(kName, ha);
   }
   std::unique_ptr<am_protocol::RmFailoverProxy> ha_proxy;
+  if (!ha_targets.empty() && acp.kerberos.has_value()) {
+    return ReportFailure(kName, Status::NotSupported("Kerberos with RM HA is not supported by "
+                                                     "spindle shell yet"));
+  }
   if (!ha_targets.empty()) {
     am_protocol::RmFailoverProxyOptions proxy;
     proxy.protocol = acp.protocol;

@@ -16,6 +16,8 @@ PACKAGES=(
   zookeeper libzookeeper-mt-dev     # HA: the ZooKeeper server the tests start, and its C client
   unzip zip                         # nm agent: zip/jar archive resources (unzip) and their tests (zip)
   chromium                          # web UI: the headless browser of integration/web_ui
+  libkrb5-dev                       # Kerberos: keytab log-in and GSS-API (security/)
+  krb5-kdc krb5-admin-server krb5-user  # Kerberos: the tests' own KDC (tests/support/mini_kdc)
 )
 command -v npm >/dev/null || PACKAGES+=(npm)  # web UI build (node 20 is on these machines)
 

@@ -11,19 +11,29 @@ namespace spindle::nm {
 namespace y = hadoop::yarn;
 
 IpcTrackerTransport::IpcTrackerTransport(ipc::RpcClient* client, EventLoop* loop, std::string host,
-                                         uint16_t port, std::string user)
-    : IpcTrackerTransport(client, loop, {rm::SocketAddress{std::move(host), port}},
-                          std::move(user)) {}
+                                         uint16_t port, std::string user,
+                                         std::optional<ipc::ClientKerberos> kerberos)
+    : IpcTrackerTransport(client, loop, {rm::SocketAddress{std::move(host), port}}, std::move(user),
+                          std::move(kerberos)) {}
 
 IpcTrackerTransport::IpcTrackerTransport(ipc::RpcClient* client, EventLoop* loop,
-                                         std::vector<rm::SocketAddress> targets, std::string user)
-    : client_(client), loop_(loop), targets_(std::move(targets)), user_(std::move(user)) {
+                                         std::vector<rm::SocketAddress> targets, std::string user,
+                                         std::optional<ipc::ClientKerberos> kerberos)
+    : client_(client),
+      loop_(loop),
+      targets_(std::move(targets)),
+      user_(std::move(user)),
+      kerberos_(std::move(kerberos)) {
   CHECK(!targets_.empty()) << "IpcTrackerTransport needs an RM address";
 }
 
 ipc::ConnectionSpec IpcTrackerTransport::SpecOf(size_t target) const {
-  return {targets_[target].host, targets_[target].port, kResourceTrackerProtocol, user_,
-          std::nullopt};
+  return {targets_[target].host,
+          targets_[target].port,
+          kResourceTrackerProtocol,
+          user_,
+          std::nullopt,
+          kerberos_};
 }
 
 void IpcTrackerTransport::FailOver(int64_t seen, const Status& why) {

@@ -1,7 +1,8 @@
 // IpcTrackerTransport: TrackerTransport over Spindle's RpcClient, SIMPLE
 // authentication (auth byte NONE, effectiveUser = the agent's user), as Java
-// NodeManagers connect to 8031. All nodes of one agent share its one
-// connection; answers are handed to the EventLoop.
+// NodeManagers connect to 8031; KERBEROS (SASL GSSAPI, the NM's own ticket)
+// when given a Kerberos identity, as a secure NodeManager does. All nodes of one agent share its
+// one connection; answers are handed to the EventLoop.
 //
 // With several addresses (the rm-ids of an HA pair), a call that cannot
 // reach its RM or that the RM answers with StandbyException moves the
@@ -17,6 +18,7 @@
 // flight, whose answers are posted to the loop).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,10 +36,11 @@ inline constexpr char kResourceTrackerProtocol[] =
 class IpcTrackerTransport final : public TrackerTransport {
  public:
   IpcTrackerTransport(ipc::RpcClient* client, EventLoop* loop, std::string host, uint16_t port,
-                      std::string user);
+                      std::string user, std::optional<ipc::ClientKerberos> kerberos = std::nullopt);
   // The HA form: `targets` in rm-ids order (at least one).
   IpcTrackerTransport(ipc::RpcClient* client, EventLoop* loop,
-                      std::vector<rm::SocketAddress> targets, std::string user);
+                      std::vector<rm::SocketAddress> targets, std::string user,
+                      std::optional<ipc::ClientKerberos> kerberos = std::nullopt);
 
   void Register(const hadoop::yarn::RegisterNodeManagerRequestProto& request,
                 Done<hadoop::yarn::RegisterNodeManagerResponseProto> done) override;
@@ -64,6 +67,7 @@ class IpcTrackerTransport final : public TrackerTransport {
   EventLoop* const loop_;
   const std::vector<rm::SocketAddress> targets_;
   const std::string user_;
+  const std::optional<ipc::ClientKerberos> kerberos_;
   mutable Mutex mu_;
   size_t current_ GUARDED_BY(mu_) = 0;
   int64_t failovers_ GUARDED_BY(mu_) = 0;

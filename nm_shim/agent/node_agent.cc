@@ -83,13 +83,17 @@ Status NodeAgent::Start() {
   if (!simulate) RETURN_NOT_OK(StartWeb());
 
   client_ = std::make_unique<ipc::RpcClient>();
+  std::optional<ipc::ClientKerberos> kerberos;
+  if (options_.kerberos_login != nullptr) {
+    kerberos = ipc::ClientKerberos{options_.kerberos_login->cache_name()};
+  }
   if (a.resource_trackers_ha.empty()) {
     transport_ = std::make_unique<IpcTrackerTransport>(
         client_.get(), &loop_, a.resource_tracker.host,
-        static_cast<uint16_t>(a.resource_tracker.port), options_.user);
+        static_cast<uint16_t>(a.resource_tracker.port), options_.user, kerberos);
   } else {
-    transport_ = std::make_unique<IpcTrackerTransport>(client_.get(), &loop_,
-                                                       a.resource_trackers_ha, options_.user);
+    transport_ = std::make_unique<IpcTrackerTransport>(
+        client_.get(), &loop_, a.resource_trackers_ha, options_.user, kerberos);
   }
   TrackerTransport* tracker = transport_.get();
   if (options_.wrap_tracker) {

@@ -43,6 +43,7 @@
 #include "nm_shim/agent/node_status_updater.h"
 #include "nm_shim/agent/simulated/simulated_nodes_file.h"
 #include "nm_shim/agent/web/nm_webapp.h"
+#include "security/kerberos_credentials.h"
 #include "wire/ipc/rpc_client.h"
 #include "wire/ipc/rpc_server.h"
 
@@ -71,6 +72,11 @@ struct NodeAgentOptions {
   std::vector<SimulatedNodeSpec> simulated_specs;
   // The user the agent calls the RM as (SIMPLE). Default: "yarn".
   std::string user = "yarn";
+  // In secure mode (hadoop.security.authentication=kerberos): the NM's
+  // keytab log-in, whose ticket authenticates the agent to the RM's
+  // ResourceTracker (KERBEROS). Shared by copies of the options; it must
+  // live as long as the agent. Default: none (SIMPLE).
+  std::shared_ptr<const security::KerberosCredentials> kerberos_login;
   // RPC server threads for ContainerManagementProtocol. Default: 4.
   int cmp_worker_threads = 4;
   // Wraps the nodes' transport to the RM's ResourceTracker, e.g. to time

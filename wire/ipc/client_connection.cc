@@ -94,13 +94,17 @@ void ClientConnection::OnConnected(const error_code& ec) {
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
   PrepareForReadable(socket_);
   DoRead();
-  if (!spec_.token.has_value()) {
+  if (!spec_.token.has_value() && !spec_.kerberos.has_value()) {
     Send(EncodePreamble(AuthProtocol::kNone));
     BecomeReady(/*token_auth=*/false);
     return;
   }
   state_ = State::kNegotiating;
-  negotiation_.emplace(&*spec_.token, Base64Encode(SecureRandomBytes(30)));
+  // Note: a KERBEROS negotiation asks the KDC for a service ticket from
+  // this I/O thread (gss_init_sec_context).
+  negotiation_.emplace(spec_.token.has_value() ? &*spec_.token : nullptr,
+                       Base64Encode(SecureRandomBytes(30)),
+                       spec_.kerberos.has_value() ? &*spec_.kerberos : nullptr);
   std::string bytes = EncodePreamble(AuthProtocol::kSasl);
   bytes += EncodeSaslFrame(negotiation_->Start());
   Send(std::move(bytes));
@@ -108,9 +112,14 @@ void ClientConnection::OnConnected(const error_code& ec) {
 
 void ClientConnection::BecomeReady(bool token_auth) {
   state_ = State::kReady;
+  // Under KERBEROS the context names the ticket's principal (Hadoop 3.3's
+  // ProtoUtil.makeIpcConnectionContext sends ugi.getUserName()).
+  const bool kerberos =
+      negotiation_.has_value() && negotiation_->outcome() == ClientNegotiation::Outcome::kKerberos;
+  const std::string& user = kerberos ? negotiation_->kerberos_principal() : spec_.user;
   // Context and every queued call in one write, as Java's client does.
   std::string bytes =
-      EncodeConnectionContextFrame(owner_->client_id(), spec_.protocol, spec_.user, token_auth);
+      EncodeConnectionContextFrame(owner_->client_id(), spec_.protocol, user, token_auth);
   for (auto& call : waiting_) {
     bytes += call.frame;
     in_flight_.emplace(

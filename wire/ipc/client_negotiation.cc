@@ -6,8 +6,11 @@ namespace spindle::ipc {
 
 using hadoop::common::RpcSaslProto;
 
-ClientNegotiation::ClientNegotiation(const ClientToken* token, std::string cnonce)
-    : token_(token), cnonce_(std::move(cnonce)) {}
+ClientNegotiation::ClientNegotiation(const ClientToken* token, std::string cnonce,
+                                     const ClientKerberos* kerberos)
+    : token_(token), cnonce_(std::move(cnonce)), kerberos_(kerberos) {}
+
+ClientNegotiation::~ClientNegotiation() = default;
 
 RpcSaslProto ClientNegotiation::Start() const {
   RpcSaslProto negotiate;
@@ -22,7 +25,9 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
   }
   switch (message.state()) {
     case RpcSaslProto::NEGOTIATE: {
-      if (digest_ != nullptr) return Status::ProtocolError("second SASL NEGOTIATE from server");
+      if (digest_ != nullptr || gssapi_ != nullptr) {
+        return Status::ProtocolError("second SASL NEGOTIATE from server");
+      }
       // Take the first usable auth, in the server's order (TOKEN comes first).
       for (const auto& auth : message.auths()) {
         if (auth.method() == "TOKEN" && auth.mechanism() == "DIGEST-MD5" && token_ != nullptr) {
@@ -37,7 +42,27 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
           chosen->clear_challenge();
           return std::optional<RpcSaslProto>(std::move(initiate));
         }
+        if (auth.method() == "KERBEROS" && auth.mechanism() == "GSSAPI" && kerberos_ != nullptr) {
+          ASSIGN_OR_RETURN(gssapi_, GssapiClient::Create({kerberos_->cache_name}, auth.protocol(),
+                                                         auth.serverid()));
+          kerberos_principal_ = gssapi_->client_principal();
+          ASSIGN_OR_RETURN(std::string token, gssapi_->Start());
+          RpcSaslProto initiate;
+          initiate.set_state(RpcSaslProto::INITIATE);
+          initiate.set_token(std::move(token));
+          auto* chosen = initiate.add_auths();
+          *chosen = auth;
+          chosen->clear_challenge();
+          return std::optional<RpcSaslProto>(std::move(initiate));
+        }
         if (auth.method() == "SIMPLE") {
+          if (kerberos_ != nullptr) {
+            // Java's SaslRpcClient with ipc.client.fallback-to-simple-auth-allowed
+            // false (the default).
+            return Status::Unauthorized(
+                "Server asks us to fall back to SIMPLE auth, but this client is configured to "
+                "only allow secure connections.");
+          }
           RpcSaslProto initiate;
           initiate.set_state(RpcSaslProto::INITIATE);
           *initiate.add_auths() = auth;
@@ -45,11 +70,29 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
           return std::optional<RpcSaslProto>(std::move(initiate));
         }
       }
+      if (kerberos_ != nullptr) {
+        return Status::Unauthorized(
+            "Client cannot authenticate via:" +
+            std::string(token_ != nullptr ? "[TOKEN, KERBEROS]" : "[KERBEROS]"));
+      }
       return Status::Unauthorized(
           token_ == nullptr ? "server requires TOKEN authentication and no token was given"
                             : "server offers no authentication method this client can use");
     }
     case RpcSaslProto::SUCCESS:
+      if (gssapi_ != nullptr) {
+        if (!gssapi_->complete()) {
+          return Status::Unauthorized("SASL SUCCESS before the GSSAPI exchange completed");
+        }
+        outcome_ = Outcome::kKerberos;
+        return std::optional<RpcSaslProto>();
+      }
+      if (kerberos_ != nullptr && token_ == nullptr) {
+        // A SIMPLE-only server's SUCCESS to NEGOTIATE: no fallback either.
+        return Status::Unauthorized(
+            "Server asks us to fall back to SIMPLE auth, but this client is configured to only "
+            "allow secure connections.");
+      }
       if (digest_ == nullptr) {
         outcome_ = Outcome::kSimple;  // SIMPLE-only server
         return std::optional<RpcSaslProto>();
@@ -58,6 +101,13 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
       outcome_ = Outcome::kToken;
       return std::optional<RpcSaslProto>();
     case RpcSaslProto::CHALLENGE:
+      if (gssapi_ != nullptr) {
+        ASSIGN_OR_RETURN(std::string token, gssapi_->Step(message.token()));
+        RpcSaslProto response;
+        response.set_state(RpcSaslProto::RESPONSE);
+        response.set_token(std::move(token));
+        return std::optional<RpcSaslProto>(std::move(response));
+      }
       // Hadoop's DIGEST-MD5 completes in one round; a second challenge would
       // mean a mechanism we did not negotiate.
       return Status::ProtocolError("unexpected SASL CHALLENGE after INITIATE");

@@ -1,7 +1,9 @@
 // ClientNegotiation: the client side of Hadoop's SASL handshake (WIRE.md 3.3)
 // as a pure state machine over RpcSaslProto messages. With a token it
 // authenticates with TOKEN/DIGEST-MD5 and verifies the server's rspauth; with
-// none, or when the server offers only SIMPLE, it settles on SIMPLE.
+// a Kerberos identity it authenticates with KERBEROS/GSSAPI (and never falls
+// back to SIMPLE, as Java's client configured for Kerberos refuses to); with
+// neither, or when the server offers only SIMPLE, it settles on SIMPLE.
 //
 // Thread contract: not thread-safe; owned by one client connection.
 #pragma once
@@ -13,6 +15,7 @@
 #include "base/result.h"
 #include "rpc_header.pb.h"
 #include "wire/ipc/digest_md5.h"
+#include "wire/ipc/gssapi_mechanism.h"
 
 namespace spindle::ipc {
 
@@ -24,12 +27,21 @@ struct ClientToken {
   std::string service;
 };
 
+// A Kerberos identity a client authenticates with.
+struct ClientKerberos {
+  // Where its ticket is ("MEMORY:...", "FILE:..."); empty: the default cache
+  // (KRB5CCNAME, as after kinit).
+  std::string cache_name;
+};
+
 class ClientNegotiation {
  public:
-  enum class Outcome { kInProgress, kSimple, kToken };
+  enum class Outcome { kInProgress, kSimple, kToken, kKerberos };
 
-  // `token` may be null (SIMPLE only). `cnonce` must be unpredictable.
-  ClientNegotiation(const ClientToken* token, std::string cnonce);
+  // `token` and `kerberos` may be null. `cnonce` must be unpredictable.
+  ClientNegotiation(const ClientToken* token, std::string cnonce,
+                    const ClientKerberos* kerberos = nullptr);
+  ~ClientNegotiation();
 
   // The first message: NEGOTIATE.
   hadoop::common::RpcSaslProto Start() const;
@@ -41,11 +53,17 @@ class ClientNegotiation {
       const hadoop::common::RpcSaslProto& message);
 
   Outcome outcome() const { return outcome_; }
+  // The principal that authenticated (kKerberos), for the connection
+  // context's effectiveUser.
+  const std::string& kerberos_principal() const { return kerberos_principal_; }
 
  private:
   const ClientToken* token_;
   std::string cnonce_;
+  const ClientKerberos* kerberos_;
   std::unique_ptr<DigestMd5Client> digest_;
+  std::unique_ptr<GssapiClient> gssapi_;
+  std::string kerberos_principal_;
   Outcome outcome_ = Outcome::kInProgress;
 };
 

@@ -7,14 +7,18 @@
 namespace spindle::ipc {
 
 enum class AuthMethod {
-  kSimple,  // identity claimed in the connection context (effectiveUser)
-  kToken,   // identity proven with SASL DIGEST-MD5 over a token
+  kSimple,    // identity claimed in the connection context (effectiveUser)
+  kToken,     // identity proven with SASL DIGEST-MD5 over a token
+  kKerberos,  // identity proven with SASL GSSAPI (a Kerberos ticket)
 };
 
 struct ConnectionIdentity {
   AuthMethod auth_method = AuthMethod::kSimple;
-  // The caller: effectiveUser under SIMPLE, the token's user under TOKEN.
+  // The caller: effectiveUser under SIMPLE, the token's user under TOKEN,
+  // the principal's auth_to_local short name under KERBEROS.
   std::string user;
+  // The authenticated principal under KERBEROS ("nm/host@REALM"), else empty.
+  std::string kerberos_principal;
   // realUser of a proxy-user connection (SIMPLE), else empty.
   std::string real_user;
   // Raw identifier bytes of the token that authenticated the connection.

@@ -15,6 +15,8 @@ inline constexpr char kRpcNoSuchMethod[] = "org.apache.hadoop.ipc.RpcNoSuchMetho
 inline constexpr char kRpcNoSuchProtocol[] = "org.apache.hadoop.ipc.RpcNoSuchProtocolException";
 inline constexpr char kIpcException[] = "org.apache.hadoop.ipc.IpcException";
 inline constexpr char kAccessControl[] = "org.apache.hadoop.security.AccessControlException";
+inline constexpr char kAuthorization[] =
+    "org.apache.hadoop.security.authorize.AuthorizationException";
 inline constexpr char kInvalidToken[] =
     "org.apache.hadoop.security.token.SecretManager$InvalidToken";
 inline constexpr char kSaslException[] = "javax.security.sasl.SaslException";

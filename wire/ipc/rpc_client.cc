@@ -20,6 +20,7 @@ int32_t NextCallId() {
 std::string ConnectionSpec::Key() const {
   std::string key = host + ":" + std::to_string(port) + "|" + protocol + "|" + user;
   if (token.has_value()) key += "|" + token->kind + "|" + token->identifier;
+  if (kerberos.has_value()) key += "|krb5|" + kerberos->cache_name;
   return key;
 }
 

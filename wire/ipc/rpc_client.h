@@ -41,6 +41,11 @@ struct ConnectionSpec {
   // TOKEN/DIGEST-MD5 (falling back to SIMPLE only if the server offers it
   // and not TOKEN); without one it sends auth NONE.
   std::optional<ClientToken> token;
+  // With a Kerberos identity the connection announces SASL and authenticates
+  // with KERBEROS/GSSAPI (TOKEN first when a token is given too and the
+  // server offers it); it never falls back to SIMPLE. The connection
+  // context then names the ticket's principal, not `user`.
+  std::optional<ClientKerberos> kerberos = std::nullopt;
 
   std::string Key() const;
 };

@@ -9,6 +9,7 @@
 #include "wire/ipc/connection_preamble.h"
 #include "wire/ipc/error_mapping.h"
 #include "wire/ipc/frame_codec.h"
+#include "wire/ipc/gssapi_mechanism.h"
 
 namespace spindle::ipc {
 
@@ -20,6 +21,8 @@ using hadoop::common::RpcSaslProto;
 constexpr char kTokenMethod[] = "TOKEN";
 constexpr char kSimpleMethod[] = "SIMPLE";
 constexpr char kDigestMechanism[] = "DIGEST-MD5";
+constexpr char kKerberosMethod[] = "KERBEROS";
+constexpr char kGssapiMechanism[] = "GSSAPI";
 
 // The auths a server advertises, in Hadoop's order: TOKEN first, then SIMPLE.
 RpcSaslProto::SaslAuth TokenAuth() {
@@ -28,6 +31,26 @@ RpcSaslProto::SaslAuth TokenAuth() {
   auth.set_mechanism(kDigestMechanism);
   auth.set_protocol("");
   auth.set_serverid(kDigestRealm);
+  return auth;
+}
+
+// SaslRpcServer (3.3): the principal "service/host@REALM" split at '/' and
+// '@' into at most three parts gives protocol and serverId ("" without a
+// host part).
+RpcSaslProto::SaslAuth KerberosAuth(const KerberosAcceptor& acceptor) {
+  const std::string& name = acceptor.principal;
+  const size_t first = name.find_first_of("/@");
+  RpcSaslProto::SaslAuth auth;
+  auth.set_method(kKerberosMethod);
+  auth.set_mechanism(kGssapiMechanism);
+  auth.set_protocol(name.substr(0, first));
+  std::string server_id;
+  if (first != std::string::npos) {
+    const size_t second = name.find_first_of("/@", first + 1);
+    server_id = name.substr(first + 1,
+                            second == std::string::npos ? std::string::npos : second - first - 1);
+  }
+  auth.set_serverid(server_id);
   return auth;
 }
 
@@ -46,21 +69,26 @@ bool SameAuth(const RpcSaslProto::SaslAuth& a, const RpcSaslProto::SaslAuth& b) 
 }
 
 std::string AvailableMethods(const ServerSessionOptions& options) {
-  std::string out = "[";
-  if (options.token_provider != nullptr) out += kTokenMethod;
-  if (options.simple_enabled) {
-    if (options.token_provider != nullptr) out += ", ";
-    out += kSimpleMethod;
-  }
-  return out + "]";
+  // Hadoop prints its List<AuthMethod>: TOKEN, then the configured method.
+  std::string out;
+  const auto add = [&out](const char* method) {
+    out += (out.empty() ? "" : ", ") + std::string(method);
+  };
+  if (options.token_provider != nullptr) add(kTokenMethod);
+  if (options.kerberos != nullptr) add(kKerberosMethod);
+  if (options.simple_enabled) add(kSimpleMethod);
+  return "[" + out + "]";
 }
 }  // namespace
 
 ServerSession::ServerSession(const ServerSessionOptions& options, ServerSessionSink* sink,
                              std::string nonce)
     : options_(options), sink_(sink), decoder_(options.max_data_length), digest_(std::move(nonce)) {
-  CHECK(options_.simple_enabled || options_.token_provider != nullptr)
+  CHECK(options_.simple_enabled || options_.token_provider != nullptr ||
+        options_.kerberos != nullptr)
       << "a server must offer at least one authentication method";
+  CHECK(options_.kerberos == nullptr || !options_.simple_enabled)
+      << "a Kerberos server does not offer SIMPLE";
 }
 
 bool ServerSession::OnData(std::string_view bytes) {
@@ -223,16 +251,19 @@ void ServerSession::HandleSasl(std::string_view rest) {
       }
       negotiated_ = true;
       RpcSaslProto reply;
-      if (options_.token_provider == nullptr) {
+      if (options_.token_provider == nullptr && options_.kerberos == nullptr) {
         // SIMPLE-only servers answer SUCCESS: the client proceeds with SIMPLE.
         reply.set_state(RpcSaslProto::SUCCESS);
         identity_.auth_method = AuthMethod::kSimple;
         state_ = State::kNeedContext;
       } else {
         reply.set_state(RpcSaslProto::NEGOTIATE);
-        auto* token = reply.add_auths();
-        *token = TokenAuth();
-        token->set_challenge(digest_.Challenge());
+        if (options_.token_provider != nullptr) {
+          auto* token = reply.add_auths();
+          *token = TokenAuth();
+          token->set_challenge(digest_.Challenge());
+        }
+        if (options_.kerberos != nullptr) *reply.add_auths() = KerberosAuth(*options_.kerberos);
         if (options_.simple_enabled) *reply.add_auths() = SimpleAuth();
       }
       sink_->SendBytes(EncodeSaslResponse(reply));
@@ -252,6 +283,10 @@ void ServerSession::HandleSasl(std::string_view rest) {
         state_ = State::kNeedContext;
         return;
       }
+      if (options_.kerberos != nullptr && SameAuth(chosen, KerberosAuth(*options_.kerberos))) {
+        HandleGssapiToken(echo, sasl.token());
+        return;
+      }
       if (options_.token_provider == nullptr || !SameAuth(chosen, TokenAuth())) {
         Fatal(echo, java::kAccessControl,
               "Client mechanism is malformed: " + chosen.method() + "/" + chosen.mechanism() +
@@ -262,6 +297,10 @@ void ServerSession::HandleSasl(std::string_view rest) {
       [[fallthrough]];
     }
     case RpcSaslProto::RESPONSE: {
+      if (gssapi_ != nullptr && sasl.state() == RpcSaslProto::RESPONSE) {
+        HandleGssapiToken(echo, sasl.token());
+        return;
+      }
       if (options_.token_provider == nullptr || !negotiated_) {
         Fatal(echo, java::kAccessControl, "SASL RESPONSE without a TOKEN negotiation",
               RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
@@ -316,6 +355,52 @@ void ServerSession::HandleSasl(std::string_view rest) {
   }
 }
 
+void ServerSession::HandleGssapiToken(const CallEcho& echo, std::string_view token) {
+  if (gssapi_ == nullptr) {
+    Result<std::unique_ptr<GssapiServer>> server =
+        GssapiServer::Create({options_.kerberos->principal, options_.kerberos->keytab});
+    if (!server.ok()) {
+      LOG(WARNING) << "cannot accept Kerberos: " << server.status().message();
+      Fatal(echo, java::kSaslException, "GSS initiate failed",
+            RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+      sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
+      return;
+    }
+    gssapi_ = std::move(server).value();
+  }
+  Result<std::optional<std::string>> challenge = gssapi_->Step(token);
+  if (!challenge.ok()) {
+    // Java's GssKrb5Server: SaslException "GSS initiate failed" (our reason
+    // after it, for the operator).
+    Fatal(echo, java::kSaslException, "GSS initiate failed: " + challenge.status().message(),
+          RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+    sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
+    return;
+  }
+  RpcSaslProto reply;
+  if (challenge->has_value()) {
+    reply.set_state(RpcSaslProto::CHALLENGE);
+    reply.set_token(**challenge);
+    sink_->SendBytes(EncodeSaslResponse(reply));
+    return;
+  }
+  const std::string& principal = gssapi_->client_principal();
+  Result<std::string> short_name = options_.kerberos->short_name(principal);
+  if (!short_name.ok()) {
+    Fatal(echo, java::kAccessControl, short_name.status().message(),
+          RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+    sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
+    return;
+  }
+  identity_.auth_method = AuthMethod::kKerberos;
+  identity_.user = std::move(short_name).value();
+  identity_.kerberos_principal = principal;
+  state_ = State::kNeedContext;
+  reply.set_state(RpcSaslProto::SUCCESS);
+  sink_->SendBytes(EncodeSaslResponse(reply));
+  sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationSucceeded);
+}
+
 void ServerSession::HandleContext(std::string_view rest) {
   const CallEcho echo{kConnectionContextCallId, "", -1};
   if (state_ == State::kReady) {
@@ -330,7 +415,21 @@ void ServerSession::HandleContext(std::string_view rest) {
     return;
   }
   const auto& info = context.userinfo();
-  if (identity_.auth_method == AuthMethod::kToken) {
+  if (identity_.auth_method == AuthMethod::kKerberos) {
+    // The client names its principal (ProtoUtil.makeIpcConnectionContext,
+    // 3.3) or no one. Another name asks to impersonate: Hadoop then checks
+    // hadoop.proxyuser.*, which Spindle does not implement, so it refuses as
+    // Hadoop's DefaultImpersonationProvider does with no proxy-user rules.
+    if (info.has_effectiveuser() && info.effectiveuser() != identity_.kerberos_principal &&
+        info.effectiveuser() != identity_.user) {
+      Fatal(echo, java::kAuthorization,
+            "User: " + identity_.kerberos_principal + " is not allowed to impersonate " +
+                info.effectiveuser(),
+            RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+      sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
+      return;
+    }
+  } else if (identity_.auth_method == AuthMethod::kToken) {
     // SASL proved who the caller is: a context may repeat that user or name
     // none (the calls run as the token's user), never claim another
     // (Server.processConnectionContext, 2.6 to 3.3).

@@ -11,19 +11,34 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "base/process_user.h"
+#include "base/result.h"
 #include "wire/ipc/connection_identity.h"
 #include "wire/ipc/digest_md5.h"
 #include "wire/ipc/frame_decoder.h"
+#include "wire/ipc/gssapi_mechanism.h"
 #include "wire/ipc/protobuf_log_folding.h"
 #include "wire/ipc/rpc_responses.h"
 #include "wire/ipc/token_secret_provider.h"
 
 namespace spindle::ipc {
+
+// What a server needs to offer KERBEROS (SASL GSSAPI).
+struct KerberosAcceptor {
+  // This server's principal, "service/host@REALM": the NEGOTIATE reply
+  // advertises service as protocol and host as serverId (SaslRpcServer, 3.3).
+  std::string principal;
+  // Its keytab file.
+  std::string keytab;
+  // hadoop.security.auth_to_local: the short name calls run as, or the
+  // reason the principal has none. Required.
+  std::function<Result<std::string>(const std::string& principal)> short_name;
+};
 
 struct ServerSessionOptions {
   // Offer SIMPLE authentication. Default: true. The AM port (8030) turns it
@@ -32,6 +47,9 @@ struct ServerSessionOptions {
   // Offer TOKEN/DIGEST-MD5 with passwords from this provider. Default: none
   // (SIMPLE-only server: a SASL NEGOTIATE is answered with SUCCESS).
   const TokenSecretProvider* token_provider = nullptr;
+  // Offer KERBEROS (SASL GSSAPI) as this acceptor. Default: none. With it,
+  // simple_enabled is false: Hadoop offers [TOKEN, KERBEROS] then.
+  const KerberosAcceptor* kerberos = nullptr;
   // ipc.maximum.data.length: larger frames close the connection before any
   // allocation. Default: 64 MiB (Hadoop 2.x).
   uint32_t max_data_length = 64 * 1024 * 1024;
@@ -106,6 +124,8 @@ class ServerSession {
   void HandlePreamble(std::string_view preamble);
   void HandleFrame(std::string_view frame);
   void HandleSasl(std::string_view rest);
+  // INITIATE (KERBEROS chosen) or RESPONSE of a GSSAPI exchange.
+  void HandleGssapiToken(const CallEcho& echo, std::string_view token);
   void HandleContext(std::string_view rest);
   void HandleCall(const CallEcho& echo, std::string_view rest);
   // Sends FATAL (callId/clientId echoed from `echo`) and closes.
@@ -119,7 +139,8 @@ class ServerSession {
   std::string preamble_;
   FrameDecoder decoder_;
   DigestMd5Server digest_;
-  bool negotiated_ = false;  // NEGOTIATE seen
+  std::unique_ptr<GssapiServer> gssapi_;  // set once the client chose KERBEROS
+  bool negotiated_ = false;               // NEGOTIATE seen
   ConnectionIdentity identity_;
   std::string close_reason_;
   const std::shared_ptr<ProtobufLogBudget> log_budget_ = std::make_shared<ProtobufLogBudget>();

@@ -1,0 +1,230 @@
+// A secure cell: a real MIT KDC (tests/support/mini_kdc), `spindle rm` and
+// `spindle nm` logged in from their keytabs with
+// hadoop.security.authentication=kerberos, and `spindle shell` submitting
+// as a Kerberos user. The application must succeed over KERBEROS (8031,
+// 8032) and TOKEN (8030, the NMs); a SIMPLE caller and a principal that
+// auth_to_local does not map are refused in Hadoop's words; an NM whose
+// keytab lacks its principal does not start.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include "integration/cell_support.h"
+#include "integration/wait_for.h"
+#include "security/kerberos_credentials.h"
+#include "tests/support/mini_kdc.h"
+#include "wire/ipc/error_mapping.h"
+#include "wire/ipc/rpc_client.h"
+#include "yarn_service_protos.pb.h"
+
+namespace spindle {
+namespace {
+
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+constexpr char kRealm[] = "SPINDLE.TEST";
+
+void WriteXml(const fs::path& path, const std::map<std::string, std::string>& properties) {
+  fs::create_directories(path.parent_path());
+  cell::WriteSite(path.string(), properties);
+}
+
+std::map<std::string, std::string> ReadPorts(const std::string& path) {
+  std::map<std::string, std::string> ports;
+  for (const std::string& line : cell::Lines(path)) {
+    const size_t eq = line.find('=');
+    if (eq != std::string::npos) ports[line.substr(0, eq)] = line.substr(eq + 1);
+  }
+  return ports;
+}
+
+class SecureCellTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string missing = testing::MiniKdc::MissingComponent();
+    ASSERT_TRUE(missing.empty()) << missing << " (scripts/setup.sh installs it)";
+    dir_ = fs::temp_directory_path() / ("spindle-secure-cell-" + std::to_string(getpid()));
+    fs::remove_all(dir_);
+    Result<std::unique_ptr<testing::MiniKdc>> kdc =
+        testing::MiniKdc::Start({(dir_ / "kdc").string()});
+    ASSERT_TRUE(kdc.ok()) << kdc.status().ToString();
+    kdc_ = std::move(kdc).value();
+    kdc_->UseInThisProcess();
+    for (const char* principal :
+         {"rm/127.0.0.1", "nm/nm1.spindle.test", "nm/other.spindle.test", "alice", "stranger"}) {
+      ASSERT_TRUE(kdc_->AddPrincipal(principal).ok()) << principal;
+    }
+    ASSERT_TRUE(kdc_->ExportKeytab({"rm/127.0.0.1"}, keytab("rm")).ok());
+    ASSERT_TRUE(kdc_->ExportKeytab({"nm/nm1.spindle.test"}, keytab("nm")).ok());
+    ASSERT_TRUE(kdc_->ExportKeytab({"alice"}, keytab("alice")).ok());
+    ASSERT_TRUE(kdc_->ExportKeytab({"stranger"}, keytab("stranger")).ok());
+
+    // Every daemon and client reads core-site.xml's authentication.
+    const std::map<std::string, std::string> core = {
+        {"hadoop.security.authentication", "kerberos"},
+        // nm/* runs as "yarn", alice as herself; anybody else has no name.
+        {"hadoop.security.auth_to_local",
+         "RULE:[2:$1@$0](nm@SPINDLE\\.TEST)s/.*/yarn/ "
+         "RULE:[1:$1@$0](alice@SPINDLE\\.TEST)s/@.*//"}};
+    WriteXml(dir_ / "rm-conf/core-site.xml", core);
+    WriteXml(dir_ / "rm-conf/yarn-site.xml",
+             {{"yarn.resourcemanager.address", "127.0.0.1:0"},
+              {"yarn.resourcemanager.scheduler.address", "127.0.0.1:0"},
+              {"yarn.resourcemanager.resource-tracker.address", "127.0.0.1:0"},
+              {"yarn.resourcemanager.admin.address", "127.0.0.1:0"},
+              {"yarn.resourcemanager.webapp.address", "127.0.0.1:0"},
+              {"yarn.resourcemanager.principal", std::string("rm/_HOST@") + kRealm},
+              {"yarn.resourcemanager.keytab", keytab("rm")},
+              {"yarn.scheduler.minimum-allocation-mb", "64"},
+              {"spindle.store.path", (dir_ / "rmstore").string()}});
+    WriteXml(dir_ / "rm-conf/capacity-scheduler.xml",
+             {{"yarn.scheduler.capacity.root.queues", "default"},
+              {"yarn.scheduler.capacity.root.default.capacity", "100"}});
+    rm_ = cell::Spawn({SPINDLE_BINARY, "rm", "--conf", (dir_ / "rm-conf").string(), "--ports-file",
+                       (dir_ / "rm.ports").string()},
+                      (dir_ / "rm.log").string());
+    ASSERT_TRUE(WaitFor([&] { return ReadPorts((dir_ / "rm.ports").string()).size() >= 4; }, 60s))
+        << cell::Tail((dir_ / "rm.log").string(), 30);
+    ports_ = ReadPorts((dir_ / "rm.ports").string());
+    ASSERT_TRUE(cell::ReadAll((dir_ / "rm.log").string())
+                    .find("Login successful for user rm/127.0.0.1@SPINDLE.TEST") !=
+                std::string::npos)
+        << cell::Tail((dir_ / "rm.log").string(), 30);
+  }
+  void TearDown() override {
+    for (ChildProcess* child : {&nm_, &rm_}) child->Stop(SIGTERM, 10s);
+    kdc_.reset();
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+  std::string keytab(const std::string& name) const { return (dir_ / (name + ".keytab")).string(); }
+  uint16_t Port(const std::string& name) { return static_cast<uint16_t>(std::stoi(ports_[name])); }
+
+  void WriteNmConf(const std::string& conf_dir, const std::string& principal) {
+    WriteXml(dir_ / conf_dir / "core-site.xml", {{"hadoop.security.authentication", "kerberos"}});
+    fs::create_directories(dir_ / "nm/local");
+    fs::create_directories(dir_ / "nm/logs");
+    WriteXml(dir_ / conf_dir / "yarn-site.xml",
+             {{"yarn.resourcemanager.resource-tracker.address",
+               "127.0.0.1:" + ports_["resource-tracker"]},
+              {"yarn.nodemanager.hostname", "127.0.0.1"},
+              {"yarn.nodemanager.address", "127.0.0.1:0"},
+              {"yarn.nodemanager.webapp.address", "127.0.0.1:0"},
+              {"yarn.nodemanager.resource.memory-mb", "2048"},
+              {"yarn.nodemanager.resource.cpu-vcores", "4"},
+              {"yarn.nodemanager.local-dirs", (dir_ / "nm/local").string()},
+              {"yarn.nodemanager.log-dirs", (dir_ / "nm/logs").string()},
+              {"yarn.nodemanager.principal", principal},
+              {"yarn.nodemanager.keytab", keytab("nm")}});
+  }
+
+  Status ClusterMetrics(const std::optional<ipc::ClientKerberos>& kerberos) {
+    ipc::RpcClient client;
+    ipc::ConnectionSpec spec{
+        "127.0.0.1", Port("client"), "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB",
+        "mallory",   std::nullopt,   kerberos};
+    hadoop::yarn::GetClusterMetricsRequestProto request;
+    hadoop::yarn::GetClusterMetricsResponseProto response;
+    return client.Call(spec, "getClusterMetrics", request, &response);
+  }
+
+  fs::path dir_;
+  std::unique_ptr<testing::MiniKdc> kdc_;
+  ChildProcess rm_;
+  ChildProcess nm_;
+  std::map<std::string, std::string> ports_;
+};
+
+TEST_F(SecureCellTest, AnApplicationSucceedsOverKerberosAndOthersAreRefused) {
+  WriteNmConf("nm-conf", std::string("nm/nm1.spindle.test@") + kRealm);
+  nm_ = cell::Spawn({SPINDLE_BINARY, "nm", "--conf", (dir_ / "nm-conf").string()},
+                    (dir_ / "nm.log").string());
+  WriteXml(dir_ / "shell-conf/core-site.xml", {{"hadoop.security.authentication", "kerberos"}});
+  ChildProcess shell = cell::Spawn({SPINDLE_BINARY,
+                                    "shell",
+                                    "--conf",
+                                    (dir_ / "shell-conf").string(),
+                                    "--rm",
+                                    "127.0.0.1:" + ports_["client"],
+                                    "--rm-scheduler",
+                                    "127.0.0.1:" + ports_["scheduler"],
+                                    "--principal",
+                                    std::string("alice@") + kRealm,
+                                    "--keytab",
+                                    keytab("alice"),
+                                    "--num-containers",
+                                    "2",
+                                    "--memory-mb",
+                                    "128",
+                                    "--am-memory-mb",
+                                    "128",
+                                    "--timeout-seconds",
+                                    "150",
+                                    "--command",
+                                    "true"},
+                                   (dir_ / "shell.log").string());
+  ASSERT_TRUE(shell.WaitExit(170s)) << cell::Tail((dir_ / "shell.log").string(), 30);
+  EXPECT_TRUE(WIFEXITED(shell.wait_status()) && WEXITSTATUS(shell.wait_status()) == 0)
+      << "shell:\n"
+      << cell::Tail((dir_ / "shell.log").string(), 30) << "rm:\n"
+      << cell::Tail((dir_ / "rm.log").string(), 30) << "nm:\n"
+      << cell::Tail((dir_ / "nm.log").string(), 30);
+  EXPECT_NE(cell::ReadAll((dir_ / "shell.log").string()).find("SUCCEEDED"), std::string::npos)
+      << cell::Tail((dir_ / "shell.log").string(), 30);
+
+  // The same user from a kinit'd ticket cache (no --principal): KRB5CCNAME.
+  const std::string cache = "FILE:" + (dir_ / "alice.ccache").string();
+  ChildProcess kinit = cell::Spawn({"/usr/bin/kinit", "-kt", keytab("alice"), "alice"},
+                                   (dir_ / "kinit.log").string(), {"KRB5CCNAME=" + cache});
+  ASSERT_TRUE(kinit.WaitExit(60s));
+  ASSERT_EQ(kinit.wait_status(), 0) << cell::ReadAll((dir_ / "kinit.log").string());
+  ChildProcess cached =
+      cell::Spawn({SPINDLE_BINARY, "shell", "--conf", (dir_ / "shell-conf").string(), "--rm",
+                   "127.0.0.1:" + ports_["client"], "--rm-scheduler",
+                   "127.0.0.1:" + ports_["scheduler"], "--num-containers", "1", "--memory-mb",
+                   "128", "--am-memory-mb", "128", "--timeout-seconds", "150", "--command", "true"},
+                  (dir_ / "shell-kinit.log").string(), {"KRB5CCNAME=" + cache});
+  ASSERT_TRUE(cached.WaitExit(170s)) << cell::Tail((dir_ / "shell-kinit.log").string(), 30);
+  EXPECT_EQ(cached.wait_status(), 0) << cell::Tail((dir_ / "shell-kinit.log").string(), 30);
+
+  // SIMPLE is refused on the client port, in Hadoop 3.3's words.
+  Status simple = ClusterMetrics(std::nullopt);
+  ASSERT_TRUE(simple.IsUnauthorized()) << simple.ToString();
+  EXPECT_EQ(simple.java_class(), ipc::java::kAccessControl);
+  EXPECT_EQ(simple.message(), "SIMPLE authentication is not enabled.  Available:[TOKEN, KERBEROS]");
+
+  // A principal the KDC vouches for but auth_to_local does not map.
+  Result<std::unique_ptr<security::KerberosCredentials>> stranger =
+      security::KerberosCredentials::LoginFromKeytab("stranger", keytab("stranger"));
+  ASSERT_TRUE(stranger.ok()) << stranger.status().ToString();
+  Status refused = ClusterMetrics(ipc::ClientKerberos{(*stranger)->cache_name()});
+  ASSERT_TRUE(refused.IsUnauthorized()) << refused.ToString();
+  EXPECT_EQ(refused.message(), "No rules applied to stranger@SPINDLE.TEST");
+
+  // alice, mapped, gets through.
+  Result<std::unique_ptr<security::KerberosCredentials>> alice =
+      security::KerberosCredentials::LoginFromKeytab("alice", keytab("alice"));
+  ASSERT_TRUE(alice.ok()) << alice.status().ToString();
+  Status served = ClusterMetrics(ipc::ClientKerberos{(*alice)->cache_name()});
+  EXPECT_TRUE(served.ok()) << served.ToString();
+}
+
+// An NM configured with a principal its keytab does not hold stops at once.
+TEST_F(SecureCellTest, AnNmWithTheWrongPrincipalDoesNotStart) {
+  WriteNmConf("bad-nm-conf", std::string("nm/other.spindle.test@") + kRealm);
+  ChildProcess bad = cell::Spawn({SPINDLE_BINARY, "nm", "--conf", (dir_ / "bad-nm-conf").string()},
+                                 (dir_ / "bad-nm.log").string());
+  ASSERT_TRUE(bad.WaitExit(60s));
+  EXPECT_NE(bad.wait_status(), 0);
+  EXPECT_NE(cell::ReadAll((dir_ / "bad-nm.log").string())
+                .find("Login failure for user: nm/other.spindle.test@SPINDLE.TEST from keytab"),
+            std::string::npos)
+      << cell::Tail((dir_ / "bad-nm.log").string(), 10);
+}
+
+}  // namespace
+}  // namespace spindle

@@ -1,0 +1,80 @@
+// libFuzzer target: arbitrary bytes as the client's GSSAPI tokens to the
+// server side of SASL GSSAPI (wire/ipc/gssapi_mechanism): the first part as
+// INITIATE's token, the rest (split at the first 0xFF 0x00 pair) as the next
+// RESPONSE. No KDC is needed: the acceptor's key is written to a keytab at
+// start-up, and random bytes never make a valid ticket, so this exercises
+// libkrb5's token parsing and our stage handling on bad input.
+#include <krb5.h>
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "wire/ipc/gssapi_mechanism.h"
+
+namespace {
+
+constexpr char kPrincipal[] = "rm/fuzz.spindle.test@FUZZ.TEST";
+std::string keytab_path;
+
+// A keytab with one AES key for kPrincipal, made with krb5's own API.
+bool WriteKeytab(const std::string& path) {
+  krb5_context context = nullptr;
+  if (krb5_init_context(&context) != 0) return false;
+  bool ok = false;
+  krb5_principal principal = nullptr;
+  krb5_keytab keytab = nullptr;
+  krb5_keyblock key{};
+  const std::string name = "FILE:" + path;
+  krb5_data password{KV5M_DATA, 5, const_cast<char*>("fuzz!")};
+  krb5_data salt{};
+  if (krb5_parse_name(context, kPrincipal, &principal) == 0 &&
+      krb5_principal2salt(context, principal, &salt) == 0 &&
+      krb5_c_string_to_key(context, ENCTYPE_AES256_CTS_HMAC_SHA1_96, &password, &salt, &key) == 0 &&
+      krb5_kt_resolve(context, name.c_str(), &keytab) == 0) {
+    krb5_keytab_entry entry{};
+    entry.principal = principal;
+    entry.vno = 1;
+    entry.key = key;
+    ok = krb5_kt_add_entry(context, keytab, &entry) == 0;
+  }
+  if (keytab != nullptr) krb5_kt_close(context, keytab);
+  krb5_free_keyblock_contents(context, &key);
+  krb5_free_data_contents(context, &salt);
+  if (principal != nullptr) krb5_free_principal(context, principal);
+  krb5_free_context(context);
+  return ok;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("spindle-gss-fuzz-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string conf = (dir / "krb5.conf").string();
+  std::ofstream(conf) << "[libdefaults]\n default_realm = FUZZ.TEST\n";
+  setenv("KRB5_CONFIG", conf.c_str(), 1);
+  // No replay cache files: every input is a fresh authenticator anyway.
+  setenv("KRB5RCACHETYPE", "none", 1);
+  keytab_path = (dir / "rm.keytab").string();
+  std::filesystem::remove(keytab_path);
+  if (!WriteKeytab(keytab_path)) std::abort();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view input(reinterpret_cast<const char*>(data), size);
+  const size_t split = input.find(std::string_view("\xff\x00", 2));
+  const std::string_view first = input.substr(0, split);
+  auto server = spindle::ipc::GssapiServer::Create({kPrincipal, keytab_path});
+  if (!server.ok()) std::abort();  // the keytab is ours: this must work
+  auto challenge = (*server)->Step(first);
+  if (split != std::string_view::npos) (void)(*server)->Step(input.substr(split + 2));
+  (void)challenge;
+  return 0;
+}

@@ -1,0 +1,172 @@
+#include "wire/ipc/gssapi_mechanism.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "security/kerberos_credentials.h"
+#include "tests/support/mini_kdc.h"
+
+namespace spindle::ipc {
+namespace {
+
+constexpr char kServerHost[] = "rm1.spindle.test";
+
+class GssapiMechanismTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const std::string missing = testing::MiniKdc::MissingComponent();
+    ASSERT_TRUE(missing.empty()) << missing << " (scripts/setup.sh installs it)";
+    dir_ = std::filesystem::temp_directory_path() /
+           ("spindle-gss-" + std::to_string(getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    Result<std::unique_ptr<testing::MiniKdc>> kdc = testing::MiniKdc::Start({dir_.string()});
+    ASSERT_TRUE(kdc.ok()) << kdc.status().ToString();
+    kdc_ = std::move(kdc).value();
+    kdc_->UseInThisProcess();
+    for (const char* principal :
+         {"rm/rm1.spindle.test", "rm/rm2.spindle.test", "nm/nm1.spindle.test"}) {
+      ASSERT_TRUE(kdc_->AddPrincipal(principal).ok());
+    }
+    ASSERT_TRUE(kdc_->ExportKeytab({"rm/rm1.spindle.test"}, path("rm1.keytab")).ok());
+    ASSERT_TRUE(kdc_->ExportKeytab({"rm/rm2.spindle.test"}, path("rm2.keytab")).ok());
+    ASSERT_TRUE(kdc_->ExportKeytab({"nm/nm1.spindle.test"}, path("nm.keytab")).ok());
+    Result<std::unique_ptr<security::KerberosCredentials>> nm =
+        security::KerberosCredentials::LoginFromKeytab("nm/nm1.spindle.test", path("nm.keytab"));
+    ASSERT_TRUE(nm.ok()) << nm.status().ToString();
+    nm_ = std::move(nm).value();
+  }
+  void TearDown() override {
+    nm_.reset();
+    kdc_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  std::unique_ptr<GssapiServer> Server(const std::string& keytab = "rm1.keytab") {
+    Result<std::unique_ptr<GssapiServer>> server =
+        GssapiServer::Create({"rm/rm1.spindle.test@SPINDLE.TEST", path(keytab)});
+    EXPECT_TRUE(server.ok()) << server.status().ToString();
+    return server.ok() ? std::move(server).value() : nullptr;
+  }
+  std::unique_ptr<GssapiClient> Client(const std::string& host = kServerHost) {
+    Result<std::unique_ptr<GssapiClient>> client =
+        GssapiClient::Create({nm_->cache_name()}, "rm", host);
+    EXPECT_TRUE(client.ok()) << client.status().ToString();
+    return client.ok() ? std::move(client).value() : nullptr;
+  }
+
+  std::filesystem::path dir_;
+  std::unique_ptr<testing::MiniKdc> kdc_;
+  std::unique_ptr<security::KerberosCredentials> nm_;
+};
+
+// The whole RFC 4752 exchange, message by message, as Hadoop's IPC carries it.
+TEST_F(GssapiMechanismTest, ClientAndServerAgreeOnNoSecurityLayer) {
+  auto server = Server();
+  auto client = Client();
+  ASSERT_TRUE(server && client);
+  Result<std::string> initiate = client->Start();
+  ASSERT_TRUE(initiate.ok()) << initiate.status().ToString();
+  ASSERT_FALSE(initiate->empty());
+  std::string to_server = *initiate;
+  int rounds = 0;
+  while (true) {
+    ASSERT_LT(++rounds, 6);
+    Result<std::optional<std::string>> challenge = server->Step(to_server);
+    ASSERT_TRUE(challenge.ok()) << challenge.status().ToString();
+    if (!challenge->has_value()) break;
+    Result<std::string> response = client->Step(**challenge);
+    ASSERT_TRUE(response.ok()) << response.status().ToString();
+    to_server = *response;
+  }
+  EXPECT_TRUE(server->complete());
+  EXPECT_TRUE(client->complete());
+  EXPECT_EQ(server->client_principal(), "nm/nm1.spindle.test@SPINDLE.TEST");
+  // AP-REQ -> AP-REP, "" -> offer, choice -> SUCCESS.
+  EXPECT_EQ(rounds, 3);
+  EXPECT_FALSE(server->Step("").ok());
+}
+
+// A client that asks for a principal the KDC does not know is refused by
+// the KDC before any byte reaches the server.
+TEST_F(GssapiMechanismTest, AnUnknownServerPrincipalFailsAtTheClient) {
+  auto client = Client("no-such-host.spindle.test");
+  ASSERT_TRUE(client);
+  Result<std::string> initiate = client->Start();
+  ASSERT_FALSE(initiate.ok());
+  EXPECT_NE(initiate.status().message().find("not found in Kerberos database"), std::string::npos)
+      << initiate.status().message();
+}
+
+// A ticket for another service (rm2) is refused by rm1's server.
+TEST_F(GssapiMechanismTest, ATicketForAnotherPrincipalIsRefused) {
+  auto server = Server();
+  auto client = Client("rm2.spindle.test");
+  ASSERT_TRUE(server && client);
+  Result<std::string> initiate = client->Start();
+  ASSERT_TRUE(initiate.ok()) << initiate.status().ToString();
+  Result<std::optional<std::string>> challenge = server->Step(*initiate);
+  ASSERT_FALSE(challenge.ok());
+  EXPECT_EQ(challenge.status().code(), Status::Code::kUnauthorized);
+  EXPECT_FALSE(server->complete());
+}
+
+// The same authenticator twice: the acceptor's replay cache refuses it.
+TEST_F(GssapiMechanismTest, AReplayedAuthenticatorIsRefused) {
+  auto first = Server();
+  auto second = Server();
+  auto client = Client();
+  ASSERT_TRUE(first && second && client);
+  Result<std::string> initiate = client->Start();
+  ASSERT_TRUE(initiate.ok());
+  ASSERT_TRUE(first->Step(*initiate).ok());
+  Result<std::optional<std::string>> replayed = second->Step(*initiate);
+  ASSERT_FALSE(replayed.ok());
+  EXPECT_NE(replayed.status().message().find("replay"), std::string::npos)
+      << replayed.status().message();
+}
+
+// Malformed tokens at every stage are refused, never crash, and leave the
+// server failed.
+TEST_F(GssapiMechanismTest, MalformedTokensAreRefusedAtEveryStage) {
+  for (const std::string& junk :
+       {std::string(), std::string("\x60", 1), std::string("\x60\x82\xff\xff", 4),
+        std::string(300, '\x01'), std::string("not a kerberos token")}) {
+    auto server = Server();
+    ASSERT_TRUE(server);
+    EXPECT_FALSE(server->Step(junk).ok());
+    EXPECT_FALSE(server->Step(junk).ok()) << "a failed server stays failed";
+  }
+  // A valid context, then junk where the empty answer and the layer choice go.
+  auto server = Server();
+  auto client = Client();
+  ASSERT_TRUE(server && client);
+  Result<std::string> initiate = client->Start();
+  ASSERT_TRUE(initiate.ok());
+  Result<std::optional<std::string>> rep = server->Step(*initiate);
+  ASSERT_TRUE(rep.ok() && rep->has_value());
+  EXPECT_FALSE(server->Step("unexpected").ok());
+
+  auto server2 = Server();
+  auto client2 = Client();
+  ASSERT_TRUE(server2 && client2);
+  initiate = client2->Start();
+  ASSERT_TRUE(initiate.ok());
+  rep = server2->Step(*initiate);
+  ASSERT_TRUE(rep.ok() && rep->has_value());
+  ASSERT_TRUE(client2->Step(**rep).ok());
+  Result<std::optional<std::string>> offer = server2->Step("");
+  ASSERT_TRUE(offer.ok() && offer->has_value());
+  std::string tampered = **offer;
+  // The client refuses a tampered offer; the server a tampered choice.
+  tampered[tampered.size() - 1] ^= 0x55;
+  EXPECT_FALSE(client2->Step(tampered).ok());
+  EXPECT_FALSE(server2->Step("garbage choice").ok());
+  EXPECT_FALSE(server2->complete());
+}
+
+}  // namespace
+}  // namespace spindle::ipc

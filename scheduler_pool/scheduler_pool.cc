@@ -135,14 +135,16 @@ Status SchedulerPool::AddApp(const AppSpec& spec) {
   }
   const std::string queue_name = queues_.Snapshot(spec.queue).spec.name;
   const int s = pinning_.SchedulerFor(spec.id, queue_name);
+  AppSpec added = spec;
   {
     MutexLock lock(&apps_mu_);
     if (!apps_.emplace(spec.id, AppEntry{s, spec.queue, spec.user, {}}).second) {
       return Status::AlreadyExists("application " + std::to_string(spec.id.value()) +
                                    " already added");
     }
+    added.order = next_app_order_++;
   }
-  schedulers_[static_cast<size_t>(s)]->AddApp(spec);
+  schedulers_[static_cast<size_t>(s)]->AddApp(added);
   return Status::OK();
 }
 

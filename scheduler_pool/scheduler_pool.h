@@ -218,6 +218,8 @@ class SchedulerPool {
   // schedulers' mutexes (only RecoverPlacement holds it across them).
   mutable Mutex apps_mu_;
   std::unordered_map<AppId, AppEntry> apps_ GUARDED_BY(apps_mu_);
+  // AppSpec::order of the next app added.
+  uint64_t next_app_order_ GUARDED_BY(apps_mu_) = 0;
   // Keeps the app's labelled ask keys and the labels' waiting counts as
   // SetAsks changes them.
   void CountLabelledAsks(AppEntry* entry, const std::vector<Ask>& asks) REQUIRES(apps_mu_);

@@ -519,6 +519,15 @@ void QueueLedger::SetAppDemand(QueueId queue, const AppDemand& demand) {
   e->demanding.store(static_cast<int>(e->demands.size()), std::memory_order_release);
 }
 
+void QueueLedger::AddAppDemandIfAbsent(QueueId queue, const AppDemand& demand) {
+  if (!demand.app.valid() || demand.pending <= 0) return;
+  Entry* e = entry(queue);
+  MutexLock l(&e->mu);
+  if (e->DemandOf(demand.app) != nullptr) return;
+  e->demands.push_back(demand);
+  e->demanding.store(static_cast<int>(e->demands.size()), std::memory_order_release);
+}
+
 Reservation QueueLedger::Reserve(QueueId queue, UserId user, const Resource& unit, int64_t count,
                                  LabelId label, AppId app) {
   Reservation r;

@@ -221,6 +221,8 @@ class QueueLedger {
   // Replaces what `demand.app` asks for in the queue (pending 0: nothing,
   // the app is forgotten). Used by Reserve in queues with pool_wide_order.
   void SetAppDemand(QueueId queue, const AppDemand& demand);
+  // SetAppDemand unless the ledger already has the app's demand.
+  void AddAppDemandIfAbsent(QueueId queue, const AppDemand& demand);
   // The queue's spec has pool_wide_order (lock-free).
   bool OrdersPoolWide(QueueId queue) const;
   // The cell's capacity (the running nodes'), the room Reserve shares out

@@ -212,6 +212,8 @@ class SchedulerPool {
     // Its ask keys outside the default partition with a total above zero:
     // each counts as waiting for its label (NodeLabelTable::AddWaiting).
     std::vector<std::pair<AskKey, LabelId>> labelled_asks;
+    int32_t priority = 0;  // as added or updated
+    uint64_t order = 0;    // AppSpec::order
   };
 
   // Lock order: apps_mu_ before the cell state's, the ledger's and the

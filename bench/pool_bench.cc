@@ -71,6 +71,8 @@ Result<PoolBenchRow> RunPoolBenchRow(const PoolBenchOptions& options, pool::Sync
     limits.capacity = cell;
     limits.cluster = cell;
     limits.minimum_allocation = kSlot;
+    // Every CapacityScheduler rule on: the queue's order across schedulers too.
+    queue_spec.pool_wide_order = true;
   }
   queue_spec.ordering = options.ordering;
   ASSIGN_OR_RETURN(auto queues, p->SetQueues({queue_spec}));
@@ -237,8 +239,9 @@ const CommandSpec& PoolBenchCommand() {
        FlagSpec::String("conflict", "fine-grained|coarse-grained",
                         pool::ConflictModeName(kDefaults.conflict), "conflict detection"),
        FlagSpec::Int("seed", static_cast<int64_t>(kDefaults.seed), "random seed"),
-       FlagSpec::Int("users", kDefaults.users,
-                     "users the apps belong to; > 0 turns the queue's user limits on")
+       FlagSpec::Int(
+           "users", kDefaults.users,
+           "users the apps belong to; > 0 turns the queue's user limits and its pool-wide order on")
            .InRange(0, 1e6),
        FlagSpec::Int("apps", kDefaults.apps_per_scheduler, "applications per scheduler")
            .InRange(1, 1e6),

@@ -95,6 +95,11 @@ struct AppSpec {
   // an active user (user_limit.h, UserCountsHeldApps).
   // Set by AddApp and UpdateApp. Default: false.
   bool held = false;
+  // Pool-wide submission order (the application id's order), which
+  // SchedulerPool::AddApp assigns whatever the caller set; UpdateApp keeps
+  // it. Queues with QueueSpec::pool_wide_order order applications by it
+  // across schedulers.
+  uint64_t order = 0;
 };
 
 enum class Locality : uint8_t { kNodeLocal, kRackLocal, kOffSwitch };

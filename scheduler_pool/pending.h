@@ -48,6 +48,11 @@ struct AppState {
   int64_t outstanding = 0;
   // Counted as active (pending asks) for its user in its queue's ledger.
   bool user_active = false;
+  // Since when its asks found no node in the view (none_fit): after a sync
+  // round of that, its demand no longer holds back the apps its queue
+  // serves after it (Scheduler::ReportDemand).
+  bool none_fit = false;
+  TimePoint none_fit_since;
   // YARN's blacklist: nodes and racks the app's containers must avoid.
   std::vector<NodeId> blacklist_nodes;
   std::vector<RackId> blacklist_racks;

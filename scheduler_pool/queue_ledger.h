@@ -90,6 +90,14 @@ struct QueueSpec {
   // per label), and what applies to those not listed.
   std::vector<PartitionShare> partitions;
   UnlistedPartitions unlisted_partitions = UnlistedPartitions::kOpen;
+  // The queue's application order holds across the pool's schedulers (the
+  // CapacityScheduler's LeafQueue, rm/queues): a reservation for an
+  // application in the default partition gets only what is left once the
+  // applications the queue serves before it (QueueOrdering, their user
+  // limits) have had what they ask for (see Reserve). Default: false (each
+  // scheduler orders its own applications; only max and user limits hold
+  // pool-wide).
+  bool pool_wide_order = false;
 
   // The share of `label` (for kDefaultLabel: min, max and weight above).
   PartitionShare ShareIn(LabelId label) const;
@@ -107,6 +115,22 @@ enum class ReserveBlock : uint8_t {
   kNone,       // all granted
   kQueueMax,   // the queue's maximum
   kUserLimit,  // the user's limit in the queue
+  kOrder,      // applications the queue serves first ask for the rest
+};
+
+// What one application of a queue asks for now, as its scheduler reports it
+// (QueueLedger::SetAppDemand): the pool-wide picture of the queue's
+// application order, which no single scheduler has.
+struct AppDemand {
+  AppId app;
+  UserId user;
+  int32_t priority = 0;  // YARN application priority (higher first)
+  uint64_t order = 0;    // pool-wide submission order (AppSpec::order)
+  Resource unit;         // the capability of its next pending ask
+  // Tasks of `unit` it waits for and that no scheduler has reserved; 0 when
+  // it has none, or none its scheduler can place on what is free now.
+  int64_t pending = 0;
+  Resource used;  // what it holds (the fair ordering's magnitude)
 };
 
 struct Reservation {
@@ -155,8 +179,19 @@ class QueueLedger {
   // Users are counted in the default partition only: a reservation in
   // another partition checks no user limit and charges no user (3.3
   // computes user limits per partition; not modelled).
+  //
+  // With `app` valid, in the default partition of a queue with
+  // pool_wide_order, it also stops where the queue's order would hand the
+  // rest of the room (the queue's max, and the cell's capacity less every
+  // queue's usage) to other applications first: the ledger plays the
+  // LeafQueue's assignment loop over the demands the schedulers report
+  // (SetAppDemand): the application first by the queue's ordering whose
+  // user is within its limit takes a run of containers (FIFO: all its user
+  // limit allows; fair: until another comes first), until `app` has
+  // `count` or the room is gone (ReserveBlock::kOrder). A granted
+  // reservation counts against `app`'s reported demand.
   Reservation Reserve(QueueId queue, UserId user, const Resource& unit, int64_t count,
-                      LabelId label = kDefaultLabel);
+                      LabelId label = kDefaultLabel, AppId app = AppId());
   // Reserve() without a user: how many were reserved (0..count).
   int64_t TryReserve(QueueId queue, const Resource& unit, int64_t count,
                      LabelId label = kDefaultLabel) {
@@ -183,6 +218,16 @@ class QueueLedger {
   // this queue (the queue limits users and its line counts them:
   // UserCountsHeldApps).
   bool CountsHeldApps(QueueId queue) const;
+  // Replaces what `demand.app` asks for in the queue (pending 0: nothing,
+  // the app is forgotten). Used by Reserve in queues with pool_wide_order.
+  void SetAppDemand(QueueId queue, const AppDemand& demand);
+  // SetAppDemand unless the ledger already has the app's demand.
+  void AddAppDemandIfAbsent(QueueId queue, const AppDemand& demand);
+  // The queue's spec has pool_wide_order (lock-free).
+  bool OrdersPoolWide(QueueId queue) const;
+  // The cell's capacity (the running nodes'), the room Reserve shares out
+  // in order with the queues' usage; schedulers set it before each step.
+  void SetCellCapacity(const Resource& capacity) EXCLUDES(cell_mu_);
 
   // The queue in `label`'s partition.
   QueueSnapshot Snapshot(QueueId queue, LabelId label = kDefaultLabel) const;
@@ -198,6 +243,33 @@ class QueueLedger {
   struct Entry;
   struct UserEntry;
   Entry* entry(QueueId id) const;
+  // A queue ordered pool-wide with demand, as another queue's reservation
+  // sees it.
+  struct QueueDemand {
+    QueueId id;
+    Resource min;
+    Resource max;
+    double weight = 1;
+    Resource usage;  // in the default partition
+    Resource unit;
+    int64_t units = 0;  // containers of `unit` its apps could take now
+  };
+  struct OtherQueues {
+    Resource capacity;  // the cell's
+    Resource room;      // the cell's capacity less the other queues' usage
+    std::vector<QueueDemand> queues;
+  };
+  // Every queue but `except` (each queue's mutex taken in turn, none held
+  // by the caller).
+  OtherQueues SurveyBesides(QueueId except) const EXCLUDES(cell_mu_);
+  // What of `room` the order between queues (QueueRank) gives queue `self`
+  // (spec, usage, `units` of `unit` wanted) before the queues in `others`.
+  static Resource QueueShare(QueueId self, const QueueSpec& spec, const Resource& usage,
+                             const Resource& unit, int64_t units, const OtherQueues& others,
+                             Resource room);
+
+  mutable Mutex cell_mu_;  // a leaf
+  Resource cell_capacity_ GUARDED_BY(cell_mu_) = Resource::Unlimited();
 
   Mutex set_mu_;  // serialises SetQueues
   std::unique_ptr<std::unique_ptr<Entry>[]> entries_;

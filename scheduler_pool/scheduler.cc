@@ -10,6 +10,18 @@
 namespace spindle::pool {
 
 namespace {
+
+PickBlock BlockOf(ReserveBlock block) {
+  switch (block) {
+    case ReserveBlock::kUserLimit:
+      return PickBlock::kUserLimit;
+    case ReserveBlock::kOrder:
+      return PickBlock::kOrder;
+    default:
+      return PickBlock::kQuota;
+  }
+}
+
 // How often a monolithic scheduler with nothing to do looks again.
 constexpr Duration kMonolithicPoll = std::chrono::milliseconds(5);
 constexpr Duration kSecond = std::chrono::seconds(1);
@@ -305,6 +317,7 @@ void Scheduler::ApplySetAsks(AppState* app, const Message& m) {
 }
 
 void Scheduler::SyncUserActivity(AppState* app) {
+  ReportDemand(*app, /*can_place=*/true);
   // An app held by the AM limit counts where the line says so.
   const bool active =
       app->spec.user.valid() &&
@@ -312,6 +325,35 @@ void Scheduler::SyncUserActivity(AppState* app) {
   if (active == app->user_active) return;
   ctx_.queues->SetAppActive(app->spec.queue, app->spec.user, active);
   app->user_active = active;
+}
+
+bool Scheduler::MayHoldItsPlace(const AppState& app, TimePoint now) const {
+  if (!app.none_fit) return true;
+  // A monolithic scheduler's view is the master copy: no node fits now.
+  const Duration round =
+      ctx_.schedule->mode() == SyncMode::kMonolithic ? Duration::zero() : options_.sync_gap;
+  return now - app.none_fit_since < round;
+}
+
+void Scheduler::ReportDemand(const AppState& app, bool can_place) {
+  if (!ctx_.queues->OrdersPoolWide(app.spec.queue)) return;
+  AppDemand d;
+  d.app = app.spec.id;
+  d.user = app.spec.user;
+  d.priority = app.spec.priority;
+  d.order = app.spec.order;
+  d.used = app.usage;
+  // A held app is not served (QuotaDrfPolicy), so it claims nothing; nor
+  // does one whose asks found no node this step (LeafQueue skips an app a
+  // node does not fit and offers the node to the next).
+  if (can_place && !app.spec.held && app.outstanding > 0) {
+    for (const AskState& ask : app.asks) {
+      if (ask.ask.label != kDefaultLabel || ask.pending() <= 0) continue;
+      if (d.pending == 0) d.unit = ask.ask.capability;
+      d.pending += ask.pending();
+    }
+  }
+  ctx_.queues->SetAppDemand(app.spec.queue, d);
 }
 
 void Scheduler::UpdateFreshnessOrder() {
@@ -380,6 +422,7 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
   input.apps = &app_list_;
   input.queues = ctx_.queues;
   input.capacity = ctx_.cell->Capacity();
+  ctx_.queues->SetCellCapacity(input.capacity);
   input.may_borrow = ctx_.cell->labelled_nodes() > 0;
   StrategyContext sctx;
   sctx.view = &view_;
@@ -404,10 +447,12 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
       const int64_t want = std::min(pick.max_tasks, budget);
       // The queue's share of the ask's own partition (and the user's limit
       // in the default one), reserved before choosing nodes.
-      const Reservation reserved = ctx_.queues->Reserve(queue, user, unit, want, label);
+      // In a queue ordered pool-wide, also what the apps the queue serves
+      // first leave (QueueLedger::Reserve).
+      const Reservation reserved =
+          ctx_.queues->Reserve(queue, user, unit, want, label, pick.app->spec.id);
       const int64_t granted = reserved.granted;
-      const PickBlock reserve_block =
-          reserved.block == ReserveBlock::kUserLimit ? PickBlock::kUserLimit : PickBlock::kQuota;
+      const PickBlock reserve_block = BlockOf(reserved.block);
       const bool borrows = MayBorrow(ask.ask);
       if (granted == 0 && !borrows) {
         policy_->Report(pick, 0, reserve_block);
@@ -433,6 +478,16 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
       const auto own_placed = static_cast<int64_t>(own);
       if (own_placed < granted) {
         ctx_.queues->Release(queue, unit * (granted - own_placed), user, label);
+        // What the view has no node for stays claimed from the apps the
+        // queue serves after it until the view has been synced whole
+        // (ParSync: one round, G); then it is not (LeafQueue offers a node
+        // that does not fit an app to the next).
+        AppState& app = *pick.app;
+        if (own_placed > 0 || !app.none_fit) {
+          app.none_fit = own_placed == 0;
+          app.none_fit_since = now;
+        }
+        ReportDemand(app, MayHoldItsPlace(app, now));
       }
       for (size_t i = 0; i < choices_.size(); ++i) {
         const Choice& c = choices_[i];
@@ -584,6 +639,14 @@ int64_t Scheduler::CommitPending(StepResult* result) {
     committed_.push_back(p);
   }
   if (refund_queue.valid()) ctx_.queues->Release(refund_queue, refund, refund_user, refund_label);
+  // The ledger's picture of the apps' demand: what was refused is wanted
+  // again, what was committed is held.
+  const AppState* reported = nullptr;
+  for (const ClaimMeta& m : meta_) {
+    if (m.app == reported) continue;
+    reported = m.app;
+    ReportDemand(*m.app, MayHoldItsPlace(*m.app, committed_at));
+  }
   for (const auto& [node, state] : commit_.refreshed) view_.Refresh(node, state);
   step_.placements += commit_.committed;
   step_.conflicts += conflicts;

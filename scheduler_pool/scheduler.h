@@ -149,6 +149,13 @@ class Scheduler {
   // Tells the ledger whether the app has pending asks (its user is active
   // in its queue while one of its apps has).
   void SyncUserActivity(AppState* app);
+  // Tells the ledger what the app asks for, in a queue ordered pool-wide
+  // (QueueSpec::pool_wide_order); nothing with can_place false.
+  void ReportDemand(const AppState& app, bool can_place);
+  // Whether the app's demand still holds back the apps its queue serves
+  // after it: yes unless its asks have found no node in the view for a
+  // whole sync round (its view may be stale until then).
+  bool MayHoldItsPlace(const AppState& app, TimePoint now) const;
   // Places up to `count` tasks of `ask` on nodes of its partition, the
   // app's blacklist hidden.
   int64_t PlaceInPartition(const AppState& app, const Ask& ask, int64_t count,

@@ -135,14 +135,18 @@ Status SchedulerPool::AddApp(const AppSpec& spec) {
   }
   const std::string queue_name = queues_.Snapshot(spec.queue).spec.name;
   const int s = pinning_.SchedulerFor(spec.id, queue_name);
+  AppSpec added = spec;
   {
     MutexLock lock(&apps_mu_);
-    if (!apps_.emplace(spec.id, AppEntry{s, spec.queue, spec.user, {}}).second) {
+    added.order = next_app_order_;
+    if (!apps_.emplace(spec.id, AppEntry{s, spec.queue, spec.user, {}, spec.priority, added.order})
+             .second) {
       return Status::AlreadyExists("application " + std::to_string(spec.id.value()) +
                                    " already added");
     }
+    ++next_app_order_;
   }
-  schedulers_[static_cast<size_t>(s)]->AddApp(spec);
+  schedulers_[static_cast<size_t>(s)]->AddApp(added);
   return Status::OK();
 }
 
@@ -180,6 +184,7 @@ Status SchedulerPool::UpdateApp(const AppSpec& spec) {
     }
     s = it->second.scheduler;
     it->second.queue = spec.queue;
+    it->second.priority = spec.priority;
   }
   schedulers_[static_cast<size_t>(s)]->UpdateApp(spec);
   return Status::OK();
@@ -210,6 +215,22 @@ Status SchedulerPool::SetAsks(AppId app, std::vector<Ask> asks) {
     }
     s = it->second.scheduler;
     CountLabelledAsks(&it->second, asks);
+    if (queues_.OrdersPoolWide(it->second.queue)) {
+      // The app takes its place in its queue's order now, not at its
+      // scheduler's next step: another scheduler may step first. Its
+      // scheduler's reports replace this one.
+      AppDemand demand;
+      demand.app = app;
+      demand.user = it->second.user;
+      demand.priority = it->second.priority;
+      demand.order = it->second.order;
+      for (const Ask& a : asks) {
+        if (a.label != kDefaultLabel || a.count <= 0) continue;
+        if (demand.pending == 0) demand.unit = a.capability;
+        demand.pending += a.count;
+      }
+      queues_.AddAppDemandIfAbsent(it->second.queue, demand);
+    }
   }
   schedulers_[static_cast<size_t>(s)]->SetAsks(app, std::move(asks));
   return Status::OK();

@@ -212,12 +212,16 @@ class SchedulerPool {
     // Its ask keys outside the default partition with a total above zero:
     // each counts as waiting for its label (NodeLabelTable::AddWaiting).
     std::vector<std::pair<AskKey, LabelId>> labelled_asks;
+    int32_t priority = 0;  // as added or updated
+    uint64_t order = 0;    // AppSpec::order
   };
 
   // Lock order: apps_mu_ before the cell state's, the ledger's and the
   // schedulers' mutexes (only RecoverPlacement holds it across them).
   mutable Mutex apps_mu_;
   std::unordered_map<AppId, AppEntry> apps_ GUARDED_BY(apps_mu_);
+  // AppSpec::order of the next app added.
+  uint64_t next_app_order_ GUARDED_BY(apps_mu_) = 0;
   // Keeps the app's labelled ask keys and the labels' waiting counts as
   // SetAsks changes them.
   void CountLabelledAsks(AppEntry* entry, const std::vector<Ask>& asks) REQUIRES(apps_mu_);

@@ -616,6 +616,9 @@ std::vector<pool::QueueSpec> QueueTree::ToQueueSpecs(
     spec.weight = std::max(q.absolute_capacity, kMinWeight);
     spec.ordering = q.ordering;
     spec.fair_size_based_weight = q.fair_size_based_weight;
+    // LeafQueue walks its applications in its order whichever scheduler of
+    // the pool holds them.
+    spec.pool_wide_order = true;
     pool::UserLimitSpec& limits = spec.user_limits;
     limits.enabled = true;
     limits.minimum_user_limit_percent = q.minimum_user_limit_percent;

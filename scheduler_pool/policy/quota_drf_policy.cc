@@ -26,10 +26,26 @@ constexpr int64_t kUnbounded = std::numeric_limits<int64_t>::max();
 
 }  // namespace
 
+QueueRank RankOf(QueueId id, const QueueSpec& spec, const Resource& usage,
+                 const Resource& capacity) {
+  QueueRank r;
+  r.id = id;
+  const double min_ratio = MinRatio(usage, spec.min);
+  r.below_min = min_ratio < 1.0;
+  r.key = r.below_min ? min_ratio : usage.DominantShare(capacity) / spec.weight;
+  return r;
+}
+
+bool ServedBefore(const QueueRank& a, const QueueRank& b) {
+  if (a.below_min != b.below_min) return a.below_min;
+  if (a.key != b.key) return a.key < b.key;
+  return a.id < b.id;
+}
+
 void QuotaDrfPolicy::Rekey(QueueEntry& q) const {
-  const double min_ratio = MinRatio(q.snap.usage, q.snap.spec.min);
-  q.below_min = min_ratio < 1.0;
-  q.key = q.below_min ? min_ratio : q.snap.usage.DominantShare(capacity_) / q.snap.spec.weight;
+  const QueueRank r = RankOf(q.id, q.snap.spec, q.snap.usage, capacity_);
+  q.below_min = r.below_min;
+  q.key = r.key;
 }
 
 void QuotaDrfPolicy::Begin(const PolicyInput& input) {
@@ -207,9 +223,7 @@ bool QuotaDrfPolicy::Next(PolicyPick* pick) {
         continue;
       }
       const QueueEntry& b = queues_[static_cast<size_t>(best)];
-      // Below-min queues first; then by key; ties by queue id.
-      if (q.below_min != b.below_min ? q.below_min
-                                     : (q.key != b.key ? q.key < b.key : q.id < b.id)) {
+      if (ServedBefore(QueueRank{q.below_min, q.key, q.id}, QueueRank{b.below_min, b.key, b.id})) {
         best = static_cast<int>(j);
       }
     }
@@ -252,6 +266,11 @@ void QuotaDrfPolicy::Report(const PolicyPick& pick, int64_t placed, PickBlock bl
       break;
     case PickBlock::kQuota:
       q.active = false;
+      break;
+    case PickBlock::kOrder:
+      // The ledger hands the rest of the room to apps the queue serves
+      // first: this one waits for the next step.
+      a.done = true;
       break;
     case PickBlock::kUserLimit:
       // Every app of the user waits for the next step; the queue's other

@@ -39,6 +39,21 @@
 
 namespace spindle::pool {
 
+// Where a queue stands in the order between queues: below its min first,
+// least satisfied first (usage / min, by the dimension closest to its min);
+// then the lowest dominant share of `capacity` / weight; ties by queue id.
+// QuotaDrfPolicy serves queues in this order, and QueueLedger shares the
+// cell out in it across schedulers (pool_wide_order).
+struct QueueRank {
+  bool below_min = false;
+  double key = 0;  // within its class; lower first
+  QueueId id;
+};
+QueueRank RankOf(QueueId id, const QueueSpec& spec, const Resource& usage,
+                 const Resource& capacity);
+// True when `a` is served before `b`.
+bool ServedBefore(const QueueRank& a, const QueueRank& b);
+
 class QuotaDrfPolicy final : public SchedulingPolicy {
  public:
   const char* name() const override { return "quota-drf"; }

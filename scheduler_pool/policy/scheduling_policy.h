@@ -54,6 +54,7 @@ enum class PickBlock : uint8_t {
   kNoFit,      // no node in the view takes another task of this ask
   kQuota,      // the queue is at its maximum
   kUserLimit,  // the app's user is at its limit in the queue
+  kOrder,      // the queue serves other apps (other schedulers' too) first
 };
 
 class SchedulingPolicy {

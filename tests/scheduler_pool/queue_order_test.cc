@@ -1,0 +1,179 @@
+// A queue's application order across the pool's schedulers
+// (QueueSpec::pool_wide_order): the ledger's reservations hand the room to
+// the applications the queue serves first, whichever scheduler asks first,
+// and what one scheduler reserved stops another's claim.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "scheduler_pool/queue_ledger.h"
+#include "scheduler_pool/scheduler_pool.h"
+#include "tests/scheduler_pool/test_util.h"
+
+namespace spindle::pool {
+namespace {
+
+using std::chrono::milliseconds;
+using testing::kSlot;
+using testing::SlotAsk;
+
+// One queue of `slots`, all of the cell, ordered pool-wide; users limited
+// by `mulp` under 3.3's rules when mulp < 100.
+QueueSpec OrderedQueue(int64_t slots, int32_t mulp, QueueOrdering ordering) {
+  QueueSpec q;
+  q.name = "default";
+  q.min = kSlot * slots;
+  q.max = kSlot * slots;
+  q.ordering = ordering;
+  q.pool_wide_order = true;
+  q.user_limits.enabled = true;
+  q.user_limits.minimum_user_limit_percent = mulp;
+  q.user_limits.user_limit_factor = 1;
+  q.user_limits.capacity = kSlot * slots;
+  q.user_limits.cluster = kSlot * slots;
+  q.user_limits.minimum_allocation = kSlot;
+  q.user_limits.rules = UserLimitRules::kHadoop3_3;
+  return q;
+}
+
+AppDemand Demand(uint64_t app, uint32_t user, int64_t pending) {
+  AppDemand d;
+  d.app = AppId(app);
+  d.user = UserId(user);
+  d.order = app;  // submitted in id order
+  d.unit = kSlot;
+  d.pending = pending;
+  return d;
+}
+
+class QueueOrderLedgerTest : public ::testing::Test {
+ protected:
+  QueueId Setup(int64_t slots, int32_t mulp, QueueOrdering ordering, int users) {
+    auto ids = ledger_.SetQueues({OrderedQueue(slots, mulp, ordering)});
+    EXPECT_TRUE(ids.ok());
+    ledger_.SetCellCapacity(kSlot * slots);
+    for (int u = 0; u < users; ++u) ledger_.SetAppActive(ids->front(), UserId(u + 1), true);
+    return ids->front();
+  }
+  QueueLedger ledger_;
+};
+
+// TestLeafQueue#testUserLimits' rule with three users (the fidelity
+// scenario user-limit-3-users): 12 slots, MULP 33 -> limit 4 slots, a user
+// not above it gets one more. Apps in id order take 5, 5 and the 2 left,
+// even when the last app's scheduler asks first.
+TEST_F(QueueOrderLedgerTest, FifoLeavesTheAppsAheadWhatTheirLimitsAllow) {
+  const QueueId q = Setup(12, 33, QueueOrdering::kFifo, 3);
+  for (uint64_t a = 1; a <= 3; ++a) {
+    ledger_.SetAppDemand(q, Demand(a, static_cast<uint32_t>(a), 12));
+  }
+  const Reservation carol = ledger_.Reserve(q, UserId(3), kSlot, 12, kDefaultLabel, AppId(3));
+  EXPECT_EQ(carol.granted, 2);
+  EXPECT_EQ(carol.block, ReserveBlock::kOrder);
+  const Reservation bob = ledger_.Reserve(q, UserId(2), kSlot, 12, kDefaultLabel, AppId(2));
+  EXPECT_EQ(bob.granted, 5);
+  const Reservation alice = ledger_.Reserve(q, UserId(1), kSlot, 12, kDefaultLabel, AppId(1));
+  EXPECT_EQ(alice.granted, 5);
+  EXPECT_EQ(alice.block, ReserveBlock::kQueueMax);
+  EXPECT_EQ(ledger_.Usage(q), kSlot * 12);
+}
+
+// An app that is not ordered (no valid id) or a queue without the flag
+// keeps the old behaviour: the limit alone.
+TEST_F(QueueOrderLedgerTest, WithoutAnAppIdOnlyTheLimitHolds) {
+  const QueueId q = Setup(12, 33, QueueOrdering::kFifo, 3);
+  for (uint64_t a = 1; a <= 3; ++a) {
+    ledger_.SetAppDemand(q, Demand(a, static_cast<uint32_t>(a), 12));
+  }
+  EXPECT_EQ(ledger_.Reserve(q, UserId(3), kSlot, 12).granted, 5);
+}
+
+// A reservation held by one scheduler counts: the app behind it gets only
+// the rest; what is given back (a refused claim) is offered in order again.
+TEST_F(QueueOrderLedgerTest, WhatOneSchedulerReservedStopsAnotherUntilGivenBack) {
+  const QueueId q = Setup(8, 100, QueueOrdering::kFifo, 1);
+  ledger_.SetAppDemand(q, Demand(1, 1, 16));
+  ledger_.SetAppDemand(q, Demand(2, 1, 16));
+  // TestLeafQueue#testFifoAssignment: the first app is offered everything.
+  EXPECT_EQ(ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(2)).granted, 0);
+  const Reservation first = ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(1));
+  EXPECT_EQ(first.granted, 8);
+  EXPECT_EQ(ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(2)).block,
+            ReserveBlock::kQueueMax);
+  // Three of the first app's claims are refused at commit and given back;
+  // its scheduler reports that it found no node for them.
+  ledger_.Release(q, kSlot * 3, UserId(1));
+  AppDemand stalled = Demand(1, 1, 0);
+  ledger_.SetAppDemand(q, stalled);
+  EXPECT_EQ(ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(2)).granted, 3);
+}
+
+// TestLeafQueue#testFairAssignment: two apps of one user, 8 slots, fair
+// ordering: each gets half, whichever reserves first.
+TEST_F(QueueOrderLedgerTest, FairSharesTheRoomWhoeverAsksFirst) {
+  const QueueId q = Setup(8, 100, QueueOrdering::kFair, 1);
+  ledger_.SetAppDemand(q, Demand(1, 1, 16));
+  ledger_.SetAppDemand(q, Demand(2, 1, 16));
+  EXPECT_EQ(ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(2)).granted, 4);
+  EXPECT_EQ(ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(1)).granted, 4);
+}
+
+// Other queues' usage takes from the cell: the order shares out what is
+// left of it, not the queue's maximum.
+TEST_F(QueueOrderLedgerTest, TheRoomIsTheCellsLessTheOtherQueues) {
+  QueueSpec other;
+  other.name = "other";
+  auto ids = ledger_.SetQueues({OrderedQueue(8, 100, QueueOrdering::kFifo), other});
+  ASSERT_TRUE(ids.ok());
+  const QueueId q = (*ids)[0];
+  ledger_.SetCellCapacity(kSlot * 8);
+  ledger_.ForceCharge((*ids)[1], kSlot * 5);
+  ledger_.SetAppDemand(q, Demand(1, 1, 2));
+  ledger_.SetAppDemand(q, Demand(2, 1, 16));
+  // Three slots left: two for the first app, one for the second.
+  EXPECT_EQ(ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(2)).granted, 1);
+}
+
+// The whole pool: three users' apps on three schedulers, stepped in every
+// order; the end state is the queue's order's, 5/5/2 slots, every time.
+TEST(QueueOrderPoolTest, TheEndStateDoesNotDependOnWhichSchedulerStepsFirst) {
+  std::vector<int> order = {0, 1, 2};
+  do {
+    testing::ManualPool mp(testing::SmallOptions(SyncMode::kParSync, 3, 3));
+    SchedulerPool& pool = *mp.pool;
+    const QueueId q = mp.Queue(OrderedQueue(12, 33, QueueOrdering::kFifo));
+    std::vector<AppId> apps;
+    std::set<int> used_schedulers;
+    for (uint64_t id = 1; apps.size() < 3; ++id) {
+      if (used_schedulers.insert(pool.SchedulerFor(AppId(id), "default")).second) {
+        apps.push_back(AppId(id));
+      }
+    }
+    for (size_t a = 0; a < apps.size(); ++a) {
+      const UserId user = pool.InternUser("user" + std::to_string(a));
+      ASSERT_TRUE(pool.AddApp(AppSpec(apps[a], q, 0, user)).ok());
+      ASSERT_TRUE(pool.SetAsks(apps[a], {SlotAsk(12)}).ok());
+    }
+    // Every scheduler reads its asks before there is room: the three users
+    // are active together (a user alone in the queue may take it all).
+    mp.Step();
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(pool.AddNode(testing::Node(4)).ok());
+    for (int step = 0; step < 40; ++step) {
+      mp.clock.Advance(milliseconds(50));
+      for (int s : order) pool.RunOnce(s, mp.clock.Now());
+    }
+    std::vector<size_t> got;
+    for (AppId app : apps) got.push_back(mp.Take(app).size());
+
+    EXPECT_EQ(got, (std::vector<size_t>{5, 5, 2}))
+        << "schedulers stepped " << order[0] << order[1] << order[2];
+    EXPECT_TRUE(pool.cell().CheckInvariants().ok());
+  } while (std::next_permutation(order.begin(), order.end()));
+}
+
+}  // namespace
+}  // namespace spindle::pool

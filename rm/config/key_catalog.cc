@@ -36,7 +36,9 @@ constexpr char kCapacityScheduler[] =
     "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler";
 constexpr char kFileSystemStore[] =
     "org.apache.hadoop.yarn.server.resourcemanager.recovery.FileSystemRMStateStore";
-constexpr char kNoKerberos[] = "used only with Kerberos, which Spindle does not implement";
+constexpr char kNoKerberos[] =
+    "used only with Kerberos on HTTP (SPNEGO, delegation-token auth), which Spindle does not "
+    "implement yet";
 constexpr char kNoHa[] = "Spindle's HA (see yarn.resourcemanager.ha.enabled) does not read it";
 constexpr char kNoZooKeeper[] =
     "Spindle's ZooKeeper clients (the state store, the embedded elector) do not read it";
@@ -198,11 +200,13 @@ const KeySpec kCatalog[] = {
      All("86400000"), "how long an RM delegation token lives without a renewal"},
     {"yarn.resourcemanager.delegation.token.max-lifetime", kHonoured, kRm, kInt, "604800000",
      All("604800000"), "the longest an RM delegation token may be renewed to"},
-    {"hadoop.security.authentication", kHonoured, kNone, kText, "simple", All("simple"),
-     "SIMPLE authentication (and TOKEN for AMs), as a non-secure Hadoop cluster", "simple",
-     kBlocker, false,
-     "Kerberos is not implemented: clients, AMs and NodeManagers configured for Kerberos cannot "
-     "authenticate to Spindle (it offers SIMPLE and TOKEN only)"},
+    {"hadoop.security.authentication", kHonoured, kRm | kNm, kText, "simple", All("simple"),
+     "simple: SIMPLE and TOKEN, as a non-secure Hadoop cluster; kerberos: spindle rm and spindle "
+     "nm log in from their keytabs (or refuse to start) and the RM's client, resource-tracker and "
+     "admin ports take KERBEROS (SASL GSSAPI) and TOKEN, never SIMPLE",
+     "simple|kerberos", kBlocker, true,
+     "spindle rm refuses to start: Hadoop's other methods (token, certificate, kerberos_ssl, "
+     "proxy) are not supported, and an unknown value is Hadoop's 'Invalid attribute value'"},
     {"hadoop.rpc.protection", kHonoured, kNone, kText, "authentication", All("authentication"),
      "SASL quality of protection: authentication only", "authentication", kBlocker, false,
      "SASL integrity and privacy (auth-int, auth-conf) are not implemented: clients that require "
@@ -228,14 +232,31 @@ const KeySpec kCatalog[] = {
      kWarning, false,
      "Spindle resolves groups from the operating system only: queue and admin ACLs that name "
      "groups of this mapping (LDAP, netgroups, a composite) do not match"},
-    {"hadoop.security.auth_to_local", kIgnored, kNone, kText, nullptr, All(""), kNoKerberos,
-     nullptr, kNote},
+    {"hadoop.security.auth_to_local", kHonoured, kRm | kNm, kText, "", All(""),
+     "with Kerberos, principals become short user names as Hadoop's KerberosName maps them "
+     "(DEFAULT, RULE:[n:fmt](re)s/x/y/g, /L); a principal no rule maps is refused"},
+    {"hadoop.security.auth_to_local.mechanism",
+     kHonoured,
+     kRm | kNm,
+     kText,
+     "hadoop",
+     {nullptr, nullptr, "hadoop"},
+     "hadoop: a principal no rule maps is refused; mit: it is kept whole, as MIT's krb5 does "
+     "(the key is Hadoop 2.8's; Spindle reads it on every line)",
+     "hadoop|mit",
+     kBlocker,
+     true,
+     "an unknown mechanism is refused at start, as Hadoop does"},
     {"hadoop.security.token.service.use_ip", kIgnored, kNone, kBool, nullptr, All("true"),
      "Spindle does not read it: token services carry the address as configured", nullptr, kNote},
-    {"yarn.resourcemanager.principal", kIgnored, kNone, kText, nullptr, All(""), kNoKerberos,
-     nullptr, kNote},
-    {"yarn.resourcemanager.keytab", kIgnored, kNone, kText, nullptr, All("/etc/krb5.keytab"),
-     kNoKerberos, nullptr, kNote},
+    {"yarn.resourcemanager.principal", kHonoured, kRm, kText, "", All(""),
+     "with Kerberos, the RM's principal (_HOST: the host of yarn.resourcemanager.address)"},
+    {"yarn.resourcemanager.keytab", kHonoured, kRm, kText, "/etc/krb5.keytab",
+     All("/etc/krb5.keytab"), "with Kerberos, the keytab spindle rm logs in from"},
+    {"yarn.nodemanager.principal", kHonoured, kNm, kText, "", All(""),
+     "with Kerberos, the node's principal (_HOST: this machine's canonical name)"},
+    {"yarn.nodemanager.keytab", kHonoured, kNm, kText, "/etc/krb5.keytab", All("/etc/krb5.keytab"),
+     "with Kerberos, the keytab spindle nm logs in from"},
     {"yarn.resourcemanager.webapp.spnego-principal",
      kIgnored,
      kNone,
@@ -320,13 +341,28 @@ const KeySpec kCatalog[] = {
      "directory of the FileSystemRMStateStore store (Hadoop's layout and .crc files): a local "
      "path or file:// URI; a path without a scheme is on fs.defaultFS. Spindle has no HDFS (or "
      "other remote file system) client: with that store, another scheme refuses the start"},
-    {"yarn.resourcemanager.fs.state-store.num-retries", kHonoured, kRm, kInt, "0",
-     {nullptr, "0", "0"}, "retries of a FileSystem store operation failing with an I/O error"},
-    {"yarn.resourcemanager.fs.state-store.retry-interval-ms", kHonoured, kRm, kInt, "1000",
-     {nullptr, "1000", "1000"}, "pause between those retries"},
-    {"yarn.resourcemanager.fs.state-store.retry-policy-spec", kIgnored, kNone, kText, nullptr,
+    {"yarn.resourcemanager.fs.state-store.num-retries",
+     kHonoured,
+     kRm,
+     kInt,
+     "0",
+     {nullptr, "0", "0"},
+     "retries of a FileSystem store operation failing with an I/O error"},
+    {"yarn.resourcemanager.fs.state-store.retry-interval-ms",
+     kHonoured,
+     kRm,
+     kInt,
+     "1000",
+     {nullptr, "1000", "1000"},
+     "pause between those retries"},
+    {"yarn.resourcemanager.fs.state-store.retry-policy-spec",
+     kIgnored,
+     kNone,
+     kText,
+     nullptr,
      {"2000, 500", "2000, 500", nullptr},
-     "the HDFS client's retry policy for the FileSystem store; Spindle's store is local", nullptr,
+     "the HDFS client's retry policy for the FileSystem store; Spindle's store is local",
+     nullptr,
      kNote},
     {"fs.defaultFS", kHonoured, kRm, kText, "file:///", All("file:///"),
      "the file system of a FileSystemRMStateStore URI without a scheme (only file:/// is "

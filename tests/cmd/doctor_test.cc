@@ -320,10 +320,13 @@ TEST(DoctorTest, ValuesAreShownAsSpindleReadsThem) {
   EXPECT_EQ(Find(report, "hadoop.tmp.dir")->file, "core-site.xml");
 }
 
-TEST(DoctorTest, KerberosIsABlocker) {
+TEST(DoctorTest, KerberosIsHonouredAndOtherMethodsAreBlockers) {
   ConfDir dir;
   dir.Write("yarn-site.xml", Xml(Hadoop33Defaults()));
   dir.Write("core-site.xml", Xml({{"hadoop.security.authentication", "kerberos"}}));
+  const DoctorReport kerberos = ExamineConfiguration({dir.path(), false, ""});
+  EXPECT_TRUE(AtLeast(kerberos, DoctorSeverity::kBlocker).empty());
+  dir.Write("core-site.xml", Xml({{"hadoop.security.authentication", "kerberos_ssl"}}));
   const DoctorReport report = ExamineConfiguration({dir.path(), false, ""});
   EXPECT_EQ(report.ExitCode(), 2);
   ExpectFindings(

@@ -106,7 +106,8 @@ TEST(KeyCatalogTest, ValuesSpindleHonours) {
   ASSERT_NE(auth, nullptr);
   EXPECT_TRUE(ValueMatches(*auth, "simple"));
   EXPECT_TRUE(ValueMatches(*auth, "SIMPLE"));
-  EXPECT_FALSE(ValueMatches(*auth, "kerberos"));
+  EXPECT_TRUE(ValueMatches(*auth, "kerberos"));
+  EXPECT_FALSE(ValueMatches(*auth, "token"));
   EXPECT_EQ(auth->impact, Impact::kBlocker);
 
   const KeySpec* store = FindKeySpec("yarn.resourcemanager.store.class");

@@ -46,15 +46,12 @@ std::map<std::string, std::string> ReadPorts(const std::string& path) {
 class SecureCellTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::string missing = testing::MiniKdc::MissingComponent();
-    ASSERT_TRUE(missing.empty()) << missing << " (scripts/setup.sh installs it)";
     dir_ = fs::temp_directory_path() / ("spindle-secure-cell-" + std::to_string(getpid()));
     fs::remove_all(dir_);
     Result<std::unique_ptr<testing::MiniKdc>> kdc =
-        testing::MiniKdc::Start({(dir_ / "kdc").string()});
+        testing::MiniKdc::StartFresh((dir_ / "kdc").string());
     ASSERT_TRUE(kdc.ok()) << kdc.status().ToString();
     kdc_ = std::move(kdc).value();
-    kdc_->UseInThisProcess();
     for (const char* principal :
          {"rm/127.0.0.1", "nm/nm1.spindle.test", "nm/other.spindle.test", "alice", "stranger"}) {
       ASSERT_TRUE(kdc_->AddPrincipal(principal).ok()) << principal;

@@ -15,16 +15,12 @@ namespace {
 class KerberosCredentialsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::string missing = testing::MiniKdc::MissingComponent();
-    ASSERT_TRUE(missing.empty()) << missing << " (scripts/setup.sh installs it)";
     dir_ = std::filesystem::temp_directory_path() /
            ("spindle-krb-" + std::to_string(getpid()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    Result<std::unique_ptr<testing::MiniKdc>> kdc = testing::MiniKdc::Start({dir_.string()});
+    Result<std::unique_ptr<testing::MiniKdc>> kdc = testing::MiniKdc::StartFresh(dir_.string());
     ASSERT_TRUE(kdc.ok()) << kdc.status().ToString();
     kdc_ = std::move(kdc).value();
-    kdc_->UseInThisProcess();
     ASSERT_TRUE(kdc_->AddPrincipal("rm/rm1.spindle.test").ok());
     ASSERT_TRUE(kdc_->AddPrincipal("nm/nm1.spindle.test").ok());
     ASSERT_TRUE(kdc_->ExportKeytab({"rm/rm1.spindle.test"}, keytab("rm")).ok());

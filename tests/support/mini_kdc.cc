@@ -149,6 +149,18 @@ std::vector<std::string> MiniKdc::Environment() const {
   return {"KRB5_CONFIG=" + krb5_conf_, "KRB5_KDC_PROFILE=" + kdc_conf_};
 }
 
+Result<std::unique_ptr<MiniKdc>> MiniKdc::StartFresh(const std::string& work_dir) {
+  const std::string missing = MissingComponent();
+  if (!missing.empty()) {
+    return Status::NotSupported(missing + " (scripts/setup.sh installs it)");
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(work_dir, ignored);
+  Result<std::unique_ptr<MiniKdc>> kdc = Start({work_dir});
+  if (kdc.ok()) (*kdc)->UseInThisProcess();
+  return kdc;
+}
+
 void MiniKdc::UseInThisProcess() const {
   setenv("KRB5_CONFIG", krb5_conf_.c_str(), 1);
   setenv("KRB5_KDC_PROFILE", kdc_conf_.c_str(), 1);

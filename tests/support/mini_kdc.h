@@ -38,6 +38,10 @@ class MiniKdc {
   // was taken meanwhile). Unavailable with the tail of kdc.log if it does
   // not serve in time.
   static Result<std::unique_ptr<MiniKdc>> Start(const MiniKdcOptions& options);
+  // For a test: the realm in `work_dir`, emptied first, and the KDC made this
+  // process's (UseInThisProcess). NotSupported naming what is missing
+  // when the krb5 programs are not installed (scripts/setup.sh installs them).
+  static Result<std::unique_ptr<MiniKdc>> StartFresh(const std::string& work_dir);
 
   MiniKdc(const MiniKdc&) = delete;
   MiniKdc& operator=(const MiniKdc&) = delete;

@@ -24,17 +24,13 @@ constexpr char kAcp[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB"
 class KerberosLoopbackTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    const std::string missing = spindle::testing::MiniKdc::MissingComponent();
-    ASSERT_TRUE(missing.empty()) << missing << " (scripts/setup.sh installs it)";
     dir_ = std::filesystem::temp_directory_path() /
            ("spindle-krbrpc-" + std::to_string(getpid()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
     Result<std::unique_ptr<spindle::testing::MiniKdc>> kdc =
-        spindle::testing::MiniKdc::Start({dir_.string()});
+        spindle::testing::MiniKdc::StartFresh(dir_.string());
     ASSERT_TRUE(kdc.ok()) << kdc.status().ToString();
     kdc_ = std::move(kdc).value();
-    kdc_->UseInThisProcess();
     for (const char* principal : {"rm/127.0.0.1", "nm/nm1.spindle.test", "stranger"}) {
       ASSERT_TRUE(kdc_->AddPrincipal(principal).ok());
     }

@@ -224,6 +224,7 @@ int64_t QueueLedger::Entry::OrderedShare(AppId app, const Resource& unit, int64_
   // The users' usage as the loop hands containers out.
   std::vector<std::pair<UserId, Resource>> user_used;
   const auto used_of = [&](UserId user) -> Resource& {
+    mu.AssertHeld();  // this function's lock (lambdas are analysed apart)
     for (auto& [id, used] : user_used) {
       if (id == user) return used;
     }
@@ -576,13 +577,12 @@ Reservation QueueLedger::Reserve(QueueId queue, UserId user, const Resource& uni
 
 Reservation QueueLedger::Entry::ReserveLocked(UserId user, const Resource& unit, int64_t count,
                                               LabelId label) {
-  Entry* e = this;
   Reservation r;
   if (label != kDefaultLabel) {
     // AbstractCSQueue.canAssignToThisQueue in the partition: its usage
     // against the queue's maximum there; no user limit (see the header).
-    Resource& used = e->UsageIn(label);
-    const Resource max = e->spec.ShareIn(label).max;
+    Resource& used = UsageIn(label);
+    const Resource max = spec.ShareIn(label).max;
     Resource room;
     for (int i = 0; i < kMaxResourceTypes; ++i) room.Set(i, max.Get(i) - used.Get(i));
     r.granted = std::max<int64_t>(0, std::min(room.Multiples(unit), count));
@@ -592,17 +592,17 @@ Reservation QueueLedger::Entry::ReserveLocked(UserId user, const Resource& unit,
   }
   Resource headroom;
   for (int i = 0; i < kMaxResourceTypes; ++i) {
-    headroom.Set(i, e->spec.max.Get(i) - e->usage.Get(i));
+    headroom.Set(i, spec.max.Get(i) - usage.Get(i));
   }
   const int64_t fit = headroom.Multiples(unit);
-  if (!e->LimitsUsers(user)) {
+  if (!LimitsUsers(user)) {
     r.granted = std::min(fit, count);
     if (r.granted < count) r.block = ReserveBlock::kQueueMax;
     if (r.granted <= 0) {
       r.granted = 0;
       return r;
     }
-    e->usage += unit * r.granted;
+    usage += unit * r.granted;
     return r;
   }
   // The limit moves with the queue's usage (over capacity, 2.x adds the
@@ -612,15 +612,15 @@ Reservation QueueLedger::Entry::ReserveLocked(UserId user, const Resource& unit,
   // The limit never falls as the queue's usage grows, so every container
   // the current limit admits is admitted: under the memory calculator they
   // are granted together, then the limit is recomputed for the next.
-  const UserLimitSpec& limits = e->spec.user_limits;
+  const UserLimitSpec& limits = spec.user_limits;
   const bool by_memory = limits.calculator == LimitCalculator::kMemory && unit.memory_mb() > 0;
-  const UserEntry& u = e->UserOf(user);
+  const UserEntry& u = UserOf(user);
   while (r.granted < count) {
     if (r.granted >= fit) {
       r.block = ReserveBlock::kQueueMax;
       break;
     }
-    const Resource limit = e->LimitFor(unit, u.weight);
+    const Resource limit = LimitFor(unit, u.weight);
     if (!MayAssignToUser(limits, u.used, limit)) {
       r.block = ReserveBlock::kUserLimit;
       break;
@@ -630,8 +630,8 @@ Reservation QueueLedger::Entry::ReserveLocked(UserId user, const Resource& unit,
       k = (limit.memory_mb() - u.used.memory_mb()) / unit.memory_mb() + 1;
       k = std::min({k, count - r.granted, fit - r.granted});
     }
-    e->usage += unit * k;
-    e->ChargeUser(user, unit * k);
+    usage += unit * k;
+    ChargeUser(user, unit * k);
     r.granted += k;
   }
   return r;

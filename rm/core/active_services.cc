@@ -264,7 +264,11 @@ void ActiveServices::RefreshPoolQueues(bool force) {
   if (!s.ok()) LOG(ERROR) << "cannot apply the queue tree to the scheduler: " << s.ToString();
   // The leaves' AM limits follow the cluster and the tree (apps_ is built
   // after the first call; Build applies them then).
-  if (apps_ != nullptr) apps_->SetAmLimits(tree, AmLimitContextNow(capacity));
+  if (apps_ != nullptr) {
+    AmLimitContext am = AmLimitContextNow(capacity);
+    if (!by_label.empty()) am.default_partition = default_partition;
+    apps_->SetAmLimits(tree, am);
+  }
 }
 
 AmLimitContext ActiveServices::AmLimitContextNow(const pool::Resource& cluster) const {

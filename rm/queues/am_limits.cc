@@ -138,6 +138,20 @@ bool AmFits(const AmLimitContext& context, const pool::Resource& amount,
   return Compare(context.calculator, context.cluster, amount, limit) <= 0;
 }
 
+namespace {
+
+// What the limits are of: the default partition on 3.3 (when nodes carry
+// labels), else the cluster. Comparisons stay over the cluster, as Hadoop's
+// calculators are given lastClusterResource.
+const pool::Resource& LimitBase(const AmLimitContext& context) {
+  if (context.line == HadoopLine::k3_3 && context.default_partition.has_value()) {
+    return *context.default_partition;
+  }
+  return context.cluster;
+}
+
+}  // namespace
+
 LeafAmLimits ComputeLeafAmLimits(const AmLimitContext& context, const LeafAmInputs& leaf,
                                  int32_t active_users) {
   LeafAmLimits out;
@@ -163,7 +177,7 @@ LeafAmLimits ComputeLeafAmLimits(const AmLimitContext& context, const LeafAmInpu
       context.line == HadoopLine::k2_7
           ? MultiplyAndNormalizeDown(calc, context.cluster, F(leaf.absolute_capacity),
                                      context.min_allocation)
-          : Multiply(context.cluster, F(leaf.absolute_capacity));
+          : Multiply(LimitBase(context), F(leaf.absolute_capacity));
   const pool::Resource usable =
       CalculatorMax(calc, context.cluster, guaranteed, leaf.current_limit);
   out.queue_am_limit = MultiplyAndNormalizeUp(calc, usable, am, context.min_allocation);
@@ -188,7 +202,7 @@ pool::Resource UserAmLimitOf(const AmLimitContext& context, const LeafAmInputs& 
   const float effective = std::min(
       std::max(user_limit, 1.0f / static_cast<float>(std::max(active_users, 1))) * it->second,
       1.0f);
-  const pool::Resource guaranteed = Multiply(context.cluster, F(leaf.absolute_capacity));
+  const pool::Resource guaranteed = Multiply(LimitBase(context), F(leaf.absolute_capacity));
   const pool::Resource weighted = MultiplyAndNormalizeUp(
       calc, guaranteed, F(leaf.am_fraction) * effective * F(leaf.user_limit_factor),
       context.min_allocation);
@@ -219,11 +233,12 @@ std::map<std::string, LeafAmInputs> LeafAmInputsOf(
   for (size_t i = 0; i < queues.size(); ++i) {
     const CsQueue& q = queues[i];
     if (q.is_root()) {
-      limit[i] = context.cluster;
+      limit[i] = LimitBase(context);
     } else {
       const size_t parent = static_cast<size_t>(q.parent);
-      const pool::Resource maximum = RoundDown(
-          calc, Multiply(context.cluster, F(q.absolute_maximum_capacity)), context.min_allocation);
+      const pool::Resource maximum =
+          RoundDown(calc, Multiply(LimitBase(context), F(q.absolute_maximum_capacity)),
+                    context.min_allocation);
       pool::Resource child_limit = limit[parent] - used[parent] + used[i];
       child_limit = CalculatorMin(calc, context.cluster, child_limit, maximum);
       limit[i] = RoundDown(calc, child_limit, context.min_allocation);

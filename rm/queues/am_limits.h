@@ -22,8 +22,13 @@
 //       min(parent limit - parent used + queue used, queue maximum)).
 //  3.3  (calculateAndGetAMResourceLimitPerPartition,
 //       getUserAMResourceLimitPerPartition): as 2.7 for the default partition,
-//       with guaranteed = cluster x absCapacity (not normalised) and the user
-//       limit capped by the queue limit.
+//       with guaranteed = partition x absCapacity (not normalised) and the user
+//       limit capped by the queue limit. "partition" is the default
+//       partition's resources (the nodes without a label): the queue's
+//       effective capacity, its maximum and the root's limit are all of it
+//       (getEffectiveCapacity(""), getQueueMaxResource(""), the root's
+//       ResourceLimits of getResourceByLabel("")); 2.6/2.7 take the whole
+//       cluster whatever the labels.
 // The activation loop that applies these is rm/apps/am_activation.h.
 //
 // Thread-safety: pure functions over values.
@@ -32,6 +37,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "rm/config/hadoop_line.h"
@@ -49,6 +55,9 @@ struct AmLimitContext {
   pool::Resource min_allocation = pool::Resource::Of(1024, 1);
   // The cluster's resources (the usable nodes' totals).
   pool::Resource cluster;
+  // 3.3: the default partition's resources when some nodes carry a label
+  // (see above); unset, or another line: the cluster.
+  std::optional<pool::Resource> default_partition;
 };
 
 // One leaf's part of the computation, as of one moment.

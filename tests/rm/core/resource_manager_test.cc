@@ -664,11 +664,14 @@ TEST_F(LabelGuaranteesTest, QueuesConvergeToTheirGuaranteesInEachPartition) {
   };
   // Steady state within one container of the guarantees (the issue's
   // fidelity bar: a release and the refill race the next release), held
-  // for the last rounds; exactly at them at least once.
+  // for the last rounds; exactly at them at least once. Since the ledger
+  // plays the queues' order at reservation (scheduler_pool/queue_ledger.h)
+  // the exact state came after more than 30 rounds in ~15% of runs (within
+  // one container all along), so up to 100 rounds.
   const auto near = [](int64_t got, int64_t want) { return got >= want - 1 && got <= want + 1; };
   int settled = 0;
   bool exact = false;
-  for (int round = 0; round < 30 && (settled < 5 || !exact); ++round) {
+  for (int round = 0; round < 100 && (settled < 5 || !exact); ++round) {
     ASSERT_TRUE(WaitFor(full)) << "round " << round;
     // Guarantees: default a 6 GB (its AM and 5), b 2 GB (its AM and 1);
     // x a 2 GB, b 6 GB.
@@ -677,6 +680,9 @@ TEST_F(LabelGuaranteesTest, QueuesConvergeToTheirGuaranteesInEachPartition) {
     const bool close = near(On(a, "host1"), 5) && near(On(b, "host1"), 1) &&
                        near(On(a, "host2"), 2) && near(On(b, "host2"), 6);
     settled = close ? settled + 1 : 0;
+    // Stop on a full, settled state: the ledger is read in it below (one
+    // more release would race its refill again).
+    if (settled >= 5 && exact) break;
     ReleaseOneOnEach(&a);
     ReleaseOneOnEach(&b);
   }
@@ -684,7 +690,6 @@ TEST_F(LabelGuaranteesTest, QueuesConvergeToTheirGuaranteesInEachPartition) {
   EXPECT_GE(settled, 5) << "default: a " << On(a, "host1") << ", b " << On(b, "host1") << "; x: a "
                         << On(a, "host2") << ", b " << On(b, "host2");
   // The ledger's view per partition (what getQueueInfo reads).
-  ASSERT_TRUE(WaitFor(full));
   const QueueStatsSnapshot stats = rm_->QueueStatistics();
   const size_t a_index = static_cast<size_t>(stats.tree->Find("a") - stats.tree->queues().data());
   EXPECT_EQ(stats.stats[a_index].used_by_label.at("x").memory_mb(), On(a, "host2") * 1024);

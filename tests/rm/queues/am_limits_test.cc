@@ -136,6 +136,25 @@ TEST(AmLimitsLines, UserLimitCappedByQueueLimitOn33Only) {
             pool::Resource::Of(16 * kGb, 1));
 }
 
+// With labelled nodes, 3.3 computes the default partition's AM limits over
+// that partition's resources (calculateAndGetAMResourceLimitPerPartition:
+// getEffectiveCapacity(""), the root's limit getResourceByLabel("")); 2.7
+// over the whole cluster. testLimitsComputation's queue with 100 unlabelled
+// nodes of 16 GB beside 100 labelled ones: 3.3 gives that test's 160 GB and
+// 80 GB, 2.7 twice as much.
+TEST(AmLimitsLines, TheDefaultPartitionIsWhatThe33LimitsAreOf) {
+  const QueueTree tree = HadoopTestTree();
+  AmLimitContext context = Context(HadoopLine::k3_3, pool::Resource::Of(200 * 16 * kGb, 3200));
+  context.default_partition = pool::Resource::Of(100 * 16 * kGb, 1600);
+  auto limits = LimitsOfA(tree, context, 0);
+  EXPECT_EQ(limits.queue_am_limit, pool::Resource::Of(160 * kGb, 1));
+  EXPECT_EQ(limits.user_am_limit, pool::Resource::Of(80 * kGb, 1));
+  context.line = HadoopLine::k2_7;
+  limits = LimitsOfA(tree, context, 0);
+  EXPECT_EQ(limits.queue_am_limit, pool::Resource::Of(320 * kGb, 1));
+  EXPECT_EQ(limits.user_am_limit, pool::Resource::Of(160 * kGb, 1));
+}
+
 // 3.3 LeafQueue.getUserAMResourceLimitPerPartition weighs the user part:
 // a leaf of 50% of 160 GB (80 GB guaranteed), AM 10%, MULP 50, two active
 // users: 80 GB x 0.1 x max(0.5, 1/2) = 4 GB; weight 1.5 -> x 0.75 = 6 GB;

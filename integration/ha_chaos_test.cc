@@ -124,13 +124,7 @@ class HaChaosTest : public ::testing::Test {
     auto zk = testing::MiniZooKeeper::Start(zk_options);
     ASSERT_TRUE(zk.ok()) << zk.status().ToString();
     zk_ = std::move(*zk);
-    for (const char* id : kRmIds) {
-      for (const char* key : cell::kRmAddressKeys) ports_[id][key] = testing::PickFreePort();
-    }
-    cell::WriteSite(work_ + "/conf/yarn-site.xml", Site(""));
-    for (const char* id : kRmIds) {
-      cell::WriteSite(work_ + "/" + id + "-conf/yarn-site.xml", Site(id));
-    }
+    for (const char* id : kRmIds) PickPorts(id);
     ipc::RpcClientOptions options;
     options.connect_timeout = 1s;
     options.call_timeout = 3s;
@@ -209,15 +203,36 @@ class HaChaosTest : public ::testing::Test {
   }
   std::string CurrentLog(const std::string& id) { return Log(id, rms_[id].run); }
 
-  // Starts `spindle rm` as `id` and waits until it listens.
+  // Picks free ports for `id`'s addresses and writes every configuration
+  // (each names both RMs' addresses).
+  void PickPorts(const std::string& id) {
+    for (const char* key : cell::kRmAddressKeys) ports_[id][key] = testing::PickFreePort();
+    cell::WriteSite(work_ + "/conf/yarn-site.xml", Site(""));
+    for (const char* rm_id : kRmIds) {
+      cell::WriteSite(work_ + "/" + rm_id + "-conf/yarn-site.xml", Site(rm_id));
+    }
+  }
+
+  // Starts `spindle rm` as `id` and waits until it listens. The ports are
+  // picked before the RM binds them (HA names them in the configuration),
+  // so another process may take one meanwhile: then new ones are picked
+  // and the start tried again.
   void StartRm(const std::string& id) {
     Rm& rm = rms_[id];
-    ++rm.run;
-    const std::string ports = work_ + "/" + id + ".ports." + std::to_string(rm.run);
-    rm.process = cell::StartListeningRm(SPINDLE_BINARY, work_ + "/" + id + "-conf", ports,
-                                        Log(id, rm.run), 60s);
-    ASSERT_TRUE(rm.process.running()) << "spindle rm " << id << " did not start:\n"
-                                      << cell::Tail(Log(id, rm.run), 30);
+    for (int attempt = 1;; ++attempt) {
+      ++rm.run;
+      const std::string ports = work_ + "/" + id + ".ports." + std::to_string(rm.run);
+      rm.process = cell::StartListeningRm(SPINDLE_BINARY, work_ + "/" + id + "-conf", ports,
+                                          Log(id, rm.run), 60s);
+      if (rm.process.running()) return;
+      const bool port_taken =
+          cell::ReadAll(Log(id, rm.run)).find("Address already in use") != std::string::npos;
+      if (!port_taken || attempt == 3) break;
+      std::printf("[ ha       ] %s: a port was taken before it bound; picking new ones\n",
+                  id.c_str());
+      PickPorts(id);
+    }
+    FAIL() << "spindle rm " << id << " did not start:\n" << cell::Tail(Log(id, rm.run), 30);
   }
 
   ipc::ConnectionSpec Spec(const std::string& id, const char* key, const char* protocol) {

@@ -52,7 +52,7 @@ AppDemand Demand(uint64_t app, uint32_t user, int64_t pending) {
 
 class QueueOrderLedgerTest : public ::testing::Test {
  protected:
-  QueueId Setup(int64_t slots, int32_t mulp, QueueOrdering ordering, int users) {
+  QueueId MakeQueue(int64_t slots, int32_t mulp, QueueOrdering ordering, int users) {
     auto ids = ledger_.SetQueues({OrderedQueue(slots, mulp, ordering)});
     EXPECT_TRUE(ids.ok());
     ledger_.SetCellCapacity(kSlot * slots);
@@ -67,7 +67,7 @@ class QueueOrderLedgerTest : public ::testing::Test {
 // not above it gets one more. Apps in id order take 5, 5 and the 2 left,
 // even when the last app's scheduler asks first.
 TEST_F(QueueOrderLedgerTest, FifoLeavesTheAppsAheadWhatTheirLimitsAllow) {
-  const QueueId q = Setup(12, 33, QueueOrdering::kFifo, 3);
+  const QueueId q = MakeQueue(12, 33, QueueOrdering::kFifo, 3);
   for (uint64_t a = 1; a <= 3; ++a) {
     ledger_.SetAppDemand(q, Demand(a, static_cast<uint32_t>(a), 12));
   }
@@ -85,7 +85,7 @@ TEST_F(QueueOrderLedgerTest, FifoLeavesTheAppsAheadWhatTheirLimitsAllow) {
 // An app that is not ordered (no valid id) or a queue without the flag
 // keeps the old behaviour: the limit alone.
 TEST_F(QueueOrderLedgerTest, WithoutAnAppIdOnlyTheLimitHolds) {
-  const QueueId q = Setup(12, 33, QueueOrdering::kFifo, 3);
+  const QueueId q = MakeQueue(12, 33, QueueOrdering::kFifo, 3);
   for (uint64_t a = 1; a <= 3; ++a) {
     ledger_.SetAppDemand(q, Demand(a, static_cast<uint32_t>(a), 12));
   }
@@ -95,7 +95,7 @@ TEST_F(QueueOrderLedgerTest, WithoutAnAppIdOnlyTheLimitHolds) {
 // A reservation held by one scheduler counts: the app behind it gets only
 // the rest; what is given back (a refused claim) is offered in order again.
 TEST_F(QueueOrderLedgerTest, WhatOneSchedulerReservedStopsAnotherUntilGivenBack) {
-  const QueueId q = Setup(8, 100, QueueOrdering::kFifo, 1);
+  const QueueId q = MakeQueue(8, 100, QueueOrdering::kFifo, 1);
   ledger_.SetAppDemand(q, Demand(1, 1, 16));
   ledger_.SetAppDemand(q, Demand(2, 1, 16));
   // TestLeafQueue#testFifoAssignment: the first app is offered everything.
@@ -115,7 +115,7 @@ TEST_F(QueueOrderLedgerTest, WhatOneSchedulerReservedStopsAnotherUntilGivenBack)
 // TestLeafQueue#testFairAssignment: two apps of one user, 8 slots, fair
 // ordering: each gets half, whichever reserves first.
 TEST_F(QueueOrderLedgerTest, FairSharesTheRoomWhoeverAsksFirst) {
-  const QueueId q = Setup(8, 100, QueueOrdering::kFair, 1);
+  const QueueId q = MakeQueue(8, 100, QueueOrdering::kFair, 1);
   ledger_.SetAppDemand(q, Demand(1, 1, 16));
   ledger_.SetAppDemand(q, Demand(2, 1, 16));
   EXPECT_EQ(ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(2)).granted, 4);

@@ -68,9 +68,10 @@ Result<std::unique_ptr<AuthenticationFilter>> AuthenticationFilter::Create(
     if (file.ok()) {
       secrets = std::move(file).value();
     } else if (file.status().code() == Status::Code::kIoError) {
-      // AuthenticationFilter.constructSecretProvider falls back to random.
-      LOG(WARNING) << file.status().message() << "; signing hadoop.auth cookies with a random "
-                   << "secret instead";
+      // AuthenticationFilter.constructSecretProvider falls back to random
+      // (core-default names a file few clusters create).
+      LOG(INFO) << file.status().message() << "; signing hadoop.auth cookies with a random "
+                << "secret instead";
     } else {
       return file.status();
     }
@@ -145,6 +146,12 @@ AuthenticationFilter::Outcome AuthenticationFilter::AuthenticateSimple(
 AuthenticationFilter::Outcome AuthenticationFilter::AuthenticateKerberos(
     const HttpRequest& request) const {
   Outcome outcome;
+  for (const std::string& endpoint : options_.endpoint_whitelist) {
+    if (request.path == endpoint) {
+      outcome.kind = Outcome::Kind::kAnonymous;
+      return outcome;
+    }
+  }
   Result<std::optional<std::string>> token = NegotiateToken(request);
   if (!token.ok()) {
     outcome.message = token.status().message();

@@ -12,7 +12,8 @@
 //    simple:   ?user.name=<u>; without one, anonymous (no user) when
 //              hadoop.http.authentication.simple.anonymous.allowed, else
 //              401 with "WWW-Authenticate: PseudoAuth";
-//    kerberos: without "Authorization: Negotiate ..." 401 with
+//    kerberos: a path of kerberos.endpoint.whitelist is anonymous;
+//              without "Authorization: Negotiate ..." 401 with
 //              "WWW-Authenticate: Negotiate"; with one, the token is
 //              accepted (SpnegoAcceptor, on the handler thread: the
 //              credential was acquired at start) and the client principal

@@ -1,6 +1,7 @@
 #include "web/auth/http_auth_options.h"
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 #include "security/server_principal.h"
@@ -8,15 +9,45 @@
 namespace spindle::web::auth {
 namespace {
 
-constexpr char kPrefix[] = "hadoop.http.authentication.";
+// Whole keys, so that rm/config's catalogue test finds each one read.
 constexpr char kInitializersKey[] = "hadoop.http.filter.initializers";
+constexpr char kTypeKey[] = "hadoop.http.authentication.type";
+constexpr char kAnonymousKey[] = "hadoop.http.authentication.simple.anonymous.allowed";
+constexpr char kPrincipalKey[] = "hadoop.http.authentication.kerberos.principal";
+constexpr char kKeytabKey[] = "hadoop.http.authentication.kerberos.keytab";
+constexpr char kNameRulesKey[] = "hadoop.http.authentication.kerberos.name.rules";
+constexpr char kNameRulesMechanismKey[] =
+    "hadoop.http.authentication.kerberos.name.rules.mechanism";
+constexpr char kWhitelistKey[] = "hadoop.http.authentication.kerberos.endpoint.whitelist";
+constexpr char kValidityKey[] = "hadoop.http.authentication.token.validity";
+constexpr char kMaxInactiveKey[] = "hadoop.http.authentication.token.max-inactive-interval";
+constexpr char kProviderKey[] = "hadoop.http.authentication.signer.secret.provider";
+constexpr char kSecretFileKey[] = "hadoop.http.authentication.signature.secret.file";
+constexpr char kCookieDomainKey[] = "hadoop.http.authentication.cookie.domain";
+constexpr char kCookiePathKey[] = "hadoop.http.authentication.cookie.path";
+constexpr char kCookiePersistentKey[] = "hadoop.http.authentication.cookie.persistent";
+constexpr char kRmFilterKey[] = "yarn.resourcemanager.webapp.delegation-token-auth-filter.enabled";
 
-std::string Key(const char* name) { return std::string(kPrefix) + name; }
+// core-default.xml's values (the same in 2.6, 2.7 and 3.3).
+constexpr char kDefaultPrincipal[] = "HTTP/_HOST@LOCALHOST";
+constexpr char kDefaultKeytab[] = "${user.home}/hadoop.keytab";
+constexpr char kDefaultSecretFile[] = "${user.home}/hadoop-http-auth-signature-secret";
 
-Result<int64_t> Seconds(const rm::Configuration& conf, const char* name, int64_t fallback) {
-  Result<int64_t> value = conf.GetInt(Key(name), fallback);
-  if (!value.ok()) return value.status().WithContext(Key(name));
+Result<int64_t> Seconds(const rm::Configuration& conf, const char* key, int64_t fallback) {
+  Result<int64_t> value = conf.GetInt(key, fallback);
+  if (!value.ok()) return value.status().WithContext(key);
   return value;
+}
+
+// The value as set (trimmed; "" when set empty), else core-default's.
+Result<std::string> WithDefault(const rm::Configuration& conf, const char* key,
+                                const char* fallback) {
+  if (!conf.IsSet(key)) return conf.Substitute(fallback);
+  std::optional<std::string> value = conf.Get(key);
+  if (!value.has_value()) return std::string();
+  const size_t begin = value->find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) return std::string();
+  return value->substr(begin, value->find_last_not_of(" \t\r\n") - begin + 1);
 }
 
 }  // namespace
@@ -47,13 +78,12 @@ Result<HttpAuthOptions> HttpAuthOptions::FromConfiguration(const rm::Configurati
           kRmAuthenticationFilterInitializer + " and " + kStaticUserWebFilter + ")");
     }
   }
-  std::string type = conf.GetTrimmed(Key("type")).value_or("simple");
+  std::string type = conf.GetTrimmed(kTypeKey).value_or("simple");
   const bool secure = method == security::AuthenticationMethod::kKerberos;
   const auto has = [&](const char* name) {
     return std::find(initializers.begin(), initializers.end(), name) != initializers.end();
   };
-  Result<bool> rm_filter_enabled =
-      conf.GetBool("yarn.resourcemanager.webapp.delegation-token-auth-filter.enabled", true);
+  Result<bool> rm_filter_enabled = conf.GetBool(kRmFilterKey, true);
   if (!rm_filter_enabled.ok()) return rm_filter_enabled.status();
   if (secure && *rm_filter_enabled && has(kAuthenticationFilterInitializer) && type == "kerberos") {
     std::vector<std::string> swapped;
@@ -102,46 +132,77 @@ Result<HttpAuthOptions> HttpAuthOptions::FromConfiguration(const rm::Configurati
   } else if (type == "kerberos") {
     options.type = AuthType::kKerberos;
   } else {
-    return Status::InvalidArgument(Key("type") + ": Spindle's web authenticates with simple or " +
-                                   "kerberos, not " + type);
+    return Status::InvalidArgument(std::string(kTypeKey) +
+                                   ": Spindle's web authenticates with simple or kerberos, not " +
+                                   type);
   }
-  Result<bool> anonymous = conf.GetBool(Key("simple.anonymous.allowed"), true);
+  Result<bool> anonymous = conf.GetBool(kAnonymousKey, true);
   if (!anonymous.ok()) return anonymous.status();
   options.anonymous_allowed = *anonymous;
-  ASSIGN_OR_RETURN(options.validity_seconds, Seconds(conf, "token.validity", 36000));
-  ASSIGN_OR_RETURN(options.max_inactive_seconds, Seconds(conf, "token.max-inactive-interval", -1));
+  ASSIGN_OR_RETURN(options.validity_seconds, Seconds(conf, kValidityKey, 36000));
+  ASSIGN_OR_RETURN(options.max_inactive_seconds, Seconds(conf, kMaxInactiveKey, -1));
   if (options.validity_seconds <= 0) {
-    return Status::InvalidArgument(Key("token.validity") + " must be positive");
+    return Status::InvalidArgument(std::string(kValidityKey) + " must be positive");
   }
-  const std::string provider = conf.GetTrimmed(Key("signer.secret.provider")).value_or("file");
+  const std::string provider = conf.GetTrimmed(kProviderKey).value_or("file");
   if (provider == "file") {
-    options.secret_file = conf.GetTrimmed(Key("signature.secret.file"));
+    ASSIGN_OR_RETURN(const std::string file, WithDefault(conf, kSecretFileKey, kDefaultSecretFile));
+    if (!file.empty()) options.secret_file = file;
   } else if (provider != "random") {
-    return Status::InvalidArgument(Key("signer.secret.provider") +
+    return Status::InvalidArgument(std::string(kProviderKey) +
                                    ": Spindle signs cookies with a file or random secret, not " +
                                    provider);
   }
-  options.cookie_domain = conf.GetTrimmed(Key("cookie.domain"));
-  if (std::optional<std::string> path = conf.GetTrimmed(Key("cookie.path"))) {
+  options.cookie_domain = conf.GetTrimmed(kCookieDomainKey);
+  if (std::optional<std::string> path = conf.GetTrimmed(kCookiePathKey)) {
     options.cookie_path = std::move(path);
   }
-  Result<bool> persistent = conf.GetBool(Key("cookie.persistent"), false);
+  Result<bool> persistent = conf.GetBool(kCookiePersistentKey, false);
   if (!persistent.ok()) return persistent.status();
   options.cookie_persistent = *persistent;
   if (options.type == AuthType::kKerberos) {
-    const std::string principal = conf.GetTrimmed(Key("kerberos.principal")).value_or("");
+    ASSIGN_OR_RETURN(const std::string principal,
+                     WithDefault(conf, kPrincipalKey, kDefaultPrincipal));
     if (principal.empty()) {
-      return Status::InvalidArgument(Key("kerberos.principal") +
+      return Status::InvalidArgument(std::string(kPrincipalKey) +
                                      ": Principal not defined in configuration");
     }
-    options.keytab = conf.GetTrimmed(Key("kerberos.keytab")).value_or("");
+    ASSIGN_OR_RETURN(options.keytab, WithDefault(conf, kKeytabKey, kDefaultKeytab));
     if (options.keytab.empty()) {
-      return Status::InvalidArgument(Key("kerberos.keytab") +
+      return Status::InvalidArgument(std::string(kKeytabKey) +
                                      ": Keytab not defined in configuration");
     }
     ASSIGN_OR_RETURN(options.principal, security::ServerPrincipal(principal, bind_host));
-    options.name_rules = conf.Get(Key("kerberos.name.rules"));
-    options.name_rules_mechanism = conf.GetTrimmed(Key("kerberos.name.rules.mechanism"));
+    options.name_rules = conf.Get(kNameRulesKey);
+    // KerberosAuthenticationHandler: "/name" entries, split at commas and
+    // new lines.
+    std::vector<std::string> endpoints;
+    std::string entry;
+    for (const char c : conf.Get(kWhitelistKey).value_or("") + ",") {
+      if (c != ',' && c != '\n') {
+        entry += c;
+        continue;
+      }
+      const size_t begin = entry.find_first_not_of(" \t\r");
+      if (begin != std::string::npos) {
+        endpoints.push_back(entry.substr(begin, entry.find_last_not_of(" \t\r") - begin + 1));
+      }
+      entry.clear();
+    }
+    for (const std::string& endpoint : endpoints) {
+      const bool valid = endpoint.size() > 1 && endpoint[0] == '/' &&
+                         std::all_of(endpoint.begin() + 1, endpoint.end(), [](unsigned char c) {
+                           return std::isalnum(c) != 0 || c == '_';
+                         });
+      if (!valid) {
+        return Status::InvalidArgument(std::string(kWhitelistKey) +
+                                       ": The element of the whitelist: " + endpoint +
+                                       " must start with '/' and must not contain special "
+                                       "characters afterwards");
+      }
+      options.endpoint_whitelist.push_back(endpoint);
+    }
+    options.name_rules_mechanism = conf.GetTrimmed(kNameRulesMechanismKey);
   }
   return options;
 }

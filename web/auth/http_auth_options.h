@@ -22,18 +22,21 @@
 // The authentication filter's properties are hadoop.http.authentication.*:
 //   type                         simple | kerberos (other handlers refused)
 //   simple.anonymous.allowed     core-default true
-//   kerberos.principal           _HOST: the web server's bind host (its
-//                                canonical name for 0.0.0.0); "*": every
-//                                HTTP/ key of the keytab
-//   kerberos.keytab              required with kerberos
+//   kerberos.principal           core-default HTTP/_HOST@LOCALHOST; _HOST:
+//                                the web server's bind host (its canonical
+//                                name for 0.0.0.0); "*": every HTTP/ key of
+//                                the keytab; set empty: refused
+//   kerberos.keytab              core-default ${user.home}/hadoop.keytab
 //   kerberos.name.rules          auth_to_local rules for HTTP only (default:
 //                                hadoop.security.auth_to_local's)
 //   kerberos.name.rules.mechanism
+//   kerberos.endpoint.whitelist  paths ("/jmx") served anonymously (3.3)
 //   token.validity               seconds, default 36000
 //   token.max-inactive-interval  seconds, default -1 (off)
-//   signer.secret.provider       file (default) | random; file without
-//                                signature.secret.file is random
-//   signature.secret.file
+//   signer.secret.provider       file (default) | random
+//   signature.secret.file        core-default ${user.home}/hadoop-http-auth-
+//                                signature-secret; unreadable: a random
+//                                secret, as Hadoop falls back
 //   cookie.domain, cookie.path   path default "/"
 //   cookie.persistent            default false
 //
@@ -44,6 +47,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/result.h"
 #include "rm/config/configuration.h"
@@ -86,6 +90,8 @@ struct HttpAuthOptions {
   std::string keytab;
   std::optional<std::string> name_rules;
   std::optional<std::string> name_rules_mechanism;
+  // Paths served without SPNEGO, as anonymous (kerberos.endpoint.whitelist).
+  std::vector<std::string> endpoint_whitelist;
 
   int64_t validity_seconds = 36000;
   int64_t max_inactive_seconds = -1;

@@ -63,7 +63,10 @@ TEST(HttpAuthOptionsTest, ASecureRmAuthenticatesOnlyWhenTold) {
   EXPECT_EQ(options->validity_seconds, 60);
   EXPECT_EQ(options->cookie_domain, "spindle.test");
   EXPECT_TRUE(options->static_user_last);
-  EXPECT_FALSE(options->secret_file.has_value());
+  // core-default's secret file (a random secret when it cannot be read).
+  ASSERT_TRUE(options->secret_file.has_value());
+  EXPECT_TRUE(options->secret_file->ends_with("/hadoop-http-auth-signature-secret"))
+      << *options->secret_file;
 
   // Without Kerberos logins the plain filter stays: its tokens say "kerberos".
   options = HttpAuthOptions::FromConfiguration(kerberos, AuthenticationMethod::kSimple,
@@ -71,6 +74,31 @@ TEST(HttpAuthOptionsTest, ASecureRmAuthenticatesOnlyWhenTold) {
   ASSERT_TRUE(options.ok()) << options.status().ToString();
   EXPECT_EQ(options->filter, AuthFilterKind::kHadoop);
   EXPECT_EQ(options->TokenType(), "kerberos");
+}
+
+TEST(HttpAuthOptionsTest, KerberosDefaultsAreCoreDefaults) {
+  Result<HttpAuthOptions> options = HttpAuthOptions::FromConfiguration(
+      Conf({{"hadoop.http.filter.initializers", kAuthenticationFilterInitializer},
+            {"hadoop.http.authentication.type", "kerberos"}}),
+      AuthenticationMethod::kKerberos, "web.spindle.test");
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  EXPECT_EQ(options->principal, "HTTP/web.spindle.test@LOCALHOST");
+  EXPECT_TRUE(options->keytab.ends_with("/hadoop.keytab")) << options->keytab;
+  EXPECT_EQ(options->keytab.find("${"), std::string::npos) << options->keytab;
+  EXPECT_TRUE(options->endpoint_whitelist.empty());
+  options = HttpAuthOptions::FromConfiguration(
+      Conf({{"hadoop.http.filter.initializers", kAuthenticationFilterInitializer},
+            {"hadoop.http.authentication.type", "kerberos"},
+            {"hadoop.http.authentication.kerberos.endpoint.whitelist", " /jmx ,\n/isActive,,"}}),
+      AuthenticationMethod::kKerberos, "web.spindle.test");
+  ASSERT_TRUE(options.ok()) << options.status().ToString();
+  EXPECT_EQ(options->endpoint_whitelist, (std::vector<std::string>{"/jmx", "/isActive"}));
+  options = HttpAuthOptions::FromConfiguration(
+      Conf({{"hadoop.http.filter.initializers", kAuthenticationFilterInitializer},
+            {"hadoop.http.authentication.type", "kerberos"},
+            {"hadoop.http.authentication.kerberos.endpoint.whitelist", "/ws/v1"}}),
+      AuthenticationMethod::kKerberos, "web.spindle.test");
+  EXPECT_EQ(options.status().code(), Status::Code::kInvalidArgument);
 }
 
 TEST(HttpAuthOptionsTest, TheStaticUserBeforeAuthenticationIsOverridden) {
@@ -99,12 +127,13 @@ TEST(HttpAuthOptionsTest, RefusesWhatItCannotHonour) {
   status = refused(
       {{"hadoop.http.filter.initializers", afi}, {"hadoop.http.authentication.type", "ldap"}});
   EXPECT_NE(status.message().find("not ldap"), std::string::npos) << status.ToString();
-  status = refused(
-      {{"hadoop.http.filter.initializers", afi}, {"hadoop.http.authentication.type", "kerberos"}});
+  status = refused({{"hadoop.http.filter.initializers", afi},
+                    {"hadoop.http.authentication.type", "kerberos"},
+                    {"hadoop.http.authentication.kerberos.principal", " "}});
   EXPECT_NE(status.message().find("Principal not defined"), std::string::npos) << status.ToString();
   status = refused({{"hadoop.http.filter.initializers", afi},
                     {"hadoop.http.authentication.type", "kerberos"},
-                    {"hadoop.http.authentication.kerberos.principal", "HTTP/h@R"}});
+                    {"hadoop.http.authentication.kerberos.keytab", ""}});
   EXPECT_NE(status.message().find("Keytab not defined"), std::string::npos) << status.ToString();
   status = refused({{"hadoop.http.filter.initializers", afi},
                     {"hadoop.http.authentication.signer.secret.provider", "zookeeper"}});

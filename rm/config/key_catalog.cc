@@ -461,9 +461,9 @@ const KeySpec kCatalog[] = {
      "${user.home}/hadoop.keytab", All("${user.home}/hadoop.keytab"),
      "with kerberos web authentication, the keytab of the SPNEGO principal (spindle rm refuses to "
      "start when it cannot serve the principal)"},
-    {"hadoop.http.authentication.kerberos.name.rules", kHonoured, kRm, kText, nullptr, kNoHadoopKey,
+    {"hadoop.http.authentication.kerberos.name.rules", kHonoured, kRm, kText, "", kNoHadoopKey,
      "auth_to_local rules for SPNEGO users only (default: hadoop.security.auth_to_local)"},
-    {"hadoop.http.authentication.kerberos.name.rules.mechanism", kHonoured, kRm, kText, nullptr,
+    {"hadoop.http.authentication.kerberos.name.rules.mechanism", kHonoured, kRm, kText, "hadoop",
      kNoHadoopKey, "hadoop or mit, for kerberos.name.rules"},
     {"hadoop.http.authentication.kerberos.endpoint.whitelist",
      kHonoured,

@@ -821,12 +821,9 @@ class UserLimitCellTest : public AmLimitCellTest {
     conf->Set("yarn.scheduler.capacity.root.default.minimum-user-limit-percent", "33");
     conf->Set("yarn.scheduler.capacity.root.default.user-limit-factor", "3");
     conf->Set("yarn.scheduler.capacity.root.default.maximum-am-resource-percent", "1.0");
-    // One scheduler: the rule itself, exactly. Under ParSync the three
-    // users' apps sit on different schedulers, which step in any order
-    // while the queue fills, and the end state differs from a third by more
-    // than a container in some runs (seen 13/17/17 GB against 16); that gap
-    // is pinned by `spindle replay fidelity`'s tests, not hidden here.
-    conf->Set("spindle.scheduler.mode", "monolithic");
+    // The default pool (ParSync): the three users' apps sit on different
+    // schedulers, and each user counts as active from the moment its asks
+    // reach the pool, whichever scheduler steps first.
   }
 
   // registerNodeManager for `id` with `memory_mb`; returns the answer.

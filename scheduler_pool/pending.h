@@ -46,8 +46,6 @@ struct AppState {
   std::vector<AskState> asks;
   // Sum of asks' outstanding.
   int64_t outstanding = 0;
-  // Counted as active (pending asks) for its user in its queue's ledger.
-  bool user_active = false;
   // Since when its asks found no node in the view (none_fit): after a sync
   // round of that, its demand no longer holds back the apps its queue
   // serves after it (Scheduler::ReportDemand).

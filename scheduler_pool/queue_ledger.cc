@@ -14,8 +14,10 @@ namespace spindle::pool {
 
 struct QueueLedger::UserEntry {
   Resource used;
-  // Applications of the user in the queue with pending asks.
-  int64_t active_apps = 0;
+  // Applications of the user in the queue with pending asks (2.x
+  // ActiveUsersManager's, 3.3 UsersManager's usersApplications: a set, so
+  // that telling it twice is harmless).
+  std::unordered_set<AppId> active_apps;
   // The spec's weight for the user (3.3 user-settings.<user>.weight).
   double weight = 1;
 };
@@ -59,7 +61,7 @@ struct QueueLedger::Entry {
   // decides before locking whether it needs the other queues' usage).
   std::atomic<bool> ordered{false};
   std::atomic<int> demanding{0};
-  // Users with active_apps > 0, and what they hold.
+  // Users with active apps, and what they hold.
   int64_t active_users GUARDED_BY(mu) = 0;
   Resource active_users_used GUARDED_BY(mu);
   // Their weights summed in float, as UsersManager.sumActiveUsersTimesWeights.
@@ -84,7 +86,7 @@ struct QueueLedger::Entry {
   void RecomputeActiveWeight() REQUIRES(mu) {
     float sum = 0;
     for (const auto& [id, u] : users) {
-      if (u.active_apps > 0) sum += static_cast<float>(u.weight);
+      if (!u.active_apps.empty()) sum += static_cast<float>(u.weight);
     }
     active_weight = sum;
   }
@@ -95,7 +97,7 @@ struct QueueLedger::Entry {
     UserEntry& u = UserOf(user);
     const Resource before = u.used;
     u.used = (u.used + delta).Max(Resource());
-    if (u.active_apps > 0) active_users_used += u.used - before;
+    if (!u.active_apps.empty()) active_users_used += u.used - before;
     if (spec.user_limits.enabled) {
       usage_ratio += UsageRatio(spec.user_limits, u.used) - UsageRatio(spec.user_limits, before);
     }
@@ -659,14 +661,18 @@ void QueueLedger::Release(QueueId queue, const Resource& amount, UserId user, La
   if (label == kDefaultLabel) e->ChargeUser(user, Resource() - amount);
 }
 
-void QueueLedger::SetAppActive(QueueId queue, UserId user, bool active) {
+void QueueLedger::SetAppActive(QueueId queue, UserId user, AppId app, bool active) {
   if (!user.valid()) return;
   Entry* e = entry(queue);
   MutexLock l(&e->mu);
   UserEntry& u = e->UserOf(user);
-  const bool was = u.active_apps > 0;
-  u.active_apps = std::max<int64_t>(0, u.active_apps + (active ? 1 : -1));
-  const bool is = u.active_apps > 0;
+  const bool was = !u.active_apps.empty();
+  if (active) {
+    u.active_apps.insert(app);
+  } else {
+    u.active_apps.erase(app);
+  }
+  const bool is = !u.active_apps.empty();
   if (was == is) return;
   e->active_users += is ? 1 : -1;
   e->RecomputeActiveWeight();
@@ -693,7 +699,7 @@ UserSnapshot QueueLedger::User(QueueId queue, UserId user, const Resource& requi
   double weight = e->spec.user_limits.WeightOf(user);
   if (it != e->users.end()) {
     s.used = it->second.used;
-    s.active = it->second.active_apps > 0;
+    s.active = !it->second.active_apps.empty();
     weight = it->second.weight;
   }
   if (e->spec.user_limits.enabled) s.limit = e->LimitFor(required, weight);

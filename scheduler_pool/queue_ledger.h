@@ -210,10 +210,15 @@ class QueueLedger {
   // may exceed its max, as the usage already exists.
   void Move(QueueId from, QueueId to, const Resource& amount, UserId user = UserId(),
             LabelId label = kDefaultLabel);
-  // One of `user`'s applications in the queue gained pending asks (true) or
-  // has none left (false); a user is active while it has such an
-  // application. Ignored for an invalid user.
-  void SetAppActive(QueueId queue, UserId user, bool active);
+  // `user`'s application `app` in the queue has pending asks (true) or has
+  // none left (false); a user is active while it has such an application.
+  // Idempotent per application, as Hadoop's ActiveUsersManager (2.6/2.7)
+  // and UsersManager (3.3) keep a set of each user's active applications:
+  // the pool tells it when the asks arrive (SchedulerPool::SetAsks, as
+  // AppSchedulingInfo does inside the allocate call) and the app's
+  // scheduler again when it has read them or placed the last. Ignored for
+  // an invalid user.
+  void SetAppActive(QueueId queue, UserId user, AppId app, bool active);
   // Whether an application held by the AM limit makes its user active in
   // this queue (the queue limits users and its line counts them:
   // UserCountsHeldApps).

@@ -227,7 +227,10 @@ void Scheduler::ProcessInbox() {
         app_list_.push_back(app.get());
         AppState* added = app.get();
         apps_.emplace(id, std::move(app));
-        SyncUserActivity(added);  // a held app's user may count at once
+        // A held app's user may count at once. An app without asks has
+        // nothing to withdraw: the pool may already have activated it for
+        // asks this inbox holds (SchedulerPool::SetAsks).
+        if (added->spec.held) SyncUserActivity(added);
         break;
       }
       case Message::Kind::kRemoveApp: {
@@ -319,12 +322,13 @@ void Scheduler::ApplySetAsks(AppState* app, const Message& m) {
 void Scheduler::SyncUserActivity(AppState* app) {
   ReportDemand(*app, /*can_place=*/true);
   // An app held by the AM limit counts where the line says so.
+  if (!app->spec.user.valid()) return;
   const bool active =
-      app->spec.user.valid() &&
-      (app->outstanding > 0 || (app->spec.held && ctx_.queues->CountsHeldApps(app->spec.queue)));
-  if (active == app->user_active) return;
-  ctx_.queues->SetAppActive(app->spec.queue, app->spec.user, active);
-  app->user_active = active;
+      app->outstanding > 0 || (app->spec.held && ctx_.queues->CountsHeldApps(app->spec.queue));
+  // Said every time (the ledger keeps a set of active apps): the pool may
+  // have activated the app when its asks arrived (SchedulerPool::SetAsks),
+  // before this scheduler read them.
+  ctx_.queues->SetAppActive(app->spec.queue, app->spec.user, app->spec.id, active);
 }
 
 bool Scheduler::MayHoldItsPlace(const AppState& app, TimePoint now) const {

@@ -215,6 +215,17 @@ Status SchedulerPool::SetAsks(AppId app, std::vector<Ask> asks) {
     }
     s = it->second.scheduler;
     CountLabelledAsks(&it->second, asks);
+    // The user is active in its queue from the moment its app asks, for
+    // every scheduler of the pool, as Hadoop activates it inside the
+    // allocate call (2.6/2.7 AppSchedulingInfo.updateResourceRequests, 3.3
+    // AppSchedulingInfo.updatePendingResources -> activateApplication),
+    // not once the app's own scheduler steps: the user limits of the apps
+    // other schedulers place divide by it at once. The scheduler confirms or
+    // withdraws it when it reads the asks (Scheduler::SyncUserActivity).
+    if (it->second.user.valid() &&
+        std::any_of(asks.begin(), asks.end(), [](const Ask& a) { return a.count > 0; })) {
+      queues_.SetAppActive(it->second.queue, it->second.user, app, true);
+    }
     if (queues_.OrdersPoolWide(it->second.queue)) {
       // The app takes its place in its queue's order now, not at its
       // scheduler's next step: another scheduler may step first. Its

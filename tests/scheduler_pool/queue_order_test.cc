@@ -56,7 +56,9 @@ class QueueOrderLedgerTest : public ::testing::Test {
     auto ids = ledger_.SetQueues({OrderedQueue(slots, mulp, ordering)});
     EXPECT_TRUE(ids.ok());
     ledger_.SetCellCapacity(kSlot * slots);
-    for (int u = 0; u < users; ++u) ledger_.SetAppActive(ids->front(), UserId(u + 1), true);
+    for (int u = 0; u < users; ++u) {
+      ledger_.SetAppActive(ids->front(), UserId(u + 1), AppId(u + 1), true);
+    }
     return ids->front();
   }
   QueueLedger ledger_;

@@ -60,9 +60,9 @@ TEST_P(UserLimitPoolTest, ThreeUsersWithMulp33EachGetAThird) {
     ASSERT_TRUE(pool.AddApp(AppSpec(AppId(a + 1), q, 0, users[static_cast<size_t>(a)])).ok());
     ASSERT_TRUE(pool.SetAsks(AppId(a + 1), {SlotAsk(1000)}).ok());
   }
-  // Every scheduler reads its asks before there is room: the three users are
-  // active together (a user alone in the queue may take more, as in Hadoop).
-  mp.Step();
+  // The three users are active from the moment their asks reach the pool,
+  // before any scheduler has stepped (Hadoop activates them inside the
+  // allocate call), so whichever scheduler steps first sees all three.
   EXPECT_EQ(pool.queues().User(q, users[0], kSlot).active_users, 3);
   for (int i = 0; i < 30; ++i) ASSERT_TRUE(pool.AddNode(testing::Node(10)).ok());
   int64_t idle_steps = 0;
@@ -86,14 +86,22 @@ INSTANTIATE_TEST_SUITE_P(Modes, UserLimitPoolTest,
                                            PoolCase{SyncMode::kStateSync, 3},
                                            PoolCase{SyncMode::kMonolithic, 1}));
 
-// The same under Hadoop 2.7's formula: each active user may have
-// capacity / 3 = 100 slots at once, and the '>' check lets the first two
-// through with 101; the last gets what is left.
-TEST(UserLimitPoolTest, ThreeUsersUnderHadoop27) {
-  testing::ManualPool mp(testing::SmallOptions(SyncMode::kMonolithic, 1, 1));
+// The same under Hadoop 2.7's formula, where the limit divides the queue by
+// the ACTIVE users: each may have capacity / 3 = 100 slots at once, and the
+// '>' check lets the first two through with 101; the last gets what is
+// left. The room is there before the asks, so the first scheduler to step
+// would give its user the whole queue if the others' users were not yet
+// active (TestLeafQueue#testUserLimits' divisor): in every pool mode the
+// users are active from SetAsks on, and the queue's order (pool-wide)
+// serves the apps in id order.
+TEST_P(UserLimitPoolTest, ThreeUsersUnderHadoop27) {
+  const PoolCase c = GetParam();
+  testing::ManualPool mp(testing::SmallOptions(c.mode, c.schedulers, 6));
   SchedulerPool& pool = *mp.pool;
   for (int i = 0; i < 30; ++i) ASSERT_TRUE(pool.AddNode(testing::Node(10)).ok());
-  const QueueId q = mp.Queue(LimitedQueue("a", 300, 300, 300, 33, 1, UserLimitRules::kHadoop2_7));
+  QueueSpec spec = LimitedQueue("a", 300, 300, 300, 33, 1, UserLimitRules::kHadoop2_7);
+  spec.pool_wide_order = true;
+  const QueueId q = mp.Queue(spec);
   for (int a = 0; a < 3; ++a) {
     const UserId u = pool.InternUser("user" + std::to_string(a));
     ASSERT_TRUE(pool.AddApp(AppSpec(AppId(a + 1), q, 0, u)).ok());
@@ -103,6 +111,33 @@ TEST(UserLimitPoolTest, ThreeUsersUnderHadoop27) {
   EXPECT_EQ(mp.Take(AppId(1)).size(), 101u);
   EXPECT_EQ(mp.Take(AppId(2)).size(), 101u);
   EXPECT_EQ(mp.Take(AppId(3)).size(), 98u);
+}
+
+// A user stays active while any of its apps has pending asks (a set per
+// user, as ActiveUsersManager.usersApplications): the pool activating an
+// app at SetAsks and its scheduler confirming it count once, and the user
+// leaves only when its last app's asks are gone.
+TEST(UserLimitPoolTest, AUserIsActiveWhileAnyOfItsAppsAsks) {
+  testing::ManualPool mp(testing::SmallOptions(SyncMode::kParSync, 2, 2));
+  SchedulerPool& pool = *mp.pool;
+  const QueueId q = mp.Queue(LimitedQueue("a", 10, 10, 10, 100, 1, UserLimitRules::kHadoop2_7));
+  const UserId alice = pool.InternUser("alice");
+  ASSERT_TRUE(pool.AddApp(AppSpec(AppId(1), q, 0, alice)).ok());
+  ASSERT_TRUE(pool.AddApp(AppSpec(AppId(2), q, 0, alice)).ok());
+  const auto active = [&] { return pool.queues().User(q, alice, kSlot).active_users; };
+  EXPECT_EQ(active(), 0);
+  ASSERT_TRUE(pool.SetAsks(AppId(1), {SlotAsk(3)}).ok());
+  EXPECT_EQ(active(), 1);  // at once, no scheduler has stepped
+  ASSERT_TRUE(pool.SetAsks(AppId(2), {SlotAsk(3)}).ok());
+  mp.Step();
+  EXPECT_EQ(active(), 1);  // one user, however many apps and reports
+  ASSERT_TRUE(pool.SetAsks(AppId(1), {SlotAsk(0)}).ok());
+  mp.Step();
+  EXPECT_TRUE(pool.queues().User(q, alice, kSlot).active);  // app 2 still asks
+  ASSERT_TRUE(pool.SetAsks(AppId(2), {SlotAsk(0)}).ok());
+  mp.Step();
+  EXPECT_EQ(active(), 0);
+  EXPECT_FALSE(pool.queues().User(q, alice, kSlot).active);
 }
 
 // An application held by the AM limit (AppSpec::held) has no asks in the

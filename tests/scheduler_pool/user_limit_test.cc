@@ -150,17 +150,19 @@ class LedgerQueue {
   }
   void Ask(int app, int64_t count) {
     App& a = apps_[static_cast<size_t>(app)];
-    if (a.pending == 0 && count > 0) ledger_.SetAppActive(queue_, a.user, true);
+    if (a.pending == 0 && count > 0)
+      ledger_.SetAppActive(queue_, a.user, AppOf(static_cast<size_t>(app)), true);
     a.pending += count;
   }
   // The app given a container, or -1.
+  static AppId AppOf(size_t index) { return AppId(index + 1); }
   int Assign() {
     for (size_t i = 0; i < apps_.size(); ++i) {
       App& a = apps_[i];
       if (a.pending <= 0) continue;
       const Reservation r = ledger_.Reserve(queue_, a.user, a.unit, 1);
       if (r.granted == 1) {
-        if (--a.pending == 0) ledger_.SetAppActive(queue_, a.user, false);
+        if (--a.pending == 0) ledger_.SetAppActive(queue_, a.user, AppOf(i), false);
         return static_cast<int>(i);
       }
       if (r.block == ReserveBlock::kQueueMax) return -1;
@@ -354,8 +356,8 @@ TEST(UserLimitLedgerTest, LinesDifferForTheFirstComer) {
     QueueLedger ledger;
     const QueueId q =
         (*ledger.SetQueues({LimitedQueue(Spec(rules, Gb(12, 12), cluster, 25, 1), cluster)}))[0];
-    ledger.SetAppActive(q, u0, true);
-    ledger.SetAppActive(q, u1, true);
+    ledger.SetAppActive(q, u0, AppId(1), true);
+    ledger.SetAppActive(q, u1, AppId(2), true);
     const Reservation r = ledger.Reserve(q, u0, Gb(1), 100);
     EXPECT_EQ(r.granted, expected_gb);
     EXPECT_EQ(r.block, ReserveBlock::kUserLimit);
@@ -379,7 +381,7 @@ TEST(UserLimitLedgerTest, ConcurrentReservationsNeverExceedTheLimit) {
     const QueueId q =
         (*ledger.SetQueues({LimitedQueue(Spec(rules, Gb(10, 10), cluster, 100, 1), cluster)}))[0];
     const UserId user(7);
-    for (int app = 0; app < 8; ++app) ledger.SetAppActive(q, user, true);
+    for (int app = 0; app < 8; ++app) ledger.SetAppActive(q, user, AppId(app + 1), true);
     std::atomic<int64_t> granted{0};
     std::vector<std::thread> threads;
     for (int t = 0; t < 8; ++t) {

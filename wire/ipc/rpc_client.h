@@ -46,6 +46,10 @@ struct ConnectionSpec {
   // server offers it); it never falls back to SIMPLE. The connection
   // context then names the ticket's principal, not `user`.
   std::optional<ClientKerberos> kerberos = std::nullopt;
+  // hadoop.rpc.protection of this side: the SASL protections TOKEN and
+  // KERBEROS accept, preferred first. With auth-int or auth-conf negotiated
+  // every frame after SASL is wrapped. Default: authentication.
+  SaslQops qops = {SaslQop::kAuth};
 
   std::string Key() const;
 };

@@ -178,5 +178,32 @@ TEST_F(KerberosLoopbackTest, AKerberosClientDoesNotFallBackToSimple) {
             "allow secure connections.");
 }
 
+// hadoop.rpc.protection integrity and privacy over KERBEROS: the calls run
+// wrapped with the GSS-API layer the client chose from the server's offer.
+TEST_F(KerberosLoopbackTest, KerberosCallsRunAtIntegrityAndPrivacy) {
+  RpcServerOptions options;
+  options.session.simple_enabled = false;
+  options.session.kerberos = &acceptor_;
+  options.session.qops = {SaslQop::kAuthInt, SaslQop::kAuthConf};
+  StartServer(options);
+  auto nm = Login("nm/nm1.spindle.test", "nm.keytab");
+  ASSERT_NE(nm, nullptr);
+  for (SaslQop qop : {SaslQop::kAuthConf, SaslQop::kAuthInt}) {
+    ConnectionSpec spec = Spec(nm.get());
+    spec.qops = {qop};
+    Status s = Metrics(spec);
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    std::lock_guard<std::mutex> lock(mu_);
+    EXPECT_EQ(last_.qop, qop);
+    EXPECT_EQ(last_.user, "yarn");
+  }
+  // A client that will only take authentication finds nothing in common.
+  ConnectionSpec plain = Spec(nm.get());
+  Status refused = Metrics(plain);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("No common protection layer"), std::string::npos)
+      << refused.ToString();
+}
+
 }  // namespace
 }  // namespace spindle::ipc

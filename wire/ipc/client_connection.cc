@@ -105,7 +105,7 @@ void ClientConnection::OnConnected(const error_code& ec) {
   // this I/O thread (gss_init_sec_context).
   negotiation_.emplace(spec_.token.has_value() ? &*spec_.token : nullptr,
                        Base64Encode(SecureRandomBytes(30)),
-                       spec_.kerberos.has_value() ? &*spec_.kerberos : nullptr, spec_.qops);
+                       spec_.kerberos.has_value() ? &*spec_.kerberos : nullptr, options_.qops);
   std::string bytes = EncodePreamble(AuthProtocol::kSasl);
   bytes += EncodeSaslFrame(negotiation_->Start());
   Send(std::move(bytes));

@@ -31,9 +31,8 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
       // Take the first usable auth, in the server's order (TOKEN comes first).
       for (const auto& auth : message.auths()) {
         if (auth.method() == "TOKEN" && auth.mechanism() == "DIGEST-MD5" && token_ != nullptr) {
-          digest_ = std::make_unique<DigestMd5Client>(Base64Encode(token_->identifier),
-                                                      Base64Encode(token_->password), cnonce_,
-                                                      qops_);
+          digest_ = std::make_unique<DigestMd5Client>(
+              Base64Encode(token_->identifier), Base64Encode(token_->password), cnonce_, qops_);
           ASSIGN_OR_RETURN(std::string response, digest_->EvaluateChallenge(auth.challenge()));
           RpcSaslProto initiate;
           initiate.set_state(RpcSaslProto::INITIATE);

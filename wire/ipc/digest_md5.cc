@@ -154,8 +154,7 @@ std::string DigestMd5Server::Challenge() const {
   // charset, [cipher], algorithm.
   return std::string("realm=") + Quote(kDigestRealm) + ",nonce=" + Quote(nonce_) +
          ",qop=" + Quote(qop_list) + ",charset=utf-8," +
-         (conf ? "cipher=" + Quote(kDigestCipher3Des) + "," : std::string()) +
-         "algorithm=md5-sess";
+         (conf ? "cipher=" + Quote(kDigestCipher3Des) + "," : std::string()) + "algorithm=md5-sess";
 }
 
 Result<std::string> DigestMd5Server::EvaluateResponse(std::string_view response,
@@ -187,11 +186,10 @@ Result<std::string> DigestMd5Server::EvaluateResponse(std::string_view response,
     return Status::Unauthorized("DIGEST-MD5: server does not support  qop: " + qop);
   }
   if (*chosen == SaslQop::kAuthConf && get("cipher") != kDigestCipher3Des) {
-    return Status::Unauthorized(d.count("cipher") == 0
-                                    ? "DIGEST-MD5: digest response format violation. No cipher "
-                                      "specified."
-                                    : "DIGEST-MD5: server does not support cipher: " +
-                                          get("cipher"));
+    return Status::Unauthorized(
+        d.count("cipher") == 0 ? "DIGEST-MD5: digest response format violation. No cipher "
+                                 "specified."
+                               : "DIGEST-MD5: server does not support cipher: " + get("cipher"));
   }
   ASSIGN_OR_RETURN(const uint32_t client_max_buffer, ParseMaxBuffer(d));
   if (get("digest-uri") != kDigestUri) return Status::Unauthorized("DIGEST-MD5: Mismatched URI");
@@ -213,10 +211,10 @@ Result<std::string> DigestMd5Server::EvaluateResponse(std::string_view response,
     return Status::Unauthorized("DIGEST-MD5: digest response does not match (wrong password)");
   }
   if (UsesWrap(*chosen)) {
-    ASSIGN_OR_RETURN(layer_, DigestMd5SecurityLayer::Create(
-                                 DigestSessionKey(username, realm, *password, nonce_, cnonce),
-                                 *chosen, get("cipher"), DigestMd5Side::kServer,
-                                 client_max_buffer));
+    ASSIGN_OR_RETURN(layer_,
+                     DigestMd5SecurityLayer::Create(
+                         DigestSessionKey(username, realm, *password, nonce_, cnonce), *chosen,
+                         get("cipher"), DigestMd5Side::kServer, client_max_buffer));
   }
   complete_ = true;
   username_ = username;
@@ -279,7 +277,8 @@ Result<std::string> DigestMd5Client::EvaluateChallenge(std::string_view challeng
   std::string out = "charset=utf-8,username=" + Quote(username_);
   if (realm != d.end()) out += ",realm=" + Quote(realm_);
   out += ",nonce=" + Quote(nonce_) + ",nc=" + kNonceCount + ",cnonce=" + Quote(cnonce_) +
-         ",digest-uri=" + Quote(kDigestUri) + ",maxbuf=" + std::to_string(kDigestMaxBuffer) + ",response=" + digest + ",qop=" + qop_name;
+         ",digest-uri=" + Quote(kDigestUri) + ",maxbuf=" + std::to_string(kDigestMaxBuffer) +
+         ",response=" + digest + ",qop=" + qop_name;
   if (negotiated_qop_ == SaslQop::kAuthConf) out += ",cipher=" + Quote(kDigestCipher3Des);
   return out;
 }

@@ -189,8 +189,8 @@ Result<std::string> DigestMd5SecurityLayer::Unwrap(std::string_view wrapped) {
     }
     plain.resize(body.size());
     int written = 0;
-    if (EVP_CipherUpdate(receive_->cipher, reinterpret_cast<unsigned char*>(plain.data()),
-                         &written, reinterpret_cast<const unsigned char*>(body.data()),
+    if (EVP_CipherUpdate(receive_->cipher, reinterpret_cast<unsigned char*>(plain.data()), &written,
+                         reinterpret_cast<const unsigned char*>(body.data()),
                          static_cast<int>(body.size())) != 1 ||
         static_cast<size_t>(written) != body.size()) {
       return Status::Unauthorized("DIGEST-MD5: 3DES decryption failed");
@@ -208,9 +208,9 @@ Result<std::string> DigestMd5SecurityLayer::Unwrap(std::string_view wrapped) {
   }
   const uint32_t got = ReadBigEndian(seq);
   if (got != receive_->sequence) {
-    return Status::Unauthorized("DIGEST-MD5: Out of order sequencing of messages. Got: " +
-                                std::to_string(got) +
-                                " Expected: " + std::to_string(receive_->sequence));
+    return Status::Unauthorized(
+        "DIGEST-MD5: Out of order sequencing of messages. Got: " + std::to_string(got) +
+        " Expected: " + std::to_string(receive_->sequence));
   }
   if (type != std::string_view(kMessageType, 2)) {
     return Status::Unauthorized("DIGEST-MD5: invalid message type: " +

@@ -40,8 +40,7 @@ class DigestMd5SecurityLayer : public SaslSecurityLayer {
   // `h_a1` is the raw 16-byte H(A1) of the authentication; `qop` auth-int or
   // auth-conf (then `cipher` must be "3des"); `peer_max_buffer` the peer's
   // maxbuf (65536 when it sent none).
-  static Result<std::unique_ptr<DigestMd5SecurityLayer>> Create(std::string_view h_a1,
-                                                                SaslQop qop,
+  static Result<std::unique_ptr<DigestMd5SecurityLayer>> Create(std::string_view h_a1, SaslQop qop,
                                                                 std::string_view cipher,
                                                                 DigestMd5Side side,
                                                                 uint32_t peer_max_buffer);

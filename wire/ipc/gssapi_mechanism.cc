@@ -130,9 +130,8 @@ class GssapiSecurityLayer : public SaslSecurityLayer {
       : context_(context), qop_(qop) {
     OM_uint32 minor = 0;
     OM_uint32 max_input = 0;
-    const OM_uint32 major =
-        gss_wrap_size_limit(&minor, context_, privacy() ? 1 : 0, GSS_C_QOP_DEFAULT,
-                            peer_max_buffer, &max_input);
+    const OM_uint32 major = gss_wrap_size_limit(&minor, context_, privacy() ? 1 : 0,
+                                                GSS_C_QOP_DEFAULT, peer_max_buffer, &max_input);
     max_send_size_ = GSS_ERROR(major) || max_input == 0 ? 1 : max_input;
   }
   ~GssapiSecurityLayer() override {
@@ -263,10 +262,9 @@ Result<std::optional<std::string>> GssapiServer::Step(std::string_view client_to
       OwnedBuffer output;
       gss_name_t source = GSS_C_NO_NAME;
       OM_uint32 minor = 0;
-      OM_uint32 major = gss_accept_sec_context(&minor, &handles_->context,
-                                               handles_->credential->handle_->credential,
-                                               &input, GSS_C_NO_CHANNEL_BINDINGS, &source, nullptr,
-                                               &output.buffer, nullptr, nullptr, nullptr);
+      OM_uint32 major = gss_accept_sec_context(
+          &minor, &handles_->context, handles_->credential->handle_->credential, &input,
+          GSS_C_NO_CHANNEL_BINDINGS, &source, nullptr, &output.buffer, nullptr, nullptr, nullptr);
       if (GSS_ERROR(major)) {
         if (source != GSS_C_NO_NAME) gss_release_name(&minor, &source);
         return GssFailure("accept_sec_context", major, minor);
@@ -448,10 +446,10 @@ Result<std::string> GssapiClient::Step(std::string_view challenge) {
       // The chosen layer, this side's buffer (0 without a layer, RFC 4752
       // 3.1), no authorization id (Hadoop's client sends none: the
       // connection runs as the authenticated principal).
-      ASSIGN_OR_RETURN(std::string choice,
-                       Wrap(handles_->context,
-                            LayerMessage(LayerOfQop(negotiated_qop_),
-                                         UsesWrap(negotiated_qop_) ? kGssapiMaxBuffer : 0)));
+      ASSIGN_OR_RETURN(
+          std::string choice,
+          Wrap(handles_->context, LayerMessage(LayerOfQop(negotiated_qop_),
+                                               UsesWrap(negotiated_qop_) ? kGssapiMaxBuffer : 0)));
       stage_ = Stage::kComplete;
       return choice;
     }

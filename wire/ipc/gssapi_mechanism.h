@@ -79,8 +79,7 @@ class GssapiServer {
  public:
   // A server over an acquired credential, offering the layers of `qops`.
   static std::unique_ptr<GssapiServer> Create(
-      std::shared_ptr<const GssapiAcceptorCredential> credential,
-      SaslQops qops = {SaslQop::kAuth});
+      std::shared_ptr<const GssapiAcceptorCredential> credential, SaslQops qops = {SaslQop::kAuth});
   // Acquires a credential for this one server (tests, fuzzers).
   static Result<std::unique_ptr<GssapiServer>> Create(const GssapiAcceptorIdentity& identity,
                                                       SaslQops qops = {SaslQop::kAuth});

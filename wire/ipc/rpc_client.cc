@@ -21,8 +21,6 @@ std::string ConnectionSpec::Key() const {
   std::string key = host + ":" + std::to_string(port) + "|" + protocol + "|" + user;
   if (token.has_value()) key += "|" + token->kind + "|" + token->identifier;
   if (kerberos.has_value()) key += "|krb5|" + kerberos->cache_name;
-  key += "|qop";
-  for (SaslQop qop : qops) key += ":" + std::string(SaslQopName(qop));
   return key;
 }
 

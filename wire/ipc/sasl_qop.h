@@ -17,6 +17,9 @@ namespace spindle::ipc {
 
 enum class SaslQop { kAuth, kAuthInt, kAuthConf };
 
+// The core-site.xml key (CommonConfigurationKeysPublic.HADOOP_RPC_PROTECTION).
+inline constexpr char kRpcProtectionKey[] = "hadoop.rpc.protection";
+
 // A preference list: never empty, no duplicates.
 using SaslQops = std::vector<SaslQop>;
 

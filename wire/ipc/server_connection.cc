@@ -142,8 +142,8 @@ bool ServerConnection::QueueLocked(std::string bytes) {
   }
   Result<std::string> wrapped = WrapResponseFrames(wrap_layer_.get(), bytes);
   if (!wrapped.ok()) {
-    LOG(WARNING) << LogPrefix() << "closing: cannot wrap a response: "
-                 << wrapped.status().ToString();
+    LOG(WARNING) << LogPrefix()
+                 << "closing: cannot wrap a response: " << wrapped.status().ToString();
     asio::post(strand_, [self = shared_from_this()] { self->CloseNow("SASL wrap failed"); });
     return false;
   }

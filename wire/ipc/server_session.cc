@@ -439,6 +439,7 @@ void ServerSession::StartSecurityLayer(std::unique_ptr<SaslSecurityLayer> layer)
 
 void ServerSession::HandleWrapped(std::string_view rest) {
   const CallEcho echo{kSaslCallId, "", -1};
+  const std::string_view message = rest;
   RpcSaslProto sasl;
   if (!ReadDelimited(&rest, &sasl).ok()) {
     Fatal(echo, java::kRpcServerException, "IPC Server unable to read SASL message",
@@ -446,7 +447,7 @@ void ServerSession::HandleWrapped(std::string_view rest) {
     return;
   }
   if (sasl.state() != RpcSaslProto::WRAP) {
-    HandleSasl(rest);  // refused there: SASL after authentication completed
+    HandleSasl(message);  // refused there: SASL after authentication completed
     return;
   }
   // Java's Server lets the unwrap's SaslException close the connection;

@@ -258,9 +258,8 @@ TEST(DigestMd5SecurityLayerTest, AClientWithout3DesInTheOfferRefuses) {
 }
 
 TEST(DigestMd5SecurityLayerTest, MaxSendSizeIsThePeersBufferLessTheOverhead) {
-  auto integrity =
-      DigestMd5SecurityLayer::Create(std::string(16, 'k'), SaslQop::kAuthInt, "",
-                                     DigestMd5Side::kClient, 65536);
+  auto integrity = DigestMd5SecurityLayer::Create(std::string(16, 'k'), SaslQop::kAuthInt, "",
+                                                  DigestMd5Side::kClient, 65536);
   ASSERT_TRUE(integrity.ok());
   EXPECT_EQ((*integrity)->max_send_size(), 65536u - 16);
   auto privacy = DigestMd5SecurityLayer::Create(std::string(16, 'k'), SaslQop::kAuthConf, "3des",

@@ -100,8 +100,10 @@ class KerberosLoopbackTest : public ::testing::Test {
     return spec;
   }
 
-  Status Metrics(const ConnectionSpec& spec) {
-    RpcClient client;
+  Status Metrics(const ConnectionSpec& spec, SaslQops qops = {SaslQop::kAuth}) {
+    RpcClientOptions options;
+    options.qops = std::move(qops);
+    RpcClient client(options);
     y::GetClusterMetricsRequestProto request;
     y::GetClusterMetricsResponseProto response;
     return client.Call(spec, "getClusterMetrics", request, &response);
@@ -189,17 +191,14 @@ TEST_F(KerberosLoopbackTest, KerberosCallsRunAtIntegrityAndPrivacy) {
   auto nm = Login("nm/nm1.spindle.test", "nm.keytab");
   ASSERT_NE(nm, nullptr);
   for (SaslQop qop : {SaslQop::kAuthConf, SaslQop::kAuthInt}) {
-    ConnectionSpec spec = Spec(nm.get());
-    spec.qops = {qop};
-    Status s = Metrics(spec);
+    Status s = Metrics(Spec(nm.get()), {qop});
     ASSERT_TRUE(s.ok()) << s.ToString();
     std::lock_guard<std::mutex> lock(mu_);
     EXPECT_EQ(last_.qop, qop);
     EXPECT_EQ(last_.user, "yarn");
   }
   // A client that will only take authentication finds nothing in common.
-  ConnectionSpec plain = Spec(nm.get());
-  Status refused = Metrics(plain);
+  Status refused = Metrics(Spec(nm.get()));
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.message().find("No common protection layer"), std::string::npos)
       << refused.ToString();

@@ -12,6 +12,7 @@
 #include "base/crypto.h"
 #include "rpc_header.pb.h"
 #include "tests/wire/ipc/fake_token_secrets.h"
+#include "tests/wire/ipc/raw_sasl_client.h"
 #include "wire/ipc/client_negotiation.h"
 #include "wire/ipc/connection_preamble.h"
 #include "wire/ipc/error_mapping.h"
@@ -29,6 +30,7 @@ namespace y = hadoop::yarn;
 using hadoop::common::RpcResponseHeaderProto;
 using hadoop::common::RpcSaslProto;
 using testing::FakeTokenSecrets;
+using testing::RawSaslClient;
 constexpr char kAcp[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
 constexpr char kAttempt[] = "appattempt_1700000000000_0001_000001";
 
@@ -69,13 +71,18 @@ class SaslWrapLoopbackTest : public ::testing::TestWithParam<SaslQop> {
   }
   void TearDown() override { server_->Stop(); }
 
-  ConnectionSpec Spec(SaslQop qop) {
+  static RpcClientOptions ClientAt(SaslQop qop) {
+    RpcClientOptions options;
+    options.qops = {qop};
+    return options;
+  }
+
+  ConnectionSpec Spec() {
     ConnectionSpec spec;
     spec.host = "127.0.0.1";
     spec.port = server_->port();
     spec.protocol = kAcp;
     spec.token = FakeTokenSecrets::TokenFor(kAttempt);
-    spec.qops = {qop};
     return spec;
   }
 
@@ -93,9 +100,9 @@ class SaslWrapLoopbackTest : public ::testing::TestWithParam<SaslQop> {
 };
 
 TEST_P(SaslWrapLoopbackTest, CallsRunWrappedAtTheNegotiatedQop) {
-  RpcClient client;
+  RpcClient client(ClientAt(GetParam()));
   for (int i = 0; i < 5; ++i) {
-    Status s = Metrics(client, Spec(GetParam()));
+    Status s = Metrics(client, Spec());
     ASSERT_TRUE(s.ok()) << s.ToString();
   }
   std::lock_guard<std::mutex> lock(mu_);
@@ -108,14 +115,14 @@ TEST_P(SaslWrapLoopbackTest, CallsRunWrappedAtTheNegotiatedQop) {
 // A request larger than the server's maxbuf goes out in several tokens
 // (SaslRpcClient's buffer of RAW_SEND_SIZE); the answer comes whole.
 TEST_P(SaslWrapLoopbackTest, LargeRequestsAndAnswersCrossTokens) {
-  RpcClient client;
+  RpcClient client(ClientAt(GetParam()));
   y::SubmitApplicationRequestProto request;
   std::string name(300 * 1024, 'n');
   for (size_t i = 0; i < name.size(); i += 997) name[i] = static_cast<char>('a' + i % 26);
   request.mutable_application_submission_context()->set_application_name(name);
   for (int i = 0; i < 3; ++i) {
     y::GetApplicationsResponseProto response;
-    Status s = client.Call(Spec(GetParam()), "submitApplication", request, &response);
+    Status s = client.Call(Spec(), "submitApplication", request, &response);
     ASSERT_TRUE(s.ok()) << s.ToString();
     ASSERT_EQ(response.applications_size(), 1);
     EXPECT_EQ(response.applications(0).diagnostics(), name);
@@ -123,90 +130,11 @@ TEST_P(SaslWrapLoopbackTest, LargeRequestsAndAnswersCrossTokens) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Qops, SaslWrapLoopbackTest,
-                         ::testing::Values(SaslQop::kAuthInt, SaslQop::kAuthConf),
-                         QopTestName);
-
-// A hand-driven client: negotiates, then sends what the test makes of its
-// frames, and reads what comes back.
-class RawSaslClient {
- public:
-  RawSaslClient(uint16_t port, SaslQop qop)
-      : socket_(io_), token_(FakeTokenSecrets::TokenFor(kAttempt)), decoder_(1u << 30) {
-    socket_.connect(boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"),
-                                                   port));
-    ClientNegotiation negotiation(&token_, "cnonce", nullptr, {qop});
-    Send(EncodePreamble(AuthProtocol::kSasl) + EncodeSaslFrame(negotiation.Start()));
-    while (negotiation.outcome() == ClientNegotiation::Outcome::kInProgress) {
-      std::string frame = ReadFrame();
-      std::string_view rest = frame;
-      RpcResponseHeaderProto header;
-      EXPECT_TRUE(ReadDelimited(&rest, &header).ok());
-      RpcSaslProto sasl;
-      EXPECT_TRUE(ReadDelimited(&rest, &sasl).ok());
-      auto reply = negotiation.OnServerMessage(sasl);
-      EXPECT_TRUE(reply.ok()) << reply.status().ToString();
-      if (!reply.ok()) return;
-      if (reply->has_value()) Send(EncodeSaslFrame(**reply));
-    }
-    auto layer = negotiation.TakeSecurityLayer();
-    EXPECT_TRUE(layer.ok());
-    if (layer.ok()) layer_ = std::move(layer).value();
-  }
-
-  SaslSecurityLayer* layer() { return layer_.get(); }
-  void Send(const std::string& bytes) { boost::asio::write(socket_, boost::asio::buffer(bytes)); }
-
-  // The next frame's body; empty once the server closed.
-  std::string ReadFrame() {
-    std::string frame;
-    while (true) {
-      auto next = decoder_.Next(&frame);
-      if (next.ok() && *next) return frame;
-      char buf[4096];
-      boost::system::error_code ec;
-      const size_t n = socket_.read_some(boost::asio::buffer(buf), ec);
-      if (ec) return "";
-      decoder_.Append(std::string_view(buf, n));
-    }
-  }
-
-  // Reads a WRAP frame and returns the header of the first frame inside.
-  RpcResponseHeaderProto ReadWrappedHeader() {
-    RpcResponseHeaderProto inner_header;
-    std::string frame = ReadFrame();
-    std::string_view rest = frame;
-    RpcResponseHeaderProto header;
-    RpcSaslProto sasl;
-    EXPECT_TRUE(ReadDelimited(&rest, &header).ok());
-    EXPECT_EQ(static_cast<int32_t>(header.callid()), kSaslCallId);
-    EXPECT_TRUE(ReadDelimited(&rest, &sasl).ok());
-    EXPECT_EQ(sasl.state(), RpcSaslProto::WRAP);
-    WrappedFrameReader reader(layer_.get(), 1u << 30);
-    Status added = reader.Add(sasl.token());
-    EXPECT_TRUE(added.ok()) << added.ToString();
-    std::string inner;
-    auto whole = reader.Next(&inner);
-    EXPECT_TRUE(whole.ok() && *whole);
-    std::string_view inner_rest = inner;
-    EXPECT_TRUE(ReadDelimited(&inner_rest, &inner_header).ok());
-    return inner_header;
-  }
-
-  bool ClosedByServer() { return ReadFrame().empty(); }
-
- private:
-  boost::asio::io_context io_;
-  boost::asio::ip::tcp::socket socket_;
-  ClientToken token_;
-  FrameDecoder decoder_;
-  std::unique_ptr<SaslSecurityLayer> layer_;
-};
+                         ::testing::Values(SaslQop::kAuthInt, SaslQop::kAuthConf), QopTestName);
 
 std::string ContextAndCall() {
-  const std::string client_id(16, 'c');
   y::GetClusterMetricsRequestProto request;
-  return EncodeConnectionContextFrame(client_id, kAcp, "", true) +
-         EncodeCallFrame(0, client_id, 0, kAcp, "getClusterMetrics", request);
+  return testing::ContextAndMetricsCall(kAcp, "", true, request);
 }
 
 class SaslWrapRefusalTest : public SaslWrapLoopbackTest {};
@@ -215,7 +143,8 @@ class SaslWrapRefusalTest : public SaslWrapLoopbackTest {};
 // side being intact) FATAL javax.security.sasl.SaslException and closes
 // that connection; everyone else is served.
 TEST_P(SaslWrapRefusalTest, ATamperedWrappedFrameClosesOnlyItsConnection) {
-  RawSaslClient raw(server_->port(), GetParam());
+  const ClientToken token = FakeTokenSecrets::TokenFor(kAttempt);
+  RawSaslClient raw(server_->port(), &token, nullptr, GetParam());
   ASSERT_NE(raw.layer(), nullptr);
   auto wrapped = WrapRequestFrames(raw.layer(), ContextAndCall());
   ASSERT_TRUE(wrapped.ok());
@@ -228,15 +157,16 @@ TEST_P(SaslWrapRefusalTest, ATamperedWrappedFrameClosesOnlyItsConnection) {
   EXPECT_EQ(fatal.errordetail(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
   EXPECT_TRUE(raw.ClosedByServer());
 
-  RpcClient client;
-  Status s = Metrics(client, Spec(GetParam()));
+  RpcClient client(ClientAt(GetParam()));
+  Status s = Metrics(client, Spec());
   EXPECT_TRUE(s.ok()) << s.ToString();
 }
 
 // The same frames sent intact are served: the refusal above is the
 // tampering's doing.
 TEST_P(SaslWrapRefusalTest, TheSameFramesIntactAreServed) {
-  RawSaslClient raw(server_->port(), GetParam());
+  const ClientToken token = FakeTokenSecrets::TokenFor(kAttempt);
+  RawSaslClient raw(server_->port(), &token, nullptr, GetParam());
   ASSERT_NE(raw.layer(), nullptr);
   auto wrapped = WrapRequestFrames(raw.layer(), ContextAndCall());
   ASSERT_TRUE(wrapped.ok());
@@ -249,7 +179,8 @@ TEST_P(SaslWrapRefusalTest, TheSameFramesIntactAreServed) {
 // A plain frame where wrapped ones are due could have been injected by
 // anyone on the path: refused.
 TEST_P(SaslWrapRefusalTest, AnUnwrappedFrameAfterNegotiationIsRefused) {
-  RawSaslClient raw(server_->port(), GetParam());
+  const ClientToken token = FakeTokenSecrets::TokenFor(kAttempt);
+  RawSaslClient raw(server_->port(), &token, nullptr, GetParam());
   ASSERT_NE(raw.layer(), nullptr);
   raw.Send(ContextAndCall());
   RpcResponseHeaderProto fatal = raw.ReadWrappedHeader();
@@ -260,7 +191,8 @@ TEST_P(SaslWrapRefusalTest, AnUnwrappedFrameAfterNegotiationIsRefused) {
 
 // A wrapped token replayed (a recorded call sent again) is refused.
 TEST_P(SaslWrapRefusalTest, AReplayedTokenIsRefused) {
-  RawSaslClient raw(server_->port(), GetParam());
+  const ClientToken token = FakeTokenSecrets::TokenFor(kAttempt);
+  RawSaslClient raw(server_->port(), &token, nullptr, GetParam());
   ASSERT_NE(raw.layer(), nullptr);
   auto wrapped = WrapRequestFrames(raw.layer(), ContextAndCall());
   ASSERT_TRUE(wrapped.ok());
@@ -273,8 +205,7 @@ TEST_P(SaslWrapRefusalTest, AReplayedTokenIsRefused) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Qops, SaslWrapRefusalTest,
-                         ::testing::Values(SaslQop::kAuthInt, SaslQop::kAuthConf),
-                         QopTestName);
+                         ::testing::Values(SaslQop::kAuthInt, SaslQop::kAuthConf), QopTestName);
 
 // A client that accepts only privacy and a server that allows only
 // authentication have nothing in common: no silent downgrade.
@@ -291,8 +222,9 @@ TEST(SaslWrapNegotiationTest, NoCommonQopFailsTheConnection) {
   spec.port = server.port();
   spec.protocol = kAcp;
   spec.token = FakeTokenSecrets::TokenFor(kAttempt);
-  spec.qops = {SaslQop::kAuthConf};
-  RpcClient client;
+  RpcClientOptions client_options;
+  client_options.qops = {SaslQop::kAuthConf};
+  RpcClient client(client_options);
   y::GetClusterMetricsRequestProto request;
   y::GetClusterMetricsResponseProto response;
   Status s = client.Call(spec, "getClusterMetrics", request, &response);

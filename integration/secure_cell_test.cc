@@ -129,6 +129,44 @@ class SecureCellTest : public ::testing::Test {
               {"yarn.nodemanager.keytab", keytab("nm")}});
   }
 
+  // Runs `spindle shell` against the cell to its end with `auth` flags (a
+  // principal and keytab, or none: the KRB5CCNAME of `env`); the
+  // application must succeed.
+  void ExpectShellSucceeds(const std::string& log, const std::vector<std::string>& auth,
+                           int containers, const std::vector<std::string>& env = {}) {
+    WriteXml(dir_ / "shell-conf/core-site.xml", {{"hadoop.security.authentication", "kerberos"},
+                                                 {"hadoop.rpc.protection", Protection()}});
+    std::vector<std::string> args = {SPINDLE_BINARY,
+                                     "shell",
+                                     "--conf",
+                                     (dir_ / "shell-conf").string(),
+                                     "--rm",
+                                     "127.0.0.1:" + ports_["client"],
+                                     "--rm-scheduler",
+                                     "127.0.0.1:" + ports_["scheduler"],
+                                     "--num-containers",
+                                     std::to_string(containers),
+                                     "--memory-mb",
+                                     "128",
+                                     "--am-memory-mb",
+                                     "128",
+                                     "--timeout-seconds",
+                                     "150",
+                                     "--command",
+                                     "true"};
+    args.insert(args.end(), auth.begin(), auth.end());
+    const std::string log_path = (dir_ / log).string();
+    ChildProcess shell = cell::Spawn(args, log_path, env);
+    ASSERT_TRUE(shell.WaitExit(170s)) << cell::Tail(log_path, 30);
+    EXPECT_TRUE(WIFEXITED(shell.wait_status()) && WEXITSTATUS(shell.wait_status()) == 0)
+        << "shell:\n"
+        << cell::Tail(log_path, 30) << "rm:\n"
+        << cell::Tail((dir_ / "rm.log").string(), 30) << "nm:\n"
+        << cell::Tail((dir_ / "nm.log").string(), 30);
+    EXPECT_NE(cell::ReadAll(log_path).find("SUCCEEDED"), std::string::npos)
+        << cell::Tail(log_path, 30);
+  }
+
   Status ClusterMetrics(const std::optional<ipc::ClientKerberos>& kerberos,
                         ipc::SaslQops qops = {ipc::SaslQop::kAuth}) {
     ipc::RpcClientOptions options;
@@ -153,39 +191,8 @@ TEST_F(SecureCellTest, AnApplicationSucceedsOverKerberosAndOthersAreRefused) {
   WriteNmConf("nm-conf", std::string("nm/nm1.spindle.test@") + kRealm);
   nm_ = cell::Spawn({SPINDLE_BINARY, "nm", "--conf", (dir_ / "nm-conf").string()},
                     (dir_ / "nm.log").string());
-  WriteXml(dir_ / "shell-conf/core-site.xml", {{"hadoop.security.authentication", "kerberos"},
-                                               {"hadoop.rpc.protection", Protection()}});
-  ChildProcess shell = cell::Spawn({SPINDLE_BINARY,
-                                    "shell",
-                                    "--conf",
-                                    (dir_ / "shell-conf").string(),
-                                    "--rm",
-                                    "127.0.0.1:" + ports_["client"],
-                                    "--rm-scheduler",
-                                    "127.0.0.1:" + ports_["scheduler"],
-                                    "--principal",
-                                    std::string("alice@") + kRealm,
-                                    "--keytab",
-                                    keytab("alice"),
-                                    "--num-containers",
-                                    "2",
-                                    "--memory-mb",
-                                    "128",
-                                    "--am-memory-mb",
-                                    "128",
-                                    "--timeout-seconds",
-                                    "150",
-                                    "--command",
-                                    "true"},
-                                   (dir_ / "shell.log").string());
-  ASSERT_TRUE(shell.WaitExit(170s)) << cell::Tail((dir_ / "shell.log").string(), 30);
-  EXPECT_TRUE(WIFEXITED(shell.wait_status()) && WEXITSTATUS(shell.wait_status()) == 0)
-      << "shell:\n"
-      << cell::Tail((dir_ / "shell.log").string(), 30) << "rm:\n"
-      << cell::Tail((dir_ / "rm.log").string(), 30) << "nm:\n"
-      << cell::Tail((dir_ / "nm.log").string(), 30);
-  EXPECT_NE(cell::ReadAll((dir_ / "shell.log").string()).find("SUCCEEDED"), std::string::npos)
-      << cell::Tail((dir_ / "shell.log").string(), 30);
+  ExpectShellSucceeds(
+      "shell.log", {"--principal", std::string("alice@") + kRealm, "--keytab", keytab("alice")}, 2);
 
   // The same user from a kinit'd ticket cache (no --principal): KRB5CCNAME.
   const std::string cache = "FILE:" + (dir_ / "alice.ccache").string();
@@ -193,14 +200,7 @@ TEST_F(SecureCellTest, AnApplicationSucceedsOverKerberosAndOthersAreRefused) {
                                    (dir_ / "kinit.log").string(), {"KRB5CCNAME=" + cache});
   ASSERT_TRUE(kinit.WaitExit(60s));
   ASSERT_EQ(kinit.wait_status(), 0) << cell::ReadAll((dir_ / "kinit.log").string());
-  ChildProcess cached =
-      cell::Spawn({SPINDLE_BINARY, "shell", "--conf", (dir_ / "shell-conf").string(), "--rm",
-                   "127.0.0.1:" + ports_["client"], "--rm-scheduler",
-                   "127.0.0.1:" + ports_["scheduler"], "--num-containers", "1", "--memory-mb",
-                   "128", "--am-memory-mb", "128", "--timeout-seconds", "150", "--command", "true"},
-                  (dir_ / "shell-kinit.log").string(), {"KRB5CCNAME=" + cache});
-  ASSERT_TRUE(cached.WaitExit(170s)) << cell::Tail((dir_ / "shell-kinit.log").string(), 30);
-  EXPECT_EQ(cached.wait_status(), 0) << cell::Tail((dir_ / "shell-kinit.log").string(), 30);
+  ExpectShellSucceeds("shell-kinit.log", {}, 1, {"KRB5CCNAME=" + cache});
 
   // SIMPLE is refused on the client port, in Hadoop 3.3's words.
   Status simple = ClusterMetrics(std::nullopt);
@@ -252,39 +252,8 @@ TEST_P(SecureCellProtectionTest, AnApplicationSucceedsAndATamperedWrappedFrameIs
   WriteNmConf("nm-conf", std::string("nm/nm1.spindle.test@") + kRealm);
   nm_ = cell::Spawn({SPINDLE_BINARY, "nm", "--conf", (dir_ / "nm-conf").string()},
                     (dir_ / "nm.log").string());
-  WriteXml(dir_ / "shell-conf/core-site.xml", {{"hadoop.security.authentication", "kerberos"},
-                                               {"hadoop.rpc.protection", Protection()}});
-  ChildProcess shell = cell::Spawn({SPINDLE_BINARY,
-                                    "shell",
-                                    "--conf",
-                                    (dir_ / "shell-conf").string(),
-                                    "--rm",
-                                    "127.0.0.1:" + ports_["client"],
-                                    "--rm-scheduler",
-                                    "127.0.0.1:" + ports_["scheduler"],
-                                    "--principal",
-                                    std::string("alice@") + kRealm,
-                                    "--keytab",
-                                    keytab("alice"),
-                                    "--num-containers",
-                                    "2",
-                                    "--memory-mb",
-                                    "128",
-                                    "--am-memory-mb",
-                                    "128",
-                                    "--timeout-seconds",
-                                    "150",
-                                    "--command",
-                                    "true"},
-                                   (dir_ / "shell.log").string());
-  ASSERT_TRUE(shell.WaitExit(170s)) << cell::Tail((dir_ / "shell.log").string(), 30);
-  EXPECT_TRUE(WIFEXITED(shell.wait_status()) && WEXITSTATUS(shell.wait_status()) == 0)
-      << "shell:\n"
-      << cell::Tail((dir_ / "shell.log").string(), 30) << "rm:\n"
-      << cell::Tail((dir_ / "rm.log").string(), 30) << "nm:\n"
-      << cell::Tail((dir_ / "nm.log").string(), 30);
-  EXPECT_NE(cell::ReadAll((dir_ / "shell.log").string()).find("SUCCEEDED"), std::string::npos)
-      << cell::Tail((dir_ / "shell.log").string(), 30);
+  ExpectShellSucceeds(
+      "shell.log", {"--principal", std::string("alice@") + kRealm, "--keytab", keytab("alice")}, 2);
 
   Result<std::unique_ptr<security::KerberosCredentials>> alice =
       security::KerberosCredentials::LoginFromKeytab("alice", keytab("alice"));

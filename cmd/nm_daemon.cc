@@ -9,6 +9,7 @@
 #include "base/open_file_limit.h"
 #include "cmd/rm_daemon.h"
 #include "security/daemon_login.h"
+#include "wire/ipc/sasl_qop.h"
 
 namespace spindle {
 
@@ -53,6 +54,8 @@ Result<nm::NodeAgentOptions> NmOptionsFromFlags(const CommandLine& flags) {
                    security::LoginDaemon(conf, security::kNodeManagerLoginKeys, ""));
   nm::NodeAgentOptions options;
   options.kerberos_login = std::move(identity.credentials);
+  ASSIGN_OR_RETURN(options.rpc_protection,
+                   ipc::ParseRpcProtection(conf.GetTrimmed(ipc::kRpcProtectionKey).value_or("")));
   ASSIGN_OR_RETURN(options.agent, nm::AgentOptionsFromConfiguration(conf));
   options.simulated_nodes = flags.GetInt("simulate");
   if (flags.Has("nodes-file")) {

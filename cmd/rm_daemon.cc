@@ -79,7 +79,13 @@ Status RmDaemon::Init(rm::Configuration site_conf, const Clock* clock) {
                                                     client_address.host));
   ASSIGN_OR_RETURN(const nm_shim::NmConnectRetryPolicy nm_connect_retry,
                    nm_shim::NmConnectRetryPolicy::FromConfiguration(conf));
-  nm_client_ = std::make_unique<ipc::RpcClient>();
+  // hadoop.rpc.protection for every RPC server and for the AM launcher's
+  // calls to NMs (SaslPropertiesResolver reads the one key for both).
+  ASSIGN_OR_RETURN(rpc_protection_,
+                   ipc::ParseRpcProtection(conf.GetTrimmed(ipc::kRpcProtectionKey).value_or("")));
+  ipc::RpcClientOptions nm_client_options;
+  nm_client_options.qops = rpc_protection_;
+  nm_client_ = std::make_unique<ipc::RpcClient>(nm_client_options);
   rm::ResourceManagerOptions options;
   options.conf_dir = conf_dir_;
   options.clock = clock;
@@ -124,7 +130,7 @@ Status RmDaemon::BuildServers() {
     }
     return session;
   };
-  auto server = [&conf](
+  auto server = [&conf, this](
                     const std::string& name, const RmAddress& address,
                     const std::string& threads_key, std::shared_ptr<ipc::ServiceRegistry> services,
                     ipc::ServerSessionOptions session) -> Result<std::unique_ptr<ipc::RpcServer>> {
@@ -141,6 +147,7 @@ Status RmDaemon::BuildServers() {
     ASSIGN_OR_RETURN(options.limits.max_connections, conf.GetInt("ipc.server.max.connections", 0));
     ASSIGN_OR_RETURN(options.limits.max_per_address,
                      conf.GetInt("spindle.ipc.server.max-connections-per-address", 0));
+    session.qops = rpc_protection_;
     options.session = session;
     return std::make_unique<ipc::RpcServer>(options, std::move(services));
   };

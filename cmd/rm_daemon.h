@@ -29,6 +29,7 @@
 #include "web/rm_webapp.h"
 #include "wire/ipc/rpc_client.h"
 #include "wire/ipc/rpc_server.h"
+#include "wire/ipc/sasl_qop.h"
 
 namespace spindle {
 
@@ -136,6 +137,9 @@ class RmDaemon : public am_protocol::AdminActions, public am_protocol::HaTransit
   RmAddresses addresses_;
   // Who this RM runs as: the Kerberos log-in in secure mode.
   std::optional<security::DaemonIdentity> identity_;
+  // hadoop.rpc.protection: what every RPC server offers and the AM
+  // launcher's NM calls accept.
+  ipc::SaslQops rpc_protection_ = {ipc::SaslQop::kAuth};
   // What the RPC servers accept Kerberos callers as (secure mode only).
   ipc::KerberosAcceptor kerberos_acceptor_;
   // The AM launcher's NM client: declared before the core, so destroyed

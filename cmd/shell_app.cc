@@ -24,6 +24,7 @@
 #include "security/authentication_method.h"
 #include "security/kerberos_credentials.h"
 #include "wire/ipc/rpc_client.h"
+#include "wire/ipc/sasl_qop.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle {
@@ -72,10 +73,15 @@ std::string SelfExecutable() {
 
 // ---- the client -------------------------------------------------------------
 
-std::string AmCommand(const ShellSpec& spec, const std::string& scheduler) {
+// `rpc_protection`: the client's hadoop.rpc.protection, handed on as the AM's
+// (a Java AM reads the job's configuration; this one has only its command
+// line and its container's environment).
+std::string AmCommand(const ShellSpec& spec, const std::string& scheduler,
+                      const std::string& rpc_protection) {
   std::ostringstream out;
-  out << ShellQuote(SelfExecutable()) << " shell-am --rm-scheduler " << scheduler
-      << " --num-containers " << spec.containers << " --memory-mb " << spec.memory_mb
+  out << ShellQuote(SelfExecutable()) << " shell-am --rm-scheduler " << scheduler;
+  if (!rpc_protection.empty()) out << " --rpc-protection " << ShellQuote(rpc_protection);
+  out << " --num-containers " << spec.containers << " --memory-mb " << spec.memory_mb
       << " --vcores " << spec.vcores << " --command-base64 " << Base64Encode(spec.command)
       << " 1><LOG_DIR>/stdout 2><LOG_DIR>/stderr";
   return out.str();
@@ -202,6 +208,9 @@ int ShellClientMain(const CommandLine& flags) {
       std::min<std::chrono::milliseconds>(client_options.connect_timeout, timeout);
   client_options.call_timeout =
       std::min<std::chrono::milliseconds>(client_options.call_timeout, timeout);
+  auto qops = ipc::ParseRpcProtection(conf->GetTrimmed(ipc::kRpcProtectionKey).value_or(""));
+  if (!qops.ok()) return ReportFailure(kName, qops.status());
+  client_options.qops = *qops;
   ipc::RpcClient client(client_options);
   ipc::ConnectionSpec acp{rm->host, rm->port, client_service::kApplicationClientProtocol,
                           flags.GetString("user", CurrentUser()), std::nullopt};
@@ -250,7 +259,8 @@ int ShellClientMain(const CommandLine& flags) {
   context->set_maxappattempts(1);
   context->mutable_resource()->set_memory(flags.GetInt("am-memory-mb"));
   context->mutable_resource()->set_virtual_cores(1);
-  context->mutable_am_container_spec()->add_command(AmCommand(spec, scheduler));
+  context->mutable_am_container_spec()->add_command(
+      AmCommand(spec, scheduler, conf->GetTrimmed(ipc::kRpcProtectionKey).value_or("")));
   y::SubmitApplicationResponseProto submitted;
   s = call_rm("submitApplication", submit, &submitted);
   if (!s.ok()) return ReportFailure(kName, s);
@@ -330,7 +340,10 @@ const CommandSpec& ShellAmCommand() {
            .InRange(1, 1e7),
        FlagSpec::String("conf", "DIR", "",
                         "Hadoop configuration directory (yarn.resourcemanager.connect.*)")
-           .ComputedDefault("$HADOOP_CONF_DIR, else $YARN_CONF_DIR")},
+           .ComputedDefault("$HADOOP_CONF_DIR, else $YARN_CONF_DIR"),
+       FlagSpec::String("rpc-protection", "QOPS", "",
+                        "hadoop.rpc.protection for its calls (the submitting client's)")
+           .ComputedDefault("the configuration's hadoop.rpc.protection")},
       "reads its AMRM token from $HADOOP_TOKEN_FILE_LOCATION, as every YARN AM does"};
   return kSpec;
 }
@@ -366,6 +379,11 @@ int ShellAmMain(const CommandLine& flags) {
   options.host = host != nullptr ? host : "localhost";
   options.retry = *retry;
   options.nm_retry = *nm_retry;
+  auto am_qops = ipc::ParseRpcProtection(
+      flags.Has("rpc-protection") ? flags.GetString("rpc-protection", "")
+                                  : conf->GetTrimmed(ipc::kRpcProtectionKey).value_or(""));
+  if (!am_qops.ok()) return ReportFailure(kName, am_qops.status());
+  options.client.qops = *am_qops;
   if (Status ha = UseRmIdsIfHa(*conf, "yarn.resourcemanager.scheduler.address",
                                &options.ha_schedulers, &options.ha_policy);
       !ha.ok()) {

@@ -4,7 +4,11 @@
 // as a Kerberos user. The application must succeed over KERBEROS (8031,
 // 8032) and TOKEN (8030, the NMs); a SIMPLE caller and a principal that
 // auth_to_local does not map are refused in Hadoop's words; an NM whose
-// keytab lacks its principal does not start.
+// keytab lacks its principal does not start. With hadoop.rpc.protection
+// integrity and privacy (every daemon and client configured so) the
+// application succeeds over wrapped RPC, a tampered wrapped frame closes its
+// connection with javax.security.sasl.SaslException while the RM serves
+// everyone else, and a client that will not wrap is refused.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +21,7 @@
 #include "integration/wait_for.h"
 #include "security/kerberos_credentials.h"
 #include "tests/support/mini_kdc.h"
+#include "tests/wire/ipc/raw_sasl_client.h"
 #include "wire/ipc/error_mapping.h"
 #include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
@@ -45,6 +50,9 @@ std::map<std::string, std::string> ReadPorts(const std::string& path) {
 
 class SecureCellTest : public ::testing::Test {
  protected:
+  // hadoop.rpc.protection of every daemon and client in the cell.
+  virtual std::string Protection() const { return "authentication"; }
+
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("spindle-secure-cell-" + std::to_string(getpid()));
     fs::remove_all(dir_);
@@ -64,6 +72,7 @@ class SecureCellTest : public ::testing::Test {
     // Every daemon and client reads core-site.xml's authentication.
     const std::map<std::string, std::string> core = {
         {"hadoop.security.authentication", "kerberos"},
+        {"hadoop.rpc.protection", Protection()},
         // nm/* runs as "yarn", alice as herself; anybody else has no name.
         {"hadoop.security.auth_to_local",
          "RULE:[2:$1@$0](nm@SPINDLE\\.TEST)s/.*/yarn/ "
@@ -102,7 +111,8 @@ class SecureCellTest : public ::testing::Test {
   uint16_t Port(const std::string& name) { return static_cast<uint16_t>(std::stoi(ports_[name])); }
 
   void WriteNmConf(const std::string& conf_dir, const std::string& principal) {
-    WriteXml(dir_ / conf_dir / "core-site.xml", {{"hadoop.security.authentication", "kerberos"}});
+    WriteXml(dir_ / conf_dir / "core-site.xml", {{"hadoop.security.authentication", "kerberos"},
+                                                 {"hadoop.rpc.protection", Protection()}});
     fs::create_directories(dir_ / "nm/local");
     fs::create_directories(dir_ / "nm/logs");
     WriteXml(dir_ / conf_dir / "yarn-site.xml",
@@ -119,8 +129,49 @@ class SecureCellTest : public ::testing::Test {
               {"yarn.nodemanager.keytab", keytab("nm")}});
   }
 
-  Status ClusterMetrics(const std::optional<ipc::ClientKerberos>& kerberos) {
-    ipc::RpcClient client;
+  // Runs `spindle shell` against the cell to its end with `auth` flags (a
+  // principal and keytab, or none: the KRB5CCNAME of `env`); the
+  // application must succeed.
+  void ExpectShellSucceeds(const std::string& log, const std::vector<std::string>& auth,
+                           int containers, const std::vector<std::string>& env = {}) {
+    WriteXml(dir_ / "shell-conf/core-site.xml", {{"hadoop.security.authentication", "kerberos"},
+                                                 {"hadoop.rpc.protection", Protection()}});
+    std::vector<std::string> args = {SPINDLE_BINARY,
+                                     "shell",
+                                     "--conf",
+                                     (dir_ / "shell-conf").string(),
+                                     "--rm",
+                                     "127.0.0.1:" + ports_["client"],
+                                     "--rm-scheduler",
+                                     "127.0.0.1:" + ports_["scheduler"],
+                                     "--num-containers",
+                                     std::to_string(containers),
+                                     "--memory-mb",
+                                     "128",
+                                     "--am-memory-mb",
+                                     "128",
+                                     "--timeout-seconds",
+                                     "150",
+                                     "--command",
+                                     "true"};
+    args.insert(args.end(), auth.begin(), auth.end());
+    const std::string log_path = (dir_ / log).string();
+    ChildProcess shell = cell::Spawn(args, log_path, env);
+    ASSERT_TRUE(shell.WaitExit(170s)) << cell::Tail(log_path, 30);
+    EXPECT_TRUE(WIFEXITED(shell.wait_status()) && WEXITSTATUS(shell.wait_status()) == 0)
+        << "shell:\n"
+        << cell::Tail(log_path, 30) << "rm:\n"
+        << cell::Tail((dir_ / "rm.log").string(), 30) << "nm:\n"
+        << cell::Tail((dir_ / "nm.log").string(), 30);
+    EXPECT_NE(cell::ReadAll(log_path).find("SUCCEEDED"), std::string::npos)
+        << cell::Tail(log_path, 30);
+  }
+
+  Status ClusterMetrics(const std::optional<ipc::ClientKerberos>& kerberos,
+                        ipc::SaslQops qops = {ipc::SaslQop::kAuth}) {
+    ipc::RpcClientOptions options;
+    options.qops = std::move(qops);
+    ipc::RpcClient client(options);
     ipc::ConnectionSpec spec{
         "127.0.0.1", Port("client"), "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB",
         "mallory",   std::nullopt,   kerberos};
@@ -140,38 +191,8 @@ TEST_F(SecureCellTest, AnApplicationSucceedsOverKerberosAndOthersAreRefused) {
   WriteNmConf("nm-conf", std::string("nm/nm1.spindle.test@") + kRealm);
   nm_ = cell::Spawn({SPINDLE_BINARY, "nm", "--conf", (dir_ / "nm-conf").string()},
                     (dir_ / "nm.log").string());
-  WriteXml(dir_ / "shell-conf/core-site.xml", {{"hadoop.security.authentication", "kerberos"}});
-  ChildProcess shell = cell::Spawn({SPINDLE_BINARY,
-                                    "shell",
-                                    "--conf",
-                                    (dir_ / "shell-conf").string(),
-                                    "--rm",
-                                    "127.0.0.1:" + ports_["client"],
-                                    "--rm-scheduler",
-                                    "127.0.0.1:" + ports_["scheduler"],
-                                    "--principal",
-                                    std::string("alice@") + kRealm,
-                                    "--keytab",
-                                    keytab("alice"),
-                                    "--num-containers",
-                                    "2",
-                                    "--memory-mb",
-                                    "128",
-                                    "--am-memory-mb",
-                                    "128",
-                                    "--timeout-seconds",
-                                    "150",
-                                    "--command",
-                                    "true"},
-                                   (dir_ / "shell.log").string());
-  ASSERT_TRUE(shell.WaitExit(170s)) << cell::Tail((dir_ / "shell.log").string(), 30);
-  EXPECT_TRUE(WIFEXITED(shell.wait_status()) && WEXITSTATUS(shell.wait_status()) == 0)
-      << "shell:\n"
-      << cell::Tail((dir_ / "shell.log").string(), 30) << "rm:\n"
-      << cell::Tail((dir_ / "rm.log").string(), 30) << "nm:\n"
-      << cell::Tail((dir_ / "nm.log").string(), 30);
-  EXPECT_NE(cell::ReadAll((dir_ / "shell.log").string()).find("SUCCEEDED"), std::string::npos)
-      << cell::Tail((dir_ / "shell.log").string(), 30);
+  ExpectShellSucceeds(
+      "shell.log", {"--principal", std::string("alice@") + kRealm, "--keytab", keytab("alice")}, 2);
 
   // The same user from a kinit'd ticket cache (no --principal): KRB5CCNAME.
   const std::string cache = "FILE:" + (dir_ / "alice.ccache").string();
@@ -179,14 +200,7 @@ TEST_F(SecureCellTest, AnApplicationSucceedsOverKerberosAndOthersAreRefused) {
                                    (dir_ / "kinit.log").string(), {"KRB5CCNAME=" + cache});
   ASSERT_TRUE(kinit.WaitExit(60s));
   ASSERT_EQ(kinit.wait_status(), 0) << cell::ReadAll((dir_ / "kinit.log").string());
-  ChildProcess cached =
-      cell::Spawn({SPINDLE_BINARY, "shell", "--conf", (dir_ / "shell-conf").string(), "--rm",
-                   "127.0.0.1:" + ports_["client"], "--rm-scheduler",
-                   "127.0.0.1:" + ports_["scheduler"], "--num-containers", "1", "--memory-mb",
-                   "128", "--am-memory-mb", "128", "--timeout-seconds", "150", "--command", "true"},
-                  (dir_ / "shell-kinit.log").string(), {"KRB5CCNAME=" + cache});
-  ASSERT_TRUE(cached.WaitExit(170s)) << cell::Tail((dir_ / "shell-kinit.log").string(), 30);
-  EXPECT_EQ(cached.wait_status(), 0) << cell::Tail((dir_ / "shell-kinit.log").string(), 30);
+  ExpectShellSucceeds("shell-kinit.log", {}, 1, {"KRB5CCNAME=" + cache});
 
   // SIMPLE is refused on the client port, in Hadoop 3.3's words.
   Status simple = ClusterMetrics(std::nullopt);
@@ -222,6 +236,63 @@ TEST_F(SecureCellTest, AnNmWithTheWrongPrincipalDoesNotStart) {
             std::string::npos)
       << cell::Tail((dir_ / "bad-nm.log").string(), 10);
 }
+
+class SecureCellProtectionTest : public SecureCellTest,
+                                 public ::testing::WithParamInterface<const char*> {
+ protected:
+  std::string Protection() const override { return GetParam(); }
+};
+
+// The whole cell at integrity or privacy: spindle shell's client and AM,
+// spindle nm's heartbeats and the AM launch to the NM all run wrapped.
+TEST_P(SecureCellProtectionTest, AnApplicationSucceedsAndATamperedWrappedFrameIsRefused) {
+  const Result<ipc::SaslQops> qops = ipc::ParseRpcProtection(GetParam());
+  ASSERT_TRUE(qops.ok());
+  const ipc::SaslQop qop = qops->front();
+  WriteNmConf("nm-conf", std::string("nm/nm1.spindle.test@") + kRealm);
+  nm_ = cell::Spawn({SPINDLE_BINARY, "nm", "--conf", (dir_ / "nm-conf").string()},
+                    (dir_ / "nm.log").string());
+  ExpectShellSucceeds(
+      "shell.log", {"--principal", std::string("alice@") + kRealm, "--keytab", keytab("alice")}, 2);
+
+  Result<std::unique_ptr<security::KerberosCredentials>> alice =
+      security::KerberosCredentials::LoginFromKeytab("alice", keytab("alice"));
+  ASSERT_TRUE(alice.ok()) << alice.status().ToString();
+  const ipc::ClientKerberos kerberos{(*alice)->cache_name()};
+
+  // A client that only authenticates finds nothing in common: no downgrade.
+  Status plain = ClusterMetrics(kerberos);
+  ASSERT_FALSE(plain.ok());
+  EXPECT_NE(plain.message().find("No common protection layer"), std::string::npos)
+      << plain.ToString();
+
+  // One flipped bit in a wrapped frame: FATAL SaslException (wrapped, the
+  // server's side being intact), and the connection closes.
+  {
+    ipc::testing::RawSaslClient raw(Port("client"), nullptr, &kerberos, qop);
+    ASSERT_NE(raw.layer(), nullptr);
+    hadoop::yarn::GetClusterMetricsRequestProto request;
+    Result<std::string> wrapped = ipc::WrapRequestFrames(
+        raw.layer(), ipc::testing::ContextAndMetricsCall(
+                         "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB",
+                         std::string("alice@") + kRealm, false, request));
+    ASSERT_TRUE(wrapped.ok());
+    std::string tampered = *wrapped;
+    tampered[tampered.size() - 5] = static_cast<char>(tampered[tampered.size() - 5] ^ 0x10);
+    raw.Send(tampered);
+    const hadoop::common::RpcResponseHeaderProto fatal = raw.ReadWrappedHeader();
+    EXPECT_EQ(fatal.status(), hadoop::common::RpcResponseHeaderProto::FATAL);
+    EXPECT_EQ(fatal.exceptionclassname(), ipc::java::kSaslException);
+    EXPECT_TRUE(raw.ClosedByServer());
+  }
+
+  // The RM serves everyone else, wrapped.
+  Status served = ClusterMetrics(kerberos, {qop});
+  EXPECT_TRUE(served.ok()) << served.ToString();
+}
+
+INSTANTIATE_TEST_SUITE_P(RpcProtection, SecureCellProtectionTest,
+                         ::testing::Values("integrity", "privacy"));
 
 }  // namespace
 }  // namespace spindle

@@ -77,12 +77,15 @@ Status NodeAgent::Start() {
   server_options.worker_threads = options_.cmp_worker_threads;
   server_options.session.simple_enabled = false;
   server_options.session.token_provider = service_.get();
+  server_options.session.qops = options_.rpc_protection;
   server_ = std::make_unique<ipc::RpcServer>(server_options, registry);
   RETURN_NOT_OK(server_->Start());
 
   if (!simulate) RETURN_NOT_OK(StartWeb());
 
-  client_ = std::make_unique<ipc::RpcClient>();
+  ipc::RpcClientOptions client_options;
+  client_options.qops = options_.rpc_protection;
+  client_ = std::make_unique<ipc::RpcClient>(client_options);
   std::optional<ipc::ClientKerberos> kerberos;
   if (options_.kerberos_login != nullptr) {
     kerberos = ipc::ClientKerberos{options_.kerberos_login->cache_name()};

@@ -46,6 +46,7 @@
 #include "security/kerberos_credentials.h"
 #include "wire/ipc/rpc_client.h"
 #include "wire/ipc/rpc_server.h"
+#include "wire/ipc/sasl_qop.h"
 
 namespace spindle::nm {
 
@@ -77,6 +78,10 @@ struct NodeAgentOptions {
   // ResourceTracker (KERBEROS). Shared by copies of the options; it must
   // live as long as the agent. Default: none (SIMPLE).
   std::shared_ptr<const security::KerberosCredentials> kerberos_login;
+  // hadoop.rpc.protection: the SASL protections the ContainerManagement
+  // server offers and the agent's calls to the RM accept, in order.
+  // Default: authentication.
+  ipc::SaslQops rpc_protection = {ipc::SaslQop::kAuth};
   // RPC server threads for ContainerManagementProtocol. Default: 4.
   int cmp_worker_threads = 4;
   // Wraps the nodes' transport to the RM's ResourceTracker, e.g. to time

@@ -207,10 +207,15 @@ const KeySpec kCatalog[] = {
      "simple|kerberos", kBlocker, true,
      "spindle rm refuses to start: Hadoop's other methods (token, certificate, kerberos_ssl, "
      "proxy) are not supported, and an unknown value is Hadoop's 'Invalid attribute value'"},
-    {"hadoop.rpc.protection", kHonoured, kNone, kText, "authentication", All("authentication"),
-     "SASL quality of protection: authentication only", "authentication", kBlocker, false,
-     "SASL integrity and privacy (auth-int, auth-conf) are not implemented: clients that require "
-     "them cannot connect"},
+    {"hadoop.rpc.protection", kHonoured, kRm | kNm, kText, "authentication", All("authentication"),
+     "SASL quality of protection of every RPC port and of Spindle's own clients, a list in order "
+     "of preference: authentication (auth), integrity (auth-int: HMAC-MD5 under DIGEST-MD5, "
+     "gss_wrap without confidentiality under GSSAPI), privacy (auth-conf: 3DES under "
+     "DIGEST-MD5, the cipher Java clients pick; gss_wrap with confidentiality under GSSAPI); with "
+     "integrity or privacy every RPC frame is SASL-wrapped as Hadoop wraps it",
+     nullptr, kBlocker, true,
+     "a word other than authentication, integrity or privacy stops spindle rm and spindle nm "
+     "with Hadoop's 'No enum constant' error"},
     {"hadoop.security.authorization", kUnsupported, kRm, kBool, "false", All("false"),
      "Spindle uses it only to guard /jmx and /conf (with "
      "hadoop.security.instrumentation.requires.admin)",

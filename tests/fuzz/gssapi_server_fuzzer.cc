@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "wire/ipc/gssapi_mechanism.h"
@@ -21,6 +22,8 @@ namespace {
 
 constexpr char kPrincipal[] = "rm/fuzz.spindle.test@FUZZ.TEST";
 std::string keytab_path;
+// Acquired once, as RpcServer::Start does for a daemon.
+std::shared_ptr<const spindle::ipc::GssapiAcceptorCredential> credential;
 
 // A keytab with one AES key for kPrincipal, made with krb5's own API.
 bool WriteKeytab(const std::string& path) {
@@ -41,6 +44,9 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   keytab_path = (dir / "rm.keytab").string();
   std::filesystem::remove(keytab_path);
   if (!WriteKeytab(keytab_path)) std::abort();
+  auto acquired = spindle::ipc::GssapiAcceptorCredential::Acquire({kPrincipal, keytab_path});
+  if (!acquired.ok()) std::abort();  // the keytab is ours: this must work
+  credential = std::move(acquired).value();
   return 0;
 }
 
@@ -48,10 +54,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   const size_t split = input.find(std::string_view("\xff\x00", 2));
   const std::string_view first = input.substr(0, split);
-  auto server = spindle::ipc::GssapiServer::Create({kPrincipal, keytab_path});
-  if (!server.ok()) std::abort();  // the keytab is ours: this must work
-  auto challenge = (*server)->Step(first);
-  if (split != std::string_view::npos) (void)(*server)->Step(input.substr(split + 2));
+  // Every layer allowed, so that a choice of any layer is looked at.
+  auto server = spindle::ipc::GssapiServer::Create(
+      credential, {spindle::ipc::SaslQop::kAuth, spindle::ipc::SaslQop::kAuthInt,
+                   spindle::ipc::SaslQop::kAuthConf});
+  auto challenge = server->Step(first);
+  if (split != std::string_view::npos) (void)server->Step(input.substr(split + 2));
   (void)challenge;
   return 0;
 }

@@ -5,6 +5,7 @@
 #include "base/base64.h"
 #include "base/crypto.h"
 #include "wire/ipc/connection_preamble.h"
+#include "wire/ipc/error_mapping.h"
 #include "wire/ipc/frame_codec.h"
 #include "wire/ipc/rpc_requests.h"
 #include "wire/ipc/socket_reader.h"
@@ -104,7 +105,7 @@ void ClientConnection::OnConnected(const error_code& ec) {
   // this I/O thread (gss_init_sec_context).
   negotiation_.emplace(spec_.token.has_value() ? &*spec_.token : nullptr,
                        Base64Encode(SecureRandomBytes(30)),
-                       spec_.kerberos.has_value() ? &*spec_.kerberos : nullptr);
+                       spec_.kerberos.has_value() ? &*spec_.kerberos : nullptr, options_.qops);
   std::string bytes = EncodePreamble(AuthProtocol::kSasl);
   bytes += EncodeSaslFrame(negotiation_->Start());
   Send(std::move(bytes));
@@ -131,6 +132,15 @@ void ClientConnection::BecomeReady(bool token_auth) {
 }
 
 void ClientConnection::Send(std::string bytes) {
+  if (security_layer_ != nullptr) {
+    // On the strand, in order: the layer's message count follows the wire.
+    Result<std::string> wrapped = WrapRequestFrames(security_layer_.get(), bytes);
+    if (!wrapped.ok()) {
+      Fail(wrapped.status());
+      return;
+    }
+    bytes = std::move(wrapped).value();
+  }
   out_queue_.push_back(std::move(bytes));
   if (writing_.empty()) StartWrite();
 }
@@ -185,13 +195,40 @@ void ClientConnection::OnReadable(const error_code& wait_ec) {
       return;
     }
     if (!*next) break;
-    Status s = HandleFrame(frame);
+    Status s = security_layer_ != nullptr ? HandleWrappedFrame(frame) : HandleFrame(frame);
     if (!s.ok()) {
       Fail(s);
       return;
     }
   }
   if (state_ != State::kClosed) DoRead();
+}
+
+Status ClientConnection::HandleWrappedFrame(std::string_view frame) {
+  RpcResponseHeaderProto header;
+  RETURN_NOT_OK(ReadDelimited(&frame, &header));
+  hadoop::common::RpcSaslProto sasl;
+  if (static_cast<int32_t>(header.callid()) != kSaslCallId ||
+      header.status() != RpcResponseHeaderProto::SUCCESS || !ReadDelimited(&frame, &sasl).ok() ||
+      sasl.state() != hadoop::common::RpcSaslProto::WRAP) {
+    if (header.status() == RpcResponseHeaderProto::FATAL) {
+      // Not protected, so not trusted for more than a reason to give up.
+      return Status::Remote(header.exceptionclassname(), header.errormsg(),
+                            Status::Code::kUnauthorized);
+    }
+    return Status::Remote(java::kSaslException, "Server sent non-wrapped response",
+                          Status::Code::kUnauthorized);
+  }
+  if (Status s = wrapped_reader_->Add(sasl.token()); !s.ok()) {
+    return Status::Remote(java::kSaslException, s.message(), Status::Code::kUnauthorized);
+  }
+  std::string inner;
+  while (state_ != State::kClosed) {
+    ASSIGN_OR_RETURN(const bool whole, wrapped_reader_->Next(&inner));
+    if (!whole) break;
+    RETURN_NOT_OK(HandleFrame(inner));
+  }
+  return Status::OK();
 }
 
 Status ClientConnection::HandleFrame(std::string_view frame) {
@@ -223,6 +260,13 @@ Status ClientConnection::HandleFrame(std::string_view frame) {
     ASSIGN_OR_RETURN(auto reply, negotiation_->OnServerMessage(sasl));
     if (reply.has_value()) Send(EncodeSaslFrame(*reply));
     if (negotiation_->outcome() != ClientNegotiation::Outcome::kInProgress) {
+      // From here on (the context first) everything is wrapped when the
+      // qop is auth-int or auth-conf.
+      ASSIGN_OR_RETURN(security_layer_, negotiation_->TakeSecurityLayer());
+      if (security_layer_ != nullptr) {
+        wrapped_reader_ = std::make_unique<WrappedFrameReader>(security_layer_.get(),
+                                                               options_.max_response_length);
+      }
       BecomeReady(negotiation_->outcome() == ClientNegotiation::Outcome::kToken);
     }
     return Status::OK();

@@ -20,6 +20,7 @@
 #include "wire/ipc/client_negotiation.h"
 #include "wire/ipc/frame_decoder.h"
 #include "wire/ipc/rpc_client.h"
+#include "wire/ipc/sasl_wrap_framing.h"
 
 namespace spindle::ipc {
 
@@ -54,6 +55,9 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   void DoRead();
   void OnReadable(const boost::system::error_code& ec);
   Status HandleFrame(std::string_view frame);
+  // A frame on a connection with a security layer: must be a WRAP, whose
+  // frames are handled in turn (SaslRpcClient.WrappedInputStream).
+  Status HandleWrappedFrame(std::string_view frame);
   void ArmTimer();
   void OnTimer(const boost::system::error_code& ec);
   void Fail(const Status& why);
@@ -75,6 +79,10 @@ class ClientConnection : public std::enable_shared_from_this<ClientConnection> {
   std::map<int32_t, PendingCall> in_flight_;  // sent, awaiting an answer
   std::vector<std::string> out_queue_;
   std::vector<std::string> writing_;
+  // Set when SASL settled on auth-int or auth-conf: Send() wraps with it,
+  // and every frame read is unwrapped through wrapped_reader_.
+  std::unique_ptr<SaslSecurityLayer> security_layer_;
+  std::unique_ptr<WrappedFrameReader> wrapped_reader_;
 };
 
 }  // namespace spindle::ipc

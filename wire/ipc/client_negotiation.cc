@@ -7,8 +7,8 @@ namespace spindle::ipc {
 using hadoop::common::RpcSaslProto;
 
 ClientNegotiation::ClientNegotiation(const ClientToken* token, std::string cnonce,
-                                     const ClientKerberos* kerberos)
-    : token_(token), cnonce_(std::move(cnonce)), kerberos_(kerberos) {}
+                                     const ClientKerberos* kerberos, SaslQops qops)
+    : token_(token), cnonce_(std::move(cnonce)), kerberos_(kerberos), qops_(std::move(qops)) {}
 
 ClientNegotiation::~ClientNegotiation() = default;
 
@@ -31,8 +31,8 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
       // Take the first usable auth, in the server's order (TOKEN comes first).
       for (const auto& auth : message.auths()) {
         if (auth.method() == "TOKEN" && auth.mechanism() == "DIGEST-MD5" && token_ != nullptr) {
-          digest_ = std::make_unique<DigestMd5Client>(Base64Encode(token_->identifier),
-                                                      Base64Encode(token_->password), cnonce_);
+          digest_ = std::make_unique<DigestMd5Client>(
+              Base64Encode(token_->identifier), Base64Encode(token_->password), cnonce_, qops_);
           ASSIGN_OR_RETURN(std::string response, digest_->EvaluateChallenge(auth.challenge()));
           RpcSaslProto initiate;
           initiate.set_state(RpcSaslProto::INITIATE);
@@ -44,7 +44,7 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
         }
         if (auth.method() == "KERBEROS" && auth.mechanism() == "GSSAPI" && kerberos_ != nullptr) {
           ASSIGN_OR_RETURN(gssapi_, GssapiClient::Create({kerberos_->cache_name}, auth.protocol(),
-                                                         auth.serverid()));
+                                                         auth.serverid(), qops_));
           kerberos_principal_ = gssapi_->client_principal();
           ASSIGN_OR_RETURN(std::string token, gssapi_->Start());
           RpcSaslProto initiate;
@@ -115,6 +115,12 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
       return Status::ProtocolError("unexpected SASL state " +
                                    RpcSaslProto::SaslState_Name(message.state()));
   }
+}
+
+Result<std::unique_ptr<SaslSecurityLayer>> ClientNegotiation::TakeSecurityLayer() {
+  if (outcome_ == Outcome::kToken && digest_ != nullptr) return digest_->TakeSecurityLayer();
+  if (outcome_ == Outcome::kKerberos && gssapi_ != nullptr) return gssapi_->TakeSecurityLayer();
+  return std::unique_ptr<SaslSecurityLayer>();
 }
 
 }  // namespace spindle::ipc

@@ -16,6 +16,8 @@
 #include "rpc_header.pb.h"
 #include "wire/ipc/digest_md5.h"
 #include "wire/ipc/gssapi_mechanism.h"
+#include "wire/ipc/sasl_qop.h"
+#include "wire/ipc/sasl_security_layer.h"
 
 namespace spindle::ipc {
 
@@ -39,8 +41,10 @@ class ClientNegotiation {
   enum class Outcome { kInProgress, kSimple, kToken, kKerberos };
 
   // `token` and `kerberos` may be null. `cnonce` must be unpredictable.
+  // `qops`: the protections accepted, preferred first (this side's
+  // hadoop.rpc.protection).
   ClientNegotiation(const ClientToken* token, std::string cnonce,
-                    const ClientKerberos* kerberos = nullptr);
+                    const ClientKerberos* kerberos = nullptr, SaslQops qops = {SaslQop::kAuth});
   ~ClientNegotiation();
 
   // The first message: NEGOTIATE.
@@ -56,11 +60,15 @@ class ClientNegotiation {
   // The principal that authenticated (kKerberos), for the connection
   // context's effectiveUser.
   const std::string& kerberos_principal() const { return kerberos_principal_; }
+  // Once the outcome is kToken or kKerberos: the security layer when the
+  // mechanism settled on auth-int or auth-conf, else null. Call once.
+  Result<std::unique_ptr<SaslSecurityLayer>> TakeSecurityLayer();
 
  private:
   const ClientToken* token_;
   std::string cnonce_;
   const ClientKerberos* kerberos_;
+  const SaslQops qops_;
   std::unique_ptr<DigestMd5Client> digest_;
   std::unique_ptr<GssapiClient> gssapi_;
   std::string kerberos_principal_;

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "wire/ipc/sasl_qop.h"
+
 namespace spindle::ipc {
 
 enum class AuthMethod {
@@ -27,6 +29,9 @@ struct ConnectionIdentity {
   std::string protocol;
   // "ip:port" of the peer.
   std::string remote_address;
+  // The SASL quality of protection negotiated (Server's establishedQOP):
+  // auth unless TOKEN or KERBEROS settled on auth-int or auth-conf.
+  SaslQop qop = SaslQop::kAuth;
 };
 
 }  // namespace spindle::ipc

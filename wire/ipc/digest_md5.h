@@ -1,6 +1,8 @@
 // SASL DIGEST-MD5 (RFC 2831) as Hadoop uses it for TOKEN authentication
-// (WIRE.md 3.4): qop=auth, realm "default", digest-uri "/default",
-// charset=utf-8, algorithm=md5-sess, nc=00000001, no authzid.
+// (WIRE.md 3.4): realm "default", digest-uri "/default", charset=utf-8,
+// algorithm=md5-sess, nc=00000001, no authzid; qop from
+// hadoop.rpc.protection (auth, auth-int, auth-conf with cipher 3des), whose
+// security layer is digest_md5_security_layer.h.
 //
 // Both sides are pure state machines over strings: no sockets, no clock. The
 // server takes a password lookup that the RM plugs in (username = Base64 of
@@ -9,10 +11,13 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "base/result.h"
+#include "wire/ipc/digest_md5_security_layer.h"
+#include "wire/ipc/sasl_qop.h"
 
 namespace spindle::ipc {
 
@@ -31,6 +36,14 @@ std::string ComputeDigestResponse(std::string_view username, std::string_view re
                                   std::string_view qop, std::string_view digest_uri,
                                   std::string_view a2_prefix);
 
+// H(A1) of md5-sess, raw 16 bytes: the key the security layer derives from.
+std::string DigestSessionKey(std::string_view username, std::string_view realm,
+                             std::string_view password, std::string_view nonce,
+                             std::string_view cnonce);
+
+// The maxbuf both sides announce (the JDK's default, DEFAULT_MAXBUF).
+inline constexpr uint32_t kDigestMaxBuffer = 65536;
+
 // Server side. Usage: Challenge() once, then EvaluateResponse() once.
 class DigestMd5Server {
  public:
@@ -38,9 +51,11 @@ class DigestMd5Server {
   using PasswordLookup = std::function<Result<std::string>(std::string_view username)>;
 
   // `nonce` must be unpredictable (the caller draws it from a CSPRNG).
-  explicit DigestMd5Server(std::string nonce);
+  // `qops` is what hadoop.rpc.protection allows, in its order.
+  explicit DigestMd5Server(std::string nonce, SaslQops qops = {SaslQop::kAuth});
 
-  // The first (and only) challenge, in the JDK's directive order.
+  // The first (and only) challenge, in the JDK's directive order (qop lists
+  // `qops`; cipher="3des" when auth-conf is among them).
   std::string Challenge() const;
 
   // Checks the client's response; on success returns the server's final
@@ -50,18 +65,30 @@ class DigestMd5Server {
 
   bool complete() const { return complete_; }
   const std::string& username() const { return username_; }
+  // The qop the client chose (once complete).
+  SaslQop negotiated_qop() const { return negotiated_qop_; }
+  // The security layer of an auth-int/auth-conf authentication (once
+  // complete); null for auth. Moves it out: call once.
+  std::unique_ptr<SaslSecurityLayer> TakeSecurityLayer() { return std::move(layer_); }
 
  private:
   const std::string nonce_;
+  const SaslQops qops_;
   bool complete_ = false;
   std::string username_;
+  SaslQop negotiated_qop_ = SaslQop::kAuth;
+  std::unique_ptr<SaslSecurityLayer> layer_;
 };
 
 // Client side: answers a challenge and verifies the server's rspauth.
 class DigestMd5Client {
  public:
   // `cnonce` must be unpredictable (tests may fix it to replay a capture).
-  DigestMd5Client(std::string username, std::string password, std::string cnonce);
+  // `qops`: the protections this client accepts, preferred first (its
+  // hadoop.rpc.protection); it takes the first the server offers, as the
+  // JDK's client does.
+  DigestMd5Client(std::string username, std::string password, std::string cnonce,
+                  SaslQops qops = {SaslQop::kAuth});
 
   // The response to the server's challenge.
   Result<std::string> EvaluateChallenge(std::string_view challenge);
@@ -69,12 +96,21 @@ class DigestMd5Client {
   // Checks "rspauth=<hex>" from the server's SUCCESS.
   Status VerifyServerFinal(std::string_view server_final) const;
 
+  // The qop chosen in EvaluateChallenge.
+  SaslQop negotiated_qop() const { return negotiated_qop_; }
+  // After VerifyServerFinal succeeded: the security layer of auth-int or
+  // auth-conf (null for auth). Moves it out: call once.
+  Result<std::unique_ptr<SaslSecurityLayer>> TakeSecurityLayer() const;
+
  private:
   const std::string username_;
   const std::string password_;
   const std::string cnonce_;
+  const SaslQops qops_;
   std::string realm_;
   std::string nonce_;
+  SaslQop negotiated_qop_ = SaslQop::kAuth;
+  uint32_t server_max_buffer_ = kDigestMaxBuffer;
 };
 
 }  // namespace spindle::ipc

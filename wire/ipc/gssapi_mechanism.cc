@@ -6,6 +6,8 @@
 
 #include <utility>
 
+#include "base/mutex.h"
+
 namespace spindle::ipc {
 namespace {
 
@@ -62,25 +64,100 @@ Result<gss_name_t> ImportName(std::string_view text, gss_OID type) {
   return name;
 }
 
-Result<std::string> Wrap(gss_ctx_id_t context, std::string_view message) {
+// conf_req false: integrity only (the security-layer handshake messages,
+// and every message of an integrity layer).
+Result<std::string> Wrap(gss_ctx_id_t context, std::string_view message, bool conf_req = false) {
   gss_buffer_desc input = View(message);
   OwnedBuffer output;
   OM_uint32 minor = 0;
-  // conf_req 0: the security-layer messages are integrity-protected only.
-  OM_uint32 major =
-      gss_wrap(&minor, context, 0, GSS_C_QOP_DEFAULT, &input, nullptr, &output.buffer);
+  int conf_state = 0;
+  OM_uint32 major = gss_wrap(&minor, context, conf_req ? 1 : 0, GSS_C_QOP_DEFAULT, &input,
+                             &conf_state, &output.buffer);
   if (GSS_ERROR(major)) return GssFailure("wrap", major, minor);
+  if (conf_req && conf_state == 0) return Status::Unauthorized("GSS-API: wrap gave no privacy");
   return output.str();
 }
 
-Result<std::string> Unwrap(gss_ctx_id_t context, std::string_view token) {
+// As Java's GssKrb5Base.unwrap: with `need_conf` an unencrypted token is
+// refused ("Privacy not protected"), and so is a duplicate, old,
+// out-of-sequence or gap token (checkMessageProp).
+Result<std::string> Unwrap(gss_ctx_id_t context, std::string_view token, bool need_conf = false) {
   gss_buffer_desc input = View(token);
   OwnedBuffer output;
   OM_uint32 minor = 0;
-  OM_uint32 major = gss_unwrap(&minor, context, &input, &output.buffer, nullptr, nullptr);
+  int conf_state = 0;
+  OM_uint32 major = gss_unwrap(&minor, context, &input, &output.buffer, &conf_state, nullptr);
   if (GSS_ERROR(major)) return GssFailure("unwrap", major, minor);
+  if (major & GSS_S_DUPLICATE_TOKEN) return Status::Unauthorized("GSS-API: Duplicate token");
+  if (major & GSS_S_GAP_TOKEN) return Status::Unauthorized("GSS-API: Gap token");
+  if (major & GSS_S_OLD_TOKEN) return Status::Unauthorized("GSS-API: Old token");
+  if (major & GSS_S_UNSEQ_TOKEN) return Status::Unauthorized("GSS-API: Token not in sequence");
+  if (need_conf && conf_state == 0) return Status::Unauthorized("GSS-API: Privacy not protected");
   return output.str();
 }
+
+uint32_t ReadMaxBuffer(std::string_view message) {
+  return (uint32_t{static_cast<uint8_t>(message[1])} << 16) |
+         (uint32_t{static_cast<uint8_t>(message[2])} << 8) | static_cast<uint8_t>(message[3]);
+}
+
+// The qop of a chosen layer mask: privacy wins over integrity (Java's
+// GssKrb5Server.doHandshake2).
+SaslQop QopOfLayer(uint8_t mask) {
+  if (mask & kGssapiPrivacyLayer) return SaslQop::kAuthConf;
+  if (mask & kGssapiIntegrityLayer) return SaslQop::kAuthInt;
+  return SaslQop::kAuth;
+}
+
+uint8_t LayerOfQop(SaslQop qop) {
+  switch (qop) {
+    case SaslQop::kAuth:
+      return kGssapiNoSecurityLayer;
+    case SaslQop::kAuthInt:
+      return kGssapiIntegrityLayer;
+    case SaslQop::kAuthConf:
+      return kGssapiPrivacyLayer;
+  }
+  return kGssapiNoSecurityLayer;
+}
+
+// The wrap/unwrap of an established context with integrity or privacy.
+// gss_wrap and gss_unwrap share the context (MIT's key usage caches are not
+// safe under concurrent use), so one mutex serialises them.
+class GssapiSecurityLayer : public SaslSecurityLayer {
+ public:
+  GssapiSecurityLayer(gss_ctx_id_t context, SaslQop qop, uint32_t peer_max_buffer)
+      : context_(context), qop_(qop) {
+    OM_uint32 minor = 0;
+    OM_uint32 max_input = 0;
+    const OM_uint32 major = gss_wrap_size_limit(&minor, context_, privacy() ? 1 : 0,
+                                                GSS_C_QOP_DEFAULT, peer_max_buffer, &max_input);
+    max_send_size_ = GSS_ERROR(major) || max_input == 0 ? 1 : max_input;
+  }
+  ~GssapiSecurityLayer() override {
+    OM_uint32 ignored = 0;
+    gss_delete_sec_context(&ignored, &context_, GSS_C_NO_BUFFER);
+  }
+
+  Result<std::string> Wrap(std::string_view message) override {
+    MutexLock lock(&mu_);
+    return ::spindle::ipc::Wrap(context_, message, privacy());
+  }
+  Result<std::string> Unwrap(std::string_view wrapped) override {
+    MutexLock lock(&mu_);
+    return ::spindle::ipc::Unwrap(context_, wrapped, privacy());
+  }
+  SaslQop qop() const override { return qop_; }
+  size_t max_send_size() const override { return max_send_size_; }
+
+ private:
+  bool privacy() const { return qop_ == SaslQop::kAuthConf; }
+
+  Mutex mu_;
+  gss_ctx_id_t context_ GUARDED_BY(mu_);
+  const SaslQop qop_;
+  size_t max_send_size_ = 1;
+};
 
 std::string LayerMessage(uint8_t layers, uint32_t max_buffer) {
   std::string message(4, '\0');
@@ -93,43 +170,84 @@ std::string LayerMessage(uint8_t layers, uint32_t max_buffer) {
 
 }  // namespace
 
-struct GssapiServer::Handles {
+uint8_t GssapiLayerMask(const SaslQops& qops) {
+  uint8_t mask = 0;
+  for (SaslQop qop : qops) mask |= LayerOfQop(qop);
+  return mask;
+}
+
+struct GssapiAcceptorCredential::Handle {
   gss_cred_id_t credential = GSS_C_NO_CREDENTIAL;
-  gss_ctx_id_t context = GSS_C_NO_CONTEXT;
-  ~Handles() {
+  ~Handle() {
     OM_uint32 ignored = 0;
-    if (context != GSS_C_NO_CONTEXT) gss_delete_sec_context(&ignored, &context, GSS_C_NO_BUFFER);
     if (credential != GSS_C_NO_CREDENTIAL) gss_release_cred(&ignored, &credential);
   }
 };
 
-GssapiServer::GssapiServer(std::unique_ptr<Handles> handles) : handles_(std::move(handles)) {}
-GssapiServer::~GssapiServer() = default;
+GssapiAcceptorCredential::GssapiAcceptorCredential(std::unique_ptr<Handle> handle)
+    : handle_(std::move(handle)) {}
+GssapiAcceptorCredential::~GssapiAcceptorCredential() = default;
 
-Result<std::unique_ptr<GssapiServer>> GssapiServer::Create(const GssapiAcceptorIdentity& identity) {
+Result<std::shared_ptr<const GssapiAcceptorCredential>> GssapiAcceptorCredential::Acquire(
+    const GssapiAcceptorIdentity& identity) {
   ASSIGN_OR_RETURN(gss_name_t name,
                    ImportName(identity.principal, const_cast<gss_OID>(GSS_KRB5_NT_PRINCIPAL_NAME)));
   gss_key_value_element_desc element{"keytab", identity.keytab.c_str()};
   gss_key_value_set_desc store{1, &element};
-  auto handles = std::make_unique<Handles>();
+  auto handle = std::make_unique<Handle>();
   OM_uint32 minor = 0;
   // Kerberos v5 only: SASL GSSAPI is not SPNEGO (RFC 4752 3).
   gss_OID_set_desc krb5_only{1, const_cast<gss_OID>(gss_mech_krb5)};
   OM_uint32 major = gss_acquire_cred_from(&minor, name, GSS_C_INDEFINITE, &krb5_only, GSS_C_ACCEPT,
-                                          &store, &handles->credential, nullptr, nullptr);
+                                          &store, &handle->credential, nullptr, nullptr);
   OM_uint32 ignored = 0;
   gss_release_name(&ignored, &name);
   if (GSS_ERROR(major)) {
     return GssFailure("acceptor credential for " + identity.principal + " from " + identity.keytab,
                       major, minor);
   }
-  return std::unique_ptr<GssapiServer>(new GssapiServer(std::move(handles)));
+  return std::shared_ptr<const GssapiAcceptorCredential>(
+      new GssapiAcceptorCredential(std::move(handle)));
+}
+
+struct GssapiServer::Handles {
+  std::shared_ptr<const GssapiAcceptorCredential> credential;
+  gss_ctx_id_t context = GSS_C_NO_CONTEXT;
+  ~Handles() {
+    OM_uint32 ignored = 0;
+    if (context != GSS_C_NO_CONTEXT) gss_delete_sec_context(&ignored, &context, GSS_C_NO_BUFFER);
+  }
+};
+
+GssapiServer::GssapiServer(std::unique_ptr<Handles> handles, SaslQops qops)
+    : handles_(std::move(handles)), qops_(std::move(qops)) {}
+GssapiServer::~GssapiServer() = default;
+
+std::unique_ptr<GssapiServer> GssapiServer::Create(
+    std::shared_ptr<const GssapiAcceptorCredential> credential, SaslQops qops) {
+  auto handles = std::make_unique<Handles>();
+  handles->credential = std::move(credential);
+  return std::unique_ptr<GssapiServer>(new GssapiServer(std::move(handles), std::move(qops)));
+}
+
+Result<std::unique_ptr<GssapiServer>> GssapiServer::Create(const GssapiAcceptorIdentity& identity,
+                                                           SaslQops qops) {
+  ASSIGN_OR_RETURN(auto credential, GssapiAcceptorCredential::Acquire(identity));
+  return Create(std::move(credential), std::move(qops));
 }
 
 Result<std::string> GssapiServer::LayerOffer() {
   stage_ = Stage::kAwaitLayerChoice;
-  // No security layer: the maximum buffer is 0 (RFC 4752 3.3).
-  return Wrap(handles_->context, LayerMessage(kGssapiNoSecurityLayer, 0));
+  // GssKrb5Server.doHandshake1: every allowed layer, and the buffer this
+  // side receives (sent even when only "no layer" is allowed).
+  return Wrap(handles_->context, LayerMessage(GssapiLayerMask(qops_), kGssapiMaxBuffer));
+}
+
+std::unique_ptr<SaslSecurityLayer> GssapiServer::TakeSecurityLayer() {
+  if (stage_ != Stage::kComplete || !UsesWrap(negotiated_qop_)) return nullptr;
+  gss_ctx_id_t context = handles_->context;
+  handles_->context = GSS_C_NO_CONTEXT;
+  return std::make_unique<GssapiSecurityLayer>(context, negotiated_qop_, peer_max_buffer_);
 }
 
 Result<std::optional<std::string>> GssapiServer::Step(std::string_view client_token) {
@@ -144,9 +262,9 @@ Result<std::optional<std::string>> GssapiServer::Step(std::string_view client_to
       OwnedBuffer output;
       gss_name_t source = GSS_C_NO_NAME;
       OM_uint32 minor = 0;
-      OM_uint32 major = gss_accept_sec_context(&minor, &handles_->context, handles_->credential,
-                                               &input, GSS_C_NO_CHANNEL_BINDINGS, &source, nullptr,
-                                               &output.buffer, nullptr, nullptr, nullptr);
+      OM_uint32 major = gss_accept_sec_context(
+          &minor, &handles_->context, handles_->credential->handle_->credential, &input,
+          GSS_C_NO_CHANNEL_BINDINGS, &source, nullptr, &output.buffer, nullptr, nullptr, nullptr);
       if (GSS_ERROR(major)) {
         if (source != GSS_C_NO_NAME) gss_release_name(&minor, &source);
         return GssFailure("accept_sec_context", major, minor);
@@ -185,9 +303,10 @@ Result<std::optional<std::string>> GssapiServer::Step(std::string_view client_to
         return Status::Unauthorized("GSS-API: the client's security layer choice is too short");
       }
       const uint8_t layer = static_cast<uint8_t>(choice.front());
-      if (layer != kGssapiNoSecurityLayer) {
-        return Status::Unauthorized("GSS-API: the client chose a security layer (" +
-                                    std::to_string(layer) + ") that was not offered");
+      if ((layer & GssapiLayerMask(qops_)) == 0) {
+        // GssKrb5Server.doHandshake2's words.
+        return Status::Unauthorized("GSS-API: Client selected unsupported protection: " +
+                                    std::to_string(layer));
       }
       // Hadoop's SaslGssCallbackHandler authorizes a connection only as the
       // principal that authenticated.
@@ -195,6 +314,11 @@ Result<std::optional<std::string>> GssapiServer::Step(std::string_view client_to
       if (!authzid.empty() && authzid != client_principal_) {
         return Status::Unauthorized("GSS-API: " + client_principal_ +
                                     " is not authorized to connect as " + authzid);
+      }
+      negotiated_qop_ = QopOfLayer(layer);
+      peer_max_buffer_ = ReadMaxBuffer(choice);
+      if (UsesWrap(negotiated_qop_) && peer_max_buffer_ == 0) {
+        return Status::Unauthorized("GSS-API: the client chose a security layer with no buffer");
       }
       stage_ = Stage::kComplete;
       return std::optional<std::string>();
@@ -219,13 +343,17 @@ struct GssapiClient::Handles {
   }
 };
 
-GssapiClient::GssapiClient(std::unique_ptr<Handles> handles, std::string client_principal)
-    : handles_(std::move(handles)), client_principal_(std::move(client_principal)) {}
+GssapiClient::GssapiClient(std::unique_ptr<Handles> handles, std::string client_principal,
+                           SaslQops qops)
+    : handles_(std::move(handles)),
+      client_principal_(std::move(client_principal)),
+      qops_(std::move(qops)) {}
 GssapiClient::~GssapiClient() = default;
 
 Result<std::unique_ptr<GssapiClient>> GssapiClient::Create(const GssapiInitiatorIdentity& identity,
                                                            std::string_view protocol,
-                                                           std::string_view server_id) {
+                                                           std::string_view server_id,
+                                                           SaslQops qops) {
   if (protocol.empty() || server_id.empty()) {
     return Status::Unauthorized("GSS-API: the server advertised no Kerberos principal (protocol '" +
                                 std::string(protocol) + "', serverId '" + std::string(server_id) +
@@ -256,7 +384,8 @@ Result<std::unique_ptr<GssapiClient>> GssapiClient::Create(const GssapiInitiator
   OM_uint32 ignored = 0;
   gss_release_name(&ignored, &own_name);
   if (GSS_ERROR(major)) return GssFailure("display_name", major, minor);
-  return std::unique_ptr<GssapiClient>(new GssapiClient(std::move(handles), display.str()));
+  return std::unique_ptr<GssapiClient>(
+      new GssapiClient(std::move(handles), display.str(), std::move(qops)));
 }
 
 Result<std::string> GssapiClient::Initiate(std::string_view input_token) {
@@ -264,8 +393,10 @@ Result<std::string> GssapiClient::Initiate(std::string_view input_token) {
   OwnedBuffer output;
   OM_uint32 minor = 0;
   // Java's GssKrb5Client asks for mutual authentication, integrity and
-  // confidentiality.
-  const OM_uint32 flags = GSS_C_MUTUAL_FLAG | GSS_C_INTEG_FLAG | GSS_C_CONF_FLAG;
+  // confidentiality; its Krb5Context adds replay and sequence detection,
+  // which let gss_unwrap report a replayed or reordered wrapped message.
+  const OM_uint32 flags = GSS_C_MUTUAL_FLAG | GSS_C_INTEG_FLAG | GSS_C_CONF_FLAG |
+                          GSS_C_REPLAY_FLAG | GSS_C_SEQUENCE_FLAG;
   OM_uint32 major =
       gss_init_sec_context(&minor, handles_->credential, &handles_->context, handles_->target,
                            const_cast<gss_OID>(gss_mech_krb5), flags, 0, GSS_C_NO_CHANNEL_BINDINGS,
@@ -293,14 +424,32 @@ Result<std::string> GssapiClient::Step(std::string_view challenge) {
       if (offer.size() != 4) {
         return Status::Unauthorized("GSS-API: the server's security layer offer is malformed");
       }
-      if ((static_cast<uint8_t>(offer.front()) & kGssapiNoSecurityLayer) == 0) {
+      // GssKrb5Client.findPreferredMask: the first of this client's
+      // preferences the server offers.
+      const uint8_t offered = static_cast<uint8_t>(offer.front());
+      std::optional<SaslQop> chosen;
+      for (SaslQop qop : qops_) {
+        if (offered & LayerOfQop(qop)) {
+          chosen = qop;
+          break;
+        }
+      }
+      if (!chosen.has_value()) {
         return Status::Unauthorized(
             "GSS-API: No common protection layer between client and server");
       }
-      // No security layer, buffer 0, no authorization id (Hadoop's client
-      // sends none: the connection runs as the authenticated principal).
-      ASSIGN_OR_RETURN(std::string choice,
-                       Wrap(handles_->context, LayerMessage(kGssapiNoSecurityLayer, 0)));
+      negotiated_qop_ = *chosen;
+      peer_max_buffer_ = ReadMaxBuffer(offer);
+      if (UsesWrap(negotiated_qop_) && peer_max_buffer_ == 0) {
+        return Status::Unauthorized("GSS-API: the server offers a security layer with no buffer");
+      }
+      // The chosen layer, this side's buffer (0 without a layer, RFC 4752
+      // 3.1), no authorization id (Hadoop's client sends none: the
+      // connection runs as the authenticated principal).
+      ASSIGN_OR_RETURN(
+          std::string choice,
+          Wrap(handles_->context, LayerMessage(LayerOfQop(negotiated_qop_),
+                                               UsesWrap(negotiated_qop_) ? kGssapiMaxBuffer : 0)));
       stage_ = Stage::kComplete;
       return choice;
     }
@@ -311,6 +460,13 @@ Result<std::string> GssapiClient::Step(std::string_view challenge) {
   }
   stage_ = Stage::kFailed;
   return Status::Unauthorized("GSS-API: unexpected server challenge");
+}
+
+std::unique_ptr<SaslSecurityLayer> GssapiClient::TakeSecurityLayer() {
+  if (stage_ != Stage::kComplete || !UsesWrap(negotiated_qop_)) return nullptr;
+  gss_ctx_id_t context = handles_->context;
+  handles_->context = GSS_C_NO_CONTEXT;
+  return std::make_unique<GssapiSecurityLayer>(context, negotiated_qop_, peer_max_buffer_);
 }
 
 }  // namespace spindle::ipc

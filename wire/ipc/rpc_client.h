@@ -46,7 +46,6 @@ struct ConnectionSpec {
   // server offers it); it never falls back to SIMPLE. The connection
   // context then names the ticket's principal, not `user`.
   std::optional<ClientKerberos> kerberos = std::nullopt;
-
   std::string Key() const;
 };
 
@@ -61,6 +60,11 @@ struct RpcClientOptions {
   std::chrono::milliseconds max_idle{10000};
   // ipc.maximum.response.length. Default: 128 MiB.
   uint32_t max_response_length = 128 * 1024 * 1024;
+  // hadoop.rpc.protection of this process (Java's Client takes it from
+  // SaslPropertiesResolver): the SASL protections TOKEN and KERBEROS
+  // connections accept, preferred first. With auth-int or auth-conf
+  // negotiated every frame after SASL is wrapped. Default: authentication.
+  SaslQops qops = {SaslQop::kAuth};
 };
 
 class RpcClient {

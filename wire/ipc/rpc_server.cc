@@ -34,6 +34,19 @@ Status RpcServer::Start() {
   CHECK(!started_) << "RpcServer started twice";
   // A peer must not be able to flood the log through libprotobuf.
   InstallProtobufLogFolding();
+  // The Kerberos acceptor's key is read once, here, not by each
+  // connection on an I/O thread; a keytab that cannot be used stops the
+  // server before it listens.
+  ServerSessionOptions& session = env_.session_options;
+  if (session.kerberos != nullptr && session.kerberos_credential == nullptr) {
+    Result<std::shared_ptr<const GssapiAcceptorCredential>> credential =
+        GssapiAcceptorCredential::Acquire({session.kerberos->principal, session.kerberos->keytab});
+    if (!credential.ok()) {
+      return Status::Unauthorized("IPC server " + options_.name +
+                                  " cannot accept Kerberos: " + credential.status().message());
+    }
+    session.kerberos_credential = std::move(credential).value();
+  }
   error_code ec;
   const auto address = asio::ip::make_address(options_.bind_host, ec);
   if (ec) return Status::InvalidArgument("bad bind address " + options_.bind_host);

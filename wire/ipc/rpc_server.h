@@ -56,7 +56,9 @@ class RpcServer {
   RpcServer(const RpcServer&) = delete;
   RpcServer& operator=(const RpcServer&) = delete;
 
-  // Binds and starts serving. IoError if the address cannot be bound. The
+  // Binds and starts serving. IoError if the address cannot be bound;
+  // Unauthorized if the session offers KERBEROS and the acceptor's keytab
+  // cannot be used (its credential is acquired here, once). The
   // first Start() in a process also installs the folding of libprotobuf's
   // log lines (protobuf_log_folding.h).
   Status Start();

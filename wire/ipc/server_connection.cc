@@ -116,7 +116,7 @@ void ServerConnection::SendBytes(std::string bytes) {
   {
     MutexLock lock(&write_mu_);
     if (write_closed_) return;
-    out_queue_.push_back(std::move(bytes));
+    if (!QueueLocked(std::move(bytes))) return;
     if (sending_) return;
     sending_ = true;
     writing_.swap(out_queue_);
@@ -129,10 +129,31 @@ void ServerConnection::SendResponse(std::string frame) {
   calls_in_progress_.fetch_sub(1, std::memory_order_relaxed);
   MutexLock lock(&write_mu_);
   if (write_closed_) return;
-  out_queue_.push_back(std::move(frame));
+  if (!QueueLocked(std::move(frame))) return;
   if (sending_) return;  // the sender takes it with its next send
   sending_ = true;
   SendOnThisThread();
+}
+
+bool ServerConnection::QueueLocked(std::string bytes) {
+  if (wrap_layer_ == nullptr) {
+    out_queue_.push_back(std::move(bytes));
+    return true;
+  }
+  Result<std::string> wrapped = WrapResponseFrames(wrap_layer_.get(), bytes);
+  if (!wrapped.ok()) {
+    LOG(WARNING) << LogPrefix()
+                 << "closing: cannot wrap a response: " << wrapped.status().ToString();
+    asio::post(strand_, [self = shared_from_this()] { self->CloseNow("SASL wrap failed"); });
+    return false;
+  }
+  out_queue_.push_back(std::move(wrapped).value());
+  return true;
+}
+
+void ServerConnection::OnSecurityLayer(std::shared_ptr<SaslSecurityLayer> layer) {
+  MutexLock lock(&write_mu_);
+  wrap_layer_ = std::move(layer);
 }
 
 void ServerConnection::SendOnThisThread() {

@@ -74,6 +74,12 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection>,
   void SendBytes(std::string bytes) override;
   void OnCall(InboundRequest request) override;
   void OnAuthEvent(SessionAuthEvent event) override;
+  void OnSecurityLayer(std::shared_ptr<SaslSecurityLayer> layer) override;
+  // Queues bytes for the peer, wrapped first once SASL negotiated
+  // integrity or privacy: wrapping here, under write_mu_, keeps the layer's
+  // message order the order on the wire. False if the layer failed (the
+  // connection is then closing).
+  bool QueueLocked(std::string bytes) REQUIRES(write_mu_);
 
   void DoRead();
   void OnReadable(const boost::system::error_code& ec);
@@ -115,6 +121,9 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection>,
   std::atomic<int> calls_in_progress_{0};
 
   Mutex write_mu_;
+  // Set once SASL negotiated auth-int or auth-conf: what every frame sent
+  // from then on is wrapped with.
+  std::shared_ptr<SaslSecurityLayer> wrap_layer_ GUARDED_BY(write_mu_);
   // Frames waiting for the sender, in order.
   std::vector<std::string> out_queue_ GUARDED_BY(write_mu_);
   // A thread (a handler's, or the strand's async_write) owns the send side.

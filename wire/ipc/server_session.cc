@@ -83,7 +83,10 @@ std::string AvailableMethods(const ServerSessionOptions& options) {
 
 ServerSession::ServerSession(const ServerSessionOptions& options, ServerSessionSink* sink,
                              std::string nonce)
-    : options_(options), sink_(sink), decoder_(options.max_data_length), digest_(std::move(nonce)) {
+    : options_(options),
+      sink_(sink),
+      decoder_(options.max_data_length),
+      digest_(std::move(nonce), options.qops) {
   CHECK(options_.simple_enabled || options_.token_provider != nullptr ||
         options_.kerberos != nullptr)
       << "a server must offer at least one authentication method";
@@ -182,6 +185,19 @@ void ServerSession::HandleFrame(std::string_view frame) {
     return;
   }
   const int32_t call_id = header.callid();
+  if (security_layer_ != nullptr && !in_wrapped_) {
+    if (call_id == kSaslCallId) {
+      HandleWrapped(rest);
+    } else {
+      // Java's Server would take it; a frame outside the protection could
+      // have been injected by anyone on the path, so it is refused.
+      Fatal(echo, java::kSaslException,
+            "an unwrapped RPC on a connection whose SASL qop is " +
+                std::string(SaslQopName(security_layer_->qop())),
+            RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+    }
+    return;
+  }
   if (call_id == kSaslCallId) {
     const State before = state_;
     HandleSasl(rest);
@@ -345,8 +361,15 @@ void ServerSession::HandleSasl(std::string_view rest) {
       reply.set_state(RpcSaslProto::SUCCESS);
       reply.set_token(*rspauth);
       sink_->SendBytes(EncodeSaslResponse(reply));
+      StartSecurityLayer(digest_.TakeSecurityLayer());
       return;
     }
+    case RpcSaslProto::WRAP:
+      // Server.saslReadAndProcess (2.6, 3.3): WRAP before SASL completed,
+      // or on a connection that negotiated auth.
+      Fatal(echo, java::kSaslException, "Server is not wrapping data",
+            RpcResponseHeaderProto::FATAL_INVALID_RPC_HEADER);
+      return;
     default:
       Fatal(echo, java::kAccessControl,
             "Unsupported SASL state " + RpcSaslProto::SaslState_Name(sasl.state()),
@@ -358,7 +381,10 @@ void ServerSession::HandleSasl(std::string_view rest) {
 void ServerSession::HandleGssapiToken(const CallEcho& echo, std::string_view token) {
   if (gssapi_ == nullptr) {
     Result<std::unique_ptr<GssapiServer>> server =
-        GssapiServer::Create({options_.kerberos->principal, options_.kerberos->keytab});
+        options_.kerberos_credential != nullptr
+            ? GssapiServer::Create(options_.kerberos_credential, options_.qops)
+            : GssapiServer::Create({options_.kerberos->principal, options_.kerberos->keytab},
+                                   options_.qops);
     if (!server.ok()) {
       LOG(WARNING) << "cannot accept Kerberos: " << server.status().message();
       Fatal(echo, java::kSaslException, "GSS initiate failed",
@@ -398,7 +424,52 @@ void ServerSession::HandleGssapiToken(const CallEcho& echo, std::string_view tok
   state_ = State::kNeedContext;
   reply.set_state(RpcSaslProto::SUCCESS);
   sink_->SendBytes(EncodeSaslResponse(reply));
+  StartSecurityLayer(gssapi_->TakeSecurityLayer());
   sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationSucceeded);
+}
+
+void ServerSession::StartSecurityLayer(std::unique_ptr<SaslSecurityLayer> layer) {
+  if (layer == nullptr) return;  // qop auth: frames stay plain
+  identity_.qop = layer->qop();
+  security_layer_ = std::move(layer);
+  wrapped_reader_ =
+      std::make_unique<WrappedFrameReader>(security_layer_.get(), options_.max_data_length);
+  sink_->OnSecurityLayer(security_layer_);
+}
+
+void ServerSession::HandleWrapped(std::string_view rest) {
+  const CallEcho echo{kSaslCallId, "", -1};
+  const std::string_view message = rest;
+  RpcSaslProto sasl;
+  if (!ReadDelimited(&rest, &sasl).ok()) {
+    Fatal(echo, java::kRpcServerException, "IPC Server unable to read SASL message",
+          RpcResponseHeaderProto::FATAL_DESERIALIZING_REQUEST);
+    return;
+  }
+  if (sasl.state() != RpcSaslProto::WRAP) {
+    HandleSasl(message);  // refused there: SASL after authentication completed
+    return;
+  }
+  // Java's Server lets the unwrap's SaslException close the connection;
+  // this one says why first (wrapped, so a Java client reads it as the
+  // RemoteException it is).
+  if (Status s = wrapped_reader_->Add(sasl.token()); !s.ok()) {
+    Fatal(echo, java::kSaslException, s.message(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+    sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
+    return;
+  }
+  std::string frame;
+  in_wrapped_ = true;
+  while (state_ != State::kClosed) {
+    Result<bool> next = wrapped_reader_->Next(&frame);
+    if (!next.ok()) {
+      CloseSilently(next.status().ToString());
+      break;
+    }
+    if (!*next) break;
+    HandleFrame(frame);
+  }
+  in_wrapped_ = false;
 }
 
 void ServerSession::HandleContext(std::string_view rest) {

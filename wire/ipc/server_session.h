@@ -24,6 +24,9 @@
 #include "wire/ipc/gssapi_mechanism.h"
 #include "wire/ipc/protobuf_log_folding.h"
 #include "wire/ipc/rpc_responses.h"
+#include "wire/ipc/sasl_qop.h"
+#include "wire/ipc/sasl_security_layer.h"
+#include "wire/ipc/sasl_wrap_framing.h"
 #include "wire/ipc/token_secret_provider.h"
 
 namespace spindle::ipc {
@@ -50,6 +53,14 @@ struct ServerSessionOptions {
   // Offer KERBEROS (SASL GSSAPI) as this acceptor. Default: none. With it,
   // simple_enabled is false: Hadoop offers [TOKEN, KERBEROS] then.
   const KerberosAcceptor* kerberos = nullptr;
+  // The acceptor's credential, acquired once (RpcServer::Start does) so
+  // that no connection reads the keytab on an I/O thread. Default: none;
+  // a session with `kerberos` and no credential acquires one itself.
+  std::shared_ptr<const GssapiAcceptorCredential> kerberos_credential;
+  // hadoop.rpc.protection: the qops TOKEN and KERBEROS offer, in order.
+  // With auth-int or auth-conf negotiated every later frame is wrapped.
+  // Default: authentication.
+  SaslQops qops = {SaslQop::kAuth};
   // ipc.maximum.data.length: larger frames close the connection before any
   // allocation. Default: 64 MiB (Hadoop 2.x).
   uint32_t max_data_length = 64 * 1024 * 1024;
@@ -85,6 +96,12 @@ class ServerSessionSink {
   virtual void SendBytes(std::string bytes) = 0;
   // A call to run. The identity is session().identity().
   virtual void OnCall(InboundRequest request) = 0;
+  // SASL negotiated integrity or privacy: from now on every byte sent to
+  // the peer must be wrapped with `layer` (sasl_wrap_framing.h), in the
+  // order sent. Called once, after the SUCCESS reply was handed to
+  // SendBytes (that one goes unwrapped). A sink that sends nothing to a
+  // peer (a fuzzer's) may ignore it; the default does.
+  virtual void OnSecurityLayer(std::shared_ptr<SaslSecurityLayer> /*layer*/) {}
 };
 
 class ServerSession {
@@ -126,6 +143,12 @@ class ServerSession {
   void HandleSasl(std::string_view rest);
   // INITIATE (KERBEROS chosen) or RESPONSE of a GSSAPI exchange.
   void HandleGssapiToken(const CallEcho& echo, std::string_view token);
+  // After SASL SUCCESS: with auth-int/auth-conf, installs the layer (this
+  // side unwraps, the sink wraps).
+  void StartSecurityLayer(std::unique_ptr<SaslSecurityLayer> layer);
+  // A SASL frame on a connection with a security layer: WRAP tokens are
+  // unwrapped and their frames handled; anything else is refused.
+  void HandleWrapped(std::string_view rest);
   void HandleContext(std::string_view rest);
   void HandleCall(const CallEcho& echo, std::string_view rest);
   // Sends FATAL (callId/clientId echoed from `echo`) and closes.
@@ -142,6 +165,11 @@ class ServerSession {
   std::unique_ptr<GssapiServer> gssapi_;  // set once the client chose KERBEROS
   bool negotiated_ = false;               // NEGOTIATE seen
   ConnectionIdentity identity_;
+  // Set once SASL negotiated auth-int or auth-conf.
+  std::shared_ptr<SaslSecurityLayer> security_layer_;
+  std::unique_ptr<WrappedFrameReader> wrapped_reader_;
+  // Inside HandleWrapped: the frame being handled came unwrapped.
+  bool in_wrapped_ = false;
   std::string close_reason_;
   const std::shared_ptr<ProtobufLogBudget> log_budget_ = std::make_shared<ProtobufLogBudget>();
 };

@@ -41,17 +41,30 @@ class GssapiMechanismTest : public ::testing::Test {
   }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
 
-  std::unique_ptr<GssapiServer> Server(const std::string& keytab = "rm1.keytab") {
+  std::unique_ptr<GssapiServer> Server(const std::string& keytab = "rm1.keytab",
+                                       SaslQops qops = {SaslQop::kAuth}) {
     Result<std::unique_ptr<GssapiServer>> server =
-        GssapiServer::Create({"rm/rm1.spindle.test@SPINDLE.TEST", path(keytab)});
+        GssapiServer::Create({"rm/rm1.spindle.test@SPINDLE.TEST", path(keytab)}, qops);
     EXPECT_TRUE(server.ok()) << server.status().ToString();
     return server.ok() ? std::move(server).value() : nullptr;
   }
-  std::unique_ptr<GssapiClient> Client(const std::string& host = kServerHost) {
+  std::unique_ptr<GssapiClient> Client(const std::string& host = kServerHost,
+                                       SaslQops qops = {SaslQop::kAuth}) {
     Result<std::unique_ptr<GssapiClient>> client =
-        GssapiClient::Create({nm_->cache_name()}, "rm", host);
+        GssapiClient::Create({nm_->cache_name()}, "rm", host, qops);
     EXPECT_TRUE(client.ok()) << client.status().ToString();
     return client.ok() ? std::move(client).value() : nullptr;
+  }
+
+  // Runs the exchange to its end; the first failure's status, if any.
+  static Status Exchange(GssapiServer* server, GssapiClient* client) {
+    ASSIGN_OR_RETURN(std::string to_server, client->Start());
+    for (int round = 0; round < 6; ++round) {
+      ASSIGN_OR_RETURN(std::optional<std::string> challenge, server->Step(to_server));
+      if (!challenge.has_value()) return Status::OK();
+      ASSIGN_OR_RETURN(to_server, client->Step(*challenge));
+    }
+    return Status::Internal("the exchange did not end");
   }
 
   std::filesystem::path dir_;
@@ -162,6 +175,77 @@ TEST_F(GssapiMechanismTest, MalformedTokensAreRefusedAtEveryStage) {
   EXPECT_FALSE(client2->Step(tampered).ok());
   EXPECT_FALSE(server2->Step("garbage choice").ok());
   EXPECT_FALSE(server2->complete());
+}
+
+// RFC 4752's security layer: the client takes the first of its preferences
+// the server offers, and both wrap with it (gss_wrap, conf_req for privacy).
+TEST_F(GssapiMechanismTest, IntegrityAndPrivacyLayersWrapBothWays) {
+  for (SaslQop qop : {SaslQop::kAuthInt, SaslQop::kAuthConf}) {
+    auto server = Server("rm1.keytab", {SaslQop::kAuth, SaslQop::kAuthInt, SaslQop::kAuthConf});
+    auto client = Client(kServerHost, {qop, SaslQop::kAuth});
+    ASSERT_TRUE(server && client);
+    Status exchanged = Exchange(server.get(), client.get());
+    ASSERT_TRUE(exchanged.ok()) << exchanged.ToString();
+    EXPECT_EQ(server->negotiated_qop(), qop);
+    EXPECT_EQ(client->negotiated_qop(), qop);
+    std::unique_ptr<SaslSecurityLayer> server_layer = server->TakeSecurityLayer();
+    std::unique_ptr<SaslSecurityLayer> client_layer = client->TakeSecurityLayer();
+    ASSERT_TRUE(server_layer && client_layer);
+    EXPECT_GT(client_layer->max_send_size(), 60000u);
+    EXPECT_LT(client_layer->max_send_size(), kGssapiMaxBuffer);
+    const std::string request = "a call frame: the secret is 42";
+    for (int i = 0; i < 3; ++i) {
+      Result<std::string> wrapped = client_layer->Wrap(request);
+      ASSERT_TRUE(wrapped.ok()) << wrapped.status().ToString();
+      // Privacy hides the bytes; integrity leaves them readable.
+      EXPECT_EQ(wrapped->find("secret") != std::string::npos, qop == SaslQop::kAuthInt);
+      Result<std::string> unwrapped = server_layer->Unwrap(*wrapped);
+      ASSERT_TRUE(unwrapped.ok()) << unwrapped.status().ToString();
+      EXPECT_EQ(*unwrapped, request);
+      Result<std::string> answer = server_layer->Wrap("answer " + std::to_string(i));
+      ASSERT_TRUE(answer.ok());
+      Result<std::string> read = client_layer->Unwrap(*answer);
+      ASSERT_TRUE(read.ok()) << read.status().ToString();
+      EXPECT_EQ(*read, "answer " + std::to_string(i));
+    }
+  }
+}
+
+// A tampered token, a replayed one and one from another direction are
+// refused (gss_unwrap's checks and Java's checkMessageProp).
+TEST_F(GssapiMechanismTest, TamperedAndReplayedWrappedTokensAreRefused) {
+  for (SaslQop qop : {SaslQop::kAuthInt, SaslQop::kAuthConf}) {
+    auto server = Server("rm1.keytab", {qop});
+    auto client = Client(kServerHost, {qop});
+    ASSERT_TRUE(server && client);
+    ASSERT_TRUE(Exchange(server.get(), client.get()).ok());
+    std::unique_ptr<SaslSecurityLayer> server_layer = server->TakeSecurityLayer();
+    std::unique_ptr<SaslSecurityLayer> client_layer = client->TakeSecurityLayer();
+    ASSERT_TRUE(server_layer && client_layer);
+    Result<std::string> first = client_layer->Wrap("first");
+    ASSERT_TRUE(first.ok());
+    std::string tampered = *first;
+    tampered[tampered.size() - 3] = static_cast<char>(tampered[tampered.size() - 3] ^ 0x04);
+    EXPECT_TRUE(server_layer->Unwrap(tampered).status().IsUnauthorized());
+    ASSERT_TRUE(server_layer->Unwrap(*first).ok());
+    Result<std::string> replay = server_layer->Unwrap(*first);
+    EXPECT_TRUE(replay.status().IsUnauthorized()) << "a replayed token was taken";
+    Result<std::string> own = server_layer->Wrap("server's own");
+    ASSERT_TRUE(own.ok());
+    EXPECT_FALSE(server_layer->Unwrap(*own).ok()) << "a reflected token was taken";
+  }
+}
+
+// A client that accepts only privacy and a server that allows only
+// authentication: "No common protection layer", no downgrade.
+TEST_F(GssapiMechanismTest, NoCommonLayerIsRefused) {
+  auto server = Server("rm1.keytab", {SaslQop::kAuth});
+  auto client = Client(kServerHost, {SaslQop::kAuthConf});
+  ASSERT_TRUE(server && client);
+  Status exchanged = Exchange(server.get(), client.get());
+  ASSERT_FALSE(exchanged.ok());
+  EXPECT_NE(exchanged.message().find("No common protection layer"), std::string::npos)
+      << exchanged.ToString();
 }
 
 }  // namespace

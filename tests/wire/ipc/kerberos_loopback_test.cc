@@ -100,8 +100,10 @@ class KerberosLoopbackTest : public ::testing::Test {
     return spec;
   }
 
-  Status Metrics(const ConnectionSpec& spec) {
-    RpcClient client;
+  Status Metrics(const ConnectionSpec& spec, SaslQops qops = {SaslQop::kAuth}) {
+    RpcClientOptions options;
+    options.qops = std::move(qops);
+    RpcClient client(options);
     y::GetClusterMetricsRequestProto request;
     y::GetClusterMetricsResponseProto response;
     return client.Call(spec, "getClusterMetrics", request, &response);
@@ -176,6 +178,30 @@ TEST_F(KerberosLoopbackTest, AKerberosClientDoesNotFallBackToSimple) {
   EXPECT_EQ(s.message(),
             "Server asks us to fall back to SIMPLE auth, but this client is configured to only "
             "allow secure connections.");
+}
+
+// hadoop.rpc.protection integrity and privacy over KERBEROS: the calls run
+// wrapped with the GSS-API layer the client chose from the server's offer.
+TEST_F(KerberosLoopbackTest, KerberosCallsRunAtIntegrityAndPrivacy) {
+  RpcServerOptions options;
+  options.session.simple_enabled = false;
+  options.session.kerberos = &acceptor_;
+  options.session.qops = {SaslQop::kAuthInt, SaslQop::kAuthConf};
+  StartServer(options);
+  auto nm = Login("nm/nm1.spindle.test", "nm.keytab");
+  ASSERT_NE(nm, nullptr);
+  for (SaslQop qop : {SaslQop::kAuthConf, SaslQop::kAuthInt}) {
+    Status s = Metrics(Spec(nm.get()), {qop});
+    ASSERT_TRUE(s.ok()) << s.ToString();
+    std::lock_guard<std::mutex> lock(mu_);
+    EXPECT_EQ(last_.qop, qop);
+    EXPECT_EQ(last_.user, "yarn");
+  }
+  // A client that will only take authentication finds nothing in common.
+  Status refused = Metrics(Spec(nm.get()));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("No common protection layer"), std::string::npos)
+      << refused.ToString();
 }
 
 }  // namespace

@@ -7,68 +7,21 @@
 #include <utility>
 
 #include "base/mutex.h"
+#include "security/gss_support.h"
 
 namespace spindle::ipc {
 namespace {
 
-// major/minor status as GSS-API words.
-std::string GssMessage(OM_uint32 major, OM_uint32 minor) {
-  std::string text;
-  for (const auto& [code, type] :
-       {std::pair{major, GSS_C_GSS_CODE}, std::pair{minor, GSS_C_MECH_CODE}}) {
-    if (type == GSS_C_MECH_CODE && code == 0) continue;
-    OM_uint32 context = 0;
-    do {
-      OM_uint32 ignored = 0;
-      gss_buffer_desc status = GSS_C_EMPTY_BUFFER;
-      if (GSS_ERROR(gss_display_status(&ignored, code, type, GSS_C_NO_OID, &context, &status)))
-        break;
-      if (!text.empty()) text += ": ";
-      text.append(static_cast<const char*>(status.value), status.length);
-      gss_release_buffer(&ignored, &status);
-    } while (context != 0);
-  }
-  return text;
-}
-
-Status GssFailure(std::string_view what, OM_uint32 major, OM_uint32 minor) {
-  return Status::Unauthorized("GSS-API " + std::string(what) +
-                              " failed: " + GssMessage(major, minor));
-}
-
-// Owns a buffer GSS-API allocated.
-struct OwnedBuffer {
-  gss_buffer_desc buffer = GSS_C_EMPTY_BUFFER;
-  ~OwnedBuffer() {
-    OM_uint32 ignored = 0;
-    gss_release_buffer(&ignored, &buffer);
-  }
-  std::string str() const {
-    return std::string(static_cast<const char*>(buffer.value), buffer.length);
-  }
-};
-
-gss_buffer_desc View(std::string_view bytes) {
-  gss_buffer_desc buffer;
-  buffer.length = bytes.size();
-  buffer.value = const_cast<char*>(bytes.data());
-  return buffer;
-}
-
-Result<gss_name_t> ImportName(std::string_view text, gss_OID type) {
-  gss_buffer_desc buffer = View(text);
-  OM_uint32 minor = 0;
-  gss_name_t name = GSS_C_NO_NAME;
-  OM_uint32 major = gss_import_name(&minor, &buffer, type, &name);
-  if (GSS_ERROR(major)) return GssFailure("import of name " + std::string(text), major, minor);
-  return name;
-}
+using security::GssFailure;
+using security::GssImportName;
+using security::GssOwnedBuffer;
+using security::GssView;
 
 // conf_req false: integrity only (the security-layer handshake messages,
 // and every message of an integrity layer).
 Result<std::string> Wrap(gss_ctx_id_t context, std::string_view message, bool conf_req = false) {
-  gss_buffer_desc input = View(message);
-  OwnedBuffer output;
+  gss_buffer_desc input = GssView(message);
+  GssOwnedBuffer output;
   OM_uint32 minor = 0;
   int conf_state = 0;
   OM_uint32 major = gss_wrap(&minor, context, conf_req ? 1 : 0, GSS_C_QOP_DEFAULT, &input,
@@ -82,8 +35,8 @@ Result<std::string> Wrap(gss_ctx_id_t context, std::string_view message, bool co
 // refused ("Privacy not protected"), and so is a duplicate, old,
 // out-of-sequence or gap token (checkMessageProp).
 Result<std::string> Unwrap(gss_ctx_id_t context, std::string_view token, bool need_conf = false) {
-  gss_buffer_desc input = View(token);
-  OwnedBuffer output;
+  gss_buffer_desc input = GssView(token);
+  GssOwnedBuffer output;
   OM_uint32 minor = 0;
   int conf_state = 0;
   OM_uint32 major = gss_unwrap(&minor, context, &input, &output.buffer, &conf_state, nullptr);
@@ -190,8 +143,8 @@ GssapiAcceptorCredential::~GssapiAcceptorCredential() = default;
 
 Result<std::shared_ptr<const GssapiAcceptorCredential>> GssapiAcceptorCredential::Acquire(
     const GssapiAcceptorIdentity& identity) {
-  ASSIGN_OR_RETURN(gss_name_t name,
-                   ImportName(identity.principal, const_cast<gss_OID>(GSS_KRB5_NT_PRINCIPAL_NAME)));
+  ASSIGN_OR_RETURN(gss_name_t name, GssImportName(identity.principal,
+                                                  const_cast<gss_OID>(GSS_KRB5_NT_PRINCIPAL_NAME)));
   gss_key_value_element_desc element{"keytab", identity.keytab.c_str()};
   gss_key_value_set_desc store{1, &element};
   auto handle = std::make_unique<Handle>();
@@ -258,8 +211,8 @@ Result<std::optional<std::string>> GssapiServer::Step(std::string_view client_to
       if (client_token.empty()) {
         return Status::Unauthorized("GSS-API: the client sent no initial context token");
       }
-      gss_buffer_desc input = View(client_token);
-      OwnedBuffer output;
+      gss_buffer_desc input = GssView(client_token);
+      GssOwnedBuffer output;
       gss_name_t source = GSS_C_NO_NAME;
       OM_uint32 minor = 0;
       OM_uint32 major = gss_accept_sec_context(
@@ -274,12 +227,11 @@ Result<std::optional<std::string>> GssapiServer::Step(std::string_view client_to
         stage_ = Stage::kAccepting;
         return std::optional<std::string>(output.str());
       }
-      OwnedBuffer display;
-      major = gss_display_name(&minor, source, &display.buffer, nullptr);
+      Result<std::string> principal = security::GssDisplayName(source);
       OM_uint32 ignored = 0;
       gss_release_name(&ignored, &source);
-      if (GSS_ERROR(major)) return GssFailure("display_name", major, minor);
-      client_principal_ = display.str();
+      if (!principal.ok()) return principal.status();
+      client_principal_ = std::move(principal).value();
       if (output.buffer.length > 0) {
         stage_ = Stage::kAwaitEmpty;
         return std::optional<std::string>(output.str());
@@ -360,8 +312,9 @@ Result<std::unique_ptr<GssapiClient>> GssapiClient::Create(const GssapiInitiator
                                 "')");
   }
   auto handles = std::make_unique<Handles>();
-  ASSIGN_OR_RETURN(handles->target, ImportName(std::string(protocol) + "@" + std::string(server_id),
-                                               GSS_C_NT_HOSTBASED_SERVICE));
+  ASSIGN_OR_RETURN(handles->target,
+                   GssImportName(std::string(protocol) + "@" + std::string(server_id),
+                                 GSS_C_NT_HOSTBASED_SERVICE));
   gss_key_value_element_desc element{"ccache", identity.cache_name.c_str()};
   gss_key_value_set_desc store{1, &element};
   gss_OID_set_desc krb5_only{1, const_cast<gss_OID>(gss_mech_krb5)};
@@ -379,18 +332,17 @@ Result<std::unique_ptr<GssapiClient>> GssapiClient::Create(const GssapiInitiator
   gss_name_t own_name = GSS_C_NO_NAME;
   major = gss_inquire_cred(&minor, handles->credential, &own_name, nullptr, nullptr, nullptr);
   if (GSS_ERROR(major)) return GssFailure("inquire_cred", major, minor);
-  OwnedBuffer display;
-  major = gss_display_name(&minor, own_name, &display.buffer, nullptr);
+  Result<std::string> own_principal = security::GssDisplayName(own_name);
   OM_uint32 ignored = 0;
   gss_release_name(&ignored, &own_name);
-  if (GSS_ERROR(major)) return GssFailure("display_name", major, minor);
+  if (!own_principal.ok()) return own_principal.status();
   return std::unique_ptr<GssapiClient>(
-      new GssapiClient(std::move(handles), display.str(), std::move(qops)));
+      new GssapiClient(std::move(handles), std::move(own_principal).value(), std::move(qops)));
 }
 
 Result<std::string> GssapiClient::Initiate(std::string_view input_token) {
-  gss_buffer_desc input = View(input_token);
-  OwnedBuffer output;
+  gss_buffer_desc input = GssView(input_token);
+  GssOwnedBuffer output;
   OM_uint32 minor = 0;
   // Java's GssKrb5Client asks for mutual authentication, integrity and
   // confidentiality; its Krb5Context adds replay and sequence detection,

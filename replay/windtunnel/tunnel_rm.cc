@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <span>
 #include <unordered_set>
 
 #include "glog/logging.h"
@@ -296,22 +297,26 @@ Result<TunnelRm::Heartbeats> TunnelRm::HeartbeatsFor(
   return out;
 }
 
-Status TunnelRm::Send(Heartbeats* heartbeats) {
-  RETURN_NOT_OK(SendHeartbeats(heartbeats));
+Status TunnelRm::Send(Heartbeats* heartbeats, size_t per_call) {
+  CHECK_GT(per_call, 0u);
+  const size_t n = heartbeats->requests.size();
+  for (size_t begin = 0; begin < n; begin += per_call) {
+    RETURN_NOT_OK(SendHeartbeats(heartbeats, begin, std::min(n, begin + per_call)));
+  }
   for (const rm::ApplicationAttemptId& attempt : heartbeats->unregistering) Unregister(attempt);
   return Status::OK();
 }
 
-Status TunnelRm::SendHeartbeats(Heartbeats* heartbeats) {
-  if (heartbeats->requests.empty()) return Status::OK();
-  for (size_t k = 0; k < heartbeats->requests.size(); ++k) {
-    heartbeats->requests[k].heartbeat.response_id = nodes_[heartbeats->nodes[k]].response_id;
+Status TunnelRm::SendHeartbeats(Heartbeats* heartbeats, size_t begin, size_t end) {
+  const std::span<rm::NodeHeartbeatRequest> requests =
+      std::span(heartbeats->requests).subspan(begin, end - begin);
+  for (size_t k = 0; k < requests.size(); ++k) {
+    requests[k].heartbeat.response_id = nodes_[heartbeats->nodes[begin + k]].response_id;
   }
-  // All in one call: one lock of each registry, one pool release.
-  ASSIGN_OR_RETURN(std::vector<rm::NodeHeartbeatOutcome> outcomes,
-                   rm_->NodeHeartbeats(heartbeats->requests));
+  // One lock of each registry, one pool release per call.
+  ASSIGN_OR_RETURN(std::vector<rm::NodeHeartbeatOutcome> outcomes, rm_->NodeHeartbeats(requests));
   for (size_t k = 0; k < outcomes.size(); ++k) {
-    Node& node = nodes_[heartbeats->nodes[k]];
+    Node& node = nodes_[heartbeats->nodes[begin + k]];
     if (outcomes[k].action != rm::NodeAction::kNormal) {
       return Status::Internal("replay: the RM told node " + node.id.ToString() +
                               " to stop: " + outcomes[k].diagnostics);

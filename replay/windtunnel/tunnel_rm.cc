@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
-#include <map>
 #include <set>
 #include <span>
 #include <unordered_set>
@@ -272,26 +271,34 @@ Status TunnelRm::Complete(const std::vector<pool::Placement>& placements) {
 
 Result<TunnelRm::Heartbeats> TunnelRm::HeartbeatsFor(
     const std::vector<pool::Placement>& placements) {
-  // The nodes whose containers ended, each with its containers (a map:
-  // heartbeats go out in node order, the same in every run).
-  std::map<size_t, std::vector<rm::NodeContainerReport>> by_node;
+  // The ended containers by node, each node's in the order given: the
+  // heartbeats go out in node order, the same in every run. (A sorted
+  // vector: a map of vectors cost an allocation per node and per node's
+  // list for every batch.)
+  std::vector<std::pair<size_t, rm::ContainerId>> ended;
+  ended.reserve(placements.size());
   for (const pool::Placement& p : placements) {
     auto it = containers_.find(p.id);
     if (it == containers_.end()) return Status::NotFound("replay: no container for a placement");
-    rm::NodeContainerReport report;
-    report.id = it->second.id;
-    report.complete = true;
-    report.exit_status = 0;
-    by_node[it->second.node].push_back(std::move(report));
+    ended.emplace_back(it->second.node, it->second.id);
     containers_.erase(it);
   }
+  std::stable_sort(ended.begin(), ended.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   Heartbeats out;
-  out.requests.reserve(by_node.size());
-  out.nodes.reserve(by_node.size());
-  for (auto& [index, reports] : by_node) {
+  for (size_t i = 0; i < ended.size();) {
+    const size_t index = ended[i].first;
     rm::NodeHeartbeatRequest& request = out.requests.emplace_back();
     request.heartbeat.id = nodes_[index].id;
-    request.containers = std::move(reports);
+    size_t j = i;
+    while (j < ended.size() && ended[j].first == index) ++j;
+    request.containers.reserve(j - i);
+    for (; i < j; ++i) {
+      rm::NodeContainerReport& report = request.containers.emplace_back();
+      report.id = ended[i].second;
+      report.complete = true;
+      report.exit_status = 0;
+    }
     out.nodes.push_back(index);
   }
   return out;

@@ -312,6 +312,7 @@ TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
   EXPECT_EQ(apps[0].submission.user, "alice");
   EXPECT_TRUE(apps[0].submission.unmanaged_am);
   ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(5)).ok());
+  EXPECT_FALSE(t.reporting_busy()) << "no reporting thread: nothing in flight";
   EXPECT_EQ(t.jobs_in_flight(), 0);
   apps = t.rm().core().ApplicationReports();
   ASSERT_EQ(apps.size(), 1u);
@@ -399,20 +400,6 @@ TEST_F(ReportingThreadTest, ReportsWhetherBusyAndBooksOnlyOnTheDriversNextCall) 
   EXPECT_EQ(t.jobs_in_flight(), 0);
   ASSERT_TRUE(t.FlushReleases().ok());
   EXPECT_FALSE(t.reporting_busy());
-}
-
-// Without the reporting thread nothing is ever in flight.
-TEST(ReplayTunnelTest, NeverBusyWithoutTheReportingThread) {
-  const rm::Configuration conf = Conf();
-  ManualClock clock;
-  ReplayRecorder recorder(Recording());
-  auto tunnel = ReplayTunnel::Create(SmallCell(conf), &clock, &recorder);
-  ASSERT_TRUE(tunnel.ok()) << tunnel.status().ToString();
-  ReplayTunnel& t = **tunnel;
-  ASSERT_NO_FATAL_FAILURE(SubmitAndPlaceOne(t, clock));
-  ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(5)).ok());
-  EXPECT_FALSE(t.reporting_busy());
-  EXPECT_EQ(t.tasks_running(), 0) << "booked at once";
 }
 
 }  // namespace

@@ -22,7 +22,8 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
                    ReplayTunnel::Create(setup, clock, events));
   pool::SchedulerPool& pool = tunnel->pool();
   // Two driver threads: the nodes' heartbeats (tasks that end) on their own,
-  // while this one submits jobs and collects and hands out containers. One
+  // while this one submits jobs and collects and hands out containers; this
+  // one never waits for the other (reporting_busy). One
   // thread doing the RM's work for both was the bottleneck at 4x (the pool's
   // schedulers sat idle while it caught up with the ends of earlier tasks).
   tunnel->StartReportingThread();
@@ -86,11 +87,17 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
     if (!failure.ok()) break;
     events->OnConflicts(now, m.overall.conflicts - conflicts_seen);
     conflicts_seen = m.overall.conflicts;
-    // Tasks that ended.
-    const Duration before_release = tunnel->NextRelease();
-    failure = tunnel->ReleaseDue(trace_now());
-    if (!failure.ok()) break;
-    if (tunnel->NextRelease() != before_release) last_progress = now;
+    // Tasks that ended, once the reporting thread is done with the last
+    // batch: waiting for it here would leave this thread idle while jobs
+    // arrive (the two threads would take turns instead of running at
+    // once); what falls due meanwhile goes in the next, larger batch.
+    const bool reporting = tunnel->reporting_busy();
+    if (!reporting) {
+      const Duration before_release = tunnel->NextRelease();
+      failure = tunnel->ReleaseDue(trace_now());
+      if (!failure.ok()) break;
+      if (tunnel->NextRelease() != before_release) last_progress = now;
+    }
     while (now >= next_sample) {
       options.sample(next_sample, *tunnel);
       next_sample += kSecond;
@@ -110,9 +117,10 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
       next_report = now + kSecond;
     }
     // Sleep until the next thing to do, at most one tick.
+    // (Ends due while the reporting thread is busy wait for the next tick.)
     Duration wake = now + scale(options.tick);
-    wake =
-        std::min({wake, arrivals.at(), tunnel->NextRelease(), tunnel->NextOffset(), next_sample});
+    wake = std::min({wake, arrivals.at(), reporting ? kNever : tunnel->NextRelease(),
+                     tunnel->NextOffset(), next_sample});
     const Duration left = wake - trace_now();
     if (left > Duration(0)) {
       std::this_thread::sleep_for(std::chrono::duration_cast<Duration>(left / options.speed));

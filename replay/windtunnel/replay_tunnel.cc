@@ -12,6 +12,15 @@
 
 namespace spindle::replay {
 
+namespace {
+// The reporting thread sends its nodes' heartbeats this many to a call:
+// each call holds the node and container registries' locks for all of its
+// heartbeats, and the driver thread's allocates need the same locks
+// meanwhile (the hand-out's nodes, an ask's hosts). A few hundred keep
+// those waits short and still cost one pool release per call.
+constexpr size_t kHeartbeatsPerCall = 256;
+}  // namespace
+
 ReplayTunnel::ReplayTunnel(const TunnelSetup& setup, ReplayEvents* events)
     : events_(events), preferred_alpha_(setup.preferred_alpha) {}
 
@@ -35,6 +44,11 @@ class ReplayTunnel::Reporter {
     }
     cv_.SignalAll();
   }
+  // A posted batch is not yet sent (does not wait).
+  bool Busy() {
+    MutexLock lock(&mu_);
+    return batch_ != nullptr;
+  }
   // Waits until the posted batch is sent; its outcome.
   Status Wait() {
     MutexLock lock(&mu_);
@@ -52,7 +66,7 @@ class ReplayTunnel::Reporter {
         if (batch_ == nullptr) return;
         batch = batch_;
       }
-      Status sent = rm_->Send(batch);
+      Status sent = rm_->Send(batch, kHeartbeatsPerCall);
       {
         MutexLock lock(&mu_);
         sent_ = std::move(sent);
@@ -75,6 +89,10 @@ ReplayTunnel::~ReplayTunnel() { reporter_.reset(); }
 
 void ReplayTunnel::StartReportingThread() {
   if (reporter_ == nullptr) reporter_ = std::make_unique<Reporter>(rm_.get());
+}
+
+bool ReplayTunnel::reporting_busy() const {
+  return due_in_flight_.has_value() && reporter_->Busy();
 }
 
 Result<std::unique_ptr<ReplayTunnel>> ReplayTunnel::Create(const TunnelSetup& setup,

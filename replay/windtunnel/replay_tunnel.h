@@ -95,6 +95,12 @@ class ReplayTunnel {
   // clients' on the caller's (the RM's calls are thread-safe). Call once,
   // before the first ReleaseDue.
   void StartReportingThread();
+  // The reporting thread is still sending the last batch ReleaseDue gave
+  // it: a ReleaseDue now would wait for it. A driver that has other work
+  // (submitting, collecting) does that instead and calls ReleaseDue once
+  // this is false; the tasks that fall due meanwhile go in the next batch.
+  // False without the reporting thread. Does not wait.
+  bool reporting_busy() const;
   // Waits for the heartbeats in flight and books their tasks as ended; the
   // AMs of the jobs that finishes unregister now (no batch follows).
   Status FlushReleases();

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
-#include <map>
 #include <set>
+#include <span>
 #include <unordered_set>
 
 #include "glog/logging.h"
@@ -271,47 +271,59 @@ Status TunnelRm::Complete(const std::vector<pool::Placement>& placements) {
 
 Result<TunnelRm::Heartbeats> TunnelRm::HeartbeatsFor(
     const std::vector<pool::Placement>& placements) {
-  // The nodes whose containers ended, each with its containers (a map:
-  // heartbeats go out in node order, the same in every run).
-  std::map<size_t, std::vector<rm::NodeContainerReport>> by_node;
+  // The ended containers by node, each node's in the order given: the
+  // heartbeats go out in node order, the same in every run. (A sorted
+  // vector: a map of vectors cost an allocation per node and per node's
+  // list for every batch.)
+  std::vector<std::pair<size_t, rm::ContainerId>> ended;
+  ended.reserve(placements.size());
   for (const pool::Placement& p : placements) {
     auto it = containers_.find(p.id);
     if (it == containers_.end()) return Status::NotFound("replay: no container for a placement");
-    rm::NodeContainerReport report;
-    report.id = it->second.id;
-    report.complete = true;
-    report.exit_status = 0;
-    by_node[it->second.node].push_back(std::move(report));
+    ended.emplace_back(it->second.node, it->second.id);
     containers_.erase(it);
   }
+  std::stable_sort(ended.begin(), ended.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   Heartbeats out;
-  out.requests.reserve(by_node.size());
-  out.nodes.reserve(by_node.size());
-  for (auto& [index, reports] : by_node) {
+  for (size_t i = 0; i < ended.size();) {
+    const size_t index = ended[i].first;
     rm::NodeHeartbeatRequest& request = out.requests.emplace_back();
     request.heartbeat.id = nodes_[index].id;
-    request.containers = std::move(reports);
+    size_t j = i;
+    while (j < ended.size() && ended[j].first == index) ++j;
+    request.containers.reserve(j - i);
+    for (; i < j; ++i) {
+      rm::NodeContainerReport& report = request.containers.emplace_back();
+      report.id = ended[i].second;
+      report.complete = true;
+      report.exit_status = 0;
+    }
     out.nodes.push_back(index);
   }
   return out;
 }
 
-Status TunnelRm::Send(Heartbeats* heartbeats) {
-  RETURN_NOT_OK(SendHeartbeats(heartbeats));
+Status TunnelRm::Send(Heartbeats* heartbeats, size_t per_call) {
+  CHECK_GT(per_call, 0u);
+  const size_t n = heartbeats->requests.size();
+  for (size_t begin = 0; begin < n; begin += per_call) {
+    RETURN_NOT_OK(SendHeartbeats(heartbeats, begin, std::min(n, begin + per_call)));
+  }
   for (const rm::ApplicationAttemptId& attempt : heartbeats->unregistering) Unregister(attempt);
   return Status::OK();
 }
 
-Status TunnelRm::SendHeartbeats(Heartbeats* heartbeats) {
-  if (heartbeats->requests.empty()) return Status::OK();
-  for (size_t k = 0; k < heartbeats->requests.size(); ++k) {
-    heartbeats->requests[k].heartbeat.response_id = nodes_[heartbeats->nodes[k]].response_id;
+Status TunnelRm::SendHeartbeats(Heartbeats* heartbeats, size_t begin, size_t end) {
+  const std::span<rm::NodeHeartbeatRequest> requests =
+      std::span(heartbeats->requests).subspan(begin, end - begin);
+  for (size_t k = 0; k < requests.size(); ++k) {
+    requests[k].heartbeat.response_id = nodes_[heartbeats->nodes[begin + k]].response_id;
   }
-  // All in one call: one lock of each registry, one pool release.
-  ASSIGN_OR_RETURN(std::vector<rm::NodeHeartbeatOutcome> outcomes,
-                   rm_->NodeHeartbeats(heartbeats->requests));
+  // One lock of each registry, one pool release per call.
+  ASSIGN_OR_RETURN(std::vector<rm::NodeHeartbeatOutcome> outcomes, rm_->NodeHeartbeats(requests));
   for (size_t k = 0; k < outcomes.size(); ++k) {
-    Node& node = nodes_[heartbeats->nodes[k]];
+    Node& node = nodes_[heartbeats->nodes[begin + k]];
     if (outcomes[k].action != rm::NodeAction::kNormal) {
       return Status::Internal("replay: the RM told node " + node.id.ToString() +
                               " to stop: " + outcomes[k].diagnostics);

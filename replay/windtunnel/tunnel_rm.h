@@ -22,6 +22,7 @@
 // are thread-safe.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -124,13 +125,16 @@ class TunnelRm {
   Status Complete(const std::vector<pool::Placement>& placements);
   // Complete's halves, for a driver that sends the heartbeats from another
   // thread: HeartbeatsFor forgets the placements' containers and builds
-  // their nodes' heartbeats; Send sends them in one call (NodeHeartbeats:
-  // each node answered as its own heartbeat would be), keeps each node's
-  // response id, and then unregisters the AMs listed (Unregister). Send may
+  // their nodes' heartbeats; Send sends them in calls of at most
+  // `per_call` heartbeats (NodeHeartbeats: each node answered as its own
+  // heartbeat would be; a batch has one heartbeat per node, so the split
+  // changes no answer, only how long each call holds the RM's registries),
+  // keeps each node's response id, and then unregisters the AMs listed
+  // (Unregister). `per_call` must be > 0. Send may
   // run on another thread than the other calls, concurrently with any of
   // them but Complete and Send (only those touch the nodes' response ids).
   Result<Heartbeats> HeartbeatsFor(const std::vector<pool::Placement>& placements);
-  Status Send(Heartbeats* heartbeats);
+  Status Send(Heartbeats* heartbeats, size_t per_call = SIZE_MAX);
   // A container the job does not need: released by its AM (allocate's
   // release list).
   Status Release(const AdmittedJob& job, const pool::Placement& placement);
@@ -164,8 +168,8 @@ class TunnelRm {
   Status RegisterNodes(const std::vector<TraceNode>& nodes, const std::vector<double>& scores);
   // One allocate of `am`; what it hands out goes to am->handed_out.
   Status Allocate(Am* am, rm::AllocateRequest request);
-  // Send's heartbeats, in one NodeHeartbeats call.
-  Status SendHeartbeats(Heartbeats* heartbeats);
+  // Send's heartbeats [begin, end), in one NodeHeartbeats call.
+  Status SendHeartbeats(Heartbeats* heartbeats, size_t begin, size_t end);
 
   std::unique_ptr<rm::ResourceManager> rm_;
   std::vector<pool::NodeId> node_ids_;

@@ -417,60 +417,89 @@ bool ApplicationManager::OnContainerFinished(const ContainerId& container, int32
   return true;
 }
 
+void ApplicationManager::PickUpAmContainerLocked(RmApp& app, RmAttempt& attempt, Actions* actions) {
+  std::vector<pool::Placement> placements;
+  if (!pool_->TakePlacements(app.pool_app, &placements).ok()) return;
+  for (const auto& p : placements) {
+    if (p.allocation_request_id != kAmAllocationRequestId ||
+        attempt.state != AttemptState::kScheduled) {
+      // Not ours to use now: give the resources back.
+      pool_->Release(p).PermitUnchecked();
+      continue;
+    }
+    auto node = nodes_->Find(p.node);
+    if (!node.has_value()) {
+      // The node left between commit and pick-up: ask again.
+      pool_->Release(p).PermitUnchecked();
+      pool_->SetAsks(app.pool_app, {AmAskOf(app)}).PermitUnchecked();
+      continue;
+    }
+    AmContainer am;
+    am.id = ContainerId{attempt.id, attempt.next_container_sequence++};
+    am.node = node->id;
+    am.node_http_address = node->http_address;
+    am.placement = p;
+    am.created_ms = clock_->WallMillis();
+    attempt.am_container = am;
+    am_containers_[am.id] = attempt.id;
+    Status recorded = containers_->Add(RmContainer{am.id, am.node, p, /*is_am=*/true});
+    if (!recorded.ok()) LOG(ERROR) << recorded.ToString();
+    if (options_.am_blacklisting_enabled && app.am_blacklist.size() > 0) {
+      pool_->SetBlacklist(app.pool_app, {}, {}).PermitUnchecked();  // the AM's own from now
+    }
+    AttemptEventLocked(app, attempt, AttemptEvent::kContainerAllocated, actions);
+    SaveAttemptLocked(app, attempt);
+    AttemptEventLocked(app, attempt, AttemptEvent::kSaved, actions);
+  }
+}
+
 void ApplicationManager::Tick() {
   Actions actions;
   {
     MutexLock lock(&mu_);
     const TimePoint now = clock_->Now();
-    for (auto& [id, app] : apps_) {
-      RmAttempt* attempt = app.current_attempt();
-      if (attempt == nullptr || IsFinal(app.state)) continue;
-      if (attempt->state == AttemptState::kScheduled) {
-        std::vector<pool::Placement> placements;
-        if (!pool_->TakePlacements(app.pool_app, &placements).ok()) continue;
-        for (const auto& p : placements) {
-          if (p.allocation_request_id != kAmAllocationRequestId ||
-              attempt->state != AttemptState::kScheduled) {
-            // Not ours to use now: give the resources back.
-            pool_->Release(p).PermitUnchecked();
-            continue;
+    // AM containers to pick up: only the apps whose attempt waits for one
+    // (a walk of every app under this lock, every tick, cost the RM's
+    // callers their turn once thousands of apps were in flight).
+    std::vector<ApplicationId> waiting(am_pickups_.begin(), am_pickups_.end());
+    am_pickups_.clear();
+    for (const ApplicationId& id : waiting) {
+      RmApp* app = FindLocked(id);
+      if (app == nullptr || IsFinal(app->state)) continue;
+      RmAttempt* attempt = app->current_attempt();
+      if (attempt == nullptr || attempt->state != AttemptState::kScheduled) continue;
+      PickUpAmContainerLocked(*app, *attempt, &actions);
+      if (const RmAttempt* current = app->current_attempt();
+          current != nullptr && current->state == AttemptState::kScheduled) {
+        am_pickups_.insert(id);  // not placed yet
+      }
+    }
+    // Silent AMs: the walk only once the least recently heard live attempt
+    // may have expired (heard_floor_ stays at or below every live current
+    // attempt's last_heard: exact after a walk, and an attempt heard of or
+    // started since has a later time).
+    if (now - heard_floor_ > options_.am_expiry) {
+      TimePoint floor = now;
+      for (auto& [id, app] : apps_) {
+        RmAttempt* attempt = app.current_attempt();
+        if (attempt == nullptr || IsFinal(app.state)) continue;
+        const bool watched = attempt->state == AttemptState::kLaunched ||
+                             attempt->state == AttemptState::kRunning ||
+                             attempt->state == AttemptState::kFinishing;
+        if (watched && now - attempt->last_heard > options_.am_expiry) {
+          LOG(WARNING) << "AM for " << attempt->id.ToString() << " expired";
+          if (attempt->state != AttemptState::kFinishing) {
+            attempt->diagnostics =
+                "ApplicationMaster for attempt " + attempt->id.ToString() + " timed out";
           }
-          auto node = nodes_->Find(p.node);
-          if (!node.has_value()) {
-            // The node left between commit and pick-up: ask again.
-            pool_->Release(p).PermitUnchecked();
-            pool_->SetAsks(app.pool_app, {AmAskOf(app)}).PermitUnchecked();
-            continue;
-          }
-          AmContainer am;
-          am.id = ContainerId{attempt->id, attempt->next_container_sequence++};
-          am.node = node->id;
-          am.node_http_address = node->http_address;
-          am.placement = p;
-          am.created_ms = clock_->WallMillis();
-          attempt->am_container = am;
-          am_containers_[am.id] = attempt->id;
-          Status recorded = containers_->Add(RmContainer{am.id, am.node, p, /*is_am=*/true});
-          if (!recorded.ok()) LOG(ERROR) << recorded.ToString();
-          if (options_.am_blacklisting_enabled && app.am_blacklist.size() > 0) {
-            pool_->SetBlacklist(app.pool_app, {}, {}).PermitUnchecked();  // the AM's own from now
-          }
-          AttemptEventLocked(app, *attempt, AttemptEvent::kContainerAllocated, &actions);
-          SaveAttemptLocked(app, *attempt);
-          AttemptEventLocked(app, *attempt, AttemptEvent::kSaved, &actions);
+          AttemptEventLocked(app, *attempt, AttemptEvent::kExpired, &actions);
+        }
+        if (const RmAttempt* current = app.current_attempt();
+            current != nullptr && !IsFinal(app.state)) {
+          floor = std::min(floor, current->last_heard);
         }
       }
-      const bool watched = attempt->state == AttemptState::kLaunched ||
-                           attempt->state == AttemptState::kRunning ||
-                           attempt->state == AttemptState::kFinishing;
-      if (watched && now - attempt->last_heard > options_.am_expiry) {
-        LOG(WARNING) << "AM for " << attempt->id.ToString() << " expired";
-        if (attempt->state != AttemptState::kFinishing) {
-          attempt->diagnostics =
-              "ApplicationMaster for attempt " + attempt->id.ToString() + " timed out";
-        }
-        AttemptEventLocked(app, *attempt, AttemptEvent::kExpired, &actions);
-      }
+      heard_floor_ = floor;
     }
     // RMAppLifetimeMonitor.expire: a KILL with Hadoop's diagnostics. An app
     // still being saved is killed on a later Tick.
@@ -768,6 +797,7 @@ void ApplicationManager::EnterAttemptState(RmApp& app, RmAttempt& attempt, Attem
   VLOG(1) << "attempt " << attempt.id.ToString() << " " << Name(attempt.state) << " -> "
           << Name(next);
   attempt.state = next;
+  if (next == AttemptState::kScheduled) am_pickups_.insert(app.submission.id);
   if (next == AttemptState::kAllocated && attempt.am_container.has_value()) {
     AmLaunch launch;
     launch.attempt = attempt.id;

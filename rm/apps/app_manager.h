@@ -312,6 +312,9 @@ class ApplicationManager {
   // Asks for the AM containers of newly active attempts and records why
   // the others wait (3.3's AM launch diagnostics).
   void ApplyAmPassLocked(const AmActivationPass& pass) REQUIRES(mu_);
+  // Takes the pool's placements of `app` and makes the AM container of its
+  // scheduled `attempt` of the first that is its AM ask's (Tick).
+  void PickUpAmContainerLocked(RmApp& app, RmAttempt& attempt, Actions* actions) REQUIRES(mu_);
   // Asks the pool for the AM container of `app`'s current attempt.
   void AskForAmContainerLocked(RmApp& app) REQUIRES(mu_);
   // The pool ask of the app's AM container (in its am_partition).
@@ -354,6 +357,14 @@ class ApplicationManager {
   std::set<std::string> draining_ GUARDED_BY(mu_);
   // Set while Recover() runs: the attempts it starts are "recovering".
   bool recovering_ GUARDED_BY(mu_) = false;
+  // Apps whose current attempt entered SCHEDULED (waits for its AM
+  // container) and that Tick has not yet seen leave it: Tick picks up AM
+  // placements of these only.
+  std::set<ApplicationId> am_pickups_ GUARDED_BY(mu_);
+  // At or below the last_heard of every unfinished app's current attempt:
+  // Tick walks the apps for silent AMs only once this is older than the
+  // expiry.
+  TimePoint heard_floor_ GUARDED_BY(mu_){};
   // Apps with a lifetime, until they end.
   AppLifetimeMonitor lifetimes_ GUARDED_BY(mu_);
 };

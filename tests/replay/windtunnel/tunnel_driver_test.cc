@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "replay/trace/job_list_reader.h"
 #include "rm/config/configuration.h"
 
@@ -309,6 +312,7 @@ TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
   EXPECT_EQ(apps[0].submission.user, "alice");
   EXPECT_TRUE(apps[0].submission.unmanaged_am);
   ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(5)).ok());
+  EXPECT_FALSE(t.reporting_busy()) << "no reporting thread: nothing in flight";
   EXPECT_EQ(t.jobs_in_flight(), 0);
   apps = t.rm().core().ApplicationReports();
   ASSERT_EQ(apps.size(), 1u);
@@ -373,6 +377,29 @@ TEST_F(ReportingThreadTest, UnregistersAFinishedJobsAmAfterTheNextBatch) {
   ASSERT_EQ(apps.size(), 1u);
   EXPECT_EQ(apps[0].state, rm::AppState::kFinished) << "its AM unregistered";
   EXPECT_EQ(apps[0].final_status, rm::FinalStatus::kSucceeded);
+}
+
+// The driver does not have to wait for the reporting thread: it asks
+// whether the last batch is still being sent (reporting_busy), and the
+// batch's tasks are booked as ended only when it next calls ReleaseDue,
+// on its own thread, however long ago the heartbeats were answered.
+TEST_F(ReportingThreadTest, ReportsWhetherBusyAndBooksOnlyOnTheDriversNextCall) {
+  ReplayTunnel& t = *tunnel_;
+  EXPECT_FALSE(t.reporting_busy()) << "nothing posted yet";
+  ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(5)).ok());
+  // Until the reporting thread answered (a bound, not a timing assert).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (t.reporting_busy() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+  ASSERT_FALSE(t.reporting_busy());
+  EXPECT_EQ(t.tasks_running(), 1) << "answered, not yet booked";
+  EXPECT_EQ(t.jobs_in_flight(), 1);
+  ASSERT_TRUE(t.ReleaseDue(std::chrono::seconds(6)).ok());
+  EXPECT_EQ(t.tasks_running(), 0);
+  EXPECT_EQ(t.jobs_in_flight(), 0);
+  ASSERT_TRUE(t.FlushReleases().ok());
+  EXPECT_FALSE(t.reporting_busy());
 }
 
 }  // namespace

@@ -195,6 +195,37 @@ TEST(TunnelRmTest, NodesRegisterWithTheRm) {
   EXPECT_EQ(second->score, 3.0);
 }
 
+// The reporting thread's heartbeats go out a few to a call (Send's
+// per_call): every node is answered and keeps its response id, so the
+// next round of the same nodes' heartbeats is taken as new, not as a
+// repeat of the last.
+TEST(TunnelRmTest, HeartbeatsSentOneToACallAreEachAnsweredAndKeepTheirResponseIds) {
+  ManualClock clock;
+  auto rm = Make(rm::ResourceCalculator::kDefault, &clock);
+  for (int round = 0; round < 2; ++round) {
+    // A whole node's task each: one on n1, one on n2.
+    std::vector<pool::Placement> placed;
+    std::vector<AdmittedJob> jobs;
+    for (int j = 0; j < 2; ++j) {
+      auto admitted = rm->Admit(OneTask(8192, 1));
+      ASSERT_TRUE(admitted.ok()) << admitted.status().ToString();
+      ASSERT_TRUE(admitted->job.has_value()) << admitted->rejection;
+      placed.push_back(PlaceOne(rm.get(), &clock, *admitted->job, pool::Resource::Of(8192, 1)));
+      jobs.push_back(*admitted->job);
+    }
+    ASSERT_NE(placed[0].node, placed[1].node);
+    auto heartbeats = rm->HeartbeatsFor(placed);
+    ASSERT_TRUE(heartbeats.ok()) << heartbeats.status().ToString();
+    ASSERT_EQ(heartbeats->requests.size(), 2u) << "one heartbeat per node";
+    ASSERT_TRUE(rm->Send(&*heartbeats, /*per_call=*/1).ok()) << "round " << round;
+    for (const AdmittedJob& job : jobs) {
+      EXPECT_TRUE(rm->core().ContainerReports(job.attempt).empty()) << "round " << round;
+      rm->Finish(job);  // the next round's jobs take their place
+    }
+    EXPECT_EQ(rm->pool().cell().Allocated(), pool::Resource()) << "round " << round;
+  }
+}
+
 TEST(TunnelRmTest, RejectsScoresThatAreNotOnePerNode) {
   ManualClock clock;
   TunnelRmOptions o;

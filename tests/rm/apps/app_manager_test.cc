@@ -229,6 +229,57 @@ TEST_F(AppManagerTest, SilentAmExpires) {
   EXPECT_EQ(launcher_.cleanups.size(), 1u);
 }
 
+// Tick walks the apps for silent AMs only once the least recently heard
+// live attempt may have expired: an AM started after a walk, and one
+// heard of since, still expire on time, each at its own.
+TEST_F(AppManagerTest, EverySilentAmExpiresOnTimeWhateverEarlierTicksSkipped) {
+  const ApplicationAttemptId first = RunningApp();
+  manager_->Tick();
+  clock_.Advance(6s);
+  const ApplicationAttemptId second = RunningApp();  // heard of at 6 s
+  manager_->Tick();
+  clock_.Advance(3s);
+  ASSERT_TRUE(manager_->AmHeartbeat(first, 0).ok());  // heard of at 9 s
+  manager_->Tick();
+  clock_.Advance(6s);  // 15 s
+  manager_->Tick();
+  EXPECT_EQ(StateOf(first.app), YarnAppState::kRunning);
+  EXPECT_EQ(StateOf(second.app), YarnAppState::kRunning);
+  clock_.Advance(2s);  // 17 s: the second silent for 11 s, the first for 8 s
+  manager_->Tick();
+  EXPECT_EQ(manager_->GetApp(second.app)->attempts[0].state, AttemptState::kFailed);
+  EXPECT_EQ(StateOf(first.app), YarnAppState::kRunning);
+  clock_.Advance(2s);  // 19 s: the first silent for 10 s, not more
+  manager_->Tick();
+  EXPECT_EQ(StateOf(first.app), YarnAppState::kRunning);
+  clock_.Advance(1s);
+  manager_->Tick();
+  EXPECT_EQ(manager_->GetApp(first.app)->attempts[0].state, AttemptState::kFailed);
+}
+
+// An attempt whose AM container is not placed yet keeps waiting for it
+// over ticks, and so does its next attempt once it starts.
+TEST_F(AppManagerTest, AnAmContainerPlacedAfterEarlierTicksIsPickedUp) {
+  Submission s = NewSubmission();
+  ASSERT_TRUE(manager_->Submit(s).ok());
+  manager_->Tick();  // nothing placed yet
+  manager_->Tick();
+  EXPECT_EQ(manager_->GetApp(s.id)->current_attempt()->state, AttemptState::kScheduled);
+  Step();
+  EXPECT_EQ(manager_->GetApp(s.id)->current_attempt()->state, AttemptState::kAllocated);
+  ASSERT_EQ(launcher_.launches.size(), 1u);
+  launcher_.CompleteAll(Status::OK());
+  ASSERT_TRUE(manager_->RegisterAm({s.id, 1}, "am-host", 1234, "").ok());
+  clock_.Advance(11s);  // silent: the attempt fails, a second one starts
+  manager_->Tick();
+  ASSERT_EQ(manager_->GetApp(s.id)->attempts.size(), 2u);
+  manager_->Tick();
+  EXPECT_EQ(manager_->GetApp(s.id)->current_attempt()->state, AttemptState::kScheduled);
+  Step();
+  EXPECT_EQ(manager_->GetApp(s.id)->current_attempt()->state, AttemptState::kAllocated);
+  EXPECT_EQ(launcher_.launches.size(), 2u);
+}
+
 TEST_F(AppManagerTest, KillAtEveryStage) {
   // Accepted, AM not yet placed.
   Submission s1 = NewSubmission();

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "am_protocol/client_service/client_rm_service.h"
@@ -158,6 +159,7 @@ class WireDriver final : public AmHost {
   // Driver thread.
   std::map<rm::ApplicationId, std::unique_ptr<App>> apps_;
   int64_t apps_submitted_ = 0;
+  int64_t app_ids_reused_ = 0;
   pool::LatencyHistogram am_launch_;
   int64_t launch_waits_ = 0;  // attempt reports seen before LAUNCHED
   pool::LatencyHistogram first_container_;
@@ -328,6 +330,15 @@ void WireDriver::SlotFreed() {
 }
 
 void WireDriver::Submit(rm::ApplicationId id) {
+  if (apps_.count(id) > 0) {
+    // getNewApplication handed out an id this run already had (after a
+    // failover: the new active's ids must not be the recovered ones').
+    ++app_ids_reused_;
+    CountError("getNewApplication",
+               Status::AlreadyExists("handed out " + id.ToString() + " again"));
+    RetrySubmitLater();
+    return;
+  }
   auto owned = std::make_unique<App>();
   App* app = owned.get();
   app->id = id;
@@ -485,6 +496,12 @@ void WireDriver::OnAmDone(SimulatedAm* am) {
 
 void WireDriver::Collect(WireResult* r) {
   r->apps_submitted = apps_submitted_;
+  r->failover.app_ids_reused = app_ids_reused_;
+  std::set<int64_t> timestamps;
+  for (const auto& [id, app] : apps_) {
+    if (app->accepted) timestamps.insert(id.cluster_timestamp);
+  }
+  r->failover.cluster_timestamps = static_cast<int64_t>(timestamps.size());
   for (const auto& [id, app] : apps_) {
     if (!app->accepted) continue;
     const SimulatedAm* am = app->am.get();
@@ -680,7 +697,7 @@ Result<WireResult> WireDriver::Run() {
                               std::to_string(options_.nodes) + " nodes registered in " +
                               std::to_string(options_.timeout_seconds) + " s");
     }
-    if (!options_.rm.has_value() && rm_child_.Exited()) {
+    if (!options_.rm.has_value() && !options_.ha() && rm_child_.Exited()) {
       return Status::IoError("spindle rm exited (see " + rm_child_.log() + ")");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -83,6 +83,7 @@ Status CheckBookkeeping(const WireOptions& options, const WireResult& r) {
   if (f.ran) {
     expect(f.failover_seconds >= 0, "no allocate was answered after the active RM was killed");
     expect(f.apps_lost == 0, n(f.apps_lost) + " acknowledged applications lost");
+    expect(f.app_ids_reused == 0, n(f.app_ids_reused) + " application ids handed out twice");
   }
   expect(r.containers_outstanding == 0, n(r.containers_outstanding) + " containers outstanding");
   expect(r.containers_duplicated == 0, n(r.containers_duplicated) + " containers allocated twice");
@@ -188,14 +189,16 @@ void PrintWireResult(const WireOptions& o, const WireResult& r) {
       "failover: %s SIGKILLed %.1f s into the run; first allocate answered by the new active "
       "(%s) %.3f s after the kill (zk-timeout-ms %lld: goal <= %.1f s); containers/s %.0f before "
       "the kill, %.0f after the first allocate; apps lost %lld; containers allocated twice %lld "
-      "(delivered again after a resync %lld, released unconfirmed %lld); AM resyncs %lld, "
-      "client failovers %lld, node heartbeats failed meanwhile %lld\n",
+      "(delivered again after a resync %lld, released unconfirmed %lld); application ids "
+      "handed out twice %lld (cluster timestamps %lld); AM resyncs %lld, client failovers "
+      "%lld, node heartbeats failed meanwhile %lld\n",
       f.killed.c_str(), f.kill_at_seconds, f.serving.c_str(), f.failover_seconds,
       static_cast<long long>(f.zk_timeout_ms), static_cast<double>(f.zk_timeout_ms) / 1000.0 + 1.0,
       f.containers_per_second_before, f.containers_per_second_after,
       static_cast<long long>(f.apps_lost), static_cast<long long>(r.containers_duplicated),
       static_cast<long long>(f.containers_redelivered),
-      static_cast<long long>(f.containers_unconfirmed), static_cast<long long>(f.am_resyncs),
+      static_cast<long long>(f.containers_unconfirmed), static_cast<long long>(f.app_ids_reused),
+      static_cast<long long>(f.cluster_timestamps), static_cast<long long>(f.am_resyncs),
       static_cast<long long>(f.client_failovers), static_cast<long long>(f.heartbeat_errors));
 }
 
@@ -250,7 +253,8 @@ Status WriteWireJson(const std::string& path, const WireOptions& o, const WireRe
         << ",\"zk_timeout_ms\":" << f.zk_timeout_ms
         << ",\"containers_per_second_before\":" << f.containers_per_second_before
         << ",\"containers_per_second_after\":" << f.containers_per_second_after
-        << ",\"apps_lost\":" << f.apps_lost << ",\"am_resyncs\":" << f.am_resyncs
+        << ",\"apps_lost\":" << f.apps_lost << ",\"app_ids_reused\":" << f.app_ids_reused
+        << ",\"cluster_timestamps\":" << f.cluster_timestamps << ",\"am_resyncs\":" << f.am_resyncs
         << ",\"client_failovers\":" << f.client_failovers
         << ",\"containers_redelivered\":" << f.containers_redelivered
         << ",\"containers_unconfirmed\":" << f.containers_unconfirmed

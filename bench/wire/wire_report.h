@@ -37,7 +37,12 @@ struct FailoverResult {
   // the window.
   double containers_per_second_before = 0;
   double containers_per_second_after = 0;
-  int64_t apps_lost = 0;         // acknowledged, unknown to the RM at the end
+  int64_t apps_lost = 0;  // acknowledged, unknown to the RM at the end
+  // getNewApplication answers naming an id this run already had (counted
+  // as an RPC error too), and the distinct cluster timestamps of the
+  // acknowledged applications' ids (one per RM activation that took any).
+  int64_t app_ids_reused = 0;
+  int64_t cluster_timestamps = 0;
   int64_t am_resyncs = 0;        // AMs registered again (ApplicationMasterNotRegistered, AM_RESYNC)
   int64_t client_failovers = 0;  // the generator's RPC targets moved
   // Ids an AM got before its resync handed out again after it (the new RM

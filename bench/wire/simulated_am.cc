@@ -6,6 +6,7 @@
 #include "bench/wire/async_call.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
+#include "wire/ipc/error_mapping.h"
 
 namespace spindle::bench::wire {
 
@@ -259,6 +260,12 @@ void SimulatedAm::Finish() {
           Resync(s.UserMessage(), /*finishing=*/true);
           return;
         }
+        if (s.IsRemote() && s.java_class() == ipc::java::kInvalidToken &&
+            context_->killed_at.has_value()) {
+          // The new RM recovered the attempt ended (see Abort).
+          FinishedUnanswered(s.UserMessage());
+          return;
+        }
         if (!s.ok()) {
           CountError("finishApplicationMaster", s);
           if (++failures_in_a_row_ >= context_->spec.max_failures) {
@@ -281,7 +288,24 @@ void SimulatedAm::Finish() {
 
 void SimulatedAm::Abort(const std::string& why) {
   if (state_ == State::kDone || state_ == State::kFailed) return;
+  if (state_ == State::kFinishing && context_->killed_at.has_value()) {
+    // finishApplicationMaster reached the killed RM, which stored the end
+    // and died before answering; the new one recovered the application
+    // ended and cleans its AM container up. The final report says whether
+    // it ended SUCCEEDED.
+    FinishedUnanswered(why);
+    return;
+  }
   Fail(why);
+}
+
+void SimulatedAm::FinishedUnanswered(const std::string& why) {
+  LOG(INFO) << attempt_.ToString() << ": finishApplicationMaster unanswered across the failover ("
+            << why << "); the final report decides";
+  ++context_->finishes_unanswered;
+  state_ = State::kDone;
+  timer_.cancel();
+  done_(this);
 }
 
 void SimulatedAm::Fail(const std::string& why) {

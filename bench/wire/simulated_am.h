@@ -95,6 +95,10 @@ struct AmContext {
   SteadyTime first_allocate_after_kill{};
   int64_t containers_at_first_allocate_after_kill = 0;
   int64_t resyncs = 0;  // AMs that registered again
+  // AMs whose finishApplicationMaster the killed RM took and never
+  // answered (the new RM ended the attempt: InvalidToken, or its AM
+  // container killed); counted as unregistered, the final report decides.
+  int64_t finishes_unanswered = 0;
   // Any thread.
   std::atomic<int64_t> containers_allocated{0};
   std::atomic<int64_t> allocate_calls{0};
@@ -163,6 +167,7 @@ class SimulatedAm {
                    std::vector<hadoop::yarn::ContainerIdProto> sent_releases, SteadyTime sent,
                    SteadyTime answered_at);
   void Finish();
+  void FinishedUnanswered(const std::string& why);
   void Fail(const std::string& why);
   void CountError(const std::string& method, const Status& s);
   bool AllDone() const;

@@ -781,6 +781,8 @@ Result<WireResult> WireDriver::Run() {
     result.failover.heartbeat_errors = result.heartbeat_errors;
     result.heartbeat_errors = 0;
     result.failover.am_resyncs = OnIo<int64_t>(io_, [this] { return context_.resyncs; });
+    result.failover.finishes_unanswered =
+        OnIo<int64_t>(io_, [this] { return context_.finishes_unanswered; });
     result.failover.client_failovers =
         OnIo<int64_t>(io_, [this] { return failover_->failovers(); });
   }

@@ -190,8 +190,8 @@ void PrintWireResult(const WireOptions& o, const WireResult& r) {
       "(%s) %.3f s after the kill (zk-timeout-ms %lld: goal <= %.1f s); containers/s %.0f before "
       "the kill, %.0f after the first allocate; apps lost %lld; containers allocated twice %lld "
       "(delivered again after a resync %lld, released unconfirmed %lld); application ids "
-      "handed out twice %lld (cluster timestamps %lld); AM resyncs %lld, client failovers "
-      "%lld, node heartbeats failed meanwhile %lld\n",
+      "handed out twice %lld (cluster timestamps %lld); AM resyncs %lld, finishes unanswered "
+      "%lld, client failovers %lld, node heartbeats failed meanwhile %lld\n",
       f.killed.c_str(), f.kill_at_seconds, f.serving.c_str(), f.failover_seconds,
       static_cast<long long>(f.zk_timeout_ms), static_cast<double>(f.zk_timeout_ms) / 1000.0 + 1.0,
       f.containers_per_second_before, f.containers_per_second_after,
@@ -199,7 +199,8 @@ void PrintWireResult(const WireOptions& o, const WireResult& r) {
       static_cast<long long>(f.containers_redelivered),
       static_cast<long long>(f.containers_unconfirmed), static_cast<long long>(f.app_ids_reused),
       static_cast<long long>(f.cluster_timestamps), static_cast<long long>(f.am_resyncs),
-      static_cast<long long>(f.client_failovers), static_cast<long long>(f.heartbeat_errors));
+      static_cast<long long>(f.finishes_unanswered), static_cast<long long>(f.client_failovers),
+      static_cast<long long>(f.heartbeat_errors));
 }
 
 Status WriteWireJson(const std::string& path, const WireOptions& o, const WireResult& r) {
@@ -255,6 +256,7 @@ Status WriteWireJson(const std::string& path, const WireOptions& o, const WireRe
         << ",\"containers_per_second_after\":" << f.containers_per_second_after
         << ",\"apps_lost\":" << f.apps_lost << ",\"app_ids_reused\":" << f.app_ids_reused
         << ",\"cluster_timestamps\":" << f.cluster_timestamps << ",\"am_resyncs\":" << f.am_resyncs
+        << ",\"finishes_unanswered\":" << f.finishes_unanswered
         << ",\"client_failovers\":" << f.client_failovers
         << ",\"containers_redelivered\":" << f.containers_redelivered
         << ",\"containers_unconfirmed\":" << f.containers_unconfirmed

@@ -43,6 +43,7 @@ struct FailoverResult {
   // acknowledged applications' ids (one per RM activation that took any).
   int64_t app_ids_reused = 0;
   int64_t cluster_timestamps = 0;
+  int64_t finishes_unanswered = 0;  // see AmContext::finishes_unanswered
   int64_t am_resyncs = 0;        // AMs registered again (ApplicationMasterNotRegistered, AM_RESYNC)
   int64_t client_failovers = 0;  // the generator's RPC targets moved
   // Ids an AM got before its resync handed out again after it (the new RM

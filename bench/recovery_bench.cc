@@ -400,6 +400,14 @@ class Cell {
     client_port_ = ports[0];
     const auto address = [&](int i) { return "127.0.0.1:" + std::to_string(ports[i]); };
     const std::string limit = std::to_string(std::max<int64_t>(10 * apps, 100000));
+    // The stored running applications' AMs (1 in 25, 1 GB each) count
+    // against the queue's AM limit (maximum-am-resource-percent 1.0 of the
+    // cluster) until they re-register or expire: the nodes are sized so that
+    // they and the live ones fit twice over, else no new AM is ever placed
+    // (M = 10,000 on 20 nodes of 8 GB: 400 GB of stored AMs against 160 GB).
+    const int64_t am_mb = (apps / 25 + options_.live_apps + 1) * kAmMemoryMb * 2;
+    const int64_t per_node_mb =
+        std::max<int64_t>(8192, (am_mb / options_.nodes + 1023) / 1024 * 1024);
     RETURN_NOT_OK(WriteSite(
         work_ + "/rm-conf",
         {
@@ -431,7 +439,7 @@ class Cell {
                      {
                          {"yarn.resourcemanager.resource-tracker.address", address(2)},
                          {"spindle.nm.rm-retry.max-interval-ms", "50"},
-                         {"yarn.nodemanager.resource.memory-mb", "8192"},
+                         {"yarn.nodemanager.resource.memory-mb", std::to_string(per_node_mb)},
                          {"yarn.nodemanager.resource.cpu-vcores", "8"},
                          {"hadoop.tmp.dir", work_ + "/tmp"},
                      });

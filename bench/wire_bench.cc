@@ -48,6 +48,14 @@ const CommandSpec& WireBenchCommand() {
            .ComputedDefault("a fresh directory under the system temp dir"),
        FlagSpec::Int("web-scrapers", kD.web_scrapers,
                      "threads that GET the RM's REST lists and metrics meanwhile"),
+       FlagSpec::Int("kill-active-after", kD.kill_active_after_seconds,
+                     "the failover run: an HA pair on ZooKeeper, its active SIGKILLed this many "
+                     "seconds in (0: one RM)"),
+       FlagSpec::Int("zk-timeout-ms", kD.zk_timeout_ms,
+                     "the pair's yarn.resourcemanager.zk-timeout-ms"),
+       FlagSpec::String("zk-address", "HOST:PORT", "",
+                        "a ZooKeeper server for the pair instead of starting one")
+           .ComputedDefault("start one (Debian's zookeeper package)"),
        FlagSpec::String("json", "FILE", "", "also write the result as JSON here")},
       "exit status: 0, 1 if the run failed or its bookkeeping does not add up, 2 for a usage "
       "error"};
@@ -76,6 +84,8 @@ Result<wire::WireOptions> WireOptionsFromFlags(const CommandLine& flags) {
       {"seconds", &o.seconds},
       {"timeout", &o.timeout_seconds},
       {"web-scrapers", &o.web_scrapers},
+      {"kill-active-after", &o.kill_active_after_seconds},
+      {"zk-timeout-ms", &o.zk_timeout_ms},
   };
   for (const auto& [name, field] : ints) *field = flags.GetInt(name);
   if (flags.Has("warmup-seconds")) {
@@ -90,6 +100,7 @@ Result<wire::WireOptions> WireOptionsFromFlags(const CommandLine& flags) {
   o.queue = flags.GetString("queue");
   o.user = flags.GetString("user", o.user);
   o.work_dir = flags.GetString("work-dir", o.work_dir);
+  o.zk_address = flags.GetString("zk-address", o.zk_address);
   RETURN_NOT_OK(o.Validate());
   return o;
 }

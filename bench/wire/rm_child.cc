@@ -14,37 +14,39 @@
 
 namespace spindle::bench::wire {
 
-Status RmChild::Start(const WireOptions& options, const std::string& work_dir) {
+Status RmChild::Start(const WireOptions& options, const std::string& work_dir,
+                      const std::string& name, const std::map<std::string, std::string>& extra) {
   work_dir_ = work_dir;
-  const std::string conf_dir = work_dir + "/rm-conf";
-  const std::string ports_file = work_dir + "/rm.ports";
+  name_ = name;
+  const std::string conf_dir = work_dir + "/" + name + "-conf";
+  const std::string ports_file = work_dir + "/" + name + ".ports";
   const std::string many = "1000000";
-  RETURN_NOT_OK(WriteSite(
-      conf_dir,
-      {
-          {"yarn.resourcemanager.address", "127.0.0.1:0"},
-          {"yarn.resourcemanager.scheduler.address", "127.0.0.1:0"},
-          {"yarn.resourcemanager.resource-tracker.address", "127.0.0.1:0"},
-          {"yarn.resourcemanager.admin.address", "127.0.0.1:0"},
-          {"yarn.resourcemanager.webapp.address", "127.0.0.1:0"},
-          // The RM's scheduling is measured, not the store's disk.
-          {"yarn.resourcemanager.recovery.enabled", "true"},
-          {"yarn.resourcemanager.store.class", "memory"},
-          {"yarn.resourcemanager.nodemanagers.heartbeat-interval-ms",
-           std::to_string(options.heartbeat_ms)},
-          {"yarn.scheduler.minimum-allocation-mb",
-           std::to_string(std::min(options.memory_mb, options.am_memory_mb))},
-          {"yarn.scheduler.maximum-allocation-mb", std::to_string(options.node_memory_mb)},
-          {"yarn.scheduler.minimum-allocation-vcores", "1"},
-          {"yarn.scheduler.maximum-allocation-vcores", std::to_string(options.node_vcores)},
-          {"yarn.resourcemanager.max-completed-applications", many},
-          {"yarn.scheduler.capacity.root.queues", options.queue},
-          {"yarn.scheduler.capacity.root." + options.queue + ".capacity", "100"},
-          {"yarn.scheduler.capacity.maximum-applications", many},
-          {"yarn.scheduler.capacity.maximum-am-resource-percent", "1.0"},
-          {"hadoop.tmp.dir", work_dir + "/tmp"},
-          {rm::kHadoopLineKey, options.hadoop_line},
-      }));
+  std::map<std::string, std::string> site = {
+      {"yarn.resourcemanager.address", "127.0.0.1:0"},
+      {"yarn.resourcemanager.scheduler.address", "127.0.0.1:0"},
+      {"yarn.resourcemanager.resource-tracker.address", "127.0.0.1:0"},
+      {"yarn.resourcemanager.admin.address", "127.0.0.1:0"},
+      {"yarn.resourcemanager.webapp.address", "127.0.0.1:0"},
+      // The RM's scheduling is measured, not the store's disk.
+      {"yarn.resourcemanager.recovery.enabled", "true"},
+      {"yarn.resourcemanager.store.class", "memory"},
+      {"yarn.resourcemanager.nodemanagers.heartbeat-interval-ms",
+       std::to_string(options.heartbeat_ms)},
+      {"yarn.scheduler.minimum-allocation-mb",
+       std::to_string(std::min(options.memory_mb, options.am_memory_mb))},
+      {"yarn.scheduler.maximum-allocation-mb", std::to_string(options.node_memory_mb)},
+      {"yarn.scheduler.minimum-allocation-vcores", "1"},
+      {"yarn.scheduler.maximum-allocation-vcores", std::to_string(options.node_vcores)},
+      {"yarn.resourcemanager.max-completed-applications", many},
+      {"yarn.scheduler.capacity.root.queues", options.queue},
+      {"yarn.scheduler.capacity.root." + options.queue + ".capacity", "100"},
+      {"yarn.scheduler.capacity.maximum-applications", many},
+      {"yarn.scheduler.capacity.maximum-am-resource-percent", "1.0"},
+      {"hadoop.tmp.dir", work_dir + "/tmp"},
+      {rm::kHadoopLineKey, options.hadoop_line},
+  };
+  for (const auto& [key, value] : extra) site[key] = value;
+  RETURN_NOT_OK(WriteSite(conf_dir, site));
   // A ports file left by an earlier run in this directory (a kept work dir,
   // or a reused pid) would name another RM's ports.
   std::error_code ignored;

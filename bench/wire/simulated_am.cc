@@ -6,6 +6,7 @@
 #include "bench/wire/async_call.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
+#include "wire/ipc/error_mapping.h"
 
 namespace spindle::bench::wire {
 
@@ -19,19 +20,28 @@ SimulatedAm::SimulatedAm(AmContext* context, rm::ApplicationAttemptId attempt,
       done_(std::move(done)),
       timer_(*context->io) {}
 
-ipc::ConnectionSpec SimulatedAm::Spec() const {
-  return {context_->scheduler.host, context_->scheduler.port,
-          am_protocol::kApplicationMasterProtocol, context_->user, amrm_};
+namespace {
+
+bool IsNotRegistered(const Status& s) {
+  return s.IsRemote() && s.java_class() == rm::yarn::kApplicationMasterNotRegistered;
 }
+
+}  // namespace
 
 template <typename Req, typename Resp>
 void SimulatedAm::Call(const std::string& method, const Req& request,
                        std::function<void(Status, const Resp&, SteadyTime answered_at)> then) {
-  CallOnIoTimed<Resp>(context_->client, context_->io, Spec(), method, request, std::move(then));
+  context_->rm->Call<Resp>(context_->client, &RmAddresses::scheduler,
+                           am_protocol::kApplicationMasterProtocol, context_->user, amrm_, method,
+                           std::make_shared<Req>(request), std::move(then));
 }
 
 void SimulatedAm::Start() {
   CHECK(state_ == State::kNew);
+  Register();
+}
+
+void SimulatedAm::Register() {
   state_ = State::kRegistering;
   y::RegisterApplicationMasterRequestProto request;
   request.set_host("spindle-bench-wire");
@@ -58,10 +68,7 @@ void SimulatedAm::OnRegistered(Status s) {
     context_->register_retries.fetch_add(1, std::memory_order_relaxed);
     timer_.expires_after(std::chrono::milliseconds(5));
     timer_.async_wait([this](const boost::system::error_code& ec) {
-      if (!ec && state_ == State::kRegistering) {
-        state_ = State::kNew;
-        Start();
-      }
+      if (!ec && state_ == State::kRegistering) Register();
     });
     return;
   }
@@ -70,9 +77,33 @@ void SimulatedAm::OnRegistered(Status s) {
     Fail("registerApplicationMaster: " + s.UserMessage());
     return;
   }
+  register_retries_ = 0;
+  // A new registration's answers count from 0 (AMRMClientImpl sets
+  // lastResponseId to 0 when it registers).
+  response_id_ = 0;
+  if (registered_at_ == SteadyTime{}) registered_at_ = std::chrono::steady_clock::now();
+  if (finish_after_register_) {
+    finish_after_register_ = false;
+    Finish();
+    return;
+  }
   state_ = State::kRunning;
-  registered_at_ = std::chrono::steady_clock::now();
   Tick();
+}
+
+void SimulatedAm::Resync(const std::string& why, bool finishing) {
+  ++resyncs_;
+  ++context_->resyncs;
+  LOG(INFO) << attempt_.ToString() << ": the RM does not know this AM (" << why
+            << "); registering again";
+  // What the previous RM handed out and the AM has not had confirmed: the
+  // new RM may not know it (never started on a node).
+  for (const rm::ContainerId& id : awaiting_completion_) unconfirmed_.insert(id);
+  awaiting_completion_.clear();
+  asked_ = false;
+  finish_after_register_ = finishing;
+  timer_.cancel();
+  Register();
 }
 
 void SimulatedAm::ScheduleTick() {
@@ -94,12 +125,15 @@ void SimulatedAm::Tick() {
   request.set_progress(static_cast<float>(completed_) /
                        static_cast<float>(context_->spec.containers));
   if (!asked_) {
+    // What is still lacking: all of it at first, less what was kept after
+    // a resync (asks are absolute, so a re-sent one replaces what the RM
+    // recovered).
     y::ResourceRequestProto* ask = request.add_ask();
     ask->mutable_priority()->set_priority(1);
     ask->set_resource_name("*");
     ask->mutable_capability()->set_memory(context_->spec.memory_mb);
     ask->mutable_capability()->set_virtual_cores(context_->spec.vcores);
-    ask->set_num_containers(static_cast<int32_t>(context_->spec.containers));
+    ask->set_num_containers(static_cast<int32_t>(context_->spec.containers - allocated_));
     ask->set_relax_locality(true);
   }
   std::vector<y::ContainerIdProto> sent_releases;
@@ -119,6 +153,12 @@ void SimulatedAm::OnAllocated(Status s, const y::AllocateResponseProto& response
                               SteadyTime answered_at) {
   if (state_ != State::kRunning) return;
   const SteadyTime now = std::chrono::steady_clock::now();
+  if (IsNotRegistered(s)) {
+    // The releases go again after the registration.
+    for (auto& id : sent_releases) to_release_.push_back(std::move(id));
+    Resync(s.UserMessage(), /*finishing=*/false);
+    return;
+  }
   if (!s.ok()) {
     CountError("allocate", s);
     // The releases go again with the next call.
@@ -135,23 +175,47 @@ void SimulatedAm::OnAllocated(Status s, const y::AllocateResponseProto& response
   // The RPC's latency: up to the answer's arrival, not its turn on the
   // driver thread (async_call.h).
   context_->allocate_latency.Record(answered_at - sent);
+  if (context_->killed_at.has_value() && answered_at > *context_->killed_at &&
+      context_->first_allocate_after_kill == SteadyTime{}) {
+    context_->first_allocate_after_kill = answered_at;
+    context_->containers_at_first_allocate_after_kill = context_->containers_allocated.load();
+  }
+  if (response.has_a_m_command() && response.a_m_command() == y::AM_RESYNC) {
+    // As MapReduce's RMContainerAllocator and Spindle's shell AM: register
+    // again and re-send.
+    for (auto& id : sent_releases) to_release_.push_back(std::move(id));
+    Resync("AM_RESYNC", /*finishing=*/false);
+    return;
+  }
   if (response.has_a_m_command()) {
-    // A resync would need the ask table re-sent; the benchmark counts it
-    // as a failure of the RM under load instead.
     Fail("the RM sent " + y::AMCommandProto_Name(response.a_m_command()));
     return;
   }
   if (!asked_) {
     asked_ = true;
-    first_ask_at_ = sent;
+    if (first_ask_at_ == SteadyTime{}) first_ask_at_ = sent;
   }
   response_id_ = response.response_id();
   released_ += static_cast<int64_t>(sent_releases.size());
-  for (const auto& id : sent_releases) awaiting_completion_.insert(rm::FromProto(id));
+  for (const auto& proto : sent_releases) {
+    const rm::ContainerId id = rm::FromProto(proto);
+    auto it = seen_.find(id);
+    // Allocated before the last resync: the RM now may not know it.
+    if (it != seen_.end() && it->second < resyncs_) {
+      unconfirmed_.insert(id);
+    } else {
+      awaiting_completion_.insert(id);
+    }
+  }
   const SteadyTime release_at = now + context_->spec.hold;
   for (const auto& container : response.allocated_containers()) {
-    if (!seen_.insert(rm::FromProto(container.id())).second) {
-      ++duplicates_;
+    const auto [it, inserted] = seen_.emplace(rm::FromProto(container.id()), resyncs_);
+    if (!inserted) {
+      if (it->second < resyncs_) {
+        ++redelivered_;
+      } else {
+        ++duplicates_;
+      }
       continue;
     }
     if (allocated_ >= context_->spec.containers) {
@@ -165,7 +229,8 @@ void SimulatedAm::OnAllocated(Status s, const y::AllocateResponseProto& response
     held_.emplace_back(release_at, container.id());
   }
   for (const auto& status : response.completed_container_statuses()) {
-    if (awaiting_completion_.erase(rm::FromProto(status.container_id())) > 0) {
+    const rm::ContainerId id = rm::FromProto(status.container_id());
+    if (awaiting_completion_.erase(id) > 0 || unconfirmed_.erase(id) > 0) {
       ++completed_;
     } else {
       ++unexpected_completions_;
@@ -191,6 +256,16 @@ void SimulatedAm::Finish() {
       "finishApplicationMaster", request,
       [this](Status s, const y::FinishApplicationMasterResponseProto& response, SteadyTime) {
         if (state_ != State::kFinishing) return;
+        if (IsNotRegistered(s)) {
+          Resync(s.UserMessage(), /*finishing=*/true);
+          return;
+        }
+        if (s.IsRemote() && s.java_class() == ipc::java::kInvalidToken &&
+            context_->killed_at.has_value()) {
+          // The new RM recovered the attempt ended (see Abort).
+          FinishedUnanswered(s.UserMessage());
+          return;
+        }
         if (!s.ok()) {
           CountError("finishApplicationMaster", s);
           if (++failures_in_a_row_ >= context_->spec.max_failures) {
@@ -213,7 +288,24 @@ void SimulatedAm::Finish() {
 
 void SimulatedAm::Abort(const std::string& why) {
   if (state_ == State::kDone || state_ == State::kFailed) return;
+  if (state_ == State::kFinishing && context_->killed_at.has_value()) {
+    // finishApplicationMaster reached the killed RM, which stored the end
+    // and died before answering; the new one recovered the application
+    // ended and cleans its AM container up. The final report says whether
+    // it ended SUCCEEDED.
+    FinishedUnanswered(why);
+    return;
+  }
   Fail(why);
+}
+
+void SimulatedAm::FinishedUnanswered(const std::string& why) {
+  LOG(INFO) << attempt_.ToString() << ": finishApplicationMaster unanswered across the failover ("
+            << why << "); the final report decides";
+  ++context_->finishes_unanswered;
+  state_ = State::kDone;
+  timer_.cancel();
+  done_(this);
 }
 
 void SimulatedAm::Fail(const std::string& why) {

@@ -11,19 +11,24 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "am_protocol/client_service/client_rm_service.h"
 #include "am_protocol/client_service/record_protos.h"
+#include "am_protocol/rm_proxy/rm_failover_proxy.h"
 #include "base/child_process.h"
 #include "bench/wire/am_container_runtime.h"
 #include "bench/wire/async_call.h"
+#include "bench/wire/ha_pair.h"
 #include "bench/wire/rm_child.h"
+#include "bench/wire/rm_failover.h"
 #include "bench/wire/simulated_am.h"
 #include "bench/wire/timed_tracker.h"
 #include "bench/wire/web_scraper.h"
 #include "nm_shim/agent/node_agent.h"
 #include "rm/security/yarn_id_protos.h"
+#include "rm/yarn_exceptions.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::bench::wire {
@@ -91,13 +96,22 @@ class WireDriver final : public AmHost {
   };
 
   Status StartTarget();
+  // What the generator's clients and nodes are configured with: the RM's
+  // addresses (every rm-id's with HA) and the failover policy's keys.
+  rm::Configuration ClientConfiguration() const;
   Status StartNodes();
   size_t RegisteredNodes() const;
   int64_t Heartbeats() const;
   void StopNodes();
   Sample Take();
+  // The failover run: SIGKILLs the active RM at t0 + --kill-active-after.
+  void KillActive(SteadyClock::time_point t0, const Sample& begin, WireResult* result);
+  void FinishFailover(const Sample& end, WireResult* result);
   // ---- driver thread ----
-  ipc::ConnectionSpec ClientSpec() const;
+  // An ApplicationClientProtocol call to the RM, failed over with HA.
+  template <typename Resp>
+  void ClientCall(const std::string& method, const google::protobuf::MessageLite& request,
+                  std::function<void(Status, const Resp&)> then);
   void SubmitNext();
   void SlotFreed();
   void RetrySubmitLater();
@@ -116,9 +130,17 @@ class WireDriver final : public AmHost {
 
   const WireOptions options_;
   std::string work_dir_;
+  // The RM (rms_[0]); with HA each rm-id's, in order.
   RmAddresses rm_;
+  std::vector<RmAddresses> rms_;
   RmChild rm_child_;
+  HaPair ha_pair_;
   pid_t rm_pid_ = 0;
+  // The failover run: when the active was killed, and the survivor's CPU
+  // then.
+  SteadyClock::time_point killed_at_{};
+  size_t killed_index_ = 0;
+  double survivor_cpu_at_kill_ = 0;
 
   // Declared before the clients: their destructors post failed calls here.
   boost::asio::io_context io_;
@@ -126,6 +148,8 @@ class WireDriver final : public AmHost {
   std::thread driver_;
   std::unique_ptr<ipc::RpcClient> client_;     // ApplicationClientProtocol
   std::unique_ptr<ipc::RpcClient> am_client_;  // every AM's connection
+  std::unique_ptr<RmFailover> failover_;       // where client and AM calls go
+  am_protocol::RmRetryPolicy policy_;          // theirs (without HA: no retry)
   AmContext context_;
   // One agent per ResourceTracker connection (--tracker-connections), each
   // with its TimedTracker (owned by the agent).
@@ -135,6 +159,7 @@ class WireDriver final : public AmHost {
   // Driver thread.
   std::map<rm::ApplicationId, std::unique_ptr<App>> apps_;
   int64_t apps_submitted_ = 0;
+  int64_t app_ids_reused_ = 0;
   pool::LatencyHistogram am_launch_;
   int64_t launch_waits_ = 0;  // attempt reports seen before LAUNCHED
   pool::LatencyHistogram first_container_;
@@ -151,28 +176,62 @@ WireDriver::~WireDriver() {
   am_client_.reset();
   client_.reset();
   rm_child_.Stop();
+  ha_pair_.Stop();
 }
 
-ipc::ConnectionSpec WireDriver::ClientSpec() const {
-  return {rm_.client.host, rm_.client.port, client_service::kApplicationClientProtocol,
-          context_.user, std::nullopt};
+template <typename Resp>
+void WireDriver::ClientCall(const std::string& method, const google::protobuf::MessageLite& request,
+                            std::function<void(Status, const Resp&)> then) {
+  std::shared_ptr<google::protobuf::MessageLite> copy(request.New());
+  copy->CheckTypeAndMergeFrom(request);
+  failover_->Call<Resp>(
+      client_.get(), &RmAddresses::client, client_service::kApplicationClientProtocol,
+      context_.user, std::nullopt, method, std::move(copy),
+      [then = std::move(then)](Status s, const Resp& response, SteadyClock::time_point) {
+        then(std::move(s), response);
+      });
 }
 
 Status WireDriver::StartTarget() {
   if (options_.rm.has_value()) {
     rm_ = *options_.rm;
+    rms_ = {rm_};
     rm_pid_ = static_cast<pid_t>(options_.rm_pid);
+    return Status::OK();
+  }
+  if (options_.ha()) {
+    RETURN_NOT_OK(ha_pair_.Start(options_, work_dir_));
+    rms_ = ha_pair_.addresses();
+    rm_ = rms_.front();
+    rm_pid_ = ha_pair_.pid(0);
     return Status::OK();
   }
   RETURN_NOT_OK(rm_child_.Start(options_, work_dir_));
   rm_ = rm_child_.addresses();
+  rms_ = {rm_};
   rm_pid_ = rm_child_.pid();
   return Status::OK();
 }
 
-Status WireDriver::StartNodes() {
+rm::Configuration WireDriver::ClientConfiguration() const {
   rm::Configuration conf;
   conf.Set("yarn.resourcemanager.resource-tracker.address", rm_.tracker.ToString());
+  if (options_.ha()) {
+    for (const auto& [key, value] : ha_pair_.ClientProperties()) conf.Set(key, value);
+    // RMProxy's failover, quick (Hadoop's default sleep base is the 30 s
+    // retry interval): what is timed is the RMs' takeover, not a client's
+    // back-off. As the HA chaos test configures its clients.
+    conf.Set("yarn.client.failover-sleep-base-ms", "100");
+    conf.Set("yarn.client.failover-sleep-max-ms", "1000");
+    conf.Set("yarn.resourcemanager.connect.retry-interval.ms", "100");
+    conf.Set("yarn.resourcemanager.connect.max-wait.ms",
+             std::to_string(options_.timeout_seconds * 1000));
+  }
+  return conf;
+}
+
+Status WireDriver::StartNodes() {
+  rm::Configuration conf = ClientConfiguration();
   conf.Set("yarn.nodemanager.resource.memory-mb", std::to_string(options_.node_memory_mb));
   conf.Set("yarn.nodemanager.resource.cpu-vcores", std::to_string(options_.node_vcores));
   conf.Set("hadoop.tmp.dir", work_dir_ + "/nm");
@@ -243,8 +302,8 @@ void WireDriver::CountError(const std::string& method, const Status& s) {
 }
 
 void WireDriver::SubmitNext() {
-  CallOnIo<y::GetNewApplicationResponseProto>(
-      client_.get(), &io_, ClientSpec(), "getNewApplication", y::GetNewApplicationRequestProto(),
+  ClientCall<y::GetNewApplicationResponseProto>(
+      "getNewApplication", y::GetNewApplicationRequestProto(),
       [this](Status s, const y::GetNewApplicationResponseProto& response) {
         if (!s.ok()) {
           CountError("getNewApplication", s);
@@ -271,6 +330,15 @@ void WireDriver::SlotFreed() {
 }
 
 void WireDriver::Submit(rm::ApplicationId id) {
+  if (apps_.count(id) > 0) {
+    // getNewApplication handed out an id this run already had (after a
+    // failover: the new active's ids must not be the recovered ones').
+    ++app_ids_reused_;
+    CountError("getNewApplication",
+               Status::AlreadyExists("handed out " + id.ToString() + " again"));
+    RetrySubmitLater();
+    return;
+  }
   auto owned = std::make_unique<App>();
   App* app = owned.get();
   app->id = id;
@@ -289,8 +357,8 @@ void WireDriver::Submit(rm::ApplicationId id) {
   // any other NodeManager would just sleep.
   context->mutable_am_container_spec()->add_command("sleep 3600");
   app->submitted = SteadyClock::now();
-  CallOnIo<y::SubmitApplicationResponseProto>(
-      client_.get(), &io_, ClientSpec(), "submitApplication", request,
+  ClientCall<y::SubmitApplicationResponseProto>(
+      "submitApplication", request,
       [this, app](Status s, const y::SubmitApplicationResponseProto&) {
         if (!s.ok()) {
           CountError("submitApplication", s);
@@ -309,8 +377,8 @@ void WireDriver::Submit(rm::ApplicationId id) {
 void WireDriver::PollReport(App* app) {
   y::GetApplicationReportRequestProto request;
   rm::ToProto(app->id, request.mutable_application_id());
-  CallOnIo<y::GetApplicationReportResponseProto>(
-      client_.get(), &io_, ClientSpec(), "getApplicationReport", request,
+  ClientCall<y::GetApplicationReportResponseProto>(
+      "getApplicationReport", request,
       [this, app](Status s, const y::GetApplicationReportResponseProto& response) {
         if (!s.ok()) CountError("getApplicationReport", s);
         const auto& report = response.application_report();
@@ -367,8 +435,8 @@ void WireDriver::StartWhenLaunched(App* app, rm::ApplicationAttemptId attempt,
   if (app->done || app->exit == nullptr) return;  // the container was killed meanwhile
   y::GetApplicationAttemptReportRequestProto request;
   rm::ToProto(attempt, request.mutable_application_attempt_id());
-  CallOnIo<y::GetApplicationAttemptReportResponseProto>(
-      client_.get(), &io_, ClientSpec(), "getApplicationAttemptReport", request,
+  ClientCall<y::GetApplicationAttemptReportResponseProto>(
+      "getApplicationAttemptReport", request,
       [this, app, attempt, amrm = std::move(amrm), deadline](
           Status s, const y::GetApplicationAttemptReportResponseProto& response) mutable {
         if (app->done || app->exit == nullptr) return;
@@ -428,6 +496,12 @@ void WireDriver::OnAmDone(SimulatedAm* am) {
 
 void WireDriver::Collect(WireResult* r) {
   r->apps_submitted = apps_submitted_;
+  r->failover.app_ids_reused = app_ids_reused_;
+  std::set<int64_t> timestamps;
+  for (const auto& [id, app] : apps_) {
+    if (app->accepted) timestamps.insert(id.cluster_timestamp);
+  }
+  r->failover.cluster_timestamps = static_cast<int64_t>(timestamps.size());
   for (const auto& [id, app] : apps_) {
     if (!app->accepted) continue;
     const SimulatedAm* am = app->am.get();
@@ -443,6 +517,8 @@ void WireDriver::Collect(WireResult* r) {
     r->containers_released += am->released();
     r->containers_completed += am->completed();
     r->containers_duplicated += am->duplicates();
+    r->failover.containers_redelivered += am->redelivered();
+    r->failover.containers_unconfirmed += am->unconfirmed();
     r->unexpected_completions += am->unexpected_completions();
     r->containers_outstanding += am->outstanding();
   }
@@ -466,7 +542,19 @@ void WireDriver::VerifyFinalStates(WireResult* r) {
     return ids;
   });
   // A managed application is FINISHED once its AM container's completion
-  // reached the RM (a heartbeat after the AM unregistered).
+  // reached the RM (a heartbeat after the AM unregistered). With HA the
+  // reports come from whichever rm-id is active (RMProxy's failover).
+  std::vector<am_protocol::RmProxyTarget> targets;
+  for (size_t i = 0; i < rms_.size(); ++i) {
+    targets.push_back(
+        {options_.ha() ? HaPair::RmIds()[i] : "", rms_[i].client.host, rms_[i].client.port});
+  }
+  am_protocol::RmFailoverProxyOptions proxy_options;
+  proxy_options.protocol = client_service::kApplicationClientProtocol;
+  proxy_options.user = context_.user;
+  proxy_options.policy = policy_;
+  proxy_options.deadline = SteadyClock::now() + std::chrono::seconds(options_.timeout_seconds);
+  am_protocol::RmFailoverProxy reports(client_.get(), std::move(targets), proxy_options);
   const auto deadline = SteadyClock::now() + std::chrono::seconds(options_.timeout_seconds);
   while (!pending.empty()) {
     std::vector<rm::ApplicationId> still;
@@ -474,8 +562,15 @@ void WireDriver::VerifyFinalStates(WireResult* r) {
       y::GetApplicationReportRequestProto request;
       rm::ToProto(id, request.mutable_application_id());
       y::GetApplicationReportResponseProto response;
-      Status s = client_->Call(ClientSpec(), "getApplicationReport", request, &response);
+      Status s = reports.Call("getApplicationReport", request, &response);
       const auto& report = response.application_report();
+      if (s.IsRemote() && s.java_class() == rm::yarn::kApplicationNotFound) {
+        // Acknowledged by an RM, unknown to the one answering now.
+        ++r->failover.apps_lost;
+        ++r->apps_not_finished;
+        ++r->am_failures["application unknown to the RM at the end: " + id.ToString()];
+        continue;
+      }
       if (s.ok() && report.yarn_application_state() == y::FINISHED &&
           report.final_application_status() == y::APP_SUCCEEDED) {
         ++r->apps_finished;
@@ -503,6 +598,49 @@ void WireDriver::VerifyFinalStates(WireResult* r) {
   }
 }
 
+void WireDriver::KillActive(SteadyClock::time_point t0, const Sample& begin, WireResult* r) {
+  FailoverResult& f = r->failover;
+  f.ran = true;
+  f.zk_timeout_ms = options_.zk_timeout_ms;
+  std::this_thread::sleep_until(t0 + std::chrono::seconds(options_.kill_active_after_seconds));
+  const Sample before = Take();
+  f.containers_per_second_before =
+      static_cast<double>(before.containers - begin.containers) / Seconds(before.at - begin.at);
+  const std::optional<size_t> active = ha_pair_.ActiveIndex();
+  // rm1 was active at the start; if neither answers now, rm1 is killed.
+  killed_index_ = active.value_or(0);
+  f.killed = HaPair::RmIds()[killed_index_];
+  ha_pair_.Kill(killed_index_);  // reaped: nothing it sent arrives after this
+  killed_at_ = SteadyClock::now();
+  f.kill_at_seconds = Seconds(killed_at_ - t0);
+  rm_pid_ = ha_pair_.pid(1 - killed_index_);
+  survivor_cpu_at_kill_ = Usage(rm_pid_).cpu_seconds;
+  OnIo<bool>(io_, [this] {
+    context_.killed_at = killed_at_;
+    return true;
+  });
+  LOG(INFO) << "SIGKILLed the active RM " << f.killed << " " << Seconds(killed_at_ - t0)
+            << " s into the run";
+}
+
+void WireDriver::FinishFailover(const Sample& end, WireResult* r) {
+  FailoverResult& f = r->failover;
+  const auto [first, containers_then] =
+      OnIo<std::pair<SteadyClock::time_point, int64_t>>(io_, [this] {
+        return std::make_pair(context_.first_allocate_after_kill,
+                              context_.containers_at_first_allocate_after_kill);
+      });
+  if (first != SteadyClock::time_point{}) {
+    f.failover_seconds = Seconds(first - killed_at_);
+    if (end.at > first) {
+      f.containers_per_second_after =
+          static_cast<double>(end.containers - containers_then) / Seconds(end.at - first);
+    }
+  }
+  const std::optional<size_t> serving = ha_pair_.ActiveIndex();
+  f.serving = serving.has_value() ? HaPair::RmIds()[*serving] : "none";
+}
+
 Result<WireResult> WireDriver::Run() {
   RETURN_NOT_OK(options_.Validate());
   context_.user = options_.user.empty() ? DefaultUser() : options_.user;
@@ -514,6 +652,14 @@ Result<WireResult> WireDriver::Run() {
   if (ec) return Status::IoError("cannot create " + work_dir_ + ": " + ec.message());
   RETURN_NOT_OK(StartTarget());
 
+  if (options_.ha()) {
+    ASSIGN_OR_RETURN(policy_,
+                     am_protocol::RmRetryPolicy::FromConfiguration(ClientConfiguration(), true));
+  } else {
+    // One RM: every error is the caller's to count, never retried.
+    policy_.max_retries = 0;
+  }
+  failover_ = std::make_unique<RmFailover>(&io_, rms_, policy_);
   work_.emplace(io_.get_executor());
   driver_ = std::thread([this] { io_.run(); });
   ipc::RpcClientOptions client_options;
@@ -524,7 +670,7 @@ Result<WireResult> WireDriver::Run() {
   am_client_ = std::make_unique<ipc::RpcClient>(client_options);
   context_.io = &io_;
   context_.client = am_client_.get();
-  context_.scheduler = rm_.scheduler;
+  context_.rm = failover_.get();
   context_.spec.containers = options_.containers_per_app;
   context_.spec.memory_mb = options_.memory_mb;
   context_.spec.vcores = static_cast<int32_t>(options_.vcores);
@@ -535,7 +681,10 @@ Result<WireResult> WireDriver::Run() {
   result.target = options_.rm.has_value()
                       ? "--rm " + rm_.client.ToString() + "," + rm_.scheduler.ToString() + "," +
                             rm_.tracker.ToString()
-                      : "spindle rm child (pid " + std::to_string(rm_pid_) + ")";
+                  : options_.ha() ? "an HA pair of spindle rm children (rm1 pid " +
+                                        std::to_string(ha_pair_.pid(0)) + ", rm2 pid " +
+                                        std::to_string(ha_pair_.pid(1)) + ") on ZooKeeper"
+                                  : "spindle rm child (pid " + std::to_string(rm_pid_) + ")";
   result.hadoop_ceiling_per_second =
       static_cast<double>(options_.nodes) * 1000.0 / static_cast<double>(options_.heartbeat_ms);
 
@@ -548,7 +697,7 @@ Result<WireResult> WireDriver::Run() {
                               std::to_string(options_.nodes) + " nodes registered in " +
                               std::to_string(options_.timeout_seconds) + " s");
     }
-    if (!options_.rm.has_value() && rm_child_.Exited()) {
+    if (!options_.rm.has_value() && !options_.ha() && rm_child_.Exited()) {
       return Status::IoError("spindle rm exited (see " + rm_child_.log() + ")");
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -576,8 +725,10 @@ Result<WireResult> WireDriver::Run() {
   });
   for (TimedTracker* t : trackers_) t->ResetLatency();
   const int64_t web_begin = scraper != nullptr ? scraper->requests() : 0;
+  if (options_.ha()) KillActive(t0, begin, &result);
   std::this_thread::sleep_until(t0 + std::chrono::seconds(options_.seconds));
   const Sample end = Take();
+  if (options_.ha()) FinishFailover(end, &result);
   if (scraper != nullptr) {
     const int64_t web_requests = scraper->requests() - web_begin;
     scraper->Stop();
@@ -597,7 +748,14 @@ Result<WireResult> WireDriver::Run() {
   result.heartbeat = LatencySummary::Of(heartbeat_latency);
   const auto allocate_window =
       OnIo<pool::LatencyHistogram>(io_, [this] { return context_.allocate_latency; });
-  if (rm_pid_ > 0) {
+  if (options_.ha()) {
+    // The survivor's, from the kill.
+    result.rm_cpu_percent =
+        100 * (end.rm_cpu - survivor_cpu_at_kill_) / Seconds(end.at - killed_at_);
+    const ProcessUsage rm = Usage(rm_pid_);
+    result.rm_rss_mb = rm.rss_mb;
+    result.rm_peak_rss_mb = rm.peak_rss_mb;
+  } else if (rm_pid_ > 0) {
     result.rm_cpu_percent = 100 * (end.rm_cpu - begin.rm_cpu) / window;
     const ProcessUsage rm = Usage(rm_pid_);
     result.rm_rss_mb = rm.rss_mb;
@@ -618,8 +776,19 @@ Result<WireResult> WireDriver::Run() {
   result.allocate = LatencySummary::Of(allocate_window);
   VerifyFinalStates(&result);
   for (const TimedTracker* t : trackers_) result.heartbeat_errors += t->errors();
+  if (options_.ha()) {
+    // The nodes' calls to the dead RM, before they failed over.
+    result.failover.heartbeat_errors = result.heartbeat_errors;
+    result.heartbeat_errors = 0;
+    result.failover.am_resyncs = OnIo<int64_t>(io_, [this] { return context_.resyncs; });
+    result.failover.finishes_unanswered =
+        OnIo<int64_t>(io_, [this] { return context_.finishes_unanswered; });
+    result.failover.client_failovers =
+        OnIo<int64_t>(io_, [this] { return failover_->failovers(); });
+  }
   StopNodes();
   rm_child_.Stop();
+  ha_pair_.Stop();
   if (options_.work_dir.empty() && CheckBookkeeping(options_, result).ok()) {
     fs::remove_all(work_dir_, ec);
   }

@@ -92,6 +92,21 @@ Status WireOptions::Validate() const {
   if (web_scrapers > 0 && rm.has_value() && rm->web.port == 0) {
     return Status::InvalidArgument("--web-scrapers needs the RM's web address: --rm's fourth");
   }
+  if (kill_active_after_seconds < 0 || kill_active_after_seconds >= seconds) {
+    return Status::InvalidArgument("--kill-active-after must be at least 0 and below --seconds");
+  }
+  if (ha() && kill_active_after_seconds <= warmup_seconds) {
+    return Status::InvalidArgument(
+        "--kill-active-after must be past --warmup-seconds (the rate before the kill is measured "
+        "from the warm-up's end)");
+  }
+  if (ha() && rm.has_value()) {
+    return Status::InvalidArgument("--kill-active-after starts its own RM pair; not with --rm");
+  }
+  if (ha() && unmanaged) {
+    return Status::InvalidArgument("--kill-active-after runs managed AMs only; not --unmanaged");
+  }
+  if (zk_timeout_ms <= 0) return Status::InvalidArgument("--zk-timeout-ms must be positive");
   return Status::OK();
 }
 

@@ -118,6 +118,25 @@ struct WireOptions {
   // unRegisterNodeManager before 2.8), and a Spindle child is configured
   // as that line (spindle.compat.hadoop-version). Default: 3.3.
   std::string hadoop_line = "3.3";
+  // --kill-active-after: the failover run. Instead of one RM child, an HA
+  // pair (rm-ids rm1 and rm2, ZKRMStateStore and automatic failover on a
+  // ZooKeeper server, both started here with ports picked at run time);
+  // the generator's clients, AMs and nodes know both rm-ids and fail over
+  // as Hadoop's do (rm_failover.h, SimulatedAm, NodeStatusUpdater). This
+  // many seconds into the run the active RM is SIGKILLed; the run reports
+  // the time to the new active's first allocate answer, the rates before
+  // and after, and what was lost (wire_report.h). Not with --rm. Default: 0
+  // (off).
+  int64_t kill_active_after_seconds = 0;
+  // --zk-timeout-ms: the pair's yarn.resourcemanager.zk-timeout-ms (the
+  // ZooKeeper session, so how long the survivor waits for the dead one's
+  // lock). Default: 2000.
+  int64_t zk_timeout_ms = 2000;
+  // --zk-address: a ZooKeeper server the pair uses instead of starting one
+  // (Debian's zookeeper package). Default: "" = start one.
+  std::string zk_address;
+
+  bool ha() const { return kill_active_after_seconds > 0; }
 
   // InvalidArgument naming the first bad flag.
   Status Validate() const;

@@ -76,14 +76,22 @@ Status CheckBookkeeping(const WireOptions& options, const WireResult& r) {
   expect(r.containers_released == r.containers_allocated + r.containers_excess,
          n(r.containers_released) + " released, " + n(r.containers_allocated) + " kept + " +
              n(r.containers_excess) + " excess");
-  expect(r.containers_completed == r.containers_released,
-         n(r.containers_completed) + " reported completed of " + n(r.containers_released) +
-             " released");
+  const FailoverResult& f = r.failover;
+  expect(r.containers_completed + f.containers_unconfirmed == r.containers_released,
+         n(r.containers_completed) + " reported completed (+ " + n(f.containers_unconfirmed) +
+             " unconfirmed after a failover) of " + n(r.containers_released) + " released");
+  if (f.ran) {
+    expect(f.failover_seconds >= 0, "no allocate was answered after the active RM was killed");
+    expect(f.apps_lost == 0, n(f.apps_lost) + " acknowledged applications lost");
+    expect(f.app_ids_reused == 0, n(f.app_ids_reused) + " application ids handed out twice");
+  }
   expect(r.containers_outstanding == 0, n(r.containers_outstanding) + " containers outstanding");
   expect(r.containers_duplicated == 0, n(r.containers_duplicated) + " containers allocated twice");
   expect(r.unexpected_completions == 0,
          n(r.unexpected_completions) + " completions of containers not released");
   expect(r.heartbeat_errors == 0, n(r.heartbeat_errors) + " failed ResourceTracker calls");
+  expect(f.containers_redelivered == 0 || f.ran,
+         n(f.containers_redelivered) + " containers delivered again");
   if (options.web_scrapers > 0) {
     expect(r.web.count > 0, "the web scrapers got no answer");
     expect(r.web_errors == 0, n(r.web_errors) + " web requests failed or were not 200");
@@ -175,6 +183,24 @@ void PrintWireResult(const WireOptions& o, const WireResult& r) {
   for (const auto& [why, count] : r.am_failures) {
     std::printf("  AM failure x %lld: %s\n", static_cast<long long>(count), why.c_str());
   }
+  const FailoverResult& f = r.failover;
+  if (!f.ran) return;
+  std::printf(
+      "failover: %s SIGKILLed %.1f s into the run; first allocate answered by the new active "
+      "(%s) %.3f s after the kill (zk-timeout-ms %lld: goal <= %.1f s); containers/s %.0f before "
+      "the kill, %.0f after the first allocate; apps lost %lld; containers allocated twice %lld "
+      "(delivered again after a resync %lld, released unconfirmed %lld); application ids "
+      "handed out twice %lld (cluster timestamps %lld); AM resyncs %lld, finishes unanswered "
+      "%lld, client failovers %lld, node heartbeats failed meanwhile %lld\n",
+      f.killed.c_str(), f.kill_at_seconds, f.serving.c_str(), f.failover_seconds,
+      static_cast<long long>(f.zk_timeout_ms), static_cast<double>(f.zk_timeout_ms) / 1000.0 + 1.0,
+      f.containers_per_second_before, f.containers_per_second_after,
+      static_cast<long long>(f.apps_lost), static_cast<long long>(r.containers_duplicated),
+      static_cast<long long>(f.containers_redelivered),
+      static_cast<long long>(f.containers_unconfirmed), static_cast<long long>(f.app_ids_reused),
+      static_cast<long long>(f.cluster_timestamps), static_cast<long long>(f.am_resyncs),
+      static_cast<long long>(f.finishes_unanswered), static_cast<long long>(f.client_failovers),
+      static_cast<long long>(f.heartbeat_errors));
 }
 
 Status WriteWireJson(const std::string& path, const WireOptions& o, const WireResult& r) {
@@ -219,7 +245,24 @@ Status WriteWireJson(const std::string& path, const WireOptions& o, const WireRe
       << ",\"web_p50_ms\":" << r.web.p50_ms << ",\"web_p99_ms\":" << r.web.p99_ms
       << ",\"web_errors\":" << r.web_errors << ",\"register_retries\":" << r.register_retries
       << ",\"launch_waits\":" << r.launch_waits << ",\"rpc_errors\":" << Json(r.rpc_errors)
-      << ",\"am_failures\":" << Json(r.am_failures) << "}\n";
+      << ",\"am_failures\":" << Json(r.am_failures);
+  if (r.failover.ran) {
+    const FailoverResult& f = r.failover;
+    out << ",\"failover\":{\"killed\":" << Quote(f.killed) << ",\"serving\":" << Quote(f.serving)
+        << ",\"kill_at_seconds\":" << f.kill_at_seconds
+        << ",\"failover_seconds\":" << f.failover_seconds
+        << ",\"zk_timeout_ms\":" << f.zk_timeout_ms
+        << ",\"containers_per_second_before\":" << f.containers_per_second_before
+        << ",\"containers_per_second_after\":" << f.containers_per_second_after
+        << ",\"apps_lost\":" << f.apps_lost << ",\"app_ids_reused\":" << f.app_ids_reused
+        << ",\"cluster_timestamps\":" << f.cluster_timestamps << ",\"am_resyncs\":" << f.am_resyncs
+        << ",\"finishes_unanswered\":" << f.finishes_unanswered
+        << ",\"client_failovers\":" << f.client_failovers
+        << ",\"containers_redelivered\":" << f.containers_redelivered
+        << ",\"containers_unconfirmed\":" << f.containers_unconfirmed
+        << ",\"heartbeat_errors\":" << f.heartbeat_errors << "}";
+  }
+  out << "}\n";
   out.close();
   if (!out) return Status::IoError("cannot write " + path);
   return Status::OK();

@@ -23,6 +23,41 @@ struct LatencySummary {
   static LatencySummary Of(const pool::LatencyHistogram& h);
 };
 
+// What the failover run (--kill-active-after) measured and lost.
+struct FailoverResult {
+  bool ran = false;
+  std::string killed;          // the rm-id SIGKILLed, "rm1"
+  std::string serving;         // the rm-id active at the end
+  double kill_at_seconds = 0;  // into the window's start (t0)
+  // SIGKILL (the RM reaped) to the first allocate answered OK, which only
+  // the new active can give; -1 if none was.
+  double failover_seconds = -1;
+  // Containers kept by the AMs per second: from the end of the warm-up to
+  // the kill, and from the first allocate after the kill to the end of
+  // the window.
+  double containers_per_second_before = 0;
+  double containers_per_second_after = 0;
+  int64_t apps_lost = 0;  // acknowledged, unknown to the RM at the end
+  // getNewApplication answers naming an id this run already had (counted
+  // as an RPC error too), and the distinct cluster timestamps of the
+  // acknowledged applications' ids (one per RM activation that took any).
+  int64_t app_ids_reused = 0;
+  int64_t cluster_timestamps = 0;
+  int64_t finishes_unanswered = 0;  // see AmContext::finishes_unanswered
+  int64_t am_resyncs = 0;        // AMs registered again (ApplicationMasterNotRegistered, AM_RESYNC)
+  int64_t client_failovers = 0;  // the generator's RPC targets moved
+  // Ids an AM got before its resync handed out again after it (the new RM
+  // recovered them); not kept twice, not a double allocation.
+  int64_t containers_redelivered = 0;
+  // Released after a resync, allocated by the dead RM, never reported
+  // completed by the new one (it did not know them: never started).
+  int64_t containers_unconfirmed = 0;
+  // nodeHeartbeat calls that failed during the failover (the nodes fail
+  // over and resync, as NodeStatusUpdaterImpl does); not an error here.
+  int64_t heartbeat_errors = 0;
+  int64_t zk_timeout_ms = 0;
+};
+
 struct WireResult {
   // ---- the set-up ----
   std::string target;           // "spindle rm (child)" or the --rm addresses
@@ -78,6 +113,9 @@ struct WireResult {
   int64_t launch_waits = 0;
   std::map<std::string, int64_t> rpc_errors;   // "method: error" -> count
   std::map<std::string, int64_t> am_failures;  // reason -> count
+
+  // ---- the failover run (--kill-active-after; zeros otherwise) ----
+  FailoverResult failover;
 };
 
 // OK iff the run is consistent: at least one application ran; every
@@ -85,7 +123,10 @@ struct WireResult {
 // in the RM's report; every container an AM kept was one of its ask, was
 // released and reported completed exactly once (released = kept + excess =
 // completed, none outstanding, none duplicated, no stray completion); no RPC
-// failed. Otherwise Aborted listing every inconsistency.
+// failed. Otherwise Aborted listing every inconsistency. In the failover
+// run, also: an allocate was answered after the kill, no acknowledged
+// application was lost, and released = completed + unconfirmed (the
+// heartbeats that failed while the nodes failed over are not errors).
 Status CheckBookkeeping(const WireOptions& options, const WireResult& result);
 
 // The most heartbeats/s the nodes can offer: nodes x 1000 / heartbeat_ms,

@@ -111,7 +111,8 @@ class ApplicationManager {
   // removed from the store); an unfinished app is back in the pool, waiting
   // for its AM to re-register (its current attempt had an AM container or an
   // unmanaged AM) or for a new AM container; an app whose queue is gone
-  // fails. New ids continue after `last_app_id`.
+  // fails. New ids continue after `last_app_id` and after every recovered
+  // id of this manager's cluster timestamp.
   void Recover(std::vector<RmApp> apps, int32_t last_app_id);
 
   // A running container a node reports that the RM has no record of (see

@@ -39,8 +39,9 @@ class AppStore {
   virtual Status SaveAttempt(const RmApp& app, const RmAttempt& attempt) = 0;
   // The application and all its attempts are gone for good.
   virtual Status RemoveApp(const ApplicationId& app) = 0;
-  // Application sequence numbers up to `last` may have been handed out: a
-  // restarted RM continues after it, so no id is ever handed out twice.
+  // Application sequence numbers up to `last` may have been handed out under
+  // this activation's cluster timestamp. (Each activation takes a later
+  // timestamp and starts its sequence again, so ids never repeat.)
   virtual Status ReserveAppIds(int32_t last) = 0;
   // The RM's table of what a live attempt still asks for (opaque bytes of
   // the AM service), replaced whole; empty bytes remove it. A restarted RM

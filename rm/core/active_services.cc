@@ -53,9 +53,11 @@ void ActiveServices::Deactivate() {
 }
 
 Status ActiveServices::OpenAndRecover(RecoveredRmState* recovered) {
-  // Ids keep the first run's timestamp; what NMs see as the RM's identity
-  // (and container tokens carry) is this activation's start, as with
-  // Hadoop, so that a token of a previous run is told apart.
+  // Every activation takes a new cluster timestamp, as Hadoop's
+  // ResourceManager.startActiveServices sets clusterTimeStamp (2.6.0 and
+  // 3.3.0 alike): new application ids are application_<this start>_<n> with
+  // n from 1 (ClientRMService's counter is an active service, made anew), the
+  // nodes see it as the RM's identity and container tokens carry it.
   start_ms_ = context_.clock->WallMillis();
   persist::StateStore* store = context_.store;
   if (store == nullptr) {
@@ -84,17 +86,28 @@ Status ActiveServices::OpenAndRecover(RecoveredRmState* recovered) {
                               decoded.status().message());
   }
   *recovered = std::move(decoded).value();
-  persist::StoreBatch batch;
-  batch.SetClusterValue(persist::ClusterField::kClusterTimestamp,
-                        recovered->cluster_timestamp.value_or(start_ms_));
   // A store another RM ran on (a Java RM's ZooKeeper tree has an epoch but
   // no cluster timestamp) is resumed too: its epoch goes on.
   const bool resumed = recovered->cluster_timestamp.has_value() || recovered->epoch_stored;
+  // Beyond Hadoop: a clock behind the previous activation's (the other RM
+  // of a pair, skewed) still gets a later timestamp, so that no new id can
+  // be a recovered one's. The stored timestamp is the last activation's.
+  if (recovered->cluster_timestamp.has_value() && start_ms_ <= *recovered->cluster_timestamp) {
+    LOG(WARNING) << "the clock (" << start_ms_ << " ms) is not past the previous activation's "
+                 << "cluster timestamp " << *recovered->cluster_timestamp << "; taking "
+                 << *recovered->cluster_timestamp + 1;
+    start_ms_ = *recovered->cluster_timestamp + 1;
+  }
+  // The reserved sequence numbers were the previous timestamp's.
+  recovered->cluster_timestamp = start_ms_;
+  recovered->last_app_id = 0;
+  persist::StoreBatch batch;
+  batch.SetClusterValue(persist::ClusterField::kClusterTimestamp, start_ms_);
+  batch.SetClusterValue(persist::ClusterField::kAppIdCounter, 0);
   batch.SetClusterValue(persist::ClusterField::kEpoch, resumed ? recovered->epoch + 1 : 0);
   Status saved = store->Apply(batch);
   if (IsStoreFenced(saved)) return saved.WithContext("cannot write " + where + ": ");
   if (!saved.ok()) return Status::IoError("cannot write " + where + ": " + saved.message());
-  if (!recovered->cluster_timestamp.has_value()) recovered->cluster_timestamp = start_ms_;
   if (resumed) {
     ++recovered->epoch;
     LOG(INFO) << "recovering from " << where << ": " << recovered->apps.size() << " applications, "

@@ -28,15 +28,15 @@
 namespace spindle::rm {
 
 struct RecoveredRmState {
-  // The first run's start time, which prefixes every application id; unset
-  // for an empty store.
+  // The last activation's cluster timestamp (its start time, which prefixes
+  // the ids it handed out); unset for an empty store.
   std::optional<int64_t> cluster_timestamp;
   // The last epoch a run started with (0 if none was stored).
   int64_t epoch = 0;
   // Whether the store held an epoch. A store a Java RM wrote (ZooKeeper's
   // EpochNode) has one but no cluster timestamp: its next run still bumps it.
   bool epoch_stored = false;
-  // Application sequence numbers reserved so far.
+  // Application sequence numbers reserved so far under that timestamp.
   int32_t last_app_id = 0;
   // Every stored application with its attempts (in attempt order).
   std::vector<RmApp> apps;

@@ -458,14 +458,14 @@ TEST_F(ResourceManagerTest, SilentNodesExpireWhileActive) {
 }
 
 // One ResourceManager object goes active, standby, active, standby, active:
-// each activation recovers every application the store holds, continues
-// the ids, starts a new epoch, and waits for the previous activation's nodes
-// before placing.
+// each activation recovers every application the store holds, takes a new
+// cluster timestamp (Hadoop's startActiveServices), starts a new epoch, and
+// waits for the previous activation's nodes before placing.
 TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
   StartRm();
   ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
   const ApplicationId first = SubmitAndLaunch();
-  const int64_t cluster_timestamp = rm_->cluster_timestamp();
+  int64_t cluster_timestamp = rm_->cluster_timestamp();
   WriteQueues({"default", "batch"});
   ASSERT_TRUE(rm_->RefreshQueues().ok());
   // What the AM path keeps for a live attempt (its asks as rows) goes
@@ -512,7 +512,9 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
 
     ASSERT_TRUE(rm_->TransitionToActive().ok());
     EXPECT_EQ(rm_->ha_state(), HaState::kActive);
-    EXPECT_EQ(rm_->cluster_timestamp(), cluster_timestamp) << "ids keep the first timestamp";
+    EXPECT_GT(rm_->cluster_timestamp(), cluster_timestamp) << "a new timestamp per activation";
+    EXPECT_EQ(rm_->start_ms(), rm_->cluster_timestamp()) << "the nodes' rmIdentifier is it";
+    cluster_timestamp = rm_->cluster_timestamp();
     EXPECT_EQ(rm_->queue_config_version(), 1) << "the refresh count is read back";
     for (const ApplicationId& app : submitted) {
       auto recovered = rm_->ApplicationReport(app);
@@ -536,8 +538,11 @@ TEST_F(ResourceManagerTest, ActiveStandbyActiveKeepsTheStoreAndRecoversApps) {
       EXPECT_EQ(rm_->ContainerReports(attempt->id).size(), 1u) << "its AM container is back";
     }
 
-    // New ids continue after the recovered ones; new apps run.
+    // New ids are the new timestamp's, from 1 (ClientRMService's counter
+    // starts again), and none is a recovered one's; new apps run.
     const ApplicationId next = SubmitAndLaunch();
+    EXPECT_EQ(next.cluster_timestamp, cluster_timestamp);
+    EXPECT_EQ(next.id, 1);
     for (const ApplicationId& app : submitted) EXPECT_NE(next, app);
     submitted.push_back(next);
   }

@@ -78,7 +78,8 @@ class SecureCellTest : public ::testing::Test {
         // no name.
         {"hadoop.security.auth_to_local",
          "RULE:[2:$1@$0](nm@SPINDLE\\.TEST)s/.*/yarn/ "
-         "RULE:[1:$1@$0]((alice|bob)@SPINDLE\\.TEST)s/@.*//"}};
+         "RULE:[1:$1@$0](alice@SPINDLE\\.TEST)s/@.*// "
+         "RULE:[1:$1@$0](bob@SPINDLE\\.TEST)s/@.*//"}};
     std::map<std::string, std::string> rm_core = core;
     // Service ACLs on; alice may act for carol from here, nobody else for anyone.
     rm_core["hadoop.security.authorization"] = "true";
@@ -157,7 +158,11 @@ class SecureCellTest : public ::testing::Test {
   }
   ipc::ConnectionSpec Spec(const std::string& port, const std::string& protocol,
                            const security::KerberosCredentials* kerberos) {
-    ipc::ConnectionSpec spec{"127.0.0.1", Port(port), protocol, "mallory"};
+    ipc::ConnectionSpec spec;
+    spec.host = "127.0.0.1";
+    spec.port = Port(port);
+    spec.protocol = protocol;
+    spec.user = "mallory";
     if (kerberos != nullptr) spec.kerberos = ipc::ClientKerberos{kerberos->cache_name()};
     return spec;
   }

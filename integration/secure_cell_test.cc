@@ -72,14 +72,13 @@ class SecureCellTest : public ::testing::Test {
     ASSERT_TRUE(kdc_->ExportKeytab({"bob"}, keytab("bob")).ok());
 
     // Every daemon and client reads core-site.xml's authentication.
-    const std::map<std::string, std::string> core = {
-        {"hadoop.security.authentication", "kerberos"},
-        // nm/* runs as "yarn", alice and bob as themselves; anybody else has
-        // no name.
-        {"hadoop.security.auth_to_local",
-         "RULE:[2:$1@$0](nm@SPINDLE\\.TEST)s/.*/yarn/ "
-         "RULE:[1:$1@$0](alice@SPINDLE\\.TEST)s/@.*// "
-         "RULE:[1:$1@$0](bob@SPINDLE\\.TEST)s/@.*//"}};
+    const std::map<std::string, std::string> core = {{"hadoop.security.authentication", "kerberos"},
+                                                     // nm/* runs as "yarn", alice and bob as
+                                                     // themselves; anybody else has no name.
+                                                     {"hadoop.security.auth_to_local",
+                                                      "RULE:[2:$1@$0](nm@SPINDLE\\.TEST)s/.*/yarn/ "
+                                                      "RULE:[1:$1@$0](alice@SPINDLE\\.TEST)s/@.*// "
+                                                      "RULE:[1:$1@$0](bob@SPINDLE\\.TEST)s/@.*//"}};
     std::map<std::string, std::string> rm_core = core;
     // Service ACLs on; alice may act for carol from here, nobody else for anyone.
     rm_core["hadoop.security.authorization"] = "true";

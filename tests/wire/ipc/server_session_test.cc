@@ -9,6 +9,7 @@
 #include "tests/wire/ipc/wire_test_util.h"
 #include "wire/ipc/client_negotiation.h"
 #include "wire/ipc/connection_preamble.h"
+#include "wire/ipc/error_mapping.h"
 #include "wire/ipc/frame_codec.h"
 #include "wire/ipc/rpc_requests.h"
 #include "yarn_service_protos.pb.h"

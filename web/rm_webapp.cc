@@ -2,6 +2,8 @@
 
 #include <glog/logging.h>
 
+#include "security/auth_to_local.h"
+#include "security/kerberos_credentials.h"
 #include "web/is_active_route.h"
 #include "web/metrics/metrics_routes.h"
 #include "web/rest/app_timeout_routes.h"
@@ -20,7 +22,19 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
       << "RmWebAppDeps: core, client and conf are required";
   ASSIGN_OR_RETURN(HttpServerOptions options,
                    HttpServerOptions::FromConfiguration(conf, std::move(bind_host), port));
+  ASSIGN_OR_RETURN(const security::AuthenticationMethod method,
+                   security::AuthenticationMethodFromConfiguration(conf));
+  ASSIGN_OR_RETURN(auth::HttpAuthOptions auth_options,
+                   auth::HttpAuthOptions::FromConfiguration(conf, method, options.bind_host));
+  auth::AuthenticationFilterDeps auth_deps;
+  auth_deps.clock = deps.clock != nullptr ? deps.clock : SystemClock::Get();
+  auth_deps.authorize_proxy = deps.authorize_proxy;
+  const Result<std::string> realm = security::DefaultKerberosRealm();
+  ASSIGN_OR_RETURN(auth_deps.auth_to_local, security::AuthToLocal::FromConfiguration(
+                                                conf, method, realm.ok() ? *realm : ""));
   std::unique_ptr<RmWebApp> app(new RmWebApp());
+  ASSIGN_OR_RETURN(app->filters_,
+                   auth::WebFilterChain::Create(std::move(auth_options), std::move(auth_deps)));
   app->router_ = std::make_unique<Router>();
   rest::AppWriteDeps writes;
   writes.core = deps.core;
@@ -59,12 +73,16 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   standby.find_active_url = deps.find_active_url;
   const Router* router = app->router_.get();
   const rm::ClientFacade* core = deps.core;
+  HttpHandler routes = [router, core, standby = std::move(standby)](const HttpRequest& request) {
+    if (std::optional<HttpResponse> answer = StandbyAnswer(request, *core, standby)) {
+      return std::move(*answer);
+    }
+    return router->Dispatch(request);
+  };
+  const auth::WebFilterChain* filters = app->filters_.get();
   app->server_ = std::make_unique<HttpServer>(
-      options, [router, core, standby = std::move(standby)](const HttpRequest& request) {
-        if (std::optional<HttpResponse> answer = StandbyAnswer(request, *core, standby)) {
-          return std::move(*answer);
-        }
-        return router->Dispatch(request);
+      options, [filters, routes = std::move(routes)](const HttpRequest& request) {
+        return filters->Handle(request, routes);
       });
   return app;
 }

@@ -7,6 +7,11 @@
 // requests get Hadoop 3.3's standby answer (standby_answer.h) before any
 // route sees them.
 //
+// In front of every route runs the filter chain hadoop.http.filter.
+// initializers asks for (web/auth: simple ?user.name or SPNEGO, the signed
+// hadoop.auth cookie, StaticUserWebFilter), before the standby answer, as
+// Hadoop's authentication filter runs before RMWebAppFilter.
+//
 // Thread contract: Create(), Start() and Stop() from the daemon's
 // controlling thread; the routes run on the server's handler threads and
 // read the RM through its thread-safe facade.
@@ -19,9 +24,11 @@
 #include <vector>
 
 #include "am_protocol/client_service/client_rm_service.h"
+#include "base/clock.h"
 #include "base/result.h"
 #include "rm/config/configuration.h"
 #include "rm/core/client_facade.h"
+#include "web/auth/web_filter_chain.h"
 #include "web/http/http_server.h"
 #include "web/http/router.h"
 #include "web/metrics/metrics_deps.h"
@@ -50,12 +57,22 @@ struct RmWebAppDeps {
   // hadoop.security.instrumentation.requires.admin (metrics_deps.h).
   std::vector<const ipc::RpcServer*> rpc_servers;
   std::function<bool(const std::string& user)> is_admin;
+  // Who may act as whom on the web (?doAs=, hadoop.proxyuser.*); unset:
+  // nobody (web/auth/authentication_filter.h).
+  std::function<Status(const std::string& real_principal, const std::string& doas_user,
+                       const std::string& remote_address)>
+      authorize_proxy;
+  // The clock cookies expire by. Default: the system clock.
+  const Clock* clock = nullptr;
 };
 
 class RmWebApp {
  public:
-  // Reads the server's options from `conf` (http_options.h) and registers
-  // every route; binds nothing yet. InvalidArgument names a bad key.
+  // Reads the server's options from `conf` (http_options.h) and its
+  // authentication (web/auth/http_auth_options.h; with SPNEGO the HTTP
+  // principal's credential is acquired here), and registers every route;
+  // binds nothing yet. InvalidArgument names a bad key; a keytab that cannot
+  // serve the principal fails with GSS-API's reason.
   static Result<std::unique_ptr<RmWebApp>> Create(const rm::Configuration& conf,
                                                   std::string bind_host, uint16_t port,
                                                   const RmWebAppDeps& deps);
@@ -71,6 +88,7 @@ class RmWebApp {
   RmWebApp() = default;
 
   std::unique_ptr<Router> router_;
+  std::unique_ptr<auth::WebFilterChain> filters_;
   std::unique_ptr<HttpServer> server_;
 };
 

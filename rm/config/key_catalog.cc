@@ -441,10 +441,13 @@ const KeySpec kCatalog[] = {
      "(Hadoop 3.3's list)",
      {nullptr, "(Hadoop 2.7's list)", "(Hadoop 3.3's list)"},
      "values /conf redacts"},
-    {"hadoop.http.authentication.type", kHonoured, kNone, kText, "simple", All("simple"),
-     "the web UI and REST API take the user from ?user.name", "simple", kBlocker, false,
-     "SPNEGO (Kerberos) on the web UI and REST API is not implemented: Spindle's web would answer "
-     "without authentication"},
+    {"hadoop.http.authentication.type", kHonoured, kRm, kText, "simple", All("simple"),
+     "with an authentication filter (hadoop.http.filter.initializers): simple takes ?user.name, "
+     "kerberos asks for SPNEGO (Authorization: Negotiate) on every web path; either signs a "
+     "hadoop.auth cookie that later requests may carry instead",
+     "simple|kerberos", kBlocker, true,
+     "spindle rm refuses to start: Hadoop's other handlers (ldap, multi-scheme, jwt, a class name) "
+     "are not implemented"},
     {"yarn.http.policy", kHonoured, kNone, kText, "HTTP_ONLY", All("HTTP_ONLY"),
      "the web UI and REST API are served over HTTP", "HTTP_ONLY", kBlocker, false,
      "HTTPS is not implemented: the web UI and REST API are served over plain HTTP only"},
@@ -452,22 +455,63 @@ const KeySpec kCatalog[] = {
      "the web is served over HTTP", "false", kBlocker, false, "SSL is not implemented"},
     {"hadoop.ssl.*", kIgnored, kNone, kText, nullptr, kNoHadoopKey,
      "SSL is not implemented (see hadoop.ssl.enabled)", nullptr, kNote},
-    {"hadoop.http.authentication.simple.anonymous.allowed", kUnsupported, kNone, kBool, nullptr,
-     All("true"), "anonymous web requests are answered as hadoop.http.staticuser.user", "true",
-     kWarning, false,
-     "anonymous web requests (without ?user.name) are answered as hadoop.http.staticuser.user, "
-     "not refused"},
+    {"hadoop.http.authentication.simple.anonymous.allowed", kHonoured, kRm, kBool, "true",
+     All("true"),
+     "with simple web authentication, whether a request without ?user.name is served (as the "
+     "static user) or answered 401 (WWW-Authenticate: PseudoAuth)"},
+    {"hadoop.http.authentication.kerberos.principal", kHonoured, kRm, kText, "HTTP/_HOST@LOCALHOST",
+     All("HTTP/_HOST@LOCALHOST"),
+     "with kerberos web authentication, the SPNEGO principal (_HOST: the web server's bind host; "
+     "*: every HTTP/ key of the keytab)"},
+    {"hadoop.http.authentication.kerberos.keytab", kHonoured, kRm, kText,
+     "${user.home}/hadoop.keytab", All("${user.home}/hadoop.keytab"),
+     "with kerberos web authentication, the keytab of the SPNEGO principal (spindle rm refuses to "
+     "start when it cannot serve the principal)"},
+    {"hadoop.http.authentication.kerberos.name.rules", kHonoured, kRm, kText, "", kNoHadoopKey,
+     "auth_to_local rules for SPNEGO users only (default: hadoop.security.auth_to_local)"},
+    {"hadoop.http.authentication.kerberos.name.rules.mechanism", kHonoured, kRm, kText, "hadoop",
+     kNoHadoopKey, "hadoop or mit, for kerberos.name.rules"},
+    {"hadoop.http.authentication.kerberos.endpoint.whitelist",
+     kHonoured,
+     kRm,
+     kText,
+     "",
+     {nullptr, nullptr, ""},
+     "web paths (/jmx, /isActive, ...) served without SPNEGO, as anonymous (Hadoop 3.3's key)"},
+    {"hadoop.http.authentication.token.validity", kHonoured, kRm, kInt, "36000", All("36000"),
+     "seconds a hadoop.auth cookie stays valid (and how often a random signing secret rolls)"},
+    {"hadoop.http.authentication.token.max-inactive-interval", kHonoured, kRm, kInt, "-1",
+     kNoHadoopKey, "seconds a session hadoop.auth cookie may go unused (-1: no limit)"},
+    {"hadoop.http.authentication.signer.secret.provider", kHonoured, kRm, kText, "file",
+     kNoHadoopKey, "what signs hadoop.auth cookies: file (signature.secret.file) or random",
+     "file|random", kBlocker, true,
+     "spindle rm refuses to start: the zookeeper provider and provider classes are not "
+     "implemented"},
+    {"hadoop.http.authentication.signature.secret.file", kHonoured, kRm, kText,
+     "${user.home}/hadoop-http-auth-signature-secret",
+     All("${user.home}/hadoop-http-auth-signature-secret"),
+     "the secret that signs hadoop.auth cookies (unreadable: a random secret, as Hadoop falls "
+     "back)"},
+    {"hadoop.http.authentication.cookie.domain", kHonoured, kRm, kText, "", All(""),
+     "the Domain of the hadoop.auth cookie"},
+    {"hadoop.http.authentication.cookie.path", kHonoured, kRm, kText, "/", kNoHadoopKey,
+     "the Path of the hadoop.auth cookie (AuthenticationFilterInitializer sets /)"},
+    {"hadoop.http.authentication.cookie.persistent", kHonoured, kRm, kBool, "false", kNoHadoopKey,
+     "true: the hadoop.auth cookie carries Expires"},
     {"hadoop.http.authentication.*", kIgnored, kNone, kText, nullptr, kNoHadoopKey,
-     "used only with SPNEGO (hadoop.http.authentication.type=kerberos), which Spindle does not "
-     "implement",
+     "other web authentication properties (signature.secret, zookeeper secrets, ...) are not "
+     "read",
      nullptr, kNote},
-    {"hadoop.http.filter.initializers", kIgnored, kNone, kText, nullptr,
+    {"hadoop.http.filter.initializers", kHonoured, kRm, kText,
+     "org.apache.hadoop.http.lib.StaticUserWebFilter",
      All("org.apache.hadoop.http.lib.StaticUserWebFilter"),
-     "Spindle's web takes the user from ?user.name, else hadoop.http.staticuser.user, as "
-     "StaticUserWebFilter does",
-     "*StaticUserWebFilter", kWarning, false,
-     "web filters other than the static-user one (AuthenticationFilterInitializer, custom "
-     "filters) are not loaded: Spindle's web takes the user from ?user.name"},
+     "the web's filters, as Hadoop's RM sets them up: AuthenticationFilterInitializer, "
+     "RMAuthenticationFilterInitializer (simple or SPNEGO authentication, the hadoop.auth "
+     "cookie) and StaticUserWebFilter (hadoop.http.staticuser.user for anonymous requests)",
+     "*StaticUserWebFilter|*AuthenticationFilterInitializer|*RMAuthenticationFilterInitializer",
+     kBlocker, true,
+     "spindle rm refuses to start on any other filter initializer (CORS, proxy-user, custom "
+     "filters)"},
     {"yarn.resourcemanager.webapp.ui-actions.enabled",
      kIgnored,
      kNone,
@@ -526,8 +570,10 @@ const KeySpec kCatalog[] = {
      "the new web UI (ui2) is not served",
      "false",
      kWarning},
-    {"yarn.resourcemanager.webapp.delegation-token-auth-filter.enabled", kIgnored, kNone, kBool,
-     nullptr, All("true"), kNoKerberos, nullptr, kNote},
+    {"yarn.resourcemanager.webapp.delegation-token-auth-filter.enabled", kHonoured, kRm, kBool,
+     "true", All("true"),
+     "with Kerberos, AuthenticationFilterInitializer becomes the RM's own filter (cookie type "
+     "kerberos-dt, ?doAs=); delegation tokens on the web are not taken yet"},
     // ---- the scheduler ----
     {"yarn.resourcemanager.scheduler.class", kHonoured, kNone, kText, kCapacityScheduler,
      All(kCapacityScheduler), "Spindle schedules the queues of capacity-scheduler.xml",

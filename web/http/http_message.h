@@ -35,6 +35,11 @@ struct HttpRequest {
   std::string remote_address;
   // Values of "{name}" segments of the route that matched (router.h).
   std::map<std::string, std::string> path_params;
+  // Who the request runs as, once the web's filter chain (web/auth) has
+  // decided: what a servlet's getRemoteUser() answers behind Hadoop's
+  // filters ("" for nobody). Unset when no chain ran (a route called
+  // directly).
+  std::optional<std::string> remote_user;
 
   // The first value of query parameter `name`, if present.
   std::optional<std::string> Query(std::string_view name) const;

@@ -10,7 +10,10 @@ std::optional<HttpResponse> CheckInstrumentationAccess(const HttpRequest& reques
   if (!requires_admin.ok() || !*requires_admin) return std::nullopt;
   auto authorization = deps.conf->GetBool("hadoop.security.authorization", false);
   if (!authorization.ok() || !*authorization) return std::nullopt;
-  const std::optional<std::string> user = request.Query("user.name");
+  // HttpServer2.hasAdministratorAccess asks getRemoteUser(): the filter
+  // chain's user; without a chain, ?user.name as pseudo authentication gives.
+  const std::optional<std::string> user =
+      request.remote_user.has_value() ? request.remote_user : request.Query("user.name");
   if (!user.has_value() || user->empty()) {
     return HttpResponse::Text(403, "Unauthenticated users are not authorized to access this page.");
   }

@@ -9,6 +9,9 @@ WebCallerOptions WebCallerOptions::FromConfiguration(const rm::Configuration& co
 }
 
 std::string WebCaller(const HttpRequest& request, const WebCallerOptions& options) {
+  if (request.remote_user.has_value()) {
+    return request.remote_user->empty() ? options.static_user : *request.remote_user;
+  }
   std::optional<std::string> user = request.Query("user.name");
   if (user.has_value() && !user->empty()) return *user;
   return options.static_user;

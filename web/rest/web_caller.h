@@ -1,9 +1,13 @@
-// Who a web request acts as. Without Kerberos HTTP authentication Hadoop's
-// RM puts its simple authentication filter and the static-user filter in
-// front of the web services (RMWebAppUtil.setupSecurityAndFilters): the
-// caller is the `user.name` query parameter if given, else the static
-// user `hadoop.http.staticuser.user` ("dr.who"). ACL checks (yarn.acl.enable)
-// then apply to that user, as on the RPC side.
+// Who a web request acts as: the user the web's filter chain (web/auth)
+// authenticated or named (HttpRequest::remote_user: SPNEGO's short name,
+// the hadoop.auth cookie's user, ?user.name= under simple authentication,
+// the static user). Nobody (an anonymous request with no static-user
+// filter after the authentication filter) acts as the static user
+// `hadoop.http.staticuser.user` ("dr.who"), where Hadoop's web services
+// would see no user at all. A request no chain saw (a route called
+// directly) acts as Hadoop's default non-secure chain would make it: the
+// `user.name` query parameter if given, else the static user. ACL checks
+// (yarn.acl.enable) then apply to that user, as on the RPC side.
 //
 // Thread-safety: values and pure functions.
 #pragma once

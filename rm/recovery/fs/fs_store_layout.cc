@@ -45,11 +45,11 @@ std::string FsStoreLayout::AttemptFile(std::string_view app_id, std::string_view
 }
 
 std::string FsStoreLayout::DelegationKeyFile(int64_t key_id) const {
-  return dt_root() + "/" + zkstore::kDelegationKeyPrefix + std::to_string(key_id);
+  return dt_root() + "/" + kDelegationKeyPrefix + std::to_string(key_id);
 }
 
 std::string FsStoreLayout::TokenFile(int64_t sequence_number) const {
-  return dt_root() + "/" + zkstore::kDelegationTokenPrefix + std::to_string(sequence_number);
+  return dt_root() + "/" + kDelegationTokenPrefix + std::to_string(sequence_number);
 }
 
 std::string FsStoreLayout::SequenceNumberFile(int64_t sequence_number) const {

@@ -36,18 +36,22 @@
 #include <string_view>
 #include <vector>
 
+#include "rm/recovery/store_record_names.h"
+
 namespace spindle::rm::fsstore {
 
+using store_names::kAmrmTokenRoot;
+using store_names::kAppRoot;
+using store_names::kDelegationKeyPrefix;
+using store_names::kDelegationTokenPrefix;
+using store_names::kDtSecretManagerRoot;
+using store_names::kEpochNode;
+using store_names::kProxyCaRoot;
+using store_names::kReservationRoot;
+using store_names::kSpindleRootName;
+using store_names::kVersionNode;
 inline constexpr char kRootName[] = "FSRMStateRoot";
-inline constexpr char kSpindleRootName[] = "SpindleRoot";
-inline constexpr char kVersionNode[] = "RMVersionNode";
-inline constexpr char kEpochNode[] = "EpochNode";
-inline constexpr char kAppRoot[] = "RMAppRoot";
-inline constexpr char kDtSecretManagerRoot[] = "RMDTSecretManagerRoot";
-inline constexpr char kAmrmTokenRoot[] = "AMRMTokenSecretManagerRoot";
 inline constexpr char kAmrmTokenNode[] = "AMRMTokenSecretManagerNode";
-inline constexpr char kReservationRoot[] = "ReservationSystemRoot";
-inline constexpr char kProxyCaRoot[] = "ProxyCARoot";
 inline constexpr char kDtSequenceNumberPrefix[] = "RMDTSequenceNumber_";
 inline constexpr char kBatchJournal[] = "BatchJournal";
 // What Hadoop's writeFile writes before its rename, and updateFile before
@@ -82,10 +86,12 @@ class FsStoreLayout {
   std::string amrm_root() const { return root_ + "/" + kAmrmTokenRoot; }
   std::string amrm_file() const { return amrm_root() + "/" + kAmrmTokenNode; }
 
-  std::string SpindleCluster() const { return spindle_root_ + "/Cluster"; }
-  std::string SpindleKeys() const { return spindle_root_ + "/Keys"; }
-  std::string SpindleAppRecords() const { return spindle_root_ + "/AppRecords"; }
-  std::string SpindleNodes() const { return spindle_root_ + "/Nodes"; }
+  std::string SpindleCluster() const { return spindle_root_ + "/" + store_names::kSpindleCluster; }
+  std::string SpindleKeys() const { return spindle_root_ + "/" + store_names::kSpindleKeys; }
+  std::string SpindleAppRecords() const {
+    return spindle_root_ + "/" + store_names::kSpindleAppRecords;
+  }
+  std::string SpindleNodes() const { return spindle_root_ + "/" + store_names::kSpindleNodes; }
   std::string journal_file() const { return spindle_root_ + "/" + kBatchJournal; }
 
   // The directories Open() creates (parents first) for a Hadoop line that

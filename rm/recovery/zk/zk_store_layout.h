@@ -66,25 +66,26 @@
 #include <vector>
 
 #include "base/result.h"
+#include "rm/recovery/store_record_names.h"
 
 namespace spindle::rm::zkstore {
 
+using store_names::kAmrmTokenRoot;
+using store_names::kAppRoot;
+using store_names::kDelegationKeyPrefix;
+using store_names::kDelegationTokenPrefix;
+using store_names::kDtSecretManagerRoot;
+using store_names::kEpochNode;
+using store_names::kProxyCaRoot;
+using store_names::kReservationRoot;
+using store_names::kSpindleRootName;
+using store_names::kVersionNode;
 inline constexpr char kRootName[] = "ZKRMStateRoot";
-inline constexpr char kSpindleRootName[] = "SpindleRoot";
-inline constexpr char kVersionNode[] = "RMVersionNode";
-inline constexpr char kEpochNode[] = "EpochNode";
 inline constexpr char kFencingLock[] = "RM_ZK_FENCING_LOCK";
-inline constexpr char kAppRoot[] = "RMAppRoot";
 inline constexpr char kAppHierarchies[] = "HIERARCHIES";
-inline constexpr char kDtSecretManagerRoot[] = "RMDTSecretManagerRoot";
 inline constexpr char kDtMasterKeysRoot[] = "RMDTMasterKeysRoot";
 inline constexpr char kDelegationTokensRoot[] = "RMDelegationTokensRoot";
 inline constexpr char kDtSequenceNumber[] = "RMDTSequentialNumber";
-inline constexpr char kAmrmTokenRoot[] = "AMRMTokenSecretManagerRoot";
-inline constexpr char kReservationRoot[] = "ReservationSystemRoot";
-inline constexpr char kProxyCaRoot[] = "ProxyCARoot";
-inline constexpr char kDelegationKeyPrefix[] = "DelegationKey_";
-inline constexpr char kDelegationTokenPrefix[] = "RMDelegationToken_";
 inline constexpr char kAppIdPrefix[] = "application_";
 inline constexpr char kAttemptIdPrefix[] = "appattempt_";
 inline constexpr int kMaxSplitIndex = 4;
@@ -158,10 +159,12 @@ class ZkStoreLayout {
   // 4 digits in the split layouts.
   std::string TokenPath(int64_t sequence_number, int split_index) const;
 
-  std::string SpindleCluster() const { return spindle_root_ + "/Cluster"; }
-  std::string SpindleKeys() const { return spindle_root_ + "/Keys"; }
-  std::string SpindleAppRecords() const { return spindle_root_ + "/AppRecords"; }
-  std::string SpindleNodes() const { return spindle_root_ + "/Nodes"; }
+  std::string SpindleCluster() const { return spindle_root_ + "/" + store_names::kSpindleCluster; }
+  std::string SpindleKeys() const { return spindle_root_ + "/" + store_names::kSpindleKeys; }
+  std::string SpindleAppRecords() const {
+    return spindle_root_ + "/" + store_names::kSpindleAppRecords;
+  }
+  std::string SpindleNodes() const { return spindle_root_ + "/" + store_names::kSpindleNodes; }
 
   // The structural nodes Open() creates (parents first) for a Hadoop line
   // that has (3.3) or lacks (2.x) the split hierarchies, reservation and

@@ -128,25 +128,25 @@ Result<std::optional<RecordRef>> ClassifySpindle(const ZkStoreLayout& layout,
   if (!parts) return std::optional<RecordRef>();
   const auto& p = *parts;
   auto bad = [&path] { return Status::Corruption("unexpected Spindle store node " + path); };
-  if (p.size() == 2 && p[0] == "Cluster") {
+  if (p.size() == 2 && p[0] == store_names::kSpindleCluster) {
     auto field = ClusterFieldNamed(p[1]);
     if (!field) return bad();
     return std::optional<RecordRef>(RecordRef{Kind::kCluster, {}, {}, 0, *field});
   }
-  if (p.size() == 2 && p[0] == "Nodes") {
+  if (p.size() == 2 && p[0] == store_names::kSpindleNodes) {
     auto id = UnescapeName(p[1]);
     if (!id) return bad();
     RecordRef ref{Kind::kNode, *id, {}, 0};
     ref.spindle_extra = true;
     return std::optional<RecordRef>(std::move(ref));
   }
-  if (p.size() == 3 && p[0] == "Keys") {
+  if (p.size() == 3 && p[0] == store_names::kSpindleKeys) {
     auto family = UnescapeName(p[1]);
     auto id = ParseStoredNumber(p[2]);
     if (!family || !id) return bad();
     return std::optional<RecordRef>(RecordRef{Kind::kMasterKey, *family, {}, *id});
   }
-  if (p.size() == 3 && p[0] == "AppRecords") {
+  if (p.size() == 3 && p[0] == store_names::kSpindleAppRecords) {
     auto app = UnescapeName(p[1]);
     auto record = UnescapeName(p[2]);
     if (!app || !record) return bad();
@@ -202,8 +202,10 @@ bool IsLeaf(const ZkStoreLayout& layout, const std::string& path) {
   if (auto parts = Below(layout.spindle_root(), path)) {
     const size_t depth = parts->size();
     const std::string_view top = (*parts)[0];
-    return ((top == "Cluster" || top == "Nodes") && depth >= 2) ||
-           ((top == "Keys" || top == "AppRecords") && depth >= 3);
+    return ((top == store_names::kSpindleCluster || top == store_names::kSpindleNodes) &&
+            depth >= 2) ||
+           ((top == store_names::kSpindleKeys || top == store_names::kSpindleAppRecords) &&
+            depth >= 3);
   }
   return false;
 }

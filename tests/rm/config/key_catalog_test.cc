@@ -207,6 +207,7 @@ const std::map<std::string, std::string> kNotKeys = {
     {"spindle.format_version", "a record key of the state store (persist/keys.h)"},
     {"spindle.RocksDbStateStore", "the state store's name on REST"},
     {"spindle.MemoryStateStore", "the state store's name on REST"},
+    {"hadoop.auth", "the web's signed authentication cookie (web/auth)"},
 };
 
 // Every configuration key the sources read: whole-key literals, and the keys

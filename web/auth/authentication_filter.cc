@@ -1,0 +1,281 @@
+#include "web/auth/authentication_filter.h"
+
+#include <glog/logging.h>
+#include <strings.h>
+
+#include "base/base64.h"
+#include "base/markup_escape.h"
+#include "security/kerberos_credentials.h"
+#include "web/auth/auth_headers.h"
+
+namespace spindle::web::auth {
+namespace {
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+constexpr char kWwwAuthenticate[] = "WWW-Authenticate";
+constexpr char kPseudoAuth[] = "PseudoAuth";
+
+// DelegationTokenAuthenticationFilter.getDoAs: the first "doAs" parameter,
+// its name in any case.
+std::optional<std::string> DoAs(const HttpRequest& request) {
+  for (const auto& [name, value] : request.query) {
+    if (strcasecmp(name.c_str(), "doAs") == 0) return value;
+  }
+  return std::nullopt;
+}
+
+// HttpExceptionUtils.createServletExceptionResponse's body.
+std::string RemoteExceptionJson(const std::string& message) {
+  std::string escaped;
+  for (char c : message) {
+    if (c == '"' || c == '\\') escaped += '\\';
+    escaped += c;
+  }
+  return "{\"RemoteException\":{\"message\":\"" + escaped +
+         "\",\"exception\":\"AuthorizationException\",\"javaClassName\":"
+         "\"org.apache.hadoop.security.authorize.AuthorizationException\"}}";
+}
+
+}  // namespace
+
+// What the handler (simple or kerberos) made of a request without a cookie.
+struct AuthenticationFilter::Outcome {
+  enum class Kind { kToken, kAnonymous, kChallenge, kRefused };
+  Kind kind = Kind::kRefused;
+  AuthToken token;
+  Headers headers;
+  std::string message;
+};
+
+AuthenticationFilter::AuthenticationFilter(HttpAuthOptions options, AuthenticationFilterDeps deps,
+                                           std::optional<security::AuthToLocal> name_rules,
+                                           std::unique_ptr<security::SpnegoAcceptor> acceptor,
+                                           std::unique_ptr<CookieSigner> signer)
+    : options_(std::move(options)),
+      deps_(std::move(deps)),
+      name_rules_(std::move(name_rules)),
+      acceptor_(std::move(acceptor)),
+      signer_(std::move(signer)) {}
+
+Result<std::unique_ptr<AuthenticationFilter>> AuthenticationFilter::Create(
+    const HttpAuthOptions& options, AuthenticationFilterDeps deps) {
+  CHECK(options.filter != AuthFilterKind::kNone);
+  CHECK(deps.clock != nullptr);
+  std::unique_ptr<SignerSecrets> secrets;
+  if (options.secret_file.has_value()) {
+    Result<std::unique_ptr<SignerSecrets>> file = FileSignerSecrets(*options.secret_file);
+    if (file.ok()) {
+      secrets = std::move(file).value();
+    } else if (file.status().code() == Status::Code::kIoError) {
+      // AuthenticationFilter.constructSecretProvider falls back to random
+      // (core-default names a file few clusters create).
+      LOG(INFO) << file.status().message() << "; signing hadoop.auth cookies with a random "
+                << "secret instead";
+    } else {
+      return file.status();
+    }
+  }
+  if (secrets == nullptr) {
+    secrets = std::make_unique<RandomSignerSecrets>(deps.clock,
+                                                    std::chrono::seconds(options.validity_seconds));
+  }
+  std::unique_ptr<security::SpnegoAcceptor> acceptor;
+  std::optional<security::AuthToLocal> name_rules = deps.auth_to_local;
+  if (options.type == AuthType::kKerberos) {
+    ASSIGN_OR_RETURN(acceptor,
+                     security::SpnegoAcceptor::Create({options.principal, options.keytab}));
+    if (options.name_rules.has_value()) {
+      security::RuleMechanism mechanism = security::RuleMechanism::kHadoop;
+      if (options.name_rules_mechanism.has_value()) {
+        ASSIGN_OR_RETURN(mechanism,
+                         security::AuthToLocal::ParseMechanism(*options.name_rules_mechanism));
+      }
+      Result<std::string> realm = security::DefaultKerberosRealm();
+      ASSIGN_OR_RETURN(name_rules, security::AuthToLocal::Parse(*options.name_rules, mechanism,
+                                                                realm.ok() ? *realm : ""));
+    }
+    CHECK(name_rules.has_value()) << "kerberos needs auth_to_local rules";
+    LOG(INFO) << "HTTP SPNEGO: using keytab " << options.keytab << " for principal "
+              << options.principal;
+  }
+  return std::unique_ptr<AuthenticationFilter>(
+      new AuthenticationFilter(options, std::move(deps), std::move(name_rules), std::move(acceptor),
+                               std::make_unique<CookieSigner>(std::move(secrets))));
+}
+
+Result<std::optional<AuthToken>> AuthenticationFilter::TokenFromCookie(
+    const HttpRequest& request) const {
+  const std::optional<std::string> cookie = AuthCookieValue(request);
+  if (!cookie.has_value()) return std::optional<AuthToken>();
+  if (cookie->empty()) return Status::Unauthorized("Unauthorized access");
+  ASSIGN_OR_RETURN(const std::string text, signer_->VerifyAndExtract(*cookie));
+  Result<AuthToken> token = AuthToken::Parse(text);
+  if (!token.ok()) return Status::Unauthorized(token.status().message());
+  if (token->type != options_.TokenType()) {
+    return Status::Unauthorized("Invalid AuthenticationToken type");
+  }
+  if (token->IsExpired(deps_.clock->WallMillis())) {
+    return Status::Unauthorized("AuthenticationToken expired");
+  }
+  return std::optional<AuthToken>(std::move(token).value());
+}
+
+AuthenticationFilter::Outcome AuthenticationFilter::AuthenticateSimple(
+    const HttpRequest& request) const {
+  Outcome outcome;
+  const std::optional<std::string> user = request.Query("user.name");
+  if (!user.has_value()) {
+    if (options_.anonymous_allowed) {
+      outcome.kind = Outcome::Kind::kAnonymous;
+    } else {
+      outcome.kind = Outcome::Kind::kChallenge;
+      outcome.headers.emplace_back(kWwwAuthenticate, kPseudoAuth);
+    }
+    return outcome;
+  }
+  if (user->empty() || user->find('&') != std::string::npos) {
+    outcome.message = "userName is NULL, empty or contains a '&'";
+    return outcome;
+  }
+  outcome.kind = Outcome::Kind::kToken;
+  outcome.token = AuthToken{*user, *user, options_.TokenType()};
+  return outcome;
+}
+
+AuthenticationFilter::Outcome AuthenticationFilter::AuthenticateKerberos(
+    const HttpRequest& request) const {
+  Outcome outcome;
+  for (const std::string& endpoint : options_.endpoint_whitelist) {
+    if (request.path == endpoint) {
+      outcome.kind = Outcome::Kind::kAnonymous;
+      return outcome;
+    }
+  }
+  Result<std::optional<std::string>> token = NegotiateToken(request);
+  if (!token.ok()) {
+    outcome.message = token.status().message();
+    return outcome;
+  }
+  if (!token->has_value()) {
+    outcome.kind = Outcome::Kind::kChallenge;
+    outcome.headers.emplace_back(kWwwAuthenticate, kNegotiate);
+    return outcome;
+  }
+  Result<security::SpnegoAcceptance> accepted = acceptor_->Accept(**token);
+  if (!accepted.ok()) {
+    outcome.message = accepted.status().message();
+    return outcome;
+  }
+  if (!accepted->reply_token.empty()) {
+    outcome.headers.emplace_back(
+        kWwwAuthenticate, std::string(kNegotiate) + " " + Base64Encode(accepted->reply_token));
+  }
+  if (!accepted->established) {
+    outcome.kind = Outcome::Kind::kChallenge;
+    return outcome;
+  }
+  Result<std::string> user = name_rules_->ShortName(accepted->client_principal);
+  if (!user.ok()) {
+    outcome.message = user.status().message();
+    return outcome;
+  }
+  outcome.kind = Outcome::Kind::kToken;
+  outcome.token = AuthToken{*user, accepted->client_principal, options_.TokenType()};
+  return outcome;
+}
+
+AuthenticationFilter::Outcome AuthenticationFilter::Authenticate(const HttpRequest& request) const {
+  return options_.type == AuthType::kKerberos ? AuthenticateKerberos(request)
+                                              : AuthenticateSimple(request);
+}
+
+HttpResponse AuthenticationFilter::Refuse(int status, const std::string& message,
+                                          Headers headers) const {
+  // A 401 must tell the client how to authenticate; without that Hadoop
+  // answers 403.
+  bool challenges = false;
+  for (const auto& [name, value] : headers) challenges |= name == kWwwAuthenticate;
+  if (status == 401 && !challenges) status = 403;
+  const std::string title = "Error " + std::to_string(status) + " " + message;
+  HttpResponse response =
+      HttpResponse::Html(status,
+                         "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;"
+                         "charset=utf-8\"/>\n<title>" +
+                             EscapeMarkup(title) + "</title>\n</head>\n<body><h2>HTTP ERROR " +
+                             std::to_string(status) + "</h2>\n<p>" + EscapeMarkup(message) +
+                             "</p>\n</body>\n</html>\n");
+  response.headers = std::move(headers);
+  response.headers.emplace_back(
+      "Set-Cookie",
+      AuthCookieHeader("", 0,
+                       {options_.cookie_domain, options_.cookie_path, options_.cookie_persistent}));
+  return response;
+}
+
+HttpResponse AuthenticationFilter::Handle(const HttpRequest& request,
+                                          const HttpHandler& next) const {
+  const int64_t now = deps_.clock->WallMillis();
+  std::string ignored_because;
+  std::optional<AuthToken> token;
+  bool new_token = false;
+  Result<std::optional<AuthToken>> from_cookie = TokenFromCookie(request);
+  if (from_cookie.ok()) {
+    token = std::move(from_cookie).value();
+  } else {
+    ignored_because = from_cookie.status().message();
+    LOG_EVERY_N(WARNING, 100) << "AuthenticationToken ignored: " << ignored_because;
+  }
+  Headers headers;
+  if (!token.has_value()) {
+    Outcome outcome = Authenticate(request);
+    headers = std::move(outcome.headers);
+    switch (outcome.kind) {
+      case Outcome::Kind::kRefused:
+        LOG_EVERY_N(WARNING, 100) << "Authentication exception: " << outcome.message;
+        return Refuse(403, outcome.message, std::move(headers));
+      case Outcome::Kind::kChallenge:
+        return Refuse(401, ignored_because.empty() ? "Authentication required" : ignored_because,
+                      std::move(headers));
+      case Outcome::Kind::kAnonymous:
+        break;
+      case Outcome::Kind::kToken:
+        token = std::move(outcome.token);
+        token->expires = now + options_.validity_seconds * 1000;
+        new_token = true;
+        break;
+    }
+  } else if (!options_.cookie_persistent && options_.max_inactive_seconds > 0) {
+    // A session cookie in use stays alive another inactive interval.
+    token->max_inactives = now + options_.max_inactive_seconds * 1000;
+    new_token = true;
+  }
+  if (token.has_value() && new_token && !token->IsExpired(now)) {
+    headers.emplace_back("Set-Cookie",
+                         AuthCookieHeader(signer_->Sign(token->ToString()), token->expires,
+                                          {options_.cookie_domain, options_.cookie_path,
+                                           options_.cookie_persistent}));
+  }
+  HttpRequest forwarded = request;
+  forwarded.remote_user = token.has_value() ? token->user : std::string();
+  if (token.has_value() && options_.filter == AuthFilterKind::kResourceManager) {
+    if (std::optional<std::string> doas = DoAs(request); doas.has_value()) {
+      Status allowed = deps_.authorize_proxy
+                           ? deps_.authorize_proxy(token->principal, *doas, request.remote_address)
+                           : Status::Unauthorized("User: " + token->principal +
+                                                  " is not allowed to impersonate " + *doas);
+      if (!allowed.ok()) {
+        LOG_EVERY_N(WARNING, 100) << "Authentication exception: " << allowed.message();
+        HttpResponse refused = HttpResponse::Json(403, RemoteExceptionJson(allowed.message()));
+        refused.headers = std::move(headers);
+        return refused;
+      }
+      forwarded.remote_user = *doas;
+    }
+  }
+  HttpResponse response = next(forwarded);
+  for (auto& header : headers) response.headers.push_back(std::move(header));
+  return response;
+}
+
+}  // namespace spindle::web::auth

@@ -1,0 +1,105 @@
+// AuthenticationFilter: the RM web's authentication, in front of every path
+// (REST /ws/v1/..., /jmx, /conf, /logLevel, /stacks, /metrics, /isActive
+// and the UI), as Hadoop 3.3's AuthenticationFilter (and the RM's
+// DelegationTokenAuthenticationFilter around it) runs on every URL of the
+// RM's HttpServer2:
+//
+// 1. A `hadoop.auth` cookie whose signature checks, whose type is this
+//    filter's and which has not expired names the user; nothing else is
+//    asked. A tampered, foreign-typed or expired cookie is ignored (and its
+//    reason becomes the message of a refusal).
+// 2. Otherwise the handler authenticates:
+//    simple:   ?user.name=<u>; without one, anonymous (no user) when
+//              hadoop.http.authentication.simple.anonymous.allowed, else
+//              401 with "WWW-Authenticate: PseudoAuth";
+//    kerberos: a path of kerberos.endpoint.whitelist is anonymous;
+//              without "Authorization: Negotiate ..." 401 with
+//              "WWW-Authenticate: Negotiate"; with one, the token is
+//              accepted (SpnegoAcceptor, on the handler thread: the
+//              credential was acquired at start) and the client principal
+//              mapped to its short name (kerberos.name.rules, else
+//              hadoop.security.auth_to_local); GSS-API's reply goes back in
+//              "WWW-Authenticate: Negotiate <base64>". A token GSS-API
+//              refuses, or that is not Base64, is answered 403 with the
+//              reason, as Hadoop's filter answers an AuthenticationException.
+//    A new token expires token.validity seconds from now and is sent signed
+//    in Set-Cookie.
+// 3. A refusal carries an emptied `hadoop.auth` cookie; a 401 without a
+//    WWW-Authenticate becomes 403, as Hadoop's filter does.
+// 4. The RM's flavour: ?doAs=<user> (any case) asks to act as another user;
+//    `authorize_proxy` decides (hadoop.proxyuser.*), and without it, or
+//    when it refuses, the answer is 403 with Hadoop's RemoteException JSON
+//    ("User: <principal> is not allowed to impersonate <user>").
+//
+// Departures from Hadoop, both refusals where Java fails inside: a principal
+// the name rules do not map is 403 (Java's IOException gives 500), and an
+// empty ?user.name= is 403 (Java's IllegalArgumentException gives 500).
+//
+// Thread contract: Handle() from any thread, several at once.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/result.h"
+#include "security/auth_to_local.h"
+#include "security/spnego_acceptor.h"
+#include "web/auth/auth_token.h"
+#include "web/auth/cookie_signer.h"
+#include "web/auth/http_auth_options.h"
+#include "web/http/http_message.h"
+
+namespace spindle::web::auth {
+
+struct AuthenticationFilterDeps {
+  // Required; must outlive the filter.
+  const Clock* clock = nullptr;
+  // hadoop.security.auth_to_local (used unless kerberos.name.rules is set);
+  // required with kerberos.
+  std::optional<security::AuthToLocal> auth_to_local;
+  // May `real_principal` (who authenticated), calling from
+  // `remote_address`, act as `doas_user`? OK or the refusal's message.
+  // Unset: nobody may.
+  std::function<Status(const std::string& real_principal, const std::string& doas_user,
+                       const std::string& remote_address)>
+      authorize_proxy;
+};
+
+class AuthenticationFilter {
+ public:
+  // `options.filter` must not be kNone. With kerberos the acceptor
+  // credential is acquired here: an unusable keytab or principal fails.
+  static Result<std::unique_ptr<AuthenticationFilter>> Create(const HttpAuthOptions& options,
+                                                              AuthenticationFilterDeps deps);
+
+  // What the filter lets through reaches `next` with remote_user set: the
+  // user, or "" for an anonymous request.
+  HttpResponse Handle(const HttpRequest& request, const HttpHandler& next) const;
+
+ private:
+  struct Outcome;
+  AuthenticationFilter(HttpAuthOptions options, AuthenticationFilterDeps deps,
+                       std::optional<security::AuthToLocal> name_rules,
+                       std::unique_ptr<security::SpnegoAcceptor> acceptor,
+                       std::unique_ptr<CookieSigner> signer);
+  Result<std::optional<AuthToken>> TokenFromCookie(const HttpRequest& request) const;
+  Outcome Authenticate(const HttpRequest& request) const;
+  Outcome AuthenticateSimple(const HttpRequest& request) const;
+  Outcome AuthenticateKerberos(const HttpRequest& request) const;
+  HttpResponse Refuse(int status, const std::string& message,
+                      std::vector<std::pair<std::string, std::string>> headers) const;
+
+  const HttpAuthOptions options_;
+  const AuthenticationFilterDeps deps_;
+  // Set with kerberos.
+  const std::optional<security::AuthToLocal> name_rules_;
+  const std::unique_ptr<security::SpnegoAcceptor> acceptor_;
+  const std::unique_ptr<CookieSigner> signer_;
+};
+
+}  // namespace spindle::web::auth

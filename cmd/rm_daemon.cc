@@ -123,7 +123,21 @@ Status RmDaemon::BuildServers() {
       return rules.ShortName(principal);
     };
   }
+  // Hadoop's authorizeConnection on every port: proxy users always, the
+  // service ACLs of hadoop-policy.xml with hadoop.security.authorization.
+  ASSIGN_OR_RETURN(security::RpcAuthorizerOptions authorization,
+                   security::RpcAuthorizerOptions::FromConfiguration(conf));
+  authorization.groups = [core = rm_.get()](const std::string& user) {
+    return core->GroupsOf(user);
+  };
+  ASSIGN_OR_RETURN(const rm::Configuration policy, security::RpcAuthorizer::LoadPolicy(conf_dir_));
+  authorizer_ = std::make_unique<security::RpcAuthorizer>(authorization, conf, policy);
+  if (authorization.service_authorization) {
+    LOG(INFO) << "Service authorization on: ACLs from "
+              << (conf_dir_.empty() ? std::string("defaults") : conf_dir_ + "/hadoop-policy.xml");
+  }
   const auto kerberized = [&](ipc::ServerSessionOptions session) {
+    session.authorizer = authorizer_.get();
     if (secure) {
       session.simple_enabled = false;
       session.kerberos = &kerberos_acceptor_;
@@ -175,6 +189,7 @@ Status RmDaemon::BuildServers() {
         return core->RetrieveAmrmSecret(identifier);
       });
   ipc::ServerSessionOptions token_only;
+  token_only.authorizer = authorizer_.get();
   token_only.simple_enabled = false;
   token_only.token_provider = amrm_provider_.get();
   ASSIGN_OR_RETURN(scheduler_server_, server("ApplicationMasterProtocol", addresses_.scheduler,
@@ -311,6 +326,23 @@ Status RmDaemon::ReplaceLabelsOnNodes(const std::map<rm::NodeId, std::set<std::s
 rm::AccessControlList RmDaemon::AdminAcl() const { return rm_->AdminAcl(); }
 std::vector<std::string> RmDaemon::GroupsOf(const std::string& user) const {
   return rm_->GroupsOf(user);
+}
+bool RmDaemon::ServiceAuthorizationEnabled() const { return authorizer_->service_authorization(); }
+Status RmDaemon::RefreshServiceAcls() {
+  RETURN_NOT_OK(rm_->CheckActive());
+  ASSIGN_OR_RETURN(const rm::Configuration policy, security::RpcAuthorizer::LoadPolicy(conf_dir_));
+  return authorizer_->RefreshServiceAcls(policy);
+}
+Status RmDaemon::RefreshSuperUserGroups() {
+  RETURN_NOT_OK(rm_->CheckActive());
+  // Hadoop re-reads core-site.xml and yarn-site.xml.
+  if (conf_dir_.empty()) {
+    authorizer_->RefreshSuperUserGroups(rm_->conf());
+    return Status::OK();
+  }
+  ASSIGN_OR_RETURN(const rm::Configuration site, LoadConfiguration(conf_dir_));
+  authorizer_->RefreshSuperUserGroups(site);
+  return Status::OK();
 }
 
 const CommandSpec& RmCommand() {

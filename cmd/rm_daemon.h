@@ -26,6 +26,7 @@
 #include "rm/config/configuration.h"
 #include "rm/core/resource_manager.h"
 #include "security/daemon_login.h"
+#include "security/rpc_authorizer.h"
 #include "web/rm_webapp.h"
 #include "wire/ipc/rpc_client.h"
 #include "wire/ipc/rpc_server.h"
@@ -81,6 +82,10 @@ class RmDaemon : public am_protocol::AdminActions, public am_protocol::HaTransit
                               bool fail_on_unknown_nodes) override;
   rm::AccessControlList AdminAcl() const override;
   std::vector<std::string> GroupsOf(const std::string& user) const override;
+  bool ServiceAuthorizationEnabled() const override;
+  Status RefreshServiceAcls() override;
+  Status RefreshSuperUserGroups() override;
+  rm::HadoopLine Line() const override { return rm_->hadoop().line; }
 
   // HaTransitions (HAServiceProtocol's state changes act on the core).
   rm::HaState ha_state() const override { return rm_->ha_state(); }
@@ -142,6 +147,9 @@ class RmDaemon : public am_protocol::AdminActions, public am_protocol::HaTransit
   ipc::SaslQops rpc_protection_ = {ipc::SaslQop::kAuth};
   // What the RPC servers accept Kerberos callers as (secure mode only).
   ipc::KerberosAcceptor kerberos_acceptor_;
+  // Proxy users and service ACLs of every RPC port (after the context is
+  // read). Declared before the servers that point at it.
+  std::unique_ptr<security::RpcAuthorizer> authorizer_;
   // The AM launcher's NM client: declared before the core, so destroyed
   // after it, as the launcher each activation builds uses it.
   std::unique_ptr<ipc::RpcClient> nm_client_;

@@ -8,7 +8,13 @@
 // integrity and privacy (every daemon and client configured so) the
 // application succeeds over wrapped RPC, a tampered wrapped frame closes its
 // connection with javax.security.sasl.SaslException while the RM serves
-// everyone else, and a client that will not wrap is refused.
+// everyone else, and a client that will not wrap is refused. With
+// hadoop.security.authorization and hadoop-policy.xml: a forged NM (a
+// principal outside the ResourceTracker ACL) is refused until
+// rmadmin -refreshServiceAcl lets it in; an impersonation without
+// proxy-user rules is refused, one the rules allow goes through; an RM
+// delegation token renewed by a non-renewer is refused, and a client holding
+// only the token can call the RM but not mint tokens with it.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,11 +25,14 @@
 
 #include "integration/cell_support.h"
 #include "integration/wait_for.h"
+#include "security.pb.h"
 #include "security/kerberos_credentials.h"
 #include "tests/support/mini_kdc.h"
 #include "tests/wire/ipc/raw_sasl_client.h"
 #include "wire/ipc/error_mapping.h"
 #include "wire/ipc/rpc_client.h"
+#include "yarn_server_common_service_protos.pb.h"
+#include "yarn_server_resourcemanager_service_protos.pb.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle {
@@ -60,24 +69,34 @@ class SecureCellTest : public ::testing::Test {
         testing::MiniKdc::StartFresh((dir_ / "kdc").string());
     ASSERT_TRUE(kdc.ok()) << kdc.status().ToString();
     kdc_ = std::move(kdc).value();
-    for (const char* principal :
-         {"rm/127.0.0.1", "nm/nm1.spindle.test", "nm/other.spindle.test", "alice", "stranger"}) {
+    for (const char* principal : {"rm/127.0.0.1", "nm/nm1.spindle.test", "nm/other.spindle.test",
+                                  "alice", "bob", "stranger"}) {
       ASSERT_TRUE(kdc_->AddPrincipal(principal).ok()) << principal;
     }
     ASSERT_TRUE(kdc_->ExportKeytab({"rm/127.0.0.1"}, keytab("rm")).ok());
     ASSERT_TRUE(kdc_->ExportKeytab({"nm/nm1.spindle.test"}, keytab("nm")).ok());
     ASSERT_TRUE(kdc_->ExportKeytab({"alice"}, keytab("alice")).ok());
     ASSERT_TRUE(kdc_->ExportKeytab({"stranger"}, keytab("stranger")).ok());
+    ASSERT_TRUE(kdc_->ExportKeytab({"bob"}, keytab("bob")).ok());
 
     // Every daemon and client reads core-site.xml's authentication.
-    const std::map<std::string, std::string> core = {
-        {"hadoop.security.authentication", "kerberos"},
-        {"hadoop.rpc.protection", Protection()},
-        // nm/* runs as "yarn", alice as herself; anybody else has no name.
-        {"hadoop.security.auth_to_local",
-         "RULE:[2:$1@$0](nm@SPINDLE\\.TEST)s/.*/yarn/ "
-         "RULE:[1:$1@$0](alice@SPINDLE\\.TEST)s/@.*//"}};
-    WriteXml(dir_ / "rm-conf/core-site.xml", core);
+    const std::map<std::string, std::string> core = {{"hadoop.security.authentication", "kerberos"},
+                                                     {"hadoop.rpc.protection", Protection()},
+                                                     // nm/* runs as "yarn", alice and bob as
+                                                     // themselves; anybody else has no name.
+                                                     {"hadoop.security.auth_to_local",
+                                                      "RULE:[2:$1@$0](nm@SPINDLE\\.TEST)s/.*/yarn/ "
+                                                      "RULE:[1:$1@$0](alice@SPINDLE\\.TEST)s/@.*// "
+                                                      "RULE:[1:$1@$0](bob@SPINDLE\\.TEST)s/@.*//"}};
+    std::map<std::string, std::string> rm_core = core;
+    // Service ACLs on; alice may act for carol from here, nobody else for anyone.
+    rm_core["hadoop.security.authorization"] = "true";
+    rm_core["hadoop.proxyuser.alice.users"] = "carol";
+    rm_core["hadoop.proxyuser.alice.hosts"] = "127.0.0.1";
+    WriteXml(dir_ / "rm-conf/core-site.xml", rm_core);
+    // Only the NMs' user may speak ResourceTracker.
+    WriteXml(dir_ / "rm-conf/hadoop-policy.xml",
+             {{"security.resourcetracker.protocol.acl", "yarn"}});
     WriteXml(dir_ / "rm-conf/yarn-site.xml",
              {{"yarn.resourcemanager.address", "127.0.0.1:0"},
               {"yarn.resourcemanager.scheduler.address", "127.0.0.1:0"},
@@ -178,6 +197,33 @@ class SecureCellTest : public ::testing::Test {
     hadoop::yarn::GetClusterMetricsRequestProto request;
     hadoop::yarn::GetClusterMetricsResponseProto response;
     return client.Call(spec, "getClusterMetrics", request, &response);
+  }
+
+  // A Kerberos log-in of one of the test's users.
+  std::unique_ptr<security::KerberosCredentials> Login(const std::string& user) {
+    Result<std::unique_ptr<security::KerberosCredentials>> login =
+        security::KerberosCredentials::LoginFromKeytab(user, keytab(user));
+    EXPECT_TRUE(login.ok()) << login.status().ToString();
+    return login.ok() ? std::move(login).value() : nullptr;
+  }
+  ipc::ConnectionSpec Spec(const std::string& port, const std::string& protocol,
+                           const security::KerberosCredentials* kerberos) {
+    ipc::ConnectionSpec spec;
+    spec.host = "127.0.0.1";
+    spec.port = Port(port);
+    spec.protocol = protocol;
+    spec.user = "mallory";
+    if (kerberos != nullptr) spec.kerberos = ipc::ClientKerberos{kerberos->cache_name()};
+    return spec;
+  }
+  // A heartbeat on the ResourceTracker port: what a forged NM would send.
+  Status TrackerHeartbeat(const security::KerberosCredentials& who) {
+    ipc::RpcClient client;
+    hadoop::yarn::NodeHeartbeatRequestProto request;
+    hadoop::yarn::NodeHeartbeatResponseProto response;
+    return client.Call(
+        Spec("resource-tracker", "org.apache.hadoop.yarn.server.api.ResourceTrackerPB", &who),
+        "nodeHeartbeat", request, &response);
   }
 
   fs::path dir_;
@@ -293,6 +339,138 @@ TEST_P(SecureCellProtectionTest, AnApplicationSucceedsAndATamperedWrappedFrameIs
 
 INSTANTIATE_TEST_SUITE_P(RpcProtection, SecureCellProtectionTest,
                          ::testing::Values("integrity", "privacy"));
+
+constexpr char kClientProtocol[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
+constexpr char kAuthorizationException[] =
+    "org.apache.hadoop.security.authorize.AuthorizationException";
+
+// Service ACLs: a principal outside the ResourceTracker ACL (a forged NM) is
+// refused at connection time, in Hadoop 3.3's words, until the policy file
+// lets it in and rmadmin -refreshServiceAcl reloads it.
+TEST_F(SecureCellTest, AForgedNmIsRefusedUntilTheServiceAclLetsItIn) {
+  std::unique_ptr<security::KerberosCredentials> alice = Login("alice");
+  ASSERT_NE(alice, nullptr);
+  Status forged = TrackerHeartbeat(*alice);
+  ASSERT_FALSE(forged.ok());
+  EXPECT_EQ(forged.java_class(), kAuthorizationException) << forged.ToString();
+  EXPECT_EQ(forged.message(),
+            "User alice@SPINDLE.TEST (auth:KERBEROS) is not authorized for protocol interface "
+            "org.apache.hadoop.yarn.server.api.ResourceTrackerPB: denied by configured ACL");
+
+  // The client port's ACL is the default "*": alice is served there.
+  ipc::RpcClient client;
+  hadoop::yarn::GetClusterMetricsRequestProto metrics;
+  hadoop::yarn::GetClusterMetricsResponseProto metrics_response;
+  Status served = client.Call(Spec("client", kClientProtocol, alice.get()), "getClusterMetrics",
+                              metrics, &metrics_response);
+  EXPECT_TRUE(served.ok()) << served.ToString();
+
+  // rmadmin -refreshServiceAcl after the policy file lets alice in.
+  WriteXml(dir_ / "rm-conf/hadoop-policy.xml",
+           {{"security.resourcetracker.protocol.acl", "yarn,alice"}});
+  hadoop::yarn::RefreshServiceAclsRequestProto refresh;
+  hadoop::yarn::RefreshServiceAclsResponseProto refresh_response;
+  Status refreshed = client.Call(
+      Spec("admin", "org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocolPB",
+           alice.get()),
+      "refreshServiceAcls", refresh, &refresh_response);
+  ASSERT_TRUE(refreshed.ok()) << refreshed.ToString();
+  // Now the connection is authorized; what the RM makes of an empty
+  // heartbeat is the tracker's business, not an authorization refusal.
+  Status after = TrackerHeartbeat(*alice);
+  EXPECT_NE(after.java_class(), kAuthorizationException) << after.ToString();
+}
+
+// Proxy users: bob has no proxy-user rules and cannot act for alice; alice
+// may act for carol (hadoop.proxyuser.alice.*) but not for bob.
+TEST_F(SecureCellTest, ImpersonationNeedsProxyUserRules) {
+  std::unique_ptr<security::KerberosCredentials> alice = Login("alice");
+  std::unique_ptr<security::KerberosCredentials> bob = Login("bob");
+  ASSERT_NE(alice, nullptr);
+  ASSERT_NE(bob, nullptr);
+  const auto call_as = [&](const security::KerberosCredentials& who, const std::string& proxy_for,
+                           hadoop::yarn::GetClusterMetricsResponseProto* response) {
+    ipc::RpcClient client;
+    ipc::ConnectionSpec spec = Spec("client", kClientProtocol, &who);
+    spec.kerberos_proxy_for = proxy_for;
+    hadoop::yarn::GetClusterMetricsRequestProto request;
+    return client.Call(spec, "getClusterMetrics", request, response);
+  };
+  hadoop::yarn::GetClusterMetricsResponseProto response;
+  Status refused = call_as(*bob, "alice", &response);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.java_class(), kAuthorizationException) << refused.ToString();
+  EXPECT_EQ(refused.message(), "User: bob@SPINDLE.TEST is not allowed to impersonate alice");
+  Status not_carol = call_as(*alice, "bob", &response);
+  EXPECT_EQ(not_carol.message(), "User: alice@SPINDLE.TEST is not allowed to impersonate bob");
+  Status allowed = call_as(*alice, "carol", &response);
+  EXPECT_TRUE(allowed.ok()) << allowed.ToString();
+}
+
+// RM delegation tokens end to end: issued to a Kerberos caller; renewed only
+// by the renewer (AccessControlException, wrapped in a YarnException as
+// ClientRMService does); a client with nothing but the token authenticates
+// with TOKEN (DIGEST-MD5) on the client port and is served, but may not get
+// or renew tokens with it (isAllowedDelegationTokenOp).
+TEST_F(SecureCellTest, DelegationTokensRenewerChecksAndTokenOnlyClients) {
+  std::unique_ptr<security::KerberosCredentials> alice = Login("alice");
+  std::unique_ptr<security::KerberosCredentials> bob = Login("bob");
+  ASSERT_NE(alice, nullptr);
+  ASSERT_NE(bob, nullptr);
+  ipc::RpcClient client;
+  hadoop::common::GetDelegationTokenRequestProto get;
+  get.set_renewer("bob");
+  hadoop::common::GetDelegationTokenResponseProto got;
+  Status issued =
+      client.Call(Spec("client", kClientProtocol, alice.get()), "getDelegationToken", get, &got);
+  ASSERT_TRUE(issued.ok()) << issued.ToString();
+  ASSERT_TRUE(got.has_token());
+  EXPECT_EQ(got.token().kind(), "RM_DELEGATION_TOKEN");
+
+  // alice is the owner, not the renewer.
+  hadoop::common::RenewDelegationTokenRequestProto renew;
+  *renew.mutable_token() = got.token();
+  hadoop::common::RenewDelegationTokenResponseProto renewed;
+  Status not_renewer = client.Call(Spec("client", kClientProtocol, alice.get()),
+                                   "renewDelegationToken", renew, &renewed);
+  ASSERT_FALSE(not_renewer.ok());
+  EXPECT_EQ(not_renewer.java_class(), "org.apache.hadoop.yarn.exceptions.YarnException");
+  EXPECT_EQ(not_renewer.message(),
+            "org.apache.hadoop.security.AccessControlException: alice tries to renew a token "
+            "with renewer bob");
+  // bob, the renewer, may.
+  Status by_renewer = client.Call(Spec("client", kClientProtocol, bob.get()),
+                                  "renewDelegationToken", renew, &renewed);
+  ASSERT_TRUE(by_renewer.ok()) << by_renewer.ToString();
+  EXPECT_GT(renewed.newexpirytime(), 0u);
+
+  // A job holding only the token.
+  ipc::ConnectionSpec token_only = Spec("client", kClientProtocol, nullptr);
+  token_only.token = ipc::ClientToken{got.token().identifier(), got.token().password(),
+                                      got.token().kind(), got.token().service()};
+  hadoop::yarn::GetClusterMetricsRequestProto metrics;
+  hadoop::yarn::GetClusterMetricsResponseProto metrics_response;
+  Status served = client.Call(token_only, "getClusterMetrics", metrics, &metrics_response);
+  EXPECT_TRUE(served.ok()) << served.ToString();
+  hadoop::common::GetDelegationTokenResponseProto minted;
+  Status refused = client.Call(token_only, "getDelegationToken", get, &minted);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.message(),
+            "java.io.IOException: Delegation Token can be issued only with kerberos "
+            "authentication");
+
+  // The owner cancels it; the token no longer authenticates.
+  hadoop::common::CancelDelegationTokenRequestProto cancel;
+  *cancel.mutable_token() = got.token();
+  hadoop::common::CancelDelegationTokenResponseProto cancelled;
+  Status cancel_status = client.Call(Spec("client", kClientProtocol, alice.get()),
+                                     "cancelDelegationToken", cancel, &cancelled);
+  ASSERT_TRUE(cancel_status.ok()) << cancel_status.ToString();
+  ipc::RpcClient fresh;
+  Status after_cancel = fresh.Call(token_only, "getClusterMetrics", metrics, &metrics_response);
+  EXPECT_FALSE(after_cancel.ok());
+  EXPECT_TRUE(after_cancel.IsUnauthorized()) << after_cancel.ToString();
+}
 
 }  // namespace
 }  // namespace spindle

@@ -95,13 +95,30 @@ std::unique_ptr<ipc::RpcService> AdminService::MakeRpcService() {
         actions_->RefreshGroups();
         return Status::OK();
       });
-  // Proxy-user and service-level authorization settings only matter on a
-  // secure cluster; Spindle has nothing cached to refresh for them.
   AddAdminMethod<y::RefreshSuperUserGroupsConfigurationRequestProto,
                  y::RefreshSuperUserGroupsConfigurationResponseProto>(
-      service.get(), "refreshSuperUserGroupsConfiguration", check, [] { return Status::OK(); });
-  AddAdminMethod<y::RefreshServiceAclsRequestProto, y::RefreshServiceAclsResponseProto>(
-      service.get(), "refreshServiceAcls", check, [] { return Status::OK(); });
+      service.get(), "refreshSuperUserGroupsConfiguration", check,
+      [this] { return actions_->RefreshSuperUserGroups(); });
+  // AdminService.refreshServiceAcls: "not enabled" before anything else
+  // (an IOException through RPCUtil.getRemoteException: a YarnException
+  // whose message is its toString()); the admin ACL only from 3.3 on.
+  service->AddMethod<y::RefreshServiceAclsRequestProto, y::RefreshServiceAclsResponseProto>(
+      "refreshServiceAcls",
+      [this](const ipc::ConnectionIdentity& who, const y::RefreshServiceAclsRequestProto&,
+             y::RefreshServiceAclsResponseProto*) {
+        if (!actions_->ServiceAuthorizationEnabled()) {
+          return Status::Remote(rm::yarn::kYarnException,
+                                "java.io.IOException: Service Authorization "
+                                "(hadoop.security.authorization) not enabled.");
+        }
+        if (actions_->Line() == rm::HadoopLine::k3_3) {
+          RETURN_NOT_OK(CheckAdmin(who, "refreshServiceAcls"));
+        }
+        Status refreshed = actions_->RefreshServiceAcls();
+        LOG(INFO) << "admin " << who.user << " called refreshServiceAcls"
+                  << (refreshed.ok() ? std::string() : ": " + refreshed.ToString());
+        return refreshed;
+      });
   AddAdminRequestMethod<y::AddToClusterNodeLabelsRequestProto,
                         y::AddToClusterNodeLabelsResponseProto>(
       service.get(), "addToClusterNodeLabels", check,

@@ -5,7 +5,9 @@
 // (addToClusterNodeLabels, removeFromClusterNodeLabels,
 // replaceLabelsOnNodes; 2.6/2.7 clients send label names where 2.8+ send
 // NodeLabelProto, both are taken). Every call but getGroupsForUser
-// is checked against yarn.admin.acl, as Hadoop's AdminService does.
+// is checked against yarn.admin.acl, as Hadoop's AdminService does, except
+// refreshServiceAcls on 2.6/2.7, which checks no admin ACL there (3.3 does);
+// refreshServiceAcls first needs hadoop.security.authorization on.
 //
 // Thread contract: handlers run concurrently; AdminActions must be
 // thread-safe.
@@ -18,6 +20,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "rm/config/hadoop_line.h"
 #include "rm/nodes/node_labels.h"
 #include "rm/queues/access_control_list.h"
 #include "wire/ipc/rpc_service.h"
@@ -48,6 +51,14 @@ class AdminActions {
                                       bool fail_on_unknown_nodes) = 0;
   virtual rm::AccessControlList AdminAcl() const = 0;
   virtual std::vector<std::string> GroupsOf(const std::string& user) const = 0;
+  // hadoop.security.authorization of the RM's configuration.
+  virtual bool ServiceAuthorizationEnabled() const = 0;
+  // Re-reads hadoop-policy.xml into the RPC servers' service ACLs.
+  virtual Status RefreshServiceAcls() = 0;
+  // Re-reads hadoop.proxyuser.* (and yarn.resourcemanager.proxyuser.*).
+  virtual Status RefreshSuperUserGroups() = 0;
+  // The Hadoop line the RM stands in for (who may refresh service ACLs).
+  virtual rm::HadoopLine Line() const = 0;
 };
 
 // AccessControlException ("User <user> doesn't have permission to call

@@ -11,6 +11,8 @@
 #include "am_protocol/client_service/record_protos.h"
 #include "rm/security/rm_delegation_token_secret_manager.h"
 #include "rm/yarn_exceptions.h"
+#include "security/authentication_method.h"
+#include "security/delegation_token_access.h"
 
 namespace spindle::client_service {
 
@@ -93,6 +95,9 @@ Result<ClientRmServiceOptions> ClientRmServiceOptions::FromConfiguration(
                    conf.GetInt("yarn.cluster.max-application-priority", 0));
   options.submission.max_application_priority = static_cast<int32_t>(
       std::clamp<int64_t>(max_priority, 0, std::numeric_limits<int32_t>::max()));
+  ASSIGN_OR_RETURN(const security::AuthenticationMethod authentication,
+                   security::AuthenticationMethodFromConfiguration(conf));
+  options.security_enabled = authentication == security::AuthenticationMethod::kKerberos;
   return options;
 }
 
@@ -814,11 +819,11 @@ Status ClientRmService::GetQueueUserAcls(const Who& who, const y::GetQueueUserAc
 
 // ---- delegation tokens -------------------------------------------------------
 //
-// Java's ClientRMService checks isAllowedDelegationTokenOp() first: with
-// security off (Spindle's only mode: SIMPLE and TOKEN auth) it is true, so
-// every caller may ask. Its IOExceptions reach the client through
-// RPCUtil.getRemoteException: a YarnException whose message is the cause's
-// toString(), "<class>: <message>".
+// Java's ClientRMService checks isAllowedDelegationTokenOp() first
+// (security/delegation_token_access.h): with security on only a caller that
+// authenticated with Kerberos may get, renew or cancel; with it off, anyone.
+// Its IOExceptions reach the client through RPCUtil.getRemoteException: a
+// YarnException whose message is the cause's toString(), "<class>: <message>".
 
 namespace {
 
@@ -834,10 +839,18 @@ Status AsYarnException(const Status& cause) {
 Status ClientRmService::GetDelegationToken(
     const Who& who, const hadoop::common::GetDelegationTokenRequestProto& request,
     hadoop::common::GetDelegationTokenResponseProto* response) {
-  // Java: owner = the caller's user name, realUser = its real user (proxy
-  // users), renewer = new Text(request.getRenewer()) reduced to a short name.
+  Status allowed = security::CheckDelegationTokenOp(options_.security_enabled, who.auth_method,
+                                                    security::DelegationTokenOp::kGet);
+  if (!allowed.ok()) return AsYarnException(allowed);
+  // Java: owner = the caller's user name, realUser = its real user's name
+  // (proxy users: under Kerberos the real user's principal), renewer = new
+  // Text(request.getRenewer()) reduced to a short name.
+  const std::string& real_user =
+      !who.real_user.empty() && who.auth_method == ipc::AuthMethod::kKerberos
+          ? who.kerberos_principal
+          : who.real_user;
   ASSIGN_OR_RETURN(const rm::Token token,
-                   core_.CreateDelegationToken(who.user, request.renewer(), who.real_user));
+                   core_.CreateDelegationToken(who.user, request.renewer(), real_user));
   rm::ToTokenProto(token, response->mutable_token());
   return Status::OK();
 }
@@ -845,6 +858,9 @@ Status ClientRmService::GetDelegationToken(
 Status ClientRmService::RenewDelegationToken(
     const Who& who, const hadoop::common::RenewDelegationTokenRequestProto& request,
     hadoop::common::RenewDelegationTokenResponseProto* response) {
+  Status allowed = security::CheckDelegationTokenOp(options_.security_enabled, who.auth_method,
+                                                    security::DelegationTokenOp::kRenew);
+  if (!allowed.ok()) return AsYarnException(allowed);
   // Java renews as the caller's short name (getRenewerForToken; its
   // exception for the RM's own login user does not arise: Spindle's RM makes
   // no RPCs to itself).
@@ -858,6 +874,9 @@ Status ClientRmService::RenewDelegationToken(
 Status ClientRmService::CancelDelegationToken(
     const Who& who, const hadoop::common::CancelDelegationTokenRequestProto& request,
     hadoop::common::CancelDelegationTokenResponseProto* /*response*/) {
+  Status allowed = security::CheckDelegationTokenOp(options_.security_enabled, who.auth_method,
+                                                    security::DelegationTokenOp::kCancel);
+  if (!allowed.ok()) return AsYarnException(allowed);
   Status cancelled = core_.CancelDelegationToken(rm::FromTokenProto(request.token()), who.user);
   if (!cancelled.ok()) return AsYarnException(cancelled);
   return Status::OK();

@@ -22,7 +22,7 @@
 //   which DistributedShell's client expects when profiles are off),
 //   getDelegationToken / renewDelegationToken / cancelDelegationToken (the
 //   core's RM delegation tokens; Apache's RM serves them with security off
-//   too),
+//   too; with Kerberos on, only to Kerberos-authenticated callers),
 //   updateApplicationTimeouts (the LIFETIME, watched by the app manager),
 //   signalToContainer (queued for the container's node's next heartbeat),
 //   getNodeToLabels / getLabelsToNodes (the RM's label maps),
@@ -73,6 +73,9 @@ struct ClientRmServiceOptions {
   ApplicationAccess::Options access;
   // yarn.cluster.max-application-priority and the resource type names.
   SubmissionPolicy submission;
+  // hadoop.security.authentication is kerberos: delegation tokens then only
+  // for Kerberos-authenticated callers. Default: false.
+  bool security_enabled = false;
 
   // Reads yarn-site.xml keys: the proxy address is yarn.web-proxy.address,
   // else yarn.resourcemanager.webapp.address (default

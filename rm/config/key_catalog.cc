@@ -216,12 +216,11 @@ const KeySpec kCatalog[] = {
      nullptr, kBlocker, true,
      "a word other than authentication, integrity or privacy stops spindle rm and spindle nm "
      "with Hadoop's 'No enum constant' error"},
-    {"hadoop.security.authorization", kUnsupported, kRm, kBool, "false", All("false"),
-     "Spindle uses it only to guard /jmx and /conf (with "
-     "hadoop.security.instrumentation.requires.admin)",
-     "false", kWarning, false,
-     "service-level authorization (hadoop-policy.xml ACLs on the RPC protocols) is not enforced: "
-     "any user may call every protocol"},
+    {"hadoop.security.authorization", kHonoured, kRm, kBool, "false", All("false"),
+     "true: every RPC connection is checked against the service ACLs of hadoop-policy.xml "
+     "(security.<protocol>.protocol.acl, .blocked, and from 2.7 the .hosts lists), as Hadoop's "
+     "ServiceAuthorizationManager does, and rmadmin -refreshServiceAcl reloads them; it also "
+     "guards /jmx and /conf (with hadoop.security.instrumentation.requires.admin)"},
     {"hadoop.security.instrumentation.requires.admin", kHonoured, kRm, kBool, "false", All("false"),
      "/jmx and /conf answer only admins (with hadoop.security.authorization)"},
     {"hadoop.security.groups.cache.secs", kHonoured, kRm, kInt, "300", All("300"),
@@ -258,8 +257,10 @@ const KeySpec kCatalog[] = {
      "with Kerberos, the RM's principal (_HOST: the host of yarn.resourcemanager.address)"},
     {"yarn.resourcemanager.keytab", kHonoured, kRm, kText, "/etc/krb5.keytab",
      All("/etc/krb5.keytab"), "with Kerberos, the keytab spindle rm logs in from"},
-    {"yarn.nodemanager.principal", kHonoured, kNm, kText, "", All(""),
-     "with Kerberos, the node's principal (_HOST: this machine's canonical name)"},
+    {"yarn.nodemanager.principal", kHonoured, kRm | kNm, kText, "", All(""),
+     "with Kerberos, the node's principal (_HOST: this machine's canonical name); with "
+     "hadoop.security.authorization the RM's resource tracker takes only this principal (_HOST: "
+     "the caller's canonical name)"},
     {"yarn.nodemanager.keytab", kHonoured, kNm, kText, "/etc/krb5.keytab", All("/etc/krb5.keytab"),
      "with Kerberos, the keytab spindle nm logs in from"},
     {"yarn.resourcemanager.webapp.spnego-principal",
@@ -280,18 +281,23 @@ const KeySpec kCatalog[] = {
      kNoKerberos,
      nullptr,
      kNote},
-    {"hadoop.proxyuser.<user>.hosts", kUnsupported, kNone, kText, nullptr, kNoHadoopKey,
-     "impersonation rule (doAs)", nullptr, kWarning, false,
-     "Spindle does not check proxy-user rules: a call made for another user runs as that user "
-     "without this host restriction"},
-    {"hadoop.proxyuser.<user>.groups", kUnsupported, kNone, kText, nullptr, kNoHadoopKey,
-     "impersonation rule (doAs)", nullptr, kWarning, false,
-     "Spindle does not check proxy-user rules: a call made for another user runs as that user "
-     "without this group restriction"},
-    {"hadoop.proxyuser.<user>.users", kUnsupported, kNone, kText, nullptr, kNoHadoopKey,
-     "impersonation rule (doAs)", nullptr, kWarning, false,
-     "Spindle does not check proxy-user rules: a call made for another user runs as that user "
-     "without this user restriction"},
+    {"hadoop.proxyuser.<user>.hosts", kHonoured, kRm, kText, "", All(""),
+     "where <user> may connect from to act for others (IPs, CIDR ranges, host names resolved when "
+     "read, or *)"},
+    {"hadoop.proxyuser.<user>.groups", kHonoured, kRm, kText, "", All(""),
+     "groups whose members <user> may act for (doAs; * for anyone)"},
+    {"hadoop.proxyuser.<user>.users", kHonoured, kRm, kText, "", All(""),
+     "users <user> may act for (doAs; * for anyone)"},
+    {"yarn.resourcemanager.proxyuser.<user>.hosts", kHonoured, kRm, kText, "", All(""),
+     "where <user> may connect from to act for others (IPs, CIDR ranges, host names resolved when "
+     "read, or *) (copied onto hadoop.proxyuser.<user>.*, as RMServerUtils.processRMProxyUsersConf "
+     "does)"},
+    {"yarn.resourcemanager.proxyuser.<user>.groups", kHonoured, kRm, kText, "", All(""),
+     "groups whose members <user> may act for (doAs; * for anyone) (copied onto "
+     "hadoop.proxyuser.<user>.*, as RMServerUtils.processRMProxyUsersConf does)"},
+    {"yarn.resourcemanager.proxyuser.<user>.users", kHonoured, kRm, kText, "", All(""),
+     "users <user> may act for (doAs; * for anyone) (copied onto hadoop.proxyuser.<user>.*, as "
+     "RMServerUtils.processRMProxyUsersConf does)"},
     // ---- recovery ----
     {"yarn.resourcemanager.recovery.enabled", kHonoured, kRm, kBool, "false", All("false"),
      "applications, attempts and security keys are persisted and recovered after a restart"},

@@ -117,7 +117,10 @@ void ClientConnection::BecomeReady(bool token_auth) {
   // ProtoUtil.makeIpcConnectionContext sends ugi.getUserName()).
   const bool kerberos =
       negotiation_.has_value() && negotiation_->outcome() == ClientNegotiation::Outcome::kKerberos;
-  const std::string& user = kerberos ? negotiation_->kerberos_principal() : spec_.user;
+  const std::string& user = !kerberos ? spec_.user
+                            : spec_.kerberos_proxy_for.has_value()
+                                ? *spec_.kerberos_proxy_for
+                                : negotiation_->kerberos_principal();
   // Context and every queued call in one write, as Java's client does.
   std::string bytes =
       EncodeConnectionContextFrame(owner_->client_id(), spec_.protocol, user, token_auth);

@@ -21,6 +21,7 @@ std::string ConnectionSpec::Key() const {
   std::string key = host + ":" + std::to_string(port) + "|" + protocol + "|" + user;
   if (token.has_value()) key += "|" + token->kind + "|" + token->identifier;
   if (kerberos.has_value()) key += "|krb5|" + kerberos->cache_name;
+  if (kerberos_proxy_for.has_value()) key += "|as|" + *kerberos_proxy_for;
   return key;
 }
 

@@ -46,6 +46,11 @@ struct ConnectionSpec {
   // server offers it); it never falls back to SIMPLE. The connection
   // context then names the ticket's principal, not `user`.
   std::optional<ClientKerberos> kerberos = std::nullopt;
+  // Under KERBEROS, act for this user (Hadoop's
+  // UserGroupInformation.createProxyUser): the context names it instead of
+  // the principal, and the server's proxy-user rules decide. Default: none.
+  std::optional<std::string> kerberos_proxy_for = std::nullopt;
+
   std::string Key() const;
 };
 

@@ -37,6 +37,7 @@ ServerConnection::ServerConnection(asio::ip::tcp::socket socket, ServerConnectio
       peer_ip_(std::move(peer_ip)),
       fd_(socket_.native_handle()),
       session_(env->session_options, this, NewNonce()) {
+  session_.set_remote_address(remote_);
   error_code ec;
   socket_.set_option(asio::ip::tcp::no_delay(true), ec);
   PrepareForReadable(socket_);

@@ -488,17 +488,22 @@ void ServerSession::HandleContext(std::string_view rest) {
   const auto& info = context.userinfo();
   if (identity_.auth_method == AuthMethod::kKerberos) {
     // The client names its principal (ProtoUtil.makeIpcConnectionContext,
-    // 3.3) or no one. Another name asks to impersonate: Hadoop then checks
-    // hadoop.proxyuser.*, which Spindle does not implement, so it refuses as
-    // Hadoop's DefaultImpersonationProvider does with no proxy-user rules.
+    // 3.3) or no one. Another name asks to impersonate (Server
+    // .processConnectionContext makes a proxy user, 2.6 to 3.3): the
+    // authorizer's proxy-user rules decide; without an authorizer there are
+    // none, and Hadoop's DefaultImpersonationProvider refuses.
     if (info.has_effectiveuser() && info.effectiveuser() != identity_.kerberos_principal &&
         info.effectiveuser() != identity_.user) {
-      Fatal(echo, java::kAuthorization,
-            "User: " + identity_.kerberos_principal + " is not allowed to impersonate " +
-                info.effectiveuser(),
-            RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
-      sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
-      return;
+      if (options_.authorizer == nullptr) {
+        Fatal(echo, java::kAuthorization,
+              "User: " + identity_.kerberos_principal + " is not allowed to impersonate " +
+                  info.effectiveuser(),
+              RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+        sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
+        return;
+      }
+      identity_.real_user = identity_.user;
+      identity_.user = info.effectiveuser();
     }
   } else if (identity_.auth_method == AuthMethod::kToken) {
     // SASL proved who the caller is: a context may repeat that user or name
@@ -535,8 +540,19 @@ void ServerSession::HandleContext(std::string_view rest) {
     identity_.real_user = info.realuser();
   }
   identity_.protocol = context.protocol();
+  if (!AuthorizeConnection(echo)) return;
   state_ = State::kReady;
   sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationSucceeded);
+}
+
+bool ServerSession::AuthorizeConnection(const CallEcho& echo) {
+  if (options_.authorizer == nullptr) return true;
+  const Status authorized = options_.authorizer->Authorize(identity_);
+  if (authorized.ok()) return true;
+  Fatal(echo, authorized.java_class().empty() ? java::kAuthorization : authorized.java_class(),
+        authorized.message(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+  sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
+  return false;
 }
 
 void ServerSession::HandleCall(const CallEcho& echo, std::string_view rest) {

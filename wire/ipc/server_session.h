@@ -18,6 +18,7 @@
 
 #include "base/process_user.h"
 #include "base/result.h"
+#include "wire/ipc/connection_authorizer.h"
 #include "wire/ipc/connection_identity.h"
 #include "wire/ipc/digest_md5.h"
 #include "wire/ipc/frame_decoder.h"
@@ -61,6 +62,11 @@ struct ServerSessionOptions {
   // With auth-int or auth-conf negotiated every later frame is wrapped.
   // Default: authentication.
   SaslQops qops = {SaslQop::kAuth};
+  // Decides, once the connection context is read, whether the connection
+  // may go on (proxy users, service ACLs). Default: none. Without one, every
+  // context is accepted except a Kerberos caller naming another user, which
+  // is refused as Hadoop refuses it without proxy-user rules.
+  const ConnectionAuthorizer* authorizer = nullptr;
   // ipc.maximum.data.length: larger frames close the connection before any
   // allocation. Default: 64 MiB (Hadoop 2.x).
   uint32_t max_data_length = 64 * 1024 * 1024;
@@ -123,6 +129,8 @@ class ServerSession {
   // The reason the session closed, for the log ("" while open).
   const std::string& close_reason() const { return close_reason_; }
   const ConnectionIdentity& identity() const { return identity_; }
+  // "ip:port" of the peer, for the authorizer; set before the first bytes.
+  void set_remote_address(std::string address) { identity_.remote_address = std::move(address); }
   bool context_established() const { return state_ == State::kReady; }
   // Bytes of buffer storage this session holds between reads: what an idle
   // connection costs beyond its fixed size (bounded by
@@ -150,6 +158,10 @@ class ServerSession {
   // unwrapped and their frames handled; anything else is refused.
   void HandleWrapped(std::string_view rest);
   void HandleContext(std::string_view rest);
+  // Runs options_.authorizer over the finished identity (Hadoop's
+  // authorizeConnection); on refusal sends FATAL and closes. True if the
+  // connection may go on.
+  bool AuthorizeConnection(const CallEcho& echo);
   void HandleCall(const CallEcho& echo, std::string_view rest);
   // Sends FATAL (callId/clientId echoed from `echo`) and closes.
   void Fatal(const CallEcho& echo, std::string_view exception_class, std::string_view message,

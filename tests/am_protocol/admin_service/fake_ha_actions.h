@@ -32,6 +32,21 @@ class FakeAdmin : public AdminActions {
   }
   rm::AccessControlList AdminAcl() const override { return rm::AccessControlList::Parse(acl); }
   std::vector<std::string> GroupsOf(const std::string&) const override { return {}; }
+  bool ServiceAuthorizationEnabled() const override { return service_authorization; }
+  Status RefreshServiceAcls() override {
+    ++service_acl_refreshes;
+    return Status::OK();
+  }
+  Status RefreshSuperUserGroups() override {
+    ++super_user_refreshes;
+    return Status::OK();
+  }
+  rm::HadoopLine Line() const override { return line; }
+
+  bool service_authorization = false;
+  rm::HadoopLine line = rm::HadoopLine::k3_3;
+  int service_acl_refreshes = 0;
+  int super_user_refreshes = 0;
 
   std::string acl = "*";
   Status refresh_queues_result;

@@ -340,10 +340,12 @@ TEST(KeyCatalogTest, EveryRowThatSaysSpindleReadsItIsRead) {
   for (const SourceKey& k : ScanSources(&prefixes)) read.insert(FindKeySpec(k.key));
   for (const KeySpec& spec : KeyCatalog()) {
     if (spec.readers == kReadByNone) continue;
-    // Keys the sources list under a prefix they build (user-settings.<user>).
+    // Keys the sources list under a prefix they build (user-settings.<user>,
+    // hadoop.proxyuser.<user>.users).
     const std::string instance = Instance(spec.pattern);
     const bool under_prefix = std::any_of(prefixes.begin(), prefixes.end(), [&](const auto& p) {
-      return p.starts_with("yarn.scheduler.capacity.root.q.") && instance.starts_with(p);
+      return (p.starts_with("yarn.scheduler.capacity.root.q.") || p.ends_with(".proxyuser.")) &&
+             instance.starts_with(p);
     });
     EXPECT_TRUE(read.contains(&spec) || under_prefix)
         << spec.pattern << " is marked as read by Spindle, but no source reads it";

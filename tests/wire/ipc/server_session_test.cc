@@ -9,6 +9,7 @@
 #include "tests/wire/ipc/wire_test_util.h"
 #include "wire/ipc/client_negotiation.h"
 #include "wire/ipc/connection_preamble.h"
+#include "wire/ipc/error_mapping.h"
 #include "wire/ipc/frame_codec.h"
 #include "wire/ipc/rpc_requests.h"
 #include "yarn_service_protos.pb.h"
@@ -485,6 +486,71 @@ TEST_F(ServerSessionTest, SaslProtocolViolationsAreFatal) {
     EXPECT_EQ(headers.back().status(), RpcResponseHeaderProto::FATAL) << "stream " << i;
     EXPECT_TRUE(sink.calls.empty());
   }
+}
+
+}  // namespace
+}  // namespace spindle::ipc
+
+// ---- the connection authorizer (Hadoop's authorizeConnection) ----
+
+namespace spindle::ipc {
+namespace {
+
+// Refuses one user; records what it was asked.
+class RecordingAuthorizer : public ConnectionAuthorizer {
+ public:
+  Status Authorize(const ConnectionIdentity& identity) const override {
+    seen.push_back(identity);
+    if (identity.user == "mallory") {
+      return Status::Remote(java::kAuthorization,
+                            "User: oozie is not allowed to impersonate mallory",
+                            Status::Code::kUnauthorized);
+    }
+    return Status::OK();
+  }
+  mutable std::vector<ConnectionIdentity> seen;
+};
+
+// A SIMPLE context acting for `effective` as `real` (a proxy-user connection).
+std::string ProxyContext(const std::string& effective, const std::string& real) {
+  const auto header = MakeRequestHeader(kConnectionContextCallId, kClientId, -1);
+  hadoop::common::IpcConnectionContextProto context;
+  context.mutable_userinfo()->set_effectiveuser(effective);
+  context.mutable_userinfo()->set_realuser(real);
+  context.set_protocol(kAcp);
+  return EncodePreamble(AuthProtocol::kNone) + EncodeFrame({&header, &context});
+}
+
+TEST_F(ServerSessionTest, TheAuthorizerSeesTheFinishedIdentityBeforeAnyCall) {
+  RecordingAuthorizer authorizer;
+  ServerSessionOptions options;
+  options.authorizer = &authorizer;
+  auto& s = Session(options);
+  s.set_remote_address("10.0.0.5:4242");
+  ASSERT_TRUE(s.OnData(ProxyContext("bob", "oozie") + Call(1)));
+  ASSERT_EQ(authorizer.seen.size(), 1u);
+  EXPECT_EQ(authorizer.seen[0].user, "bob");
+  EXPECT_EQ(authorizer.seen[0].real_user, "oozie");
+  EXPECT_EQ(authorizer.seen[0].protocol, kAcp);
+  EXPECT_EQ(authorizer.seen[0].remote_address, "10.0.0.5:4242");
+  EXPECT_EQ(sink_.calls.size(), 1u);
+}
+
+TEST_F(ServerSessionTest, ARefusalIsFatalUnauthorizedAndNoCallRuns) {
+  RecordingAuthorizer authorizer;
+  ServerSessionOptions options;
+  options.authorizer = &authorizer;
+  auto& s = Session(options);
+  EXPECT_FALSE(s.OnData(ProxyContext("mallory", "oozie") + Call(1)));
+  EXPECT_TRUE(sink_.calls.empty());
+  auto headers = Replies();
+  ASSERT_EQ(headers.size(), 1u);
+  EXPECT_EQ(headers[0].status(), RpcResponseHeaderProto::FATAL);
+  EXPECT_EQ(headers[0].callid(), static_cast<uint32_t>(kConnectionContextCallId));
+  EXPECT_EQ(headers[0].errordetail(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+  EXPECT_EQ(headers[0].exceptionclassname(),
+            "org.apache.hadoop.security.authorize.AuthorizationException");
+  EXPECT_EQ(headers[0].errormsg(), "User: oozie is not allowed to impersonate mallory");
 }
 
 }  // namespace

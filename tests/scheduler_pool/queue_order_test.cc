@@ -177,5 +177,67 @@ TEST(QueueOrderPoolTest, TheEndStateDoesNotDependOnWhichSchedulerStepsFirst) {
   } while (std::next_permutation(order.begin(), order.end()));
 }
 
+// Two queues of the cell, each guaranteed half and allowed all of it,
+// ordered pool-wide, their apps on different schedulers (the fidelity
+// scenario elastic-queue, TestParentQueue#testSingleLevelQueues: a freed
+// container goes to the child with the lower used/guaranteed). a fills the
+// cell while b is idle; b asks; a's containers end together. The freed room
+// is shared until the two are level, however the schedulers' views lag.
+QueueSpec ElasticQueue(std::string name) {
+  QueueSpec q;
+  q.name = std::move(name);
+  q.min = kSlot * 8;
+  q.max = kSlot * 16;
+  q.pool_wide_order = true;
+  q.user_limits.enabled = true;
+  q.user_limits.minimum_user_limit_percent = 100;
+  q.user_limits.user_limit_factor = 2;
+  q.user_limits.capacity = kSlot * 8;
+  q.user_limits.cluster = kSlot * 16;
+  q.user_limits.minimum_allocation = kSlot;
+  q.user_limits.rules = UserLimitRules::kHadoop3_3;
+  return q;
+}
+
+TEST(QueueOrderPoolTest, AQueueAtItsMaximumSharesItsFreedWaveWithTheOtherQueue) {
+  testing::ManualPool mp(testing::SmallOptions(SyncMode::kParSync, 4, 4));
+  SchedulerPool& pool = *mp.pool;
+  auto ids = pool.SetQueues({ElasticQueue("a"), ElasticQueue("b")});
+  ASSERT_TRUE(ids.ok());
+  const QueueId qa = (*ids)[0];
+  const QueueId qb = (*ids)[1];
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(pool.AddNode(testing::Node(4)).ok());
+  // The apps on different schedulers.
+  const AppId a(1);
+  AppId b(2);
+  while (pool.SchedulerFor(b, "b") == pool.SchedulerFor(a, "a")) b = AppId(b.value() + 1);
+  ASSERT_TRUE(pool.AddApp(AppSpec(a, qa, 0, pool.InternUser("alice"))).ok());
+  ASSERT_TRUE(pool.SetAsks(a, {SlotAsk(100)}).ok());
+  const auto run = [&](int steps) {
+    for (int i = 0; i < steps; ++i) mp.Step(milliseconds(50));
+  };
+  run(20);
+  std::vector<Placement> held_a = mp.Take(a);
+  ASSERT_EQ(held_a.size(), 16u) << "a alone takes the cell, its maximum";
+
+  ASSERT_TRUE(pool.AddApp(AppSpec(b, qb, 0, pool.InternUser("bob"))).ok());
+  ASSERT_TRUE(pool.SetAsks(b, {SlotAsk(100)}).ok());
+  run(20);  // b waits: the cell is full, nothing is preempted
+  EXPECT_TRUE(mp.Take(b).empty());
+  // a's wave ends; a still asks for more (its count falls by what it got).
+  // One by one, a step apart.
+  for (const Placement& p : held_a) {
+    ASSERT_TRUE(pool.Release(p).ok());
+    run(1);
+  }
+  run(40);
+  const size_t got_a = mp.Take(a).size();
+  const size_t got_b = mp.Take(b).size();
+  EXPECT_EQ(got_a + got_b, 16u);
+  EXPECT_EQ(got_a, 8u);
+  EXPECT_EQ(got_b, 8u);
+  EXPECT_TRUE(pool.cell().CheckInvariants().ok());
+}
+
 }  // namespace
 }  // namespace spindle::pool

@@ -61,6 +61,17 @@ class QueueOrderLedgerTest : public ::testing::Test {
     }
     return ids->front();
   }
+  // An ordered queue of 8 slots (MULP 100) beside an unordered one already
+  // holding `other_slots` of the cell's 8: {ordered, other}.
+  std::vector<QueueId> MakeQueueBesideOther(int64_t other_slots) {
+    QueueSpec other;
+    other.name = "other";
+    auto ids = ledger_.SetQueues({OrderedQueue(8, 100, QueueOrdering::kFifo), other});
+    EXPECT_TRUE(ids.ok());
+    ledger_.SetCellCapacity(kSlot * 8);
+    ledger_.ForceCharge((*ids)[1], kSlot * other_slots);
+    return *ids;
+  }
   QueueLedger ledger_;
 };
 
@@ -127,13 +138,7 @@ TEST_F(QueueOrderLedgerTest, FairSharesTheRoomWhoeverAsksFirst) {
 // Other queues' usage takes from the cell: the order shares out what is
 // left of it, not the queue's maximum.
 TEST_F(QueueOrderLedgerTest, TheRoomIsTheCellsLessTheOtherQueues) {
-  QueueSpec other;
-  other.name = "other";
-  auto ids = ledger_.SetQueues({OrderedQueue(8, 100, QueueOrdering::kFifo), other});
-  ASSERT_TRUE(ids.ok());
-  const QueueId q = (*ids)[0];
-  ledger_.SetCellCapacity(kSlot * 8);
-  ledger_.ForceCharge((*ids)[1], kSlot * 5);
+  const QueueId q = MakeQueueBesideOther(5)[0];
   ledger_.SetAppDemand(q, Demand(1, 1, 2));
   ledger_.SetAppDemand(q, Demand(2, 1, 16));
   // Three slots left: two for the first app, one for the second.
@@ -143,19 +148,15 @@ TEST_F(QueueOrderLedgerTest, TheRoomIsTheCellsLessTheOtherQueues) {
 // The same with the app alone in its queue: it gets the room, not its
 // queue's maximum (it used to get the maximum, which found no node).
 TEST_F(QueueOrderLedgerTest, ALoneAppGetsTheCellsRoomNotTheQueuesMaximum) {
-  QueueSpec other;
-  other.name = "other";
-  auto ids = ledger_.SetQueues({OrderedQueue(8, 100, QueueOrdering::kFifo), other});
-  ASSERT_TRUE(ids.ok());
-  const QueueId q = (*ids)[0];
-  ledger_.SetCellCapacity(kSlot * 8);
-  ledger_.ForceCharge((*ids)[1], kSlot * 5);
+  const std::vector<QueueId> ids = MakeQueueBesideOther(5);
+  const QueueId q = ids[0];
   ledger_.SetAppDemand(q, Demand(1, 1, 16));
   const Reservation r = ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(1));
   EXPECT_EQ(r.granted, 3);
   EXPECT_EQ(r.block, ReserveBlock::kOrder) << "neither the queue's maximum nor the user's limit";
-  // The cell full: nothing, and the app keeps its place in the order.
-  ledger_.ForceCharge((*ids)[1], kSlot * 3);
+  // The cell full: nothing (kOrder: its scheduler does not look for a node,
+  // so the app's demand stays in the order).
+  ledger_.ForceCharge(ids[1], kSlot * 3);
   ledger_.Release(q, kSlot * 3, UserId(1));
   EXPECT_EQ(ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(1)).granted, 0);
 }

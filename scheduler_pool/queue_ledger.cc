@@ -203,9 +203,13 @@ OrderedApp OrderOf(const Contender& c) {
 
 int64_t QueueLedger::Entry::OrderedShare(AppId app, const Resource& unit, int64_t want,
                                          Resource room) {
+  // Never more than the room, whoever else asks: the room is the cell's
+  // free capacity as the ledger counts it, which the other queues' order
+  // has already cut (QueueShare).
+  want = std::min(want, room.Multiples(unit));
   const AppDemand* mine = DemandOf(app);
   // An application that reported nothing has no place in the order yet.
-  if (mine == nullptr || want <= 0) return want;
+  if (mine == nullptr || want <= 0) return std::max<int64_t>(0, want);
   std::vector<Contender> contenders;
   contenders.reserve(demands.size());
   size_t me = 0;

@@ -480,17 +480,21 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
         placed = 0;
       }
       const auto own_placed = static_cast<int64_t>(own);
+      // What the view has no node for stays claimed from the apps the queue
+      // serves after it until the view has been synced whole (ParSync: one
+      // round, G); then it is not (LeafQueue offers a node that does not
+      // fit an app to the next). Any node found ends that state, whether
+      // or not the whole grant fitted: an app that places again holds its
+      // place again (its commit reports its demand).
+      AppState& app = *pick.app;
+      if (own_placed > 0) {
+        app.none_fit = false;
+      } else if (granted > 0 && !app.none_fit) {
+        app.none_fit = true;
+        app.none_fit_since = now;
+      }
       if (own_placed < granted) {
         ctx_.queues->Release(queue, unit * (granted - own_placed), user, label);
-        // What the view has no node for stays claimed from the apps the
-        // queue serves after it until the view has been synced whole
-        // (ParSync: one round, G); then it is not (LeafQueue offers a node
-        // that does not fit an app to the next).
-        AppState& app = *pick.app;
-        if (own_placed > 0 || !app.none_fit) {
-          app.none_fit = own_placed == 0;
-          app.none_fit_since = now;
-        }
         ReportDemand(app, MayHoldItsPlace(app, now));
       }
       for (size_t i = 0; i < choices_.size(); ++i) {

@@ -61,6 +61,17 @@ class QueueOrderLedgerTest : public ::testing::Test {
     }
     return ids->front();
   }
+  // An ordered queue of 8 slots (MULP 100) beside an unordered one already
+  // holding `other_slots` of the cell's 8: {ordered, other}.
+  std::vector<QueueId> MakeQueueBesideOther(int64_t other_slots) {
+    QueueSpec other;
+    other.name = "other";
+    auto ids = ledger_.SetQueues({OrderedQueue(8, 100, QueueOrdering::kFifo), other});
+    EXPECT_TRUE(ids.ok());
+    ledger_.SetCellCapacity(kSlot * 8);
+    ledger_.ForceCharge((*ids)[1], kSlot * other_slots);
+    return *ids;
+  }
   QueueLedger ledger_;
 };
 
@@ -127,17 +138,27 @@ TEST_F(QueueOrderLedgerTest, FairSharesTheRoomWhoeverAsksFirst) {
 // Other queues' usage takes from the cell: the order shares out what is
 // left of it, not the queue's maximum.
 TEST_F(QueueOrderLedgerTest, TheRoomIsTheCellsLessTheOtherQueues) {
-  QueueSpec other;
-  other.name = "other";
-  auto ids = ledger_.SetQueues({OrderedQueue(8, 100, QueueOrdering::kFifo), other});
-  ASSERT_TRUE(ids.ok());
-  const QueueId q = (*ids)[0];
-  ledger_.SetCellCapacity(kSlot * 8);
-  ledger_.ForceCharge((*ids)[1], kSlot * 5);
+  const QueueId q = MakeQueueBesideOther(5)[0];
   ledger_.SetAppDemand(q, Demand(1, 1, 2));
   ledger_.SetAppDemand(q, Demand(2, 1, 16));
   // Three slots left: two for the first app, one for the second.
   EXPECT_EQ(ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(2)).granted, 1);
+}
+
+// The same with the app alone in its queue: it gets the room, not its
+// queue's maximum (it used to get the maximum, which found no node).
+TEST_F(QueueOrderLedgerTest, ALoneAppGetsTheCellsRoomNotTheQueuesMaximum) {
+  const std::vector<QueueId> ids = MakeQueueBesideOther(5);
+  const QueueId q = ids[0];
+  ledger_.SetAppDemand(q, Demand(1, 1, 16));
+  const Reservation r = ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(1));
+  EXPECT_EQ(r.granted, 3);
+  EXPECT_EQ(r.block, ReserveBlock::kOrder) << "neither the queue's maximum nor the user's limit";
+  // The cell full: nothing (kOrder: its scheduler does not look for a node,
+  // so the app's demand stays in the order).
+  ledger_.ForceCharge(ids[1], kSlot * 3);
+  ledger_.Release(q, kSlot * 3, UserId(1));
+  EXPECT_EQ(ledger_.Reserve(q, UserId(1), kSlot, 16, kDefaultLabel, AppId(1)).granted, 0);
 }
 
 // The whole pool: three users' apps on three schedulers, stepped in every
@@ -175,6 +196,70 @@ TEST(QueueOrderPoolTest, TheEndStateDoesNotDependOnWhichSchedulerStepsFirst) {
         << "schedulers stepped " << order[0] << order[1] << order[2];
     EXPECT_TRUE(pool.cell().CheckInvariants().ok());
   } while (std::next_permutation(order.begin(), order.end()));
+}
+
+// Two queues of the cell, each guaranteed half and allowed all of it (user
+// limit factor 2: one user may take it), ordered pool-wide, their apps on
+// different ParSync schedulers, each scheduler's view a sync round behind
+// (the fidelity scenario elastic-queue; TestParentQueue#testSingleLevelQueues:
+// a freed container goes to the child with the lower used/guaranteed). a
+// fills the cell while b is idle; b asks and waits; a's containers end. Each
+// freed container goes to the lower queue until the two are level, 8 and 8.
+// Two shapes of the wave: a container every step (50 ms) and every sync
+// round (100 ms). Before the fix the lone app of a queue was granted
+// reservations the full cell had no room for, found no node, and after a
+// round left the queue order (the other queue's reservations then saw no
+// competitor); and an app that placed a whole grant kept its "no node fits"
+// state and left the order at its next commit (12/4 and 11/5).
+QueueSpec ElasticQueue(std::string name) {
+  QueueSpec q;
+  q.name = std::move(name);
+  q.min = kSlot * 8;
+  q.max = kSlot * 16;
+  q.pool_wide_order = true;
+  q.user_limits.enabled = true;
+  q.user_limits.minimum_user_limit_percent = 100;
+  q.user_limits.user_limit_factor = 2;
+  q.user_limits.capacity = kSlot * 8;
+  q.user_limits.cluster = kSlot * 16;
+  q.user_limits.minimum_allocation = kSlot;
+  q.user_limits.rules = UserLimitRules::kHadoop3_3;
+  return q;
+}
+
+TEST(QueueOrderPoolTest, AQueueAtItsMaximumHandsItsFreedContainersBackUntilLevel) {
+  for (const int steps_apart : {1, 2}) {
+    SCOPED_TRACE(::testing::Message() << "a container freed every " << steps_apart << " steps");
+    testing::ManualPool mp(testing::SmallOptions(SyncMode::kParSync, 4, 4));
+    SchedulerPool& pool = *mp.pool;
+    auto ids = pool.SetQueues({ElasticQueue("a"), ElasticQueue("b")});
+    ASSERT_TRUE(ids.ok());
+    for (int i = 0; i < 4; ++i) ASSERT_TRUE(pool.AddNode(testing::Node(4)).ok());
+    const AppId a(1);
+    AppId b(2);
+    while (pool.SchedulerFor(b, "b") == pool.SchedulerFor(a, "a")) b = AppId(b.value() + 1);
+    const auto run = [&](int steps) {
+      for (int i = 0; i < steps; ++i) mp.Step(milliseconds(50));
+    };
+    ASSERT_TRUE(pool.AddApp(AppSpec(a, (*ids)[0], 0, pool.InternUser("alice"))).ok());
+    ASSERT_TRUE(pool.SetAsks(a, {SlotAsk(100)}).ok());
+    run(20);
+    const std::vector<Placement> held_a = mp.Take(a);
+    ASSERT_EQ(held_a.size(), 16u) << "a alone grows to its maximum, the cell";
+
+    ASSERT_TRUE(pool.AddApp(AppSpec(b, (*ids)[1], 0, pool.InternUser("bob"))).ok());
+    ASSERT_TRUE(pool.SetAsks(b, {SlotAsk(100)}).ok());
+    run(20);  // the cell is full; nothing is preempted
+    EXPECT_TRUE(mp.Take(b).empty());
+    for (const Placement& p : held_a) {
+      ASSERT_TRUE(pool.Release(p).ok());
+      run(steps_apart);
+    }
+    run(40);
+    EXPECT_EQ(mp.Take(a).size(), 8u);
+    EXPECT_EQ(mp.Take(b).size(), 8u);
+    EXPECT_TRUE(pool.cell().CheckInvariants().ok());
+  }
 }
 
 }  // namespace

@@ -86,7 +86,6 @@ std::map<std::string, std::string> HaPair::RmProperties(size_t index) const {
   p["yarn.resourcemanager.zk-state-store.parent-path"] = "/spindle-bench-wire-" + run;
   p["yarn.resourcemanager.store.class"] = kZkStoreClass;
   p["yarn.resourcemanager.recovery.enabled"] = "true";
-  p["yarn.resourcemanager.work-preserving-recovery.enabled"] = "true";
   // Hadoop's default is 10 s; the new active places nothing before its
   // nodes are back or this passes (the HA chaos test's value).
   p["yarn.resourcemanager.work-preserving-recovery.scheduling-wait-ms"] = "1000";

@@ -1,6 +1,5 @@
 #include "rm/security/token_identifiers.h"
 
-#include <glog/logging.h>
 #include <google/protobuf/io/coded_stream.h>
 
 #include <charconv>
@@ -42,15 +41,13 @@ size_t NodeIdSize(const NodeId& node) {
   return 1 + VarintSize(node.host.size()) + node.host.size() + 1 + Int32Size(node.port);
 }
 
-// Field numbers below 16 only: every tag is one byte.
+// Appends one identifier's fields to its bytes.
 class IdentifierWriter {
  public:
   explicit IdentifierWriter(size_t expected_bytes) { bytes_.reserve(expected_bytes); }
 
-  void Tag(uint32_t field, uint32_t wire_type) {
-    DCHECK_LT(field, 16u);
-    Varint((field << 3) | wire_type);
-  }
+  // A varint: one byte for fields 1-15, two from 16 (allocation_tags).
+  void Tag(uint32_t field, uint32_t wire_type) { Varint((field << 3) | wire_type); }
   void Varint(uint64_t value) {
     uint8_t buffer[10];  // a varint of 64 bits takes at most 10 bytes
     const uint8_t* end =

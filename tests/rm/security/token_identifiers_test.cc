@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <iterator>
+#include <random>
+
 #include "base/crypto.h"
 #include "rm/security/token.h"
 #include "rm/security/yarn_id_protos.h"
@@ -105,6 +109,116 @@ TEST(TokenIdentifiersTest, NoNodeLabelMeansNoField) {
   ASSERT_TRUE(proto.ParseFromString(bytes));
   EXPECT_FALSE(proto.has_nodelabelexpression());
   EXPECT_FALSE(proto.has_logaggregationcontext());
+}
+
+// The identifiers as the generated messages serialise them, each field set
+// as the Java RM sets it: what the direct encoders must reproduce byte for
+// byte. Out of line, so that a profile of the test (callgrind) sets the
+// two paths' instructions side by side.
+[[gnu::noinline]] std::string NmIdentifierViaMessage(const ApplicationAttemptId& attempt,
+                                                     const NodeId& node,
+                                                     const std::string& app_submitter,
+                                                     int32_t key_id) {
+  hadoop::yarn::NMTokenIdentifierProto proto;
+  ToProto(attempt, proto.mutable_appattemptid());
+  ToProto(node, proto.mutable_nodeid());
+  proto.set_appsubmitter(app_submitter);
+  proto.set_keyid(key_id);
+  return proto.SerializeAsString();
+}
+
+[[gnu::noinline]] std::string ContainerIdentifierViaMessage(const ContainerTokenRequest& request,
+                                                            const ContainerTokenStamp& stamp,
+                                                            ContainerTokenLayout layout) {
+  hadoop::yarn::ContainerTokenIdentifierProto proto;
+  ToProto(request.container_id, proto.mutable_containerid());
+  proto.set_nmhostaddr(request.node_id.ToString());
+  proto.set_appsubmitter(request.app_submitter);
+  *proto.mutable_resource() = request.resource;
+  proto.set_expirytimestamp(stamp.expiry_time_ms);
+  proto.set_masterkeyid(stamp.master_key_id);
+  proto.set_rmidentifier(stamp.rm_identifier);
+  proto.mutable_priority()->set_priority(request.priority);
+  proto.set_creationtime(request.creation_time_ms);
+  if (request.log_aggregation_context.has_value()) {
+    *proto.mutable_logaggregationcontext() = *request.log_aggregation_context;
+  }
+  if (layout == ContainerTokenLayout::kHadoop3) {
+    if (request.node_label_expression.has_value()) {
+      proto.set_nodelabelexpression(*request.node_label_expression);
+    }
+    proto.set_containertype(static_cast<hadoop::yarn::ContainerTypeProto>(request.container_type));
+    proto.set_executiontype(static_cast<hadoop::yarn::ExecutionTypeProto>(request.execution_type));
+    proto.set_version(request.version);
+    proto.set_allocation_request_id(request.allocation_request_id);
+    for (const std::string& tag : request.allocation_tags) proto.add_allocation_tags(tag);
+  }
+  return proto.SerializeAsString();
+}
+
+// Values at the varint length boundaries (1, 2, 5 and 10 bytes, negatives).
+int64_t EdgyInt64(std::mt19937_64& random) {
+  static constexpr int64_t kEdges[] = {
+      0,  1,         127,       128,       16383,     16384,         -1,
+      -2, INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, 1795352696796, int64_t{1} << 40};
+  if (random() % 2 == 0) return kEdges[random() % std::size(kEdges)];
+  return static_cast<int64_t>(random()) >> (random() % 64);
+}
+int32_t EdgyInt32(std::mt19937_64& random) { return static_cast<int32_t>(EdgyInt64(random)); }
+std::string SomeString(std::mt19937_64& random) {
+  // Up to 300 bytes: lengths of one and two varint bytes, any byte value.
+  std::string out(random() % 300, '\0');
+  for (char& c : out) c = static_cast<char>(random());
+  return out;
+}
+
+TEST(TokenIdentifiersTest, DirectEncodingsEqualTheGeneratedMessagesBytes) {
+  std::mt19937_64 random(17);
+  for (int i = 0; i < 2000; ++i) {
+    const ApplicationAttemptId attempt{ApplicationId{EdgyInt64(random), EdgyInt32(random)},
+                                       EdgyInt32(random)};
+    const NodeId node{SomeString(random), EdgyInt32(random)};
+    const std::string user = SomeString(random);
+    const int32_t key_id = EdgyInt32(random);
+    ASSERT_EQ(Hex(EncodeNmTokenIdentifier(attempt, node, user, key_id)),
+              Hex(NmIdentifierViaMessage(attempt, node, user, key_id)))
+        << "case " << i;
+
+    ContainerTokenRequest request;
+    request.container_id = ContainerId{attempt, EdgyInt64(random)};
+    request.node_id = node;
+    request.app_submitter = user;
+    if (random() % 4 != 0) request.resource.set_memory(EdgyInt64(random));
+    if (random() % 4 != 0) request.resource.set_virtual_cores(EdgyInt32(random));
+    if (random() % 8 == 0) {
+      hadoop::yarn::ResourceInformationProto* extra = request.resource.add_resource_value_map();
+      extra->set_key("yarn.io/gpu");
+      extra->set_value(EdgyInt64(random));
+    }
+    request.priority = EdgyInt32(random);
+    request.creation_time_ms = EdgyInt64(random);
+    request.container_type =
+        random() % 2 == 0 ? ContainerType::kTask : ContainerType::kApplicationMaster;
+    request.execution_type =
+        random() % 2 == 0 ? ExecutionType::kGuaranteed : ExecutionType::kOpportunistic;
+    request.version = EdgyInt32(random);
+    request.allocation_request_id = EdgyInt64(random);
+    for (uint64_t t = random() % 3; t > 0; --t)
+      request.allocation_tags.push_back(SomeString(random));
+    if (random() % 4 == 0) {
+      hadoop::yarn::LogAggregationContextProto context;
+      context.set_include_pattern(SomeString(random));
+      request.log_aggregation_context = context;
+    }
+    if (random() % 3 == 0) request.node_label_expression = SomeString(random);
+    const ContainerTokenStamp stamp{EdgyInt64(random), EdgyInt32(random), EdgyInt64(random)};
+    for (ContainerTokenLayout layout :
+         {ContainerTokenLayout::kHadoop2, ContainerTokenLayout::kHadoop3}) {
+      ASSERT_EQ(Hex(EncodeContainerTokenIdentifier(request, stamp, layout)),
+                Hex(ContainerIdentifierViaMessage(request, stamp, layout)))
+          << "case " << i;
+    }
+  }
 }
 
 TEST(TokenIdentifiersTest, DecodesAmrmIdentifiers) {

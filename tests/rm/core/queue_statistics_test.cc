@@ -12,8 +12,6 @@
 
 #include "rm/apps/app_manager.h"
 #include "tests/rm/apps/app_manager_fakes.h"
-#include "tests/rm/capacity_scheduler_conf.h"
-#include "tests/rm/one_queue_pool.h"
 
 namespace spindle::rm {
 namespace {
@@ -40,32 +38,11 @@ Counts Want(int64_t submitted, int64_t pending, int64_t running, int64_t complet
   return Counts{submitted, pending, running, completed, 0, 0};
 }
 
-class QueueStatisticsTest : public ::testing::TestWithParam<HadoopLine> {
+class QueueStatisticsTest : public ::testing::TestWithParam<HadoopLine>, protected AppManagerRig {
  protected:
-  void SetUp() override {
-    pool_ = test_support::MakeOneQueuePool(&clock_).pool;
-    auto node = pool_->AddNode({pool::Resource::Of(10 * kGb, 10), "/default-rack", 1.0});
-    ASSERT_TRUE(node.ok());
-    nodes_.nodes[node->value()] = NodeInfo{NodeId{"host1", 45454}, "host1:8042", "/default-rack"};
-    ApplicationManagerOptions options;
-    options.cluster_timestamp_ms = 1700000000000;
-    options.min_allocation = pool::Resource::Of(kGb, 1);
-    containers_ = std::make_unique<ContainerRegistry>(pool_.get());
-    manager_ = std::make_unique<ApplicationManager>(options, pool_.get(), containers_.get(),
-                                                    &launcher_, &nodes_, &clock_);
-  }
-
   // maximum-am-resource-percent of the one queue over a 10 GB cluster.
   void SetAmPercent(const std::string& percent) {
-    AmLimitContext context;
-    context.line = GetParam();
-    context.min_allocation = pool::Resource::Of(kGb, 1);
-    context.cluster = pool::Resource::Of(10 * kGb, 10);
-    manager_->SetAmLimits(
-        test_support::ParsedTree({{"root.queues", "default"},
-                                  {"root.default.capacity", "100"},
-                                  {"root.default.maximum-am-resource-percent", percent}}),
-        context);
+    AppManagerRig::SetAmPercent(GetParam(), percent, pool::Resource::Of(10 * kGb, 10));
   }
 
   ApplicationId Submit(bool unmanaged = false, int32_t max_attempts = 0) {
@@ -77,24 +54,12 @@ class QueueStatisticsTest : public ::testing::TestWithParam<HadoopLine> {
     return s.id;
   }
 
-  void Step() {
-    pool_->RunAllOnce(clock_.Now());
-    manager_->Tick();
-  }
-
   Counts Count() {
     QueueStats stats;
     for (const RmApp& app : manager_->ListApps()) CountApp(app, &stats);
     return Counts{stats.submitted, stats.pending, stats.running,
                   stats.completed, stats.failed,  stats.killed};
   }
-
-  ManualClock clock_{TimePoint{}, 1700000000000};
-  std::unique_ptr<pool::SchedulerPool> pool_;
-  FakeLauncher launcher_;
-  FakeNodes nodes_;
-  std::unique_ptr<ContainerRegistry> containers_;
-  std::unique_ptr<ApplicationManager> manager_;
 };
 
 // TestQueueMetrics#testQueueAppMetricsForMultipleFailures and

@@ -382,7 +382,12 @@ Result<ContainerId> ApplicationManager::NextContainerIds(const ApplicationAttemp
   ASSIGN_OR_RETURN(RmAttempt * attempt, CurrentAttemptLocked(id, &app));
   const ContainerId first{id, attempt->next_container_sequence};
   attempt->next_container_sequence += count;
+  NoteAllocationLocked(*attempt);
   return first;
+}
+
+void ApplicationManager::NoteAllocationLocked(RmAttempt& attempt) {
+  if (!attempt.first_allocation_ms.has_value()) attempt.first_allocation_ms = clock_->WallMillis();
 }
 
 bool ApplicationManager::OnContainerFinished(const ContainerId& container, int32_t exit_status,
@@ -441,6 +446,7 @@ void ApplicationManager::PickUpAmContainerLocked(RmApp& app, RmAttempt& attempt,
     am.placement = p;
     am.created_ms = clock_->WallMillis();
     attempt.am_container = am;
+    NoteAllocationLocked(attempt);
     am_containers_[am.id] = attempt.id;
     Status recorded = containers_->Add(RmContainer{am.id, am.node, p, /*is_am=*/true});
     if (!recorded.ok()) LOG(ERROR) << recorded.ToString();
@@ -1328,6 +1334,9 @@ bool ApplicationManager::RecoverContainer(const ReportedRunningContainer& report
     pool_->Release(*placement).PermitUnchecked();
     return false;
   }
+  // A container of an earlier attempt the app kept is this attempt's too
+  // (AppSchedulingInfo.recoverContainer runs for each).
+  NoteAllocationLocked(*current);
   if (is_am) {
     current->am_container->placement = *placement;
     current->am_container->created_ms = reported.created_ms;

@@ -192,7 +192,8 @@ class ApplicationManager {
   Result<ContainerId> NextContainerId(const ApplicationAttemptId& attempt);
   // Assigns the next `count` (> 0) container ids of a live attempt at once;
   // returns the first, the others follow it in sequence. One lock for an
-  // allocate that hands out thousands of containers.
+  // allocate that hands out thousands of containers. The attempt's first
+  // allocation (RmAttempt::first_allocation_ms) if it had none.
   Result<ContainerId> NextContainerIds(const ApplicationAttemptId& attempt, int64_t count);
 
   // ---- Node side ----
@@ -318,6 +319,10 @@ class ApplicationManager {
   void PickUpAmContainerLocked(RmApp& app, RmAttempt& attempt, Actions* actions) REQUIRES(mu_);
   // Asks the pool for the AM container of `app`'s current attempt.
   void AskForAmContainerLocked(RmApp& app) REQUIRES(mu_);
+  // A container of `attempt` was allocated (or recovered): the first one
+  // makes it count running in the queue metrics (RmAttempt::
+  // first_allocation_ms).
+  void NoteAllocationLocked(RmAttempt& attempt) REQUIRES(mu_);
   // The pool ask of the app's AM container (in its am_partition).
   pool::Ask AmAskOf(const RmApp& app) const;
   bool DrainingLocked(const CsQueue& queue) const REQUIRES(mu_);

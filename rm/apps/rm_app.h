@@ -103,6 +103,15 @@ struct RmAttempt {
   int64_t next_container_sequence = 1;
   // Exit status of the AM container, once it exited.
   std::optional<int32_t> am_exit_status;
+  // When the scheduler allocated the attempt's first container (wall ms):
+  // its AM container, an unmanaged AM's first task container, or a
+  // container its node reported after a restart. Unset: none yet. From then
+  // Hadoop's QueueMetrics count the attempt running instead of pending
+  // (AppSchedulingInfo's `pending` flag: release-2.6.0 allocate lines
+  // 273-278 and recoverContainer 445-452, rel/release-3.3.0
+  // updateMetricsForAllocatedContainer 732-741 and recoverContainer
+  // 686-700; rm/core/queue_statistics.h ClassifyApp). Not stored.
+  std::optional<int64_t> first_allocation_ms;
   // Hadoop 3.3's AM launch diagnostics (RMAppAttemptImpl.amLaunchDiagnostics):
   // why the attempt waits for its AM container, while it does (see
   // am_activation.h); empty otherwise and on the 2.x lines. Not stored.

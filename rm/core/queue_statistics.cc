@@ -141,27 +141,30 @@ QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<R
 }
 
 AppCount ClassifyApp(const RmApp& app) {
-  switch (app.yarn_state()) {
-    case YarnAppState::kAccepted:
-      // LeafQueue.activateApplications counts the attempt running as soon
-      // as it is active; Spindle has no AM limits, so every attempt is.
-      return app.current_attempt() != nullptr ? AppCount::kRunning : AppCount::kPending;
-    case YarnAppState::kRunning:
-      return AppCount::kRunning;
-    case YarnAppState::kFinished:
+  // The first attempt comes with the scheduler's acceptance: no attempt,
+  // not (or never) taken by the scheduler.
+  const RmAttempt* attempt = app.current_attempt();
+  if (attempt == nullptr) return AppCount::kUncounted;
+  switch (app.state) {
+    case AppState::kFinished:
       return AppCount::kCompleted;
-    case YarnAppState::kKilled:
+    case AppState::kKilled:
       return AppCount::kKilled;
-    case YarnAppState::kFailed:
+    case AppState::kFailed:
       return AppCount::kFailed;
     default:
-      return AppCount::kPending;
+      break;
   }
+  if (attempt->state == AttemptState::kNew || IsFinal(attempt->state)) return AppCount::kUncounted;
+  return attempt->first_allocation_ms.has_value() ? AppCount::kRunning : AppCount::kPending;
 }
 
 void CountApp(const RmApp& app, QueueStats* stats) {
-  ++stats->submitted;
-  switch (ClassifyApp(app)) {
+  const AppCount count = ClassifyApp(app);
+  if (app.current_attempt() != nullptr) ++stats->submitted;
+  switch (count) {
+    case AppCount::kUncounted:
+      break;
     case AppCount::kPending:
       ++stats->pending;
       break;

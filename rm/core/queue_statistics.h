@@ -46,9 +46,10 @@ struct QueueStats {
   int64_t allocated_containers = 0;  // live in the container registry
   pool::Resource pending_resource;   // AM containers not yet placed
   int64_t pending_containers = 0;
+  // Applications as Hadoop's QueueMetrics count them (ClassifyApp).
   int64_t submitted = 0;
   int64_t running = 0;
-  int64_t pending = 0;  // NEW .. ACCEPTED
+  int64_t pending = 0;
   int64_t completed = 0;
   int64_t killed = 0;
   int64_t failed = 0;
@@ -117,12 +118,27 @@ pool::Resource ScaledResource(const pool::Resource& cluster, double fraction);
 // Pending or running: counts as an active user of its queue.
 bool IsLive(YarnAppState state);
 
-// Where QueueMetrics counts an application: running once its attempt is
-// active in the scheduler (ACCEPTED with an attempt, or RUNNING), pending
-// before, then completed / killed / failed.
-enum class AppCount { kPending, kRunning, kCompleted, kKilled, kFailed };
+// Where Hadoop's QueueMetrics count an application, the same on every line
+// (release-2.6.0, rel/release-2.7.7 and rel/release-3.3.0 alike):
+//  - submitted once the scheduler took it (CapacityScheduler.addApplication
+//    calls submitApp after LeafQueue.submitApplication accepted it; an app
+//    the scheduler rejected is never counted, nor failed: doneApplication
+//    does not know it). Spindle creates the first attempt as it accepts.
+//  - pending from its attempt's addition to the scheduler (LeafQueue.
+//    submitApplicationAttempt -> submitAppAttempt, whether or not the AM
+//    limit activates it) until the scheduler allocates the attempt's first
+//    container (AppSchedulingInfo -> runAppAttempt; RmAttempt::
+//    first_allocation_ms): an AM held by the AM limit, or an unmanaged AM
+//    that registered but has no container yet, is pending; then running,
+//    whatever the app's state (ACCEPTED with its AM container placed, or
+//    FINISHING until the AM container exits).
+//  - neither once the attempt left the scheduler (finishAppAttempt) while
+//    the next one is not yet added.
+//  - completed / killed / failed when the application ends (finishApp).
+enum class AppCount { kUncounted, kPending, kRunning, kCompleted, kKilled, kFailed };
 AppCount ClassifyApp(const RmApp& app);
-// Adds `app` to `stats`' submitted count and its class's count.
+// Adds `app` to `stats`' submitted count (unless kUncounted before the
+// scheduler took it) and its class's count.
 void CountApp(const RmApp& app, QueueStats* stats);
 
 }  // namespace spindle::rm

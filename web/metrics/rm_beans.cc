@@ -68,7 +68,10 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
     const rm::YarnAppState state = app.yarn_state();
     if (rm::IsLive(state) && app.in_pool) ++active[i];
     if (rm::ClassifyApp(app) == rm::AppCount::kRunning) {
-      const int64_t minutes = (now_ms - app.start_time_ms) / 60000;
+      // QueueMetrics.runAppAttempt starts the clock (runBuckets) at the
+      // attempt's first container.
+      const int64_t minutes =
+          (now_ms - app.current_attempt()->first_allocation_ms.value_or(now_ms)) / 60000;
       RunningBuckets& r = running[i];
       ++(minutes < 60 ? r.b0 : minutes < 300 ? r.b60 : minutes < 1440 ? r.b300 : r.b1440);
     }

@@ -495,8 +495,9 @@ TEST_F(ClientRmServiceTest, QueueInfo) {
   EXPECT_NEAR(def.queueinfo().currentcapacity(), 256.0 / (8192 * 0.4), 1e-6);
   ASSERT_EQ(def.queueinfo().applications_size(), 1);
   EXPECT_EQ(FromProto(def.queueinfo().applications(0).applicationid()), id);
-  // ACCEPTED with an active attempt counts running, as Apache's QueueMetrics
-  // count it (seen on a real 2.6.0 RM: appsRunning 1, appsPending 0).
+  // ACCEPTED with its AM container allocated counts running, as Apache's
+  // QueueMetrics count it from the attempt's first container (seen on a
+  // real 2.6.0 RM: appsRunning 1, appsPending 0).
   EXPECT_EQ(def.queueinfo().queuestatistics().numappsrunning(), 1);
   EXPECT_EQ(def.queueinfo().queuestatistics().numappspending(), 0);
   EXPECT_EQ(def.queueinfo().queuestatistics().allocatedmemorymb(), 256);

@@ -39,40 +39,25 @@ TEST(AmNodeBlacklistTest, IgnoredWholeOnceItReachesTheThresholdShareOfNodes) {
 }
 
 // An ApplicationManager with six equal nodes and blacklisting on.
-class AmBlacklistingTest : public ::testing::Test {
+ApplicationManagerOptions BlacklistingOptions() {
+  ApplicationManagerOptions options = RigOptions(pool::Resource::Of(128, 1));
+  options.max_attempts = 4;
+  options.am_blacklisting_enabled = true;
+  return options;
+}
+
+class AmBlacklistingTest : public ::testing::Test, protected AppManagerRig {
  protected:
-  void SetUp() override {
-    pool_ = test_support::MakeOneQueuePool(&clock_).pool;
-    for (int i = 0; i < 6; ++i) {
-      auto node = pool_->AddNode({pool::Resource::Of(8192, 8), "/default-rack", 1.0});
-      ASSERT_TRUE(node.ok());
-      const std::string host = "host" + std::to_string(i);
-      nodes_.nodes[node->value()] = NodeInfo{NodeId{host, 45454}, host + ":8042", "/default-rack"};
-    }
-    ApplicationManagerOptions am_options;
-    am_options.cluster_timestamp_ms = 1700000000000;
-    am_options.min_allocation = pool::Resource::Of(128, 1);
-    am_options.max_attempts = 4;
-    am_options.am_blacklisting_enabled = true;
-    containers_ = std::make_unique<ContainerRegistry>(pool_.get());
-    manager_ = std::make_unique<ApplicationManager>(am_options, pool_.get(), containers_.get(),
-                                                    &launcher_, &nodes_, &clock_);
-  }
+  AmBlacklistingTest()
+      : AppManagerRig(BlacklistingOptions(), pool::Resource::Of(8192, 8),
+                      {"host0", "host1", "host2", "host3", "host4", "host5"}) {}
 
   // Places and launches the pending AM container; its node.
   NodeId LaunchAm() {
-    pool_->RunAllOnce(clock_.Now());
-    manager_->Tick();
+    Step();
     launcher_.CompleteAll(Status::OK());
     return launcher_.launches.back().node;
   }
-
-  ManualClock clock_{TimePoint{}, 1700000000000};
-  std::unique_ptr<pool::SchedulerPool> pool_;
-  FakeLauncher launcher_;
-  FakeNodes nodes_;
-  std::unique_ptr<ContainerRegistry> containers_;
-  std::unique_ptr<ApplicationManager> manager_;
 };
 
 TEST_F(AmBlacklistingTest, ARelaunchAvoidsTheNodeTheAmFailedOn) {

@@ -9,7 +9,6 @@
 
 #include "rm/apps/app_manager.h"
 #include "tests/rm/apps/app_manager_fakes.h"
-#include "tests/rm/capacity_scheduler_conf.h"
 #include "tests/rm/one_queue_pool.h"
 
 namespace spindle::rm {
@@ -20,35 +19,15 @@ using ::testing::IsEmpty;
 
 constexpr int64_t kGb = 1024;
 
-std::shared_ptr<const QueueTree> Tree(const std::string& am_percent) {
-  return test_support::ParsedTree({{"root.queues", "default"},
-                                   {"root.default.capacity", "100"},
-                                   {"root.default.maximum-am-resource-percent", am_percent}});
-}
-
-class AmLimitTest : public ::testing::TestWithParam<HadoopLine> {
+class AmLimitTest : public ::testing::TestWithParam<HadoopLine>, protected AppManagerRig {
  protected:
   void SetUp() override {
-    pool_ = test_support::MakeOneQueuePool(&clock_).pool;
-    auto node = pool_->AddNode({pool::Resource::Of(10 * kGb, 10), "/default-rack", 1.0});
-    ASSERT_TRUE(node.ok());
-    nodes_.nodes[node->value()] = NodeInfo{NodeId{"host1", 45454}, "host1:8042", "/default-rack"};
-    ApplicationManagerOptions options;
-    options.cluster_timestamp_ms = 1700000000000;
-    options.min_allocation = pool::Resource::Of(kGb, 1);
-    containers_ = std::make_unique<ContainerRegistry>(pool_.get());
-    manager_ = std::make_unique<ApplicationManager>(options, pool_.get(), containers_.get(),
-                                                    &launcher_, &nodes_, &clock_);
     // 10% of a 10 GB cluster: 1 GB of AMs (on 2.6: one active app).
     SetLimits("0.1", pool::Resource::Of(10 * kGb, 10));
   }
 
   void SetLimits(const std::string& am_percent, pool::Resource cluster) {
-    AmLimitContext context;
-    context.line = GetParam();
-    context.min_allocation = pool::Resource::Of(kGb, 1);
-    context.cluster = cluster;
-    manager_->SetAmLimits(Tree(am_percent), context);
+    SetAmPercent(GetParam(), am_percent, cluster);
   }
 
   ApplicationId Submit(const std::string& user = "alice") {
@@ -57,11 +36,6 @@ class AmLimitTest : public ::testing::TestWithParam<HadoopLine> {
     s.am_resource = pool::Resource::Of(kGb, 1);
     EXPECT_TRUE(manager_->Submit(s).ok());
     return s.id;
-  }
-
-  void Step() {
-    pool_->RunAllOnce(clock_.Now());
-    manager_->Tick();
   }
 
   // Brings an app whose AM was launched to its end.
@@ -77,13 +51,6 @@ class AmLimitTest : public ::testing::TestWithParam<HadoopLine> {
   bool HasAmContainer(const ApplicationId& id) {
     return manager_->GetApp(id)->current_attempt()->am_container.has_value();
   }
-
-  ManualClock clock_{TimePoint{}, 1700000000000};
-  std::unique_ptr<pool::SchedulerPool> pool_;
-  FakeLauncher launcher_;
-  FakeNodes nodes_;
-  std::unique_ptr<ContainerRegistry> containers_;
-  std::unique_ptr<ApplicationManager> manager_;
 };
 
 // The cell scenario of issue 18 at unit scale: with a 10% AM limit the 2nd

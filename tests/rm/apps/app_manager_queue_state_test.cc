@@ -26,23 +26,22 @@ std::shared_ptr<const QueueTree> Tree(const std::string& b_state) {
                                    {"maximum-am-resource-percent", "1.0"}});
 }
 
-class QueueStateTest : public ::testing::TestWithParam<HadoopLine> {
+class QueueStateTest : public ::testing::TestWithParam<HadoopLine>, protected AppManagerRig {
  protected:
+  QueueStateTest() : AppManagerRig(Options(), pool::Resource::Of(8192, 8)) {}
+
+  static ApplicationManagerOptions Options() {
+    ApplicationManagerOptions options;
+    options.cluster_timestamp_ms = 1700000000000;
+    return options;
+  }
+
   void SetUp() override {
-    pool_ = test_support::MakeOneQueuePool(&clock_).pool;
     pool::QueueSpec default_queue;
     default_queue.name = "root.default";
     pool::QueueSpec b;
     b.name = "b";
     ASSERT_TRUE(pool_->SetQueues({default_queue, b}).ok());
-    auto node = pool_->AddNode({pool::Resource::Of(8192, 8), "/default-rack", 1.0});
-    ASSERT_TRUE(node.ok());
-    nodes_.nodes[node->value()] = NodeInfo{NodeId{"host1", 45454}, "host1:8042", "/default-rack"};
-    ApplicationManagerOptions options;
-    options.cluster_timestamp_ms = 1700000000000;
-    containers_ = std::make_unique<ContainerRegistry>(pool_.get());
-    manager_ = std::make_unique<ApplicationManager>(options, pool_.get(), containers_.get(),
-                                                    &launcher_, &nodes_, &clock_);
   }
 
   void Apply(std::shared_ptr<const QueueTree> tree) {
@@ -61,12 +60,6 @@ class QueueStateTest : public ::testing::TestWithParam<HadoopLine> {
 
   QueueState StateOf(const std::string& path) { return manager_->QueueStateOf(*tree_->Find(path)); }
 
-  ManualClock clock_{TimePoint{}, 1700000000000};
-  std::unique_ptr<pool::SchedulerPool> pool_;
-  FakeLauncher launcher_;
-  FakeNodes nodes_;
-  std::unique_ptr<ContainerRegistry> containers_;
-  std::unique_ptr<ApplicationManager> manager_;
   std::shared_ptr<const QueueTree> tree_;
 };
 

@@ -14,30 +14,18 @@ namespace {
 
 using namespace std::chrono_literals;
 
-class AppManagerTest : public ::testing::Test {
+ApplicationManagerOptions TestOptions() {
+  ApplicationManagerOptions options = RigOptions(pool::Resource::Of(128, 1));
+  options.am_expiry = 10s;
+  return options;
+}
+
+class AppManagerTest : public ::testing::Test, protected AppManagerRig {
  protected:
-  void SetUp() override {
-    pool_ = test_support::MakeOneQueuePool(&clock_).pool;
-    auto node = pool_->AddNode({pool::Resource::Of(8192, 8), "/default-rack", 1.0});
-    ASSERT_TRUE(node.ok());
-    nodes_.nodes[node->value()] = NodeInfo{NodeId{"host1", 45454}, "host1:8042", "/default-rack"};
-    ApplicationManagerOptions am_options;
-    am_options.cluster_timestamp_ms = 1700000000000;
-    am_options.am_expiry = 10s;
-    am_options.min_allocation = pool::Resource::Of(128, 1);
-    containers_ = std::make_unique<ContainerRegistry>(pool_.get());
-    manager_ = std::make_unique<ApplicationManager>(am_options, pool_.get(), containers_.get(),
-                                                    &launcher_, &nodes_, &clock_);
-  }
+  AppManagerTest() : AppManagerRig(TestOptions(), pool::Resource::Of(8192, 8)) {}
 
   Submission NewSubmission(const std::string& queue = "default") {
     return DemoSubmission(manager_.get(), queue);
-  }
-
-  // Lets the pool place, then the manager pick up AM placements.
-  void Step() {
-    pool_->RunAllOnce(clock_.Now());
-    manager_->Tick();
   }
 
   // Submits and brings the app to RUNNING; returns its attempt.
@@ -53,13 +41,6 @@ class AppManagerTest : public ::testing::Test {
   }
 
   YarnAppState StateOf(const ApplicationId& id) { return manager_->GetApp(id)->yarn_state(); }
-
-  ManualClock clock_{TimePoint{}, 1700000000000};
-  std::unique_ptr<pool::SchedulerPool> pool_;
-  FakeLauncher launcher_;
-  FakeNodes nodes_;
-  std::unique_ptr<ContainerRegistry> containers_;
-  std::unique_ptr<ApplicationManager> manager_;
 };
 
 TEST_F(AppManagerTest, IdsUseTheClusterTimestamp) {

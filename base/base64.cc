@@ -42,6 +42,16 @@ std::string Base64Encode(std::string_view bytes) {
   return out;
 }
 
+std::string Base64UrlEncode(std::string_view bytes) {
+  std::string out = Base64Encode(bytes);
+  while (!out.empty() && out.back() == '=') out.pop_back();
+  for (char& c : out) {
+    if (c == '+') c = '-';
+    if (c == '/') c = '_';
+  }
+  return out;
+}
+
 Result<std::string> Base64Decode(std::string_view text) {
   if (text.size() % 4 != 0) return Status::InvalidArgument("base64 length is not a multiple of 4");
   std::string out;

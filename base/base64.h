@@ -10,6 +10,9 @@
 namespace spindle {
 
 std::string Base64Encode(std::string_view bytes);
+// The URL-safe alphabet ('-' and '_' for '+' and '/') without padding, as
+// commons-codec's url-safe encoder writes (Token.encodeToUrlString).
+std::string Base64UrlEncode(std::string_view bytes);
 // Fails on characters outside the alphabet or a bad length/padding.
 Result<std::string> Base64Decode(std::string_view text);
 // Also accepts the URL-safe alphabet ('-' and '_') and missing padding, as

@@ -1,6 +1,7 @@
 #include "base/crypto.h"
 
 #include <glog/logging.h>
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rand.h>
@@ -19,6 +20,10 @@ std::string Sha1(std::string_view data) {
   unsigned int len = 0;
   CHECK_EQ(EVP_Digest(data.data(), data.size(), out, &len, EVP_sha1(), nullptr), 1);
   return std::string(reinterpret_cast<char*>(out), len);
+}
+
+bool SameBytesConstantTime(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 std::string HmacSha1(std::string_view key, std::string_view data) {

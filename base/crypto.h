@@ -14,6 +14,10 @@ std::string Md5(std::string_view data);
 std::string Sha1(std::string_view data);
 // Raw 20-byte HMAC-SHA1 of `data` keyed with `key`.
 std::string HmacSha1(std::string_view key, std::string_view data);
+// Whether `a` and `b` are the same bytes, compared without an early exit so
+// that the time taken does not tell how much of a guessed secret was right
+// (Java 3.x: MessageDigest.isEqual).
+bool SameBytesConstantTime(std::string_view a, std::string_view b);
 // `n` bytes from OpenSSL's CSPRNG. CHECK-fails only if the CSPRNG is broken.
 std::string SecureRandomBytes(size_t n);
 // Lower-case hex of raw bytes.

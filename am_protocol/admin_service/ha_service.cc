@@ -101,7 +101,10 @@ Status HaService::CheckStateChange(HaRequestSource source, const std::string& re
 Status HaService::RefreshAll() {
   RETURN_NOT_OK(admin_->RefreshQueues());
   RETURN_NOT_OK(admin_->RefreshNodes());
+  RETURN_NOT_OK(admin_->RefreshSuperUserGroups());
   admin_->RefreshGroups();
+  // Only with service authorization on (refreshServiceAcls would refuse).
+  if (admin_->ServiceAuthorizationEnabled()) RETURN_NOT_OK(admin_->RefreshServiceAcls());
   return Status::OK();
 }
 

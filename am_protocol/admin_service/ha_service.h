@@ -113,8 +113,11 @@ class HaService {
   Status CheckAccess(const std::string& caller, const std::string& method) const;
   // checkHaStateChange: AccessControlException when the source is refused.
   Status CheckStateChange(HaRequestSource source, const std::string& remote) const;
-  // 3.3 refreshAll: queues, nodes, users' groups (proxy users and service
-  // ACLs hold nothing to refresh in Spindle).
+  // 3.3 refreshAll, in its order: queues, nodes, the proxy-user rules
+  // (core-site.xml and yarn-site.xml re-read), users' groups, then the
+  // service ACLs (hadoop-policy.xml) when hadoop.security.authorization is
+  // on. (Its refreshClusterMaxPriority has nothing to re-read: Spindle takes
+  // yarn.cluster.max-application-priority at start.)
   Status RefreshAll();
 
   const HaServiceOptions options_;

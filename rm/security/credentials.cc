@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "base/base64.h"
 #include "rm/security/writable_io.h"
 
 namespace spindle::rm {
@@ -91,6 +92,24 @@ Result<Token> ParseWritableToken(std::string_view data) {
                std::string(service)};
 }
 
+std::string WriteWritableToken(const Token& token) {
+  std::string out;
+  WriteText(token.identifier, &out);
+  WriteText(token.password, &out);
+  WriteText(token.kind, &out);
+  WriteText(token.service, &out);
+  return out;
+}
+
+std::string EncodeTokenUrlString(const Token& token) {
+  return Base64UrlEncode(WriteWritableToken(token));
+}
+
+Result<Token> DecodeTokenUrlString(std::string_view text) {
+  ASSIGN_OR_RETURN(const std::string raw, Base64DecodeLenient(text));
+  return ParseWritableToken(raw);
+}
+
 Result<Credentials> Credentials::Parse(std::string_view data) {
   WritableReader in(data, kWhat);
   if (data.size() < kMagic.size() || data.substr(0, kMagic.size()) != kMagic) {
@@ -144,10 +163,7 @@ std::string Credentials::Serialize(CredentialsFormat format) const {
   WriteVInt(static_cast<int32_t>(tokens_.size()), &out);
   for (const TokenEntry& entry : tokens_) {
     WriteText(entry.alias, &out);
-    WriteText(entry.token.identifier, &out);
-    WriteText(entry.token.password, &out);
-    WriteText(entry.token.kind, &out);
-    WriteText(entry.token.service, &out);
+    out += WriteWritableToken(entry.token);
   }
   WriteVInt(static_cast<int32_t>(secrets_.size()), &out);
   for (const SecretEntry& entry : secrets_) {

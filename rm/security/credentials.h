@@ -80,6 +80,15 @@ class Credentials {
 // kind, Text service), as Token.decodeFromUrlString reads it once the URL
 // string is decoded. Corruption on truncation or bad lengths.
 Result<Token> ParseWritableToken(std::string_view data);
+// The Writable form of one token (what ParseWritableToken reads).
+std::string WriteWritableToken(const Token& token);
+
+// Token.encodeToUrlString: the Writable form in URL-safe Base64 without
+// padding. Decoding (decodeFromUrlString) takes either alphabet, with or
+// without padding, as commons-codec's decoder does; Corruption or
+// InvalidArgument on text that is no token.
+std::string EncodeTokenUrlString(const Token& token);
+Result<Token> DecodeTokenUrlString(std::string_view text);
 
 // What the RM does to the submitted AM launch context's tokens before
 // startContainers (AMLauncher.setupTokens, WIRE.md 7.1): parse them (empty

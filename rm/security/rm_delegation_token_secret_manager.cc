@@ -26,17 +26,6 @@ Status AccessDenied(const std::string& message) {
   return Status::Remote(yarn::kAccessControl, message, Status::Code::kUnauthorized);
 }
 
-// Compares without an early exit, so that the time taken does not tell how
-// much of a guessed password was right (Java 3.x: MessageDigest.isEqual).
-bool SameBytes(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  unsigned char diff = 0;
-  for (size_t i = 0; i < a.size(); ++i) {
-    diff |= static_cast<unsigned char>(a[i]) ^ static_cast<unsigned char>(b[i]);
-  }
-  return diff == 0;
-}
-
 // Java: readFields() of a YARNDelegationTokenIdentifier throws the protobuf
 // parser's IOException; the caller sees it as an IOException.
 Status Undecodable(const Status& s) {
@@ -321,7 +310,7 @@ Result<int64_t> RmDelegationTokenSecretManager::RenewLocked(const RmDelegationTo
                         std::to_string(id.sequence_number));
   }
   const std::string password = HmacSha1(key->second.bytes, token.identifier);
-  if (!SameBytes(password, token.password)) {
+  if (!SameBytesConstantTime(password, token.password)) {
     return AccessDenied(who + " is trying to renew a token with wrong password");
   }
   auto known = tokens_.find(id);
@@ -372,8 +361,12 @@ Result<RmDelegationTokenSecret> RmDelegationTokenSecretManager::RetrieveSecret(
   // holder of the key can make a password for other bytes of the same
   // identifier.
   auto key = keys_.find(decoded->master_key_id);
-  if (key == keys_.end()) return RmDelegationTokenSecret{known->second.password, decoded->owner};
-  return RmDelegationTokenSecret{HmacSha1(key->second.bytes, identifier), decoded->owner};
+  const int64_t renew_date = known->second.renew_date_ms;
+  if (key == keys_.end()) {
+    return RmDelegationTokenSecret{known->second.password, decoded->owner, renew_date};
+  }
+  return RmDelegationTokenSecret{HmacSha1(key->second.bytes, identifier), decoded->owner,
+                                 renew_date};
 }
 
 bool RmDelegationTokenSecretManager::Advance() {

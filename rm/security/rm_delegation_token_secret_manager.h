@@ -165,6 +165,8 @@ struct RmDelegationTokenOptions {
 struct RmDelegationTokenSecret {
   std::string password;
   std::string user;  // the owner: the RPC identity of the caller
+  // When the token expires unless renewed (Java's getRenewDate), wall ms.
+  int64_t renew_date_ms = 0;
 };
 
 // Recovery (options.recovered), at clock->WallMillis() = now:

@@ -36,6 +36,10 @@ TEST(Base64Test, RejectsMalformedInput) {
 TEST(Base64Test, LenientTakesUrlSafeAlphabetAndMissingPadding) {
   const std::string bytes("\xfb\xff\xbf\x01", 4);  // "+/+/AQ==" in the standard alphabet
   EXPECT_EQ(Base64Encode(bytes), "+/+/AQ==");
+  // Token.encodeToUrlString's form: URL-safe, unpadded.
+  EXPECT_EQ(Base64UrlEncode(bytes), "-_-_AQ");
+  EXPECT_EQ(Base64UrlEncode("ab"), "YWI");
+  EXPECT_EQ(Base64UrlEncode(""), "");
   EXPECT_EQ(*Base64DecodeLenient("-_-_AQ"), bytes);
   EXPECT_EQ(*Base64DecodeLenient("+/+/AQ=="), bytes);
   EXPECT_EQ(*Base64DecodeLenient(""), "");

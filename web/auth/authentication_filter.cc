@@ -25,16 +25,48 @@ std::optional<std::string> DoAs(const HttpRequest& request) {
   return std::nullopt;
 }
 
-// HttpExceptionUtils.createServletExceptionResponse's body.
-std::string RemoteExceptionJson(const std::string& message) {
+constexpr char kAuthorizationException[] =
+    "org.apache.hadoop.security.authorize.AuthorizationException";
+constexpr char kAuthenticationException[] =
+    "org.apache.hadoop.security.authentication.client.AuthenticationException";
+
+// DelegationTokenAuthenticator.DELEGATION_TOKEN_HEADER, RMAuthenticationFilter's
+// OLD_HEADER, KerberosDelegationTokenAuthenticator.DELEGATION_PARAM.
+constexpr char kDelegationTokenHeader[] = "X-Hadoop-Delegation-Token";
+constexpr char kOldDelegationTokenHeader[] = "Hadoop-YARN-Auth-Delegation-Token";
+constexpr char kDelegationParam[] = "delegation";
+
+// HttpExceptionUtils.createServletExceptionResponse's body for an exception
+// of `java_class` (getOneLineMessage: the message's first line).
+std::string RemoteExceptionJson(const std::string& message, const std::string& java_class) {
   std::string escaped;
-  for (char c : message) {
+  for (char c : message.substr(0, message.find('\n'))) {
     if (c == '"' || c == '\\') escaped += '\\';
     escaped += c;
   }
-  return "{\"RemoteException\":{\"message\":\"" + escaped +
-         "\",\"exception\":\"AuthorizationException\",\"javaClassName\":"
-         "\"org.apache.hadoop.security.authorize.AuthorizationException\"}}";
+  const std::string simple = java_class.substr(java_class.rfind('.') + 1);
+  return "{\"RemoteException\":{\"message\":\"" + escaped + "\",\"exception\":\"" + simple +
+         "\",\"javaClassName\":\"" + java_class + "\"}}";
+}
+
+// The first header `name` (any case), if present (possibly empty).
+std::optional<std::string> HeaderIfPresent(const HttpRequest& request, const char* name) {
+  for (const auto& [key, value] : request.headers) {
+    if (strcasecmp(key.c_str(), name) == 0) return value;
+  }
+  return std::nullopt;
+}
+
+// DelegationTokenAuthenticationHandler.getDelegationToken behind
+// RMAuthenticationFilter's header fallback.
+std::optional<std::string> DelegationTokenOf(const HttpRequest& request) {
+  std::optional<std::string> token = HeaderIfPresent(request, kDelegationTokenHeader);
+  if (!token.has_value() || token->empty()) {
+    std::optional<std::string> old = HeaderIfPresent(request, kOldDelegationTokenHeader);
+    if (old.has_value() && !old->empty()) token = std::move(old);
+  }
+  if (token.has_value()) return token;
+  return request.Query(kDelegationParam);
 }
 
 }  // namespace
@@ -46,6 +78,9 @@ struct AuthenticationFilter::Outcome {
   AuthToken token;
   Headers headers;
   std::string message;
+  // Authenticated by a delegation token (rule 5); a refusal then is the
+  // AuthenticationException JSON, not the filter's error page.
+  bool by_delegation_token = false;
 };
 
 AuthenticationFilter::AuthenticationFilter(HttpAuthOptions options, AuthenticationFilterDeps deps,
@@ -185,7 +220,41 @@ AuthenticationFilter::Outcome AuthenticationFilter::AuthenticateKerberos(
   return outcome;
 }
 
+Result<std::string> AuthenticationFilter::ShortNameOf(const std::string& user) const {
+  if (deps_.auth_to_local.has_value()) return deps_.auth_to_local->ShortName(user);
+  if (name_rules_.has_value()) return name_rules_->ShortName(user);
+  return user;
+}
+
+std::optional<AuthenticationFilter::Outcome> AuthenticationFilter::AuthenticateDelegationToken(
+    const HttpRequest& request) const {
+  if (options_.filter != AuthFilterKind::kResourceManager || !deps_.verify_delegation_token) {
+    return std::nullopt;
+  }
+  std::optional<std::string> encoded = DelegationTokenOf(request);
+  if (!encoded.has_value()) return std::nullopt;
+  Outcome outcome;
+  outcome.by_delegation_token = true;
+  Result<std::string> owner = deps_.verify_delegation_token(*encoded);
+  Result<std::string> user = owner.ok() ? ShortNameOf(*owner) : owner.status();
+  if (!user.ok()) {
+    // new AuthenticationException(cause): the cause's toString().
+    const std::string& cause = user.status().java_class();
+    outcome.message = (cause.empty() ? std::string("java.io.IOException") : cause) + ": " +
+                      user.status().message();
+    return outcome;
+  }
+  outcome.kind = Outcome::Kind::kToken;
+  // An ephemeral token: it expires at once (0), so no cookie is made of it.
+  outcome.token = AuthToken{*user, *owner, options_.TokenType()};
+  outcome.token.expires = 0;
+  return outcome;
+}
+
 AuthenticationFilter::Outcome AuthenticationFilter::Authenticate(const HttpRequest& request) const {
+  if (std::optional<Outcome> by_token = AuthenticateDelegationToken(request)) {
+    return std::move(*by_token);
+  }
   return options_.type == AuthType::kKerberos ? AuthenticateKerberos(request)
                                               : AuthenticateSimple(request);
 }
@@ -227,11 +296,20 @@ HttpResponse AuthenticationFilter::Handle(const HttpRequest& request,
     LOG_EVERY_N(WARNING, 100) << "AuthenticationToken ignored: " << ignored_because;
   }
   Headers headers;
+  bool by_delegation_token = false;
   if (!token.has_value()) {
     Outcome outcome = Authenticate(request);
     headers = std::move(outcome.headers);
+    by_delegation_token = outcome.by_delegation_token;
     switch (outcome.kind) {
       case Outcome::Kind::kRefused:
+        if (by_delegation_token) {
+          // The handler wrote the answer itself (the response is committed:
+          // no emptied cookie follows).
+          LOG_EVERY_N(WARNING, 100) << "Delegation token refused: " << outcome.message;
+          return HttpResponse::Json(403,
+                                    RemoteExceptionJson(outcome.message, kAuthenticationException));
+        }
         LOG_EVERY_N(WARNING, 100) << "Authentication exception: " << outcome.message;
         return Refuse(403, outcome.message, std::move(headers));
       case Outcome::Kind::kChallenge:
@@ -241,7 +319,7 @@ HttpResponse AuthenticationFilter::Handle(const HttpRequest& request,
         break;
       case Outcome::Kind::kToken:
         token = std::move(outcome.token);
-        token->expires = now + options_.validity_seconds * 1000;
+        if (token->expires != 0) token->expires = now + options_.validity_seconds * 1000;
         new_token = true;
         break;
     }
@@ -258,7 +336,19 @@ HttpResponse AuthenticationFilter::Handle(const HttpRequest& request,
   }
   HttpRequest forwarded = request;
   forwarded.remote_user = token.has_value() ? token->user : std::string();
-  if (token.has_value() && options_.filter == AuthFilterKind::kResourceManager) {
+  forwarded.user_principal = token.has_value() ? token->principal : std::string();
+  forwarded.by_delegation_token = by_delegation_token;
+  if (token.has_value()) {
+    // DelegationTokenAuthenticationFilter reports its handler's method;
+    // hadoop-auth's filter the token's type.
+    forwarded.auth_type = options_.filter != AuthFilterKind::kResourceManager ? token->type
+                          : options_.type == AuthType::kKerberos              ? "KERBEROS"
+                                                                              : "SIMPLE";
+  }
+  // A request a delegation token authenticated acts as the token's owner
+  // (as on the RPC side, ?doAs= is ignored then).
+  if (token.has_value() && options_.filter == AuthFilterKind::kResourceManager &&
+      !by_delegation_token) {
     if (std::optional<std::string> doas = DoAs(request); doas.has_value()) {
       Status allowed = deps_.authorize_proxy
                            ? deps_.authorize_proxy(token->principal, *doas, request.remote_address)
@@ -266,11 +356,15 @@ HttpResponse AuthenticationFilter::Handle(const HttpRequest& request,
                                                   " is not allowed to impersonate " + *doas);
       if (!allowed.ok()) {
         LOG_EVERY_N(WARNING, 100) << "Authentication exception: " << allowed.message();
-        HttpResponse refused = HttpResponse::Json(403, RemoteExceptionJson(allowed.message()));
+        HttpResponse refused = HttpResponse::Json(
+            403, RemoteExceptionJson(allowed.message(), kAuthorizationException));
         refused.headers = std::move(headers);
         return refused;
       }
+      // UGI.createProxyUser(doAs, real): getRemoteUser() is its short name,
+      // the principal its name.
       forwarded.remote_user = *doas;
+      forwarded.user_principal = *doas;
     }
   }
   HttpResponse response = next(forwarded);

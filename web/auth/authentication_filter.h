@@ -30,6 +30,26 @@
 //    `authorize_proxy` decides (hadoop.proxyuser.*), and without it, or
 //    when it refuses, the answer is 403 with Hadoop's RemoteException JSON
 //    ("User: <principal> is not allowed to impersonate <user>").
+// 5. The RM's flavour with `verify_delegation_token` (Kerberos, as Hadoop
+//    3.3 hands the RM's secret manager to RMAuthenticationFilter only
+//    then): a request without a valid cookie that carries an RM delegation
+//    token (header X-Hadoop-Delegation-Token, else the old
+//    Hadoop-YARN-Auth-Delegation-Token when the new one is absent or empty,
+//    else ?delegation=) is authenticated by the token alone, as
+//    DelegationTokenAuthenticationHandler does (2.6 and 3.3 alike; the
+//    handler's ?op=GETDELEGATIONTOKEN management calls are not served:
+//    the RM's clients use the REST endpoints): the user is the token's
+//    owner, no cookie is issued, ?doAs= is ignored, and the request is
+//    marked by_delegation_token (the RM's delegation-token endpoints refuse
+//    such callers). A token that does not verify is 403 with the
+//    RemoteException JSON of an AuthenticationException whose message is
+//    the cause ("org.apache.hadoop.security.token.SecretManager$InvalidToken:
+//    token (...) can't be found in cache").
+//
+// Behind the filter a request carries remote_user (the short name),
+// user_principal (the full name, or the ?doAs= user) and auth_type
+// ("KERBEROS"/"SIMPLE" behind the RM's filter, which reports its handler's
+// method; the token type behind hadoop-auth's).
 //
 // Departures from Hadoop, both refusals where Java fails inside: a principal
 // the name rules do not map is 403 (Java's IOException gives 500), and an
@@ -42,6 +62,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -68,6 +89,11 @@ struct AuthenticationFilterDeps {
   std::function<Status(const std::string& real_principal, const std::string& doas_user,
                        const std::string& remote_address)>
       authorize_proxy;
+  // The owner (full user name) of the RM delegation token in this URL
+  // string (Token.encodeToUrlString), once it verifies as the RM's secret
+  // manager verifyToken does; else the refusal (its java_class the cause's
+  // class). Unset: no delegation-token authentication.
+  std::function<Result<std::string>(std::string_view url_string)> verify_delegation_token;
 };
 
 class AuthenticationFilter {
@@ -91,6 +117,12 @@ class AuthenticationFilter {
   Outcome Authenticate(const HttpRequest& request) const;
   Outcome AuthenticateSimple(const HttpRequest& request) const;
   Outcome AuthenticateKerberos(const HttpRequest& request) const;
+  // Set when the request carries a delegation token and the filter takes
+  // them (rule 5).
+  std::optional<Outcome> AuthenticateDelegationToken(const HttpRequest& request) const;
+  // A user name's short name by hadoop.security.auth_to_local (UGI's
+  // getShortUserName), else the HTTP name rules.
+  Result<std::string> ShortNameOf(const std::string& user) const;
   HttpResponse Refuse(int status, const std::string& message,
                       std::vector<std::pair<std::string, std::string>> headers) const;
 

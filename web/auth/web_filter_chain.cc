@@ -22,6 +22,8 @@ HttpResponse WebFilterChain::WithStaticUser(const HttpRequest& request,
       request.remote_user.value_or("").empty()) {
     HttpRequest named = request;
     named.remote_user = options_.static_user;
+    // Its wrapper's getUserPrincipal() names the static user too.
+    named.user_principal = options_.static_user;
     return next(named);
   }
   if (request.remote_user.has_value()) return next(request);

@@ -40,6 +40,15 @@ struct HttpRequest {
   // filters ("" for nobody). Unset when no chain ran (a route called
   // directly).
   std::optional<std::string> remote_user;
+  // The rest of what a servlet reads behind Hadoop's filters: the name of
+  // getUserPrincipal() ("" for null; the full principal, or the ?doAs=
+  // user, or the static user), getAuthType() ("" for null; "KERBEROS" or
+  // "SIMPLE" behind the RM's filter, the token type behind hadoop-auth's),
+  // and whether a delegation token authenticated the request (the
+  // DELEGATION_TOKEN_UGI_ATTRIBUTE attribute is set).
+  std::string user_principal;
+  std::string auth_type;
+  bool by_delegation_token = false;
 
   // The first value of query parameter `name`, if present.
   std::optional<std::string> Query(std::string_view name) const;

@@ -20,7 +20,9 @@ class ConnectionAuthorizer {
   // remote_address. OK lets the connection's calls run; otherwise the
   // status's java_class (AuthorizationException) and message go to the
   // client as a FATAL_UNAUTHORIZED reply and the connection closes.
-  // Called on the connection's I/O strand: thread-safe, no blocking I/O.
+  // Thread-safe. May block (group look-ups, reverse DNS): RpcServer's
+  // connections call it on a worker thread, never on an I/O thread, and
+  // hold the connection's later calls until it answers.
   virtual Status Authorize(const ConnectionIdentity& identity) const = 0;
 };
 

@@ -98,17 +98,35 @@ void ServerConnection::OnReadable(const error_code& wait_ec) {
   active_since_timer_.store(true, std::memory_order_relaxed);
   RpcActivityCounters::Add(env_->activity.received_bytes, static_cast<int64_t>(bytes.size()));
   if (!session_.OnData(bytes)) {
-    LOG(WARNING) << LogPrefix() << "closing: " << session_.close_reason();
-    bool flushed = false;
-    {
-      MutexLock lock(&write_mu_);
-      close_after_flush_ = true;
-      flushed = !sending_ && out_queue_.empty();
-    }
-    if (flushed) CloseNow(session_.close_reason());
+    CloseAfterFlush();
     return;
   }
   DoRead();
+}
+
+void ServerConnection::CloseAfterFlush() {
+  LOG(WARNING) << LogPrefix() << "closing: " << session_.close_reason();
+  bool flushed = false;
+  {
+    MutexLock lock(&write_mu_);
+    close_after_flush_ = true;
+    flushed = !sending_ && out_queue_.empty();
+  }
+  if (flushed) CloseNow(session_.close_reason());
+}
+
+bool ServerConnection::AuthorizeOffThread(std::function<Status()> authorize) {
+  asio::post(*env_->workers, [self = shared_from_this(), authorize = std::move(authorize)] {
+    Status authorized = authorize();
+    asio::post(self->strand_,
+               [self, authorized = std::move(authorized)] { self->OnAuthorized(authorized); });
+  });
+  return true;
+}
+
+void ServerConnection::OnAuthorized(const Status& authorized) {
+  if (closed_) return;
+  if (!session_.OnAuthorized(authorized)) CloseAfterFlush();
 }
 
 void ServerConnection::SendBytes(std::string bytes) {

@@ -1,7 +1,8 @@
 // ServerConnection: one accepted TCP connection of an RpcServer. It owns the
-// socket and a ServerSession, reads on its strand, hands calls to the worker
-// pool, and writes queued frames in order. A slow reader or writer only ever
-// stalls its own connection.
+// socket and a ServerSession, reads on its strand, hands calls (and the
+// connection authorizer's check of its context) to the worker pool, and
+// writes queued frames in order. A slow reader or writer only ever stalls
+// its own connection.
 //
 // Writing: the handler thread that answers a call writes the answer itself
 // with a non-blocking send when nothing else is being sent on the connection
@@ -75,6 +76,13 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection>,
   void OnCall(InboundRequest request) override;
   void OnAuthEvent(SessionAuthEvent event) override;
   void OnSecurityLayer(std::shared_ptr<SaslSecurityLayer> layer) override;
+  // On a worker (group look-ups and reverse DNS block), its outcome back
+  // on the strand: one connection's slow authorization holds up neither
+  // the I/O thread nor the other connections on it.
+  bool AuthorizeOffThread(std::function<Status()> authorize) override;
+  void OnAuthorized(const Status& authorized);
+  // The session asked to close: close once what it sent is flushed.
+  void CloseAfterFlush();
   // Queues bytes for the peer, wrapped first once SASL negotiated
   // integrity or privacy: wrapping here, under write_mu_, keeps the layer's
   // message order the order on the wire. False if the layer failed (the

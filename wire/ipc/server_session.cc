@@ -106,8 +106,23 @@ bool ServerSession::OnData(std::string_view bytes) {
     if (state_ == State::kClosed) return false;
   }
   decoder_.Append(bytes);
+  HandleBufferedFrames();
+  return state_ != State::kClosed;
+}
+
+bool ServerSession::OnAuthorized(const Status& authorized) {
+  CHECK(state_ == State::kAuthorizing) << "OnAuthorized without an authorization running";
+  const ProtobufLogScope log_scope(log_budget_.get());
+  FinishAuthorization(authorizing_echo_, authorized);
+  HandleBufferedFrames();
+  return state_ != State::kClosed;
+}
+
+void ServerSession::HandleBufferedFrames() {
+  // Frames unwrapped before the authorization paused the session.
+  if (wrapped_reader_ != nullptr && !in_wrapped_) HandleUnwrappedFrames();
   std::string frame;
-  while (state_ != State::kClosed) {
+  while (Handling()) {
     auto next = decoder_.Next(&frame);
     if (!next.ok()) {
       // Hadoop closes without a reply here (the length is not trusted).
@@ -117,7 +132,6 @@ bool ServerSession::OnData(std::string_view bytes) {
     if (!*next) break;
     HandleFrame(frame);
   }
-  return state_ != State::kClosed;
 }
 
 void ServerSession::HandlePreamble(std::string_view preamble) {
@@ -458,9 +472,13 @@ void ServerSession::HandleWrapped(std::string_view rest) {
     sink_->OnAuthEvent(SessionAuthEvent::kAuthenticationFailed);
     return;
   }
+  HandleUnwrappedFrames();
+}
+
+void ServerSession::HandleUnwrappedFrames() {
   std::string frame;
   in_wrapped_ = true;
-  while (state_ != State::kClosed) {
+  while (Handling()) {
     Result<bool> next = wrapped_reader_->Next(&frame);
     if (!next.ok()) {
       CloseSilently(next.status().ToString());
@@ -540,19 +558,30 @@ void ServerSession::HandleContext(std::string_view rest) {
     identity_.real_user = info.realuser();
   }
   identity_.protocol = context.protocol();
-  if (!AuthorizeConnection(echo)) return;
-  state_ = State::kReady;
-  sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationSucceeded);
+  if (options_.authorizer == nullptr) {
+    FinishAuthorization(echo, Status::OK());
+    return;
+  }
+  // Off this (I/O) thread when the sink can: the authorizer may block.
+  const ConnectionAuthorizer* authorizer = options_.authorizer;
+  if (sink_->AuthorizeOffThread(
+          [authorizer, identity = identity_] { return authorizer->Authorize(identity); })) {
+    state_ = State::kAuthorizing;
+    authorizing_echo_ = echo;
+    return;
+  }
+  FinishAuthorization(echo, authorizer->Authorize(identity_));
 }
 
-bool ServerSession::AuthorizeConnection(const CallEcho& echo) {
-  if (options_.authorizer == nullptr) return true;
-  const Status authorized = options_.authorizer->Authorize(identity_);
-  if (authorized.ok()) return true;
-  Fatal(echo, authorized.java_class().empty() ? java::kAuthorization : authorized.java_class(),
-        authorized.message(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
-  sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
-  return false;
+void ServerSession::FinishAuthorization(const CallEcho& echo, const Status& authorized) {
+  if (!authorized.ok()) {
+    Fatal(echo, authorized.java_class().empty() ? java::kAuthorization : authorized.java_class(),
+          authorized.message(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+    sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationFailed);
+    return;
+  }
+  state_ = State::kReady;
+  sink_->OnAuthEvent(SessionAuthEvent::kAuthorizationSucceeded);
 }
 
 void ServerSession::HandleCall(const CallEcho& echo, std::string_view rest) {

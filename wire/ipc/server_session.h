@@ -108,6 +108,13 @@ class ServerSessionSink {
   // SendBytes (that one goes unwrapped). A sink that sends nothing to a
   // peer (a fuzzer's) may ignore it; the default does.
   virtual void OnSecurityLayer(std::shared_ptr<SaslSecurityLayer> /*layer*/) {}
+  // The connection authorizer may block (group look-ups, reverse DNS), so a
+  // sink with worker threads runs `authorize` on one of them and later
+  // calls ServerSession::OnAuthorized with its result, on the session's
+  // thread; it returns true. Meanwhile the session only buffers input (the
+  // calls after the context wait for the outcome). False (the default):
+  // the session runs it itself, inline.
+  virtual bool AuthorizeOffThread(std::function<Status()> /*authorize*/) { return false; }
 };
 
 class ServerSession {
@@ -119,6 +126,10 @@ class ServerSession {
   // ignores all further input then. libprotobuf lines it causes are charged
   // to log_budget() (protobuf_log_folding.h).
   bool OnData(std::string_view bytes);
+  // The outcome of the authorization handed to the sink's
+  // AuthorizeOffThread: a refusal is FATAL; then the input buffered
+  // meanwhile is handled. Returns as OnData.
+  bool OnAuthorized(const Status& authorized);
 
   // This connection's allowance of libprotobuf log lines: one. Shared, so
   // that work done for the connection elsewhere (its calls' handlers) is
@@ -142,6 +153,7 @@ class ServerSession {
     kPreamble,     // waiting for the 7-byte preamble
     kSasl,         // auth byte SASL: negotiating
     kNeedContext,  // SIMPLE chosen or SASL complete: context next
+    kAuthorizing,  // context read, the authorizer runs off this thread
     kReady,        // context read: calls accepted
     kClosed,
   };
@@ -157,11 +169,16 @@ class ServerSession {
   // A SASL frame on a connection with a security layer: WRAP tokens are
   // unwrapped and their frames handled; anything else is refused.
   void HandleWrapped(std::string_view rest);
+  // Handles the frames the wrapped reader holds, while input may be handled.
+  void HandleUnwrappedFrames();
   void HandleContext(std::string_view rest);
-  // Runs options_.authorizer over the finished identity (Hadoop's
-  // authorizeConnection); on refusal sends FATAL and closes. True if the
-  // connection may go on.
-  bool AuthorizeConnection(const CallEcho& echo);
+  // The outcome of options_.authorizer over the finished identity (Hadoop's
+  // authorizeConnection): on refusal FATAL and closed, else kReady.
+  void FinishAuthorization(const CallEcho& echo, const Status& authorized);
+  // Handles the frames buffered (unwrapped ones first) while input may be
+  // handled: not closed, not waiting for the authorizer.
+  void HandleBufferedFrames();
+  bool Handling() const { return state_ != State::kClosed && state_ != State::kAuthorizing; }
   void HandleCall(const CallEcho& echo, std::string_view rest);
   // Sends FATAL (callId/clientId echoed from `echo`) and closes.
   void Fatal(const CallEcho& echo, std::string_view exception_class, std::string_view message,
@@ -182,6 +199,8 @@ class ServerSession {
   std::unique_ptr<WrappedFrameReader> wrapped_reader_;
   // Inside HandleWrapped: the frame being handled came unwrapped.
   bool in_wrapped_ = false;
+  // kAuthorizing: the context's echo, for the refusal.
+  CallEcho authorizing_echo_;
   std::string close_reason_;
   const std::shared_ptr<ProtobufLogBudget> log_budget_ = std::make_shared<ProtobufLogBudget>();
 };

@@ -39,7 +39,7 @@ class FakeAdmin : public AdminActions {
   }
   Status RefreshSuperUserGroups() override {
     ++super_user_refreshes;
-    return Status::OK();
+    return refresh_super_users_result;
   }
   rm::HadoopLine Line() const override { return line; }
 
@@ -47,6 +47,7 @@ class FakeAdmin : public AdminActions {
   rm::HadoopLine line = rm::HadoopLine::k3_3;
   int service_acl_refreshes = 0;
   int super_user_refreshes = 0;
+  Status refresh_super_users_result;
 
   std::string acl = "*";
   Status refresh_queues_result;

@@ -120,6 +120,31 @@ TEST_F(HaServiceTest, ManualFailoverWithoutAutomaticFailover) {
   EXPECT_EQ(transitions_.state, rm::HaState::kStandby);
 }
 
+// AdminService.refreshAll on activation also re-reads the proxy-user rules,
+// and the service ACLs when service authorization is on.
+TEST_F(HaServiceTest, ActivationRefreshesProxyUsersAndServiceAcls) {
+  Serve(/*automatic_failover=*/false);
+  ASSERT_TRUE(ToActive(HaRequestSource::kUser).ok());
+  EXPECT_EQ(admin_.super_user_refreshes, 1);
+  // Off: refreshServiceAcls would refuse, so refreshAll leaves it out.
+  EXPECT_EQ(admin_.service_acl_refreshes, 0);
+  ASSERT_TRUE(ToStandby(HaRequestSource::kUser).ok());
+
+  admin_.service_authorization = true;
+  ASSERT_TRUE(ToActive(HaRequestSource::kUser).ok());
+  EXPECT_EQ(admin_.super_user_refreshes, 2);
+  EXPECT_EQ(admin_.service_acl_refreshes, 1);
+  ASSERT_TRUE(ToStandby(HaRequestSource::kUser).ok());
+
+  // A refresh that fails fails the activation, as any of refreshAll's.
+  admin_.refresh_super_users_result = Status::IoError("cannot read core-site.xml");
+  Status refused = ToActive(HaRequestSource::kUser);
+  EXPECT_EQ(refused.java_class(), ha_exceptions::kServiceFailed);
+  EXPECT_EQ(refused.message(),
+            "Error on refreshAll during transition to Active: cannot read core-site.xml");
+  EXPECT_EQ(transitions_.state, rm::HaState::kStandby);
+}
+
 TEST_F(HaServiceTest, AutomaticFailoverRefusesUnforcedUserRequests) {
   Serve(/*automatic_failover=*/true);
   Status manual = ToActive(HaRequestSource::kUser);

@@ -301,6 +301,21 @@ TEST(CredentialsTest, ParsesOneWritableToken) {
   Result<Token> truncated = ParseWritableToken(data.substr(0, data.size() - 1));
   ASSERT_FALSE(truncated.ok());
   EXPECT_EQ(truncated.status().code(), Status::Code::kCorruption) << truncated.status().ToString();
+  EXPECT_EQ(WriteWritableToken(*token), data);
+}
+
+// Token.encodeToUrlString / decodeFromUrlString (the REST API's form): the
+// Writable bytes in URL-safe Base64 without padding.
+TEST(CredentialsTest, TokensRoundTripThroughTheirUrlString) {
+  const Token token{"id\xfb\xff", "pw\xbf", "RM_DELEGATION_TOKEN", ""};
+  const std::string url = EncodeTokenUrlString(token);
+  // 04 'i' 'd' fb ff 03 'p' 'w' bf 13 "RM_DELEGATION_TOKEN" 00
+  EXPECT_EQ(url, "BGlk-_8DcHe_E1JNX0RFTEVHQVRJT05fVE9LRU4A");
+  Result<Token> back = DecodeTokenUrlString(url);
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(*back, token);
+  EXPECT_FALSE(DecodeTokenUrlString("A2lk").ok());
+  EXPECT_FALSE(DecodeTokenUrlString("!!").ok());
 }
 
 }  // namespace

@@ -27,6 +27,7 @@ class AuthenticationFilterTest : public ::testing::Test {
     deps.auth_to_local =
         *security::AuthToLocal::Parse("DEFAULT", security::RuleMechanism::kHadoop, "SPINDLE.TEST");
     deps.authorize_proxy = authorize_proxy_;
+    deps.verify_delegation_token = verify_delegation_token_;
     Result<std::unique_ptr<WebFilterChain>> chain =
         WebFilterChain::Create(std::move(options), std::move(deps));
     EXPECT_TRUE(chain.ok()) << chain.status().ToString();
@@ -44,6 +45,7 @@ class AuthenticationFilterTest : public ::testing::Test {
     seen_.reset();
     return chain.Handle(request, [this](const HttpRequest& passed) {
       seen_ = passed.remote_user;
+      seen_request_ = passed;
       return HttpResponse::Text(200, "ok");
     });
   }
@@ -71,7 +73,9 @@ class AuthenticationFilterTest : public ::testing::Test {
   ManualClock clock_{TimePoint{}, kStartMillis};
   std::function<Status(const std::string&, const std::string&, const std::string&)>
       authorize_proxy_;
+  std::function<Result<std::string>(std::string_view)> verify_delegation_token_;
   std::optional<std::string> seen_;
+  HttpRequest seen_request_;
 };
 
 TEST_F(AuthenticationFilterTest, UserNameIsAuthenticatedAndRemembered) {
@@ -182,12 +186,87 @@ TEST_F(AuthenticationFilterTest, DoAsNeedsAProxyUserRule) {
   auto proxying = Chain(Simple());
   EXPECT_EQ(Run(*proxying, Request({{"user.name", "alice"}, {"doAs", "bob"}})).status, 200);
   EXPECT_EQ(seen_, "bob");
+  // getUserPrincipal() names the proxy user too; getAuthType() is the
+  // handler's method.
+  EXPECT_EQ(seen_request_.user_principal, "bob");
+  EXPECT_EQ(seen_request_.auth_type, "SIMPLE");
+  EXPECT_FALSE(seen_request_.by_delegation_token);
+  authorize_proxy_ = [](const std::string& real, const std::string& doas, const std::string& ip) {
+    return Status::Unauthorized("Unauthorized connection for super-user: " + real + " from IP " +
+                                ip + " (for " + doas + ")");
+  };
+  auto strict = Chain(Simple());
+  HttpRequest from_elsewhere = Request({{"user.name", "alice"}, {"doAs", "bob"}});
+  from_elsewhere.remote_address = "10.1.2.3";
+  HttpResponse not_from_there = Run(*strict, from_elsewhere);
+  EXPECT_EQ(not_from_there.status, 403);
+  EXPECT_NE(not_from_there.body.find("Unauthorized connection for super-user: alice from IP "
+                                     "10.1.2.3 (for bob)"),
+            std::string::npos)
+      << not_from_there.body;
   // The plain hadoop-auth filter has no doAs.
   HttpAuthOptions plain = Simple();
   plain.filter = AuthFilterKind::kHadoop;
   auto hadoop = Chain(plain);
   EXPECT_EQ(Run(*hadoop, Request({{"user.name", "alice"}, {"doAs", "carol"}})).status, 200);
   EXPECT_EQ(seen_, "alice");
+}
+
+// The RM's filter takes an RM delegation token as authentication
+// (DelegationTokenAuthenticationHandler): X-Hadoop-Delegation-Token, else the
+// old header when the new one is absent or empty, else ?delegation=.
+TEST_F(AuthenticationFilterTest, ADelegationTokenAuthenticatesItsOwner) {
+  verify_delegation_token_ = [](std::string_view token) -> Result<std::string> {
+    if (token == "good") return std::string("alice@SPINDLE.TEST");
+    return Status::Remote("org.apache.hadoop.security.token.SecretManager$InvalidToken",
+                          "token (" + std::string(token) + ") can't be found in cache",
+                          Status::Code::kUnauthorized);
+  };
+  authorize_proxy_ = [](const std::string&, const std::string&, const std::string&) {
+    return Status::OK();
+  };
+  auto chain = Chain(Simple());
+  HttpRequest by_header = Request({{"doAs", "bob"}});
+  by_header.headers.emplace_back("X-Hadoop-Delegation-Token", "good");
+  HttpResponse accepted = Run(*chain, by_header);
+  EXPECT_EQ(accepted.status, 200);
+  // The owner's short name; ?doAs= ignored; an ephemeral token: no cookie.
+  EXPECT_EQ(seen_, "alice");
+  EXPECT_EQ(seen_request_.user_principal, "alice@SPINDLE.TEST");
+  EXPECT_TRUE(seen_request_.by_delegation_token);
+  EXPECT_EQ(seen_request_.auth_type, "SIMPLE");
+  EXPECT_EQ(Header(accepted, "Set-Cookie"), "");
+
+  EXPECT_EQ(Run(*chain, Request({{"delegation", "good"}})).status, 200);
+  EXPECT_EQ(seen_, "alice");
+  HttpRequest old_header = Request();
+  old_header.headers.emplace_back("X-Hadoop-Delegation-Token", "");
+  old_header.headers.emplace_back("Hadoop-YARN-Auth-Delegation-Token", "good");
+  EXPECT_EQ(Run(*chain, old_header).status, 200);
+  EXPECT_EQ(seen_, "alice");
+
+  // A token that does not verify: 403 with the AuthenticationException JSON,
+  // and the request goes no further (no fallback to ?user.name=).
+  HttpResponse refused = Run(*chain, Request({{"delegation", "stale"}, {"user.name", "eve"}}));
+  EXPECT_EQ(refused.status, 403);
+  EXPECT_FALSE(seen_.has_value());
+  EXPECT_EQ(refused.body,
+            "{\"RemoteException\":{\"message\":\"org.apache.hadoop.security.token."
+            "SecretManager$InvalidToken: token (stale) can't be found in cache\",\"exception\":"
+            "\"AuthenticationException\",\"javaClassName\":\"org.apache.hadoop.security."
+            "authentication.client.AuthenticationException\"}}");
+  // A valid cookie wins over the token (the handler runs only without one).
+  const std::string cookie = CookieOf(Run(*chain, Request({{"user.name", "carol"}})));
+  EXPECT_EQ(Run(*chain, Request({{"delegation", "stale"}}, cookie)).status, 200);
+  EXPECT_EQ(seen_, "carol");
+  EXPECT_FALSE(seen_request_.by_delegation_token);
+  // hadoop-auth's own filter knows no delegation tokens.
+  HttpAuthOptions plain = Simple();
+  plain.filter = AuthFilterKind::kHadoop;
+  auto hadoop = Chain(plain);
+  EXPECT_EQ(Run(*hadoop, Request({{"delegation", "stale"}, {"user.name", "eve"}})).status, 200);
+  EXPECT_EQ(seen_, "eve");
+  EXPECT_EQ(seen_request_.auth_type, "simple");
 }
 
 TEST_F(AuthenticationFilterTest, AnInactiveIntervalRenewsSessionCookies) {

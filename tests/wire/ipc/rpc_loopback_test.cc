@@ -538,6 +538,63 @@ TEST_F(RpcLoopbackTest, StalledAndGarbagePeersDoNotBlockOthers) {
   for (int i = 0; i < 20; ++i) ASSERT_TRUE(Metrics(client, Spec()).ok());
 }
 
+// Holds the connections of user "slow" in Authorize until released, as a
+// group look-up (or the NM principal's reverse DNS) that hangs would;
+// everybody else passes at once.
+class SlowAuthorizer : public ConnectionAuthorizer {
+ public:
+  Status Authorize(const ConnectionIdentity& identity) const override {
+    if (identity.user != "slow") return Status::OK();
+    std::unique_lock<std::mutex> lock(mu_);
+    blocked_ = true;
+    changed_.notify_all();
+    changed_.wait(lock, [this] { return released_; });
+    return Status::OK();
+  }
+  // False if nothing blocked within the bound (the test then fails).
+  bool WaitUntilBlocked() {
+    std::unique_lock<std::mutex> lock(mu_);
+    return changed_.wait_for(lock, 60s, [this] { return blocked_; });
+  }
+  void Release() {
+    std::lock_guard<std::mutex> lock(mu_);
+    released_ = true;
+    changed_.notify_all();
+  }
+
+ private:
+  mutable std::mutex mu_;
+  mutable std::condition_variable changed_;
+  mutable bool blocked_ = false;
+  bool released_ = false;
+};
+
+// The authorizer runs on a worker: with one I/O thread, a connection whose
+// authorization hangs holds up neither that thread nor another
+// connection's calls (before, the second call never got through).
+TEST_F(RpcLoopbackTest, ASlowAuthorizationDoesNotBlockOtherConnections) {
+  server_->Stop();
+  SlowAuthorizer authorizer;
+  RpcServerOptions options = options_;
+  options.io_threads = 1;
+  options.worker_threads = 2;
+  options.session.authorizer = &authorizer;
+  StartServer(options);
+  RpcClient slow_client;
+  std::thread slow([&] { EXPECT_TRUE(Metrics(slow_client, Spec("slow")).ok()); });
+  const bool blocked = authorizer.WaitUntilBlocked();
+  EXPECT_TRUE(blocked);
+  RpcClient client;
+  int32_t served = 0;
+  const Status fast = Metrics(client, Spec("alice"), &served);
+  authorizer.Release();
+  slow.join();
+  EXPECT_TRUE(fast.ok()) << fast.ToString();
+  // alice's call ran first: the slow connection's waited for its outcome.
+  EXPECT_EQ(served, 1);
+  EXPECT_EQ(served_.load(), 2);
+}
+
 TEST_F(RpcLoopbackTest, PingIsAcceptedSilently) {
   boost::asio::io_context io;
   boost::asio::ip::tcp::socket socket(io);

@@ -31,6 +31,15 @@ class RecordingSink : public ServerSessionSink {
   void OnCall(InboundRequest request) override { calls.push_back(std::move(request)); }
   std::string sent;
   std::vector<InboundRequest> calls;
+  // With `offload`, AuthorizeOffThread keeps the authorization for the test
+  // to run (as a worker would) instead of refusing the hand-off.
+  bool AuthorizeOffThread(std::function<Status()> authorize) override {
+    if (!offload) return false;
+    pending_authorization = std::move(authorize);
+    return true;
+  }
+  bool offload = false;
+  std::function<Status()> pending_authorization;
 };
 
 struct Reply {
@@ -551,6 +560,48 @@ TEST_F(ServerSessionTest, ARefusalIsFatalUnauthorizedAndNoCallRuns) {
   EXPECT_EQ(headers[0].exceptionclassname(),
             "org.apache.hadoop.security.authorize.AuthorizationException");
   EXPECT_EQ(headers[0].errormsg(), "User: oozie is not allowed to impersonate mallory");
+}
+
+// A sink with workers runs the authorizer off the session's thread: the
+// session holds the calls that follow the context (and anything else it
+// reads meanwhile) until the outcome comes back.
+TEST_F(ServerSessionTest, AnOffloadedAuthorizationHoldsTheCallsUntilItsOutcome) {
+  RecordingAuthorizer authorizer;
+  ServerSessionOptions options;
+  options.authorizer = &authorizer;
+  sink_.offload = true;
+  auto& s = Session(options);
+  ASSERT_TRUE(s.OnData(ProxyContext("bob", "oozie") + Call(1)));
+  ASSERT_TRUE(sink_.pending_authorization != nullptr);
+  EXPECT_TRUE(authorizer.seen.empty());  // not run on the session's thread
+  ASSERT_TRUE(s.OnData(Call(2)));
+  EXPECT_TRUE(sink_.calls.empty());
+  EXPECT_FALSE(s.context_established());
+  const Status outcome = sink_.pending_authorization();
+  ASSERT_EQ(authorizer.seen.size(), 1u);
+  EXPECT_EQ(authorizer.seen[0].user, "bob");
+  ASSERT_TRUE(s.OnAuthorized(outcome));
+  ASSERT_EQ(sink_.calls.size(), 2u);
+  EXPECT_EQ(sink_.calls[0].echo.call_id, 1);
+  EXPECT_EQ(sink_.calls[1].echo.call_id, 2);
+  ASSERT_TRUE(s.OnData(Call(3)));
+  EXPECT_EQ(sink_.calls.size(), 3u);
+}
+
+TEST_F(ServerSessionTest, AnOffloadedRefusalIsFatalAndTheHeldCallsNeverRun) {
+  RecordingAuthorizer authorizer;
+  ServerSessionOptions options;
+  options.authorizer = &authorizer;
+  sink_.offload = true;
+  auto& s = Session(options);
+  ASSERT_TRUE(s.OnData(ProxyContext("mallory", "oozie") + Call(1)));
+  EXPECT_FALSE(s.OnAuthorized(sink_.pending_authorization()));
+  EXPECT_TRUE(sink_.calls.empty());
+  auto headers = Replies();
+  ASSERT_EQ(headers.size(), 1u);
+  EXPECT_EQ(headers[0].errordetail(), RpcResponseHeaderProto::FATAL_UNAUTHORIZED);
+  EXPECT_EQ(headers[0].errormsg(), "User: oozie is not allowed to impersonate mallory");
+  EXPECT_FALSE(s.OnData(Call(2)));
 }
 
 }  // namespace

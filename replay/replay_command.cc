@@ -1,9 +1,13 @@
 #include "replay/replay_command.h"
 
 #include <glog/logging.h>
+#include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <optional>
@@ -38,6 +42,9 @@ struct Plan {
   bool min_allocation_given = false;
   std::string out;
   bool progress = true;
+  // stderr is a terminal: the bar; else a line every progress_every.
+  bool tty = false;
+  std::chrono::duration<double> progress_every{5};
   // Staging cell.
   std::string spindle;
   std::string work_dir;
@@ -91,6 +98,7 @@ Result<Plan> MakePlan(const CommandLine& flags) {
   p.trace.read.max_jobs = flags.GetInt("max-jobs");
   p.trace.read.max_tasks_per_job = flags.GetInt("max-tasks-per-job");
   p.trace.read.max_arrival_ms = static_cast<int64_t>(flags.GetDouble("max-seconds") * 1000);
+  p.trace.cpu_per_core = flags.GetDouble("plan-cpu-per-core");
   p.trace.seed = static_cast<uint64_t>(flags.GetInt("seed"));
   for (const char* g : kGeneratorFlags) {
     if (flags.Has(g)) p.trace.params[g] = flags.GetString(g);
@@ -167,7 +175,9 @@ Result<Plan> MakePlan(const CommandLine& flags) {
         PolicySpec{"external", pool::SyncMode::kParSync, pool::StrategyKind::kLatencyFirst}};
   }
   p.out = flags.GetString("out");
-  p.progress = !flags.GetBool("no-progress") && isatty(STDERR_FILENO);
+  p.progress = !flags.GetBool("no-progress");
+  p.tty = isatty(STDERR_FILENO) != 0;
+  p.progress_every = std::chrono::duration<double>(flags.GetDouble("progress-seconds"));
   return p;
 }
 
@@ -254,47 +264,129 @@ RecorderOptions RecordingFor(const std::vector<TraceNode>& nodes, const rm::Queu
   return o;
 }
 
-// A one-line progress bar on stderr (a terminal only).
-class ProgressBar {
+// SIGINT / SIGTERM while a wind-tunnel replay runs: the run in progress
+// stops where it is (cut), the policies after it are not run, and what was
+// replayed is reported and written. A second signal ends the process
+// (SA_RESETHAND).
+std::atomic<bool> g_stop{false};
+std::atomic<int> g_signal{0};
+
+void OnStopSignal(int signo) {
+  g_signal.store(signo, std::memory_order_relaxed);
+  g_stop.store(true, std::memory_order_relaxed);
+}
+
+void CatchStopSignals() {
+  struct sigaction action = {};
+  action.sa_handler = &OnStopSignal;
+  action.sa_flags = SA_RESETHAND;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+std::string Hms(double seconds) {
+  const auto s = static_cast<int64_t>(seconds);
+  char out[32];
+  std::snprintf(out, sizeof(out), "%lld:%02lld:%02lld", static_cast<long long>(s / 3600),
+                static_cast<long long>(s / 60 % 60), static_cast<long long>(s % 60));
+  return out;
+}
+
+// Progress on stderr: on a terminal a bar redrawn in place, otherwise (a log
+// under nohup, a pipe) a line every `every` of wall time. Both go by trace
+// time, never by bytes read (a reader reads ahead: a small file is read
+// whole at the first job): the fraction is the trace time reached over the
+// trace's length as far as it is known — the horizon if given, else the
+// latest arrival read so far over the share of the input read (exact once
+// the input is read; a run past its last arrival shows at most 99%), else
+// the generator's share of jobs made.
+class ProgressReporter {
  public:
-  ProgressBar(bool enabled, std::string label) : enabled_(enabled), label_(std::move(label)) {}
-  void Update(double fraction, Duration trace_time, int64_t jobs) {
+  ProgressReporter(const Plan& plan, std::string label, const TraceReader* reader)
+      : enabled_(plan.progress),
+        tty_(plan.tty),
+        every_(plan.progress_every),
+        label_(std::move(label)),
+        reader_(reader),
+        horizon_s_(std::chrono::duration<double>(plan.tunnel.horizon).count()) {}
+
+  void Update(Duration trace_time, int64_t jobs) {
     if (!enabled_) return;
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    char eta[32] = "?";
-    if (fraction > 0.001) {
-      const auto left = static_cast<int64_t>(elapsed * (1 - fraction) / fraction);
-      std::snprintf(eta, sizeof(eta), "%lld:%02lld", static_cast<long long>(left / 60),
-                    static_cast<long long>(left % 60));
+    const auto now = std::chrono::steady_clock::now();
+    if (!tty_ && now - last_line_ < every_) return;
+    last_line_ = now;
+    const double elapsed = std::chrono::duration<double>(now - start_).count();
+    const double t = std::chrono::duration<double>(trace_time).count();
+    double span = -1;
+    const double fraction = Fraction(t, &span);
+    std::string eta = "?";
+    if (fraction > 0.001) eta = Hms(elapsed * (1 - fraction) / fraction);
+    const double rate = elapsed > 0 ? t / elapsed : 0;
+    const long long tasks = static_cast<long long>(reader_->stats().tasks);
+    if (tty_) {
+      const int width = 30;
+      const int filled = fraction < 0 ? 0 : static_cast<int>(fraction * width);
+      std::string bar(static_cast<size_t>(filled), '#');
+      bar.resize(width, '.');
+      std::fprintf(stderr, "\r%-28s [%s] %5.1f%%  trace %.0fs  jobs %lld  ETA %s   ",
+                   label_.c_str(), bar.c_str(), fraction < 0 ? 0.0 : 100 * fraction, t,
+                   static_cast<long long>(jobs), eta.c_str());
+      return;
     }
-    const int width = 30;
-    const int filled = fraction < 0 ? 0 : static_cast<int>(fraction * width);
-    std::string bar(static_cast<size_t>(filled), '#');
-    bar.resize(width, '.');
-    std::fprintf(stderr, "\r%-28s [%s] %5.1f%%  trace %.0fs  jobs %lld  ETA %s   ", label_.c_str(),
-                 bar.c_str(), fraction < 0 ? 0.0 : 100 * fraction,
-                 std::chrono::duration<double>(trace_time).count(), static_cast<long long>(jobs),
-                 eta);
+    std::string of = span > 0 ? " of ~" + std::to_string(std::llround(span)) + "s" : "";
+    if (fraction >= 0) {
+      char pct[32];
+      std::snprintf(pct, sizeof(pct), " (%.1f%%)", 100 * fraction);
+      of += pct;
+    }
+    std::fprintf(stderr,
+                 "replay %s: trace %.0fs%s, %lld jobs submitted, %lld tasks read, %.1f trace "
+                 "s/s, wall %s, ETA %s\n",
+                 label_.c_str(), t, of.c_str(), static_cast<long long>(jobs), tasks, rate,
+                 Hms(elapsed).c_str(), eta.c_str());
+    std::fflush(stderr);
   }
+
   void Done() {
-    if (enabled_) std::fprintf(stderr, "\n");
+    if (enabled_ && tty_) std::fprintf(stderr, "\n");
   }
 
  private:
-  bool enabled_;
-  std::string label_;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  double Fraction(double t, double* span) const {
+    if (horizon_s_ > 0) {
+      *span = horizon_s_;
+      return std::min(1.0, t / horizon_s_);
+    }
+    const double read = reader_->Progress();
+    const int64_t ahead_ms = reader_->ReadAheadArrivalMs();
+    if (ahead_ms > 0 && read > 0) {
+      *span = static_cast<double>(ahead_ms) / 1000 / std::min(1.0, read);
+      return std::min(0.99, t / *span);
+    }
+    // A generator's share of jobs made (its last tasks still run at 1).
+    return read < 0 ? read : std::min(0.99, read);
+  }
+
+  const bool enabled_;
+  const bool tty_;
+  const std::chrono::duration<double> every_;
+  const std::string label_;
+  const TraceReader* reader_;
+  const double horizon_s_;
+  const std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point last_line_ = start_;
 };
 
 // Replays the trace under `policy`; *stats gets what the reader read.
 Result<ReplayModeResult> RunOne(const Plan& plan, const PolicySpec& policy,
-                                const std::vector<TraceNode>& nodes, const SchedulerConf& sched,
-                                ReadStats* stats_out) {
+                                const std::vector<TraceNode>& nodes,
+                                const std::vector<TraceNodeEvent>& node_events,
+                                const SchedulerConf& sched, ReadStats* stats_out) {
   const rm::QueueTree& tree = sched.tree;
   ASSIGN_OR_RETURN(std::unique_ptr<TraceReader> reader, OpenTrace(plan.trace));
   ReplayRecorder recorder(RecordingFor(nodes, tree));
-  ProgressBar bar(plan.progress, policy.label);
+  ProgressReporter bar(plan, policy.label, reader.get());
   ReplayModeResult result;
   if (plan.mode == ReplayMode::kWindTunnel) {
     TunnelSetup setup;
@@ -306,14 +398,10 @@ Result<ReplayModeResult> RunOne(const Plan& plan, const PolicySpec& policy,
     setup.rm.min_allocation = plan.min_allocation;
     setup.rm.max_allocation = plan.max_allocation;
     setup.nodes = nodes;
+    setup.node_events = node_events;
     TunnelRunOptions run = plan.tunnel;
-    const Duration horizon = plan.tunnel.horizon;
-    TraceReader* r = reader.get();
-    run.progress = [&bar, r, horizon](Duration t, int64_t jobs) {
-      double f = r->Progress();
-      if (horizon > Duration(0)) f = std::chrono::duration<double>(t) / horizon;
-      bar.Update(f, t, jobs);
-    };
+    run.stop = &g_stop;
+    run.progress = [&bar](Duration t, int64_t jobs) { bar.Update(t, jobs); };
     ASSIGN_OR_RETURN(result, RunWindTunnel(run, setup, reader.get(), &recorder));
   } else {
     CellOptions cell;
@@ -366,14 +454,25 @@ Result<ReplayModeResult> RunOne(const Plan& plan, const PolicySpec& policy,
   }
   bar.Done();
   result.label = policy.label;
-  const ReadStats& stats = reader->stats();
-  *stats_out = stats;
-  if (stats.skipped > 0) {
-    result.violations.push_back(std::to_string(stats.skipped) +
-                                " malformed trace records skipped (--skip-bad); first: " +
-                                (stats.examples.empty() ? "" : stats.examples.front()));
-  }
+  *stats_out = reader->stats();
   return result;
+}
+
+// What reading took liberties with, for the report's warnings.
+void AddWarnings(const std::string& what, const ReadStats& s, std::vector<std::string>* out) {
+  if (s.skipped > 0) {
+    std::string w =
+        what + ": " + std::to_string(s.skipped) + " malformed records skipped (--skip-bad)";
+    for (size_t i = 0; i < s.examples.size(); ++i)
+      w += (i == 0 ? "; first: " : " | ") + s.examples[i];
+    out->push_back(w);
+  }
+  for (const auto& [why, n] : s.dropped) {
+    out->push_back(what + ": " + std::to_string(n) + " x " + why);
+  }
+  for (const auto& [why, n] : s.adjusted) {
+    out->push_back(what + ": " + std::to_string(n) + " x " + why);
+  }
 }
 
 std::string Describe(const ReadStats& s) {
@@ -388,18 +487,29 @@ std::string Describe(const ReadStats& s) {
 // user's to fix (a missing file, phases without a cluster, a bad queue file).
 struct Inputs {
   std::vector<TraceNode> nodes;
+  std::vector<TraceNodeEvent> node_events;
+  ReadStats node_stats;  // what reading the node file skipped or adjusted
   SchedulerConf sched;
   std::string description;  // the trace, as its reader describes it
 };
 
 Result<Inputs> OpenInputs(const Plan& plan) {
-  ASSIGN_OR_RETURN(std::vector<TraceNode> nodes, ClusterNodes(plan.trace));
+  ReadStats node_stats;
+  ASSIGN_OR_RETURN(ClusterPlan cluster, ClusterOf(plan.trace, &node_stats));
   ASSIGN_OR_RETURN(SchedulerConf sched, LoadQueues(plan.queues_source));
   ASSIGN_OR_RETURN(std::unique_ptr<TraceReader> probe, OpenTrace(plan.trace));
-  return Inputs{std::move(nodes), std::move(sched), probe->Describe()};
+  return Inputs{std::move(cluster.nodes), std::move(cluster.events), std::move(node_stats),
+                std::move(sched), probe->Describe()};
 }
 
-Result<ReplayReport> Run(Plan plan, const Inputs& inputs) {
+// Writes the report files of what has run so far (--out): after each
+// policy, so that a long comparison keeps what it finished.
+Status WriteSoFar(const Plan& plan, const ReplayReport& report) {
+  if (plan.out.empty()) return Status::OK();
+  return WriteReportFiles(plan.out, report);
+}
+
+Result<ReplayReport> Run(Plan plan, const Inputs& inputs, ReadStats* trace_stats) {
   std::string made_dir;
   if (plan.mode == ReplayMode::kCell && plan.work_dir.empty()) {
     char tmpl[] = "/tmp/spindle-cell.XXXXXX";
@@ -446,14 +556,65 @@ Result<ReplayReport> Run(Plan plan, const Inputs& inputs) {
            std::to_string(plan.tunnel.decision_cost / std::chrono::microseconds(1)) + " us"});
     }
   }
-  ReadStats stats;
-  for (const PolicySpec& policy : plan.policies) {
-    ASSIGN_OR_RETURN(ReplayModeResult r, RunOne(plan, policy, nodes, inputs.sched, &stats));
-    report.modes.push_back(std::move(r));
+  AddWarnings("cluster (" + std::filesystem::path(plan.trace.nodes_path).filename().string() + ")",
+              inputs.node_stats, &report.warnings);
+  if (!inputs.node_events.empty()) {
+    if (tunnel) {
+      report.settings.push_back(
+          {"node events", std::to_string(inputs.node_events.size()) +
+                              " (nodes unavailable or back over the trace, as unhealthy nodes)"});
+    } else {
+      report.warnings.push_back("the staging cell does not play the node file's " +
+                                std::to_string(inputs.node_events.size()) +
+                                " node events: every node stays available");
+    }
   }
+  const std::vector<TraceNodeEvent> none;
+  ReadStats& stats = *trace_stats;
   // Every run reads the whole trace (unless a horizon stopped it early).
-  report.settings.push_back({"trace", Describe(stats)});
+  report.settings.push_back({"trace", inputs.description});
+  const size_t trace_setting = report.settings.size() - 1;
+  const size_t fixed_warnings = report.warnings.size();
+  for (size_t i = 0; i < plan.policies.size(); ++i) {
+    const PolicySpec& policy = plan.policies[i];
+    if (g_stop.load()) {
+      report.not_run.push_back(policy.label + " (stopped before it)");
+      continue;
+    }
+    ASSIGN_OR_RETURN(
+        ReplayModeResult r,
+        RunOne(plan, policy, nodes, tunnel ? inputs.node_events : none, inputs.sched, &stats));
+    report.modes.push_back(std::move(r));
+    report.settings[trace_setting].value = Describe(stats);
+    report.warnings.resize(fixed_warnings);
+    AddWarnings("trace", stats, &report.warnings);
+    if (i + 1 < plan.policies.size() && !g_stop.load()) {
+      // Written as each policy finishes: a stopped comparison keeps them.
+      ReplayReport so_far = report;
+      for (size_t j = i + 1; j < plan.policies.size(); ++j) {
+        so_far.not_run.push_back(plan.policies[j].label + " (not yet run)");
+      }
+      RETURN_NOT_OK(WriteSoFar(plan, so_far));
+    }
+  }
   if (plan.mode == ReplayMode::kCell) {
+    // A node heartbeat is when a node's containers start and end, so a
+    // cell's delays are at least about one heartbeat of trace time.
+    const double beat_ms =
+        static_cast<double>(plan.heartbeat.count()) * std::max(plan.tunnel.speed, 0.0);
+    for (const ReplayModeResult& m : report.modes) {
+      if (m.delay_ms.count > 0 && m.delay_ms.p50 <= 2 * beat_ms) {
+        char w[320];
+        std::snprintf(w, sizeof(w),
+                      "%s: the median scheduling delay (%.0f ms of trace time) is within two node "
+                      "heartbeats (--heartbeat-ms %lld x --speed %g = %.0f ms of trace time): "
+                      "the heartbeat, not the scheduler, dominates the delays; lower --speed or "
+                      "--heartbeat-ms",
+                      m.label.c_str(), m.delay_ms.p50,
+                      static_cast<long long>(plan.heartbeat.count()), plan.tunnel.speed, beat_ms);
+        report.warnings.push_back(w);
+      }
+    }
     bool clean = true;
     for (const ReplayModeResult& m : report.modes) clean = clean && m.violations.empty();
     if (!made_dir.empty() && clean) {
@@ -493,13 +654,15 @@ const CommandSpec& ReplayCommand() {
       {
           // What to replay and on what.
           FlagSpec::List("trace", "FILE[,FILE]", "",
-                         "the trace (google2011: task_events then job_events)"),
+                         "the trace (google2011: task_events then job_events; alibaba2017: "
+                         "batch_task.csv and optionally batch_instance.csv)"),
           FlagSpec::String("format", "FORMAT", "",
                            "sls, rumen, synth, google2011, alibaba2018, alibaba2017, phases or "
                            "poisson")
               .ComputedDefault("guessed from the file name"),
           FlagSpec::String("nodes-file", "FILE", "",
-                           "the cluster: SLS nodes JSON or Alibaba machine_meta.csv"),
+                           "the cluster: SLS nodes JSON, Alibaba v2018 machine_meta.csv or v2017 "
+                           "server_event.csv"),
           FlagSpec::Int("nodes", 0, "a generated uniform cluster of N nodes (0: none)")
               .InRange(0, 1e8),
           FlagSpec::Int("nodes-per-rack", 40, "racks of the generated cluster").InRange(1, 1e8),
@@ -508,7 +671,12 @@ const CommandSpec& ReplayCommand() {
                            "nodes' shape"),
           FlagSpec::String("queues", "FILE.xml|A,B,...", "default",
                            "a capacity-scheduler.xml, or queue names with equal shares"),
-          FlagSpec::Switch("skip-bad", "skip (and count) records that cannot be read"),
+          FlagSpec::Switch("skip-bad",
+                           "skip (and count) records that cannot be read; reported as warnings"),
+          FlagSpec::Double("plan-cpu-per-core", 100,
+                           "alibaba2017: plan_cpu per core (100: the published file's hundredths "
+                           "of a core; 1: whole cores)")
+              .InRange(1e-6, 1e9),
           FlagSpec::Int("max-jobs", 0, "read at most N jobs (0: all)").InRange(0, 1e12),
           FlagSpec::Int("max-tasks-per-job", 1'000'000,
                         "a trace record giving a job more tasks is an error (bounds memory)")
@@ -598,11 +766,16 @@ const CommandSpec& ReplayCommand() {
           // Output.
           FlagSpec::String("out", "DIR", "",
                            "also write summary.txt, report.json, series.csv and report.html here"),
-          FlagSpec::Switch("no-progress", "no progress bar"),
+          FlagSpec::Switch("no-progress", "no progress on stderr"),
+          FlagSpec::Double("progress-seconds", 5,
+                           "when stderr is not a terminal: a progress line this often (wall)")
+              .InRange(0, 1e6),
           FlagSpec::Switch("verbose", "keep the RM core's INFO log"),
       },
       "exit status: 0, 1 when a run reports a violation (a task placed twice, tasks that could "
-      "never be placed, records skipped) or fails, 2 for a usage error"};
+      "never be placed) or fails, when the trace gives no job, or when every job is rejected, "
+      "2 for a usage error, 128+N when stopped by signal N (SIGINT, SIGTERM: the finished "
+      "policies' results are printed and written, the one running is cut)"};
   return kSpec;
 }
 
@@ -615,7 +788,12 @@ int ReplayMain(const CommandLine& flags) {
   if (!plan.ok()) return ReportUsageError(kName, plan.status());
   auto inputs = OpenInputs(*plan);
   if (!inputs.ok()) return ReportUsageError(kName, inputs.status());
-  auto report = Run(*plan, *inputs);
+  g_stop.store(false);
+  g_signal.store(0);
+  // The cell's children are ended by its own teardown, not by these.
+  if (plan->mode == ReplayMode::kWindTunnel) CatchStopSignals();
+  ReadStats stats;
+  auto report = Run(*plan, *inputs, &stats);
   if (!report.ok()) return ReportFailure(kName, report.status());
   std::fputs(ToSummaryTable(*report).c_str(), stdout);
   if (!plan->out.empty()) {
@@ -623,6 +801,35 @@ int ReplayMain(const CommandLine& flags) {
     if (!s.ok()) return ReportFailure(kName, s);
     std::printf("report: %s/report.html (also summary.txt, report.json, series.csv)\n",
                 plan->out.c_str());
+  }
+  std::fflush(stdout);
+  if (const int signo = g_signal.load(); signo != 0) {
+    std::string cut;
+    for (const ReplayModeResult& m : report->modes) {
+      if (m.cut) cut += (cut.empty() ? "" : ", ") + m.label;
+    }
+    for (const std::string& p : report->not_run) cut += (cut.empty() ? "" : ", ") + p;
+    std::fprintf(stderr,
+                 "spindle %s: stopped by signal %d; cut: %s; the finished policies' "
+                 "results are kept\n",
+                 kName, signo, cut.empty() ? "none" : cut.c_str());
+    return 128 + signo;
+  }
+  if (stats.jobs == 0) {
+    std::fprintf(stderr, "spindle %s: nothing replayed: the trace gave no job (%s)\n", kName,
+                 Describe(stats).c_str());
+    return kExitFailure;
+  }
+  for (const ReplayModeResult& m : report->modes) {
+    if (m.jobs_submitted > 0 && m.jobs_rejected == m.jobs_submitted) {
+      std::fprintf(stderr,
+                   "spindle %s: every job (%lld) was rejected under %s; first: %s (check "
+                   "--max-allocation, --node-shape, --queues%s)\n",
+                   kName, static_cast<long long>(m.jobs_rejected), m.label.c_str(),
+                   m.rejections.empty() ? "?" : m.rejections.front().c_str(),
+                   plan->format == "alibaba2017" ? ", --plan-cpu-per-core" : "");
+      return kExitFailure;
+    }
   }
   for (const ReplayModeResult& m : report->modes) {
     if (!m.violations.empty()) return kExitFailure;

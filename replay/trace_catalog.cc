@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "replay/trace/cluster/alibaba2017_reader.h"
+#include "replay/trace/cluster/alibaba2017_server_events.h"
 #include "replay/trace/cluster/alibaba2018_machines.h"
 #include "replay/trace/cluster/alibaba2018_reader.h"
 #include "replay/trace/cluster/google2011_reader.h"
@@ -221,12 +222,27 @@ Result<std::unique_ptr<TraceReader>> OpenTrace(const TraceSpec& spec) {
     return std::unique_ptr<TraceReader>(std::move(reader));
   }
   Alibaba2017Options o;
-  o.batch_task = path;
+  o.cpu_per_core = spec.cpu_per_core;
+  for (const std::string& p : spec.paths) {
+    (Contains(std::filesystem::path(p).filename().string(), "batch_instance") ? o.batch_instance
+                                                                              : o.batch_task) = p;
+  }
   ASSIGN_OR_RETURN(auto reader, Alibaba2017Reader::Open(o, spec.read));
   return std::unique_ptr<TraceReader>(std::move(reader));
 }
 
-Result<std::vector<TraceNode>> ClusterNodes(const TraceSpec& spec) {
+Result<ClusterPlan> ClusterOf(const TraceSpec& spec, ReadStats* stats) {
+  ASSIGN_OR_RETURN(const std::string format, ResolveFormat(spec));
+  if (spec.nodes <= 0 && !spec.nodes_path.empty() && format == "alibaba2017") {
+    ASSIGN_OR_RETURN(ClusterTimeline t,
+                     ReadAlibaba2017ServerEvents(spec.nodes_path, spec.read, stats));
+    return ClusterPlan{std::move(t.nodes), std::move(t.events)};
+  }
+  ASSIGN_OR_RETURN(std::vector<TraceNode> nodes, ClusterNodes(spec, stats));
+  return ClusterPlan{std::move(nodes), {}};
+}
+
+Result<std::vector<TraceNode>> ClusterNodes(const TraceSpec& spec, ReadStats* stats) {
   ASSIGN_OR_RETURN(const std::string format, ResolveFormat(spec));
   if (spec.nodes > 0) {
     UniformClusterOptions o;
@@ -237,9 +253,12 @@ Result<std::vector<TraceNode>> ClusterNodes(const TraceSpec& spec) {
     return MakeUniformNodes(o);
   }
   if (!spec.nodes_path.empty()) {
-    if (format == "alibaba2018" || format == "alibaba2017") {
-      return ReadAlibaba2018Machines(spec.nodes_path, spec.read);
+    if (format == "alibaba2017") {
+      ASSIGN_OR_RETURN(ClusterTimeline t,
+                       ReadAlibaba2017ServerEvents(spec.nodes_path, spec.read, stats));
+      return std::move(t.nodes);
     }
+    if (format == "alibaba2018") return ReadAlibaba2018Machines(spec.nodes_path, spec.read, stats);
     return hadoop::ReadSlsNodes(spec.nodes_path, SlsDefaults(spec));
   }
   if (format == "sls" && !spec.paths.empty()) {

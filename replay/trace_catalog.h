@@ -7,7 +7,7 @@
 //   synth        SLS synthetic description (syn.json)
 //   google2011   Google cluster-usage 2011: task_events (+ job_events)
 //   alibaba2018  Alibaba cluster-trace-v2018 batch_task.csv
-//   alibaba2017  Alibaba cluster-trace-v2017 batch_task.csv
+//   alibaba2017  Alibaba cluster-trace-v2017 batch_task.csv (+ batch_instance.csv)
 //   phases       ParSync's phased workload (generated)
 //   poisson      Poisson arrivals (generated)
 #pragma once
@@ -25,9 +25,15 @@ namespace spindle::replay {
 struct TraceSpec {
   // A format name above; empty: guessed from the first path's name.
   std::string format;
-  // The trace's files (google2011: task_events, then job_events if given).
+  // The trace's files (google2011: task_events, then job_events if given;
+  // alibaba2017: batch_task.csv, and batch_instance.csv for the run times,
+  // told apart by name).
   std::vector<std::string> paths;
-  // A node file: SLS nodes JSON, or Alibaba machine_meta.csv. Empty: the
+  // alibaba2017: plan_cpu per core (Alibaba2017Options::cpu_per_core).
+  // Default: 100 (the published file's hundredths of a core).
+  double cpu_per_core = 100;
+  // A node file: SLS nodes JSON, Alibaba v2018 machine_meta.csv or v2017
+  // server_event.csv (by the format). Empty: the
   // cluster comes from `nodes` (generated), or from the trace (SLS and
   // Rumen hosts; syn.json's num_nodes).
   std::string nodes_path;
@@ -60,7 +66,16 @@ Result<std::string> ResolveFormat(const TraceSpec& spec);
 Result<std::unique_ptr<TraceReader>> OpenTrace(const TraceSpec& spec);
 
 // The cluster to replay on (see TraceSpec::nodes_path and nodes). Reads the
-// trace itself where the hosts come from it.
-Result<std::vector<TraceNode>> ClusterNodes(const TraceSpec& spec);
+// trace itself where the hosts come from it. `stats` (may be null) gets
+// what reading a node file skipped and adjusted.
+Result<std::vector<TraceNode>> ClusterNodes(const TraceSpec& spec, ReadStats* stats = nullptr);
+
+// The cluster and its changes over the trace (Alibaba v2017's
+// server_event.csv: machines unavailable and back; no events otherwise).
+struct ClusterPlan {
+  std::vector<TraceNode> nodes;
+  std::vector<TraceNodeEvent> events;
+};
+Result<ClusterPlan> ClusterOf(const TraceSpec& spec, ReadStats* stats = nullptr);
 
 }  // namespace spindle::replay

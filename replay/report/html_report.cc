@@ -52,8 +52,35 @@ std::vector<std::pair<double, double>> Downsample(
   return points;
 }
 
+// The chart, or a "no data" note saying why when no series has a point
+// (an empty chart would read as "all zero"). A series identical to an
+// earlier one (tied policies, whose lines would hide each other) is named
+// "B (same as A)" in the legend.
+std::string Chart(ChartSpec c, const std::string& empty_why) {
+  bool any = false;
+  for (const ChartSeries& s : c.series) {
+    for (const auto& [x, y] : s.points) any = any || y >= 0;
+  }
+  if (!any) {
+    return "<p class=\"nodata\"><b>" + EscapeMarkup(c.title) + "</b>: no data (" +
+           EscapeMarkup(empty_why) + ")</p>\n";
+  }
+  std::vector<std::string> names;
+  for (const ChartSeries& s : c.series) names.push_back(s.name);
+  for (size_t i = 0; i < c.series.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (!c.series[i].points.empty() && c.series[i].points == c.series[j].points) {
+        c.series[i].name = names[i] + " (same as " + names[j] + ")";
+        break;
+      }
+    }
+  }
+  return "<div class=\"chart\">" + RenderLineChart(c) + "</div>\n";
+}
+
 std::string SeriesChart(const ReplayReport& r, const std::string& title, const std::string& y_label,
-                        bool log_y, const std::function<double(const ReplaySeriesRow&)>& get) {
+                        bool log_y, const std::function<double(const ReplaySeriesRow&)>& get,
+                        const std::string& empty_why = "nothing recorded") {
   ChartSpec c;
   c.title = title;
   c.x_label = "trace time (s)";
@@ -62,7 +89,7 @@ std::string SeriesChart(const ReplayReport& r, const std::string& title, const s
   for (size_t i = 0; i < r.modes.size(); ++i) {
     c.series.push_back(ChartSeries{r.modes[i].label, Downsample(r.modes[i], get), StyleOf(i)});
   }
-  return "<div class=\"chart\">" + RenderLineChart(c) + "</div>\n";
+  return Chart(std::move(c), empty_why);
 }
 
 // A CDF per mode. With `log_x` the x axis is log10 of the value (at least
@@ -82,7 +109,7 @@ std::string CdfChart(const ReplayReport& r, const std::string& title, const std:
     }
     c.series.push_back(std::move(s));
   }
-  return "<div class=\"chart\">" + RenderLineChart(c) + "</div>\n";
+  return Chart(std::move(c), "no sample (no task placed, or no job finished)");
 }
 
 std::string QueueShareChart(const ReplayModeResult& m) {
@@ -97,8 +124,9 @@ std::string QueueShareChart(const ReplayModeResult& m) {
     }
     c.series.push_back(std::move(s));
   }
-  std::string o = "<div class=\"chart\">" + RenderLineChart(c) + "</div>\n";
-  o += "<table><tr><th>queue</th><th>guaranteed</th>";
+  std::string o = Chart(std::move(c), "no fairness window");
+  // A window per column: a long run's table scrolls inside its box.
+  o += "<div class=\"scroll\"><table><tr><th>queue</th><th>guaranteed</th>";
   for (const FairnessWindow& w : m.windows) o += "<th>" + F("%.0fs", w.start_s) + "</th>";
   o += "</tr>";
   for (size_t q = 0; q < m.queues.size(); ++q) {
@@ -113,7 +141,7 @@ std::string QueueShareChart(const ReplayModeResult& m) {
   for (const FairnessWindow& w : m.windows) {
     o += "<td>" + (w.jain < 0 ? std::string("-") : F("%.3f", w.jain)) + "</td>";
   }
-  return o + "</tr></table>\n";
+  return o + "</tr></table></div>\n";
 }
 
 std::string JainChart(const ReplayReport& r) {
@@ -126,7 +154,7 @@ std::string JainChart(const ReplayReport& r) {
     for (const FairnessWindow& w : r.modes[i].windows) s.points.emplace_back(w.start_s, w.jain);
     c.series.push_back(std::move(s));
   }
-  return "<div class=\"chart\">" + RenderLineChart(c) + "</div>\n";
+  return Chart(std::move(c), "fewer than two queues had demand in every window");
 }
 
 }  // namespace
@@ -142,14 +170,19 @@ std::string ToHtml(const ReplayReport& r) {
        "td,th{border:1px solid #ccc;padding:3px 6px;text-align:right}"
        "th{background:#f4f4f4}td:first-child{text-align:left}"
        ".chart{margin:8px 0}h2{margin-top:28px}pre{font-size:12px}"
-       ".bad{color:#b00020}"
+       ".bad{color:#b00020}.warn{color:#8a5a00}.nodata{color:#666;font-size:13px}"
+       ".scroll{overflow-x:auto;max-width:100%}pre{overflow-x:auto;white-space:pre}"
+       "td{overflow-wrap:anywhere}"
        "</style></head><body>\n";
   o += "<h1>" + EscapeMarkup(r.title) + "</h1>\n";
-  o += "<table><tr><th>setting</th><th>value</th></tr>";
+  o += "<div class=\"scroll\"><table><tr><th>setting</th><th>value</th></tr>";
   for (const ReplaySetting& s : r.settings) {
     o += "<tr><td>" + EscapeMarkup(s.key) + "</td><td>" + EscapeMarkup(s.value) + "</td></tr>";
   }
-  o += "</table>\n<h2>Summary</h2>\n<pre>" + EscapeMarkup(ToSummaryTable(r)) + "</pre>\n";
+  o += "</table></div>\n<h2>Summary</h2>\n<pre>" + EscapeMarkup(ToSummaryTable(r)) + "</pre>\n";
+  for (const std::string& w : r.warnings) {
+    o += "<p class=\"warn\">warning: " + EscapeMarkup(w) + "</p>\n";
+  }
   for (const ReplayModeResult& m : r.modes) {
     for (const std::string& v : m.violations) {
       o += "<p class=\"bad\">" + EscapeMarkup(m.label) + ": " + EscapeMarkup(v) + "</p>\n";
@@ -172,8 +205,10 @@ std::string ToHtml(const ReplayReport& r) {
   o += SeriesChart(r, "Backlog (asked, not placed)", "tasks", false,
                    [](const ReplaySeriesRow& row) { return static_cast<double>(row.backlog); });
   o += "<h2>Quality and conflicts</h2>\n";
-  o += SeriesChart(r, "Quality: share of tasks with a preference placed on it", "share", false,
-                   [](const ReplaySeriesRow& row) { return row.quality; });
+  o += SeriesChart(
+      r, "Quality: share of tasks with a preference placed on it", "share", false,
+      [](const ReplaySeriesRow& row) { return row.quality; },
+      "no task had a preferred node or rack");
   o += SeriesChart(r, "Conflicts per second (commits refused by the cell state)", "conflicts/s",
                    false,
                    [](const ReplaySeriesRow& row) { return static_cast<double>(row.conflicts); });

@@ -133,6 +133,7 @@ void WriteMode(JsonWriter* w, const ReplayModeResult& m) {
     w->EndObject();
   }
   w->EndArray();
+  w->Field("cut", m.cut);
   for (const auto* list : {&m.violations, &m.rejections}) {
     w->Key(list == &m.violations ? "violations" : "rejections");
     w->BeginArray();
@@ -152,6 +153,12 @@ std::string ToJson(const ReplayReport& report) {
   w.BeginObject();
   for (const ReplaySetting& s : report.settings) w.Field(s.key, s.value);
   w.EndObject();
+  for (const auto* list : {&report.warnings, &report.not_run}) {
+    w.Key(list == &report.warnings ? "warnings" : "not_run");
+    w.BeginArray();
+    for (const std::string& v : *list) w.Str(v);
+    w.EndArray();
+  }
   w.Key("modes");
   w.BeginArray();
   for (const ReplayModeResult& m : report.modes) WriteMode(&w, m);

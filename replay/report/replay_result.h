@@ -131,6 +131,9 @@ struct ReplayModeResult {
   // Problems the driver saw (a task run twice, a job over its queue's
   // limit, ...): the run's own checks. Empty when all held.
   std::vector<std::string> violations;
+  // The run was stopped (SIGINT/SIGTERM) before its end: its figures cover
+  // the trace up to end_s only.
+  bool cut = false;
 };
 
 struct ReplaySetting {
@@ -141,7 +144,16 @@ struct ReplaySetting {
 struct ReplayReport {
   std::string title;  // "spindle replay: inputsls.json (sls)"
   std::vector<ReplaySetting> settings;
+  // What reading the input took liberties with, by reason and count
+  // ("12 task rows dropped: task with no plan_cpu/plan_mem ..."; records
+  // skipped under --skip-bad with the first errors): the trace as read, not
+  // a fault of the run.
+  std::vector<std::string> warnings;
   std::vector<ReplayModeResult> modes;
+  // Policies of the run not replayed, each with why: "statesync (stopped
+  // before it)" (SIGINT/SIGTERM), "statesync (not yet run)" (the report of
+  // a comparison still running).
+  std::vector<std::string> not_run;
 };
 
 }  // namespace spindle::replay

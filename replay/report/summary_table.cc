@@ -43,6 +43,7 @@ std::string ToSummaryTable(const ReplayReport& report) {
   }
   std::string out = report.title + "\n";
   for (const ReplaySetting& s : report.settings) out += "  " + s.key + ": " + s.value + "\n";
+  for (const std::string& w : report.warnings) out += "WARNING: " + w + "\n";
   const auto line = [&](const std::vector<std::string>& cells) {
     for (size_t c = 0; c < cells.size(); ++c) {
       std::string cell = cells[c];
@@ -58,6 +59,10 @@ std::string ToSummaryTable(const ReplayReport& report) {
   line(head);
   for (const auto& r : rows) line(r);
   for (const ReplayModeResult& m : report.modes) {
+    if (m.cut) {
+      out += "CUT " + m.label + ": stopped by a signal at trace " + Fmt("%.1fs", m.end_s) +
+             "; its figures cover the trace up to there\n";
+    }
     for (const std::string& v : m.violations) out += "VIOLATION " + m.label + ": " + v + "\n";
     const size_t shown = std::min<size_t>(m.rejections.size(), 5);
     for (size_t i = 0; i < shown; ++i) out += "rejected " + m.label + ": " + m.rejections[i] + "\n";
@@ -66,6 +71,7 @@ std::string ToSummaryTable(const ReplayReport& report) {
              " more\n";
     }
   }
+  for (const std::string& p : report.not_run) out += "NOT RUN " + p + "\n";
   return out;
 }
 

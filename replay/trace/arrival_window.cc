@@ -1,5 +1,6 @@
 #include "replay/trace/arrival_window.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace spindle::replay {
@@ -13,6 +14,7 @@ Status ArrivalWindow::Push(TraceJob job, const std::string& where) {
         "window (" +
         std::to_string(capacity_) + " jobs); raise it or sort the file");
   }
+  pushed_max_ms_ = std::max(pushed_max_ms_, job.arrival_ms);
   heap_.push(Entry{std::move(job), seq_++});
   return Status::OK();
 }

@@ -31,6 +31,9 @@ class ArrivalWindow {
   bool InOrder(int64_t arrival_ms) const { return arrival_ms >= released_ms_; }
   // The arrival of the last job released (-1 before the first).
   int64_t released_ms() const { return released_ms_; }
+  // The latest arrival pushed so far (-1 before the first): how far into
+  // the trace's time the reader has read ahead.
+  int64_t pushed_max_ms() const { return pushed_max_ms_; }
   // `where` ("batch_task.csv:12") names the job's place for the error.
   Status Push(TraceJob job, const std::string& where);
   // Whether more than `capacity` jobs are held (Pop releases one).
@@ -55,6 +58,7 @@ class ArrivalWindow {
   std::priority_queue<Entry, std::vector<Entry>, Later> heap_;
   int64_t seq_ = 0;
   int64_t released_ms_ = -1;  // arrival of the last job released
+  int64_t pushed_max_ms_ = -1;
   std::string released_id_;
 };
 

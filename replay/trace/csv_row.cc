@@ -20,6 +20,16 @@ void CsvRow::Split(std::string_view line, std::string where) {
   }
 }
 
+bool CsvRow::LooksLikeHeader() const {
+  if (fields_.empty()) return false;
+  for (const std::string_view f : fields_) {
+    if (f.empty()) return false;
+    const char c = f.front();
+    if ((c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.') return false;
+  }
+  return true;
+}
+
 Status CsvRow::ExpectFields(int n) const {
   if (size() == n) return Status::OK();
   return RowError("expected " + std::to_string(n) + " fields, found " + std::to_string(size()));

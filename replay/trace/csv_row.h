@@ -34,6 +34,9 @@ class CsvRow {
   bool empty(int n) const { return field(n).empty(); }
   const std::string& where() const { return where_; }
 
+  // A line of column names (an exported file's header): every field is
+  // non-empty and none starts as a number would.
+  bool LooksLikeHeader() const;
   // InvalidArgument unless the row has exactly `n` fields.
   Status ExpectFields(int n) const;
   // InvalidArgument "<where>: field n (name): <why>".

@@ -86,4 +86,15 @@ struct TraceNode {
   int32_t vcores = 8;
 };
 
+// A node of the cluster becoming unavailable (no new task is placed on it;
+// those running finish, as YARN treats an UNHEALTHY node) or available
+// again, at a trace time: Alibaba v2017's machine errors, additions and
+// removals.
+struct TraceNodeEvent {
+  int64_t at_ms = 0;
+  size_t node = 0;  // index into the cluster's node list
+  bool available = false;
+  std::string why;  // "softerror: machine_fail", "added", "removed"
+};
+
 }  // namespace spindle::replay

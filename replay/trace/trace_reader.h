@@ -66,8 +66,21 @@ struct ReadStats {
   // Well-formed records that make no task, by reason (e.g. "task never
   // ended in the trace", "job has no tasks"): counted, not errors.
   std::vector<std::pair<std::string, int64_t>> dropped;
+  // Well-formed records read with a documented adjustment, by reason
+  // (e.g. "create_time before the trace window (negative): clamped to 0",
+  // "header line"): counted, reported as warnings.
+  std::vector<std::pair<std::string, int64_t>> adjusted;
   std::vector<std::string> examples;  // the first skipped records' errors
 };
+
+// Adds `n` to the count of `reason` in `counts` (ReadStats::dropped or
+// ::adjusted), keeping first-seen order.
+void CountReason(std::vector<std::pair<std::string, int64_t>>* counts, const std::string& reason,
+                 int64_t n = 1);
+
+// Counts a malformed record skipped under ReadOptions::skip_bad (its error
+// kept among the first examples); returns `error` itself without skip_bad.
+Status SkipOrFail(const ReadOptions& read, ReadStats* stats, const Status& error);
 
 class TraceReader {
  public:
@@ -82,6 +95,11 @@ class TraceReader {
   // file, jobs made of a generator's total), for a progress bar; -1 if the
   // reader cannot tell.
   virtual double Progress() const { return -1; }
+  // The latest job arrival (ms) the reader has read from its input so far,
+  // read-ahead included (a sort window holds jobs not yet returned); with
+  // Progress(), how long the trace is: a progress bar on trace time. -1 if
+  // the reader cannot tell.
+  virtual int64_t ReadAheadArrivalMs() const { return -1; }
 };
 
 }  // namespace spindle::replay

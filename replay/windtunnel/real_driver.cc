@@ -53,12 +53,18 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
   Status failure;
   for (;;) {
     now = trace_now();
+    if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
+      summary.cut = true;
+      break;
+    }
     // The generator: the jobs whose time has come, for at most one tick of
     // wall time. A driver that fell behind (a loaded machine) would
     // otherwise submit its whole arrears before it collects or releases
     // again: placements pile up untaken, ended tasks keep their slots, and
     // the schedulers starve for work while the backlog grows.
     const TimePoint submit_until = clock->Now() + options.tick;
+    failure = tunnel->ApplyNodeEvents(now);
+    if (!failure.ok()) break;
     for (int k = 0; arrivals.have() && arrivals.at() <= now; ++k) {
       if (k > 0 && k % 16 == 0 && clock->Now() >= submit_until) break;
       failure = tunnel->Submit(arrivals.Take(), trace_now());
@@ -120,7 +126,7 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
     // (Ends due while the reporting thread is busy wait for the next tick.)
     Duration wake = now + scale(options.tick);
     wake = std::min({wake, arrivals.at(), reporting ? kNever : tunnel->NextRelease(),
-                     tunnel->NextOffset(), next_sample});
+                     tunnel->NextOffset(), tunnel->NextNodeEvent(), next_sample});
     const Duration left = wake - trace_now();
     if (left > Duration(0)) {
       std::this_thread::sleep_for(std::chrono::duration_cast<Duration>(left / options.speed));

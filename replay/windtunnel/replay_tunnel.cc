@@ -22,7 +22,7 @@ constexpr size_t kHeartbeatsPerCall = 256;
 }  // namespace
 
 ReplayTunnel::ReplayTunnel(const TunnelSetup& setup, ReplayEvents* events)
-    : events_(events), preferred_alpha_(setup.preferred_alpha) {}
+    : events_(events), preferred_alpha_(setup.preferred_alpha), node_events_(setup.node_events) {}
 
 // The reporting thread: sends one batch of heartbeats at a time.
 class ReplayTunnel::Reporter {
@@ -374,6 +374,23 @@ void ReplayTunnel::FinishJob(JobRun* run, Duration now) {
   pending_[static_cast<size_t>(run->rm.scheduler)].erase(run->index);
   --in_flight_;
   jobs_[static_cast<size_t>(run->index)].reset();
+}
+
+Duration ReplayTunnel::NextNodeEvent() const {
+  if (next_node_event_ >= node_events_.size()) return Duration::max();
+  return std::chrono::milliseconds(node_events_[next_node_event_].at_ms);
+}
+
+Status ReplayTunnel::ApplyNodeEvents(Duration now) {
+  if (NextNodeEvent() > now) return Status::OK();
+  // SetNodeHealth must not race the reporting thread's heartbeats.
+  RETURN_NOT_OK(AwaitReleases());
+  while (next_node_event_ < node_events_.size() &&
+         std::chrono::milliseconds(node_events_[next_node_event_].at_ms) <= now) {
+    const TraceNodeEvent& e = node_events_[next_node_event_++];
+    RETURN_NOT_OK(rm_->SetNodeHealth(e.node, e.available, e.why));
+  }
+  return Status::OK();
 }
 
 Duration ReplayTunnel::NextRelease() const {

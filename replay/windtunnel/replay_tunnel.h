@@ -51,6 +51,11 @@ struct TunnelSetup {
   // Slot-quality scores, one per node (the pool's strategies read them);
   // empty: every node scores 1. Default: empty.
   std::vector<double> node_scores;
+  // Nodes becoming unavailable or available again over the run (Alibaba
+  // v2017's server_event.csv), in time order: each is the node's heartbeat
+  // saying it is unhealthy (or healthy again) at that trace time. Default:
+  // none.
+  std::vector<TraceNodeEvent> node_events;
   // A task placed on one of its preferred nodes runs alpha x its duration
   // (ParSync Table 1's TET factor). Default: 1 (no benefit).
   double preferred_alpha = 1.0;
@@ -106,6 +111,12 @@ class ReplayTunnel {
   Status FlushReleases();
   // The earliest task end; Duration::max() if none.
   Duration NextRelease() const;
+  // When the next node event (TunnelSetup::node_events) falls due;
+  // Duration::max() if none.
+  Duration NextNodeEvent() const;
+  // Plays the node events due at or before `now` (after the heartbeats in
+  // flight, whose tasks it books as ended).
+  Status ApplyNodeEvents(Duration now);
 
   // The end of a run stopped at `now` (within options' not_before and
   // horizon) and the state it left: the cell's invariants, surplus
@@ -186,6 +197,8 @@ class ReplayTunnel {
   ReplayEvents* const events_;
   const double preferred_alpha_;
   std::unique_ptr<TunnelRm> rm_;
+  std::vector<TraceNodeEvent> node_events_;
+  size_t next_node_event_ = 0;
   std::unordered_map<std::string, pool::NodeId> node_by_host_;
   std::unordered_map<std::string, pool::RackId> rack_by_name_;
   TimePoint origin_;

@@ -16,6 +16,7 @@ Result<ReplayModeResult> RunWindTunnel(const TunnelRunOptions& options, const Tu
   ReplayModeResult result = recorder->Finish(run.end);
   result.driver = "windtunnel";
   result.wall_seconds = run.wall_seconds;
+  result.cut = run.cut;
   if (run.surplus_placements > 0) {
     result.violations.push_back(std::to_string(run.surplus_placements) +
                                 " placements beyond what jobs asked for");

@@ -145,7 +145,7 @@ Status TunnelRm::RegisterNodes(const std::vector<TraceNode>& nodes,
     if (!scores.empty()) RETURN_NOT_OK(rm_->SetNodeScore(request.registration.id, scores[i]));
     node_index_.Add(report->pool_node, i);
     node_ids_.push_back(report->pool_node);
-    nodes_.push_back(Node{request.registration.id, 0});
+    nodes_.push_back(Node{request.registration.id, 0, true, {}});
     ASSIGN_OR_RETURN(pool::RackId rack, rm_->pool().FindRack(report->info.rack));
     rack_names_.emplace(rack, report->info.rack);
   }
@@ -290,6 +290,8 @@ Result<TunnelRm::Heartbeats> TunnelRm::HeartbeatsFor(
     const size_t index = ended[i].first;
     rm::NodeHeartbeatRequest& request = out.requests.emplace_back();
     request.heartbeat.id = nodes_[index].id;
+    request.heartbeat.healthy = nodes_[index].healthy;
+    request.heartbeat.health_report = nodes_[index].health_report;
     size_t j = i;
     while (j < ended.size() && ended[j].first == index) ++j;
     request.containers.reserve(j - i);
@@ -331,6 +333,20 @@ Status TunnelRm::SendHeartbeats(Heartbeats* heartbeats, size_t begin, size_t end
     node.response_id = outcomes[k].response_id;
   }
   return Status::OK();
+}
+
+Status TunnelRm::SetNodeHealth(size_t node, bool healthy, const std::string& why) {
+  if (node >= nodes_.size())
+    return Status::InvalidArgument("replay: no node " + std::to_string(node));
+  nodes_[node].healthy = healthy;
+  nodes_[node].health_report = healthy ? "" : why;
+  Heartbeats heartbeats;
+  rm::NodeHeartbeatRequest& request = heartbeats.requests.emplace_back();
+  request.heartbeat.id = nodes_[node].id;
+  request.heartbeat.healthy = healthy;
+  request.heartbeat.health_report = nodes_[node].health_report;
+  heartbeats.nodes.push_back(node);
+  return Send(&heartbeats);
 }
 
 Status TunnelRm::Release(const AdmittedJob& job, const pool::Placement& placement) {

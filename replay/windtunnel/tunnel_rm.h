@@ -135,6 +135,12 @@ class TunnelRm {
   // them but Complete and Send (only those touch the nodes' response ids).
   Result<Heartbeats> HeartbeatsFor(const std::vector<pool::Placement>& placements);
   Status Send(Heartbeats* heartbeats, size_t per_call = SIZE_MAX);
+  // Node `node` (index into the nodes given) reports itself healthy or not
+  // in a heartbeat of its own (`why` its health report): an unhealthy node
+  // keeps its containers and is given no new ones (the RM's UNHEALTHY), and
+  // its later heartbeats (HeartbeatsFor) say the same until the next call.
+  // Not concurrently with Send.
+  Status SetNodeHealth(size_t node, bool healthy, const std::string& why);
   // A container the job does not need: released by its AM (allocate's
   // release list).
   Status Release(const AdmittedJob& job, const pool::Placement& placement);
@@ -162,6 +168,8 @@ class TunnelRm {
   struct Node {
     rm::NodeId id;
     int32_t response_id = 0;
+    bool healthy = true;
+    std::string health_report;
   };
 
   explicit TunnelRm(std::unique_ptr<rm::ResourceManager> rm) : rm_(std::move(rm)) {}

@@ -3,6 +3,7 @@
 // virtual_driver.h and real_driver.h.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -44,6 +45,9 @@ struct TunnelRunOptions {
   // Stop (and report the tasks left as a violation) once nothing was
   // submitted, placed or ended for this long while tasks wait. Default: 1 h.
   Duration stall_limit = std::chrono::hours(1);
+  // Set (by a signal handler, say) to stop the run where it is: the
+  // summary says `cut`. May be null.
+  const std::atomic<bool>* stop = nullptr;
   // Called about once per trace second with the trace time reached and
   // the jobs submitted so far (a progress bar). May be empty.
   std::function<void(Duration, int64_t)> progress;
@@ -62,6 +66,8 @@ struct TunnelSummary {
   double wall_seconds = 0;
   // Nothing moved for stall_limit while tasks waited.
   bool stalled = false;
+  // Stopped by TunnelRunOptions::stop before the end.
+  bool cut = false;
   // The cell state's invariants held at the end.
   bool invariants_ok = true;
   // Placements the pool made beyond what a job asked for (must stay 0).

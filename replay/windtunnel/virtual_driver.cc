@@ -46,12 +46,17 @@ Result<TunnelSummary> RunOnVirtualClock(const TunnelRunOptions& options, const T
     clock.Set(tunnel->origin() + now);
   };
   for (;;) {
+    if (options.stop != nullptr && options.stop->load(std::memory_order_relaxed)) {
+      summary.cut = true;
+      break;
+    }
     const bool all_in = !arrivals.have() && tunnel->NextOffset() == kNever;
     const bool finished = all_in && (tunnel->jobs_in_flight() == 0 ||
                                      (options.stop_when_placed && tunnel->tasks_waiting() == 0));
     const Duration release = tunnel->NextRelease();
     const Duration arrival = arrivals.at();
     const Duration offset = tunnel->NextOffset();
+    const Duration node_event = tunnel->NextNodeEvent();
     const bool live =
         tunnel->tasks_waiting() > 0 ||
         (options.sync_idle_schedulers && (arrivals.have() || tunnel->jobs_in_flight() > 0));
@@ -65,7 +70,9 @@ Result<TunnelSummary> RunOnVirtualClock(const TunnelRunOptions& options, const T
         }
       }
     }
-    const Duration next = std::min({release, arrival, offset, next_sample, step});
+    // Node events alone do not keep a finished run going.
+    const Duration next =
+        std::min({release, arrival, offset, next_sample, step, finished ? kNever : node_event});
     if (finished && next == kNever) break;
     if (options.horizon > Duration(0) && next > options.horizon) {
       at(options.horizon);
@@ -78,7 +85,11 @@ Result<TunnelSummary> RunOnVirtualClock(const TunnelRunOptions& options, const T
       break;
     }
     at(next);
-    if (release == next) {
+    if (node_event == next) {
+      // Before the instant's releases and arrivals: a node unavailable at t
+      // takes nothing placed at t.
+      RETURN_NOT_OK(tunnel->ApplyNodeEvents(now));
+    } else if (release == next) {
       RETURN_NOT_OK(tunnel->ReleaseDue(now));
       last_progress = now;
     } else if (arrival == next) {

@@ -109,6 +109,8 @@ class Google2011Reader : public TraceReader {
   std::string Describe() const override;
   // Through the task_events files (each an equal share).
   double Progress() const override;
+  // The time of the last event read.
+  int64_t ReadAheadArrivalMs() const override { return now_us_ < 0 ? -1 : ToMs(now_us_); }
   const Counters& counters() const { return counters_; }
 
  private:

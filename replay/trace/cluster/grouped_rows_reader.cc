@@ -16,23 +16,14 @@ GroupedRowsReader::GroupedRowsReader(std::unique_ptr<InputFile> file, const Read
       describe_(std::move(describe)),
       window_(window_jobs) {}
 
-void GroupedRowsReader::Drop(const std::string& reason) {
-  for (auto& [r, n] : stats_.dropped) {
-    if (r == reason) {
-      ++n;
-      return;
-    }
-  }
-  stats_.dropped.emplace_back(reason, 1);
+void GroupedRowsReader::Drop(const std::string& reason) { CountReason(&stats_.dropped, reason); }
+
+void GroupedRowsReader::Adjust(const std::string& reason, int64_t n) {
+  CountReason(&stats_.adjusted, reason, n);
 }
 
 Status GroupedRowsReader::SkipOrFail(const Status& s) {
-  if (!read_.skip_bad) return s;
-  ++stats_.skipped;
-  if (static_cast<int>(stats_.examples.size()) < read_.max_examples) {
-    stats_.examples.push_back(s.message());
-  }
-  return Status::OK();
+  return spindle::replay::SkipOrFail(read_, &stats_, s);
 }
 
 Status GroupedRowsReader::Flush() {
@@ -69,6 +60,10 @@ Result<bool> GroupedRowsReader::Next(TraceJob* job) {
     }
     ++stats_.lines;
     row_.Split(line, file_->Where());
+    if (stats_.lines == 1 && row_.LooksLikeHeader()) {
+      Adjust("header line (column names): passed over");
+      continue;
+    }
     Status s = row_.ExpectFields(fields_);
     Result<std::string_view> id =
         s.ok() ? row_.Text(job_field_, job_field_name_) : Result<std::string_view>(s);

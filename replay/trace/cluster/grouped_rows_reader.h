@@ -9,11 +9,17 @@
 // that is not can be sorted with `sort -t, -k<job field>` first). Arrival
 // order across jobs is restored within the sort window.
 //
+// A first line none of whose fields is a number is a header (the
+// published files have none; a file exported with column names does): it
+// is passed over and counted in ReadStats::adjusted ("header line").
+//
 // Bad input: a row-level error (a field) or a job-level one (its DAG) is an
 // error naming file, line and field. With ReadOptions::skip_bad the record
-// skipped is the whole job, counted once in ReadStats::skipped: a job
-// missing one of its tasks would misstate its DAG. A row whose job field
-// itself is bad, or that breaks contiguity, is skipped alone.
+// skipped is the whole job, counted once in ReadStats::skipped (v2018: a
+// job missing one of its tasks would misstate its DAG), unless the
+// subclass skips the row alone itself (SkipOrFail in Build; v2017, whose
+// tasks are independent). A row whose job field itself is bad, or that
+// breaks contiguity, is skipped alone.
 //
 // Memory: the rows of one job plus the window's jobs. Memory for the
 // contiguity check: 8 bytes per job id seen (a hash; a collision would
@@ -52,6 +58,7 @@ class GroupedRowsReader : public TraceReader {
   std::string Describe() const override { return describe_; }
   // Bytes read of the file.
   double Progress() const override { return at_end_ ? 1.0 : file_->Progress(); }
+  int64_t ReadAheadArrivalMs() const override { return window_.pushed_max_ms(); }
 
  protected:
   // One row as read: its text and "file:line".
@@ -71,11 +78,14 @@ class GroupedRowsReader : public TraceReader {
                                                 const std::vector<Row>& rows) = 0;
 
   void Drop(const std::string& reason);
-  const ReadOptions& read() const { return read_; }
-
- private:
+  // A record read with a documented adjustment (ReadStats::adjusted).
+  void Adjust(const std::string& reason, int64_t n = 1);
   // Counts a skipped record, or returns the error unless skip_bad.
   Status SkipOrFail(const Status& s);
+  const ReadOptions& read() const { return read_; }
+  ReadStats& mutable_stats() { return stats_; }
+
+ private:
   // Builds and windows the collected job.
   Status Flush();
 

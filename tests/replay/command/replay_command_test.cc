@@ -1,10 +1,15 @@
 #include "replay/replay_command.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "replay/trace_catalog.h"
 #include "tests/support/html_checks.h"
@@ -24,6 +29,32 @@ std::string Slurp(const std::string& path) {
 int RunReplay(std::vector<std::string> args) {
   args.insert(args.begin(), "--no-progress");
   return RunCommand(ReplayCommand(), &ReplayMain, args);
+}
+
+struct Printed {
+  int code = 0;
+  std::string out;
+  std::string err;
+};
+
+// A replay with what it prints (progress on: stderr is no terminal here).
+Printed RunPrinting(const std::vector<std::string>& args) {
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  Printed p;
+  p.code = RunCommand(ReplayCommand(), &ReplayMain, args);
+  p.out = ::testing::internal::GetCapturedStdout();
+  p.err = ::testing::internal::GetCapturedStderr();
+  return p;
+}
+
+// A file in a fresh folder of this test's own.
+std::string Write(const std::string& name, const std::string& text) {
+  const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string dir = ::testing::TempDir() + "/" + info->name() + std::to_string(::getpid());
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/" + name) << text;
+  return dir + "/" + name;
 }
 
 TEST(ParsePolicyTest, ModeAndStrategy) {
@@ -109,6 +140,130 @@ TEST(ReplayCommandTest, GeneratedPhasesRunInTheWindTunnel) {
                        "100", "--phase-seconds", "2", "--tasks-per-job", "10", "--preferred-nodes",
                        "5", "--compare", "parsync:latency-first,parsync:quality-first,monolithic"}),
             0);
+}
+
+// Alibaba v2017 as published: batch_task.csv with a header, a waiting task,
+// a task created before the window, a malformed row (--skip-bad), plan_cpu
+// in hundredths; server_event.csv as the machine file, with an error. What
+// reading took liberties with is a warning, not a violation.
+TEST(ReplayCommandTest, AlibabaV2017AsPublishedReplaysWithWarnings) {
+  const std::string tasks = Write("batch_task.csv",
+                                  "create_timestamp,modify_timestamp,job_id,task_id,instance_num,"
+                                  "status,plan_cpu,plan_mem\n"
+                                  "-5,20,1,1,4,Terminated,50,0.01\n"
+                                  "2,30,1,2,2,Waiting,,\n"
+                                  "3,20,2,3,2,Terminated,100,0.02\n"
+                                  "4,20,2,4,2,Terminated,1O0,0.02\n");
+  const std::string machines = Write("server_event.csv",
+                                     "0,1,add,,64,0.5,0.1\n"
+                                     "0,2,add,,64,0.5,0.1\n"
+                                     "5,2,softerror,machine_fail,0,0,0\n");
+  const Printed p = RunPrinting({"--no-progress", "--format", "alibaba2017", "--trace", tasks,
+                                 "--nodes-file", machines, "--skip-bad"});
+  EXPECT_EQ(p.code, 0) << p.out << p.err;
+  EXPECT_EQ(p.out.find("VIOLATION"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("WARNING: trace: 1 malformed records skipped (--skip-bad); first: "
+                       "batch_task.csv:5: field 7 (plan_cpu): '1O0' is not a number"),
+            std::string::npos)
+      << p.out;
+  EXPECT_NE(p.out.find("WARNING: trace: 1 x task with no plan_cpu/plan_mem"), std::string::npos)
+      << p.out;
+  EXPECT_NE(p.out.find("WARNING: trace: 1 x create_time before the trace window"),
+            std::string::npos)
+      << p.out;
+  EXPECT_NE(p.out.find("2 jobs, 6 tasks"), std::string::npos) << p.out;
+  EXPECT_NE(p.out.find("node events: 1"), std::string::npos) << p.out;
+}
+
+TEST(ReplayCommandTest, AnEmptyTraceExitsOneWithTheReason) {
+  const std::string tasks = Write("batch_task.csv", "10,20,1,1,4,Waiting,,\n");
+  const Printed p =
+      RunPrinting({"--no-progress", "--format", "alibaba2017", "--trace", tasks, "--nodes", "2"});
+  EXPECT_EQ(p.code, 1) << p.out << p.err;
+  EXPECT_NE(p.err.find("nothing replayed: the trace gave no job (0 jobs, 0 tasks, 1 records read, "
+                       "1 dropped (task with no plan_cpu/plan_mem"),
+            std::string::npos)
+      << p.err;
+}
+
+TEST(ReplayCommandTest, EveryJobRejectedExitsOneWithTheReason) {
+  // plan_cpu read as whole cores: 50 vcores on 32-vcore nodes.
+  const std::string tasks = Write("batch_task.csv",
+                                  "0,20,1,1,4,Terminated,50,0.01\n"
+                                  "1,20,2,1,4,Terminated,60,0.01\n");
+  const Printed cores = RunPrinting({"--no-progress", "--format", "alibaba2017", "--trace", tasks,
+                                     "--nodes", "2", "--plan-cpu-per-core", "1"});
+  EXPECT_EQ(cores.code, 1) << cores.out << cores.err;
+  EXPECT_NE(cores.err.find("every job (2) was rejected under parsync:latency-first; first: "),
+            std::string::npos)
+      << cores.err;
+  EXPECT_NE(cores.err.find("--plan-cpu-per-core"), std::string::npos) << cores.err;
+  // The published unit: both run.
+  EXPECT_EQ(RunReplay({"--format", "alibaba2017", "--trace", tasks, "--nodes", "2"}), 0);
+  // A Rumen trace whose every task is above the maximum allocation.
+  const Printed rumen =
+      RunPrinting({"--no-progress", "--trace", Shared("traces/hadoop-sls/2jobs2min-rumen-jh.json"),
+                   "--min-allocation", "16,1", "--max-allocation", "64,1"});
+  EXPECT_EQ(rumen.code, 1) << rumen.out << rumen.err;
+  EXPECT_NE(rumen.err.find("every job (2) was rejected"), std::string::npos) << rumen.err;
+}
+
+// Under nohup or a pipe (stderr not a terminal): progress lines on trace time.
+TEST(ReplayCommandTest, ProgressLinesWhenStderrIsNoTerminal) {
+  const Printed p =
+      RunPrinting({"--format", "phases", "--nodes", "20", "--rate", "20", "--phases", "50,50",
+                   "--phase-seconds", "3", "--task-seconds", "1", "--progress-seconds", "0"});
+  EXPECT_EQ(p.code, 0) << p.err;
+  EXPECT_NE(p.err.find("replay parsync:latency-first: trace "), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("jobs submitted"), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("trace s/s"), std::string::npos) << p.err;
+  EXPECT_NE(p.err.find("ETA "), std::string::npos) << p.err;
+  EXPECT_EQ(p.err.find("100.0%"), std::string::npos) << "never 100% before the end: " << p.err;
+}
+
+// A comparison stopped by SIGTERM keeps the policies it finished and says
+// which one was cut. The replay runs in a child process on the real clock
+// (a few seconds a policy); the signal is sent once the first policy's
+// results are written.
+TEST(ReplayCommandTest, SigtermKeepsTheFinishedPoliciesAndNamesTheCutOne) {
+  const std::string out = ::testing::TempDir() + "/replay_sigterm_" + std::to_string(::getpid());
+  std::filesystem::remove_all(out);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const int code =
+        RunReplay({"--format", "phases", "--nodes", "10", "--rate", "10", "--phases", "50,50",
+                   "--phase-seconds", "3", "--task-seconds", "1", "--clock", "real", "--compare",
+                   "parsync:latency-first,monolithic,statesync", "--out", out});
+    _exit(code);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!std::filesystem::exists(out + "/report.json") &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_TRUE(std::filesystem::exists(out + "/report.json"));
+  const std::string first = Slurp(out + "/summary.txt");
+  EXPECT_NE(first.find("NOT RUN monolithic (not yet run)"), std::string::npos) << first;
+  ASSERT_EQ(kill(child, SIGTERM), 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  const std::string summary = Slurp(out + "/summary.txt");
+  EXPECT_NE(summary.find("parsync:latency-first"), std::string::npos) << summary;
+  EXPECT_EQ(summary.find("CUT parsync:latency-first"), std::string::npos) << summary;
+  // The signal lands while the second policy runs (cut) or, on a fast
+  // machine, after it: then the third is not run. Either way it is said.
+  const bool cut = summary.find("CUT monolithic: stopped by a signal") != std::string::npos;
+  EXPECT_TRUE(cut || summary.find("NOT RUN statesync (stopped before it)") != std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("NOT RUN statesync (stopped before it)"), std::string::npos) << summary;
+  const std::string json = Slurp(out + "/report.json");
+  EXPECT_NE(json.find("\"not_run\":[\"statesync (stopped before it)\"]"), std::string::npos)
+      << json;
+  EXPECT_EQ(json.find("\"cut\":true") != std::string::npos, cut);
+  std::filesystem::remove_all(out);
 }
 
 }  // namespace

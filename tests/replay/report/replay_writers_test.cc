@@ -93,6 +93,44 @@ TEST(ReplayWritersTest, HtmlIsSelfContainedAndBalanced) {
   EXPECT_NE(html.find("1 task ran twice"), std::string::npos);
 }
 
+// Tied policies' lines would hide each other; empty charts would read as
+// zero; wide tables and long lines must stay inside the page.
+TEST(ReplayWritersTest, HtmlMarksTiesNotesEmptyChartsAndScrollsWideTables) {
+  ReplayReport r;
+  r.title = "ties";
+  r.modes = {Mode("parsync:latency-first", 5), Mode("monolithic", 5)};
+  for (ReplayModeResult& m : r.modes) {
+    for (ReplaySeriesRow& row : m.series) row.quality = -1;  // no task had a preference
+  }
+  r.warnings = {
+      "trace: 3 x task with no plan_cpu/plan_mem (still waiting in the trace): task "
+      "dropped"};
+  const std::string html = ToHtml(r);
+  EXPECT_EQ(testing::CheckTags(html), "");
+  EXPECT_NE(html.find("monolithic (same as parsync:latency-first)"), std::string::npos);
+  EXPECT_NE(html.find("no data (no task had a preferred node or rack)"), std::string::npos);
+  EXPECT_EQ(Count(html, "<svg"), 11u) << "the quality chart is a note";
+  EXPECT_NE(html.find("<div class=\"scroll\"><table><tr><th>queue</th>"), std::string::npos);
+  EXPECT_NE(html.find("overflow-x:auto"), std::string::npos);
+  EXPECT_NE(html.find("warning: trace: 3 x task with no plan_cpu"), std::string::npos);
+}
+
+TEST(ReplayWritersTest, SummaryListsWarningsCutAndNotRunPolicies) {
+  ReplayReport r = Report();
+  r.warnings = {"trace: 2 malformed records skipped (--skip-bad); first: x.csv:3: bad"};
+  r.modes[1].cut = true;
+  r.not_run = {"monolithic (stopped before it)"};
+  const std::string t = ToSummaryTable(r);
+  EXPECT_NE(t.find("WARNING: trace: 2 malformed records skipped"), std::string::npos) << t;
+  EXPECT_NE(t.find("CUT statesync: stopped by a signal at trace 125.0s"), std::string::npos) << t;
+  EXPECT_EQ(t.find("CUT parsync"), std::string::npos) << t;
+  EXPECT_NE(t.find("NOT RUN monolithic (stopped before it)"), std::string::npos) << t;
+  const std::string json = ToJson(r);
+  EXPECT_NE(json.find("\"warnings\":[\"trace: 2 malformed"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"not_run\":[\"monolithic (stopped before it)\"]"), std::string::npos);
+  EXPECT_NE(json.find("\"cut\":true"), std::string::npos);
+}
+
 TEST(ReplayWritersTest, JsonCarriesEveryModeAndEscapes) {
   const std::string json = ToJson(Report());
   EXPECT_EQ(Count(json, "\"label\":"), 2u);

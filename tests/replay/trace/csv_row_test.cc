@@ -58,5 +58,15 @@ TEST(CsvRowTest, RejectsNonFiniteAndTrailingJunk) {
   EXPECT_FALSE(row.Int(4, "v").ok());
 }
 
+TEST(CsvRowTest, TellsAHeaderLineFromARecord) {
+  CsvRow row;
+  row.Split("create_timestamp,modify_timestamp,job_id,task_id", "f:1");
+  EXPECT_TRUE(row.LooksLikeHeader());
+  for (const char* record : {"x,160,7,1", "-5,a,b,c", "a,,b,c", ".5,a,b,c", "a,b,+1,c"}) {
+    row.Split(record, "f:1");
+    EXPECT_FALSE(row.LooksLikeHeader()) << record;
+  }
+}
+
 }  // namespace
 }  // namespace spindle::replay

@@ -404,3 +404,40 @@ TEST_F(ReportingThreadTest, ReportsWhetherBusyAndBooksOnlyOnTheDriversNextCall) 
 
 }  // namespace
 }  // namespace spindle::replay
+
+namespace spindle::replay {
+namespace {
+
+// Alibaba v2017's machine errors: a node unavailable takes no new task (its
+// heartbeat says unhealthy), and takes them again once back.
+TEST(TunnelDriverTest, NodeEventsMakeANodeUnavailableAndBack) {
+  const rm::Configuration conf = Conf();
+  TunnelSetup setup = SmallCell(conf);
+  setup.nodes.resize(2);  // n1, n2
+  setup.node_events = {TraceNodeEvent{0, 0, false, "softerror: machine_fail"},
+                       TraceNodeEvent{60'000, 0, true, "added"}};
+  TraceJob early;
+  early.id = "early";
+  early.queue = "a";
+  early.stages = {Stage("tasks", 4, 1000, {}, "n1")};
+  TraceJob late = early;
+  late.id = "late";
+  late.arrival_ms = 61'000;
+  JobListReader reader({early, late});
+  RecorderOptions recording = Recording();
+  recording.capacity_memory_mb = 2 * 4096;
+  recording.capacity_vcores = 8;
+  ReplayRecorder recorder(recording);
+  auto r = RunWindTunnel(TunnelRunOptions{}, setup, &reader, &recorder);
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_TRUE(r->violations.empty()) << r->violations.front();
+  EXPECT_EQ(r->jobs_finished, 2);
+  EXPECT_EQ(r->tasks_placed, 8);
+  // The early job's tasks all ran on n2 within their first seconds (n1,
+  // their preference, was unavailable); the late job's all on n1.
+  EXPECT_DOUBLE_EQ(r->quality, 0.5);
+  EXPECT_LT(r->jct_s.cdf.front().first, 10.0);
+}
+
+}  // namespace
+}  // namespace spindle::replay

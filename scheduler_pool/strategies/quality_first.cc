@@ -52,6 +52,11 @@ int64_t QualityFirst::PlaceAnywhere(const Resource& resource, int64_t count, Str
   return placed;
 }
 
+int64_t QualityFirst::PlaceOffPreference(const Resource& resource, int64_t count,
+                                         StrategyContext& ctx, std::vector<Choice>* out) {
+  return NextFitFreshestFirst(resource, count, ctx, out);
+}
+
 double QualityFirst::Rank(const StrategyContext& ctx, NodeId node) const {
   const NodeState* n = ctx.view->Find(node);
   return n == nullptr ? 0 : n->score;

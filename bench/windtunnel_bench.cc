@@ -15,6 +15,7 @@
 #include "bench/windtunnel/html_report.h"
 #include "bench/windtunnel/json_report.h"
 #include "bench/windtunnel/run_mode.h"
+#include "bench/windtunnel/table1.h"
 #include "bench/windtunnel/text_report.h"
 #include "replay/report/write_file.h"
 
@@ -102,6 +103,9 @@ const CommandSpec& WindTunnelBenchCommand() {
        FlagSpec::Double("quality-cost-factor", 1.5,
                         "quality-first decisions cost this many times more")
            .InRange(0.01, 1000),
+       FlagSpec::String("lf-preferences", "freshest|anywhere", "freshest",
+                        "where latency-first looks for preferred nodes: its freshest partitions "
+                        "(the paper's) or the whole view first (the RM's YARN locality)"),
        FlagSpec::Int("jobs", 1, "virtual clock: runs at once").InRange(1, 64),
        FlagSpec::Double("tick-ms", 2, "real clock: how often the driver polls").InRange(0.1, 1000),
        FlagSpec::Int("seed", static_cast<int64_t>(kRun.seed), "random seed"),
@@ -171,6 +175,14 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
   // Quality-first decisions cost 1.5x by default (ParSync §6.2: its overhead
   // is higher; `spindle bench pool` measures ~3x the CPU per placement).
   s.quality_cost_factor = flags.GetDouble("quality-cost-factor");
+  const std::string lf_preferences = flags.GetString("lf-preferences");
+  if (lf_preferences == "freshest") {
+    s.latency_first_preferences = pool::PreferenceScope::kFreshest;
+  } else if (lf_preferences == "anywhere") {
+    s.latency_first_preferences = pool::PreferenceScope::kAnywhere;
+  } else {
+    return Status::InvalidArgument("--lf-preferences: freshest or anywhere");
+  }
   o.jobs = static_cast<int>(flags.GetInt("jobs"));
   s.tick = Seconds(flags.GetDouble("tick-ms") / 1000);
   s.seed = static_cast<uint64_t>(flags.GetInt("seed"));
@@ -288,6 +300,9 @@ int WindTunnelBenchMain(const CommandLine& flags) {
       {"preference tilt", Num(s.workload.preference_tilt)},
       {"alpha (TET on preferred)", Num(s.alpha)},
       {"tasks per scheduler step", std::to_string(s.step_tasks)},
+      {"latency-first preferred nodes",
+       s.latency_first_preferences == pool::PreferenceScope::kFreshest ? "freshest partitions"
+                                                                       : "anywhere"},
       {"decision cost (us)", cost_setting},
       {"quality-first cost factor", virt || emulated ? Num(s.quality_cost_factor) : "-"},
       {"seed", std::to_string(s.seed)},
@@ -360,6 +375,7 @@ int WindTunnelBenchMain(const CommandLine& flags) {
     std::printf("\n%s", windtunnel::FormatRatios(report, "parsync/latency-first").c_str());
     std::printf("\n%s", windtunnel::FormatTargets(report, tau_ms).c_str());
     windtunnel::AddFigure5(&report, tau_ms);
+    windtunnel::AddTable1(&report);
     for (const windtunnel::PhaseFigure& f : report.phase_figures) {
       std::printf("\n%s", windtunnel::FormatPhaseFigure(f).c_str());
     }

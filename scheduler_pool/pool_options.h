@@ -101,6 +101,10 @@ struct PoolOptions {
   // a decision costs what this code costs) and 1.
   Duration emulated_decision_cost{0};
   double emulated_quality_cost_factor = 1.0;
+  // Not a configuration key: where latency-first (adaptive's too) looks for
+  // preferred nodes. The wind tunnel runs the paper's kFreshest; the RM
+  // keeps YARN's locality. Default: kAnywhere.
+  PreferenceScope latency_first_preferences = PreferenceScope::kAnywhere;
 
   // Schedulers actually run: 1 in monolithic mode, else num_schedulers.
   int effective_schedulers() const { return mode == SyncMode::kMonolithic ? 1 : num_schedulers; }

@@ -18,11 +18,11 @@ namespace {
 std::unique_ptr<PlacementStrategy> MakeStrategy(const PoolOptions& o) {
   switch (o.strategy) {
     case StrategyKind::kLatencyFirst:
-      return std::make_unique<LatencyFirst>();
+      return std::make_unique<LatencyFirst>(o.latency_first_preferences);
     case StrategyKind::kQualityFirst:
       return std::make_unique<QualityFirst>();
     case StrategyKind::kAdaptive:
-      return std::make_unique<Adaptive>(o.tau, o.ema_alpha);
+      return std::make_unique<Adaptive>(o.tau, o.ema_alpha, o.latency_first_preferences);
     case StrategyKind::kScoreSampling:
       return std::make_unique<ScoreSampling>();
   }

@@ -177,7 +177,7 @@ std::string ToHtml(const WindTunnelReport& r) {
     if (!r.phase_figures.empty()) {
       o += "<h2>Figure 5: ParSync vs StateSync per phase</h2>\n";
       for (const PhaseFigure& f : r.phase_figures) o += PhaseFigureSection(f) + "\n";
-      o += "<p>The paper's trends in this run (figures, not asserts):</p>" + TrendList(r.trends) +
+      o += "<p>The paper's Figure 5 and Table 1 trends in this run:</p>" + TrendList(r.trends) +
            "\n";
     }
     o += "<h2>Time series (1 s)</h2>\n";

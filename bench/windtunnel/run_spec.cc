@@ -51,6 +51,7 @@ pool::PoolOptions MakePoolOptions(const RunSpec& spec) {
   o.num_partitions = spec.partitions;
   o.sync_gap = spec.sync_gap;
   o.tau = spec.tau;
+  o.latency_first_preferences = spec.latency_first_preferences;
   o.max_tasks_per_step = spec.step_tasks;
   o.min_unit = ClusterModel::Slot();
   o.seed = spec.seed;

@@ -35,6 +35,12 @@ struct RunSpec {
   // Tasks a scheduler decides per step (the pool's max-tasks-per-step).
   // Default: 100 (one job's batch).
   int step_tasks = 100;
+  // Where latency-first (and adaptive while it uses it) looks for a job's
+  // preferred nodes: kFreshest is the paper's latency-first (its freshest
+  // partitions first, preferred nodes there first; README "Latency-first
+  // and quality-first, as the paper has them"), kAnywhere the RM's (YARN
+  // locality over the whole view first). Default: kFreshest.
+  pool::PreferenceScope latency_first_preferences = pool::PreferenceScope::kFreshest;
   // Seed of the schedulers. Default: 1.
   uint64_t seed = 1;
   ClusterOptions cluster;

@@ -12,7 +12,9 @@ namespace spindle::pool {
 class Adaptive final : public PlacementStrategy {
  public:
   // `alpha`: weight of each new delay in the EMA, in (0, 1].
-  Adaptive(Duration tau, double alpha) : tau_(tau), alpha_(alpha) {}
+  // `preferences`: latency-first's (see LatencyFirst).
+  Adaptive(Duration tau, double alpha, PreferenceScope preferences = PreferenceScope::kAnywhere)
+      : tau_(tau), alpha_(alpha), latency_(preferences) {}
 
   StrategyKind kind() const override { return StrategyKind::kAdaptive; }
   StrategyKind active() const override {
@@ -25,6 +27,14 @@ class Adaptive final : public PlacementStrategy {
   }
   double Rank(const StrategyContext& ctx, NodeId node) const override {
     return UseQuality() ? quality_.Rank(ctx, node) : latency_.Rank(ctx, node);
+  }
+  int64_t PlaceOffPreference(const Resource& resource, int64_t count, StrategyContext& ctx,
+                             std::vector<Choice>* out) override {
+    return UseQuality() ? quality_.PlaceOffPreference(resource, count, ctx, out)
+                        : latency_.PlaceOffPreference(resource, count, ctx, out);
+  }
+  bool FreshnessBeforePreference() const override {
+    return !UseQuality() && latency_.FreshnessBeforePreference();
   }
   void ObserveDelay(Duration delay) override {
     const double d = static_cast<double>(delay.count());

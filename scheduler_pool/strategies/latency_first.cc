@@ -4,12 +4,7 @@ namespace spindle::pool {
 
 int64_t LatencyFirst::PlaceAnywhere(const Resource& resource, int64_t count, StrategyContext& ctx,
                                     std::vector<Choice>* out) {
-  int64_t placed = 0;
-  for (int p : *ctx.freshness_order) {
-    if (placed >= count) break;
-    placed += NextFitInPartition(ctx.view, p, resource, count - placed, out);
-  }
-  return placed;
+  return NextFitFreshestFirst(resource, count, ctx, out);
 }
 
 double LatencyFirst::Rank(const StrategyContext& ctx, NodeId node) const {

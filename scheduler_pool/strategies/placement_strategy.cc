@@ -44,4 +44,14 @@ int64_t NextFitInPartition(CellView* view, int p, const Resource& r, int64_t cou
   return placed;
 }
 
+int64_t NextFitFreshestFirst(const Resource& r, int64_t count, StrategyContext& ctx,
+                             std::vector<Choice>* out) {
+  int64_t placed = 0;
+  for (int p : *ctx.freshness_order) {
+    if (placed >= count) break;
+    placed += NextFitInPartition(ctx.view, p, r, count - placed, out);
+  }
+  return placed;
+}
+
 }  // namespace spindle::pool

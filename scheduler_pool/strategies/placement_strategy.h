@@ -28,6 +28,20 @@ namespace spindle::pool {
 enum class StrategyKind : uint8_t { kLatencyFirst, kQualityFirst, kAdaptive, kScoreSampling };
 const char* StrategyKindName(StrategyKind kind);
 
+// How far latency-first looks for an ask's preferred nodes (YARN locality,
+// the wind tunnel's preferred slots).
+enum class PreferenceScope : uint8_t {
+  // Every partition of the view, freshest first, before any other node:
+  // YARN's node -> rack -> off-switch across the whole cell.
+  kAnywhere,
+  // Only the freshest partitions with room: a relaxed ask fills them
+  // (preferred nodes there first) before it looks at staler ones. The
+  // ParSync paper's latency-first (§5.2, §6.2): it "first pick[s] slots
+  // from its freshest partitions", and only quality-first "checks all
+  // partitions to find preferred slots".
+  kFreshest,
+};
+
 struct Choice {
   NodeId node;
   uint64_t seen_version = 0;
@@ -54,6 +68,19 @@ class PlacementStrategy {
   virtual int64_t PlaceAnywhere(const Resource& resource, int64_t count, StrategyContext& ctx,
                                 std::vector<Choice>* out) = 0;
   virtual double Rank(const StrategyContext& ctx, NodeId node) const = 0;
+  // Where the tasks of an ask that named preferred nodes or racks go once
+  // none of those is free in the view. The node's score is not such a
+  // task's quality (its preferred slots are), so by default: what
+  // PlaceAnywhere would choose.
+  virtual int64_t PlaceOffPreference(const Resource& resource, int64_t count, StrategyContext& ctx,
+                                     std::vector<Choice>* out) {
+    return PlaceAnywhere(resource, count, ctx, out);
+  }
+  // Whether the freshness of a partition comes before an ask's preferred
+  // nodes (ParSync's latency-first): preferred nodes are then taken only in
+  // the freshest partitions that still have room, and a relaxed ask fills
+  // those partitions before it looks at staler ones (see locality.h).
+  virtual bool FreshnessBeforePreference() const { return false; }
   // One committed task's scheduling delay (ask to commit).
   virtual void ObserveDelay(Duration delay) {}
 };
@@ -63,5 +90,9 @@ class PlacementStrategy {
 // partition if no node takes it. Shared by the strategies.
 int64_t NextFitInPartition(CellView* view, int p, const Resource& r, int64_t count,
                            std::vector<Choice>* out);
+// Next-fit over the partitions of ctx.freshness_order, freshest first:
+// latency-first's choice of any node.
+int64_t NextFitFreshestFirst(const Resource& r, int64_t count, StrategyContext& ctx,
+                             std::vector<Choice>* out);
 
 }  // namespace spindle::pool

@@ -3,6 +3,14 @@
 // (a few draws; next-fit if none of them fits a larger ask); repeat per
 // task, so the partition choice follows the view as it fills.
 //
+// An ask that names preferred nodes (YARN locality; the Wind Tunnel's
+// "list of preferred slots computed at runtime", §6) has those as its
+// quality: they are looked for in every partition first (locality.h,
+// ranked by score), and once none is free the score means nothing to it, so
+// its remaining tasks go where latency-first would put them
+// (PlaceOffPreference) rather than onto the high-score nodes other asks
+// prefer.
+//
 // Thread-safety: one scheduler's.
 #pragma once
 
@@ -22,6 +30,9 @@ class QualityFirst final : public PlacementStrategy {
                         std::vector<Choice>* out) override;
   // Higher scores rank higher.
   double Rank(const StrategyContext& ctx, NodeId node) const override;
+  // Next-fit, freshest partitions first.
+  int64_t PlaceOffPreference(const Resource& resource, int64_t count, StrategyContext& ctx,
+                             std::vector<Choice>* out) override;
 
  private:
   const int samples_;

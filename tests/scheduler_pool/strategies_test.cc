@@ -220,5 +220,95 @@ TEST_F(StrategyTest, LocalityNodeThenRackThenAnywhere) {
   EXPECT_FALSE(IsPreferred(testing::SlotAsk(1), Locality::kOffSwitch));
 }
 
+// The ParSync paper's latency-first (PreferenceScope::kFreshest): a relaxed
+// ask's preferred nodes count only within the freshest partitions that have
+// room; it fills those before it looks at staler ones.
+TEST_F(StrategyTest, LatencyFirstFreshestTakesTheFreshestSliceBeforeStalePreferredNodes) {
+  Build(3, 2, 2);  // 2 nodes x 2 slots per partition
+  SyncAt(0, 10);
+  SyncAt(1, 30);
+  SyncAt(2, 20);
+  LatencyFirst s(PreferenceScope::kFreshest);
+  EXPECT_TRUE(s.FreshnessBeforePreference());
+  auto ctx = Context(40);
+  Ask ask = testing::SlotAsk(1);
+  ask.nodes = {NodeId(0, 0), NodeId(1, 1)};  // one stale, one in the freshest
+  std::vector<Choice> out;
+  ASSERT_EQ(PlaceWithLocality(ask, 4, &s, ctx, &out), 4);
+  // Partition 1 (the freshest): its preferred node first, then its other.
+  EXPECT_EQ(out[0].node, NodeId(1, 1));
+  EXPECT_EQ(out[0].locality, Locality::kNodeLocal);
+  EXPECT_EQ(out[1].node, NodeId(1, 1));
+  for (size_t i = 2; i < 4; ++i) {
+    EXPECT_EQ(out[i].node, NodeId(1, 0));
+    EXPECT_EQ(out[i].locality, Locality::kOffSwitch);
+  }
+  // Partition 1 is full: partition 2 (synced at 20) before partition 0.
+  out.clear();
+  ASSERT_EQ(PlaceWithLocality(ask, 5, &s, ctx, &out), 5);
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(out[i].node.partition(), 2u) << i;
+  EXPECT_EQ(out[4].node, NodeId(0, 0));  // the stale preferred node, first in partition 0
+  EXPECT_EQ(out[4].locality, Locality::kNodeLocal);
+  EXPECT_TRUE(IsPreferred(ask, out[4].locality));
+}
+
+TEST_F(StrategyTest, LatencyFirstFreshestTakesPartitionsSyncedTogetherAsOne) {
+  // Synced at the same instant (a StateSync round, or one ParSync slice):
+  // preferred nodes anywhere in them come first, as with kAnywhere.
+  Build(2, 2, 1);
+  SyncAt(0, 10);
+  SyncAt(1, 10);
+  LatencyFirst s(PreferenceScope::kFreshest);
+  auto ctx = Context(20);
+  Ask ask = testing::SlotAsk(1);
+  ask.nodes = {NodeId(1, 1)};
+  std::vector<Choice> out;
+  ASSERT_EQ(PlaceWithLocality(ask, 1, &s, ctx, &out), 1);
+  EXPECT_EQ(out[0].node, NodeId(1, 1));
+  EXPECT_EQ(out[0].locality, Locality::kNodeLocal);
+  // A strict ask keeps YARN's order whatever the scope.
+  SyncAt(0, 30);
+  auto later = Context(40);
+  Ask strict = testing::SlotAsk(1);
+  strict.nodes = {NodeId(1, 0)};
+  strict.relax_locality = false;
+  out.clear();
+  ASSERT_EQ(PlaceWithLocality(strict, 2, &s, later, &out), 1);
+  EXPECT_EQ(out[0].node, NodeId(1, 0));
+}
+
+TEST_F(StrategyTest, QualityFirstPutsWhatItsPreferencesLeaveWhereLatencyFirstWould) {
+  // Partition 0: fresh, low scores. Partition 1: stale, high scores.
+  Build(2, 4, 1, [](int p, int) { return p == 1 ? 10.0 : 1.0; });
+  SyncAt(1, 10);
+  SyncAt(0, 90);
+  QualityFirst s;
+  auto ctx = Context(100);
+  Ask ask = testing::SlotAsk(1);
+  ask.nodes = {NodeId(1, 2)};
+  std::vector<Choice> out;
+  ASSERT_EQ(PlaceWithLocality(ask, 3, &s, ctx, &out), 3);
+  EXPECT_EQ(out[0].node, NodeId(1, 2));  // its preferred node, stale or not
+  EXPECT_EQ(out[0].locality, Locality::kNodeLocal);
+  // The score is not these tasks' quality: the freshest partition.
+  EXPECT_EQ(out[1].node.partition(), 0u);
+  EXPECT_EQ(out[2].node.partition(), 0u);
+  // An ask with no preferences: the score is its quality.
+  out.clear();
+  ASSERT_EQ(PlaceWithLocality(testing::SlotAsk(1), 1, &s, ctx, &out), 1);
+  EXPECT_EQ(out[0].node.partition(), 1u);
+}
+
+TEST_F(StrategyTest, AdaptivePutsFreshnessFirstOnlyWhileLatencyFirst) {
+  Adaptive s(milliseconds(100), /*alpha=*/1, PreferenceScope::kFreshest);
+  EXPECT_FALSE(s.FreshnessBeforePreference());  // quality-first
+  s.ObserveDelay(milliseconds(500));
+  EXPECT_EQ(s.active(), StrategyKind::kLatencyFirst);
+  EXPECT_TRUE(s.FreshnessBeforePreference());
+  Adaptive yarn(milliseconds(100), /*alpha=*/1);
+  yarn.ObserveDelay(milliseconds(500));
+  EXPECT_FALSE(yarn.FreshnessBeforePreference());
+}
+
 }  // namespace
 }  // namespace spindle::pool

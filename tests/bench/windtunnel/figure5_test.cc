@@ -2,12 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <string>
 #include <vector>
 
 #include "bench/windtunnel/csv_report.h"
-#include "bench/windtunnel/text_report.h"
 #include "bench/windtunnel/run_mode.h"
+#include "bench/windtunnel/table1.h"
+#include "bench/windtunnel/text_report.h"
 #include "tests/bench/windtunnel/small_spec.h"
 
 namespace spindle::windtunnel {
@@ -93,7 +95,7 @@ TEST(Figure5Test, TablesArePhasesByParsyncAndStatesyncModes) {
 TEST(Figure5Test, ThePapersTrendsHoldOnThePapersShape) {
   WindTunnelReport r = PaperLike();
   AddFigure5(&r, 2000);
-  ASSERT_EQ(r.trends.size(), 7u);
+  ASSERT_EQ(r.trends.size(), 8u);
   for (const TrendCheck& t : r.trends) EXPECT_TRUE(t.holds) << t.claim << ": " << t.detail;
   EXPECT_NE(FormatTrends(r.trends).find("yes"), std::string::npos);
 }
@@ -127,6 +129,10 @@ TEST(Figure5Test, EachTrendFailsWhenTheNumbersSaySo) {
     AddFigure5(&r, 2000);
     EXPECT_FALSE(FindTrend(r, "parsync/quality-first's quality")->holds);
     EXPECT_FALSE(FindTrend(r, "StateSync's quality")->holds);
+    EXPECT_TRUE(FindTrend(r, "parsync/adaptive's quality")->holds);
+    r.modes[2].phases[2].quality = 0.3;  // adaptive level with latency-first at the peak
+    AddFigure5(&r, 2000);
+    EXPECT_FALSE(FindTrend(r, "parsync/adaptive's quality")->holds);
   }
 }
 
@@ -194,6 +200,59 @@ TEST(Figure5Test, TinyVirtualRunHasThePapersDelayTrends) {
   EXPECT_GT(ss[2], lf[2]);
   EXPECT_GT(ss[2], ss[0]);
   EXPECT_LT(ss[4], ss[2]);
+}
+
+// The paper's Figure 5 trends on a fixed-seed virtual run small enough for
+// CI: its five phases (50/80/95/80/50%), schedulers busy about 71% of the
+// time at 95% with latency-first's decisions and quality-first's 1.5x as
+// costly (so quality-first's backlog grows through the peak). Same seed,
+// same run (VirtualDriverTest.SameSeedGivesAnIdenticalSummary): a trend that
+// turns NO here is a regression, not noise. Every trend is computed and
+// printed; the six this run reproduces are asserted. Not yet reproduced at
+// this size (bench/windtunnel/README.md, issue 21): quality-first's peak
+// delay below StateSync's, and adaptive apart from quality-first (its EMA
+// stays under tau, so adaptive never switches: the delay-growth trend and
+// Table 1's adaptive < quality-first).
+TEST(Figure5Test, ThePapersTrendsOnAFixedSeedVirtualRun) {
+  WindTunnelReport r;
+  r.clock = "virtual";
+  RunSpec base = SmallSpec(pool::SyncMode::kParSync, pool::StrategyKind::kLatencyFirst);
+  base.cluster.nodes = 1000;
+  base.workload.fractions = kPhases;
+  base.quality_cost_factor = 1.5;
+  // 1.5 ms per decision: at 95% a scheduler gets 475 tasks/s, latency-first
+  // is busy ~71% of the time and quality-first over 100%, so quality-first's
+  // backlog grows through the peak as the paper's does.
+  base.decision_cost = std::chrono::microseconds(1500);
+  for (const auto& [mode, strategy] :
+       {std::pair{pool::SyncMode::kParSync, pool::StrategyKind::kLatencyFirst},
+        std::pair{pool::SyncMode::kParSync, pool::StrategyKind::kQualityFirst},
+        std::pair{pool::SyncMode::kParSync, pool::StrategyKind::kAdaptive},
+        std::pair{pool::SyncMode::kStateSync, pool::StrategyKind::kLatencyFirst}}) {
+    RunSpec s = base;
+    s.mode = mode;
+    s.strategy = strategy;
+    s.label = SmallSpec(mode, strategy).label;
+    auto m = RunVirtual(s);
+    ASSERT_TRUE(m.ok()) << s.label << ": " << m.status().ToString();
+    ASSERT_TRUE(m->all_committed) << s.label;
+    r.modes.push_back(std::move(m).value());
+  }
+  const double tau_ms = std::chrono::duration<double, std::milli>(base.tau).count();
+  AddFigure5(&r, tau_ms);
+  AddTable1(&r);
+  const std::string figures = FormatPhaseFigure(r.phase_figures[0]) +
+                              FormatPhaseFigure(r.phase_figures[1]) + FormatTrends(r.trends);
+  std::cout << figures;            // what the verdicts were judged on, in the test's log
+  ASSERT_EQ(r.trends.size(), 9u);  // eight of Figure 5, one of Table 1
+  for (const char* claim :
+       {"parsync/latency-first has the lowest average delay", "parsync/adaptive's average delay",
+        "StateSync's delay rises", "parsync/quality-first's quality is above",
+        "parsync/adaptive's quality is above", "StateSync's quality is good"}) {
+    const TrendCheck* t = FindTrend(r, claim);
+    ASSERT_NE(t, nullptr) << claim;
+    EXPECT_TRUE(t->holds) << "[" << t->figure << "] " << t->claim << ": " << t->detail;
+  }
 }
 
 }  // namespace

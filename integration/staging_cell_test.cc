@@ -274,7 +274,8 @@ class OutsideRm {
       if (ports["client"] != 0 && ports["scheduler"] != 0 && ports["resource-tracker"] != 0) {
         rm_ = ExternalRm{{"127.0.0.1", ports["client"]},
                          {"127.0.0.1", ports["scheduler"]},
-                         {"127.0.0.1", ports["resource-tracker"]}};
+                         {"127.0.0.1", ports["resource-tracker"]},
+                         ""};
         return Status::OK();
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -342,7 +343,7 @@ TEST(StagingCellTest, DrivesAnRmByItsAddressesAndComparesTheRuns) {
     ASSERT_TRUE(rm.Start(options, work + "/outside-rm").ok());
     CellOptions cell = options;
     cell.work_dir = work + "/external";
-    cell.external_rm = rm.rm();
+    cell.external_rms = {rm.rm()};
     cell.hadoop_line = "2.6";
     JobListReader reader(jobs);
     ReplayRecorder recorder(CellRecorderOptions(cell));

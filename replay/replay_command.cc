@@ -19,6 +19,7 @@
 #include "replay/trace/synthetic/poisson_reader.h"
 #include "replay/windtunnel/tunnel_driver.h"
 #include "rm/config/configuration.h"
+#include "rm/config/configuration_directory.h"
 #include "rm/config/hadoop_line.h"
 #include "rm/queues/queue_tree.h"
 #include "rm/scheduling/resource_normalizer.h"
@@ -52,7 +53,8 @@ struct Plan {
   std::chrono::milliseconds heartbeat{200};
   CellStore store = CellStore::kMemory;
   std::chrono::seconds run_timeout{3600};
-  std::optional<ExternalRm> external_rm;
+  std::vector<ExternalRm> external_rms;
+  std::optional<am_protocol::RmRetryPolicy> rm_retry;
   std::string hadoop_line = "3.3";
 };
 
@@ -164,13 +166,36 @@ Result<Plan> MakePlan(const CommandLine& flags) {
         "got '" +
         p.hadoop_line + "'");
   }
-  if (flags.Has("rm")) {
-    if (p.mode != ReplayMode::kCell) return Status::InvalidArgument("--rm needs --mode cell");
-    if (flags.Has("compare")) {
-      return Status::InvalidArgument(
-          "--rm drives one RM as it is configured: --compare (Spindle's policies) does not apply");
+  if (flags.Has("rm") && flags.Has("rm-conf")) {
+    return Status::InvalidArgument("--rm and --rm-conf both name the RMs: give one");
+  }
+  if (flags.Has("rm") || flags.Has("rm-conf")) {
+    const char* flag = flags.Has("rm") ? "--rm" : "--rm-conf";
+    if (p.mode != ReplayMode::kCell) {
+      return Status::InvalidArgument(std::string(flag) + " needs --mode cell");
     }
-    ASSIGN_OR_RETURN(p.external_rm, ParseExternalRm(flags.GetString("rm")));
+    if (flags.Has("compare")) {
+      return Status::InvalidArgument(std::string(flag) +
+                                     " drives RMs as they are configured: --compare (Spindle's "
+                                     "policies) does not apply");
+    }
+    if (flags.Has("rm")) {
+      ASSIGN_OR_RETURN(p.external_rms, ParseExternalRms(flags.GetString("rm")));
+    } else {
+      // A Hadoop client's configuration: a $HADOOP_CONF_DIR or its
+      // yarn-site.xml.
+      const std::string path = flags.GetString("rm-conf");
+      rm::Configuration conf;
+      if (std::filesystem::is_directory(path)) {
+        ASSIGN_OR_RETURN(conf, rm::LoadConfigurationDirectory(path));
+      } else {
+        RETURN_NOT_OK(conf.AddResourceFile(path));
+      }
+      Result<ExternalRmSet> set = ExternalRmsFromConfiguration(conf);
+      if (!set.ok()) return set.status().WithContext("--rm-conf " + path);
+      p.external_rms = std::move(set->rms);
+      p.rm_retry = set->policy;
+    }
     p.policies = {
         PolicySpec{"external", pool::SyncMode::kParSync, pool::StrategyKind::kLatencyFirst}};
   }
@@ -424,7 +449,8 @@ Result<ReplayModeResult> RunOne(const Plan& plan, const PolicySpec& policy,
     cell.store = plan.store;
     cell.run_timeout = plan.run_timeout;
     cell.label = policy.label;
-    cell.external_rm = plan.external_rm;
+    cell.external_rms = plan.external_rms;
+    cell.rm_retry = plan.rm_retry;
     cell.hadoop_line = plan.hadoop_line;
     // The policy compared, as the RM reads it from yarn-site.xml.
     cell.extra_rm_config = {{"spindle.scheduler.mode", pool::SyncModeName(policy.mode)},
@@ -757,8 +783,15 @@ const CommandSpec& ReplayCommand() {
               .ComputedDefault("a fresh directory under the system temp dir"),
           FlagSpec::String("store", "memory|rocksdb", "memory", "cell: the RM's state store"),
           FlagSpec::Int("run-timeout-seconds", 3600, "cell: bound on one run").InRange(1, 1e9),
-          FlagSpec::String("rm", "HOST|CLIENT,SCHEDULER,TRACKER", "",
-                           "cell: drive this RM (e.g. a Java RM) instead of starting spindle rm")
+          FlagSpec::String("rm", "HOST|CLIENT,SCHEDULER,TRACKER[;...]", "",
+                           "cell: drive this RM (e.g. a Java RM) instead of starting spindle rm; "
+                           "several (HOST1,HOST2 or ';' between address triples): an HA pair's "
+                           "rm-ids in order, failed over as Hadoop's RMProxy does")
+              .ComputedDefault("a spindle rm child"),
+          FlagSpec::String("rm-conf", "DIR|yarn-site.xml", "",
+                           "cell: drive the RMs a Hadoop client with this configuration reaches "
+                           "(yarn.resourcemanager.ha.rm-ids and each rm-id's addresses, RMProxy's "
+                           "retry keys) instead of starting spindle rm")
               .ComputedDefault("a spindle rm child"),
           FlagSpec::String("hadoop-line", "2.6|2.7|3.3", "3.3",
                            "cell: the RM's Hadoop line (what its nodes may call; the spindle "

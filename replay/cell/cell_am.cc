@@ -12,6 +12,7 @@
 #include "rm/containers/container_registry.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/yarn_id_protos.h"
+#include "rm/yarn_exceptions.h"
 
 namespace spindle::replay {
 namespace {
@@ -24,6 +25,14 @@ int64_t Millis(Duration d) {
 
 std::string IdString(const y::ContainerIdProto& id) { return rm::FromProto(id).ToString(); }
 
+bool IsNotRegistered(const Status& s) {
+  return s.IsRemote() && s.java_class() == rm::yarn::kApplicationMasterNotRegistered;
+}
+
+// An RM that forgets the AM again right after each registration is broken,
+// not failing over: the AM gives up after this many resyncs in a row.
+constexpr int kMaxResyncsInARow = 5;
+
 }  // namespace
 
 CellAm::CellAm(const CellAmContext* context, int64_t job, const TraceJob* trace,
@@ -31,13 +40,20 @@ CellAm::CellAm(const CellAmContext* context, int64_t job, const TraceJob* trace,
     : context_(context),
       job_(job),
       trace_(trace),
-      amrm_(std::move(amrm)),
       progress_(trace),
-      asks_(trace, context->rack_of) {}
+      asks_(trace, context->rack_of) {
+  am_protocol::RmFailoverProxyOptions proxy;
+  proxy.protocol = am_protocol::kApplicationMasterProtocol;
+  proxy.user = trace_->user;
+  proxy.token = std::move(amrm);
+  proxy.policy = context_->policy;
+  rm_ = std::make_unique<am_protocol::RmFailoverProxy>(context_->client, context_->schedulers,
+                                                       std::move(proxy));
+}
 
-ipc::ConnectionSpec CellAm::AmSpec() const {
-  return {context_->scheduler_host, context_->scheduler_port,
-          am_protocol::kApplicationMasterProtocol, trace_->user, amrm_};
+Status CellAm::CallRm(const std::string& method, const google::protobuf::MessageLite& request,
+                      google::protobuf::MessageLite* response) {
+  return rm_->Call(method, request, response);
 }
 
 Status CellAm::Register() {
@@ -45,8 +61,28 @@ Status CellAm::Register() {
   request.set_host("localhost");
   request.set_rpc_port(-1);
   y::RegisterApplicationMasterResponseProto response;
-  RETURN_NOT_OK(context_->client->Call(AmSpec(), "registerApplicationMaster", request, &response));
+  RETURN_NOT_OK(CallRm("registerApplicationMaster", request, &response));
+  // AMRMClientImpl counts a new registration's answers from 0.
   response_id_ = 0;
+  return Status::OK();
+}
+
+Status CellAm::Resync(const std::string& why) {
+  if (++resyncs_in_a_row_ > kMaxResyncsInARow) {
+    return Status::Aborted(trace_->id + ": the RM forgot the AM " +
+                           std::to_string(resyncs_in_a_row_) + " times in a row: " + why);
+  }
+  LOG(INFO) << trace_->id << ": the RM does not know this AM (" << why << "); registering again at "
+            << rm_->current().ToString();
+  RETURN_NOT_OK(Register());
+  if (context_->resyncs != nullptr) ++*context_->resyncs;
+  send_all_asks_ = true;
+  // Releases sent but not confirmed go again; those queued stay queued.
+  std::set<std::string> queued;
+  for (const auto& id : to_release_) queued.insert(IdString(id));
+  for (const auto& [key, id] : released_) {
+    if (queued.count(key) == 0) to_release_.push_back(id);
+  }
   return Status::OK();
 }
 
@@ -64,7 +100,7 @@ void CellAm::AskReady(Duration now) {
 
 void CellAm::Release(const y::ContainerIdProto& id) {
   to_release_.push_back(id);
-  released_.insert(IdString(id));
+  released_[IdString(id)] = id;
 }
 
 Status CellAm::Heartbeat() {
@@ -76,7 +112,9 @@ Status CellAm::Heartbeat() {
   request.set_progress(progress_.tasks() == 0 ? 1.0f
                                               : static_cast<float>(progress_.finished()) /
                                                     static_cast<float>(progress_.tasks()));
-  for (const AskRow& row : asks_.TakeChanged()) {
+  std::vector<AskRow> rows = asks_.TakeChanged();
+  if (send_all_asks_) rows = asks_.AllRows();
+  for (const AskRow& row : rows) {
     y::ResourceRequestProto* ask = request.add_ask();
     ask->mutable_priority()->set_priority(row.priority);
     ask->set_resource_name(row.resource_name);
@@ -87,12 +125,19 @@ Status CellAm::Heartbeat() {
   }
   for (const auto& id : to_release_) *request.add_release() = id;
   y::AllocateResponseProto response;
-  RETURN_NOT_OK(context_->client->Call(AmSpec(), "allocate", request, &response));
-  to_release_.clear();
-  if (response.has_a_m_command() && response.a_m_command() == y::AM_RESYNC) {
-    // Not expected in a cell (the RM is not restarted); say so loudly.
-    return Status::Aborted(trace_->id + ": the RM asked the AM to resync");
+  Status s = CallRm("allocate", request, &response);
+  if (IsNotRegistered(s)) {
+    // A failover (or a restart): the next heartbeat allocates again with
+    // every ask and the unconfirmed releases.
+    return Resync(s.UserMessage());
   }
+  RETURN_NOT_OK(s);
+  to_release_.clear();
+  send_all_asks_ = false;
+  if (response.has_a_m_command() && response.a_m_command() == y::AM_RESYNC) {
+    return Resync("AM_RESYNC");
+  }
+  resyncs_in_a_row_ = 0;
   response_id_ = response.response_id();
   const Duration now = context_->trace_now();
   if (response.has_preempt() && (response.preempt().strictcontract().container_size() > 0 ||
@@ -230,7 +275,12 @@ Status CellAm::Unregister() {
   y::FinishApplicationMasterRequestProto request;
   request.set_final_application_status(y::APP_SUCCEEDED);
   y::FinishApplicationMasterResponseProto response;
-  RETURN_NOT_OK(context_->client->Call(AmSpec(), "finishApplicationMaster", request, &response));
+  Status s = CallRm("finishApplicationMaster", request, &response);
+  if (IsNotRegistered(s)) {
+    // Registered again, the next heartbeat finishes again.
+    return Resync(s.UserMessage());
+  }
+  RETURN_NOT_OK(s);
   // Not yet: the next heartbeat asks again (as AMRMClient polls).
   finished_ = response.isunregistered();
   return Status::OK();

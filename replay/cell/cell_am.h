@@ -17,6 +17,18 @@
 // Heartbeat() on every AM at its cadence, so thousands of AMs cost one
 // thread and one RPC client.
 //
+// With several RMs (an HA pair) each AM has its own RmFailoverProxy over
+// the rm-ids' scheduler addresses, as each MapReduce AM has its own RMProxy
+// (am_protocol/rm_proxy/rm_failover_proxy.h: StandbyException or a lost
+// connection moves it to the next rm-id). The new active answers allocate
+// with ApplicationMasterNotRegisteredException (or AM_RESYNC): the AM
+// registers again and re-sends every outstanding ask and every release not
+// yet confirmed, then allocates from response id 0, as Hadoop 3.3's
+// AMRMClientImpl.allocate does (rel/release-3.3.0 AMRMClientImpl.java lines
+// 326-349); finishApplicationMaster answered so re-registers and finishes
+// again (lines 529-534). With work-preserving recovery the containers it
+// runs stay its own: their completions come from the new active.
+//
 // Node names need not resolve: a container's node is reached at
 // CellAmContext::nm_connect_host and the NodeId's port (every simulated
 // node of an agent shares its port, and the agent finds the node from the
@@ -33,6 +45,7 @@
 #include <string>
 #include <vector>
 
+#include "am_protocol/rm_proxy/rm_failover_proxy.h"
 #include "base/clock.h"
 #include "base/status.h"
 #include "replay/cell/ask_table.h"
@@ -49,9 +62,12 @@ namespace spindle::replay {
 // What every AM of a cell shares (owned by the driver, outliving the AMs).
 struct CellAmContext {
   ipc::RpcClient* client = nullptr;
-  // The RM's ApplicationMasterProtocol address.
-  std::string scheduler_host = "127.0.0.1";
-  uint16_t scheduler_port = 0;
+  // The RMs' ApplicationMasterProtocol addresses (one, or an HA pair's in
+  // rm-ids order) and how an AM's calls retry and fail over between them.
+  std::vector<am_protocol::RmProxyTarget> schedulers;
+  am_protocol::RmRetryPolicy policy;
+  // Re-registrations after NotRegistered or AM_RESYNC, over every AM.
+  int64_t* resyncs = nullptr;
   // Where the node agents are reached (with the NodeId's port).
   std::string nm_connect_host = "127.0.0.1";
   double speed = 1;
@@ -80,6 +96,8 @@ class CellAm {
   // Unregistered: every task ended and the RM confirmed.
   bool finished() const { return finished_; }
   const JobProgress& progress() const { return progress_; }
+  // Times this AM's proxy moved to the next rm-id.
+  int64_t failovers() const { return rm_->failovers(); }
 
  private:
   struct Running {
@@ -87,7 +105,12 @@ class CellAm {
     int64_t memory_mb = 0;
     int32_t vcores = 0;
   };
-  ipc::ConnectionSpec AmSpec() const;
+  // A call to the RM through this AM's proxy.
+  Status CallRm(const std::string& method, const google::protobuf::MessageLite& request,
+                google::protobuf::MessageLite* response);
+  // Registers again and queues every outstanding ask and unconfirmed
+  // release to be sent with the next allocate.
+  Status Resync(const std::string& why);
   void AskReady(Duration now);
   void OnCompleted(const hadoop::yarn::ContainerStatusProto& status, Duration now);
   // Matches and starts the containers allocated on one node.
@@ -99,13 +122,18 @@ class CellAm {
   const CellAmContext* const context_;
   const int64_t job_;
   const TraceJob* const trace_;
-  const ipc::ClientToken amrm_;
+  std::unique_ptr<am_protocol::RmFailoverProxy> rm_;
   JobProgress progress_;
   AskTable asks_;
   int32_t response_id_ = 0;
   std::map<std::pair<int32_t, int32_t>, Duration> asked_at_;  // task -> when asked
   std::map<std::string, Running> running_;                    // container id -> task
-  std::set<std::string> released_;                            // released, not yet completed
+  // Released, not yet completed (AMRMClientImpl's pendingRelease).
+  std::map<std::string, hadoop::yarn::ContainerIdProto> released_;
+  // The next allocate sends every outstanding ask (after a resync).
+  bool send_all_asks_ = false;
+  // NotRegistered answers since the last good allocate.
+  int resyncs_in_a_row_ = 0;
   std::vector<hadoop::yarn::ContainerIdProto> to_release_;
   std::map<std::string, hadoop::common::TokenProto> nm_tokens_;  // node id -> NMToken
   bool finished_ = false;

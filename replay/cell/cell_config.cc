@@ -152,7 +152,7 @@ std::string NodesFile(const std::vector<TraceNode>& nodes) {
 
 std::map<std::string, std::string> NmSiteProperties(const CellOptions& options,
                                                     const CellLayout& layout) {
-  return {
+  std::map<std::string, std::string> p = {
       // All of an agent's nodes share one port, bound on every address.
       {"yarn.nodemanager.address", "0.0.0.0:0"},
       {"spindle.nm.heartbeat.initial-interval-ms",
@@ -162,6 +162,18 @@ std::map<std::string, std::string> NmSiteProperties(const CellOptions& options,
       // What the RM's line offers its nodes (no unRegisterNodeManager on 2.6/2.7).
       {rm::kHadoopLineKey, options.hadoop_line},
   };
+  if (options.external_rms.size() > 1) {
+    // An HA pair: the nodes' ResourceTracker proxy fails over between the
+    // rm-ids (a NodeManager's ServerRMProxy reads these keys).
+    std::string ids;
+    for (const ExternalRm& rm : options.external_rms) {
+      ids += (ids.empty() ? "" : ",") + rm.rm_id;
+      p["yarn.resourcemanager.resource-tracker.address." + rm.rm_id] = rm.tracker.ToString();
+    }
+    p["yarn.resourcemanager.ha.enabled"] = "true";
+    p["yarn.resourcemanager.ha.rm-ids"] = ids;
+  }
+  return p;
 }
 
 Status WriteCellConfig(const CellOptions& options, const CellLayout& layout,

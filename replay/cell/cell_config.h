@@ -72,7 +72,8 @@ std::string TopologyTable(const std::vector<TraceNode>& nodes);
 // A `spindle nm --nodes-file`: "host memory-mb vcores" per node.
 std::string NodesFile(const std::vector<TraceNode>& nodes);
 
-// The node agents' yarn-site.xml properties (the tracker address is a flag).
+// The node agents' yarn-site.xml properties (the tracker address is a flag;
+// with several external RMs, HA on with every rm-id's tracker address).
 std::map<std::string, std::string> NmSiteProperties(const CellOptions& options,
                                                     const CellLayout& layout);
 

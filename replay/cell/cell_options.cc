@@ -5,6 +5,7 @@
 #include <sstream>
 #include <vector>
 
+#include "am_protocol/rm_proxy/rm_failover_proxy.h"
 #include "rm/config/hadoop_line.h"
 
 namespace spindle::replay {
@@ -14,7 +15,7 @@ Result<ExternalRm> ParseExternalRm(const std::string& text) {
   std::istringstream in(text);
   for (std::string part; std::getline(in, part, ',');) parts.push_back(part);
   if (parts.size() == 1 && !parts[0].empty() && parts[0].find(':') == std::string::npos) {
-    return ExternalRm{{parts[0], 8032}, {parts[0], 8030}, {parts[0], 8031}};
+    return ExternalRm{{parts[0], 8032}, {parts[0], 8030}, {parts[0], 8031}, ""};
   }
   if (parts.size() != 3) {
     return Status::InvalidArgument(
@@ -29,7 +30,81 @@ Result<ExternalRm> ParseExternalRm(const std::string& text) {
     }
     a[i] = *std::move(one);
   }
-  return ExternalRm{a[0], a[1], a[2]};
+  return ExternalRm{a[0], a[1], a[2], ""};
+}
+
+std::string ExternalRm::ToString() const {
+  return (rm_id.empty() ? "" : rm_id + " ") + client.ToString() + "," + scheduler.ToString() + "," +
+         tracker.ToString();
+}
+
+namespace {
+
+// `text` cut at every `sep`, empty pieces kept ("a;" is "a" and "").
+std::vector<std::string> SplitKeepingEmpty(const std::string& text, char sep) {
+  std::vector<std::string> pieces(1);
+  for (const char c : text) {
+    if (c == sep) {
+      pieces.emplace_back();
+    } else {
+      pieces.back() += c;
+    }
+  }
+  return pieces;
+}
+
+}  // namespace
+
+Result<std::vector<ExternalRm>> ParseExternalRms(const std::string& text) {
+  std::vector<std::string> groups;
+  if (text.find(';') != std::string::npos) {
+    groups = SplitKeepingEmpty(text, ';');
+  } else if (text.find(':') == std::string::npos && text.find(',') != std::string::npos) {
+    // Hosts only: one RM each, on Hadoop's default ports.
+    groups = SplitKeepingEmpty(text, ',');
+  } else {
+    groups.push_back(text);
+  }
+  std::vector<ExternalRm> rms;
+  for (const std::string& group : groups) {
+    if (group.empty()) {
+      return Status::InvalidArgument("--rm: an empty RM in '" + text + "'");
+    }
+    ASSIGN_OR_RETURN(ExternalRm rm, ParseExternalRm(group));
+    if (groups.size() > 1) rm.rm_id = "rm" + std::to_string(rms.size() + 1);
+    rms.push_back(std::move(rm));
+  }
+  return rms;
+}
+
+Result<ExternalRmSet> ExternalRmsFromConfiguration(const rm::Configuration& conf) {
+  using am_protocol::RmProxyTarget;
+  ASSIGN_OR_RETURN(const std::vector<RmProxyTarget> clients,
+                   am_protocol::RmProxyTargets(conf, "yarn.resourcemanager.address"));
+  ASSIGN_OR_RETURN(const std::vector<RmProxyTarget> schedulers,
+                   am_protocol::RmProxyTargets(conf, "yarn.resourcemanager.scheduler.address"));
+  ASSIGN_OR_RETURN(
+      const std::vector<RmProxyTarget> trackers,
+      am_protocol::RmProxyTargets(conf, "yarn.resourcemanager.resource-tracker.address"));
+  ExternalRmSet set;
+  const bool ha = !clients.front().rm_id.empty();
+  ASSIGN_OR_RETURN(set.policy, am_protocol::RmRetryPolicy::FromConfiguration(conf, ha));
+  for (size_t i = 0; i < clients.size(); ++i) {
+    ExternalRm rm;
+    rm.rm_id = clients[i].rm_id;
+    rm.client = {clients[i].host, clients[i].port};
+    rm.scheduler = {schedulers[i].host, schedulers[i].port};
+    rm.tracker = {trackers[i].host, trackers[i].port};
+    for (const rm::SocketAddress* a : {&rm.client, &rm.scheduler, &rm.tracker}) {
+      if (a->port == 0 || a->host == "0.0.0.0") {
+        return Status::InvalidArgument("the RM" + (rm.rm_id.empty() ? "" : " " + rm.rm_id) +
+                                       "'s address " + a->ToString() +
+                                       " is not one a client can reach");
+      }
+    }
+    set.rms.push_back(std::move(rm));
+  }
+  return set;
 }
 
 Status CellOptions::Validate() const {
@@ -42,6 +117,14 @@ Status CellOptions::Validate() const {
   }
   if (spindle_binary.empty()) return bad("spindle_binary is required");
   if (work_dir.empty()) return bad("work_dir is required");
+  if (external_rms.size() > 1) {
+    std::set<std::string> ids;
+    for (const ExternalRm& rm : external_rms) {
+      if (rm.rm_id.empty() || !ids.insert(rm.rm_id).second) {
+        return bad("the external RMs of an HA pair need distinct rm-ids");
+      }
+    }
+  }
   if (nodes.empty()) return bad("no nodes");
   std::set<std::string> hosts;
   for (const TraceNode& n : nodes) {

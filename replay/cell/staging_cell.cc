@@ -15,12 +15,14 @@
 #include <vector>
 
 #include "am_protocol/client_service/client_rm_service.h"
+#include "am_protocol/rm_proxy/rm_failover_proxy.h"
 #include "base/child_process.h"
 #include "replay/cell/cell_am.h"
 #include "replay/cell/cell_config.h"
 #include "replay/cell/tenant_census.h"
 #include "rm/records/yarn_ids.h"
 #include "rm/security/yarn_id_protos.h"
+#include "rm/yarn_exceptions.h"
 #include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
@@ -38,13 +40,6 @@ struct RmPorts {
   uint16_t client = 0;
   uint16_t scheduler = 0;
   uint16_t resource_tracker = 0;
-};
-
-// Where the RM's three protocols are reached.
-struct RmEndpoints {
-  rm::SocketAddress client;
-  rm::SocketAddress scheduler;
-  rm::SocketAddress tracker;
 };
 
 // `spindle rm --ports-file`: "name=port" lines, written whole once bound.
@@ -69,7 +64,13 @@ struct Waiting {
   int64_t index = 0;
   std::unique_ptr<TraceJob> job;
   y::ApplicationIdProto app;
+  // What was submitted, to submit again if a new active does not know it.
+  y::SubmitApplicationRequestProto submission;
 };
+
+bool IsApplicationNotFound(const Status& s) {
+  return s.IsRemote() && s.java_class() == rm::yarn::kApplicationNotFound;
+}
 
 struct Running {
   int64_t index = 0;
@@ -102,11 +103,19 @@ class StagingCell {
     const double wall = std::chrono::duration<double, std::nano>(Steady::now() - start_).count();
     return Duration(static_cast<int64_t>(wall * options_.speed));
   }
-  ipc::ConnectionSpec ClientSpec(const std::string& user) const {
-    return {rm_.client.host, rm_.client.port, client_service::kApplicationClientProtocol, user,
-            std::nullopt};
-  }
-  bool external() const { return options_.external_rm.has_value(); }
+  bool external() const { return !options_.external_rms.empty(); }
+  bool ha() const { return rms_.size() > 1; }
+  // The policy of every proxy (CellOptions::rm_retry's rule).
+  am_protocol::RmRetryPolicy RetryPolicy() const;
+  // An ApplicationClientProtocol call as `user`, through that user's proxy
+  // (each user's YarnClient has its own RMProxy).
+  Status ClientCall(const std::string& user, const std::string& method,
+                    const google::protobuf::MessageLite& request,
+                    google::protobuf::MessageLite* response);
+  // What the cell's proxies and AMs saw of the pair, for the report.
+  RmFailoverSummary FailoverSummary() const;
+  // Notes the first failover a proxy made.
+  void NoteFailovers(int64_t failovers);
   // OK while every child runs; IoError naming the one that exited.
   Status ChildrenAlive();
   Status StartRmChild();
@@ -133,7 +142,14 @@ class StagingCell {
   std::unique_ptr<ipc::RpcClient> client_;
   ChildProcess rm_child_;
   std::vector<ChildProcess> nms_;
-  RmEndpoints rm_;
+  // The RMs driven, in rm-ids order (the cell's own: one, no rm-id).
+  std::vector<ExternalRm> rms_;
+  am_protocol::RmRetryPolicy policy_;
+  std::map<std::string, std::unique_ptr<am_protocol::RmFailoverProxy>> client_proxies_;
+  int64_t am_failovers_ = 0;  // of AMs that ended
+  int64_t am_resyncs_ = 0;
+  int64_t resubmissions_ = 0;
+  double first_failover_s_ = -1;
   Steady::time_point start_;
   CellAmContext context_;
   std::vector<Waiting> waiting_;
@@ -188,9 +204,10 @@ Status StagingCell::StartRmChild() {
     }
     std::this_thread::sleep_for(milliseconds(10));
   }
-  rm_ = RmEndpoints{{"127.0.0.1", ports->client},
-                    {"127.0.0.1", ports->scheduler},
-                    {"127.0.0.1", ports->resource_tracker}};
+  rms_ = {ExternalRm{{"127.0.0.1", ports->client},
+                     {"127.0.0.1", ports->scheduler},
+                     {"127.0.0.1", ports->resource_tracker},
+                     ""}};
   LOG(INFO) << "staging cell: spindle rm listens on client " << ports->client << ", scheduler "
             << ports->scheduler << ", resource tracker " << ports->resource_tracker;
   return Status::OK();
@@ -204,12 +221,15 @@ Status StagingCell::Start() {
   std::filesystem::remove(layout_.rm_ports(), ec);
   if (options_.store == CellStore::kRocksDb) std::filesystem::remove_all(layout_.rm_store(), ec);
 
+  policy_ = RetryPolicy();
   if (external()) {
-    rm_ = RmEndpoints{options_.external_rm->client, options_.external_rm->scheduler,
-                      options_.external_rm->tracker};
-    LOG(INFO) << "staging cell: driving the RM at client " << rm_.client.ToString()
-              << ", scheduler " << rm_.scheduler.ToString() << ", resource tracker "
-              << rm_.tracker.ToString() << " (Hadoop " << options_.hadoop_line << ")";
+    rms_ = options_.external_rms;
+    for (const ExternalRm& rm : rms_) {
+      LOG(INFO) << "staging cell: driving the RM " << (rm.rm_id.empty() ? "" : rm.rm_id + " ")
+                << "at client " << rm.client.ToString() << ", scheduler " << rm.scheduler.ToString()
+                << ", resource tracker " << rm.tracker.ToString() << " (Hadoop "
+                << options_.hadoop_line << ")";
+    }
     RETURN_NOT_OK(CheckNoStaleNodes());
   } else {
     RETURN_NOT_OK(StartRmChild());
@@ -223,7 +243,7 @@ Status StagingCell::Start() {
                "--nodes-file",
                layout_.nodes_file(static_cast<int>(i)),
                "--resource-tracker",
-               rm_.tracker.ToString()};
+               rms_.front().tracker.ToString()};
     nm.log_path = layout_.nm_log(static_cast<int>(i));
     ASSIGN_OR_RETURN(ChildProcess child, ChildProcess::Spawn(nm));
     nms_.push_back(std::move(child));
@@ -235,7 +255,7 @@ Result<std::vector<y::NodeReportProto>> StagingCell::RunningNodes() {
   y::GetClusterNodesRequestProto request;
   request.add_nodestates(y::NS_RUNNING);
   y::GetClusterNodesResponseProto response;
-  RETURN_NOT_OK(client_->Call(ClientSpec("spindle"), "getClusterNodes", request, &response));
+  RETURN_NOT_OK(ClientCall("spindle", "getClusterNodes", request, &response));
   return std::vector<y::NodeReportProto>(response.nodereports().begin(),
                                          response.nodereports().end());
 }
@@ -248,7 +268,7 @@ Status StagingCell::CheckNoStaleNodes() {
     nodes = RunningNodes();
   }
   if (!nodes.ok()) {
-    return Status::IoError("the RM at " + rm_.client.ToString() +
+    return Status::IoError("the RM at " + rms_.front().client.ToString() +
                            " does not answer getClusterNodes: " + nodes.status().ToString());
   }
   for (const auto& report : *nodes) {
@@ -317,12 +337,11 @@ void StagingCell::Submit(int64_t index, std::unique_ptr<TraceJob> job) {
   recorder_->OnJobSubmitted(index, job->id, job->queue, job->task_count(), now);
   audit_.AddJob(index, job.get());
   queues_.insert(job->queue);
-  const ipc::ConnectionSpec spec = ClientSpec(job->user);
   y::GetNewApplicationRequestProto new_request;
   y::GetNewApplicationResponseProto new_response;
-  Status s = client_->Call(spec, "getNewApplication", new_request, &new_response);
+  Status s = ClientCall(job->user, "getNewApplication", new_request, &new_response);
+  y::SubmitApplicationRequestProto submit;
   if (s.ok()) {
-    y::SubmitApplicationRequestProto submit;
     y::ApplicationSubmissionContextProto* c = submit.mutable_application_submission_context();
     *c->mutable_application_id() = new_response.application_id();
     c->set_application_name(job->id);
@@ -335,7 +354,7 @@ void StagingCell::Submit(int64_t index, std::unique_ptr<TraceJob> job) {
     c->mutable_resource()->set_virtual_cores(1);
     c->mutable_am_container_spec();
     y::SubmitApplicationResponseProto submitted;
-    s = client_->Call(spec, "submitApplication", submit, &submitted);
+    s = ClientCall(job->user, "submitApplication", submit, &submitted);
   }
   if (!s.ok()) {
     LOG(WARNING) << "staging cell: " << job->id << " refused: " << s.ToString();
@@ -344,7 +363,8 @@ void StagingCell::Submit(int64_t index, std::unique_ptr<TraceJob> job) {
   }
   VLOG(1) << "staging cell: " << job->id << " submitted as "
           << rm::FromProto(new_response.application_id()).ToString();
-  waiting_.push_back(Waiting{index, std::move(job), new_response.application_id()});
+  waiting_.push_back(
+      Waiting{index, std::move(job), new_response.application_id(), std::move(submit)});
 }
 
 void StagingCell::PollWaiting() {
@@ -353,7 +373,22 @@ void StagingCell::PollWaiting() {
     y::GetApplicationReportRequestProto request;
     *request.mutable_application_id() = w.app;
     y::GetApplicationReportResponseProto response;
-    Status s = client_->Call(ClientSpec(w.job->user), "getApplicationReport", request, &response);
+    Status s = ClientCall(w.job->user, "getApplicationReport", request, &response);
+    if (IsApplicationNotFound(s) && ha()) {
+      // A failover before the old active stored the application: submit
+      // the same context again, as YarnClientImpl.submitApplication does
+      // when its poll finds the application gone (rel/release-3.3.0
+      // YarnClientImpl.java lines 364-369).
+      LOG(INFO) << "staging cell: " << w.job->id << " unknown to "
+                << client_proxies_.at(w.job->user)->current().ToString() << "; submitting again";
+      y::SubmitApplicationResponseProto submitted;
+      s = ClientCall(w.job->user, "submitApplication", w.submission, &submitted);
+      if (s.ok()) {
+        ++resubmissions_;
+        ++i;
+        continue;
+      }
+    }
     const y::ApplicationReportProto& r = response.application_report();
     std::string refused;
     if (!s.ok()) {
@@ -373,13 +408,16 @@ void StagingCell::PollWaiting() {
     }
     const auto& t = r.am_rm_token();
     ipc::ClientToken token{t.identifier(), t.password(), t.kind(),
-                           t.service().empty() ? rm_.scheduler.ToString() : t.service()};
+                           t.service().empty() ? rms_.front().scheduler.ToString() : t.service()};
     Running run;
     run.index = w.index;
     run.job = std::move(w.job);
     run.am = std::make_unique<CellAm>(&context_, run.index, run.job.get(), std::move(token));
     waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(i));
-    if (Status registered = run.am->Register(); !registered.ok()) {
+    Status registered = run.am->Register();
+    NoteFailovers(run.am->failovers());
+    if (!registered.ok()) {
+      am_failovers_ += run.am->failovers();
       audit_.Add(run.job->id + ": registerApplicationMaster failed: " + registered.ToString());
       continue;
     }
@@ -398,13 +436,16 @@ void StagingCell::HeartbeatAms() {
     }
     r.next_heartbeat = now + options_.heartbeat_interval;
     Status s = r.am->Heartbeat();
+    NoteFailovers(r.am->failovers());
     if (!s.ok()) {
+      am_failovers_ += r.am->failovers();
       audit_.Add(r.job->id + ": its AM gave up: " + s.ToString());
       audit_.OnUnfinished(r.index, r.am->progress().finished());
       running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
       continue;
     }
     if (r.am->finished()) {
+      am_failovers_ += r.am->failovers();
       recorder_->OnJobFinished(r.index, TraceNow());
       ++finished_;
       running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
@@ -419,7 +460,7 @@ void StagingCell::SampleQueues() {
     y::GetQueueInfoRequestProto request;
     request.set_queuename(queue);
     y::GetQueueInfoResponseProto response;
-    if (!client_->Call(ClientSpec("spindle"), "getQueueInfo", request, &response).ok() ||
+    if (!ClientCall("spindle", "getQueueInfo", request, &response).ok() ||
         !response.has_queueinfo()) {
       continue;
     }
@@ -445,7 +486,7 @@ void StagingCell::SampleTenants() {
     request.add_application_states(state);
   }
   y::GetApplicationsResponseProto response;
-  Status s = client_->Call(ClientSpec("spindle"), "getApplications", request, &response);
+  Status s = ClientCall("spindle", "getApplications", request, &response);
   if (!s.ok()) {
     LOG_EVERY_N(WARNING, 20) << "staging cell: getApplications: " << s.ToString();
     return;
@@ -464,10 +505,68 @@ void StagingCell::SampleTenants() {
   tenants_.push_back(std::move(sample));
 }
 
+am_protocol::RmRetryPolicy StagingCell::RetryPolicy() const {
+  if (options_.rm_retry.has_value()) return *options_.rm_retry;
+  if (options_.external_rms.size() > 1) {
+    // Hadoop's defaults with HA (an empty configuration cannot be refused).
+    return *am_protocol::RmRetryPolicy::FromConfiguration(rm::Configuration(), /*ha_enabled=*/true);
+  }
+  // One RM: a call is tried once.
+  am_protocol::RmRetryPolicy once;
+  once.max_retries = 0;
+  return once;
+}
+
+Status StagingCell::ClientCall(const std::string& user, const std::string& method,
+                               const google::protobuf::MessageLite& request,
+                               google::protobuf::MessageLite* response) {
+  std::unique_ptr<am_protocol::RmFailoverProxy>& proxy = client_proxies_[user];
+  if (proxy == nullptr) {
+    std::vector<am_protocol::RmProxyTarget> targets;
+    for (const ExternalRm& rm : rms_) {
+      targets.push_back({rm.rm_id, rm.client.host, rm.client.port});
+    }
+    am_protocol::RmFailoverProxyOptions o;
+    o.protocol = client_service::kApplicationClientProtocol;
+    o.user = user;
+    o.policy = policy_;
+    proxy = std::make_unique<am_protocol::RmFailoverProxy>(client_.get(), std::move(targets),
+                                                           std::move(o));
+  }
+  Status s = proxy->Call(method, request, response);
+  NoteFailovers(proxy->failovers());
+  return s;
+}
+
+void StagingCell::NoteFailovers(int64_t failovers) {
+  if (failovers > 0 && first_failover_s_ < 0 && start_ != Steady::time_point{}) {
+    first_failover_s_ = std::chrono::duration<double>(TraceNow()).count();
+  }
+}
+
+RmFailoverSummary StagingCell::FailoverSummary() const {
+  RmFailoverSummary f;
+  f.ha = ha();
+  if (!f.ha) return f;
+  for (const ExternalRm& rm : rms_) f.rm_ids += (f.rm_ids.empty() ? "" : ",") + rm.rm_id;
+  for (const auto& [user, proxy] : client_proxies_) f.client_failovers += proxy->failovers();
+  f.am_failovers = am_failovers_;
+  f.am_resyncs = am_resyncs_;
+  f.resubmissions = resubmissions_;
+  f.first_failover_s = first_failover_s_;
+  if (auto it = client_proxies_.find("spindle"); it != client_proxies_.end()) {
+    f.serving_at_end = it->second->current().rm_id;
+  }
+  return f;
+}
+
 Result<ReplayModeResult> StagingCell::Run(TraceReader* jobs, CellRunLog* log) {
   context_.client = client_.get();
-  context_.scheduler_host = rm_.scheduler.host;
-  context_.scheduler_port = rm_.scheduler.port;
+  for (const ExternalRm& rm : rms_) {
+    context_.schedulers.push_back({rm.rm_id, rm.scheduler.host, rm.scheduler.port});
+  }
+  context_.policy = policy_;
+  context_.resyncs = &am_resyncs_;
   context_.preemptions = &preemptions_;
   context_.speed = options_.speed;
   context_.rack_of = &rack_of_;
@@ -533,9 +632,15 @@ Result<ReplayModeResult> StagingCell::Run(TraceReader* jobs, CellRunLog* log) {
   SampleTenants();
   ReplayModeResult result = recorder_->Finish(TraceNow());
   result.tenants = std::move(tenants_);
-  result.rm = external() ? "--rm " + rm_.client.ToString() + "," + rm_.scheduler.ToString() + "," +
-                               rm_.tracker.ToString() + " (Hadoop " + options_.hadoop_line + ")"
-                         : "spindle rm started by the cell (Hadoop " + options_.hadoop_line + ")";
+  if (external()) {
+    std::string rms;
+    for (const ExternalRm& rm : rms_) rms += (rms.empty() ? "" : "; ") + rm.ToString();
+    result.rm = "--rm " + rms + " (Hadoop " + options_.hadoop_line + ")";
+  } else {
+    result.rm = "spindle rm started by the cell (Hadoop " + options_.hadoop_line + ")";
+  }
+  for (const Running& r : running_) am_failovers_ += r.am->failovers();
+  result.failover = FailoverSummary();
   result.label = options_.label;
   result.driver = "cell";
   result.wall_seconds = std::chrono::duration<double>(Steady::now() - start_).count();

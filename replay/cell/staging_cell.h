@@ -17,10 +17,24 @@
 // launcher to resolve the trace's node names; an unmanaged AM costs no
 // container, as SLS's AM simulators cost none.
 //
-// With CellOptions::external_rm the cell starts no RM: its agents register
+// With CellOptions::external_rms the cell starts no RM: its agents register
 // with that RM's resource tracker (none of the trace's hosts may be live in
 // it already) and the jobs go to its client and scheduler addresses, so an
-// operator's Java RM and Spindle replay the same trace. Either way, every
+// operator's Java RM and Spindle replay the same trace.
+//
+// Several external RMs are an HA pair (rm-ids in order), and everything the
+// cell drives fails over as Hadoop's clients do (Java 3.3's RMProxy with
+// ConfiguredRMFailoverProxyProvider and RetryPolicies
+// .failoverOnNetworkException, through am_protocol::RmFailoverProxy: on
+// StandbyException or a lost connection the next rm-id, round robin, with
+// the policy's exponential sleeps): the client calls (one proxy per user,
+// as each user's YarnClient has its own), each AM's calls (its own proxy;
+// it re-registers on ApplicationMasterNotRegisteredException, cell_am.h),
+// and the agents' heartbeats (their configuration names every rm-id; a node
+// the new active does not know is told to resync and registers again with
+// its containers). A submission the new active does not know (the old one
+// died before storing it) is submitted again, as YarnClientImpl does. The
+// result's `failover` says what the proxies saw. Either way, every
 // queue-sample interval the cell takes a tenant census (tenant_census.h)
 // into ReplayModeResult::tenants.
 //

@@ -94,6 +94,19 @@ void WriteMode(JsonWriter* w, const ReplayModeResult& m) {
   }
   w->EndArray();
   if (!m.rm.empty()) w->Field("rm", m.rm);
+  if (m.failover.ha) {
+    const RmFailoverSummary& f = m.failover;
+    w->Key("rm_failover");
+    w->BeginObject();
+    w->Field("rm_ids", f.rm_ids);
+    w->Field("client_failovers", f.client_failovers);
+    w->Field("am_failovers", f.am_failovers);
+    w->Field("am_resyncs", f.am_resyncs);
+    w->Field("resubmissions", f.resubmissions);
+    w->Field("first_failover_s", f.first_failover_s);
+    w->Field("serving_at_end", f.serving_at_end);
+    w->EndObject();
+  }
   w->Key("tenants");
   w->BeginArray();
   for (const TenantSample& t : m.tenants) {

@@ -96,6 +96,28 @@ struct TenantSample {
   bool jobs_counted = false;
 };
 
+// What a cell's clients and AMs saw of the RMs they drove as an HA pair
+// (cell with several RMs; `ha` false otherwise).
+struct RmFailoverSummary {
+  bool ha = false;
+  // The rm-ids, in order ("rm1,rm2").
+  std::string rm_ids;
+  // Proxies moved to the next rm-id (StandbyException or a lost
+  // connection): the cell's client calls, and its AMs' calls.
+  int64_t client_failovers = 0;
+  int64_t am_failovers = 0;
+  // AMs that registered again (ApplicationMasterNotRegisteredException or
+  // AM_RESYNC from the new active).
+  int64_t am_resyncs = 0;
+  // Submissions sent again because the new active did not know the
+  // application (YarnClientImpl's re-submit).
+  int64_t resubmissions = 0;
+  // Trace seconds of the first failover any proxy made; -1: none.
+  double first_failover_s = -1;
+  // The rm-id the cell's client calls went to at the end.
+  std::string serving_at_end;
+};
+
 struct ReplayModeResult {
   std::string label;   // "parsync:latency-first"
   std::string driver;  // "windtunnel" or "cell"
@@ -124,6 +146,7 @@ struct ReplayModeResult {
   // The RM the run drove (cell): "spindle rm started by the cell" or
   // "--rm host:port,..." with its Hadoop line.
   std::string rm;
+  RmFailoverSummary failover;
   // Per-tenant samples over time (cell; empty in the wind tunnel).
   std::vector<TenantSample> tenants;
   // Jobs the RM refused, with its reason ("job_3: unknown queue x").

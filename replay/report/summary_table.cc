@@ -63,6 +63,16 @@ std::string ToSummaryTable(const ReplayReport& report) {
       out += "CUT " + m.label + ": stopped by a signal at trace " + Fmt("%.1fs", m.end_s) +
              "; its figures cover the trace up to there\n";
     }
+    if (m.failover.ha) {
+      const RmFailoverSummary& f = m.failover;
+      out += "failover " + m.label + ": RMs " + f.rm_ids + "; " +
+             (f.first_failover_s < 0 ? std::string("no failover")
+                                     : "first at " + Fmt("%.1f", f.first_failover_s) + " s") +
+             ", client failovers " + std::to_string(f.client_failovers) + ", AM failovers " +
+             std::to_string(f.am_failovers) + ", AM resyncs " + std::to_string(f.am_resyncs) +
+             ", re-submissions " + std::to_string(f.resubmissions) +
+             "; serving at the end: " + (f.serving_at_end.empty() ? "-" : f.serving_at_end) + "\n";
+    }
     for (const std::string& v : m.violations) out += "VIOLATION " + m.label + ": " + v + "\n";
     const size_t shown = std::min<size_t>(m.rejections.size(), 5);
     for (size_t i = 0; i < shown; ++i) out += "rejected " + m.label + ": " + m.rejections[i] + "\n";

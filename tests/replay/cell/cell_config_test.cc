@@ -162,6 +162,98 @@ TEST(ExternalRmTest, ParsesThreeAddressesOrAHost) {
   }
 }
 
+TEST(ExternalRmTest, ParsesAnHaPairAsHostsOrAddressTriples) {
+  auto rms = ParseExternalRms("rmA,rmB");
+  ASSERT_TRUE(rms.ok()) << rms.status().ToString();
+  ASSERT_EQ(rms->size(), 2u);
+  EXPECT_EQ((*rms)[0].rm_id, "rm1");
+  EXPECT_EQ((*rms)[0].client.ToString(), "rmA:8032");
+  EXPECT_EQ((*rms)[1].rm_id, "rm2");
+  EXPECT_EQ((*rms)[1].tracker.ToString(), "rmB:8031");
+  rms = ParseExternalRms("a:1,a:2,a:3;b:4,b:5,b:6");
+  ASSERT_TRUE(rms.ok()) << rms.status().ToString();
+  ASSERT_EQ(rms->size(), 2u);
+  EXPECT_EQ((*rms)[1].ToString(), "rm2 b:4,b:5,b:6");
+  // One RM, either form, keeps no rm-id (the single-RM form as before).
+  for (const char* one : {"rmhost", "a:1,a:2,a:3"}) {
+    rms = ParseExternalRms(one);
+    ASSERT_TRUE(rms.ok()) << one;
+    ASSERT_EQ(rms->size(), 1u);
+    EXPECT_EQ((*rms)[0].rm_id, "") << one;
+  }
+  for (const char* bad : {"", "a:1,a:2,a:3;", "a:1,a:2,a:3;b:4,b:5", "rmA,,rmB"}) {
+    EXPECT_EQ(ParseExternalRms(bad).status().code(), Status::Code::kInvalidArgument) << bad;
+  }
+}
+
+TEST(ExternalRmTest, ReadsAnHaClientConfigurationAsConfiguredRMFailoverProxyProvider) {
+  rm::Configuration conf;
+  conf.Set("yarn.resourcemanager.ha.enabled", "true");
+  conf.Set("yarn.resourcemanager.ha.rm-ids", "rmx, rmy");
+  conf.Set("yarn.resourcemanager.address.rmx", "h1:1");
+  conf.Set("yarn.resourcemanager.scheduler.address.rmx", "h1:2");
+  conf.Set("yarn.resourcemanager.resource-tracker.address.rmx", "h1:3");
+  // rmy by its host name: Hadoop's default ports.
+  conf.Set("yarn.resourcemanager.hostname.rmy", "h2");
+  conf.Set("yarn.client.failover-sleep-base-ms", "100");
+  conf.Set("yarn.client.failover-sleep-max-ms", "400");
+  auto set = ExternalRmsFromConfiguration(conf);
+  ASSERT_TRUE(set.ok()) << set.status().ToString();
+  ASSERT_EQ(set->rms.size(), 2u);
+  EXPECT_EQ(set->rms[0].ToString(), "rmx h1:1,h1:2,h1:3");
+  EXPECT_EQ(set->rms[1].ToString(), "rmy h2:8032,h2:8030,h2:8031");
+  EXPECT_TRUE(set->policy.ha);
+  EXPECT_EQ(set->policy.failover_sleep_base_ms, 100);
+  EXPECT_EQ(set->policy.failover_sleep_max_ms, 400);
+  // 900000 ms of yarn.resourcemanager.connect.max-wait.ms / 100 ms.
+  EXPECT_EQ(set->policy.max_failovers, 9000);
+
+  // An rm-id with neither its address nor its host name: Hadoop's words.
+  conf.Set("yarn.resourcemanager.ha.rm-ids", "rmx,rmz");
+  set = ExternalRmsFromConfiguration(conf);
+  ASSERT_EQ(set.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(set.status().message().find("yarn.resourcemanager.hostname.rmz or"), std::string::npos)
+      << set.status().ToString();
+
+  // Without HA: the three keys, a policy that is not HA's.
+  rm::Configuration single;
+  single.Set("yarn.resourcemanager.hostname", "rmhost");
+  set = ExternalRmsFromConfiguration(single);
+  ASSERT_TRUE(set.ok()) << set.status().ToString();
+  ASSERT_EQ(set->rms.size(), 1u);
+  EXPECT_EQ(set->rms[0].ToString(), "rmhost:8032,rmhost:8030,rmhost:8031");
+  EXPECT_FALSE(set->policy.ha);
+  // No address a client can reach.
+  EXPECT_EQ(ExternalRmsFromConfiguration(rm::Configuration()).status().code(),
+            Status::Code::kInvalidArgument);
+}
+
+TEST(NmSitePropertiesTest, AnHaPairNamesEveryRmIdsTrackerAsNodeManagersReadThem) {
+  CellOptions options;
+  options.nodes = Nodes(1);
+  options.external_rms = {
+      ExternalRm{{"h1", 1}, {"h1", 2}, {"h1", 3}, "rm1"},
+      ExternalRm{{"h2", 4}, {"h2", 5}, {"h2", 6}, "rm2"},
+  };
+  const auto p = NmSiteProperties(options, CellLayout("/tmp/cell"));
+  EXPECT_EQ(p.at("yarn.resourcemanager.ha.enabled"), "true");
+  EXPECT_EQ(p.at("yarn.resourcemanager.ha.rm-ids"), "rm1,rm2");
+  // As `spindle nm` reads it, with the flag's tracker address.
+  rm::Configuration conf;
+  for (const auto& [key, value] : p) conf.Set(key, value);
+  conf.Set("yarn.resourcemanager.resource-tracker.address", "h1:3");
+  auto agent = nm::AgentOptionsFromConfiguration(conf);
+  ASSERT_TRUE(agent.ok()) << agent.status().ToString();
+  ASSERT_EQ(agent->resource_trackers_ha.size(), 2u);
+  EXPECT_EQ(agent->resource_trackers_ha[0].ToString(), "h1:3");
+  EXPECT_EQ(agent->resource_trackers_ha[1].ToString(), "h2:6");
+  // One external RM: no HA keys.
+  options.external_rms.pop_back();
+  EXPECT_EQ(
+      NmSiteProperties(options, CellLayout("/tmp/cell")).count("yarn.resourcemanager.ha.enabled"),
+      0u);
+}
+
 TEST(CellOptionsTest, ValidateNamesTheProblem) {
   CellOptions ok;
   ok.spindle_binary = "/bin/true";
@@ -184,6 +276,12 @@ TEST(CellOptionsTest, ValidateNamesTheProblem) {
   bad([](CellOptions& o) { o.speed = 0; }, "speed");
   bad([](CellOptions& o) { o.queues = {{"a.b", 0, 100}}; }, "without '.'");
   bad([](CellOptions& o) { o.queues = {{"a", 60, 100}, {"b", 50, 100}}; }, "more than 100");
+  bad(
+      [](CellOptions& o) {
+        o.external_rms = {ExternalRm{{"h1", 1}, {"h1", 2}, {"h1", 3}, "rm1"},
+                          ExternalRm{{"h2", 1}, {"h2", 2}, {"h2", 3}, "rm1"}};
+      },
+      "distinct rm-ids");
 }
 
 }  // namespace

@@ -1,10 +1,7 @@
 #include "bench/recovery_bench.h"
 
-#include <arpa/inet.h>
 #include <glog/logging.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -18,6 +15,7 @@
 
 #include "am_protocol/client_service/client_rm_service.h"
 #include "base/child_process.h"
+#include "base/net/free_port.h"
 #include "bench/hadoop_site.h"
 #include "persist/rocksdb_state_store.h"
 #include "rm/apps/app_manager.h"
@@ -348,34 +346,6 @@ Status Reload(const RecoveryBenchOptions& bench, const std::string& store_dir, R
 
 // ---- 3. restart of the real RM -----------------------------------------------
 
-// Ports free right now on 127.0.0.1 (held open until all are picked).
-Result<std::vector<uint16_t>> FreePorts(int n) {
-  std::vector<int> fds;
-  std::vector<uint16_t> ports;
-  Status status = Status::OK();
-  for (int i = 0; i < n; ++i) {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0) {
-      status = Status::IoError("socket failed");
-      break;
-    }
-    fds.push_back(fd);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof(addr);
-    if (bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 ||
-        getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-      status = Status::IoError("cannot pick a free port");
-      break;
-    }
-    ports.push_back(ntohs(addr.sin_port));
-  }
-  for (int fd : fds) close(fd);
-  RETURN_NOT_OK(status);
-  return ports;
-}
-
 // A child `spindle <args>` with stdout and stderr appended to `log`.
 Result<ChildProcess> Spawn(const std::string& binary, const std::vector<std::string>& args,
                            const std::string& log) {
@@ -396,7 +366,7 @@ class Cell {
   }
 
   Status Configure(const std::string& store_dir, int64_t apps) {
-    ASSIGN_OR_RETURN(std::vector<uint16_t> ports, FreePorts(4));
+    ASSIGN_OR_RETURN(std::vector<uint16_t> ports, net::PickFreeLoopbackPorts(4));
     client_port_ = ports[0];
     const auto address = [&](int i) { return "127.0.0.1:" + std::to_string(ports[i]); };
     const std::string limit = std::to_string(std::max<int64_t>(10 * apps, 100000));

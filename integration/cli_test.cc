@@ -1,9 +1,6 @@
 // The built `spindle` binary as an operator meets it: every command's --help,
 // a bad flag, --version, and `spindle shell` against an RM that is not there.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +10,7 @@
 #include <sstream>
 
 #include "base/child_process.h"
+#include "base/net/free_port.h"
 #include "cmd/subcommands.h"
 
 namespace spindle {
@@ -72,20 +70,6 @@ std::vector<std::string> Words(const std::string& name) {
   return words;
 }
 
-// A port on 127.0.0.1 that nothing listens on: bound, then closed.
-uint16_t ClosedPort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  addr.sin_port = 0;
-  EXPECT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
-  socklen_t len = sizeof(addr);
-  EXPECT_EQ(getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
 TEST_F(CliTest, EveryCommandsHelpExitsZeroAndNamesEachFlag) {
   const Ran top = Spindle({"--help"});
   EXPECT_EQ(top.exit_code, 0) << top.output;
@@ -133,7 +117,8 @@ TEST_F(CliTest, VersionNamesTheHadoopLine) {
 // --timeout-seconds bounds the whole command, reaching the RM included
 // (Hadoop's default retry budget for an unreachable RM is 15 minutes).
 TEST_F(CliTest, ShellGivesUpOnAnUnreachableRmAtItsTimeout) {
-  const std::string rm = "127.0.0.1:" + std::to_string(ClosedPort());
+  // A port nothing listens on: picked free, then released.
+  const std::string rm = "127.0.0.1:" + std::to_string(net::PickFreeLoopbackPort().value());
   const Ran shell = Spindle({"shell", "--timeout-seconds", "2", "--rm", rm, "--command", "true"});
   ASSERT_TRUE(shell.ended) << "still running after 60 s\n" << shell.output;
   EXPECT_EQ(shell.exit_code, 1) << shell.output;

@@ -60,6 +60,7 @@
 
 #include "am_protocol/admin_service/admin_service.h"
 #include "base/child_process.h"
+#include "base/net/free_port.h"
 #include "integration/cell_support.h"
 #include "integration/ha_probe.h"
 #include "integration/wait_for.h"
@@ -68,7 +69,6 @@
 #include "rm/records/yarn_ids.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
-#include "tests/support/free_port.h"
 #include "tests/support/mini_zookeeper.h"
 #include "wire/ipc/rpc_client.h"
 #include "yarn_server_common_service_protos.pb.h"
@@ -206,7 +206,9 @@ class HaChaosTest : public ::testing::Test {
   // Picks free ports for `id`'s addresses and writes every configuration
   // (each names both RMs' addresses).
   void PickPorts(const std::string& id) {
-    for (const char* key : cell::kRmAddressKeys) ports_[id][key] = testing::PickFreePort();
+    for (const char* key : cell::kRmAddressKeys) {
+      ports_[id][key] = net::PickFreeLoopbackPort().value();
+    }
     cell::WriteSite(work_ + "/conf/yarn-site.xml", Site(""));
     for (const char* rm_id : kRmIds) {
       cell::WriteSite(work_ + "/" + rm_id + "-conf/yarn-site.xml", Site(rm_id));

@@ -19,10 +19,10 @@
 
 #include "am_protocol/rm_proxy/ha_service_client.h"
 #include "am_protocol/rm_proxy/rm_failover_proxy.h"
+#include "base/net/free_port.h"
 #include "cmd/rm_daemon.h"
 #include "ha_service_protocol.pb.h"
 #include "rm/yarn_exceptions.h"
-#include "tests/support/free_port.h"
 #include "tests/support/http_get.h"
 #include "wire/ipc/error_mapping.h"
 #include "wire/ipc/rpc_client.h"
@@ -49,7 +49,7 @@ class HaManualFailoverTest : public ::testing::Test {
     conf_.Set("yarn.resourcemanager.cluster-id", "spindle-ha-test");
     for (const std::string rm_id : {"rm1", "rm2"}) {
       for (const char* key : kKeys) {
-        const uint16_t port = testing::PickFreePort();
+        const uint16_t port = net::PickFreeLoopbackPort().value();
         ports_[rm_id][key] = port;
         conf_.Set(std::string(key) + "." + rm_id, "127.0.0.1:" + std::to_string(port));
       }

@@ -12,28 +12,12 @@
 #include "bench/wire/rm_child.h"
 #include "bench/wire/wire_driver.h"
 #include "bench/wire/wire_report.h"
+#include "integration/tiny_wire_options.h"
 #include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::bench::wire {
 namespace {
-
-WireOptions Tiny() {
-  WireOptions o;
-  o.binary = SPINDLE_BINARY;
-  o.nodes = 20;
-  o.node_memory_mb = 8192;
-  o.node_vcores = 8;
-  o.heartbeat_ms = 100;
-  o.apps = 3;
-  o.containers_per_app = 40;
-  o.container_ms = 100;
-  o.allocate_ms = 50;
-  o.seconds = 3;
-  o.warmup_seconds = 1;
-  o.timeout_seconds = 60;
-  return o;
-}
 
 void ExpectConsistent(const WireOptions& o, const WireResult& r) {
   Status consistent = CheckBookkeeping(o, r);
@@ -51,7 +35,7 @@ void ExpectConsistent(const WireOptions& o, const WireResult& r) {
 }
 
 TEST(WireBenchTest, ManagedAmsThroughTheSimulatedNodes) {
-  WireOptions o = Tiny();
+  WireOptions o = TinyWireOptions();
   // Two node agents: AM containers land on either's port.
   o.tracker_connections = 2;
   // Dashboards scrape the RM's web port meanwhile: every GET answers 200.
@@ -63,7 +47,7 @@ TEST(WireBenchTest, ManagedAmsThroughTheSimulatedNodes) {
 }
 
 TEST(WireBenchTest, UnmanagedAmsWithTheTokenOfTheReport) {
-  WireOptions o = Tiny();
+  WireOptions o = TinyWireOptions();
   o.unmanaged = true;
   auto result = RunWire(o);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
@@ -95,7 +79,7 @@ int RmNodes(const RmAddresses& rm, hadoop::yarn::NodeStateProto state) {
 class WireBenchExternalRmTest : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(WireBenchExternalRmTest, DrivesAnRmByItsAddressesAsItsLineAllows) {
-  WireOptions o = Tiny();
+  WireOptions o = TinyWireOptions();
   o.hadoop_line = GetParam();
   const std::string work =
       ::testing::TempDir() + "/wire-external-" + std::to_string(getpid()) + "-" + o.hadoop_line;
@@ -126,7 +110,7 @@ std::string LineName(const ::testing::TestParamInfo<const char*>& line) {
 INSTANTIATE_TEST_SUITE_P(Lines, WireBenchExternalRmTest, ::testing::Values("2.6", "3.3"), LineName);
 
 TEST(WireBenchTest, AnRmThatIsNotThereFailsTheRun) {
-  WireOptions o = Tiny();
+  WireOptions o = TinyWireOptions();
   // Nothing listens on the discard port of loopback.
   o.rm = RmAddresses{{"127.0.0.1", 9}, {"127.0.0.1", 9}, {"127.0.0.1", 9}, {"127.0.0.1", 9}};
   o.timeout_seconds = 2;

@@ -17,6 +17,7 @@
 
 #include "bench/wire/wire_driver.h"
 #include "bench/wire/wire_report.h"
+#include "integration/tiny_wire_options.h"
 #include "tests/support/mini_zookeeper.h"
 
 namespace spindle::bench::wire {
@@ -25,18 +26,10 @@ namespace {
 TEST(WireFailoverTest, ActiveKilledUnderLoadLosesNothing) {
   const std::string missing = testing::MiniZooKeeper::MissingComponent();
   if (!missing.empty()) GTEST_SKIP() << "no ZooKeeper server: " << missing;
-  WireOptions o;
-  o.binary = SPINDLE_BINARY;
-  o.nodes = 20;
-  o.node_memory_mb = 8192;
-  o.node_vcores = 8;
-  o.heartbeat_ms = 100;
+  WireOptions o = TinyWireOptions();
   o.apps = 4;
-  o.containers_per_app = 40;
   o.container_ms = 200;
-  o.allocate_ms = 50;
   o.seconds = 10;
-  o.warmup_seconds = 1;
   o.kill_active_after_seconds = 3;
   o.zk_timeout_ms = 2000;
   o.timeout_seconds = 90;

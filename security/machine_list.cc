@@ -6,16 +6,11 @@
 
 #include <optional>
 
+#include "base/strings/trim.h"
+
 namespace spindle::security {
 
 namespace {
-
-std::string_view Trim(std::string_view s) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 std::optional<uint32_t> ParseIpv4(const std::string& text) {
   in_addr addr{};
@@ -69,7 +64,7 @@ MachineList MachineList::Parse(std::string_view list, Resolver resolver) {
   std::vector<std::string> entries;
   while (true) {
     const size_t comma = list.find(',');
-    const std::string_view entry = Trim(list.substr(0, comma));
+    const std::string_view entry = TrimBlanks(list.substr(0, comma));
     if (!entry.empty()) entries.emplace_back(entry);
     if (comma == std::string_view::npos) break;
     list.remove_prefix(comma + 1);

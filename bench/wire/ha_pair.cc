@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "am_protocol/client_service/client_rm_service.h"
-#include "tests/support/free_port.h"
-#include "tests/support/mini_zookeeper.h"
+#include "base/net/free_port.h"
+#include "bench/support/mini_zookeeper.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::bench::wire {
@@ -50,14 +50,16 @@ const std::vector<std::string>& HaPair::RmIds() {
   return kIds;
 }
 
-void HaPair::PickPorts(size_t index) {
+Status HaPair::PickPorts(size_t index) {
+  ASSIGN_OR_RETURN(const std::vector<uint16_t> ports, net::PickFreeLoopbackPorts(5));
   auto at = [](uint16_t port) { return HostPort{"127.0.0.1", port}; };
   RmAddresses& a = addresses_[index];
-  a.client = at(testing::PickFreePort());
-  a.scheduler = at(testing::PickFreePort());
-  a.tracker = at(testing::PickFreePort());
-  a.web = at(testing::PickFreePort());
-  admin_ports_[index] = testing::PickFreePort();
+  a.client = at(ports[0]);
+  a.scheduler = at(ports[1]);
+  a.tracker = at(ports[2]);
+  a.web = at(ports[3]);
+  admin_ports_[index] = ports[4];
+  return Status::OK();
 }
 
 std::map<std::string, std::string> HaPair::ClientProperties() const {
@@ -105,7 +107,7 @@ Status HaPair::StartRm(size_t index) {
     // addresses() afterwards (a running rm1 keeps rm2's old ones, which it
     // uses only to redirect its web pages while standby).
     rms_[index].Stop();
-    PickPorts(index);
+    RETURN_NOT_OK(PickPorts(index));
   }
 }
 
@@ -114,18 +116,18 @@ Status HaPair::Start(const WireOptions& options, const std::string& work_dir) {
   work_dir_ = work_dir;
   zk_address_ = options.zk_address;
   if (zk_address_.empty()) {
-    testing::MiniZooKeeperOptions zk;
+    MiniZooKeeperOptions zk;
     zk.work_dir = work_dir + "/zookeeper";
-    const std::string missing = testing::MiniZooKeeper::MissingComponent(zk);
+    const std::string missing = MiniZooKeeper::MissingComponent(zk);
     if (!missing.empty()) {
       return Status::Unavailable("cannot start ZooKeeper (" + missing +
                                  "); install Debian's zookeeper package or give --zk-address");
     }
-    ASSIGN_OR_RETURN(zk_, testing::MiniZooKeeper::Start(zk));
+    ASSIGN_OR_RETURN(zk_, MiniZooKeeper::Start(zk));
     zk_address_ = zk_->connect_string();
   }
   addresses_.assign(RmIds().size(), RmAddresses());
-  for (size_t i = 0; i < RmIds().size(); ++i) PickPorts(i);
+  for (size_t i = 0; i < RmIds().size(); ++i) RETURN_NOT_OK(PickPorts(i));
   ipc::RpcClientOptions probe;
   probe.connect_timeout = std::chrono::seconds(2);
   probe.call_timeout = std::chrono::seconds(10);

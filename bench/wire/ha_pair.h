@@ -26,7 +26,7 @@
 #include "bench/wire/wire_options.h"
 #include "wire/ipc/rpc_client.h"
 
-namespace spindle::testing {
+namespace spindle::bench {
 class MiniZooKeeper;
 }
 
@@ -64,13 +64,14 @@ class HaPair {
 
  private:
   std::map<std::string, std::string> RmProperties(size_t index) const;
-  void PickPorts(size_t index);
+  // New ports for rm-id `index`. IoError if none can be picked.
+  Status PickPorts(size_t index);
   Status StartRm(size_t index);
 
   WireOptions options_;
   std::string work_dir_;
   std::string zk_address_;
-  std::unique_ptr<testing::MiniZooKeeper> zk_;
+  std::unique_ptr<MiniZooKeeper> zk_;
   std::vector<RmAddresses> addresses_;
   uint16_t admin_ports_[2] = {0, 0};
   RmChild rms_[2];

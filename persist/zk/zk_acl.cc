@@ -5,6 +5,7 @@
 
 #include "base/base64.h"
 #include "base/crypto.h"
+#include "base/strings/trim.h"
 
 namespace spindle::zk {
 namespace {
@@ -12,19 +13,12 @@ namespace {
 constexpr char kBadAcl[] = "org.apache.hadoop.util.ZKUtil$BadAclFormatException";
 constexpr char kBadAuth[] = "org.apache.hadoop.util.ZKUtil$BadAuthFormatException";
 
-std::string_view Trim(std::string_view s) {
-  const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!s.empty() && space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
 // Guava's Splitter.on(',').omitEmptyStrings().trimResults().
 std::vector<std::string_view> SplitCommas(std::string_view text) {
   std::vector<std::string_view> parts;
   while (true) {
     const size_t comma = text.find(',');
-    const std::string_view part = Trim(text.substr(0, comma));
+    const std::string_view part = TrimBlanks(text.substr(0, comma));
     if (!part.empty()) parts.push_back(part);
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);
@@ -118,13 +112,13 @@ Result<std::vector<ZkAuth>> ParseZkAuths(std::string_view text) {
 
 Result<std::string> ResolveConfIndirection(std::string_view value) {
   if (value.empty() || value.front() != '@') return std::string(value);
-  const std::string path(Trim(value.substr(1)));
+  const std::string path(TrimBlanks(value.substr(1)));
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::IoError("cannot read " + path + " (named by '@' in a ZooKeeper setting)");
   std::ostringstream contents;
   contents << in.rdbuf();
   if (in.bad()) return Status::IoError("cannot read " + path);
-  return std::string(Trim(contents.str()));
+  return std::string(TrimBlanks(contents.str()));
 }
 
 }  // namespace spindle::zk

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "base/process_user.h"
+#include "base/strings/trim.h"
 #include "rm/config/hadoop_line.h"
 
 namespace spindle::rm {
@@ -22,13 +23,6 @@ namespace pt = boost::property_tree;
 
 constexpr int kMaxSubstitutions = 20;
 constexpr char kProgrammatically[] = "programmatically";
-
-std::string Trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return "";
-  const auto last = s.find_last_not_of(" \t\r\n");
-  return std::string(s.substr(first, last - first + 1));
-}
 
 std::string Lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -75,12 +69,12 @@ Result<std::vector<ParsedProperty>> ParseXml(std::string_view xml, const std::st
     bool has_name = false;
     for (const auto& [field, node] : property) {
       if (field == "name") {
-        parsed.name = Trim(node.data());
+        parsed.name = TrimBlanks(node.data());
         has_name = true;
       } else if (field == "value") {
         parsed.value = node.data();
       } else if (field == "final") {
-        parsed.final = Trim(node.data()) == "true";
+        parsed.final = TrimBlanks(node.data()) == "true";
       }
       // <description>, <source> and anything else are documentation.
     }
@@ -207,7 +201,7 @@ std::string Configuration::Get(const std::string& key, const std::string& fallba
 std::optional<std::string> Configuration::GetTrimmed(const std::string& key) const {
   auto v = Get(key);
   if (!v.has_value()) return std::nullopt;
-  std::string trimmed = Trim(*v);
+  std::string trimmed(TrimBlanks(*v));
   if (trimmed.empty()) return std::nullopt;
   return trimmed;
 }
@@ -275,7 +269,7 @@ std::vector<std::string> Configuration::GetTrimmedStrings(const std::string& key
   std::string_view rest = *v;
   while (true) {
     const size_t comma = rest.find(',');
-    std::string item = Trim(rest.substr(0, comma));
+    std::string item(TrimBlanks(rest.substr(0, comma)));
     if (!item.empty()) out.push_back(std::move(item));
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);

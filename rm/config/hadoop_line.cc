@@ -4,6 +4,7 @@
 #include <array>
 #include <utility>
 
+#include "base/strings/trim.h"
 #include "rm/config/configuration.h"
 
 namespace spindle::rm {
@@ -66,9 +67,8 @@ const HadoopLineTraits& TraitsOf(HadoopLine line) {
 }
 
 std::optional<HadoopLine> ParseHadoopLine(std::string_view text) {
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return std::nullopt;
-  text = text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+  text = TrimBlanks(text);
+  if (text.empty()) return std::nullopt;
   for (const auto& traits : kTraits) {
     // The line ("2.7") or one of its releases ("2.7.7"), as spindle doctor
     // reads it (rm/config/key_catalog.h's HadoopLineIndex).

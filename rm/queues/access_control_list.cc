@@ -1,15 +1,10 @@
 #include "rm/queues/access_control_list.h"
 
+#include "base/strings/trim.h"
+
 namespace spindle::rm {
 
 namespace {
-
-std::string_view TrimBlanks(std::string_view s) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-  return s;
-}
 
 // Hadoop's isWildCardACLValue: the part contains "*" and is "*" once trimmed.
 bool IsWildcard(std::string_view part) { return TrimBlanks(part) == "*"; }

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "am_protocol/admin_service/ha_service.h"
+#include "base/net/free_port.h"
 #include "tests/am_protocol/admin_service/fake_ha_actions.h"
-#include "tests/support/free_port.h"
 #include "wire/ipc/rpc_server.h"
 
 namespace spindle {
@@ -60,7 +60,7 @@ class RmAdminCliTest : public ::testing::Test {
     conf.Set("yarn.resourcemanager.ha.automatic-failover.enabled", automatic ? "true" : "false");
     for (const std::string id : {"rm1", "rm2"}) {
       const uint16_t port =
-          servers_.count(id) != 0 ? servers_[id]->port() : testing::PickFreePort();
+          servers_.count(id) != 0 ? servers_[id]->port() : net::PickFreeLoopbackPort().value();
       conf.Set("yarn.resourcemanager.admin.address." + id, "127.0.0.1:" + std::to_string(port));
     }
     return conf;
@@ -200,7 +200,7 @@ TEST_F(RmAdminCliTest, TheRmsRefusalIsPrintedAsOperationFailed) {
 TEST_F(RmAdminCliTest, AllServiceStatesListEveryRmEvenAnUnreachableOne) {
   Serve(true);
   rm::Configuration conf = Conf(true, true);
-  const uint16_t closed = testing::PickFreePort();
+  const uint16_t closed = net::PickFreeLoopbackPort().value();
   conf.Set("yarn.resourcemanager.admin.address.rm2", "127.0.0.1:" + std::to_string(closed));
   const Ran all = Run(conf, {"-getAllServiceState"});
   EXPECT_EQ(all.exit_code, 0);

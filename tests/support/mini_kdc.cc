@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include "base/net/free_port.h"
+
 namespace spindle::testing {
 namespace {
 
@@ -23,27 +25,6 @@ constexpr int kPortAttempts = 5;
 constexpr char kKdc[] = "/usr/sbin/krb5kdc";
 constexpr char kKdbUtil[] = "/usr/sbin/kdb5_util";
 constexpr char kKadminLocal[] = "/usr/sbin/kadmin.local";
-
-// A port free on 127.0.0.1 for both UDP and TCP right now; krb5kdc binds it
-// a moment later and Launch() notices if someone else did.
-Result<uint16_t> FreeLoopbackPort() {
-  const int tcp = socket(AF_INET, SOCK_STREAM, 0);
-  if (tcp < 0) return Status::IoError("socket failed");
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(addr);
-  bool ok = bind(tcp, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-            getsockname(tcp, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
-  if (ok) {
-    const int udp = socket(AF_INET, SOCK_DGRAM, 0);
-    ok = udp >= 0 && bind(udp, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
-    if (udp >= 0) close(udp);
-  }
-  close(tcp);
-  if (!ok) return Status::AlreadyExists("no port free for both UDP and TCP");
-  return static_cast<uint16_t>(ntohs(addr.sin_port));
-}
 
 bool Accepts(uint16_t port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -91,7 +72,9 @@ Result<std::unique_ptr<MiniKdc>> MiniKdc::Start(const MiniKdcOptions& options) {
   std::unique_ptr<MiniKdc> kdc(new MiniKdc(options));
   Status status = Status::OK();
   for (int attempt = 0; attempt < kPortAttempts; ++attempt) {
-    ASSIGN_OR_RETURN(kdc->port_, FreeLoopbackPort());
+    // krb5kdc binds the port a moment later; Launch() notices if someone
+    // else did.
+    ASSIGN_OR_RETURN(kdc->port_, net::PickFreeLoopbackPort(net::PortUse::kTcpAndUdp));
     RETURN_NOT_OK(kdc->WriteConfiguration());
     if (attempt == 0) {
       // The database: a master key stashed in the realm's directory (-s), so

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <vector>
 
+#include "base/strings/trim.h"
 #include "security/server_principal.h"
 
 namespace spindle::web::auth {
@@ -45,9 +46,7 @@ Result<std::string> WithDefault(const rm::Configuration& conf, const char* key,
   if (!conf.IsSet(key)) return conf.Substitute(fallback);
   std::optional<std::string> value = conf.Get(key);
   if (!value.has_value()) return std::string();
-  const size_t begin = value->find_first_not_of(" \t\r\n");
-  if (begin == std::string::npos) return std::string();
-  return value->substr(begin, value->find_last_not_of(" \t\r\n") - begin + 1);
+  return std::string(TrimBlanks(*value));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include "base/json/json_writer.h"
 #include "base/markup_escape.h"
+#include "base/strings/trim.h"
 
 namespace spindle::web {
 
@@ -26,10 +27,8 @@ std::vector<std::string> SplitTrimmed(const std::string& list) {
   while (start <= list.size()) {
     size_t comma = list.find(',', start);
     if (comma == std::string::npos) comma = list.size();
-    std::string part = list.substr(start, comma - start);
-    const size_t b = part.find_first_not_of(" \t\r\n");
-    const size_t e = part.find_last_not_of(" \t\r\n");
-    if (b != std::string::npos) out.push_back(part.substr(b, e - b + 1));
+    const std::string_view part = TrimBlanks(std::string_view(list).substr(start, comma - start));
+    if (!part.empty()) out.emplace_back(part);
     start = comma + 1;
   }
   return out;

@@ -203,8 +203,11 @@ RestDocument AppAttemptsDocument(const rm::RmApp& app, bool has_access) {
           .Str("blacklistedNodes", "");
     }
     a.Str("appAttemptId", attempt.id.ToString());
-    // Gson's rendering of the AM container's (empty) exposed ports.
-    a.Str("exportPorts", has_access && attempt.am_container.has_value() ? "{}" : "");
+    // AppAttemptInfo (3.3) sets Gson's toJson(masterContainer.getExposedPorts()).
+    // The RM never sets a master container's exposed ports (only the NM's
+    // container statuses carry them), so a live container's and one rebuilt
+    // from the store alike answer null, which Gson writes as the text "null".
+    a.Str("exportPorts", has_access && attempt.am_container.has_value() ? "null" : "");
     items.push_back(std::move(a));
   }
   RestNode body;

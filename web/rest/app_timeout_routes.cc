@@ -7,6 +7,7 @@
 
 #include "am_protocol/client_service/iso8601_time.h"
 #include "am_protocol/client_service/record_protos.h"
+#include "base/strings/trim.h"
 #include "rm/yarn_exceptions.h"
 #include "web/rest/app_lookup.h"
 #include "web/rest/rest_params.h"
@@ -51,7 +52,7 @@ HttpResponse Timeout(const AppWriteDeps& deps, const HttpRequest& request) {
   auto app = FindAppParam(*deps.core, request.PathParam("appid"), &error);
   if (!app.has_value()) return RenderError(request, error);
   // ApplicationTimeoutType.valueOf(toUpperCase(type.trim())).
-  const std::string type = Trim(request.PathParam("type"));
+  const std::string type(TrimBlanks(request.PathParam("type")));
   if (UpperAscii(type) != kLifetime) {
     return RenderError(
         request, RestError::BadRequest("Invalid application-state " + type +

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "am_protocol/client_service/record_protos.h"
+#include "base/strings/trim.h"
 #include "web/rest/app_info.h"
 #include "web/rest/app_lookup.h"
 #include "web/rest/app_statistics.h"
@@ -189,7 +190,7 @@ class Handlers {
         port > std::numeric_limits<int32_t>::max()) {
       return RenderError(request, RestError::IllegalArgument("Invalid port: " + port_text));
     }
-    rm::NodeId id{Trim(text.substr(0, colon)), static_cast<int32_t>(port)};
+    rm::NodeId id{std::string(TrimBlanks(text.substr(0, colon))), static_cast<int32_t>(port)};
     auto node = deps_.core->NodeReportOf(id);
     if (!node.has_value()) {
       return RenderError(request, RestError::NotFound("nodeId, " + text + ", is not found"));

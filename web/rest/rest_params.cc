@@ -4,6 +4,7 @@
 #include <charconv>
 #include <utility>
 
+#include "base/strings/trim.h"
 #include "web/rest/app_info.h"
 
 namespace spindle::web::rest {
@@ -22,13 +23,6 @@ std::string AllYarnStates() {
 }
 
 }  // namespace
-
-std::string Trim(const std::string& s) {
-  const size_t begin = s.find_first_not_of(" \t\r\n");
-  if (begin == std::string::npos) return "";
-  const size_t end = s.find_last_not_of(" \t\r\n");
-  return s.substr(begin, end - begin + 1);
-}
 
 std::string LowerAscii(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -63,7 +57,7 @@ std::vector<std::string> SplitQueries(const std::vector<std::string>& values) {
     while (start <= value.size()) {
       size_t comma = value.find(',', start);
       if (comma == std::string::npos) comma = value.size();
-      std::string part = Trim(value.substr(start, comma - start));
+      std::string part(TrimBlanks(std::string_view(value).substr(start, comma - start)));
       if (!part.empty()) out.push_back(std::move(part));
       start = comma + 1;
     }

@@ -39,9 +39,6 @@ std::optional<int> YarnAppStateNumber(const std::string& name);
 // Java's Long.parseLong: an optional sign and decimal digits, in range.
 bool ParseJavaLong(const std::string& text, int64_t* out);
 
-// `s` without leading and trailing blanks (space, tab, CR, LF).
-std::string Trim(const std::string& s);
-
 std::string LowerAscii(std::string s);
 std::string UpperAscii(std::string s);
 

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <string>
 
+#include "base/strings/trim.h"
+
 namespace spindle::ipc {
 
 std::string_view SaslQopName(SaslQop qop) {
@@ -29,9 +31,7 @@ Result<SaslQops> ParseRpcProtection(std::string_view value) {
   SaslQops out;
   while (true) {
     const size_t comma = value.find(',');
-    std::string word(value.substr(0, comma));
-    word.erase(0, word.find_first_not_of(" \t\r\n"));
-    word.erase(word.find_last_not_of(" \t\r\n") + 1);
+    const std::string word(TrimBlanks(value.substr(0, comma)));
     // Configuration.getTrimmedStrings drops empty entries.
     if (!word.empty()) {
       std::string upper = word;

@@ -193,15 +193,15 @@ Result<persist::LoadedState> FsRmStateStore::LoadLocked() {
       }
       auto [it, inserted] = state.cluster.emplace(ClusterField::kDelegationTokenSequence, *number);
       if (!inserted) it->second = std::max(it->second, *number);
-    } else if (name.starts_with(zkstore::kDelegationKeyPrefix)) {
+    } else if (name.starts_with(store_names::kDelegationKeyPrefix)) {
       auto id = ParseStoredNumber(
-          std::string_view(name).substr(std::strlen(zkstore::kDelegationKeyPrefix)));
+          std::string_view(name).substr(std::strlen(store_names::kDelegationKeyPrefix)));
       if (!id) return Status::Corruption(path + ": not a delegation key file name");
       std::string& key = state.master_keys[{kDelegationKeysFamily, *id}];
       ASSIGN_OR_RETURN(key, read(path));
-    } else if (name.starts_with(zkstore::kDelegationTokenPrefix)) {
+    } else if (name.starts_with(store_names::kDelegationTokenPrefix)) {
       auto sequence = ParseStoredNumber(
-          std::string_view(name).substr(std::strlen(zkstore::kDelegationTokenPrefix)));
+          std::string_view(name).substr(std::strlen(store_names::kDelegationTokenPrefix)));
       if (!sequence) return Status::Corruption(path + ": not a delegation token file name");
       std::string& token = state.master_keys[{kDelegationTokensFamily, *sequence}];
       ASSIGN_OR_RETURN(token, read(path));

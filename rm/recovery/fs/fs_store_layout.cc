@@ -30,7 +30,7 @@ std::optional<std::string> RecordName(std::string_view name) { return zkstore::U
 FsStoreLayout::FsStoreLayout(std::string directory)
     : directory_(WithoutTrailingSlashes(std::move(directory))),
       root_((directory_ == "/" ? "" : directory_) + "/" + kRootName),
-      spindle_root_((directory_ == "/" ? "" : directory_) + "/" + kSpindleRootName) {}
+      spindle_root_((directory_ == "/" ? "" : directory_) + "/" + store_names::kSpindleRootName) {}
 
 std::string FsStoreLayout::AppDir(std::string_view app_id) const {
   return app_root() + "/" + std::string(app_id);
@@ -45,11 +45,11 @@ std::string FsStoreLayout::AttemptFile(std::string_view app_id, std::string_view
 }
 
 std::string FsStoreLayout::DelegationKeyFile(int64_t key_id) const {
-  return dt_root() + "/" + kDelegationKeyPrefix + std::to_string(key_id);
+  return dt_root() + "/" + store_names::kDelegationKeyPrefix + std::to_string(key_id);
 }
 
 std::string FsStoreLayout::TokenFile(int64_t sequence_number) const {
-  return dt_root() + "/" + kDelegationTokenPrefix + std::to_string(sequence_number);
+  return dt_root() + "/" + store_names::kDelegationTokenPrefix + std::to_string(sequence_number);
 }
 
 std::string FsStoreLayout::SequenceNumberFile(int64_t sequence_number) const {
@@ -59,8 +59,8 @@ std::string FsStoreLayout::SequenceNumberFile(int64_t sequence_number) const {
 std::vector<std::string> FsStoreLayout::Directories(bool hadoop3) const {
   std::vector<std::string> dirs = {directory_, root_, dt_root(), app_root(), amrm_root()};
   if (hadoop3) {
-    dirs.push_back(root_ + "/" + kReservationRoot);
-    dirs.push_back(root_ + "/" + kProxyCaRoot);
+    dirs.push_back(root_ + "/" + store_names::kReservationRoot);
+    dirs.push_back(root_ + "/" + store_names::kProxyCaRoot);
   }
   for (std::string dir :
        {spindle_root_, SpindleCluster(), SpindleKeys(), SpindleAppRecords(), SpindleNodes()}) {

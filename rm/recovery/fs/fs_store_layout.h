@@ -40,16 +40,8 @@
 
 namespace spindle::rm::fsstore {
 
-using store_names::kAmrmTokenRoot;
-using store_names::kAppRoot;
-using store_names::kDelegationKeyPrefix;
-using store_names::kDelegationTokenPrefix;
-using store_names::kDtSecretManagerRoot;
-using store_names::kEpochNode;
-using store_names::kProxyCaRoot;
-using store_names::kReservationRoot;
-using store_names::kSpindleRootName;
-using store_names::kVersionNode;
+// This store's own names; the names both of Hadoop's stores use are
+// store_names:: (rm/recovery/store_record_names.h).
 inline constexpr char kRootName[] = "FSRMStateRoot";
 inline constexpr char kAmrmTokenNode[] = "AMRMTokenSecretManagerNode";
 inline constexpr char kDtSequenceNumberPrefix[] = "RMDTSequenceNumber_";
@@ -73,17 +65,17 @@ class FsStoreLayout {
   const std::string& directory() const { return directory_; }
   const std::string& root() const { return root_; }
   const std::string& spindle_root() const { return spindle_root_; }
-  std::string version_file() const { return root_ + "/" + kVersionNode; }
-  std::string epoch_file() const { return root_ + "/" + kEpochNode; }
-  std::string app_root() const { return root_ + "/" + kAppRoot; }
+  std::string version_file() const { return root_ + "/" + store_names::kVersionNode; }
+  std::string epoch_file() const { return root_ + "/" + store_names::kEpochNode; }
+  std::string app_root() const { return root_ + "/" + store_names::kAppRoot; }
   std::string AppDir(std::string_view app_id) const;
   std::string AppFile(std::string_view app_id) const;
   std::string AttemptFile(std::string_view app_id, std::string_view attempt_id) const;
-  std::string dt_root() const { return root_ + "/" + kDtSecretManagerRoot; }
+  std::string dt_root() const { return root_ + "/" + store_names::kDtSecretManagerRoot; }
   std::string DelegationKeyFile(int64_t key_id) const;
   std::string TokenFile(int64_t sequence_number) const;
   std::string SequenceNumberFile(int64_t sequence_number) const;
-  std::string amrm_root() const { return root_ + "/" + kAmrmTokenRoot; }
+  std::string amrm_root() const { return root_ + "/" + store_names::kAmrmTokenRoot; }
   std::string amrm_file() const { return amrm_root() + "/" + kAmrmTokenNode; }
 
   std::string SpindleCluster() const { return spindle_root_ + "/" + store_names::kSpindleCluster; }

@@ -144,7 +144,7 @@ std::string JoinParent(std::string parent) {
 ZkStoreLayout::ZkStoreLayout(std::string parent_path, int app_split_index, int token_split_index)
     : parent_(std::move(parent_path)),
       root_(JoinParent(parent_) + "/" + kRootName),
-      spindle_root_(JoinParent(parent_) + "/" + kSpindleRootName),
+      spindle_root_(JoinParent(parent_) + "/" + store_names::kSpindleRootName),
       app_split_(app_split_index),
       token_split_(token_split_index) {}
 
@@ -176,11 +176,11 @@ std::string ZkStoreLayout::AppPath(std::string_view app_id, int split_index) con
 }
 
 std::string ZkStoreLayout::DelegationKeyPath(int64_t key_id) const {
-  return dt_keys_root() + "/" + kDelegationKeyPrefix + std::to_string(key_id);
+  return dt_keys_root() + "/" + store_names::kDelegationKeyPrefix + std::to_string(key_id);
 }
 
 std::string ZkStoreLayout::TokenPath(int64_t sequence_number, int split_index) const {
-  std::string name = kDelegationTokenPrefix;
+  std::string name = store_names::kDelegationTokenPrefix;
   if (split_index == 0) {
     name += std::to_string(sequence_number);
   } else {
@@ -206,8 +206,8 @@ std::vector<std::string> ZkStoreLayout::StructuralNodes(bool hadoop3) const {
   nodes.push_back(dt_sequence());
   nodes.push_back(amrm_root());
   if (hadoop3) {
-    nodes.push_back(Path(kReservationRoot));
-    nodes.push_back(Path(kProxyCaRoot));
+    nodes.push_back(Path(store_names::kReservationRoot));
+    nodes.push_back(Path(store_names::kProxyCaRoot));
   }
   nodes.push_back(spindle_root_);
   nodes.push_back(SpindleCluster());

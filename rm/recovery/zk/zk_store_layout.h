@@ -70,16 +70,8 @@
 
 namespace spindle::rm::zkstore {
 
-using store_names::kAmrmTokenRoot;
-using store_names::kAppRoot;
-using store_names::kDelegationKeyPrefix;
-using store_names::kDelegationTokenPrefix;
-using store_names::kDtSecretManagerRoot;
-using store_names::kEpochNode;
-using store_names::kProxyCaRoot;
-using store_names::kReservationRoot;
-using store_names::kSpindleRootName;
-using store_names::kVersionNode;
+// This store's own names; the names both of Hadoop's stores use are
+// store_names:: (rm/recovery/store_record_names.h).
 inline constexpr char kRootName[] = "ZKRMStateRoot";
 inline constexpr char kFencingLock[] = "RM_ZK_FENCING_LOCK";
 inline constexpr char kAppHierarchies[] = "HIERARCHIES";
@@ -135,18 +127,18 @@ class ZkStoreLayout {
   const std::string& spindle_root() const { return spindle_root_; }
   std::string Path(std::string_view name) const { return root_ + "/" + std::string(name); }
   std::string fencing_lock() const { return Path(kFencingLock); }
-  std::string app_root() const { return Path(kAppRoot); }
+  std::string app_root() const { return Path(store_names::kAppRoot); }
   // RMAppRoot for index 0, RMAppRoot/HIERARCHIES/<index> otherwise.
   std::string AppRoot(int split_index) const;
-  std::string dt_root() const { return Path(kDtSecretManagerRoot); }
+  std::string dt_root() const { return Path(store_names::kDtSecretManagerRoot); }
   std::string dt_keys_root() const { return dt_root() + "/" + kDtMasterKeysRoot; }
   std::string dt_tokens_root() const { return dt_root() + "/" + kDelegationTokensRoot; }
   // RMDelegationTokensRoot for index 0, RMDelegationTokensRoot/<index> otherwise.
   std::string TokenRoot(int split_index) const;
   std::string dt_sequence() const { return dt_root() + "/" + kDtSequenceNumber; }
-  std::string amrm_root() const { return Path(kAmrmTokenRoot); }
-  std::string epoch_node() const { return Path(kEpochNode); }
-  std::string version_node() const { return Path(kVersionNode); }
+  std::string amrm_root() const { return Path(store_names::kAmrmTokenRoot); }
+  std::string epoch_node() const { return Path(store_names::kEpochNode); }
+  std::string version_node() const { return Path(store_names::kVersionNode); }
 
   int app_split_index() const { return app_split_; }
   int token_split_index() const { return token_split_; }

@@ -69,13 +69,13 @@ std::optional<RecordRef> ClassifyHadoop(const ZkStoreLayout& layout, const std::
   auto parts = Below(layout.root(), path);
   if (!parts) return std::nullopt;
   const auto& p = *parts;
-  if (p.size() == 1 && p[0] == kEpochNode) return RecordRef{Kind::kEpoch, {}, {}, 0};
-  if (p.size() == 1 && p[0] == kAmrmTokenRoot) {
+  if (p.size() == 1 && p[0] == store_names::kEpochNode) return RecordRef{Kind::kEpoch, {}, {}, 0};
+  if (p.size() == 1 && p[0] == store_names::kAmrmTokenRoot) {
     RecordRef ref{Kind::kMasterKey, AmrmKeyFamily(), {}, 0};
     ref.empty_is_absent = true;
     return ref;
   }
-  if (p[0] == kAppRoot) {
+  if (p[0] == store_names::kAppRoot) {
     // RMAppRoot/<app>[/<attempt>] or RMAppRoot/HIERARCHIES/<n>/<head>/<tail>[/<attempt>]
     std::string app;
     size_t next = 0;
@@ -95,28 +95,30 @@ std::optional<RecordRef> ClassifyHadoop(const ZkStoreLayout& layout, const std::
     }
     return std::nullopt;
   }
-  if (p[0] != kDtSecretManagerRoot || p.size() < 2) return std::nullopt;
+  if (p[0] != store_names::kDtSecretManagerRoot || p.size() < 2) return std::nullopt;
   if (p.size() == 2 && p[1] == kDtSequenceNumber) {
     RecordRef ref{Kind::kCluster, {}, {}, 0, ClusterField::kDelegationTokenSequence};
     ref.empty_is_absent = true;
     return ref;
   }
-  if (p.size() == 3 && p[1] == kDtMasterKeysRoot && StartsWith(p[2], kDelegationKeyPrefix)) {
-    auto id = ParseStoredNumber(p[2].substr(std::strlen(kDelegationKeyPrefix)));
+  if (p.size() == 3 && p[1] == kDtMasterKeysRoot &&
+      StartsWith(p[2], store_names::kDelegationKeyPrefix)) {
+    auto id = ParseStoredNumber(p[2].substr(std::strlen(store_names::kDelegationKeyPrefix)));
     if (!id) return std::nullopt;
     return RecordRef{Kind::kMasterKey, kDelegationKeysFamily, {}, *id};
   }
   if (p[1] != kDelegationTokensRoot) return std::nullopt;
   std::string name;
-  if (p.size() == 3 && StartsWith(p[2], kDelegationTokenPrefix)) {
+  if (p.size() == 3 && StartsWith(p[2], store_names::kDelegationTokenPrefix)) {
     name = std::string(p[2]);
-  } else if (p.size() == 5 && SplitIndexName(p[2]) && StartsWith(p[3], kDelegationTokenPrefix)) {
+  } else if (p.size() == 5 && SplitIndexName(p[2]) &&
+             StartsWith(p[3], store_names::kDelegationTokenPrefix)) {
     name = std::string(p[3]) + std::string(p[4]);
   } else {
     return std::nullopt;
   }
-  auto sequence =
-      ParseStoredNumber(std::string_view(name).substr(std::strlen(kDelegationTokenPrefix)));
+  auto sequence = ParseStoredNumber(
+      std::string_view(name).substr(std::strlen(store_names::kDelegationTokenPrefix)));
   if (!sequence) return std::nullopt;
   return RecordRef{Kind::kMasterKey, kDelegationTokensFamily, {}, *sequence};
 }
@@ -191,12 +193,15 @@ Result<std::vector<std::string>> ListTree(zk::ZkSession* session,
 
 bool IsLeaf(const ZkStoreLayout& layout, const std::string& path) {
   const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);
-  if (StartsWith(name, kAttemptIdPrefix) || StartsWith(name, kDelegationKeyPrefix)) return true;
+  if (StartsWith(name, kAttemptIdPrefix) || StartsWith(name, store_names::kDelegationKeyPrefix)) {
+    return true;
+  }
   if (path == layout.epoch_node() || path == layout.version_node() ||
       path == layout.dt_sequence() || path == layout.amrm_root() || path == layout.fencing_lock()) {
     return true;
   }
-  if (ParentOf(path) == layout.dt_tokens_root() && StartsWith(name, kDelegationTokenPrefix)) {
+  if (ParentOf(path) == layout.dt_tokens_root() &&
+      StartsWith(name, store_names::kDelegationTokenPrefix)) {
     return true;
   }
   if (auto parts = Below(layout.spindle_root(), path)) {
@@ -286,7 +291,8 @@ Result<persist::LoadedState> ReadRecords(zk::ZkSession* session, const ZkStoreLa
     // by this run.
     LOG(WARNING) << "ZooKeeper store: epoch " << epoch->second << " was started by another RM "
                  << "since Spindle's run of epoch " << *spindle_epoch << "; its "
-                 << kSpindleRootName << " application records and node list are not used";
+                 << store_names::kSpindleRootName
+                 << " application records and node list are not used";
     return state;
   }
   for (auto& [app, records] : extras.attempts) {

@@ -347,6 +347,7 @@ TEST_F(ClusterAclTest, OthersSeeTheRestrictedApp) {
   const std::string attempts =
       Get(std::string("/ws/v1/cluster/apps/") + kApp1 + "/appattempts").body;
   EXPECT_NE(attempts.find(R"("containerId":"")"), std::string::npos);
+  EXPECT_NE(attempts.find(R"("exportPorts":"")"), std::string::npos);
   // Listing shows every app (restricted where needed), as Hadoop does.
   EXPECT_EQ(AppIds(Get("/ws/v1/cluster/apps")).size(), 4u);
 }

@@ -4,21 +4,19 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <mutex>
 
 #include "security/auth_to_local.h"
 #include "security/kerberos_credentials.h"
 #include "tests/support/mini_kdc.h"
 #include "tests/wire/ipc/fake_token_secrets.h"
+#include "tests/wire/ipc/metrics_method.h"
 #include "wire/ipc/error_mapping.h"
 #include "wire/ipc/rpc_client.h"
 #include "wire/ipc/rpc_server.h"
-#include "yarn_service_protos.pb.h"
 
 namespace spindle::ipc {
 namespace {
 
-namespace y = hadoop::yarn;
 constexpr char kAcp[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
 
 class KerberosLoopbackTest : public ::testing::Test {
@@ -67,17 +65,7 @@ class KerberosLoopbackTest : public ::testing::Test {
   void StartServer(const RpcServerOptions& options) {
     if (server_) server_->Stop();
     auto registry = std::make_shared<ServiceRegistry>();
-    auto service = std::make_unique<RpcService>(kAcp);
-    service->AddMethod<y::GetClusterMetricsRequestProto, y::GetClusterMetricsResponseProto>(
-        "getClusterMetrics",
-        [this](const ConnectionIdentity& who, const y::GetClusterMetricsRequestProto&,
-               y::GetClusterMetricsResponseProto* response) {
-          std::lock_guard<std::mutex> lock(mu_);
-          last_ = who;
-          response->mutable_cluster_metrics()->set_num_node_managers(1);
-          return Status::OK();
-        });
-    registry->Add(std::move(service));
+    registry->Add(metrics_.NewService(kAcp));
     server_ = std::make_unique<RpcServer>(options, registry);
     ASSERT_TRUE(server_->Start().ok());
   }
@@ -104,9 +92,7 @@ class KerberosLoopbackTest : public ::testing::Test {
     RpcClientOptions options;
     options.qops = std::move(qops);
     RpcClient client(options);
-    y::GetClusterMetricsRequestProto request;
-    y::GetClusterMetricsResponseProto response;
-    return client.Call(spec, "getClusterMetrics", request, &response);
+    return testing::CallMetrics(client, spec);
   }
 
   std::filesystem::path dir_;
@@ -114,9 +100,8 @@ class KerberosLoopbackTest : public ::testing::Test {
   std::unique_ptr<security::AuthToLocal> rules_;
   KerberosAcceptor acceptor_;
   testing::FakeTokenSecrets secrets_;
+  testing::MetricsMethod metrics_;
   std::unique_ptr<RpcServer> server_;
-  std::mutex mu_;
-  ConnectionIdentity last_;
 };
 
 TEST_F(KerberosLoopbackTest, AKerberosCallerRunsAsItsAuthToLocalShortName) {
@@ -124,10 +109,10 @@ TEST_F(KerberosLoopbackTest, AKerberosCallerRunsAsItsAuthToLocalShortName) {
   ASSERT_NE(nm, nullptr);
   Status s = Metrics(Spec(nm.get()));
   ASSERT_TRUE(s.ok()) << s.ToString();
-  std::lock_guard<std::mutex> lock(mu_);
-  EXPECT_EQ(last_.auth_method, AuthMethod::kKerberos);
-  EXPECT_EQ(last_.user, "yarn");
-  EXPECT_EQ(last_.kerberos_principal, "nm/nm1.spindle.test@SPINDLE.TEST");
+  const ConnectionIdentity last = metrics_.last();
+  EXPECT_EQ(last.auth_method, AuthMethod::kKerberos);
+  EXPECT_EQ(last.user, "yarn");
+  EXPECT_EQ(last.kerberos_principal, "nm/nm1.spindle.test@SPINDLE.TEST");
 }
 
 // Hadoop 3.3's Server: "SIMPLE authentication is not enabled.  Available:"
@@ -193,9 +178,9 @@ TEST_F(KerberosLoopbackTest, KerberosCallsRunAtIntegrityAndPrivacy) {
   for (SaslQop qop : {SaslQop::kAuthConf, SaslQop::kAuthInt}) {
     Status s = Metrics(Spec(nm.get()), {qop});
     ASSERT_TRUE(s.ok()) << s.ToString();
-    std::lock_guard<std::mutex> lock(mu_);
-    EXPECT_EQ(last_.qop, qop);
-    EXPECT_EQ(last_.user, "yarn");
+    const ConnectionIdentity last = metrics_.last();
+    EXPECT_EQ(last.qop, qop);
+    EXPECT_EQ(last.user, "yarn");
   }
   // A client that will only take authentication finds nothing in common.
   Status refused = Metrics(Spec(nm.get()));

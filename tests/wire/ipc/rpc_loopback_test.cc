@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "tests/wire/ipc/fake_token_secrets.h"
+#include "tests/wire/ipc/metrics_method.h"
 #include "wire/ipc/connection_preamble.h"
 #include "wire/ipc/error_mapping.h"
 #include "wire/ipc/frame_codec.h"
@@ -26,7 +27,9 @@ namespace spindle::ipc {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::CallMetrics;
 using testing::FakeTokenSecrets;
+using testing::MetricsMethod;
 namespace y = hadoop::yarn;
 
 constexpr char kAcp[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
@@ -101,19 +104,7 @@ class RpcLoopbackTest : public ::testing::Test {
 
   std::shared_ptr<ServiceRegistry> MakeRegistry() {
     auto registry = std::make_shared<ServiceRegistry>();
-    auto service = std::make_unique<RpcService>(kAcp);
-    service->AddMethod<y::GetClusterMetricsRequestProto, y::GetClusterMetricsResponseProto>(
-        "getClusterMetrics",
-        [this](const ConnectionIdentity& who, const y::GetClusterMetricsRequestProto&,
-               y::GetClusterMetricsResponseProto* response) {
-          {
-            std::lock_guard<std::mutex> lock(mu_);
-            last_user_ = who.user;
-            last_auth_ = who.auth_method;
-          }
-          response->mutable_cluster_metrics()->set_num_node_managers(served_.fetch_add(1) + 1);
-          return Status::OK();
-        });
+    std::unique_ptr<RpcService> service = metrics_.NewService(kAcp);
     service->AddMethod<y::GetApplicationReportRequestProto, y::GetApplicationReportResponseProto>(
         "getApplicationReport",
         [](const ConnectionIdentity&, const y::GetApplicationReportRequestProto& request,
@@ -173,41 +164,30 @@ class RpcLoopbackTest : public ::testing::Test {
     return spec;
   }
 
-  Status Metrics(RpcClient& client, const ConnectionSpec& spec, int32_t* served = nullptr) {
-    y::GetClusterMetricsRequestProto request;
-    y::GetClusterMetricsResponseProto response;
-    Status s = client.Call(spec, "getClusterMetrics", request, &response);
-    if (served != nullptr) *served = response.cluster_metrics().num_node_managers();
-    return s;
-  }
-
   RpcServerOptions options_;
+  // Before server_: its handlers use it until the server is gone.
+  MetricsMethod metrics_;
   std::unique_ptr<RpcServer> server_;
   FakeTokenSecrets secrets_;
   Gate gate_;
-  std::atomic<int32_t> served_{0};
   std::atomic<int32_t> large_served_{0};
-  std::mutex mu_;
-  std::string last_user_;
-  AuthMethod last_auth_ = AuthMethod::kSimple;
 };
 
 TEST_F(RpcLoopbackTest, SimpleCallCarriesTheUser) {
   RpcClient client;
   int32_t served = 0;
-  ASSERT_TRUE(Metrics(client, Spec("alice"), &served).ok());
+  ASSERT_TRUE(CallMetrics(client, Spec("alice"), &served).ok());
   EXPECT_EQ(served, 1);
-  std::lock_guard<std::mutex> lock(mu_);
-  EXPECT_EQ(last_user_, "alice");
-  EXPECT_EQ(last_auth_, AuthMethod::kSimple);
+  EXPECT_EQ(metrics_.last().user, "alice");
+  EXPECT_EQ(metrics_.last().auth_method, AuthMethod::kSimple);
 }
 
 TEST_F(RpcLoopbackTest, ConnectionIsReusedPerUserAndProtocol) {
   RpcClient client;
-  ASSERT_TRUE(Metrics(client, Spec("alice")).ok());
-  ASSERT_TRUE(Metrics(client, Spec("alice")).ok());
+  ASSERT_TRUE(CallMetrics(client, Spec("alice")).ok());
+  ASSERT_TRUE(CallMetrics(client, Spec("alice")).ok());
   EXPECT_EQ(client.connection_count(), 1u);
-  ASSERT_TRUE(Metrics(client, Spec("bob")).ok());
+  ASSERT_TRUE(CallMetrics(client, Spec("bob")).ok());
   EXPECT_EQ(client.connection_count(), 2u);
 }
 
@@ -222,7 +202,7 @@ TEST_F(RpcLoopbackTest, RemoteErrorsKeepTheirJavaClass) {
   EXPECT_EQ(s.java_class(), kNotFound);
   EXPECT_EQ(s.message(), "Application with id 'application_7' doesn't exist in RM.");
   // ERROR leaves the connection usable.
-  EXPECT_TRUE(Metrics(client, Spec()).ok());
+  EXPECT_TRUE(CallMetrics(client, Spec()).ok());
   EXPECT_EQ(client.connection_count(), 1u);
 }
 
@@ -254,10 +234,9 @@ TEST_F(TokenLoopbackTest, TokenAuthenticatesAsTheTokenUser) {
   RpcClient client;
   ConnectionSpec spec = Spec("ignored");
   spec.token = FakeTokenSecrets::TokenFor("appattempt_1700000000000_0001_000001");
-  ASSERT_TRUE(Metrics(client, spec).ok());
-  std::lock_guard<std::mutex> lock(mu_);
-  EXPECT_EQ(last_user_, "appattempt_1700000000000_0001_000001");
-  EXPECT_EQ(last_auth_, AuthMethod::kToken);
+  ASSERT_TRUE(CallMetrics(client, spec).ok());
+  EXPECT_EQ(metrics_.last().user, "appattempt_1700000000000_0001_000001");
+  EXPECT_EQ(metrics_.last().auth_method, AuthMethod::kToken);
 }
 
 TEST_F(TokenLoopbackTest, WrongPasswordIsRejected) {
@@ -265,15 +244,15 @@ TEST_F(TokenLoopbackTest, WrongPasswordIsRejected) {
   ConnectionSpec spec = Spec();
   spec.token = FakeTokenSecrets::TokenFor("appattempt_1700000000000_0001_000001");
   spec.token->password = "forged";
-  Status s = Metrics(client, spec);
+  Status s = CallMetrics(client, spec);
   ASSERT_TRUE(s.IsUnauthorized()) << s.ToString();
   EXPECT_EQ(s.java_class(), java::kSaslException);
-  EXPECT_EQ(served_.load(), 0);
+  EXPECT_EQ(metrics_.served(), 0);
 }
 
 TEST_F(TokenLoopbackTest, SimpleClientIsRejectedOnATokenOnlyPort) {
   RpcClient client;
-  Status s = Metrics(client, Spec());
+  Status s = CallMetrics(client, Spec());
   ASSERT_TRUE(s.IsUnauthorized()) << s.ToString();
   EXPECT_EQ(s.java_class(), java::kAccessControl);
   EXPECT_EQ(s.message(), "SIMPLE authentication is not enabled.  Available:[TOKEN]");
@@ -362,7 +341,7 @@ TEST_F(RpcLoopbackTest, AnswersMayComeOutOfOrder) {
   });
   ASSERT_TRUE(gate_.WaitParked(1));
   // A later call on the same connection is answered while the first waits.
-  ASSERT_TRUE(Metrics(client, Spec()).ok());
+  ASSERT_TRUE(CallMetrics(client, Spec()).ok());
   EXPECT_FALSE(slow_done.load());
   EXPECT_EQ(client.connection_count(), 1u);
   gate_.ReleaseAll();
@@ -377,7 +356,7 @@ TEST_F(RpcLoopbackTest, CallTimesOutAndTheLateAnswerIsIgnored) {
   Status s = client.Call(Spec(), "getQueueInfo", request, &response);
   EXPECT_TRUE(s.IsTimedOut()) << s.ToString();
   gate_.ReleaseAll();
-  EXPECT_TRUE(Metrics(client, Spec()).ok());
+  EXPECT_TRUE(CallMetrics(client, Spec()).ok());
 }
 
 TEST_F(RpcLoopbackTest, OversizeRequestClosesOnlyThatConnection) {
@@ -386,15 +365,15 @@ TEST_F(RpcLoopbackTest, OversizeRequestClosesOnlyThatConnection) {
   options.session.max_data_length = 4096;
   StartServer(options);
   RpcClient client;
-  ASSERT_TRUE(Metrics(client, Spec("bystander")).ok());
+  ASSERT_TRUE(CallMetrics(client, Spec("bystander")).ok());
   y::SubmitApplicationRequestProto big;
   big.mutable_application_submission_context()->set_application_name(std::string(10000, 'x'));
   y::SubmitApplicationResponseProto response;
   Status s = client.Call(Spec("alice"), "submitApplication", big, &response);
   EXPECT_EQ(s.code(), Status::Code::kIoError) << s.ToString();
   // The other connection is unaffected, and the failed one reconnects.
-  EXPECT_TRUE(Metrics(client, Spec("bystander")).ok());
-  EXPECT_TRUE(Metrics(client, Spec("alice")).ok());
+  EXPECT_TRUE(CallMetrics(client, Spec("bystander")).ok());
+  EXPECT_TRUE(CallMetrics(client, Spec("alice")).ok());
 }
 
 TEST_F(RpcLoopbackTest, ServerClosesIdleConnections) {
@@ -403,9 +382,9 @@ TEST_F(RpcLoopbackTest, ServerClosesIdleConnections) {
   options.idle_timeout = 100ms;
   StartServer(options);
   RpcClient client(RpcClientOptions{.max_idle = 60s});
-  ASSERT_TRUE(Metrics(client, Spec()).ok());
+  ASSERT_TRUE(CallMetrics(client, Spec()).ok());
   EXPECT_TRUE(WaitFor([&] { return client.connection_count() == 0; }));
-  EXPECT_TRUE(Metrics(client, Spec()).ok());  // reconnects
+  EXPECT_TRUE(CallMetrics(client, Spec()).ok());  // reconnects
 }
 
 TEST_F(RpcLoopbackTest, ServerKeepsConnectionsWithCallsInProgress) {
@@ -431,21 +410,21 @@ TEST_F(RpcLoopbackTest, ServerKeepsConnectionsWithCallsInProgress) {
 
 TEST_F(RpcLoopbackTest, ClientClosesItsIdleConnections) {
   RpcClient client(RpcClientOptions{.max_idle = 100ms});
-  ASSERT_TRUE(Metrics(client, Spec()).ok());
+  ASSERT_TRUE(CallMetrics(client, Spec()).ok());
   EXPECT_TRUE(WaitFor([&] { return client.connection_count() == 0; }));
 }
 
 TEST_F(RpcLoopbackTest, ReconnectsAfterServerRestart) {
   RpcClient client;
-  ASSERT_TRUE(Metrics(client, Spec()).ok());
+  ASSERT_TRUE(CallMetrics(client, Spec()).ok());
   const uint16_t port = server_->port();
   server_->Stop();
   ConnectionSpec spec = Spec();
   spec.port = port;
-  Status s = Metrics(client, spec);
+  Status s = CallMetrics(client, spec);
   EXPECT_FALSE(s.ok());
   StartServer(RpcServerOptions{}, port);
-  EXPECT_TRUE(WaitFor([&] { return Metrics(client, spec).ok(); }));
+  EXPECT_TRUE(WaitFor([&] { return CallMetrics(client, spec).ok(); }));
 }
 
 TEST_F(RpcLoopbackTest, ConnectionRefusedIsAnIoError) {
@@ -454,7 +433,7 @@ TEST_F(RpcLoopbackTest, ConnectionRefusedIsAnIoError) {
   const uint16_t port = server_->port();
   server_->Stop();
   spec.port = port;
-  Status s = Metrics(client, spec);
+  Status s = CallMetrics(client, spec);
   EXPECT_EQ(s.code(), Status::Code::kIoError) << s.ToString();
 }
 
@@ -491,7 +470,7 @@ TEST_F(RpcLoopbackTest, LargeAnswersOnOneConnectionArriveWholeAndUnmixed) {
   }
   EXPECT_EQ(calls.size(), static_cast<size_t>(kCalls));
   // The connection still serves small calls after them.
-  EXPECT_TRUE(Metrics(client, Spec()).ok());
+  EXPECT_TRUE(CallMetrics(client, Spec()).ok());
 }
 
 TEST_F(RpcLoopbackTest, StopWhileHandlerThreadsSendLargeAnswers) {
@@ -535,7 +514,7 @@ TEST_F(RpcLoopbackTest, StalledAndGarbagePeersDoNotBlockOthers) {
   EXPECT_EQ(ec, boost::asio::error::eof);
 
   RpcClient client;
-  for (int i = 0; i < 20; ++i) ASSERT_TRUE(Metrics(client, Spec()).ok());
+  for (int i = 0; i < 20; ++i) ASSERT_TRUE(CallMetrics(client, Spec()).ok());
 }
 
 // Holds the connections of user "slow" in Authorize until released, as a

@@ -7,11 +7,11 @@
 
 #include <atomic>
 #include <boost/asio.hpp>
-#include <mutex>
 
 #include "base/crypto.h"
 #include "rpc_header.pb.h"
 #include "tests/wire/ipc/fake_token_secrets.h"
+#include "tests/wire/ipc/metrics_method.h"
 #include "tests/wire/ipc/raw_sasl_client.h"
 #include "wire/ipc/client_negotiation.h"
 #include "wire/ipc/connection_preamble.h"
@@ -29,7 +29,9 @@ namespace {
 namespace y = hadoop::yarn;
 using hadoop::common::RpcResponseHeaderProto;
 using hadoop::common::RpcSaslProto;
+using testing::CallMetrics;
 using testing::FakeTokenSecrets;
+using testing::MetricsMethod;
 using testing::RawSaslClient;
 constexpr char kAcp[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
 constexpr char kAttempt[] = "appattempt_1700000000000_0001_000001";
@@ -46,16 +48,7 @@ class SaslWrapLoopbackTest : public ::testing::TestWithParam<SaslQop> {
     options.session.token_provider = &secrets_;
     options.session.qops = {SaslQop::kAuth, SaslQop::kAuthInt, SaslQop::kAuthConf};
     auto registry = std::make_shared<ServiceRegistry>();
-    auto service = std::make_unique<RpcService>(kAcp);
-    service->AddMethod<y::GetClusterMetricsRequestProto, y::GetClusterMetricsResponseProto>(
-        "getClusterMetrics",
-        [this](const ConnectionIdentity& who, const y::GetClusterMetricsRequestProto&,
-               y::GetClusterMetricsResponseProto* response) {
-          std::lock_guard<std::mutex> lock(mu_);
-          last_ = who;
-          response->mutable_cluster_metrics()->set_num_node_managers(++served_);
-          return Status::OK();
-        });
+    std::unique_ptr<RpcService> service = metrics_.NewService(kAcp);
     // Echoes the (large) name back in a (large) answer.
     service->AddMethod<y::SubmitApplicationRequestProto, y::GetApplicationsResponseProto>(
         "submitApplication",
@@ -86,30 +79,22 @@ class SaslWrapLoopbackTest : public ::testing::TestWithParam<SaslQop> {
     return spec;
   }
 
-  Status Metrics(RpcClient& client, const ConnectionSpec& spec) {
-    y::GetClusterMetricsRequestProto request;
-    y::GetClusterMetricsResponseProto response;
-    return client.Call(spec, "getClusterMetrics", request, &response);
-  }
-
   FakeTokenSecrets secrets_;
+  MetricsMethod metrics_;
   std::unique_ptr<RpcServer> server_;
-  std::mutex mu_;
-  ConnectionIdentity last_;
-  int served_ = 0;
 };
 
 TEST_P(SaslWrapLoopbackTest, CallsRunWrappedAtTheNegotiatedQop) {
   RpcClient client(ClientAt(GetParam()));
   for (int i = 0; i < 5; ++i) {
-    Status s = Metrics(client, Spec());
+    Status s = CallMetrics(client, Spec());
     ASSERT_TRUE(s.ok()) << s.ToString();
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  EXPECT_EQ(last_.qop, GetParam());
-  EXPECT_EQ(last_.auth_method, AuthMethod::kToken);
-  EXPECT_EQ(last_.user, kAttempt);
-  EXPECT_EQ(served_, 5);
+  const ConnectionIdentity last = metrics_.last();
+  EXPECT_EQ(last.qop, GetParam());
+  EXPECT_EQ(last.auth_method, AuthMethod::kToken);
+  EXPECT_EQ(last.user, kAttempt);
+  EXPECT_EQ(metrics_.served(), 5);
 }
 
 // A request larger than the server's maxbuf goes out in several tokens
@@ -158,7 +143,7 @@ TEST_P(SaslWrapRefusalTest, ATamperedWrappedFrameClosesOnlyItsConnection) {
   EXPECT_TRUE(raw.ClosedByServer());
 
   RpcClient client(ClientAt(GetParam()));
-  Status s = Metrics(client, Spec());
+  Status s = CallMetrics(client, Spec());
   EXPECT_TRUE(s.ok()) << s.ToString();
 }
 
@@ -225,9 +210,7 @@ TEST(SaslWrapNegotiationTest, NoCommonQopFailsTheConnection) {
   RpcClientOptions client_options;
   client_options.qops = {SaslQop::kAuthConf};
   RpcClient client(client_options);
-  y::GetClusterMetricsRequestProto request;
-  y::GetClusterMetricsResponseProto response;
-  Status s = client.Call(spec, "getClusterMetrics", request, &response);
+  Status s = CallMetrics(client, spec);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("No common protection layer"), std::string::npos) << s.ToString();
   server.Stop();

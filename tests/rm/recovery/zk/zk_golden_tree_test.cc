@@ -202,7 +202,7 @@ class ZkGoldenTreeTest : public ::testing::Test {
     if (!dump.ok()) return layout;
     const std::vector<std::string> relative = dump->RelativePaths();
     for (size_t i = 0; i < relative.size(); ++i) {
-      if (relative[i].rfind(std::string(zkstore::kProxyCaRoot) + "/", 0) == 0) continue;
+      if (relative[i].rfind(std::string(store_names::kProxyCaRoot) + "/", 0) == 0) continue;
       layout[relative[i]] = dump->nodes[i].data.has_value();
     }
     return layout;

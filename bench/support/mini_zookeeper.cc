@@ -1,4 +1,4 @@
-#include "tests/support/mini_zookeeper.h"
+#include "bench/support/mini_zookeeper.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -13,29 +13,15 @@
 #include <thread>
 #include <vector>
 
-namespace spindle::testing {
+#include "base/net/free_port.h"
+
+namespace spindle::bench {
 namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::steady_clock;
 
 constexpr int kPortAttempts = 5;
-
-// A port free on 127.0.0.1 right now (the kernel's pick for port 0). The
-// server binds it a moment later; Launch() notices if someone else did.
-Result<uint16_t> FreeLoopbackPort() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return Status::IoError("socket failed");
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof(addr);
-  const bool ok = bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0 &&
-                  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
-  close(fd);
-  if (!ok) return Status::IoError("cannot bind 127.0.0.1:0");
-  return static_cast<uint16_t>(ntohs(addr.sin_port));
-}
 
 // Connects to 127.0.0.1:port, sends `word`, reads until the server closes.
 Result<std::string> Ask(uint16_t port, const std::string& word, milliseconds timeout) {
@@ -87,7 +73,9 @@ Result<std::unique_ptr<MiniZooKeeper>> MiniZooKeeper::Start(const MiniZooKeeperO
   std::unique_ptr<MiniZooKeeper> zk(new MiniZooKeeper(options));
   Status status = Status::OK();
   for (int attempt = 0; attempt < kPortAttempts; ++attempt) {
-    ASSIGN_OR_RETURN(zk->port_, FreeLoopbackPort());
+    // The server binds the port a moment later; Launch() notices if
+    // someone else did.
+    ASSIGN_OR_RETURN(zk->port_, net::PickFreeLoopbackPort());
     status = zk->Launch();
     if (status.ok()) return zk;
     if (status.code() != Status::Code::kAlreadyExists) return status;
@@ -185,4 +173,4 @@ std::string MiniZooKeeper::LogTail() const {
   return out.str();
 }
 
-}  // namespace spindle::testing
+}  // namespace spindle::bench

@@ -13,6 +13,7 @@
 #include "cmd/nm_daemon.h"
 #include "cmd/rm_daemon.h"
 #include "cmd/rmadmin_command.h"
+#include "cmd/scheduler_command.h"
 #include "cmd/shell_app.h"
 #include "cmd/version.h"
 #include "cmd/zk_dump_command.h"
@@ -64,6 +65,7 @@ const std::vector<Subcommand>& Subcommands() {
   static const std::vector<Subcommand> kCommands = {
       {&RmCommand, &RmMain},
       {&NmCommand, &NmMain},
+      {&SchedulerCommand, &SchedulerMain},
       {&ShellCommand, &ShellClientMain},
       {&ShellAmCommand, &ShellAmMain},
       {&replay::ReplayCommand, &replay::ReplayMain},

@@ -8,8 +8,13 @@
 
 namespace spindle::pool {
 
+// How a copy of a partition catches up with it: not at all, by the logged
+// changes, or whole.
+enum class SyncKind : uint8_t { kCurrent, kDelta, kFull };
+
 // One partition of the master copy. Aligned so that two partitions' hot
 // fields never share a cache line.
+
 struct alignas(64) CellState::Partition {
   mutable Mutex mu;
   std::vector<NodeState> nodes GUARDED_BY(mu);
@@ -26,6 +31,21 @@ struct alignas(64) CellState::Partition {
     ++nodes[slot].version;
     ++version;
     log[version % log.size()] = slot;
+  }
+  // How a copy of `copy_size` nodes at `since_version` catches up.
+  SyncKind KindOfSync(bool have_copy, uint64_t since_version, size_t copy_size,
+                      uint32_t log_entries) const REQUIRES(mu) {
+    if (have_copy && since_version == version && copy_size == nodes.size()) {
+      return SyncKind::kCurrent;
+    }
+    // Copying a logged change costs a random access; past a quarter of the
+    // partition a sequential copy of the whole is cheaper.
+    const uint64_t behind = version - since_version;
+    if (have_copy && since_version < version && behind <= log_entries &&
+        behind <= nodes.size() / 4 + 16) {
+      return SyncKind::kDelta;
+    }
+    return SyncKind::kFull;
   }
   // The node in `slot`, or null if there is none or it was removed.
   NodeState* LiveNode(uint32_t slot) REQUIRES(mu) {
@@ -449,14 +469,9 @@ SyncInfo CellState::SyncPartition(int p, bool have_copy, uint64_t since_version,
   MutexLock lock(&part.mu);
   SyncInfo info;
   info.version = part.version;
-  if (have_copy && since_version == part.version && nodes->size() == part.nodes.size()) {
-    return info;
-  }
-  // Copying a logged change costs a random access; past a quarter of the
-  // partition a sequential copy of the whole is cheaper.
-  const uint64_t behind = part.version - since_version;
-  if (have_copy && since_version < part.version && behind <= log_entries_ &&
-      behind <= part.nodes.size() / 4 + 16) {
+  const SyncKind kind = part.KindOfSync(have_copy, since_version, nodes->size(), log_entries_);
+  if (kind == SyncKind::kCurrent) return info;
+  if (kind == SyncKind::kDelta) {
     nodes->resize(part.nodes.size());
     for (uint64_t v = since_version + 1; v <= part.version; ++v) {
       const uint32_t slot = part.log[v % log_entries_];
@@ -467,6 +482,30 @@ SyncInfo CellState::SyncPartition(int p, bool have_copy, uint64_t since_version,
   }
   nodes->assign(part.nodes.begin(), part.nodes.end());
   info.full = true;
+  return info;
+}
+
+SyncInfo CellState::ChangesSince(int p, bool have_copy, uint64_t since_version, size_t copy_size,
+                                 std::vector<NodeState>* full_nodes,
+                                 std::vector<std::pair<uint32_t, NodeState>>* changes) const {
+  const Partition& part = partition(static_cast<uint32_t>(p));
+  MutexLock lock(&part.mu);
+  SyncInfo info;
+  info.version = part.version;
+  switch (part.KindOfSync(have_copy, since_version, copy_size, log_entries_)) {
+    case SyncKind::kCurrent:
+      break;
+    case SyncKind::kDelta:
+      for (uint64_t v = since_version + 1; v <= part.version; ++v) {
+        const uint32_t slot = part.log[v % log_entries_];
+        changes->emplace_back(slot, part.nodes[slot]);
+      }
+      break;
+    case SyncKind::kFull:
+      full_nodes->assign(part.nodes.begin(), part.nodes.end());
+      info.full = true;
+      break;
+  }
   return info;
 }
 

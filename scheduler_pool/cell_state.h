@@ -28,6 +28,7 @@
 
 #include "base/mutex.h"
 #include "base/result.h"
+#include "scheduler_pool/cell_state_client.h"
 #include "scheduler_pool/ids.h"
 #include "scheduler_pool/node_state.h"
 #include "scheduler_pool/resources.h"
@@ -42,12 +43,6 @@ struct CellStateOptions {
   // changes behind a partition copies only the changed nodes; one further
   // behind copies the whole partition. Default: 8192.
   int change_log_entries = 8192;
-};
-
-// What SyncPartition did.
-struct SyncInfo {
-  uint64_t version = 0;  // the partition's version the copy now reflects
-  bool full = false;     // the whole partition was copied
 };
 
 struct CellTotals {
@@ -71,14 +66,14 @@ struct NodeRelease {
   Resource resource;
 };
 
-class CellState {
+class CellState final : public CellStateClient {
  public:
   explicit CellState(const CellStateOptions& options);
-  ~CellState();
+  ~CellState() override;
   CellState(const CellState&) = delete;
   CellState& operator=(const CellState&) = delete;
 
-  int num_partitions() const { return num_partitions_; }
+  int num_partitions() const override { return num_partitions_; }
 
   // Adds a node to the partition with the fewest nodes. InvalidArgument if
   // the total is negative or the score is not finite and > 0;
@@ -102,7 +97,7 @@ class CellState {
   int num_racks() const;
 
   // Checks and applies `txn`; fills `result` (cleared first).
-  void Commit(const Transaction& txn, CommitResult* result);
+  void Commit(const Transaction& txn, CommitResult* result) override;
 
   // Records an allocation that already exists on `node` (a container it
   // reports running after an RM restart), through the same partition claim
@@ -119,7 +114,7 @@ class CellState {
   // Frees `resource` on `node`. OK (and no effect) if the node was removed;
   // NotFound if it never existed; InvalidArgument (and no effect) if more
   // than the node's allocation would be freed.
-  Status Release(NodeId node, const Resource& resource);
+  Status Release(NodeId node, const Resource& resource) override;
   // Release() for many nodes, taking each partition's lock once. Returns
   // the first error; the other releases are still applied.
   Status ReleaseBatch(const NodeRelease* releases, size_t count);
@@ -131,17 +126,29 @@ class CellState {
   // nodes are copied and their slots appended to `changed` (maybe with
   // repeats); otherwise the whole partition is copied and `full` set.
   SyncInfo SyncPartition(int partition, bool have_copy, uint64_t since_version,
-                         std::vector<NodeState>* nodes, std::vector<uint32_t>* changed) const;
+                         std::vector<NodeState>* nodes,
+                         std::vector<uint32_t>* changed) const override;
+
+  // SyncPartition for a copy held elsewhere (a remote scheduler's view of
+  // `copy_size` nodes): by the same rule, either the whole partition into
+  // `full_nodes` (SyncInfo::full) or only the nodes changed since
+  // `since_version` into `changes` as (slot, state), maybe with repeats.
+  // Neither, with the version unchanged, when the copy is current.
+  SyncInfo ChangesSince(int partition, bool have_copy, uint64_t since_version, size_t copy_size,
+                        std::vector<NodeState>* full_nodes,
+                        std::vector<std::pair<uint32_t, NodeState>>* changes) const;
 
   uint64_t partition_version(int partition) const;
   // Bumped whenever a node is added or removed (views rebuild rack indexes).
   uint64_t topology_version() const { return topology_version_.load(std::memory_order_acquire); }
   // Live nodes outside the default partition: 0 means node labels are not
   // in use, and placement need not look at them.
-  int64_t labelled_nodes() const { return labelled_nodes_.load(std::memory_order_relaxed); }
+  int64_t labelled_nodes() const override {
+    return labelled_nodes_.load(std::memory_order_relaxed);
+  }
   // Total capacity of running nodes, without locking (each dimension is read
   // atomically; the vector as a whole may mix two updates).
-  Resource Capacity() const;
+  Resource Capacity() const override;
   // Capacity of the running nodes per node-label partition (labels with
   // none are left out), ascending by label. Locks each partition in turn.
   std::vector<std::pair<LabelId, Resource>> CapacityByLabel() const;
@@ -150,7 +157,7 @@ class CellState {
   // Allocated over all nodes (locks each partition in turn, O(P)).
   Resource Allocated() const;
   // Allocated() / Capacity() by dominant dimension.
-  double Utilisation() const { return Allocated().DominantShare(Capacity()); }
+  double Utilisation() const override { return Allocated().DominantShare(Capacity()); }
 
   // The invariant sweep: for every node, 0 <= allocated and (unless it was
   // shrunk) allocated <= total; each partition's sums match its nodes; node

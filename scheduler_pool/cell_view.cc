@@ -11,7 +11,7 @@ const std::vector<NodeId> CellView::kNoNodes;
 CellView::CellView(int num_partitions, const Resource& min_unit)
     : partitions_(static_cast<size_t>(num_partitions)), min_unit_(min_unit) {}
 
-SyncInfo CellView::Sync(const CellState& cell, int p, TimePoint now) {
+SyncInfo CellView::Sync(const CellStateClient& cell, int p, TimePoint now) {
   Partition& part = partition(p);
   const size_t before = part.nodes.size();
   changed_.clear();

@@ -17,7 +17,7 @@
 
 #include "base/clock.h"
 #include "base/random.h"
-#include "scheduler_pool/cell_state.h"
+#include "scheduler_pool/cell_state_client.h"
 #include "scheduler_pool/fenwick_tree.h"
 #include "scheduler_pool/ids.h"
 #include "scheduler_pool/node_state.h"
@@ -63,7 +63,7 @@ class CellView {
   }
 
   // Brings partition `p` up to date from `cell` (delta or full) at `now`.
-  SyncInfo Sync(const CellState& cell, int p, TimePoint now);
+  SyncInfo Sync(const CellStateClient& cell, int p, TimePoint now);
   // Claims `r` on a node of the view (which must CanFit it) and returns the
   // version the claim was made against (Claim::seen_version).
   uint64_t Claim(NodeId id, const Resource& r);

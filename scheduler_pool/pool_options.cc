@@ -124,6 +124,14 @@ Status PoolOptions::Validate() const {
     return Bad("min-unit.memory-mb", min_unit.ToString(), "must be positive");
   }
   if (change_log_entries < 1) return bad("change-log-entries", change_log_entries, "must be >= 1");
+  if (remote_schedulers < 0 || remote_schedulers > 1024) {
+    return bad("remote.count", remote_schedulers, "must be in 0..1024");
+  }
+  if (remote_lease.count() <= 0) {
+    return bad("remote.lease-ms",
+               std::chrono::duration_cast<std::chrono::milliseconds>(remote_lease).count(),
+               "must be > 0");
+  }
   if (series_seconds < 1) return bad("metrics.series-seconds", series_seconds, "must be >= 1");
   if (emulated_decision_cost.count() < 0) {
     return Status::InvalidArgument("emulated decision cost must be >= 0");

@@ -106,6 +106,17 @@ struct PoolOptions {
   // keeps YARN's locality. Default: kAnywhere.
   PreferenceScope latency_first_preferences = PreferenceScope::kAnywhere;
 
+  // Not configuration keys yet (the RM does not serve the cell-state
+  // service; scheduler_pool/remote/README.md): R further scheduler slots
+  // whose apps the pool hands to its cell-state service
+  // (SchedulerPool::remote_service()), to be placed by the service's members
+  // (`spindle scheduler` processes, or SchedulerMembers in-process); apps
+  // are pinned over the N + R slots. 0..1024. Default: 0 (no service).
+  int remote_schedulers = 0;
+  // How long a member of the service stays without renewing (> 0).
+  // Default: 3000 ms.
+  Duration remote_lease = std::chrono::milliseconds(3000);
+
   // Schedulers actually run: 1 in monolithic mode, else num_schedulers.
   int effective_schedulers() const { return mode == SyncMode::kMonolithic ? 1 : num_schedulers; }
 

@@ -438,6 +438,7 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
     if (options_.emulated_decision_cost.count() > 0) deciding_since_ = ctx_.clock->Now();
     policy_->Begin(input);
     txn_.claims.clear();
+    txn_.owners.clear();
     meta_.clear();
     int64_t budget = options_.max_tasks_per_step;
     int64_t conflicts = 0;
@@ -503,6 +504,9 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
         const LabelId node_label = seen != nullptr ? seen->label : kDefaultLabel;
         if (i >= own) ctx_.queues->ForceCharge(queue, unit, UserId(), node_label);
         txn_.claims.push_back(Claim{c.node, unit, c.seen_version, node_label});
+        txn_.owners.push_back(
+            ClaimOwner{pick.app->spec.id, ask.ask.priority, ask.ask.allocation_request_id,
+                       static_cast<uint8_t>(c.locality), IsPreferred(ask.ask, c.locality)});
         meta_.push_back(ClaimMeta{pick.app, pick.ask, c.locality});
       }
       ask.in_flight += placed;
@@ -661,6 +665,7 @@ int64_t Scheduler::CommitPending(StepResult* result) {
   result->placed += commit_.committed;
   result->conflicts += conflicts;
   txn_.claims.clear();
+  txn_.owners.clear();
   meta_.clear();
   Deliver();
   return conflicts;

@@ -32,6 +32,7 @@
 #include "base/random.h"
 #include "scheduler_pool/ask.h"
 #include "scheduler_pool/cell_state.h"
+#include "scheduler_pool/cell_state_client.h"
 #include "scheduler_pool/cell_view.h"
 #include "scheduler_pool/metrics.h"
 #include "scheduler_pool/node_labels.h"
@@ -47,7 +48,9 @@ namespace spindle::pool {
 
 // What the pool shares with each of its schedulers; all outlive them.
 struct SchedulerContext {
-  CellState* cell = nullptr;
+  // The master copy: the pool's CellState in-process, a RemoteCell in
+  // `spindle scheduler` (scheduler_pool/remote).
+  CellStateClient* cell = nullptr;
   QueueLedger* queues = nullptr;
   const Clock* clock = nullptr;
   const SyncSchedule* schedule = nullptr;

@@ -13,8 +13,6 @@
 
 namespace spindle::pool {
 
-namespace {
-
 std::unique_ptr<PlacementStrategy> MakeStrategy(const PoolOptions& o) {
   switch (o.strategy) {
     case StrategyKind::kLatencyFirst:
@@ -29,14 +27,13 @@ std::unique_ptr<PlacementStrategy> MakeStrategy(const PoolOptions& o) {
   return std::make_unique<LatencyFirst>();
 }
 
-}  // namespace
-
 SchedulerPool::SchedulerPool(const PoolOptions& options, const Clock* clock)
     : options_(options),
       clock_(clock),
       epoch_(clock->Now()),
       series_(options.series_seconds),
-      pinning_(options.effective_schedulers(), options.pinning, options.queue_groups) {}
+      pinning_(options.effective_schedulers() + options.remote_schedulers, options.pinning,
+               options.queue_groups) {}
 
 Result<std::unique_ptr<SchedulerPool>> SchedulerPool::Create(const PoolOptions& options,
                                                              const Clock* clock,
@@ -59,6 +56,12 @@ Result<std::unique_ptr<SchedulerPool>> SchedulerPool::Create(const PoolOptions& 
   ctx.labels = &pool->labels_;
   ctx.series = &pool->series_;
   ctx.epoch = pool->epoch_;
+  if (options.remote_schedulers > 0) {
+    remote::CellStateServiceOptions service;
+    service.lease = options.remote_lease;
+    pool->remote_ = std::make_unique<remote::CellStateService>(pool->cell_.get(), &pool->queues_,
+                                                               clock, service);
+  }
   for (int i = 0; i < n; ++i) {
     std::unique_ptr<SchedulingPolicy> policy =
         policy_factory != nullptr ? policy_factory(i) : std::make_unique<QuotaDrfPolicy>();
@@ -146,6 +149,7 @@ Status SchedulerPool::AddApp(const AppSpec& spec) {
     }
     ++next_app_order_;
   }
+  if (IsRemote(s)) return remote_->AddApp(added);
   schedulers_[static_cast<size_t>(s)]->AddApp(added);
   return Status::OK();
 }
@@ -162,7 +166,12 @@ Status SchedulerPool::RemoveApp(AppId app) {
     for (const auto& [key, label] : it->second.labelled_asks) labels_.AddWaiting(label, -1);
     apps_.erase(it);
   }
-  const std::vector<Placement> untaken = schedulers_[static_cast<size_t>(s)]->RemoveApp(app);
+  std::vector<Placement> untaken;
+  if (IsRemote(s)) {
+    remote_->RemoveApp(app, &untaken).PermitUnchecked();  // known: added with the app
+  } else {
+    untaken = schedulers_[static_cast<size_t>(s)]->RemoveApp(app);
+  }
   for (const Placement& p : untaken) {
     cell_->Release(p.node, p.resource).PermitUnchecked();
     queues_.Release(p.queue, p.resource, p.user, p.label);
@@ -186,6 +195,7 @@ Status SchedulerPool::UpdateApp(const AppSpec& spec) {
     it->second.queue = spec.queue;
     it->second.priority = spec.priority;
   }
+  if (IsRemote(s)) return remote_->UpdateApp(spec);
   schedulers_[static_cast<size_t>(s)]->UpdateApp(spec);
   return Status::OK();
 }
@@ -222,11 +232,13 @@ Status SchedulerPool::SetAsks(AppId app, std::vector<Ask> asks) {
     // not once the app's own scheduler steps: the user limits of the apps
     // other schedulers place divide by it at once. The scheduler confirms or
     // withdraws it when it reads the asks (Scheduler::SyncUserActivity).
-    if (it->second.user.valid() &&
+    // Not for an app of the service's members, which report neither
+    // activity nor demand yet: the ledger would hold them forever.
+    if (!IsRemote(s) && it->second.user.valid() &&
         std::any_of(asks.begin(), asks.end(), [](const Ask& a) { return a.count > 0; })) {
       queues_.SetAppActive(it->second.queue, it->second.user, app, true);
     }
-    if (queues_.OrdersPoolWide(it->second.queue)) {
+    if (!IsRemote(s) && queues_.OrdersPoolWide(it->second.queue)) {
       // The app takes its place in its queue's order now, not at its
       // scheduler's next step: another scheduler may step first. Its
       // scheduler's reports replace this one.
@@ -243,6 +255,7 @@ Status SchedulerPool::SetAsks(AppId app, std::vector<Ask> asks) {
       queues_.AddAppDemandIfAbsent(it->second.queue, demand);
     }
   }
+  if (IsRemote(s)) return remote_->SetAsks(app, asks);
   schedulers_[static_cast<size_t>(s)]->SetAsks(app, std::move(asks));
   return Status::OK();
 }
@@ -269,6 +282,7 @@ Status SchedulerPool::SetBlacklist(AppId app, std::vector<NodeId> nodes,
                                    std::vector<RackId> racks) {
   const int s = SchedulerOfApp(app);
   if (s < 0) return Status::NotFound("application " + std::to_string(app.value()) + " not found");
+  if (IsRemote(s)) return remote_->SetBlacklist(app, std::move(nodes), std::move(racks));
   schedulers_[static_cast<size_t>(s)]->SetBlacklist(app, std::move(nodes), std::move(racks));
   return Status::OK();
 }
@@ -276,6 +290,7 @@ Status SchedulerPool::SetBlacklist(AppId app, std::vector<NodeId> nodes,
 Status SchedulerPool::TakePlacements(AppId app, std::vector<Placement>* out) {
   const int s = SchedulerOfApp(app);
   if (s < 0) return Status::NotFound("application " + std::to_string(app.value()) + " not found");
+  if (IsRemote(s)) return remote_->TakePlacements(app, out);
   schedulers_[static_cast<size_t>(s)]->TakePlacements(app, out);
   return Status::OK();
 }
@@ -313,7 +328,7 @@ Status SchedulerPool::ReleaseBatch(const std::vector<Placement>& placements) {
     }
     queues_.Release(q, sum, u, l);
     const int s = SchedulerOfApp(a);
-    if (s >= 0) schedulers_[static_cast<size_t>(s)]->OnReleased(a, sum);
+    if (s >= 0 && !IsRemote(s)) schedulers_[static_cast<size_t>(s)]->OnReleased(a, sum);
     i = j;
   }
   return status;
@@ -367,7 +382,9 @@ Result<Placement> SchedulerPool::RecoverPlacement(AppId app, NodeId node, const 
   const Result<NodeState> state = cell_->GetNode(node);
   const LabelId label = state.ok() ? state->label : kDefaultLabel;
   queues_.ForceCharge(entry.queue, resource, entry.user, label);
-  schedulers_[static_cast<size_t>(entry.scheduler)]->OnRecovered(app, resource);
+  if (!IsRemote(entry.scheduler)) {
+    schedulers_[static_cast<size_t>(entry.scheduler)]->OnRecovered(app, resource);
+  }
   Placement p;
   p.id = (uint64_t{1} << 63) | next_recovered_.fetch_add(1, std::memory_order_relaxed);
   p.app = app;

@@ -41,6 +41,7 @@
 #include "scheduler_pool/policy/scheduling_policy.h"
 #include "scheduler_pool/pool_options.h"
 #include "scheduler_pool/queue_ledger.h"
+#include "scheduler_pool/remote/cell_state_service.h"
 #include "scheduler_pool/scheduler.h"
 #include "scheduler_pool/sync_schedule.h"
 
@@ -53,6 +54,10 @@ struct PoolMetrics {
   Resource allocated;
   double utilisation = 0;
 };
+
+// The placement strategy `options.strategy` names, as the pool's schedulers
+// (and the cell-state service's members, scheduler_pool/remote) use it.
+std::unique_ptr<PlacementStrategy> MakeStrategy(const PoolOptions& options);
 
 // Builds a scheduler's policy; the default is QuotaDrfPolicy.
 using PolicyFactory = std::unique_ptr<SchedulingPolicy> (*)(int scheduler);
@@ -170,8 +175,10 @@ class SchedulerPool {
       EXCLUDES(apps_mu_);
 
   // ---- Driving without threads ----
+  // The in-process schedulers.
   int num_schedulers() const { return static_cast<int>(schedulers_.size()); }
-  // The scheduler an app is (or would be) pinned to.
+  // The scheduler an app is (or would be) pinned to: in-process below
+  // num_schedulers(), one of the cell-state service's slots from there.
   int SchedulerFor(AppId app, std::string_view queue_name) const;
   StepResult RunOnce(int scheduler, TimePoint now);
   // RunOnce for every scheduler in turn; sums the results (next_sync is the
@@ -183,6 +190,10 @@ class SchedulerPool {
   // The pool's 1 s time series, oldest first.
   std::vector<SeriesPoint> Series() const { return series_.Points(); }
   const CellState& cell() const { return *cell_; }
+  // With PoolOptions::remote_schedulers > 0, the cell-state service the
+  // apps pinned past num_schedulers() go to (serve it to `spindle
+  // scheduler` processes, or run SchedulerMembers over it); else null.
+  remote::CellStateService* remote_service() { return remote_.get(); }
   const QueueLedger& queues() const { return queues_; }
   const PoolOptions& options() const { return options_; }
   const Scheduler& scheduler(int i) const { return *schedulers_[static_cast<size_t>(i)]; }
@@ -193,6 +204,8 @@ class SchedulerPool {
   void ThreadMain(int i);
   // The scheduler of a known app, or -1.
   int SchedulerOfApp(AppId app) const EXCLUDES(apps_mu_);
+  // Whether scheduler slot `s` is the cell-state service's.
+  bool IsRemote(int s) const { return s >= num_schedulers(); }
 
   const PoolOptions options_;
   const Clock* const clock_;
@@ -204,6 +217,7 @@ class SchedulerPool {
   std::unique_ptr<SyncSchedule> schedule_;
   Pinning pinning_;
   std::vector<std::unique_ptr<Scheduler>> schedulers_;
+  std::unique_ptr<remote::CellStateService> remote_;
 
   struct AppEntry {
     int scheduler = -1;

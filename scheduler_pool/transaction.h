@@ -36,10 +36,25 @@ struct Claim {
   LabelId label = kDefaultLabel;
 };
 
+// Whom a claim is for: the application and its ask key, and how local the
+// node is to the ask. The in-process cell state ignores it; the remote
+// cell-state service (scheduler_pool/remote) records each committed claim as
+// the app's placement in the same call, so that a scheduler process that
+// dies after a commit loses nothing it committed.
+struct ClaimOwner {
+  AppId app;
+  int32_t priority = 0;
+  int64_t allocation_request_id = -1;
+  uint8_t locality = 2;  // Locality (ask.h); kOffSwitch
+  bool preferred = false;
+};
+
 struct Transaction {
   ConflictMode conflict = ConflictMode::kFineGrained;
   TransactionMode mode = TransactionMode::kIncremental;
   std::vector<Claim> claims;
+  // Parallel to claims, filled by the Scheduler.
+  std::vector<ClaimOwner> owners;
 };
 
 enum class ClaimOutcome : uint8_t {

@@ -59,9 +59,9 @@ TEST(SubcommandsTest, EveryCommandIsListedOnceWithItsSummary) {
     EXPECT_NE(top.out.find(c.spec().name), std::string::npos) << c.spec().name;
     EXPECT_NE(top.out.find(c.spec().summary), std::string::npos) << c.spec().name;
   }
-  for (const char* expected :
-       {"rm", "nm", "shell", "shell-am", "replay", "doctor", "bench ipc", "bench ipc-idle",
-        "bench pool", "bench windtunnel", "bench nm", "bench recovery", "bench wire"}) {
+  for (const char* expected : {"rm", "nm", "scheduler", "shell", "shell-am", "replay", "doctor",
+                               "bench ipc", "bench ipc-idle", "bench pool", "bench windtunnel",
+                               "bench nm", "bench recovery", "bench wire"}) {
     EXPECT_EQ(names.count(expected), 1u) << expected;
   }
   EXPECT_EQ(Spindle({"help"}).out, top.out);

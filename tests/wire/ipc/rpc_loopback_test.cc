@@ -560,18 +560,18 @@ TEST_F(RpcLoopbackTest, ASlowAuthorizationDoesNotBlockOtherConnections) {
   options.session.authorizer = &authorizer;
   StartServer(options);
   RpcClient slow_client;
-  std::thread slow([&] { EXPECT_TRUE(Metrics(slow_client, Spec("slow")).ok()); });
+  std::thread slow([&] { EXPECT_TRUE(CallMetrics(slow_client, Spec("slow")).ok()); });
   const bool blocked = authorizer.WaitUntilBlocked();
   EXPECT_TRUE(blocked);
   RpcClient client;
   int32_t served = 0;
-  const Status fast = Metrics(client, Spec("alice"), &served);
+  const Status fast = CallMetrics(client, Spec("alice"), &served);
   authorizer.Release();
   slow.join();
   EXPECT_TRUE(fast.ok()) << fast.ToString();
   // alice's call ran first: the slow connection's waited for its outcome.
   EXPECT_EQ(served, 1);
-  EXPECT_EQ(served_.load(), 2);
+  EXPECT_EQ(metrics_.served(), 2);
 }
 
 TEST_F(RpcLoopbackTest, PingIsAcceptedSilently) {

@@ -29,6 +29,7 @@
 #include "base/child_process.h"
 #include "integration/cell_support.h"
 #include "integration/ha_probe.h"
+#include "integration/mapreduce_trace_job.h"
 #include "integration/wait_for.h"
 #include "replay/cell/cell_config.h"
 #include "replay/cell/staging_cell.h"
@@ -48,35 +49,6 @@ namespace y = hadoop::yarn;
 
 constexpr char kZkStore[] = "org.apache.hadoop.yarn.server.resourcemanager.recovery.ZKRMStateStore";
 const std::vector<std::string> kRmIds = {"rm1", "rm2"};
-
-TraceJob MapReduce(const std::string& id, int64_t arrival_ms, const std::string& user, int maps) {
-  TraceJob job;
-  job.id = id;
-  job.arrival_ms = arrival_ms;
-  job.queue = "default";
-  job.user = user;
-  TraceStage map;
-  map.name = "map";
-  map.priority = 20;
-  for (int i = 0; i < maps; ++i) {
-    TraceTask t;
-    t.memory_mb = 1024;
-    t.vcores = 1;
-    t.duration_ms = 3000 + 500 * i;
-    map.tasks.push_back(t);
-  }
-  TraceStage reduce;
-  reduce.name = "reduce";
-  reduce.priority = 10;
-  reduce.parents = {0};
-  TraceTask r;
-  r.memory_mb = 2048;
-  r.vcores = 1;
-  r.duration_ms = 4000;
-  reduce.tasks.push_back(r);
-  job.stages = {map, reduce};
-  return job;
-}
 
 struct Rm {
   ChildProcess process;
@@ -233,7 +205,8 @@ TEST_F(ReplayCellFailoverTest, ActiveKilledMidReplayEveryJobFinishesOnTheStandby
   std::vector<TraceJob> jobs;
   const char* users[] = {"alice", "bob", "carol"};
   for (int i = 0; i < 10; ++i) {
-    jobs.push_back(MapReduce("job_" + std::to_string(i + 1), 1500L * i, users[i % 3], 3 + i % 3));
+    jobs.push_back(MapReduceTraceJob("job_" + std::to_string(i + 1), 1500L * i, "default",
+                                     users[i % 3], 3 + i % 3, 1));
   }
 
   // Kills rm1 once it holds four of the cell's applications, one RUNNING.

@@ -30,6 +30,7 @@
 
 #include "base/child_process.h"
 #include "base/json/json_stream.h"
+#include "integration/mapreduce_trace_job.h"
 #include "replay/cell/cell_config.h"
 #include "replay/report/replay_recorder.h"
 #include "replay/report/replay_writers.h"
@@ -41,41 +42,6 @@
 
 namespace spindle::replay {
 namespace {
-
-TraceJob MapReduce(const std::string& id, int64_t arrival_ms, const std::string& queue,
-                   const std::string& user, int maps, int reduces,
-                   const std::vector<std::string>& map_hosts) {
-  TraceJob job;
-  job.id = id;
-  job.arrival_ms = arrival_ms;
-  job.queue = queue;
-  job.user = user;
-  TraceStage map;
-  map.name = "map";
-  map.priority = 20;
-  for (int i = 0; i < maps; ++i) {
-    TraceTask t;
-    t.memory_mb = 1024;
-    t.vcores = 1;
-    t.duration_ms = 3000 + 500 * i;
-    if (!map_hosts.empty())
-      t.preferred_nodes = {map_hosts[static_cast<size_t>(i) % map_hosts.size()]};
-    map.tasks.push_back(t);
-  }
-  TraceStage reduce;
-  reduce.name = "reduce";
-  reduce.priority = 10;
-  reduce.parents = {0};
-  for (int i = 0; i < reduces; ++i) {
-    TraceTask t;
-    t.memory_mb = 2048;
-    t.vcores = 1;
-    t.duration_ms = 4000;
-    reduce.tasks.push_back(t);
-  }
-  job.stages = {map, reduce};
-  return job;
-}
 
 // The checks every staging cell run must pass, whatever its trace.
 void CheckRun(const CellOptions& options, const std::vector<TraceJob>& jobs,
@@ -228,10 +194,10 @@ TEST(StagingCellTest, ReplaysMapReduceJobsThroughRealDaemons) {
   options.run_timeout = std::chrono::seconds(120);
 
   std::vector<TraceJob> jobs = {
-      MapReduce("job_1", 0, "sls_queue_1", "alice", 4, 2, {"node1", "node2", "node3"}),
-      MapReduce("job_2", 2000, "sls_queue_2", "bob", 6, 1, {"node4"}),
-      MapReduce("job_3", 5000, "sls_queue_1", "alice", 3, 2, {}),
-      MapReduce("job_4", 6000, "sls_queue_2", "carol", 8, 3, {"node3"}),
+      MapReduceTraceJob("job_1", 0, "sls_queue_1", "alice", 4, 2, {"node1", "node2", "node3"}),
+      MapReduceTraceJob("job_2", 2000, "sls_queue_2", "bob", 6, 1, {"node4"}),
+      MapReduceTraceJob("job_3", 5000, "sls_queue_1", "alice", 3, 2, {}),
+      MapReduceTraceJob("job_4", 6000, "sls_queue_2", "carol", 8, 3, {"node3"}),
   };
   // Rack-only preferences too.
   jobs[2].stages[0].tasks[0].preferred_racks = {"/rack2"};
@@ -330,9 +296,9 @@ TEST(StagingCellTest, DrivesAnRmByItsAddressesAndComparesTheRuns) {
   options.queue_sample_interval = std::chrono::milliseconds(100);
   options.run_timeout = std::chrono::seconds(120);
   const std::vector<TraceJob> jobs = {
-      MapReduce("job_1", 0, "a", "alice", 6, 1, {}),
-      MapReduce("job_2", 0, "a", "bob", 6, 1, {}),
-      MapReduce("job_3", 1000, "b", "carol", 4, 1, {"node3"}),
+      MapReduceTraceJob("job_1", 0, "a", "alice", 6, 1, {}),
+      MapReduceTraceJob("job_2", 0, "a", "bob", 6, 1, {}),
+      MapReduceTraceJob("job_3", 1000, "b", "carol", 4, 1, {"node3"}),
   };
   const std::set<std::pair<std::string, std::string>> users = {
       {"a", "alice"}, {"a", "bob"}, {"b", "carol"}};

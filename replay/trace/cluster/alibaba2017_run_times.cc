@@ -2,8 +2,7 @@
 
 #include <algorithm>
 
-#include "replay/trace/csv_row.h"
-#include "replay/trace/input_file.h"
+#include "replay/trace/csv_file.h"
 
 namespace spindle::replay {
 
@@ -28,60 +27,39 @@ std::string Key(std::string_view job, std::string_view task) {
 
 Result<Alibaba2017RunTimes> Alibaba2017RunTimes::Read(const std::string& path,
                                                       const ReadOptions& read, ReadStats* stats) {
-  ASSIGN_OR_RETURN(auto file, InputFile::Open(path));
   Alibaba2017RunTimes out;
-  CsvRow row;
-  std::string_view line;
-  while (true) {
-    ASSIGN_OR_RETURN(const bool more, file->NextLine(&line));
-    if (!more) break;
-    ++stats->lines;
-    row.Split(line, file->Where());
-    if (stats->lines == 1 && row.LooksLikeHeader()) {
-      CountReason(&stats->adjusted, "batch_instance.csv: header line (column names): passed over");
-      continue;
-    }
-    Status s = row.ExpectFields(kFields);
-    if (!s.ok()) {
-      RETURN_NOT_OK(SkipOrFail(read, stats, s));
-      continue;
-    }
-    if (row.empty(kJob) || row.empty(kTask)) {
-      CountReason(&stats->adjusted,
-                  "batch_instance.csv: instance rows without job_id or task_id (a known issue of "
-                  "the trace): not matched to a task");
-      continue;
-    }
-    if (row.field(kStatus) != "Terminated") continue;
-    Result<std::optional<int64_t>> start = row.OptionalInt(kStart, "start_timestamp");
-    if (!start.ok()) {
-      RETURN_NOT_OK(SkipOrFail(read, stats, start.status()));
-      continue;
-    }
-    Result<std::optional<int64_t>> end = row.OptionalInt(kEnd, "end_timestamp");
-    if (!end.ok()) {
-      RETURN_NOT_OK(SkipOrFail(read, stats, end.status()));
-      continue;
-    }
-    if (!start->has_value() || !end->has_value() || **end <= 0) {
-      CountReason(&stats->adjusted,
-                  "batch_instance.csv: Terminated instances with no start or end: no run time");
-      continue;
-    }
-    int64_t from = **start;
-    if (from < 0) {
-      CountReason(&stats->adjusted,
-                  "batch_instance.csv: start_timestamp before the trace window (negative): "
-                  "clamped to 0");
-      from = 0;
-    }
-    if (**end < from) {
-      RETURN_NOT_OK(SkipOrFail(read, stats, row.Error(kEnd, "end_timestamp", "before the start")));
-      continue;
-    }
-    const int64_t seconds = std::min<int64_t>(**end - from, INT32_MAX);
-    out.runs_[Key(row.field(kJob), row.field(kTask))].push_back(static_cast<int32_t>(seconds));
-  }
+  const Status read_status = ForEachCsvRow(
+      path, read, stats, "batch_instance.csv: header line (column names): passed over",
+      [&](const CsvRow& row) -> Status {
+        RETURN_NOT_OK(row.ExpectFields(kFields));
+        if (row.empty(kJob) || row.empty(kTask)) {
+          CountReason(&stats->adjusted,
+                      "batch_instance.csv: instance rows without job_id or task_id (a known issue "
+                      "of the trace): not matched to a task");
+          return Status::OK();
+        }
+        if (row.field(kStatus) != "Terminated") return Status::OK();
+        ASSIGN_OR_RETURN(const std::optional<int64_t> start,
+                         row.OptionalInt(kStart, "start_timestamp"));
+        ASSIGN_OR_RETURN(const std::optional<int64_t> end, row.OptionalInt(kEnd, "end_timestamp"));
+        if (!start.has_value() || !end.has_value() || *end <= 0) {
+          CountReason(&stats->adjusted,
+                      "batch_instance.csv: Terminated instances with no start or end: no run time");
+          return Status::OK();
+        }
+        int64_t from = *start;
+        if (from < 0) {
+          CountReason(&stats->adjusted,
+                      "batch_instance.csv: start_timestamp before the trace window (negative): "
+                      "clamped to 0");
+          from = 0;
+        }
+        if (*end < from) return row.Error(kEnd, "end_timestamp", "before the start");
+        const int64_t seconds = std::min<int64_t>(*end - from, INT32_MAX);
+        out.runs_[Key(row.field(kJob), row.field(kTask))].push_back(static_cast<int32_t>(seconds));
+        return Status::OK();
+      });
+  RETURN_NOT_OK(read_status);
   return out;
 }
 

@@ -5,8 +5,7 @@
 #include <optional>
 #include <unordered_map>
 
-#include "replay/trace/csv_row.h"
-#include "replay/trace/input_file.h"
+#include "replay/trace/csv_file.h"
 
 namespace spindle::replay {
 
@@ -68,27 +67,16 @@ Result<ClusterTimeline> ReadAlibaba2017ServerEvents(const std::string& path,
   if (read.node_memory_mb <= 0) {
     return Status::InvalidArgument("ReadOptions::node_memory_mb: must be > 0");
   }
-  ASSIGN_OR_RETURN(auto file, InputFile::Open(path));
   std::vector<Record> records;
-  CsvRow row;
-  std::string_view line;
-  while (true) {
-    ASSIGN_OR_RETURN(const bool more, file->NextLine(&line));
-    if (!more) break;
-    ++s->lines;
-    row.Split(line, file->Where());
-    if (s->lines == 1 && row.LooksLikeHeader()) {
-      CountReason(&s->adjusted, "server_event.csv: header line (column names): passed over");
-      continue;
-    }
-    Record r;
-    const Status st = Parse(row, s, &r);
-    if (!st.ok()) {
-      RETURN_NOT_OK(SkipOrFail(read, s, st));
-      continue;
-    }
-    records.push_back(std::move(r));
-  }
+  const Status read_status =
+      ForEachCsvRow(path, read, s, "server_event.csv: header line (column names): passed over",
+                    [&](const CsvRow& row) {
+                      Record r;
+                      RETURN_NOT_OK(Parse(row, s, &r));
+                      records.push_back(std::move(r));
+                      return Status::OK();
+                    });
+  RETURN_NOT_OK(read_status);
   std::stable_sort(records.begin(), records.end(),
                    [](const Record& a, const Record& b) { return a.at_s < b.at_s; });
   ClusterTimeline out;

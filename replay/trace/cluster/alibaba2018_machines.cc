@@ -3,8 +3,7 @@
 #include <cmath>
 #include <unordered_map>
 
-#include "replay/trace/csv_row.h"
-#include "replay/trace/input_file.h"
+#include "replay/trace/csv_file.h"
 
 namespace spindle::replay {
 
@@ -40,33 +39,22 @@ Result<std::vector<TraceNode>> ReadAlibaba2018Machines(const std::string& path,
   if (read.node_memory_mb <= 0) {
     return Status::InvalidArgument("ReadOptions::node_memory_mb: must be > 0");
   }
-  ASSIGN_OR_RETURN(auto file, InputFile::Open(path));
   std::vector<Record> machines;
   std::unordered_map<std::string, size_t> index;
-  CsvRow row;
-  std::string_view line;
-  while (true) {
-    ASSIGN_OR_RETURN(const bool more, file->NextLine(&line));
-    if (!more) break;
-    ++s->lines;
-    row.Split(line, file->Where());
-    Record r;
-    const Status st = ParseRecord(row, read, &r);
-    if (!st.ok()) {
-      if (!read.skip_bad) return st;
-      ++s->skipped;
-      if (static_cast<int>(s->examples.size()) < read.max_examples) {
-        s->examples.push_back(st.message());
-      }
-      continue;
-    }
-    auto [it, inserted] = index.emplace(r.node.host, machines.size());
-    if (inserted) {
-      machines.push_back(std::move(r));
-    } else if (r.time >= machines[it->second].time) {
-      machines[it->second] = std::move(r);
-    }
-  }
+  // machine_meta.csv is published without a header line.
+  const Status read_status =
+      ForEachCsvRow(path, read, s, /*header_reason=*/"", [&](const CsvRow& row) {
+        Record r;
+        RETURN_NOT_OK(ParseRecord(row, read, &r));
+        auto [it, inserted] = index.emplace(r.node.host, machines.size());
+        if (inserted) {
+          machines.push_back(std::move(r));
+        } else if (r.time >= machines[it->second].time) {
+          machines[it->second] = std::move(r);
+        }
+        return Status::OK();
+      });
+  RETURN_NOT_OK(read_status);
   std::vector<TraceNode> nodes;
   nodes.reserve(machines.size());
   for (Record& r : machines) nodes.push_back(std::move(r.node));

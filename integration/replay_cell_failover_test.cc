@@ -280,6 +280,7 @@ TEST_F(ReplayCellFailoverTest, ActiveKilledMidReplayEveryJobFinishesOnTheStandby
   EXPECT_NE(summary.find("failover cell: RMs rm1,rm2; first at "), std::string::npos) << summary;
   EXPECT_NE(summary.find("serving at the end: rm2"), std::string::npos) << summary;
   EXPECT_NE(ToJson(report).find("\"rm_failover\""), std::string::npos);
+  EXPECT_NE(ToJson(report).find("\"finishes_seen_in_report\""), std::string::npos);
 }
 
 }  // namespace

@@ -95,6 +95,9 @@ class CellAm {
   Status Heartbeat();
   // Unregistered: every task ended and the RM confirmed.
   bool finished() const { return finished_; }
+  // Every task has ended and the AM is calling finishApplicationMaster
+  // (until the RM answers that it is unregistered).
+  bool unregistering() const { return !finished_ && progress_.done() && running_.empty(); }
   const JobProgress& progress() const { return progress_; }
   // Times this AM's proxy moved to the next rm-id.
   int64_t failovers() const { return rm_->failovers(); }

@@ -74,6 +74,7 @@ bool IsApplicationNotFound(const Status& s) {
 
 struct Running {
   int64_t index = 0;
+  y::ApplicationIdProto app;
   std::unique_ptr<TraceJob> job;
   std::unique_ptr<CellAm> am;
   Steady::time_point next_heartbeat;
@@ -129,6 +130,9 @@ class StagingCell {
   // Polls the waiting jobs' reports; starts the AMs of those launched.
   void PollWaiting();
   void HeartbeatAms();
+  // Whether the RM reports `r`'s application FINISHED (getApplicationReport
+  // as the job's user).
+  bool ReportsFinished(const Running& r);
   void SampleQueues();
   // getApplications -> the tenant census of this moment.
   void SampleTenants();
@@ -149,6 +153,7 @@ class StagingCell {
   int64_t am_failovers_ = 0;  // of AMs that ended
   int64_t am_resyncs_ = 0;
   int64_t resubmissions_ = 0;
+  int64_t finishes_seen_in_report_ = 0;
   double first_failover_s_ = -1;
   Steady::time_point start_;
   CellAmContext context_;
@@ -411,6 +416,7 @@ void StagingCell::PollWaiting() {
                            t.service().empty() ? rms_.front().scheduler.ToString() : t.service()};
     Running run;
     run.index = w.index;
+    run.app = w.app;
     run.job = std::move(w.job);
     run.am = std::make_unique<CellAm>(&context_, run.index, run.job.get(), std::move(token));
     waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(i));
@@ -435,8 +441,22 @@ void StagingCell::HeartbeatAms() {
       continue;
     }
     r.next_heartbeat = now + options_.heartbeat_interval;
+    const bool was_unregistering = r.am->unregistering();
+    bool finished_by_report = false;
     Status s = r.am->Heartbeat();
     NoteFailovers(r.am->failovers());
+    if (!s.ok() && was_unregistering && ha() && s.IsUnauthorized() && ReportsFinished(r)) {
+      // The old active stored this AM's unregistration and died before
+      // answering; the new active recovered the attempt as finished and, as
+      // Hadoop 3.3 does (RMAppAttemptImpl.recoverAppAttemptCredentials skips
+      // FINISHED/FAILED/KILLED attempts), not its AMRMToken, so the retried
+      // finishApplicationMaster is refused (InvalidToken, as in
+      // integration/rm_crash_test.cc). The job is done: its client sees
+      // FINISHED in the application report.
+      ++finishes_seen_in_report_;
+      finished_by_report = true;
+      s = Status::OK();
+    }
     if (!s.ok()) {
       am_failovers_ += r.am->failovers();
       audit_.Add(r.job->id + ": its AM gave up: " + s.ToString());
@@ -444,7 +464,7 @@ void StagingCell::HeartbeatAms() {
       running_.erase(running_.begin() + static_cast<std::ptrdiff_t>(i));
       continue;
     }
-    if (r.am->finished()) {
+    if (r.am->finished() || finished_by_report) {
       am_failovers_ += r.am->failovers();
       recorder_->OnJobFinished(r.index, TraceNow());
       ++finished_;
@@ -453,6 +473,14 @@ void StagingCell::HeartbeatAms() {
     }
     ++i;
   }
+}
+
+bool StagingCell::ReportsFinished(const Running& r) {
+  y::GetApplicationReportRequestProto request;
+  *request.mutable_application_id() = r.app;
+  y::GetApplicationReportResponseProto response;
+  const Status s = ClientCall(r.job->user, "getApplicationReport", request, &response);
+  return s.ok() && response.application_report().yarn_application_state() == y::FINISHED;
 }
 
 void StagingCell::SampleQueues() {
@@ -553,6 +581,7 @@ RmFailoverSummary StagingCell::FailoverSummary() const {
   f.am_failovers = am_failovers_;
   f.am_resyncs = am_resyncs_;
   f.resubmissions = resubmissions_;
+  f.finishes_seen_in_report = finishes_seen_in_report_;
   f.first_failover_s = first_failover_s_;
   if (auto it = client_proxies_.find("spindle"); it != client_proxies_.end()) {
     f.serving_at_end = it->second->current().rm_id;

@@ -103,6 +103,7 @@ void WriteMode(JsonWriter* w, const ReplayModeResult& m) {
     w->Field("am_failovers", f.am_failovers);
     w->Field("am_resyncs", f.am_resyncs);
     w->Field("resubmissions", f.resubmissions);
+    w->Field("finishes_seen_in_report", f.finishes_seen_in_report);
     w->Field("first_failover_s", f.first_failover_s);
     w->Field("serving_at_end", f.serving_at_end);
     w->EndObject();

@@ -112,6 +112,12 @@ struct RmFailoverSummary {
   // Submissions sent again because the new active did not know the
   // application (YarnClientImpl's re-submit).
   int64_t resubmissions = 0;
+  // AMs whose finishApplicationMaster the new active refused with
+  // InvalidToken and whose application the RM then reported FINISHED: the
+  // old active stored the unregistration but died before answering, and the
+  // new one does not recover a finished attempt's AMRMToken (see
+  // StagingCell::HeartbeatAms).
+  int64_t finishes_seen_in_report = 0;
   // Trace seconds of the first failover any proxy made; -1: none.
   double first_failover_s = -1;
   // The rm-id the cell's client calls went to at the end.

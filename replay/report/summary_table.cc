@@ -71,6 +71,7 @@ std::string ToSummaryTable(const ReplayReport& report) {
              ", client failovers " + std::to_string(f.client_failovers) + ", AM failovers " +
              std::to_string(f.am_failovers) + ", AM resyncs " + std::to_string(f.am_resyncs) +
              ", re-submissions " + std::to_string(f.resubmissions) +
+             ", finishes seen in the report " + std::to_string(f.finishes_seen_in_report) +
              "; serving at the end: " + (f.serving_at_end.empty() ? "-" : f.serving_at_end) + "\n";
     }
     for (const std::string& v : m.violations) out += "VIOLATION " + m.label + ": " + v + "\n";

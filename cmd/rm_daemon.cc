@@ -13,6 +13,7 @@
 #include "rm/config/ha_config.h"
 #include "rm/recovery/recovery_config.h"
 #include "security/daemon_login.h"
+#include "wire/ipc/error_mapping.h"
 
 namespace spindle {
 
@@ -205,7 +206,10 @@ Status RmDaemon::BuildServers() {
   auto client_services = std::make_shared<ipc::ServiceRegistry>();
   client_services->Add(client_service_->MakeRpcService());
   // Like Hadoop's RM, 8032 offers TOKEN (RM delegation tokens) and SIMPLE.
-  delegation_provider_ = std::make_unique<am_protocol::RmDelegationTokenSecretProvider>(rm_.get());
+  delegation_provider_ = std::make_unique<am_protocol::RmDelegationTokenSecretProvider>(
+      rm_.get(), [rules = identity_->auth_to_local](const std::string& owner) {
+        return rules.ShortName(owner);
+      });
   ipc::ServerSessionOptions token_or_simple;
   token_or_simple.token_provider = delegation_provider_.get();
   ASSIGN_OR_RETURN(client_server_, server("ApplicationClientProtocol", addresses_.client,
@@ -248,6 +252,22 @@ Status RmDaemon::BuildWeb() {
                           admin_server_.get()};
   web_deps.is_admin = [core = rm_.get()](const std::string& user) { return core->IsAdmin(user); };
   web_deps.conf = &rm_->conf();
+  // ?doAs= on the web: the RPC side's proxy-user rules (Hadoop's ProxyUsers
+  // is one for both), refreshed with them. The real user's keys are picked
+  // by its short name (UGI.getShortUserName, hadoop.security.auth_to_local);
+  // a principal those rules cannot map is refused (Java's User throws
+  // IllegalArgumentException "Illegal principal name" there).
+  web_deps.authorize_proxy = [this](const std::string& real_principal, const std::string& doas_user,
+                                    const std::string& remote_address) {
+    Result<std::string> short_name = identity_->auth_to_local.ShortName(real_principal);
+    if (!short_name.ok()) {
+      return Status::Remote(
+          ipc::java::kAuthorization,
+          "Illegal principal name " + real_principal + ": " + short_name.status().message(),
+          Status::Code::kUnauthorized);
+    }
+    return authorizer_->AuthorizeProxyUser(doas_user, real_principal, *short_name, remote_address);
+  };
   if (rm_->settings().ha.enabled) {
     // A standby redirects to the active RM found as RMHAUtils finds it.
     ASSIGN_OR_RETURN(active_finder_,

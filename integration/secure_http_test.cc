@@ -7,7 +7,9 @@
 // signed hadoop.auth cookie, plain curl gets 401 with "WWW-Authenticate:
 // Negotiate", the cookie alone gets 200 again, a tampered one 401, a
 // garbled Negotiate token 403 (Hadoop's answer) with the RM still serving,
-// and the REST API sees the Kerberos user.
+// and the REST API sees the Kerberos user; RM delegation tokens over REST
+// (get, use with ?delegation=, renew, cancel) and ?doAs= by the proxy-user
+// rules.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -90,7 +92,10 @@ class SecureHttpTest : public ::testing::Test {
         {"hadoop.http.authentication.type", "kerberos"},
         {"hadoop.http.authentication.kerberos.principal", std::string("HTTP/_HOST@") + kRealm},
         {"hadoop.http.authentication.kerberos.keytab", keytab("http")},
-        {"hadoop.http.authentication.simple.anonymous.allowed", "false"}};
+        {"hadoop.http.authentication.simple.anonymous.allowed", "false"},
+        // alice may act for carol from here (web ?doAs=).
+        {"hadoop.proxyuser.alice.hosts", "127.0.0.1"},
+        {"hadoop.proxyuser.alice.users", "carol"}};
     for (const auto& [key, value] : extra) core[key] = value;
     cell::WriteSite((dir_ / name / "core-site.xml").string(), core);
     std::map<std::string, std::string> yarn = {
@@ -239,6 +244,95 @@ TEST_F(SecureHttpTest, GarbledOrUnmappedNegotiationIsRefusedAndTheRmKeepsServing
   const std::string alice = Kinit("alice");
   EXPECT_EQ(Curl("/ws/v1/cluster/info", {"--negotiate", "-u", ":"}, alice).status, 200);
   EXPECT_FALSE(rm_.Exited()) << cell::Tail((dir_ / "rm.log").string(), 20);
+}
+
+// The value of "key":"..." in a JSON body ("" if absent).
+std::string JsonString(const std::string& body, const std::string& key) {
+  const std::string field = "\"" + key + "\":\"";
+  const size_t at = body.find(field);
+  if (at == std::string::npos) return "";
+  const size_t start = at + field.size();
+  return body.substr(start, body.find('"', start) - start);
+}
+
+// RM delegation tokens over REST (Hadoop 3.3's RMWebServices and
+// RMAuthenticationFilter): a SPNEGO caller gets one, the token alone then
+// authenticates (?delegation= or X-Hadoop-Delegation-Token) but may not
+// mint, renew or cancel tokens, the renewer renews, the owner cancels, and
+// a cancelled token authenticates nobody.
+TEST_F(SecureHttpTest, DelegationTokensAreIssuedUsedRenewedAndCancelled) {
+  const std::string alice = Kinit("alice");
+  const std::vector<std::string> negotiate = {"--negotiate", "-u", ":"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> options = negotiate;
+    options.insert(options.end(), extra.begin(), extra.end());
+    return options;
+  };
+  CurlAnswer issued = Curl(
+      "/ws/v1/cluster/delegation-token",
+      with({"-X", "POST", "-H", "Content-Type: application/json", "-d", R"({"renewer":"alice"})"}),
+      alice);
+  ASSERT_EQ(issued.status, 200) << issued.log << issued.body
+                                << cell::Tail((dir_ / "rm.log").string(), 20);
+  EXPECT_EQ(JsonString(issued.body, "owner"), "alice@SPINDLE.TEST") << issued.body;
+  EXPECT_EQ(JsonString(issued.body, "kind"), "RM_DELEGATION_TOKEN") << issued.body;
+  EXPECT_NE(issued.body.find("\"expiration-time\":"), std::string::npos) << issued.body;
+  const std::string token = JsonString(issued.body, "token");
+  ASSERT_FALSE(token.empty()) << issued.body;
+
+  // The token alone (no ticket, no cookie) authenticates alice, and sets no
+  // cookie.
+  CurlAnswer by_param = Curl("/ws/v1/cluster/userinfo?delegation=" + token, {});
+  EXPECT_EQ(by_param.status, 200) << by_param.headers << by_param.body;
+  EXPECT_NE(by_param.body.find("\"requestedUser\":\"alice\""), std::string::npos) << by_param.body;
+  EXPECT_EQ(by_param.headers.find("Set-Cookie"), std::string::npos) << by_param.headers;
+  CurlAnswer by_header = Curl("/ws/v1/cluster/info", {"-H", "X-Hadoop-Delegation-Token: " + token});
+  EXPECT_EQ(by_header.status, 200) << by_header.headers;
+
+  // ... but not for delegation-token operations.
+  CurlAnswer minted =
+      Curl("/ws/v1/cluster/delegation-token?delegation=" + token,
+           {"-X", "POST", "-H", "Content-Type: application/json", "-d", R"({"renewer":"alice"})"});
+  EXPECT_EQ(minted.status, 403) << minted.body;
+  EXPECT_EQ(minted.body,
+            "Delegation token operations cannot be carried out using delegation token "
+            "authentication.");
+
+  CurlAnswer renewed =
+      Curl("/ws/v1/cluster/delegation-token/expiration",
+           with({"-X", "POST", "-H", "Hadoop-YARN-RM-Delegation-Token: " + token}), alice);
+  EXPECT_EQ(renewed.status, 200) << renewed.body;
+  EXPECT_EQ(renewed.body.rfind("{\"expiration-time\":", 0), 0u) << renewed.body;
+
+  CurlAnswer cancelled =
+      Curl("/ws/v1/cluster/delegation-token",
+           with({"-X", "DELETE", "-H", "Hadoop-YARN-RM-Delegation-Token: " + token}), alice);
+  EXPECT_EQ(cancelled.status, 200) << cancelled.body;
+  CurlAnswer stale = Curl("/ws/v1/cluster/info?delegation=" + token, {});
+  EXPECT_EQ(stale.status, 403) << stale.body;
+  EXPECT_NE(stale.body.find("\"exception\":\"AuthenticationException\""), std::string::npos)
+      << stale.body;
+  EXPECT_NE(stale.body.find("can't be found in cache"), std::string::npos) << stale.body;
+  // A forged token: refused the same way, the RM still serving.
+  CurlAnswer forged = Curl("/ws/v1/cluster/info?delegation=AAAA" + token.substr(4), {});
+  EXPECT_EQ(forged.status, 403) << forged.body;
+  EXPECT_FALSE(rm_.Exited()) << cell::Tail((dir_ / "rm.log").string(), 20);
+}
+
+// ?doAs= on the web is checked against hadoop.proxyuser.* as the RPC side.
+TEST_F(SecureHttpTest, DoAsFollowsTheProxyUserRules) {
+  const std::string alice = Kinit("alice");
+  CurlAnswer as_carol =
+      Curl("/ws/v1/cluster/userinfo?doAs=carol", {"--negotiate", "-u", ":"}, alice);
+  EXPECT_EQ(as_carol.status, 200) << as_carol.body;
+  EXPECT_NE(as_carol.body.find("\"requestedUser\":\"carol\""), std::string::npos) << as_carol.body;
+  CurlAnswer as_dave = Curl("/ws/v1/cluster/userinfo?doAs=dave", {"--negotiate", "-u", ":"}, alice);
+  EXPECT_EQ(as_dave.status, 403) << as_dave.body;
+  EXPECT_NE(as_dave.body.find("User: alice@SPINDLE.TEST is not allowed to impersonate dave"),
+            std::string::npos)
+      << as_dave.body;
+  EXPECT_NE(as_dave.body.find("\"exception\":\"AuthorizationException\""), std::string::npos)
+      << as_dave.body;
 }
 
 // What the RM cannot honour stops it at start, in words that name the key.

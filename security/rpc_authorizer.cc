@@ -153,6 +153,20 @@ Status RpcAuthorizer::Authorize(const ipc::ConnectionIdentity& identity) const {
   return authorized;
 }
 
+Status RpcAuthorizer::AuthorizeProxyUser(const std::string& doas_user, const std::string& real_user,
+                                         const std::string& real_short_name,
+                                         const std::string& remote_ip) const {
+  std::shared_ptr<const ProxyUsers> proxy_users;
+  {
+    MutexLock lock(&mu_);
+    proxy_users = proxy_users_;
+  }
+  Impersonation impersonation{
+      doas_user, options_.groups ? options_.groups(doas_user) : std::vector<std::string>(),
+      real_user, real_short_name, remote_ip};
+  return proxy_users->Authorize(impersonation);
+}
+
 Status RpcAuthorizer::RefreshServiceAcls(const rm::Configuration& policy) {
   if (!options_.service_authorization) {
     return Status::Remote(ipc::java::kIoException, std::string("Service Authorization (") +

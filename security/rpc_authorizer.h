@@ -19,6 +19,9 @@
 //
 // Thread-safety: all methods are thread-safe. Authorize() takes a short lock
 // to copy two pointers; a refresh builds its policy outside the lock.
+// Authorize() may block on the group mapping and on the reverse DNS look-up
+// of the NM's _HOST: RpcServer connections run it on a worker thread
+// (wire/ipc/connection_authorizer.h), never on an I/O thread.
 #pragma once
 
 #include <functional>
@@ -69,6 +72,14 @@ class RpcAuthorizer final : public ipc::ConnectionAuthorizer {
                 const rm::Configuration& policy);
 
   Status Authorize(const ipc::ConnectionIdentity& identity) const override;
+
+  // The web's ?doAs= (DelegationTokenAuthenticationFilter: ProxyUsers.
+  // authorize over the same hadoop.proxyuser.* rules, refreshed with them):
+  // may `real_user` (full name; `real_short_name` picks the keys), calling
+  // from `remote_ip`, act as `doas_user`? OK or the AuthorizationException.
+  // Looks `doas_user`'s groups up (may block on the group mapping).
+  Status AuthorizeProxyUser(const std::string& doas_user, const std::string& real_user,
+                            const std::string& real_short_name, const std::string& remote_ip) const;
 
   // rmadmin -refreshServiceAcl (AdminService.refreshServiceAcls): with
   // service authorization off, the IOException Hadoop answers ("Service

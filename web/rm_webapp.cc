@@ -9,6 +9,8 @@
 #include "web/rest/app_timeout_routes.h"
 #include "web/rest/app_write_routes.h"
 #include "web/rest/cluster_read_routes.h"
+#include "web/rest/delegation_token_routes.h"
+#include "web/rest/delegation_token_verifier.h"
 #include "web/rest/scheduler_conf_routes.h"
 #include "web/standby_answer.h"
 #include "web/ui/ui_routes.h"
@@ -29,9 +31,22 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   auth::AuthenticationFilterDeps auth_deps;
   auth_deps.clock = deps.clock != nullptr ? deps.clock : SystemClock::Get();
   auth_deps.authorize_proxy = deps.authorize_proxy;
+  // REST calls authenticated by an RM delegation token: Hadoop 3.3 hands
+  // the RM's RMDelegationTokenSecretManager to RMAuthenticationFilter when
+  // it swaps AuthenticationFilterInitializer for it, i.e. with Kerberos on
+  // and hadoop.http.authentication.type=kerberos
+  // (RMWebAppUtil.setupSecurityAndFilters); the core reads that manager.
+  if (auth_options.filter == auth::AuthFilterKind::kResourceManager &&
+      auth_options.type == auth::AuthType::kKerberos) {
+    auth_deps.verify_delegation_token = [core = deps.core](std::string_view url_string) {
+      return rest::VerifyDelegationTokenUrlString(*core, url_string);
+    };
+  }
   const Result<std::string> realm = security::DefaultKerberosRealm();
-  ASSIGN_OR_RETURN(auth_deps.auth_to_local, security::AuthToLocal::FromConfiguration(
-                                                conf, method, realm.ok() ? *realm : ""));
+  ASSIGN_OR_RETURN(
+      security::AuthToLocal auth_to_local,
+      security::AuthToLocal::FromConfiguration(conf, method, realm.ok() ? *realm : ""));
+  auth_deps.auth_to_local = auth_to_local;
   std::unique_ptr<RmWebApp> app(new RmWebApp());
   ASSIGN_OR_RETURN(app->filters_,
                    auth::WebFilterChain::Create(std::move(auth_options), std::move(auth_deps)));
@@ -42,6 +57,14 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
   writes.callers = rest::WebCallerOptions::FromConfiguration(conf);
   rest::AddAppWriteRoutes(app->router_.get(), writes);
   rest::AddAppTimeoutRoutes(app->router_.get(), writes);
+  rest::DelegationTokenRouteDeps tokens;
+  tokens.core = deps.core;
+  tokens.callers = writes.callers;
+  tokens.security_enabled = method == security::AuthenticationMethod::kKerberos;
+  tokens.short_name = [rules = std::move(auth_to_local)](const std::string& principal) {
+    return rules.ShortName(principal);
+  };
+  rest::AddDelegationTokenRoutes(app->router_.get(), tokens);
   rest::SchedulerConfDeps scheduler_conf;
   scheduler_conf.client = deps.client;
   scheduler_conf.callers = writes.callers;

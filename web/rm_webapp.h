@@ -10,7 +10,10 @@
 // In front of every route runs the filter chain hadoop.http.filter.
 // initializers asks for (web/auth: simple ?user.name or SPNEGO, the signed
 // hadoop.auth cookie, StaticUserWebFilter), before the standby answer, as
-// Hadoop's authentication filter runs before RMWebAppFilter.
+// Hadoop's authentication filter runs before RMWebAppFilter. With Kerberos
+// (RMAuthenticationFilter) an RM delegation token also authenticates, checked
+// by the core's secret manager (web/rest/delegation_token_verifier.h), and
+// ?doAs= goes to `authorize_proxy`.
 //
 // Thread contract: Create(), Start() and Stop() from the daemon's
 // controlling thread; the routes run on the server's handler threads and

@@ -827,6 +827,16 @@ Status ClientRmService::GetQueueUserAcls(const Who& who, const y::GetQueueUserAc
 
 namespace {
 
+// UGI.getUserName() of the caller: a Kerberos caller's full principal
+// ("alice@REALM"; a proxy user's name as its context gave it), else the
+// connection's user.
+const std::string& FullUserName(const ClientRmService::Who& who) {
+  return who.auth_method == ipc::AuthMethod::kKerberos && who.real_user.empty() &&
+                 !who.kerberos_principal.empty()
+             ? who.kerberos_principal
+             : who.user;
+}
+
 Status AsYarnException(const Status& cause) {
   if (cause.java_class() == rm::yarn::kStandby) return cause;
   const std::string& java_class =
@@ -842,15 +852,17 @@ Status ClientRmService::GetDelegationToken(
   Status allowed = security::CheckDelegationTokenOp(options_.security_enabled, who.auth_method,
                                                     security::DelegationTokenOp::kGet);
   if (!allowed.ok()) return AsYarnException(allowed);
-  // Java: owner = the caller's user name, realUser = its real user's name
-  // (proxy users: under Kerberos the real user's principal), renewer = new
-  // Text(request.getRenewer()) reduced to a short name.
+  // Java (3.3 and 2.6): owner = the caller's UGI user name (under Kerberos
+  // its full principal, not the short name calls run as), realUser = its
+  // real user's name (proxy users: under Kerberos the real user's
+  // principal), renewer = new Text(request.getRenewer()) reduced to a short
+  // name.
   const std::string& real_user =
       !who.real_user.empty() && who.auth_method == ipc::AuthMethod::kKerberos
           ? who.kerberos_principal
           : who.real_user;
   ASSIGN_OR_RETURN(const rm::Token token,
-                   core_.CreateDelegationToken(who.user, request.renewer(), real_user));
+                   core_.CreateDelegationToken(FullUserName(who), request.renewer(), real_user));
   rm::ToTokenProto(token, response->mutable_token());
   return Status::OK();
 }
@@ -877,7 +889,9 @@ Status ClientRmService::CancelDelegationToken(
   Status allowed = security::CheckDelegationTokenOp(options_.security_enabled, who.auth_method,
                                                     security::DelegationTokenOp::kCancel);
   if (!allowed.ok()) return AsYarnException(allowed);
-  Status cancelled = core_.CancelDelegationToken(rm::FromTokenProto(request.token()), who.user);
+  // Java cancels as the caller's UGI user name (the owner's full name).
+  Status cancelled =
+      core_.CancelDelegationToken(rm::FromTokenProto(request.token()), FullUserName(who));
   if (!cancelled.ok()) return AsYarnException(cancelled);
   return Status::OK();
 }

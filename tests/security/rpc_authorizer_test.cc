@@ -77,6 +77,31 @@ TEST(RpcAuthorizerTest, ProxyUsersApplyWithoutServiceAuthorization) {
             "User: oozie is not allowed to impersonate carol");
 }
 
+// The web's ?doAs= (DelegationTokenAuthenticationFilter: ProxyUsers.authorize
+// over the same rules): the real user's short name picks the keys, its full
+// name is in the refusal, the effective user's groups and the caller's
+// address are checked; a refresh applies to the web too.
+TEST(RpcAuthorizerTest, WebImpersonationFollowsTheProxyUserRules) {
+  RpcAuthorizer authorizer(Options(false),
+                           Conf({{"hadoop.proxyuser.alice.users", "carol"},
+                                 {"hadoop.proxyuser.alice.groups", "analysts"},
+                                 {"hadoop.proxyuser.alice.hosts", "127.0.0.1"}}),
+                           Conf({}));
+  EXPECT_TRUE(authorizer.AuthorizeProxyUser("carol", "alice@R", "alice", "127.0.0.1").ok());
+  // bob by his group.
+  EXPECT_TRUE(authorizer.AuthorizeProxyUser("bob", "alice@R", "alice", "127.0.0.1").ok());
+  Status dave = authorizer.AuthorizeProxyUser("dave", "alice@R", "alice", "127.0.0.1");
+  EXPECT_EQ(dave.java_class(), ipc::java::kAuthorization);
+  EXPECT_EQ(dave.message(), "User: alice@R is not allowed to impersonate dave");
+  EXPECT_EQ(authorizer.AuthorizeProxyUser("carol", "alice@R", "alice", "10.0.0.9").message(),
+            "Unauthorized connection for super-user: alice@R from IP 10.0.0.9");
+  // Another super-user has no keys.
+  EXPECT_EQ(authorizer.AuthorizeProxyUser("carol", "mallory@R", "mallory", "127.0.0.1").message(),
+            "User: mallory@R is not allowed to impersonate carol");
+  authorizer.RefreshSuperUserGroups(Conf({}));
+  EXPECT_FALSE(authorizer.AuthorizeProxyUser("carol", "alice@R", "alice", "127.0.0.1").ok());
+}
+
 TEST(RpcAuthorizerTest, ServiceAclsAndTheirRefresh) {
   RpcAuthorizer authorizer(
       Options(true),

@@ -183,4 +183,10 @@ HttpResponse RenderError(const HttpRequest& request, const RestError& error) {
                 error.status);
 }
 
+HttpResponse TextEntity(const HttpRequest& request, int status, std::string text) {
+  if (NegotiateFormat(request) == RestFormat::kXml)
+    return HttpResponse::Xml(status, std::move(text));
+  return HttpResponse::Json(status, std::move(text));
+}
+
 }  // namespace spindle::web::rest

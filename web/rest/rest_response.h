@@ -75,4 +75,9 @@ HttpResponse RenderDocument(const HttpRequest& request, const RestDocument& docu
 // `error` in the negotiated format (JSON if none).
 HttpResponse RenderError(const HttpRequest& request, const RestError& error);
 
+// A String entity (Response.status(s).entity("...")) of a resource that
+// produces JSON and XML: the text as it is, typed by the negotiated format
+// (JSON if none).
+HttpResponse TextEntity(const HttpRequest& request, int status, std::string text);
+
 }  // namespace spindle::web::rest

@@ -6,13 +6,6 @@ namespace spindle::web::rest {
 
 namespace {
 
-// A String entity of a resource that produces JSON and XML.
-HttpResponse TextEntity(const HttpRequest& request, int status, std::string text) {
-  const std::optional<RestFormat> format = NegotiateFormat(request);
-  if (format == RestFormat::kXml) return HttpResponse::Xml(status, std::move(text));
-  return HttpResponse::Json(status, std::move(text));
-}
-
 // RMWebServices.initForWritableEndpoints(caller, true) in SIMPLE mode.
 std::optional<HttpResponse> RefuseNonAdmin(const HttpRequest& request,
                                            const SchedulerConfDeps& deps) {

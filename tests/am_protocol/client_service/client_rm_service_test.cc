@@ -888,6 +888,49 @@ TEST_F(ClientRmServiceTest, DelegationTokensAuthenticateConnections) {
   EXPECT_NE(s.message().find("can't be found in cache"), std::string::npos) << s.ToString();
 }
 
+// Golden: a Kerberos caller's token is owned by its full principal, as
+// Hadoop 3.3's getDelegationToken builds RMDelegationTokenIdentifier from
+// UGI.getUserName() (not the short name its calls run as); a proxy user's
+// by the effective name with the real user's principal as realUser. The
+// owner cancels by that full name.
+TEST_F(ClientRmServiceTest, AKerberosCallersTokenIsOwnedByItsFullPrincipal) {
+  ClientRmService::Who alice;
+  alice.auth_method = ipc::AuthMethod::kKerberos;
+  alice.user = "alice";
+  alice.kerberos_principal = "alice@EXAMPLE.COM";
+  hadoop::common::GetDelegationTokenRequestProto get;
+  get.set_renewer("yarn/rm.example@EXAMPLE.COM");
+  hadoop::common::GetDelegationTokenResponseProto issued;
+  ASSERT_TRUE(rm_.service().GetDelegationToken(alice, get, &issued).ok());
+  // YARNDelegationTokenIdentifierProto: owner (1) "alice@EXAMPLE.COM",
+  // renewer (2) its short name "yarn", realUser (3) empty.
+  const std::string& identifier = issued.token().identifier();
+  const std::string golden = std::string("\x0a\x11") + "alice@EXAMPLE.COM" + "\x12\x04" + "yarn" +
+                             std::string("\x1a\x00", 2);
+  EXPECT_EQ(identifier.substr(0, golden.size()), golden);
+  auto id = rm::DecodeRmDelegationTokenIdentifier(identifier);
+  ASSERT_TRUE(id.ok()) << id.status().ToString();
+  EXPECT_EQ(id->owner, "alice@EXAMPLE.COM");
+  EXPECT_EQ(id->real_user, "");
+
+  ClientRmService::Who proxy = alice;
+  proxy.user = "bob";
+  proxy.real_user = "alice";
+  hadoop::common::GetDelegationTokenResponseProto for_bob;
+  ASSERT_TRUE(rm_.service().GetDelegationToken(proxy, get, &for_bob).ok());
+  id = rm::DecodeRmDelegationTokenIdentifier(for_bob.token().identifier());
+  ASSERT_TRUE(id.ok()) << id.status().ToString();
+  EXPECT_EQ(id->owner, "bob");
+  EXPECT_EQ(id->real_user, "alice@EXAMPLE.COM");
+
+  // The owner cancels: its full name matches the token's owner.
+  hadoop::common::CancelDelegationTokenRequestProto cancel;
+  *cancel.mutable_token() = issued.token();
+  hadoop::common::CancelDelegationTokenResponseProto cancelled;
+  Status s = rm_.service().CancelDelegationToken(alice, cancel, &cancelled);
+  EXPECT_TRUE(s.ok()) << s.ToString();
+}
+
 TEST_F(ClientRmServiceTest, ExpiredDelegationTokensCannotBeRenewed) {
   hadoop::common::GetDelegationTokenRequestProto get;
   get.set_renewer("yarn");

@@ -77,6 +77,34 @@ TEST_F(RmDelegationTokenSecretProviderTest, AnswersWithTheOwnerWhileTheTokenLive
   EXPECT_EQ(expired.status().java_class(), rm::kInvalidTokenClass);
 }
 
+// A Kerberos caller's token is owned by its full principal (Hadoop's
+// getDelegationToken takes the UGI's user name); TOKEN connections run as
+// its short name, by auth_to_local, as UGI.getShortUserName gives it.
+TEST_F(RmDelegationTokenSecretProviderTest, AKerberosOwnerAuthenticatesAsItsShortName) {
+  const rm::Token token = manager_->CreateToken("alice@EXAMPLE.COM", "yarn", "");
+  const RmDelegationTokenSecretProvider plain(manager_.get());
+  auto secret =
+      static_cast<const ipc::TokenSecretProvider&>(plain).RetrieveSecret(token.identifier);
+  ASSERT_TRUE(secret.ok()) << secret.status().ToString();
+  EXPECT_EQ(secret->user, "alice");
+
+  const RmDelegationTokenSecretProvider ruled(manager_.get(), [](const std::string& owner) {
+    if (owner == "alice@EXAMPLE.COM") return Result<std::string>(std::string("ali"));
+    return Result<std::string>(Status::InvalidArgument("No rules applied to " + owner));
+  });
+  secret = static_cast<const ipc::TokenSecretProvider&>(ruled).RetrieveSecret(token.identifier);
+  ASSERT_TRUE(secret.ok()) << secret.status().ToString();
+  EXPECT_EQ(secret->user, "ali");
+  EXPECT_EQ(secret->password, token.password);
+
+  const rm::Token stranger = manager_->CreateToken("eve@ELSEWHERE", "yarn", "");
+  auto refused =
+      static_cast<const ipc::TokenSecretProvider&>(ruled).RetrieveSecret(stranger.identifier);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(),
+            "Illegal principal name eve@ELSEWHERE: No rules applied to eve@ELSEWHERE");
+}
+
 TEST_F(RmDelegationTokenSecretProviderTest, RejectsACancelledToken) {
   const rm::Token token = manager_->CreateToken("alice", "yarn", "");
   ASSERT_TRUE(manager_->Cancel(token, "alice").ok());

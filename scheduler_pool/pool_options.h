@@ -30,6 +30,19 @@ enum class PinningMode : uint8_t {
   kInIdOrder,
 };
 
+// How a scheduler pays PoolOptions::emulated_decision_cost.
+enum class DecisionPacing : uint8_t {
+  // The scheduler thread sleeps until its decisions have lasted what they
+  // cost, then commits (the wind tunnel's real clock).
+  kSleep,
+  // Nothing waits: the clock stands still while a scheduler steps (the
+  // wind tunnel's virtual clock), so each commit is stamped with the step's
+  // start plus the cost of the step's decisions so far, and
+  // StepResult::decided_until says when its decisions end. The delay a
+  // strategy observes (adaptive's EMA) is then the delay the run reports.
+  kStamp,
+};
+
 struct PoolOptions {
   // spindle.scheduler.count: number of schedulers N (1..1024); monolithic
   // mode uses one whatever N says. Default: 20.
@@ -101,6 +114,8 @@ struct PoolOptions {
   // a decision costs what this code costs) and 1.
   Duration emulated_decision_cost{0};
   double emulated_quality_cost_factor = 1.0;
+  // How that cost is paid (see DecisionPacing). Default: kSleep.
+  DecisionPacing decision_pacing = DecisionPacing::kSleep;
   // Not a configuration key: where latency-first (adaptive's too) looks for
   // preferred nodes. The wind tunnel runs the paper's kFreshest; the RM
   // keeps YARN's locality. Default: kAnywhere.

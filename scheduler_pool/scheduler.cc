@@ -408,11 +408,15 @@ StepResult Scheduler::RunOnce(TimePoint now) {
   result.partitions_synced = SyncDue(now);
   result.next_sync = NextSyncTime(now);
   int64_t busy = 0;
+  const TimePoint t0 = ctx_.clock->Now();
+  // The clock stands still during a stamped step: its decisions start now
+  // (or when the last step's ended, if a driver woke it earlier).
+  if (StampsDecisions()) deciding_since_ = std::max(deciding_since_, t0);
   if (backlog_ > 0) {
-    const TimePoint t0 = ctx_.clock->Now();
     PlaceAndCommit(now, &result);
-    busy = (ctx_.clock->Now() - t0).count();
+    busy = ((StampsDecisions() ? deciding_since_ : ctx_.clock->Now()) - t0).count();
   }
+  result.decided_until = StampsDecisions() ? deciding_since_ : ctx_.clock->Now();
   result.backlog = backlog_;
   Account(now, result.partitions_synced, busy);
   return result;
@@ -435,7 +439,9 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
   sctx.freshness_order = &freshness_order_;
 
   for (int round = 0; round <= options_.max_retries; ++round) {
-    if (options_.emulated_decision_cost.count() > 0) deciding_since_ = ctx_.clock->Now();
+    if (options_.emulated_decision_cost.count() > 0 && !StampsDecisions()) {
+      deciding_since_ = ctx_.clock->Now();
+    }
     policy_->Begin(input);
     txn_.claims.clear();
     txn_.owners.clear();
@@ -581,6 +587,10 @@ void Scheduler::PaceDecisions(size_t decisions) {
                             : 1.0;
   const auto cost = std::chrono::duration_cast<Duration>(options_.emulated_decision_cost *
                                                          (factor * static_cast<double>(decisions)));
+  if (StampsDecisions()) {
+    deciding_since_ += cost;
+    return;
+  }
   std::this_thread::sleep_until(deciding_since_ + cost);
 }
 
@@ -588,7 +598,8 @@ int64_t Scheduler::CommitPending(StepResult* result) {
   PaceDecisions(txn_.claims.size());
   ctx_.cell->Commit(txn_, &commit_);
   ++step_.transactions;
-  const TimePoint committed_at = ctx_.clock->Now();
+  const TimePoint committed_at =
+      StampsDecisions() ? std::max(deciding_since_, ctx_.clock->Now()) : ctx_.clock->Now();
   deciding_since_ = committed_at;
   int64_t conflicts = 0;
   // Quota reserved for refused claims goes back, one ledger call per run of

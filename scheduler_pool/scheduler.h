@@ -70,6 +70,10 @@ struct StepResult {
   // When the next sync slot starts: an idle or blocked scheduler has
   // nothing new to try before then (unless new asks arrive).
   TimePoint next_sync;
+  // When the step's decisions end: with DecisionPacing::kStamp the step's
+  // start plus the modelled cost of its decisions (the clock stood still),
+  // else the clock's time at the end of the step.
+  TimePoint decided_until;
 };
 
 class Scheduler {
@@ -178,9 +182,13 @@ class Scheduler {
   void PlaceAndCommit(TimePoint now, StepResult* result);
   // Commits txn_, applies the outcomes; returns the number of conflicts.
   int64_t CommitPending(StepResult* result);
-  // With options_.emulated_decision_cost: sleeps until `decisions` decisions
-  // made since deciding_since_ have lasted what they are to cost.
+  // With options_.emulated_decision_cost: `decisions` decisions made since
+  // deciding_since_ last what they are to cost. kSleep: sleeps until then;
+  // kStamp: moves deciding_since_ there (the commit's stamp).
   void PaceDecisions(size_t decisions);
+  // Whether commits are stamped with their decisions' cost rather than
+  // slept for (the virtual clock's DecisionPacing::kStamp).
+  bool StampsDecisions() const { return options_.decision_pacing == DecisionPacing::kStamp; }
   void Deliver() EXCLUDES(outbox_mu_);
   void CloseSecond(int64_t second) EXCLUDES(metrics_mu_);
   void Account(TimePoint now, int64_t synced, int64_t busy_nanos) EXCLUDES(metrics_mu_);
@@ -202,7 +210,8 @@ class Scheduler {
   int64_t last_slot_ = 0;
   std::vector<int> freshness_order_;
   uint64_t next_placement_ = 0;
-  // When the decisions of the transaction being built began.
+  // When the decisions of the transaction being built began (kStamp: when
+  // the decisions made so far end).
   TimePoint deciding_since_;
   // Step scratch, reused.
   Transaction txn_;

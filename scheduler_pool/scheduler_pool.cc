@@ -418,6 +418,7 @@ StepResult SchedulerPool::RunAllOnce(TimePoint now) {
     sum.backlog += r.backlog;
     sum.partitions_synced += r.partitions_synced;
     if (first || r.next_sync < sum.next_sync) sum.next_sync = r.next_sync;
+    if (first || r.decided_until > sum.decided_until) sum.decided_until = r.decided_until;
     first = false;
   }
   return sum;

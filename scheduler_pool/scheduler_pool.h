@@ -182,7 +182,7 @@ class SchedulerPool {
   int SchedulerFor(AppId app, std::string_view queue_name) const;
   StepResult RunOnce(int scheduler, TimePoint now);
   // RunOnce for every scheduler in turn; sums the results (next_sync is the
-  // earliest).
+  // earliest, decided_until the latest).
   StepResult RunAllOnce(TimePoint now);
 
   // ---- Introspection ----

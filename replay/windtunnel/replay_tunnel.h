@@ -83,8 +83,9 @@ class ReplayTunnel {
   Duration NextOffset() const;
   // Takes at least `expected` new placements of `scheduler` from the pool
   // (oldest job first, as the default FIFO ordering commits them) and books
-  // them as placed at `commit_at` (virtual clock) or at the placement's own
-  // commit time (real clock). Returns how many were taken.
+  // them as placed at `commit_at` if given, else at the placement's own
+  // commit stamp (both clocks: the virtual clock's schedulers stamp each
+  // commit with its modelled decision cost). Returns how many were taken.
   Result<int64_t> Collect(int scheduler, int64_t expected, std::optional<Duration> commit_at);
   // Ends every task due at or before `now`: releases it (its node's
   // heartbeat reports it complete), and asks for the tasks it unblocks;

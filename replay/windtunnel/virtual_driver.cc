@@ -25,15 +25,20 @@ Result<TunnelSummary> RunOnVirtualClock(const TunnelRunOptions& options, const T
                                         TraceReader* jobs, ReplayEvents* events) {
   const auto wall0 = std::chrono::steady_clock::now();
   ManualClock clock;
+  // The schedulers stamp each commit with the modelled cost of the
+  // decisions before it (the clock stands still while one steps), so the
+  // delay a strategy observes (adaptive's EMA) is the delay reported.
+  TunnelSetup charged = setup;
+  charged.rm.pool.emulated_decision_cost = options.decision_cost;
+  charged.rm.pool.emulated_quality_cost_factor = options.quality_cost_factor;
+  charged.rm.pool.decision_pacing = pool::DecisionPacing::kStamp;
   ASSIGN_OR_RETURN(std::unique_ptr<ReplayTunnel> tunnel,
-                   ReplayTunnel::Create(setup, &clock, events));
+                   ReplayTunnel::Create(charged, &clock, events));
   pool::SchedulerPool& pool = tunnel->pool();
   const int n = pool.num_schedulers();
   std::vector<SchedulerClock> sched(static_cast<size_t>(n));
   TraceArrivals arrivals(jobs);
   RETURN_NOT_OK(arrivals.Advance());
-  const Duration quality_cost =
-      std::chrono::duration_cast<Duration>(options.decision_cost * options.quality_cost_factor);
   Duration now{0};
   Duration last_progress{0};
   Duration next_report = kSecond;
@@ -104,15 +109,16 @@ Result<TunnelSummary> RunOnVirtualClock(const TunnelRunOptions& options, const T
       next_sample += kSecond;
     } else {
       SchedulerClock& sc = sched[static_cast<size_t>(who)];
-      // The strategy deciding this step (adaptive: the one it runs now).
-      const bool quality =
-          pool.scheduler(who).strategy().active() == pool::StrategyKind::kQualityFirst;
       const pool::StepResult r = pool.RunOnce(who, clock.Now());
       const int64_t d = r.placed + r.conflicts;
       summary.decisions += d;
-      sc.busy_until = now + (quality ? quality_cost * d : options.decision_cost * d);
+      // Each decision cost its strategy's price (quality-first's x factor;
+      // adaptive's as it stood when it decided), stamped by the scheduler.
+      sc.busy_until = std::max(now, tunnel->Since(r.decided_until));
       if (r.placed > 0) {
-        ASSIGN_OR_RETURN(int64_t got, tunnel->Collect(who, r.placed, sc.busy_until));
+        // Each task counts as placed at its commit's stamp: once the
+        // decisions up to its transaction are paid for.
+        ASSIGN_OR_RETURN(int64_t got, tunnel->Collect(who, r.placed, std::nullopt));
         if (got != r.placed) {
           return Status::Internal("collected " + std::to_string(got) + " placements of " +
                                   std::to_string(r.placed) + " committed");

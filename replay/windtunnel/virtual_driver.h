@@ -6,8 +6,12 @@
 // (quality_cost_factor times that for quality-first decisions):
 //
 //   step of scheduler i at t:  RunOnce(i, t) syncs, decides and commits;
-//     its d = placed + conflicts decisions keep it busy until t + d x cost,
-//     which is when its tasks count as placed (and start running);
+//     its d = placed + conflicts decisions keep it busy until t + d x cost
+//     (StepResult::decided_until: the pool stamps each commit with the cost
+//     of the decisions before it, DecisionPacing::kStamp, each at the price
+//     of the strategy that made it); a task counts as placed (and starts
+//     running) at its commit's stamp, which is also the delay the
+//     scheduler's strategy observes (adaptive's EMA);
 //   then: d > 0 -> next step at t + d x cost (work left, like the pool's
 //     threads); d == 0 -> idle until the next sync slot or new asks.
 //

@@ -72,6 +72,51 @@ TEST(SchedulerTest, AsksAreAbsoluteTotalsAsTheAppKnowsThem) {
   EXPECT_EQ(mp.pool->queues().Usage(q), kSlot * 3);
 }
 
+// On a virtual clock (kStamp) nothing sleeps: each commit is stamped with
+// the step's start plus what its decisions cost (quality-first's x factor),
+// the step says when its decisions end, and adaptive's EMA sees that delay,
+// not the instant the clock stood at. Adaptive switches on it as ParSync
+// §5.2 has it: quality-first while the EMA is under tau, latency-first not.
+TEST(SchedulerTest, StampedDecisionCostIsTheDelayAdaptiveObserves) {
+  PoolOptions o = SmallOptions(SyncMode::kParSync, 1, 1);
+  o.strategy = StrategyKind::kAdaptive;
+  o.tau = milliseconds(8);
+  o.ema_alpha = 1;  // the last delay is the EMA
+  o.emulated_decision_cost = milliseconds(1);
+  o.emulated_quality_cost_factor = 2;
+  o.decision_pacing = DecisionPacing::kStamp;
+  ManualPool mp(o);
+  const QueueId q = mp.Queue(testing::NamedQueue("default"));
+  for (int i = 0; i < 8; ++i) ASSERT_TRUE(mp.pool->AddNode(testing::Node(2)).ok());
+  const AppId app(1);
+  ASSERT_TRUE(mp.pool->AddApp(AppSpec{app, q}).ok());
+  ASSERT_EQ(mp.pool->scheduler(0).strategy().active(), StrategyKind::kQualityFirst);
+  ASSERT_TRUE(mp.pool->SetAsks(app, {SlotAsk(5)}).ok());
+  const TimePoint asked = mp.clock.Now();
+  StepResult r = mp.Step(milliseconds(3));
+  ASSERT_EQ(r.placed, 5);
+  // 3 ms waiting for the step, then 5 quality-first decisions at 2 ms.
+  EXPECT_EQ(r.decided_until, asked + milliseconds(13));
+  EXPECT_EQ(mp.clock.Now(), asked + milliseconds(3));  // the clock stood still
+  for (const Placement& p : mp.Take(app)) EXPECT_EQ(p.committed_at - p.asked_at, milliseconds(13));
+  EXPECT_EQ(mp.pool->Metrics().overall.delay.max(), milliseconds(13));
+  // 13 ms >= tau: latency-first now, its decisions at 1 ms.
+  EXPECT_EQ(mp.pool->scheduler(0).strategy().active(), StrategyKind::kLatencyFirst);
+  mp.clock.Set(r.decided_until);
+  ASSERT_TRUE(mp.pool->SetAsks(app, {SlotAsk(3)}).ok());
+  r = mp.Step(milliseconds(2));
+  ASSERT_EQ(r.placed, 3);
+  EXPECT_EQ(r.decided_until, asked + milliseconds(13 + 2 + 3));
+  for (const Placement& p : mp.Take(app)) EXPECT_EQ(p.committed_at - p.asked_at, milliseconds(5));
+  // 5 ms < tau: back to quality-first.
+  EXPECT_EQ(mp.pool->scheduler(0).strategy().active(), StrategyKind::kQualityFirst);
+  // A step with nothing to decide ends where it starts.
+  mp.clock.Set(r.decided_until);
+  r = mp.Step(milliseconds(1));
+  EXPECT_EQ(r.decided_until, mp.clock.Now());
+  EXPECT_TRUE(mp.pool->cell().CheckInvariants().ok());
+}
+
 // Two StateSync schedulers share a stale view of two one-slot nodes. The
 // first takes one node; the second, not knowing, claims both: one claim
 // conflicts, it refreshes that node, finds nothing else and keeps one task.

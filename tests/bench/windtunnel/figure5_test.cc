@@ -208,11 +208,18 @@ TEST(Figure5Test, TinyVirtualRunHasThePapersDelayTrends) {
 // costly (so quality-first's backlog grows through the peak). Same seed,
 // same run (VirtualDriverTest.SameSeedGivesAnIdenticalSummary): a trend that
 // turns NO here is a regression, not noise. Every trend is computed and
-// printed; the six this run reproduces are asserted. Not yet reproduced at
-// this size (bench/windtunnel/README.md, issue 21): quality-first's peak
-// delay below StateSync's, and adaptive apart from quality-first (its EMA
-// stays under tau, so adaptive never switches: the delay-growth trend and
-// Table 1's adaptive < quality-first).
+// printed, and every one but quality-first's peak below StateSync's is
+// asserted (that one is the tunnel's model at this size, not reproduced:
+// bench/windtunnel/README.md, issue 21).
+//
+// tau as the paper sets it against its delays: between latency-first's and
+// quality-first's, so that adaptive has something to bound. Table 1 (tau =
+// 1 s): mean JSD latency-first 0.4 s, quality-first 1.5-3.7 s, so tau is
+// 2.5x latency-first's and below quality-first's; Figure 5 (tau = 2 s):
+// quality-first's delay passes tau at the peak. Here latency-first's mean
+// delay is 30-38 ms per phase and quality-first's 131-190 ms in phases 3-4,
+// so tau = 100 ms (SmallSpec's 200 ms is never reached: adaptive would
+// never switch, and equal quality-first to the digit).
 TEST(Figure5Test, ThePapersTrendsOnAFixedSeedVirtualRun) {
   WindTunnelReport r;
   r.clock = "virtual";
@@ -220,6 +227,7 @@ TEST(Figure5Test, ThePapersTrendsOnAFixedSeedVirtualRun) {
   base.cluster.nodes = 1000;
   base.workload.fractions = kPhases;
   base.quality_cost_factor = 1.5;
+  base.tau = std::chrono::milliseconds(100);
   // 1.5 ms per decision: at 95% a scheduler gets 475 tasks/s, latency-first
   // is busy ~71% of the time and quality-first over 100%, so quality-first's
   // backlog grows through the peak as the paper's does.
@@ -245,14 +253,17 @@ TEST(Figure5Test, ThePapersTrendsOnAFixedSeedVirtualRun) {
                               FormatPhaseFigure(r.phase_figures[1]) + FormatTrends(r.trends);
   std::cout << figures;            // what the verdicts were judged on, in the test's log
   ASSERT_EQ(r.trends.size(), 9u);  // eight of Figure 5, one of Table 1
-  for (const char* claim :
-       {"parsync/latency-first has the lowest average delay", "parsync/adaptive's average delay",
-        "StateSync's delay rises", "parsync/quality-first's quality is above",
-        "parsync/adaptive's quality is above", "StateSync's quality is good"}) {
-    const TrendCheck* t = FindTrend(r, claim);
-    ASSERT_NE(t, nullptr) << claim;
-    EXPECT_TRUE(t->holds) << "[" << t->figure << "] " << t->claim << ": " << t->detail;
+  const std::string not_reproduced = "parsync/quality-first's delay at the peak stays below";
+  ASSERT_NE(FindTrend(r, not_reproduced), nullptr);
+  for (const TrendCheck& t : r.trends) {
+    if (t.claim.rfind(not_reproduced, 0) == 0) continue;
+    EXPECT_TRUE(t.holds) << "[" << t.figure << "] " << t.claim << ": " << t.detail;
   }
+  // Adaptive switched: it is neither of the two strategies it runs.
+  const ModeResult& qf = r.modes[1];
+  const ModeResult& ad = r.modes[2];
+  EXPECT_LT(ad.total.jsd_mean_ms, qf.total.jsd_mean_ms);
+  EXPECT_NE(ad.phases[2].quality, qf.phases[2].quality);
 }
 
 }  // namespace

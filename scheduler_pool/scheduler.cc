@@ -466,6 +466,14 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
       const PickBlock reserve_block = BlockOf(reserved.block);
       const bool borrows = MayBorrow(ask.ask);
       if (granted == 0 && !borrows) {
+        // Not its turn (the room is the queue's max, its user's limit or
+        // the apps served first): a "no node fits" episode does not run on
+        // through it, so its next unplaced grant opens a fresh one with its
+        // round of grace (see below). An episode left open while the cell
+        // was full took the app out of its queue's order at the first
+        // unplaced grant of its next wave, and the other queue's scheduler
+        // that synced the freed nodes first took them all.
+        pick.app->none_fit = false;
         policy_->Report(pick, 0, reserve_block);
         continue;
       }

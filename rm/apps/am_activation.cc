@@ -234,6 +234,13 @@ bool AmActivation::IsActive(const ApplicationAttemptId& attempt) const {
   return q != queues_.end() && q->second.active.count(attempt) != 0;
 }
 
+int32_t AmActivation::ActiveAppsOf(const std::string& queue, const std::string& user) const {
+  auto q = queues_.find(queue);
+  if (q == queues_.end()) return 0;
+  auto u = q->second.users.find(user);
+  return u == q->second.users.end() ? 0 : u->second.active_apps;
+}
+
 bool AmActivation::IsPending(const ApplicationAttemptId& attempt) const {
   return queue_of_.count(attempt) != 0 && !IsActive(attempt);
 }

@@ -145,6 +145,9 @@ class AmActivation {
 
   bool IsActive(const ApplicationAttemptId& attempt) const;
   bool IsPending(const ApplicationAttemptId& attempt) const;
+  // `user`'s active attempts in `queue` (LeafQueue's User.
+  // getActiveApplications()).
+  int32_t ActiveAppsOf(const std::string& queue, const std::string& user) const;
   QueueAmReport Report(const std::string& queue) const;
 
  private:

@@ -11,6 +11,15 @@ namespace spindle::rm {
 
 namespace {
 
+// The attempt's AM request still wants its container (a managed AM's
+// attempt, SCHEDULED, none placed yet) or the AM's asks want some.
+bool AsksForContainers(const RmApp& app, const RmAttempt& attempt) {
+  const bool am_request = !app.submission.unmanaged_am &&
+                          attempt.state == AttemptState::kScheduled &&
+                          !attempt.am_container.has_value();
+  return am_request || attempt.asks_outstanding;
+}
+
 // A recovered app in a final state whose attempt records say otherwise: the
 // RM stopped after storing the app's end and before storing its attempt's
 // (finishApplicationMaster stores the app first). Left as it was, such an
@@ -386,6 +395,34 @@ Result<ContainerId> ApplicationManager::NextContainerIds(const ApplicationAttemp
   return first;
 }
 
+void ApplicationManager::OnAsksUpdated(const ApplicationAttemptId& id,
+                                       const AskActivity& activity) {
+  MutexLock lock(&mu_);
+  RmApp* app = FindLocked(id.app);
+  RmAttempt* attempt = app == nullptr ? nullptr : app->current_attempt();
+  if (attempt == nullptr || attempt->id != id || IsFinal(app->state)) return;
+  attempt->asks_outstanding = activity.outstanding;
+  if (activity.newly_asking) ActivateAppLocked(*app);
+  if (activity.emptied) CheckDeactivationLocked(*app, *attempt);
+}
+
+std::map<std::string, QueueActivity> ApplicationManager::ActivityReport() const {
+  MutexLock lock(&mu_);
+  return active_apps_.Report();
+}
+
+void ApplicationManager::ActivateAppLocked(const RmApp& app) {
+  const std::string& queue = app.submission.queue;
+  const std::string& user = app.submission.user;
+  active_apps_.Activate(am_activation_.context().line, queue, user, app.submission.id,
+                        am_activation_.ActiveAppsOf(queue, user));
+}
+
+void ApplicationManager::CheckDeactivationLocked(const RmApp& app, const RmAttempt& attempt) {
+  if (AsksForContainers(app, attempt)) return;
+  active_apps_.Deactivate(app.submission.queue, app.submission.user, app.submission.id);
+}
+
 void ApplicationManager::NoteAllocationLocked(RmAttempt& attempt) {
   if (!attempt.first_allocation_ms.has_value()) attempt.first_allocation_ms = clock_->WallMillis();
 }
@@ -447,6 +484,7 @@ void ApplicationManager::PickUpAmContainerLocked(RmApp& app, RmAttempt& attempt,
     am.created_ms = clock_->WallMillis();
     attempt.am_container = am;
     NoteAllocationLocked(attempt);
+    CheckDeactivationLocked(app, attempt);
     am_containers_[am.id] = attempt.id;
     Status recorded = containers_->Add(RmContainer{am.id, am.node, p, /*is_am=*/true});
     if (!recorded.ok()) LOG(ERROR) << recorded.ToString();
@@ -564,6 +602,8 @@ void ApplicationManager::EnterAppState(RmApp& app, AppState next, Actions* actio
     if (const RmAttempt* attempt = app.current_attempt(); attempt != nullptr) {
       LeaveAmQueueLocked(attempt->id);
     }
+    // LeafQueue.finishApplication.
+    active_apps_.Deactivate(app.submission.queue, app.submission.user, app.submission.id);
     containers_->OnApplicationFinished(app.submission.id);
     lifetimes_.Unregister(app.submission.id);
     LOG(INFO) << "application " << app.submission.id.ToString() << " " << Name(next)
@@ -601,6 +641,10 @@ void ApplicationManager::StartAttemptLocked(RmApp& app, Actions* actions) {
   AttemptEventLocked(app, current, AttemptEvent::kScheduled, actions);
   // The AM container is asked for once the attempt is active.
   JoinAmQueueLocked(app, app.attempts.back());
+  // Hadoop's AppSchedulingInfo holds the AM request from the moment
+  // LeafQueue added the attempt (RMAppAttemptImpl.ScheduleTransition),
+  // whether or not the AM limits let it go.
+  ActivateAppLocked(app);
 }
 
 pool::Ask ApplicationManager::AmAskOf(const RmApp& app) const {
@@ -1045,6 +1089,9 @@ Status ApplicationManager::Move(const ApplicationId& id, const std::string& queu
   LOG(INFO) << "application " << id.ToString() << " moved from queue " << app->submission.queue
             << " to " << queue_name;
   if (app->in_pool) CountInQueueLocked(*app, -1);
+  // AppSchedulingInfo.move: inactive in the source queue, then (below)
+  // active in the target.
+  active_apps_.Deactivate(app->submission.queue, app->submission.user, id);
   app->submission.queue = queue_name;
   if (app->in_pool) CountInQueueLocked(*app, +1);
   app->submission.queue_limits = limits;
@@ -1065,6 +1112,11 @@ Status ApplicationManager::Move(const ApplicationId& id, const std::string& queu
       }
       ActivateAmQueueLocked(*source);
       JoinAmQueueLocked(*app, *attempt);
+    }
+    // 2.6 / 2.7 activate the app in the target whatever it asks; 3.3 only
+    // while it asks for something (its AM container or the AM's own asks).
+    if (am_activation_.context().line != HadoopLine::k3_3 || AsksForContainers(*app, *attempt)) {
+      ActivateAppLocked(*app);
     }
   }
   SaveAppLocked(*app);

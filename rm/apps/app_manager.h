@@ -22,6 +22,7 @@
 #include "base/clock.h"
 #include "base/mutex.h"
 #include "base/result.h"
+#include "rm/apps/active_applications.h"
 #include "rm/apps/am_activation.h"
 #include "rm/apps/am_launcher.h"
 #include "rm/apps/app_lifetime_monitor.h"
@@ -195,6 +196,24 @@ class ApplicationManager {
   // allocate that hands out thousands of containers. The attempt's first
   // allocation (RmAttempt::first_allocation_ms) if it had none.
   Result<ContainerId> NextContainerIds(const ApplicationAttemptId& attempt, int64_t count);
+  // What an allocate call did to the attempt's ask table (AttemptAllocator),
+  // for the queue's active applications (active_applications.h).
+  struct AskActivity {
+    // An ANY row went from no containers to some (3.3 AppSchedulingInfo.
+    // updatePendingResources activates then; 2.x activates on every
+    // positive ANY row, which adds nothing once active).
+    bool newly_asking = false;
+    // An ANY row went to zero, written or by allocation (the moments
+    // Hadoop calls checkForDeactivation).
+    bool emptied = false;
+    // The table still asks for containers.
+    bool outstanding = false;
+  };
+  // Ignored for an attempt that is not its app's current one.
+  void OnAsksUpdated(const ApplicationAttemptId& attempt, const AskActivity& activity);
+  // The leaves' active applications and users (QueueMetrics
+  // ActiveApplications / ActiveUsers), by the apps' queue names.
+  std::map<std::string, QueueActivity> ActivityReport() const;
 
   // ---- Node side ----
   // A container reported complete by its node. If it is an AM container, the
@@ -326,6 +345,12 @@ class ApplicationManager {
   // The pool ask of the app's AM container (in its am_partition).
   pool::Ask AmAskOf(const RmApp& app) const;
   bool DrainingLocked(const CsQueue& queue) const REQUIRES(mu_);
+  // ActiveApplications.Activate for `app` in its queue, with its user's
+  // AM-activated apps there (3.3's gate).
+  void ActivateAppLocked(const RmApp& app) REQUIRES(mu_);
+  // AppSchedulingInfo.checkForDeactivation: inactive once neither the AM
+  // ask nor the AM's own asks want containers.
+  void CheckDeactivationLocked(const RmApp& app, const RmAttempt& attempt) REQUIRES(mu_);
 
   const ApplicationManagerOptions options_;
   pool::SchedulerPool* const pool_;
@@ -358,6 +383,8 @@ class ApplicationManager {
   ContainerSignals container_signals_;
   // Which attempts may have their AM placed (pending vs active apps).
   AmActivation am_activation_ GUARDED_BY(mu_);
+  // Which apps have outstanding requests (QueueMetrics' active apps/users).
+  ActiveApplications active_apps_ GUARDED_BY(mu_);
   std::shared_ptr<const QueueTree> am_tree_ GUARDED_BY(mu_);
   // 3.3: leaves (pool names) stopped by a refresh while they had apps.
   std::set<std::string> draining_ GUARDED_BY(mu_);

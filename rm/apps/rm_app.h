@@ -116,6 +116,10 @@ struct RmAttempt {
   // why the attempt waits for its AM container, while it does (see
   // am_activation.h); empty otherwise and on the 2.x lines. Not stored.
   std::string am_launch_diagnostics;
+  // The AM's ask table asks for containers (an ANY row above zero), as the
+  // attempt's allocator last said (ApplicationManager::OnAsksUpdated). Not
+  // stored: a restarted RM hears the asks again.
+  bool asks_outstanding = false;
 };
 
 // The diagnostics an attempt reports (RMAppAttemptImpl.getDiagnostics): its

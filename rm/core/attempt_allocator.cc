@@ -311,6 +311,32 @@ Status AttemptAllocator::UpdatePoolAsks(pool::AppId pool_app, const AskTable::Ch
   return deps_.pool->SetAsks(pool_app, std::move(asks));
 }
 
+void AttemptAllocator::ReportAskActivity(const ApplicationAttemptId& attempt,
+                                         std::span<const pool::AskKey> idle_totals,
+                                         const AskTable::Changes& changes,
+                                         const AllocateResponse& response, AttemptState* state) {
+  ApplicationManager::AskActivity activity;
+  activity.newly_asking = std::any_of(
+      idle_totals.begin(), idle_totals.end(),
+      [state](const pool::AskKey& key) { return state->asks.Count(key, kAnyResourceName) > 0; });
+  // A total written as zero, or one the containers handed out took to zero
+  // (2.6.0 decrementOutstanding, 3.3 LocalityAppPlacementAllocator).
+  activity.emptied =
+      !changes.dropped.empty() ||
+      std::any_of(response.allocated.begin(), response.allocated.end(),
+                  [state](const AllocatedContainer& c) {
+                    return state->asks.Count(c.placement.key(), kAnyResourceName) <= 0;
+                  });
+  activity.outstanding = state->asks.Asking();
+  // The app manager's lock only when something changed for it.
+  if (!activity.newly_asking && !activity.emptied &&
+      activity.outstanding == state->reported_outstanding) {
+    return;
+  }
+  state->reported_outstanding = activity.outstanding;
+  deps_.apps->OnAsksUpdated(attempt, activity);
+}
+
 void AttemptAllocator::AnswerUpdates(const ApplicationAttemptId& attempt,
                                      const AllocateRequest& request,
                                      AllocateResponse* response) const {
@@ -449,6 +475,14 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
                          partitions.has_value() ? &*partitions : nullptr));
   RETURN_NOT_OK(AskTable::CheckBlacklistAdditions(request.blacklist_additions));
   RETURN_NOT_OK(deps_.containers->ReleaseAll(attempt, request.releases));
+  // The ANY rows that asked for nothing before this call: one that now
+  // asks makes the app active (3.3 AppSchedulingInfo.updatePendingResources).
+  std::vector<pool::AskKey> idle_totals;
+  for (const ResourceRequest& row : request.asks) {
+    if (row.resource_name != kAnyResourceName || row.count <= 0) continue;
+    const pool::AskKey key = state->asks.KeyOf(row);
+    if (state->asks.Count(key, kAnyResourceName) <= 0) idle_totals.push_back(key);
+  }
   const AskTable::Changes changes =
       state->asks.Update(request.asks, partitions.has_value() ? partitions->partitions()
                                                               : std::span<const pool::LabelId>());
@@ -470,6 +504,7 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
   auto response = std::make_shared<AllocateResponse>();
   AnswerUpdates(attempt, request, response.get());
   RETURN_NOT_OK(HandOutPlacements(attempt, pool_app, state.get(), response.get()));
+  ReportAskActivity(attempt, idle_totals, changes, *response, state.get());
   for (CompletedContainer& done : deps_.containers->TakeCompleted(attempt)) {
     if (done.is_am) continue;  // the AM does not hear of its own container
     response->completed.push_back(std::move(done));

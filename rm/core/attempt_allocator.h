@@ -256,6 +256,8 @@ class AttemptAllocator final : public AttemptProtocol {
     // What the pool was last told the blacklist resolves to.
     std::vector<pool::NodeId> blacklisted_nodes GUARDED_BY(mu);
     std::vector<pool::RackId> blacklisted_racks GUARDED_BY(mu);
+    // What the app manager was last told of the table asking (OnAsksUpdated).
+    bool reported_outstanding GUARDED_BY(mu) = false;
   };
   class RegistryPlaceNames;
 
@@ -274,6 +276,13 @@ class AttemptAllocator final : public AttemptProtocol {
   // Turns what the pool committed into containers (and NM tokens).
   Status HandOutPlacements(const ApplicationAttemptId& attempt, pool::AppId pool_app,
                            AttemptState* state, AllocateResponse* response) REQUIRES(state->mu);
+  // Tells the app manager what the call did to the table's totals (the
+  // app's activity in its queue): `idle_totals` are the keys whose ANY row
+  // asked for nothing before the call and that the call wrote.
+  void ReportAskActivity(const ApplicationAttemptId& attempt,
+                         std::span<const pool::AskKey> idle_totals,
+                         const AskTable::Changes& changes, const AllocateResponse& response,
+                         AttemptState* state) REQUIRES(state->mu);
   // The update errors for a call's container updates.
   void AnswerUpdates(const ApplicationAttemptId& attempt, const AllocateRequest& request,
                      AllocateResponse* response) const;

@@ -6,11 +6,6 @@
 
 namespace spindle::rm {
 
-bool IsLive(YarnAppState state) {
-  return state != YarnAppState::kFinished && state != YarnAppState::kFailed &&
-         state != YarnAppState::kKilled;
-}
-
 pool::Resource ScaledResource(const pool::Resource& cluster, double fraction) {
   pool::Resource r;
   for (int i = 0; i < pool::kMaxResourceTypes; ++i) {
@@ -58,7 +53,8 @@ UsagePercentages UsagePercentagesOf(const pool::Resource& used, const CsQueue& l
 
 QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<RmApp>& apps,
                                       const NodeRegistry& nodes, const pool::SchedulerPool* pool,
-                                      const ContainerRegistry* containers) {
+                                      const ContainerRegistry* containers,
+                                      const std::map<std::string, QueueActivity>* activity) {
   QueueStatsSnapshot snapshot;
   snapshot.cluster = ClusterResource(nodes);
   const auto& queues = tree.queues();
@@ -100,8 +96,6 @@ QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<R
     if (leaf == nullptr) continue;
     QueueStats& stats = snapshot.stats[index[leaf]];
     CountApp(app, &stats);
-    const YarnAppState state = app.yarn_state();
-    if (IsLive(state)) stats.active_users.insert(app.submission.user);
     if (!app.in_pool) continue;
     if (containers != nullptr) {
       // Containers of earlier attempts an app kept count too.
@@ -116,6 +110,15 @@ QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<R
          attempt->state == AttemptState::kScheduled)) {
       stats.pending_resource += app.submission.am_resource;
       ++stats.pending_containers;
+    }
+  }
+  if (activity != nullptr) {
+    for (const auto& [queue, figures] : *activity) {
+      const CsQueue* leaf = tree.FindLeaf(queue);
+      if (leaf == nullptr) continue;
+      QueueStats& stats = snapshot.stats[index[leaf]];
+      stats.active_apps += figures.active_apps;
+      for (const auto& [user, count] : figures.users) stats.active_users.insert(user);
     }
   }
   // Children come after their parent in pre-order: fold bottom-up.
@@ -133,6 +136,7 @@ QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<R
     parent.completed += child.completed;
     parent.killed += child.killed;
     parent.failed += child.failed;
+    parent.active_apps += child.active_apps;
     // Active users are not summed: Hadoop 3.3 counts them only in the leaf's
     // QueueMetrics (UsersManager -> QueueMetrics.incrActiveUsers, which does
     // not propagate to the parent), so a parent queue reports 0.

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "rm/apps/active_applications.h"
 #include "rm/apps/am_activation.h"
 #include "rm/apps/rm_app.h"
 #include "rm/containers/container_registry.h"
@@ -53,8 +54,13 @@ struct QueueStats {
   int64_t completed = 0;
   int64_t killed = 0;
   int64_t failed = 0;
-  // Leaves: users with a pending or running app (Hadoop: with outstanding
-  // asks, which the pool does not expose). Parents: none, as in Hadoop.
+  // QueueMetrics.activeApplications: apps with outstanding requests
+  // (rm/apps/active_applications.h); a parent's are its children's sum, as
+  // QueueMetrics.activateApp adds to every ancestor.
+  int64_t active_apps = 0;
+  // Leaves: the users of those apps (QueueMetrics.activeUsers). Parents:
+  // none, as Hadoop's ActiveUsersManager / UsersManager counts only in the
+  // leaf's metrics (incrActiveUsers does not go up the tree).
   std::set<std::string> active_users;
   // The state reports show (3.3: DRAINING while a stopped queue still has
   // applications; ApplicationManager::QueueStateOf). Default: as configured.
@@ -103,10 +109,12 @@ UsagePercentages UsagePercentagesOf(const pool::Resource& used, const CsQueue& l
                                     const pool::Resource& cluster);
 
 // `pool` may be null (usage zero); `containers` may be null (no container
-// counts).
-QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<RmApp>& apps,
-                                      const NodeRegistry& nodes, const pool::SchedulerPool* pool,
-                                      const ContainerRegistry* containers = nullptr);
+// counts); `activity` (ApplicationManager::ActivityReport, by the apps'
+// queue names) may be null (no active apps or users).
+QueueStatsSnapshot SnapshotQueueStats(
+    const QueueTree& tree, const std::vector<RmApp>& apps, const NodeRegistry& nodes,
+    const pool::SchedulerPool* pool, const ContainerRegistry* containers = nullptr,
+    const std::map<std::string, QueueActivity>* activity = nullptr);
 
 // What a queue may still use of its guaranteed share (see above).
 pool::Resource AvailableToQueue(const pool::Resource& guaranteed, const pool::Resource& used);
@@ -114,9 +122,6 @@ pool::Resource AvailableToQueue(const pool::Resource& guaranteed, const pool::Re
 // `fraction` of `cluster`, rounded down per resource type (a queue's
 // guaranteed or maximum share).
 pool::Resource ScaledResource(const pool::Resource& cluster, double fraction);
-
-// Pending or running: counts as an active user of its queue.
-bool IsLive(YarnAppState state);
 
 // Where Hadoop's QueueMetrics count an application, the same on every line
 // (release-2.6.0, rel/release-2.7.7 and rel/release-3.3.0 alike):

@@ -214,8 +214,11 @@ ClusterNodeCounts RegistryFacade::NodeCounts() const {
 QueueStatsSnapshot RegistryFacade::QueueStatistics() const {
   const std::shared_ptr<const QueueTree> tree = QueueReport();
   if (tree == nullptr || parts_.nodes == nullptr) return {};
+  const std::map<std::string, QueueActivity> activity =
+      parts_.apps != nullptr ? parts_.apps->ActivityReport()
+                             : std::map<std::string, QueueActivity>();
   QueueStatsSnapshot snapshot = SnapshotQueueStats(*tree, ApplicationReports(), *parts_.nodes,
-                                                   parts_.pool, parts_.containers);
+                                                   parts_.pool, parts_.containers, &activity);
   snapshot.tree = tree;
   if (parts_.queue_preemption_metrics && snapshot.stats.size() == tree->queues().size()) {
     const std::map<std::string, ResourceSeconds> by_leaf =

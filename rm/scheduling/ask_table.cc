@@ -123,6 +123,13 @@ pool::Resource AskTable::Pending() const {
   return total;
 }
 
+bool AskTable::Asking() const {
+  return std::any_of(keys_.begin(), keys_.end(), [](const auto& entry) {
+    auto any = entry.second.find(kAnyResourceName);
+    return any != entry.second.end() && any->second.count > 0;
+  });
+}
+
 std::optional<pool::Ask> AskTable::PoolAskOf(const pool::AskKey& key, const Rows& rows,
                                              const PlaceNames& names) const {
   auto any = rows.find(kAnyResourceName);

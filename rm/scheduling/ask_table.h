@@ -148,6 +148,9 @@ class AskTable {
   // (AppSchedulingInfo's pending resource, which the preemption policy
   // reads as a queue's demand).
   pool::Resource Pending() const;
+  // Some key's ANY row asks for containers (AppSchedulingInfo keeps its
+  // application active while one does: checkForDeactivation).
+  bool Asking() const;
 
   // Lowers each row's count to cap(key, name) when that returns a value (an
   // RM restart's caps on a re-sent table); a row capped to 0 stays, so that

@@ -262,5 +262,154 @@ TEST(QueueOrderPoolTest, AQueueAtItsMaximumHandsItsFreedContainersBackUntilLevel
   }
 }
 
+// The live cell's second wave (replay/README.md, elastic-queue at 80 s):
+// a and b level at 8 / 8, both still asking, the cell full; then a's 8
+// containers end at once. Hadoop hands them back to a (0 of 8 used against
+// b's 8 of 8: TestParentQueue#testSingleLevelQueues' lower used/guaranteed
+// first); the cell showed b taking them all. Every pair of schedulers for a
+// and b, every phase of the wave against the sync slots (G = 100 ms, N = 4:
+// slots of 25 ms; steps of 10 ms).
+TEST(QueueOrderPoolTest, ALevelQueueGetsItsWholeWaveBackWhateverThePhase) {
+  std::string misses;
+  for (int sa = 0; sa < 4; ++sa) {
+    for (int sb = 0; sb < 4; ++sb) {
+      if (sa == sb) continue;
+      for (int phase = 0; phase < 10; ++phase) {
+        testing::ManualPool mp(testing::SmallOptions(SyncMode::kParSync, 4, 4));
+        SchedulerPool& pool = *mp.pool;
+        auto ids = pool.SetQueues({ElasticQueue("a"), ElasticQueue("b")});
+        ASSERT_TRUE(ids.ok());
+        for (int i = 0; i < 4; ++i) ASSERT_TRUE(pool.AddNode(testing::Node(4)).ok());
+        AppId a(1);
+        while (pool.SchedulerFor(a, "a") != sa) a = AppId(a.value() + 1);
+        AppId b(a.value() + 1);
+        while (pool.SchedulerFor(b, "b") != sb) b = AppId(b.value() + 1);
+        const auto run = [&](int steps) {
+          for (int i = 0; i < steps; ++i) mp.Step(milliseconds(10));
+        };
+        ASSERT_TRUE(pool.AddApp(AppSpec(a, (*ids)[0], 0, pool.InternUser("alice"))).ok());
+        ASSERT_TRUE(pool.SetAsks(a, {SlotAsk(1000)}).ok());
+        run(100);
+        std::vector<Placement> held_a = mp.Take(a);
+        ASSERT_EQ(held_a.size(), 16u);
+        ASSERT_TRUE(pool.AddApp(AppSpec(b, (*ids)[1], 0, pool.InternUser("bob"))).ok());
+        ASSERT_TRUE(pool.SetAsks(b, {SlotAsk(1000)}).ok());
+        run(100);
+        ASSERT_TRUE(mp.Take(b).empty());
+        // First wave: a's 16 end at once.
+        for (const Placement& p : held_a) ASSERT_TRUE(pool.Release(p).ok());
+        run(100);
+        held_a = mp.Take(a);
+        const std::vector<Placement> held_b = mp.Take(b);
+        const std::string where = "a on " + std::to_string(sa) + ", b on " + std::to_string(sb) +
+                                  ", phase " + std::to_string(phase * 10) + " ms";
+        if (held_a.size() != 8 || held_b.size() != 8) {
+          misses += where + ": first wave " + std::to_string(held_a.size()) + "/" +
+                    std::to_string(held_b.size()) + "\n";
+          continue;
+        }
+        run(100 + phase);  // level, both asking, the cell full
+        // Second wave: a's 8 end at once.
+        for (const Placement& p : held_a) ASSERT_TRUE(pool.Release(p).ok());
+        run(100);
+        const size_t got_a = mp.Take(a).size();
+        const size_t got_b = mp.Take(b).size();
+        if (got_a != 8 || got_b != 0) {
+          misses += where + ": second wave a " + std::to_string(got_a) + ", b " +
+                    std::to_string(got_b) + "\n";
+        }
+        EXPECT_TRUE(pool.cell().CheckInvariants().ok());
+      }
+    }
+  }
+  EXPECT_EQ(misses, "");
+}
+
+// The live cell's elastic queue at 80 s (replay/README.md: a 0 / b 16384
+// for 20 s where Hadoop keeps 8192 / 8192), at the pool level: a and b
+// level, the cell full. b's AM asks for nothing for a moment while one of
+// its containers ends: a, at its guarantee and allowed to borrow, is
+// granted the room, its view does not have the node yet, and it opens a
+// "no node fits" episode; b asks again and its scheduler, which synced the
+// node, takes it back. Then a's containers end as one wave. Before the fix
+// the episode stayed open while a was granted nothing (the cell full), so
+// a's first unplaced grant of the wave found it older than a round and took
+// a out of the queues' order at once; b's scheduler, which syncs each
+// partition a slot before a's when it follows a in the rotation
+// (SyncSchedule::RangeFor), took every freed container: a 0 / b 16 (or 4 /
+// 12) in 41 of 108 runs (every pair of schedulers, 9 phases). Now a
+// grant of nothing ends the episode; Hadoop's answer, 8 / 8, every time.
+TEST(QueueOrderPoolTest, AWaveAfterAnEpisodeLeftOpenWhileTheCellWasFullGoesBackToItsQueue) {
+  std::string misses;
+  int runs = 0;
+  for (int sa = 0; sa < 4; ++sa) {
+    for (int sb = 0; sb < 4; ++sb) {
+      if (sa == sb) continue;
+      for (int phase = 0; phase < 25; phase += 3) {
+        testing::ManualPool mp(testing::SmallOptions(SyncMode::kParSync, 4, 4));
+        SchedulerPool& pool = *mp.pool;
+        auto ids = pool.SetQueues({ElasticQueue("a"), ElasticQueue("b")});
+        ASSERT_TRUE(ids.ok());
+        for (int i = 0; i < 4; ++i) ASSERT_TRUE(pool.AddNode(testing::Node(4)).ok());
+        AppId a(1);
+        while (pool.SchedulerFor(a, "a") != sa) a = AppId(a.value() + 1);
+        AppId b(a.value() + 1);
+        while (pool.SchedulerFor(b, "b") != sb) b = AppId(b.value() + 1);
+        std::vector<Placement> held_a, held_b;
+        bool b_added = false;
+        const auto run = [&](int ms) {
+          for (int i = 0; i < ms; ++i) {
+            mp.Step(milliseconds(1));
+            for (const Placement& p : mp.Take(a)) held_a.push_back(p);
+            if (b_added) {
+              for (const Placement& p : mp.Take(b)) held_b.push_back(p);
+            }
+          }
+        };
+        ASSERT_TRUE(pool.AddApp(AppSpec(a, (*ids)[0], 0, pool.InternUser("alice"))).ok());
+        ASSERT_TRUE(pool.SetAsks(a, {SlotAsk(1000)}).ok());
+        run(300);
+        ASSERT_EQ(held_a.size(), 16u);
+        ASSERT_TRUE(pool.AddApp(AppSpec(b, (*ids)[1], 0, pool.InternUser("bob"))).ok());
+        ASSERT_TRUE(pool.SetAsks(b, {SlotAsk(1000)}).ok());
+        b_added = true;
+        run(100);
+        std::vector<Placement> ending;
+        ending.swap(held_a);
+        for (const Placement& p : ending) ASSERT_TRUE(pool.Release(p).ok());
+        run(400);
+        ASSERT_EQ(held_a.size(), 8u);
+        ASSERT_EQ(held_b.size(), 8u);
+        // b's AM has asked for nothing more for a moment; one of its
+        // containers ends; a (at its guarantee, may borrow) is granted the
+        // room; b asks again before a's view has the node.
+        ASSERT_TRUE(pool.SetAsks(b, {SlotAsk(0)}).ok());
+        run(phase);
+        ASSERT_TRUE(pool.Release(held_b.back()).ok());
+        held_b.pop_back();
+        run(2);
+        ASSERT_TRUE(pool.SetAsks(b, {SlotAsk(1000)}).ok());
+        run(300);
+        const size_t a_before = held_a.size(), b_before = held_b.size();
+        // a's wave.
+        run(phase);
+        ending.clear();
+        ending.swap(held_a);
+        for (const Placement& p : ending) ASSERT_TRUE(pool.Release(p).ok());
+        run(400);
+        ++runs;
+        if (held_a.size() != 8 || held_b.size() != 8) {
+          misses += "a on " + std::to_string(sa) + ", b on " + std::to_string(sb) + ", phase " +
+                    std::to_string(phase) + " ms: before " + std::to_string(a_before) + "/" +
+                    std::to_string(b_before) + ", after a " + std::to_string(held_a.size()) +
+                    ", b " + std::to_string(held_b.size()) + "\n";
+        }
+        EXPECT_TRUE(pool.cell().CheckInvariants().ok());
+      }
+    }
+  }
+  EXPECT_EQ(misses, "") << runs << " runs";
+}
+
 }  // namespace
 }  // namespace spindle::pool

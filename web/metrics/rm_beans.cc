@@ -56,17 +56,14 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
   const auto& queues = tree->queues();
   std::map<const rm::CsQueue*, size_t> index;
   for (size_t i = 0; i < queues.size(); ++i) index[&queues[i]] = i;
-  // What the shared statistics do not hold: active apps and run-time
-  // buckets, per leaf, then folded into the parents.
-  std::vector<int64_t> active(queues.size(), 0);
+  // What the shared statistics do not hold: run-time buckets, per leaf,
+  // then folded into the parents.
   std::vector<RunningBuckets> running(queues.size());
   const int64_t now_ms = NowMs(deps);
   for (const rm::RmApp& app : apps) {
     const rm::CsQueue* leaf = tree->FindLeaf(app.submission.queue);
     if (leaf == nullptr) continue;
     const size_t i = index[leaf];
-    const rm::YarnAppState state = app.yarn_state();
-    if (rm::IsLive(state) && app.in_pool) ++active[i];
     if (rm::ClassifyApp(app) == rm::AppCount::kRunning) {
       // QueueMetrics.runAppAttempt starts the clock (runBuckets) at the
       // attempt's first container.
@@ -78,7 +75,6 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
   }
   for (size_t i = queues.size(); i-- > 1;) {
     const size_t parent = static_cast<size_t>(queues[i].parent);
-    active[parent] += active[i];
     running[parent].b0 += running[i].b0;
     running[parent].b60 += running[i].b60;
     running[parent].b300 += running[i].b300;
@@ -129,7 +125,7 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
     b.Gauge("ReservedVCores", 0);
     b.Gauge("ReservedContainers", 0);
     b.Gauge("ActiveUsers", static_cast<int64_t>(stats.active_users.size()));
-    b.Gauge("ActiveApplications", active[i]);
+    b.Gauge("ActiveApplications", stats.active_apps);
     if (stats.preempted.has_value()) {
       // 3.3's preemption aggregates (MutableCounterLong: counters).
       const rm::ResourceSeconds& p = *stats.preempted;

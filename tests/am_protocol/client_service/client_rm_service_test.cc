@@ -501,7 +501,9 @@ TEST_F(ClientRmServiceTest, QueueInfo) {
   EXPECT_EQ(def.queueinfo().queuestatistics().numappsrunning(), 1);
   EXPECT_EQ(def.queueinfo().queuestatistics().numappspending(), 0);
   EXPECT_EQ(def.queueinfo().queuestatistics().allocatedmemorymb(), 256);
-  EXPECT_EQ(def.queueinfo().queuestatistics().numactiveusers(), 1);
+  // Its AM request served and nothing asked since: no active user
+  // (AppSchedulingInfo.checkForDeactivation; QueueMetrics.activeUsers).
+  EXPECT_EQ(def.queueinfo().queuestatistics().numactiveusers(), 0);
   EXPECT_TRUE(def.queueinfo().preemptiondisabled());
   ASSERT_EQ(def.queueinfo().queueconfigurationsmap_size(), 1);
   EXPECT_FLOAT_EQ(

@@ -138,8 +138,10 @@ TEST_F(QueueStatisticsTest, StatisticsAddUpToTheNodeReports) {
 
   // Active users live in the leaves' QueueMetrics only (QueueMetrics.
   // incrActiveUsers does not propagate, 3.3): root and eng report 0, as the
-  // Java RM 3.3.6 showed `yarn top` with an app running.
-  EXPECT_EQ(d.numactiveusers(), 1);
+  // Java RM 3.3.6 showed `yarn top` with an app running. A user is active
+  // while an app of hers has outstanding requests: carol's AM request in
+  // adhoc; default's app has what it asked for.
+  EXPECT_EQ(d.numactiveusers(), 0);
   EXPECT_EQ(adhoc.queuestatistics().numactiveusers(), 1);
   EXPECT_EQ(root.childqueues(1).queuestatistics().numactiveusers(), 0);
   EXPECT_EQ(root.queuestatistics().numactiveusers(), 0);

@@ -45,13 +45,31 @@ class QueueStatisticsTest : public ::testing::TestWithParam<HadoopLine>, protect
     AppManagerRig::SetAmPercent(GetParam(), percent, pool::Resource::Of(10 * kGb, 10));
   }
 
-  ApplicationId Submit(bool unmanaged = false, int32_t max_attempts = 0) {
+  ApplicationId Submit(bool unmanaged = false, int32_t max_attempts = 0,
+                       const std::string& user = "alice") {
     Submission s = DemoSubmission(manager_.get(), "default");
+    s.user = user;
     s.am_resource = pool::Resource::Of(kGb, 1);
     s.unmanaged_am = unmanaged;
     s.max_attempts = max_attempts;
     EXPECT_TRUE(manager_->Submit(s).ok());
     return s.id;
+  }
+
+  // QueueMetrics ActiveApplications and ActiveUsers of the one queue.
+  std::pair<int64_t, int64_t> Active() const {
+    const auto report = manager_->ActivityReport();
+    auto it = report.find("default");
+    if (it == report.end()) return {0, 0};
+    return {it->second.active_apps, static_cast<int64_t>(it->second.users.size())};
+  }
+  // What AttemptAllocator says after an allocate call.
+  void Asks(const ApplicationId& id, bool newly_asking, bool emptied, bool outstanding) {
+    ApplicationManager::AskActivity activity;
+    activity.newly_asking = newly_asking;
+    activity.emptied = emptied;
+    activity.outstanding = outstanding;
+    manager_->OnAsksUpdated(manager_->GetApp(id)->current_attempt()->id, activity);
   }
 
   Counts Count() {
@@ -125,6 +143,59 @@ TEST_P(QueueStatisticsTest, ARegisteredUnmanagedAmIsPendingUntilAContainerIsAllo
   EXPECT_EQ(Count(), Want(3, 2, 0, 1));
   EXPECT_TRUE(manager_->AmActive({second, 1}));
   EXPECT_EQ(ClassifyApp(*manager_->GetApp(second)), AppCount::kPending) << "active, no container";
+}
+
+// ActiveApplications / ActiveUsers (QueueMetrics): an app is active while
+// its AM request or the AM's own asks want containers
+// (AppSchedulingInfo -> ActiveUsersManager / UsersManager), so an app whose
+// AM container is allocated and that asks for nothing is not, and an app
+// held by the AM limit is by its AM request -- except on 3.3, whose
+// UsersManager.activateApplication ignores a user none of whose apps the AM
+// limits let go. Under a 10% AM limit (one 1 GB AM), alice's app goes and
+// bob's waits.
+TEST_P(QueueStatisticsTest, AppsAreActiveWhileTheyAskAndThreeThreeIgnoresHeldUsers) {
+  SetAmPercent("0.1");
+  const bool gated = GetParam() == HadoopLine::k3_3;
+  const ApplicationId alice = Submit(/*unmanaged=*/false, 0, "alice");
+  EXPECT_EQ(Active(), std::make_pair(int64_t{1}, int64_t{1})) << "its AM request";
+  const ApplicationId bob = Submit(/*unmanaged=*/false, 0, "bob");
+  EXPECT_FALSE(manager_->AmActive({bob, 1}));
+  EXPECT_EQ(Active(), gated ? std::make_pair(int64_t{1}, int64_t{1})
+                            : std::make_pair(int64_t{2}, int64_t{2}));
+  Step();  // alice's AM container: her AM request is served
+  ASSERT_TRUE(manager_->GetApp(alice)->current_attempt()->am_container.has_value());
+  EXPECT_EQ(Active(), gated ? std::make_pair(int64_t{0}, int64_t{0})
+                            : std::make_pair(int64_t{1}, int64_t{1}));
+  launcher_.CompleteAll(Status::OK());
+  ASSERT_TRUE(manager_->RegisterAm({alice, 1}, "h", 1, "").ok());
+  Asks(alice, /*newly_asking=*/true, /*emptied=*/false, /*outstanding=*/true);
+  EXPECT_EQ(Active().first, gated ? 1 : 2);
+  // Her asks served (checkForDeactivation), then asked for again.
+  Asks(alice, false, /*emptied=*/true, /*outstanding=*/false);
+  EXPECT_EQ(Active().first, gated ? 0 : 1);
+  Asks(alice, true, false, true);
+  EXPECT_EQ(Active().first, gated ? 1 : 2);
+  // A zero total on one key while another still asks: still active.
+  Asks(alice, false, /*emptied=*/true, /*outstanding=*/true);
+  EXPECT_EQ(Active().first, gated ? 1 : 2);
+
+  // alice's app ends (LeafQueue.finishApplication); bob's attempt goes, and
+  // its AM request, outstanding since it was added, counts on 2.x only: 3.3
+  // is not asked again until a request goes from none to some.
+  ASSERT_TRUE(manager_->FinishAm({alice, 1}, FinalStatus::kSucceeded, "", "").ok());
+  ASSERT_TRUE(manager_->OnContainerFinished(launcher_.launches.back().container, 0, ""));
+  EXPECT_TRUE(manager_->AmActive({bob, 1}));
+  EXPECT_EQ(Active(), gated ? std::make_pair(int64_t{0}, int64_t{0})
+                            : std::make_pair(int64_t{1}, int64_t{1}));
+  Step();  // bob's AM container
+  EXPECT_EQ(Active(), std::make_pair(int64_t{0}, int64_t{0}));
+  launcher_.CompleteAll(Status::OK());
+  ASSERT_TRUE(manager_->RegisterAm({bob, 1}, "h", 1, "").ok());
+  Asks(bob, true, false, true);
+  EXPECT_EQ(Active(), std::make_pair(int64_t{1}, int64_t{1}));
+  // The app's end deactivates it whatever it still asks.
+  ASSERT_TRUE(manager_->Kill(bob, "test").ok());
+  EXPECT_EQ(Active(), std::make_pair(int64_t{0}, int64_t{0}));
 }
 
 // What the RM holds between the moments above, as values: an app the

@@ -121,8 +121,10 @@ TEST_F(JmxTest, QueueMetricsCountAppsAndUsageAndRollUp) {
   EXPECT_EQ(IntField(*def, "AllocatedMB"), 1024);
   EXPECT_EQ(IntField(*def, "AllocatedVCores"), 1);
   EXPECT_EQ(IntField(*def, "AllocatedContainers"), 1);
-  EXPECT_EQ(IntField(*def, "ActiveUsers"), 1);
-  EXPECT_EQ(IntField(*def, "ActiveApplications"), 1);
+  // Its AM container allocated and nothing asked since: not active
+  // (AppSchedulingInfo.checkForDeactivation), see below.
+  EXPECT_EQ(IntField(*def, "ActiveUsers"), 0);
+  EXPECT_EQ(IntField(*def, "ActiveApplications"), 0);
   EXPECT_EQ(IntField(*def, "ReservedMB"), 0);
   // QueueMetrics.setAvailableResourcesToQueue (Hadoop 3.3): the guaranteed
   // share, 40% of 8192 MB truncated, less the 1024 MB used.
@@ -143,6 +145,30 @@ TEST_F(JmxTest, QueueMetricsCountAppsAndUsageAndRollUp) {
   ASSERT_NE(FindBean(later, kDefaultQueue), nullptr);
   EXPECT_EQ(IntField(*FindBean(later, kDefaultQueue), "running_0"), 0);
   EXPECT_EQ(IntField(*FindBean(later, kDefaultQueue), "running_60"), 1);
+}
+
+// QueueMetrics.activateApp adds to every ancestor; incrActiveUsers only to
+// the leaf (ActiveUsersManager / UsersManager hold the leaf's metrics).
+TEST_F(JmxTest, ActiveApplicationsRollUpAndActiveUsersStayInTheLeaf) {
+  rm::ApplicationManager::AskActivity asking;
+  asking.newly_asking = true;
+  asking.outstanding = true;
+  rm_.apps().OnAsksUpdated({app_, 1}, asking);  // what its allocate would say
+  json::JsonValue root = ParseJson(Jmx().body);
+  ASSERT_NE(FindBean(root, kDefaultQueue), nullptr);
+  ASSERT_NE(FindBean(root, kRootQueue), nullptr);
+  EXPECT_EQ(IntField(*FindBean(root, kDefaultQueue), "ActiveApplications"), 1);
+  EXPECT_EQ(IntField(*FindBean(root, kDefaultQueue), "ActiveUsers"), 1);
+  EXPECT_EQ(IntField(*FindBean(root, kRootQueue), "ActiveApplications"), 1);
+  EXPECT_EQ(IntField(*FindBean(root, kRootQueue), "ActiveUsers"), 0);
+
+  rm::ApplicationManager::AskActivity served;
+  served.emptied = true;
+  rm_.apps().OnAsksUpdated({app_, 1}, served);
+  root = ParseJson(Jmx().body);
+  EXPECT_EQ(IntField(*FindBean(root, kDefaultQueue), "ActiveApplications"), 0);
+  EXPECT_EQ(IntField(*FindBean(root, kRootQueue), "ActiveApplications"), 0);
+  EXPECT_EQ(IntField(*FindBean(root, kDefaultQueue), "ActiveUsers"), 0);
 }
 
 TEST_F(JmxTest, QryFiltersByPattern) {

@@ -6,16 +6,48 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 
 #include "base/open_file_limit.h"
 #include "base/process_user.h"
 #include "rm/config/configuration_directory.h"
 #include "rm/config/ha_config.h"
+#include "rm/config/socket_address.h"
 #include "rm/recovery/recovery_config.h"
+#include "scheduler_pool/remote/thrift_server.h"
 #include "security/daemon_login.h"
 #include "wire/ipc/error_mapping.h"
 
 namespace spindle {
+
+namespace {
+
+// The RM core's CellServiceServer as the Thrift server of
+// scheduler_pool/remote (TFramedTransport + TCompactProtocol).
+class ThriftCellServiceServer final : public rm::CellServiceServer {
+ public:
+  explicit ThriftCellServiceServer(std::unique_ptr<pool::remote::ThriftCellServer> server)
+      : server_(std::move(server)) {}
+  int port() const override { return server_->port(); }
+
+ private:
+  std::unique_ptr<pool::remote::ThriftCellServer> server_;
+};
+
+Result<std::unique_ptr<rm::CellServiceServer>> ServeCellState(
+    pool::remote::CellStateService* service, const std::string& address) {
+  const std::optional<rm::SocketAddress> where = rm::ParseSocketAddress(address);
+  if (!where.has_value()) {
+    return Status::InvalidArgument("spindle.scheduler.remote.address: '" + address +
+                                   "' is not HOST:PORT");
+  }
+  ASSIGN_OR_RETURN(std::unique_ptr<pool::remote::ThriftCellServer> server,
+                   pool::remote::ThriftCellServer::Start(service, where->host, where->port));
+  return std::unique_ptr<rm::CellServiceServer>(
+      std::make_unique<ThriftCellServiceServer>(std::move(server)));
+}
+
+}  // namespace
 
 Result<RmAddresses> RmAddressesFromConfiguration(const rm::Configuration& conf) {
   const std::string host = conf.GetTrimmed("yarn.resourcemanager.hostname").value_or("0.0.0.0");
@@ -95,6 +127,7 @@ Status RmDaemon::Init(rm::Configuration site_conf, const Clock* clock) {
     return std::make_unique<nm_shim::IpcAmLauncher>(
         nm_client_.get(), secrets.amrm, secrets.container, secrets.nm, clock, nm_connect_retry);
   };
+  options.cell_service_server = ServeCellState;
   options.on_fatal_store_failure = [this] {
     // Stopped by RmMain, which waits for SIGTERM; the exit status says why.
     exit_code_.store(1);
@@ -310,7 +343,10 @@ Status RmDaemon::Start() {
   started_ = true;
   LOG(INFO) << "ResourceManager started: cluster timestamp " << rm_->cluster_timestamp()
             << ", client port " << client_port() << ", scheduler port " << scheduler_port()
-            << ", resource-tracker port " << resource_tracker_port() << ", web port " << web_port();
+            << ", resource-tracker port " << resource_tracker_port() << ", web port " << web_port()
+            << (cell_service_port() != 0
+                    ? ", cell-state port " + std::to_string(cell_service_port())
+                    : std::string());
   return Status::OK();
 }
 
@@ -375,7 +411,9 @@ const CommandSpec& RmCommand() {
            .ComputedDefault("$HADOOP_CONF_DIR, else the current directory"),
        FlagSpec::String("ports-file", "FILE", "",
                         "once listening, write the bound ports (client, scheduler, "
-                        "resource-tracker, admin, web) here, for configurations with port 0"),
+                        "resource-tracker, admin, web, and cell-state when "
+                        "spindle.scheduler.remote.address is served) here, for "
+                        "configurations with port 0"),
        FlagSpec::Switch("format-state-store",
                         "delete every record in the configured state store, then exit")}};
   return kSpec;
@@ -432,6 +470,9 @@ int RmMain(const CommandLine& flags) {
                      (*daemon)->client_port(), (*daemon)->scheduler_port(),
                      (*daemon)->resource_tracker_port(), (*daemon)->admin_port(),
                      (*daemon)->web_port()) < 0 ||
+        // Only while served: an active RM with spindle.scheduler.remote.address.
+        ((*daemon)->cell_service_port() != 0 &&
+         std::fprintf(f, "cell-state=%d\n", (*daemon)->cell_service_port()) < 0) ||
         std::fclose(f) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) {
       std::fprintf(stderr, "spindle rm: cannot write --ports-file %s\n", path.c_str());
       (*daemon)->Stop();

@@ -113,6 +113,9 @@ class RmDaemon : public am_protocol::AdminActions, public am_protocol::HaTransit
   uint16_t resource_tracker_port() const { return tracker_server_->port(); }
   uint16_t admin_port() const { return admin_server_->port(); }
   uint16_t web_port() const { return web_->port(); }
+  // The cell-state service's port (spindle.scheduler.remote.address) while
+  // this RM is active and serves it; else 0.
+  int cell_service_port() const { return rm_->cell_service_port(); }
   // Calls the ResourceTracker port has answered (registrations, heartbeats).
   int64_t resource_tracker_calls() const { return tracker_server_->calls_served(); }
 

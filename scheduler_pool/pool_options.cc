@@ -1,5 +1,6 @@
 #include "scheduler_pool/pool_options.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -64,6 +65,21 @@ std::vector<std::string> SplitCommas(const std::string& s) {
   return out;
 }
 
+// HOST:PORT as Hadoop's NetUtils.createSocketAddr reads it (the RM parses
+// it again with rm::ParseSocketAddress, which scheduler_pool may not use):
+// a non-empty host, then a decimal port in 0..65535 after the last ':'.
+bool IsHostPort(const std::string& value) {
+  const size_t colon = value.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == value.size()) return false;
+  if (value.size() - colon - 1 > 5) return false;
+  int64_t port = 0;
+  for (size_t i = colon + 1; i < value.size(); ++i) {
+    if (value[i] < '0' || value[i] > '9') return false;
+    port = port * 10 + (value[i] - '0');
+  }
+  return port <= 65535;
+}
+
 }  // namespace
 
 Result<SyncMode> ParseSyncMode(const std::string& s) {
@@ -113,11 +129,14 @@ Status PoolOptions::Validate() const {
     return bad("adaptive.ema-alpha", ema_alpha, "must be in (0, 1]");
   if (max_tasks_per_step < 1) return bad("max-tasks-per-step", max_tasks_per_step, "must be >= 1");
   if (max_retries < 0) return bad("max-retries", max_retries, "must be >= 0");
+  // The remote slots follow the in-process schedulers: a group may name
+  // them (a queue whose apps the remote schedulers place).
+  const int slots = num_schedulers + std::max(0, remote_schedulers);
   for (const auto& [queue, range] : queue_groups) {
-    if (range.first < 0 || range.second < range.first || range.second >= num_schedulers) {
+    if (range.first < 0 || range.second < range.first || range.second >= slots) {
       return Bad("queue-group." + queue,
                  std::to_string(range.first) + "-" + std::to_string(range.second),
-                 "must be a range within 0-" + std::to_string(num_schedulers - 1));
+                 "must be a range within 0-" + std::to_string(slots - 1));
     }
   }
   if (!min_unit.IsPositive()) {
@@ -151,6 +170,7 @@ Status PoolOptions::Validate() const {
 Result<PoolOptions> PoolOptions::FromMap(const std::map<std::string, std::string>& config) {
   PoolOptions o;
   const std::string prefix = kPoolKeyPrefix;
+  bool remote_count_set = false;
   for (const auto& entry : config) {
     // (Not a structured binding: clang 14 cannot capture those in lambdas.)
     const std::string& full_key = entry.first;
@@ -227,11 +247,31 @@ Result<PoolOptions> PoolOptions::FromMap(const std::map<std::string, std::string
       ASSIGN_OR_RETURN(o.change_log_entries, as_int(1, 1 << 24));
     } else if (key == "metrics.series-seconds") {
       ASSIGN_OR_RETURN(o.series_seconds, as_int(1, 86'400));
+    } else if (key == "remote.address") {
+      if (!IsHostPort(value)) return Bad(key, value, "is not HOST:PORT (port 0..65535)");
+      o.remote_address = value;
+    } else if (key == "remote.count") {
+      ASSIGN_OR_RETURN(o.remote_schedulers, as_int(0, 1024));
+      remote_count_set = true;
+    } else if (key == "remote.lease-ms") {
+      ASSIGN_OR_RETURN(int64_t ms, as_int(1, 3'600'000));
+      o.remote_lease = std::chrono::milliseconds(ms);
     } else if (key == "seed") {
       ASSIGN_OR_RETURN(int64_t v, ParseInt(key, value));
       o.seed = static_cast<uint64_t>(v);
     } else {
       return Status::InvalidArgument("unknown configuration key " + full_key);
+    }
+  }
+  // Remote slots nobody serves would hold their apps forever.
+  if (o.remote_address.empty() && o.remote_schedulers > 0) {
+    return Bad("remote.count", std::to_string(o.remote_schedulers),
+               "needs spindle.scheduler.remote.address (no cell-state service to serve its apps)");
+  }
+  if (!o.remote_address.empty()) {
+    if (!remote_count_set) o.remote_schedulers = 1;
+    if (o.remote_schedulers == 0) {
+      return Bad("remote.count", "0", "must be >= 1 with spindle.scheduler.remote.address");
     }
   }
   RETURN_NOT_OK(o.Validate());

@@ -83,7 +83,9 @@ struct PoolOptions {
   PinningMode pinning = PinningMode::kHash;
   // spindle.scheduler.queue-group.<queue name>: "<first>-<last>" (or one
   // index): the schedulers that serve the queue's apps under queue-groups
-  // pinning (Omega's per-workload schedulers). Queues not listed use all.
+  // pinning (Omega's per-workload schedulers); indices from
+  // spindle.scheduler.count on are the remote slots (remote.count), so a
+  // queue's apps may go to the remote schedulers. Queues not listed use all.
   // Default: none.
   std::map<std::string, std::pair<int, int>> queue_groups;
   // spindle.scheduler.min-unit.memory-mb / .vcores: the smallest container;
@@ -121,15 +123,24 @@ struct PoolOptions {
   // keeps YARN's locality. Default: kAnywhere.
   PreferenceScope latency_first_preferences = PreferenceScope::kAnywhere;
 
-  // Not configuration keys yet (the RM does not serve the cell-state
-  // service; scheduler_pool/remote/README.md): R further scheduler slots
-  // whose apps the pool hands to its cell-state service
-  // (SchedulerPool::remote_service()), to be placed by the service's members
-  // (`spindle scheduler` processes, or SchedulerMembers in-process); apps
-  // are pinned over the N + R slots. 0..1024. Default: 0 (no service).
+  // spindle.scheduler.remote.address: HOST:PORT on which the RM serves the
+  // pool's cell-state service (scheduler_pool/remote) to `spindle scheduler
+  // --rm HOST:PORT` processes while it is active (port 0: one the kernel
+  // picks; the RM logs it and writes it to its --ports-file). The pool does
+  // not open it: the RM daemon does. Default: "" (no service, no remote
+  // slots).
+  std::string remote_address;
+  // spindle.scheduler.remote.count: R further scheduler slots whose apps the
+  // pool hands to its cell-state service (SchedulerPool::remote_service()),
+  // to be placed by the service's members (`spindle scheduler` processes, or
+  // SchedulerMembers in-process); apps are pinned over the N + R slots, so
+  // the members place about R / (N + R) of them, however many members join.
+  // 0..1024; from the keys, >= 1 with remote.address and 0 without (code may
+  // set it without an address: tests and benches run members in-process).
+  // Default: 1 with remote.address, else 0.
   int remote_schedulers = 0;
-  // How long a member of the service stays without renewing (> 0).
-  // Default: 3000 ms.
+  // spindle.scheduler.remote.lease-ms: how long a member of the service
+  // stays without renewing (> 0). Default: 3000.
   Duration remote_lease = std::chrono::milliseconds(3000);
 
   // Schedulers actually run: 1 in monolithic mode, else num_schedulers.

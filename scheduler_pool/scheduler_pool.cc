@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "scheduler_pool/policy/quota_drf_policy.h"
+#include "scheduler_pool/remote/cell_state_service.h"
 #include "scheduler_pool/strategies/adaptive.h"
 #include "scheduler_pool/strategies/latency_first.h"
 #include "scheduler_pool/strategies/quality_first.h"
@@ -232,8 +233,8 @@ Status SchedulerPool::SetAsks(AppId app, std::vector<Ask> asks) {
     // not once the app's own scheduler steps: the user limits of the apps
     // other schedulers place divide by it at once. The scheduler confirms or
     // withdraws it when it reads the asks (Scheduler::SyncUserActivity).
-    // Not for an app of the service's members, which report neither
-    // activity nor demand yet: the ledger would hold them forever.
+    // An app of the service's members: the service tells the ledger itself
+    // (CellStateService::SetAsks), from its own count of what is committed.
     if (!IsRemote(s) && it->second.user.valid() &&
         std::any_of(asks.begin(), asks.end(), [](const Ask& a) { return a.count > 0; })) {
       queues_.SetAppActive(it->second.queue, it->second.user, app, true);
@@ -329,6 +330,7 @@ Status SchedulerPool::ReleaseBatch(const std::vector<Placement>& placements) {
     queues_.Release(q, sum, u, l);
     const int s = SchedulerOfApp(a);
     if (s >= 0 && !IsRemote(s)) schedulers_[static_cast<size_t>(s)]->OnReleased(a, sum);
+    if (s >= 0 && IsRemote(s)) remote_->OnReleased(a, sum);
     i = j;
   }
   return status;

@@ -41,11 +41,16 @@
 #include "scheduler_pool/policy/scheduling_policy.h"
 #include "scheduler_pool/pool_options.h"
 #include "scheduler_pool/queue_ledger.h"
-#include "scheduler_pool/remote/cell_state_service.h"
 #include "scheduler_pool/scheduler.h"
 #include "scheduler_pool/sync_schedule.h"
 
 namespace spindle::pool {
+
+namespace remote {
+// scheduler_pool/remote/cell_state_service.h; declared here so that the RM's
+// files, which include this header, do not recompile when the service does.
+class CellStateService;
+}  // namespace remote
 
 struct PoolMetrics {
   SchedulerMetrics overall;  // summed over schedulers (scheduler == -1)

@@ -1354,6 +1354,15 @@ const KeySpec kCatalog[] = {
      "seconds of per-second metrics kept"},
     {"spindle.scheduler.seed", kHonoured, kRm, kInt, "1", kNoHadoopKey,
      "seed of the schedulers' random choices"},
+    {"spindle.scheduler.remote.address", kHonoured, kRm, kText, "", kNoHadoopKey,
+     "HOST:PORT of the cell-state service the active RM serves to `spindle scheduler --rm` "
+     "processes (Thrift; port 0: picked at start, logged and in --ports-file as cell-state); "
+     "unset: no remote schedulers"},
+    {"spindle.scheduler.remote.count", kHonoured, kRm, kInt, "1", kNoHadoopKey,
+     "R remote scheduler slots: the service's members place about R/(N+R) of the applications "
+     "(needs spindle.scheduler.remote.address; 1 when that is set)"},
+    {"spindle.scheduler.remote.lease-ms", kHonoured, kRm, kInt, "3000", kNoHadoopKey,
+     "a remote scheduler that does not renew within it loses its applications to the others"},
     {"spindle.scheduler.*", kUnsupported, kNone, kText, nullptr, kNoHadoopKey,
      "not a key of the scheduler pool", nullptr, kBlocker, true,
      "not a key of the scheduler pool: spindle rm refuses to start (unknown configuration key)"},

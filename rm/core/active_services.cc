@@ -31,8 +31,9 @@ Result<std::unique_ptr<ActiveServices>> ActiveServices::Activate(
                      context.settings->recovery.scheduling_wait)
                      .count()
               << " ms";
-  } else if (context.start_pool_threads) {
-    RETURN_NOT_OK(active->pool_->Start());
+  } else {
+    if (context.start_pool_threads) RETURN_NOT_OK(active->pool_->Start());
+    RETURN_NOT_OK(active->StartCellService());
   }
   active->housekeeping_ = std::thread([raw = active.get()] { raw->Housekeeping(); });
   return active;
@@ -43,6 +44,12 @@ ActiveServices::~ActiveServices() { Deactivate(); }
 void ActiveServices::Deactivate() {
   stopping_ = true;
   if (housekeeping_.joinable()) housekeeping_.join();
+  // The members' calls end before the pool stops.
+  if (cell_server_ != nullptr) {
+    cell_server_.reset();
+    cell_service_port_ = 0;
+    LOG(INFO) << "cell-state service stopped";
+  }
   if (pool_ != nullptr) pool_->Stop();
   if (store_open_) {
     store_open_ = false;
@@ -335,6 +342,24 @@ void ActiveServices::SaveKeys() {
   if (!saved.ok()) LOG(ERROR) << "cannot store the master keys: " << saved.ToString();
 }
 
+Status ActiveServices::StartCellService() {
+  const std::string& address = context_.settings->pool.remote_address;
+  pool::remote::CellStateService* service = pool_->remote_service();
+  if (address.empty() || service == nullptr || !context_.cell_service_server) return Status::OK();
+  Result<std::unique_ptr<CellServiceServer>> server =
+      context_.cell_service_server(service, address);
+  if (!server.ok()) {
+    return server.status().WithContext("cannot serve the cell-state service on " + address +
+                                       " (spindle.scheduler.remote.address)");
+  }
+  cell_server_ = std::move(server).value();
+  cell_service_port_ = cell_server_->port();
+  LOG(INFO) << "cell-state service for spindle scheduler processes on " << address << " (port "
+            << cell_server_->port() << "), " << context_.settings->pool.remote_schedulers
+            << " remote slot(s) beside " << pool_->num_schedulers() << " in-process scheduler(s)";
+  return Status::OK();
+}
+
 void ActiveServices::ReleaseHoldIfDue() {
   // The node list is read only when someone joined since the last look.
   if (const uint64_t version = nodes_->membership_version(); version != hold_checked_version_) {
@@ -356,6 +381,9 @@ void ActiveServices::ReleaseHoldIfDue() {
   }
   Status started = pool_->Start();
   if (!started.ok()) LOG(ERROR) << "cannot start the schedulers: " << started.ToString();
+  if (Status served = StartCellService(); !served.ok()) {
+    LOG(ERROR) << "the remote schedulers' applications wait: " << served.ToString();
+  }
   holding_ = false;
   // Those that did not come back are no longer part of the cluster.
   awaited_nodes_.clear();

@@ -33,6 +33,7 @@
 #include "rm/apps/app_manager.h"
 #include "rm/containers/container_registry.h"
 #include "rm/core/attempt_allocator.h"
+#include "rm/core/cell_service_server.h"
 #include "rm/core/core_settings.h"
 #include "rm/core/node_tracker.h"
 #include "rm/core/preemption_monitor.h"
@@ -79,6 +80,9 @@ struct ActiveServicesContext {
   std::function<void(const ApplicationAttemptId&)> attempt_ended;
   // ResourceManagerOptions::start_pool_threads.
   bool start_pool_threads = true;
+  // Builds the server of the pool's cell-state service when the pool has
+  // one (spindle.scheduler.remote.address); null: none is served.
+  CellServiceServerFactory cell_service_server;
 };
 
 class ActiveServices {
@@ -90,7 +94,8 @@ class ActiveServices {
   // previous run's nodes are back or the recovery scheduling wait is over)
   // and the housekeeping thread.
   static Result<std::unique_ptr<ActiveServices>> Activate(const ActiveServicesContext& context);
-  // Stops the housekeeping thread and the schedulers, closes the store.
+  // Stops the housekeeping thread, the cell-state service's server and the
+  // schedulers, closes the store.
   // Idempotent; the destructor calls it.
   void Deactivate();
   ~ActiveServices();
@@ -104,6 +109,10 @@ class ActiveServices {
   NodeLabels& node_labels() { return *node_labels_; }
   // The AM path: register/allocate/finish of an attempt.
   AttemptAllocator& attempt_allocator() { return *attempt_allocator_; }
+  // The port the pool's cell-state service listens on for `spindle
+  // scheduler` processes; 0 while it is not served (not configured, or
+  // placements held after a recovery).
+  int cell_service_port() const { return cell_service_port_.load(); }
   // The preemption monitor; null unless yarn.resourcemanager.scheduler.
   // monitor.enable (the housekeeping thread runs it).
   PreemptionMonitor* preemption_monitor() { return preemption_monitor_.get(); }
@@ -139,6 +148,9 @@ class ActiveServices {
   Status Build(RecoveredRmState* recovered);
   void Housekeeping();
   void ReleaseHoldIfDue();
+  // Starts serving the pool's cell-state service, if configured; with the
+  // pool's placement, as the service's members place into the pool.
+  Status StartCellService();
   // The AM limits' context (rm/queues/am_limits.h) for `cluster`.
   AmLimitContext AmLimitContextNow(const pool::Resource& cluster) const;
   bool SaveNodes();
@@ -164,6 +176,10 @@ class ActiveServices {
   std::unique_ptr<NodeTracker> node_tracker_;
   std::unique_ptr<AttemptAllocator> attempt_allocator_;
   std::unique_ptr<PreemptionMonitor> preemption_monitor_;
+  // Built by the lifecycle thread, or by housekeeping after a recovery
+  // hold; destroyed by Deactivate once housekeeping is joined.
+  std::unique_ptr<CellServiceServer> cell_server_;
+  std::atomic<int> cell_service_port_{0};
 
   Mutex pool_queues_mu_;
   int64_t last_capacity_mb_ GUARDED_BY(pool_queues_mu_) = -1;

@@ -160,6 +160,7 @@ Status ResourceManager::TransitionToActiveLocked() {
   context.launcher_factory = options_.launcher_factory;
   context.node_token_service = options_.node_token_service;
   context.start_pool_threads = options_.start_pool_threads;
+  context.cell_service_server = options_.cell_service_server;
   context.attempt_ended = [this](const ApplicationAttemptId& attempt) { AttemptEnded(attempt); };
   ASSIGN_OR_RETURN(std::unique_ptr<ActiveServices> active, ActiveServices::Activate(context));
   SyncPoolPartitions(*active);
@@ -253,6 +254,11 @@ void ResourceManager::Terminate(const std::string& why) const {
 HaState ResourceManager::ha_state() const {
   MutexLock lock(&state_mu_);
   return state_;
+}
+
+int ResourceManager::cell_service_port() const {
+  const std::shared_ptr<ActiveServices> active = Active();
+  return active != nullptr ? active->cell_service_port() : 0;
 }
 
 std::shared_ptr<ActiveServices> ResourceManager::Active() const {

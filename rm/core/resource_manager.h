@@ -94,6 +94,10 @@ struct ResourceManagerOptions {
   // elector failure on 2.6/2.7): the daemon stops itself with status 1.
   // Default: nothing more than the log line.
   std::function<void()> on_fatal_store_failure;
+  // Builds each activation's server of the pool's cell-state service, when
+  // spindle.scheduler.remote.address is set (cmd/rm_daemon: Thrift). Null:
+  // none is served (apps pinned to remote slots wait).
+  CellServiceServerFactory cell_service_server;
   // The embedded elector's pause after a failed activation (Hadoop: 1 s);
   // tests shorten it.
   std::chrono::milliseconds elector_sleep_after_failure{1000};
@@ -140,6 +144,9 @@ class ResourceManager final : public NodeProtocol, public ClientFacade, public A
   // standby before Stop.)
   void TransitionToStandby();
   HaState ha_state() const override;
+  // The port the active pool's cell-state service listens on for `spindle
+  // scheduler` processes; 0 while standby or not served.
+  int cell_service_port() const;
   bool active() const { return ha_state() == HaState::kActive; }
   // The state store reports that another RM fenced it (Hadoop's
   // RMFatalEvent STATE_STORE_FENCED): with HA, a new thread transitions to

@@ -72,8 +72,9 @@ Status CellStateService::Leave(const MemberToken& token) {
   MutexLock lock(&mu_);
   ExpireLocked(clock_->Now());
   RETURN_NOT_OK(Find(token).status());
-  LOG(INFO) << "cell-state service: member " << token.member << " left";
-  DropMember(token.member);
+  const int moved = DropMember(token.member);
+  LOG(INFO) << "cell-state service: member " << token.member << " left; its " << moved
+            << " application(s) go to the others";
   return Status::OK();
 }
 
@@ -88,20 +89,25 @@ void CellStateService::ExpireLocked(TimePoint now) {
     if (now >= m.deadline) lapsed.push_back(id);
   }
   for (int64_t id : lapsed) {
-    LOG(WARNING) << "cell-state service: member " << id << " (" << members_[id].name
-                 << ") did not renew its lease; its applications go to the others";
+    const std::string name = members_[id].name;
     ++counters_.leases_expired;
-    DropMember(id);
+    const int moved = DropMember(id);
+    LOG(WARNING) << "cell-state service: member " << id << " (" << name
+                 << ") did not renew its lease; its " << moved
+                 << " application(s) go to the others";
   }
 }
 
-void CellStateService::DropMember(int64_t member) {
+int CellStateService::DropMember(int64_t member) {
   members_.erase(member);
+  int moved = 0;
   for (auto& [id, app] : apps_) {
     if (app.owner != member) continue;
     ++counters_.apps_reassigned;
+    ++moved;
     Assign(&app, LeastLoaded(member));
   }
+  return moved;
 }
 
 Result<CellStateService::Member*> CellStateService::Find(const MemberToken& token) {
@@ -235,25 +241,78 @@ void CellStateService::CommitLocked(int64_t me, const Transaction& txn, CommitRe
   result->refreshed.clear();
   result->committed = 0;
   result->conflicted = 0;
-  // Claims for apps not pinned to this member (moved away, removed) are
-  // refused; the rest go to the cell state as one transaction.
   sub_.conflict = txn.conflict;
   sub_.mode = txn.mode;
   sub_.claims.clear();
   sub_.owners.clear();
   sub_index_.clear();
-  bool foreign = false;
+  charges_.assign(n, Charge{});
+  // Claims for apps not pinned to this member (moved away, removed) are
+  // refused.
+  bool refused = false;
   for (size_t i = 0; i < n; ++i) {
     auto it = apps_.find(txn.owners[i].app);
+    if (it == apps_.end() || it->second.owner != me) refused = true;
+  }
+  // The pool's queue rules, met where an in-process scheduler meets them
+  // (Scheduler::PlaceAndCommit reserves before it chooses nodes): the claim
+  // is reserved in the pool's ledger (QueueLedger::Reserve: the queue's
+  // maximum in the claim's partition, the user's limit, the queue's
+  // pool-wide order) before the cell state sees it, and a claim the ledger
+  // does not grant is refused (kAborted) as one the cell refuses is. A
+  // member's own ledger knows the queue names only, so this is the check.
+  // One Reserve per run of claims of one app, resource and partition.
+  for (size_t i = 0; i < n;) {
+    auto it = apps_.find(txn.owners[i].app);
     if (it == apps_.end() || it->second.owner != me) {
-      foreign = true;
+      ++i;
       continue;
     }
+    App& app = it->second;
+    const Claim& c = txn.claims[i];
+    size_t j = i + 1;
+    while (j < n && txn.owners[j].app == txn.owners[i].app &&
+           txn.claims[j].resource == c.resource && txn.claims[j].label == c.label) {
+      ++j;
+    }
+    const auto run = static_cast<int64_t>(j - i);
+    // The ask's own partition: a default-partition ask placed on a
+    // non-exclusive partition's idle node borrows it, which no queue
+    // maximum nor user limit limits (2.8+ IGNORE_PARTITION_EXCLUSIVITY;
+    // Scheduler::PlaceLent charges it unchecked too).
+    const AskKey key{txn.owners[i].priority, txn.owners[i].allocation_request_id, c.resource};
+    LabelId ask_label = c.label;
+    for (const KeyState& k : app.keys) {
+      if (KeyOf(k.ask) == key) ask_label = k.ask.label;
+    }
+    int64_t granted = run;
+    UserId user = app.spec.user;
+    if (ask_label == kDefaultLabel && c.label != kDefaultLabel) {
+      queues_->ForceCharge(app.spec.queue, c.resource * run, UserId(), c.label);
+      user = UserId();
+    } else {
+      granted =
+          queues_->Reserve(app.spec.queue, user, c.resource, run, c.label, app.spec.id).granted;
+    }
+    for (size_t k = i; k < j; ++k) {
+      if (static_cast<int64_t>(k - i) >= granted) {
+        refused = true;
+        ++counters_.claims_refused_by_queue;
+        continue;
+      }
+      charges_[k] = Charge{true, app.spec.queue, user};
+    }
+    i = j;
+  }
+  // A gang with a refused claim cannot go whole: none of it is applied.
+  const bool gang = txn.mode == TransactionMode::kAllOrNothing;
+  for (size_t i = 0; i < n; ++i) {
+    if (!charges_[i].reserved) continue;
+    if (gang && refused) continue;
     sub_.claims.push_back(txn.claims[i]);
     sub_index_.push_back(i);
   }
-  // A gang with a foreign claim cannot go whole: none of it is applied.
-  if (!(foreign && txn.mode == TransactionMode::kAllOrNothing) && !sub_.claims.empty()) {
+  if (!sub_.claims.empty()) {
     cell_->Commit(sub_, &sub_result_);
     for (size_t j = 0; j < sub_index_.size(); ++j) {
       result->outcomes[sub_index_[j]] = sub_result_.outcomes[j];
@@ -262,12 +321,15 @@ void CellStateService::CommitLocked(int64_t me, const Transaction& txn, CommitRe
   }
   const TimePoint now = clock_->Now();
   for (size_t i = 0; i < n; ++i) {
+    const Claim& c = txn.claims[i];
     if (result->outcomes[i] != ClaimOutcome::kCommitted) {
       ++result->conflicted;
+      // What the ledger reserved for it goes back.
+      const Charge& charge = charges_[i];
+      if (charge.reserved) queues_->Release(charge.queue, c.resource, charge.user, c.label);
       continue;
     }
     ++result->committed;
-    const Claim& c = txn.claims[i];
     const ClaimOwner& o = txn.owners[i];
     App& app = apps_.at(o.app);
     Placement p;
@@ -288,12 +350,69 @@ void CellStateService::CommitLocked(int64_t me, const Transaction& txn, CommitRe
     for (KeyState& k : app.keys) {
       if (KeyOf(k.ask) == key) ++k.untaken;
     }
-    // The member reserved nothing in the pool's ledger: charge it now (as
-    // RecoverPlacement does), so that releases and the pool's own
-    // schedulers see the usage.
-    queues_->ForceCharge(p.queue, p.resource, p.user, p.label);
+    // Its reservation in the pool's ledger is now its usage.
+    app.usage += c.resource;
     app.outbox.push_back(p);
   }
+  // The ledger's picture of the apps: what is still wanted, who is active.
+  AppId last;
+  for (size_t i = 0; i < n; ++i) {
+    if (txn.owners[i].app == last) continue;
+    last = txn.owners[i].app;
+    auto it = apps_.find(last);
+    if (it != apps_.end()) ReportToLedger(it->second);
+  }
+}
+
+int64_t CellStateService::Wanted(const App& app, bool default_label_only, Resource* unit) {
+  int64_t wanted = 0;
+  for (const KeyState& k : app.keys) {
+    const int64_t left = std::max<int64_t>(0, k.ask.count - k.untaken - k.taken_since);
+    if (left == 0 || (default_label_only && k.ask.label != kDefaultLabel)) continue;
+    if (wanted == 0 && unit != nullptr) *unit = k.ask.capability;
+    wanted += left;
+  }
+  return wanted;
+}
+
+void CellStateService::ReportToLedger(const App& app) {
+  const AppSpec& spec = app.spec;
+  // As Scheduler::SyncUserActivity: the user is active while the app asks
+  // (or is held where the queue's line counts held apps).
+  if (spec.user.valid()) {
+    const bool active =
+        Wanted(app, false, nullptr) > 0 || (spec.held && queues_->CountsHeldApps(spec.queue));
+    queues_->SetAppActive(spec.queue, spec.user, spec.id, active);
+  }
+  // As Scheduler::ReportDemand: the app's place in its queue's pool-wide
+  // order, with what it still asks for in the default partition.
+  if (!queues_->OrdersPoolWide(spec.queue)) return;
+  AppDemand d;
+  d.app = spec.id;
+  d.user = spec.user;
+  d.priority = spec.priority;
+  d.order = spec.order;
+  d.used = app.usage;
+  if (!spec.held) d.pending = Wanted(app, true, &d.unit);
+  queues_->SetAppDemand(spec.queue, d);
+}
+
+void CellStateService::Forget(const App& app) {
+  const AppSpec& spec = app.spec;
+  if (spec.user.valid()) queues_->SetAppActive(spec.queue, spec.user, spec.id, false);
+  if (queues_->OrdersPoolWide(spec.queue)) {
+    AppDemand d;
+    d.app = spec.id;
+    d.user = spec.user;
+    queues_->SetAppDemand(spec.queue, d);  // pending 0: forgotten
+  }
+}
+
+void CellStateService::OnReleased(AppId app, const Resource& amount) {
+  MutexLock lock(&mu_);
+  auto it = apps_.find(app);
+  if (it == apps_.end()) return;
+  it->second.usage = (it->second.usage - amount).Max(Resource());
 }
 
 // ---- The board ----
@@ -366,6 +485,7 @@ Status CellStateService::SetAsks(AppId app, const std::vector<Ask>& asks) {
   entry.asked_at = clock_->Now();
   entry.version = ++board_version_;
   Forward(&entry);
+  ReportToLedger(entry);
   return Status::OK();
 }
 
@@ -381,10 +501,12 @@ Status CellStateService::UpdateApp(const AppSpec& spec) {
     queues_->Move(p.queue, spec.queue, p.resource, p.user, p.label);
     p.queue = spec.queue;
   }
+  if (entry.spec.queue != spec.queue) Forget(entry);
   entry.spec.queue = spec.queue;
   entry.spec.priority = spec.priority;
   entry.spec.held = spec.held;
   entry.version = ++board_version_;
+  ReportToLedger(entry);
   return Status::OK();
 }
 
@@ -410,6 +532,7 @@ Status CellStateService::RemoveApp(AppId app, std::vector<Placement>* untaken) {
     return Status::NotFound("application " + std::to_string(app.value()) + " not found");
   }
   Assign(&it->second, 0);
+  Forget(it->second);
   untaken->insert(untaken->end(), it->second.outbox.begin(), it->second.outbox.end());
   apps_.erase(it);
   return Status::OK();

@@ -9,8 +9,13 @@
 //    late commit is never applied;
 //  - a board of applications pinned to members, with their asks as absolute
 //    totals, versioned so that a member copies only what changed;
+//  - the pool's queue rules: each claim is reserved in the pool's ledger
+//    (queue maximum, user limit, pool-wide order) before the cell state
+//    sees it, as an in-process scheduler reserves before it places; the
+//    service tells the ledger which of its apps' users are active and what
+//    its apps ask for, as in-process schedulers do;
 //  - placements: a committed claim becomes its application's placement in
-//    the commit itself (charged to its queue in the pool's ledger), so a
+//    the commit itself (its reservation becomes its queue's usage), so a
 //    member that dies right after committing loses nothing; the RM takes
 //    them as it takes the pool's.
 // Commits carry a per-member sequence number: a retry of the last one gets
@@ -62,6 +67,9 @@ struct ServiceMetrics {
   int64_t commits = 0;
   int64_t commits_refused = 0;   // lease lapsed, stale or malformed
   int64_t commits_replayed = 0;  // a retried commit answered from memory
+  // Claims the pool's ledger did not grant (the queue's maximum, the user's
+  // limit, the queue's pool-wide order): refused as kAborted.
+  int64_t claims_refused_by_queue = 0;
   int64_t apps_reassigned = 0;
 };
 
@@ -103,6 +111,10 @@ class CellStateService final : public CellServiceConnection {
   Status RemoveApp(AppId app, std::vector<Placement>* untaken) EXCLUDES(mu_);
   // Appends the app's committed placements to `out`. NotFound if unknown.
   Status TakePlacements(AppId app, std::vector<Placement>* out) EXCLUDES(mu_);
+  // A container of one of the app's placements completed (the pool's
+  // ReleaseBatch): its usage, for its queue's fair order. Unknown apps are
+  // ignored.
+  void OnReleased(AppId app, const Resource& amount) EXCLUDES(mu_);
   // The member an app is pinned to (0: none yet). NotFound if unknown.
   Result<int64_t> OwnerOf(AppId app) const EXCLUDES(mu_);
 
@@ -137,21 +149,41 @@ class CellStateService final : public CellServiceConnection {
     std::vector<Placement> outbox;
     std::vector<NodeId> blacklist_nodes;
     std::vector<RackId> blacklist_racks;
+    Resource usage;  // committed, not yet released
+  };
+  // What a claim of a commit holds in the pool's ledger.
+  struct Charge {
+    bool reserved = false;
+    QueueId queue;
+    UserId user;
   };
 
   // The member of `token` if its lease holds; Aborted otherwise.
   Result<Member*> Find(const MemberToken& token) REQUIRES(mu_);
   void ExpireLocked(TimePoint now) REQUIRES(mu_);
-  void DropMember(int64_t member) REQUIRES(mu_);
+  // Returns how many apps moved to other members (or wait for one).
+  int DropMember(int64_t member) REQUIRES(mu_);
   // The live member with the fewest apps other than `except`, or 0.
   int64_t LeastLoaded(int64_t except) const REQUIRES(mu_);
   // Pins `app` to `member` (0: unpinned) and bumps its board version.
   void Assign(App* app, int64_t member) REQUIRES(mu_);
   // The owner's totals: the RM's, less what it has not seen.
   static void Forward(App* app);
-  // Commits the claims of `me`'s own apps through the cell state and records
-  // the committed ones as placements; claims for other apps are refused.
+  // Reserves the claims of `me`'s own apps in the pool's ledger, commits
+  // those it grants through the cell state and records the committed ones
+  // as placements; claims for other apps, or that the ledger refuses, are
+  // refused (kAborted).
   void CommitLocked(int64_t me, const Transaction& txn, CommitResult* result) REQUIRES(mu_);
+  // Tasks the app still asks for that no member has committed (only in the
+  // default partition if `default_label_only`); `unit` (may be null) gets
+  // the capability of the first such ask.
+  static int64_t Wanted(const App& app, bool default_label_only, Resource* unit);
+  // Tells the ledger whether the app's user is active and, in a queue
+  // ordered pool-wide, what the app asks for (as an in-process scheduler
+  // reports its apps).
+  void ReportToLedger(const App& app) REQUIRES(mu_);
+  // The ledger forgets the app (removed, or moved to another queue).
+  void Forget(const App& app) REQUIRES(mu_);
 
   CellState* const cell_;
   QueueLedger* const queues_;
@@ -170,6 +202,7 @@ class CellStateService final : public CellServiceConnection {
   Transaction sub_ GUARDED_BY(mu_);
   CommitResult sub_result_ GUARDED_BY(mu_);
   std::vector<size_t> sub_index_ GUARDED_BY(mu_);
+  std::vector<Charge> charges_ GUARDED_BY(mu_);
 };
 
 }  // namespace spindle::pool::remote

@@ -115,5 +115,60 @@ TEST(PoolOptionsTest, ErrorsNameTheKeyAndTheValue) {
                   .ok());
 }
 
+// spindle.scheduler.remote.*: the address turns the service on (one remote
+// slot unless .count says more); slots without an address are refused, as
+// their apps would wait for members nobody can reach.
+TEST(PoolOptionsTest, RemoteKeys) {
+  Result<PoolOptions> none = PoolOptions::FromMap({});
+  ASSERT_TRUE(none.ok());
+  EXPECT_EQ(none->remote_address, "");
+  EXPECT_EQ(none->remote_schedulers, 0);
+  EXPECT_EQ(none->remote_lease, milliseconds(3000));
+
+  Result<PoolOptions> served =
+      PoolOptions::FromMap({{"spindle.scheduler.remote.address", "0.0.0.0:0"}});
+  ASSERT_TRUE(served.ok()) << served.status().ToString();
+  EXPECT_EQ(served->remote_address, "0.0.0.0:0");
+  EXPECT_EQ(served->remote_schedulers, 1);
+
+  Result<PoolOptions> three = PoolOptions::FromMap({{"spindle.scheduler.remote.address", "h:9190"},
+                                                    {"spindle.scheduler.remote.count", "3"},
+                                                    {"spindle.scheduler.remote.lease-ms", "1500"}});
+  ASSERT_TRUE(three.ok()) << three.status().ToString();
+  EXPECT_EQ(three->remote_schedulers, 3);
+  EXPECT_EQ(three->remote_lease, milliseconds(1500));
+
+  const auto refused = [](const std::map<std::string, std::string>& keys) {
+    Result<PoolOptions> o = PoolOptions::FromMap(keys);
+    EXPECT_FALSE(o.ok());
+    return o.ok() ? std::string() : o.status().message();
+  };
+  EXPECT_EQ(refused({{"spindle.scheduler.remote.count", "2"}}),
+            "spindle.scheduler.remote.count: '2' needs spindle.scheduler.remote.address (no "
+            "cell-state service to serve its apps)");
+  EXPECT_EQ(refused({{"spindle.scheduler.remote.address", "h:1"},
+                     {"spindle.scheduler.remote.count", "0"}}),
+            "spindle.scheduler.remote.count: '0' must be >= 1 with "
+            "spindle.scheduler.remote.address");
+  for (const char* bad : {"nohost", ":80", "h:", "h:65536", "h:8o", "h:123456"}) {
+    EXPECT_EQ(refused({{"spindle.scheduler.remote.address", bad}}),
+              std::string("spindle.scheduler.remote.address: '") + bad +
+                  "' is not HOST:PORT (port 0..65535)");
+  }
+  EXPECT_FALSE(PoolOptions::FromMap({{"spindle.scheduler.remote.lease-ms", "0"}}).ok());
+  // A queue group may name the remote slots, which follow the N in-process ones.
+  const std::map<std::string, std::string> group = {{"spindle.scheduler.count", "2"},
+                                                    {"spindle.scheduler.pinning", "queue-groups"},
+                                                    {"spindle.scheduler.queue-group.far", "2-3"},
+                                                    {"spindle.scheduler.remote.address", "h:0"},
+                                                    {"spindle.scheduler.remote.count", "2"}};
+  Result<PoolOptions> grouped = PoolOptions::FromMap(group);
+  ASSERT_TRUE(grouped.ok()) << grouped.status().ToString();
+  EXPECT_EQ(grouped->queue_groups.at("far"), std::make_pair(2, 3));
+  std::map<std::string, std::string> beyond = group;
+  beyond["spindle.scheduler.queue-group.far"] = "2-4";
+  EXPECT_EQ(refused(beyond), "spindle.scheduler.queue-group.far: '2-4' must be a range within 0-3");
+}
+
 }  // namespace
 }  // namespace spindle::pool

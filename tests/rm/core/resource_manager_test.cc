@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -42,6 +43,19 @@ class RecordingLauncher : public AmLauncher {
  private:
   std::multiset<ApplicationAttemptId>* const launched_;
   Mutex* const mu_;
+};
+
+// Stands in for the daemon's Thrift server of the cell-state service:
+// counts the servers alive and remembers which service each served.
+class FakeCellServer : public CellServiceServer {
+ public:
+  FakeCellServer(std::atomic<int>* alive, int port) : alive_(alive), port_(port) { ++*alive_; }
+  ~FakeCellServer() override { --*alive_; }
+  int port() const override { return port_; }
+
+ private:
+  std::atomic<int>* const alive_;
+  const int port_;
 };
 
 class ResourceManagerTest : public ::testing::Test {
@@ -113,6 +127,7 @@ class ResourceManagerTest : public ::testing::Test {
       EXPECT_NE(secrets.amrm, nullptr);
       return std::make_unique<RecordingLauncher>(&launched_, &launched_mu_);
     };
+    options.cell_service_server = cell_service_server_;
     return ResourceManager::Create(std::move(conf), std::move(options));
   }
 
@@ -203,6 +218,7 @@ class ResourceManagerTest : public ::testing::Test {
   const NodeId node_{"host1", 45454};
   std::filesystem::path conf_dir_;
   Mutex launched_mu_;
+  CellServiceServerFactory cell_service_server_;
   std::multiset<ApplicationAttemptId> launched_;
   std::unique_ptr<ResourceManager> rm_;
 };
@@ -974,6 +990,73 @@ TEST_F(ResourceManagerTest, NodeLabelsNeedTheSwitch) {
   auto labels = rm_->ClusterNodeLabels();
   ASSERT_TRUE(labels.ok());
   EXPECT_TRUE(labels->empty()) << "queries answer whether enabled or not";
+}
+
+// spindle.scheduler.remote.address: each activation serves its own pool's
+// cell-state service (a server built by the daemon's factory) and stops it
+// when it goes standby or stops; a server that cannot listen fails the
+// activation, and the RM stays standby.
+TEST_F(ResourceManagerTest, TheCellStateServiceIsServedWhileActive) {
+  std::atomic<int> alive{0};
+  std::vector<std::pair<pool::remote::CellStateService*, std::string>> served;
+  bool fail = false;
+  cell_service_server_ =
+      [&](pool::remote::CellStateService* service,
+          const std::string& address) -> Result<std::unique_ptr<CellServiceServer>> {
+    if (fail) return Status::IoError("Address already in use");
+    served.emplace_back(service, address);
+    return std::unique_ptr<CellServiceServer>(
+        std::make_unique<FakeCellServer>(&alive, 40000 + static_cast<int>(served.size())));
+  };
+  auto rm = MakeRm({{"spindle.scheduler.remote.address", "127.0.0.1:0"},
+                    {"spindle.scheduler.remote.count", "2"}});
+  ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+  rm_ = std::move(rm).value();
+  EXPECT_EQ(rm_->cell_service_port(), 0);
+  ASSERT_TRUE(rm_->Start().ok());
+  EXPECT_EQ(alive.load(), 1);
+  EXPECT_EQ(rm_->cell_service_port(), 40001);
+  ASSERT_EQ(served.size(), 1u);
+  EXPECT_EQ(served[0].first, rm_->pool().remote_service());
+  EXPECT_EQ(served[0].second, "127.0.0.1:0");
+  EXPECT_EQ(rm_->pool().options().remote_schedulers, 2);
+
+  rm_->TransitionToStandby();
+  EXPECT_EQ(alive.load(), 0);
+  EXPECT_EQ(rm_->cell_service_port(), 0);
+  ASSERT_TRUE(rm_->TransitionToActive().ok());
+  EXPECT_EQ(alive.load(), 1);
+  EXPECT_EQ(rm_->cell_service_port(), 40002);
+  ASSERT_EQ(served.size(), 2u);
+  EXPECT_EQ(served[1].first, rm_->pool().remote_service());  // the new activation's
+
+  rm_->TransitionToStandby();
+  fail = true;
+  const Status refused = rm_->TransitionToActive();
+  EXPECT_EQ(refused.code(), Status::Code::kIoError) << refused.ToString();
+  EXPECT_NE(refused.message().find("spindle.scheduler.remote.address"), std::string::npos)
+      << refused.ToString();
+  EXPECT_FALSE(rm_->active());
+  EXPECT_EQ(alive.load(), 0);
+  fail = false;
+  ASSERT_TRUE(rm_->TransitionToActive().ok());
+  EXPECT_EQ(alive.load(), 1);
+  rm_->Stop();
+  EXPECT_EQ(alive.load(), 0);
+}
+
+// Without the address no server is built, whatever the factory.
+TEST_F(ResourceManagerTest, NoCellStateServiceWithoutTheAddress) {
+  bool built = false;
+  cell_service_server_ = [&](pool::remote::CellStateService*,
+                             const std::string&) -> Result<std::unique_ptr<CellServiceServer>> {
+    built = true;
+    return Status::IoError("not expected");
+  };
+  StartRm();
+  EXPECT_FALSE(built);
+  EXPECT_EQ(rm_->cell_service_port(), 0);
+  EXPECT_EQ(rm_->pool().remote_service(), nullptr);
 }
 
 TEST_F(ResourceManagerTest, NodeLabelsSurviveAnActivationAndShowInReports) {

@@ -192,6 +192,77 @@ TEST(CellStateServiceTest, ClaimsForAppsPinnedElsewhereAreRefused) {
   EXPECT_EQ(f.cell.Allocated(), kSlot);
 }
 
+// A member's claims meet the pool's queue rules in the service, where an
+// in-process scheduler meets them before it places (QueueLedger::Reserve):
+// a claim past the queue's maximum is refused and nothing of it is charged;
+// a claim the cell refuses gives its reservation back; the ledger sees the
+// members' apps' users come and go as their asks are placed.
+TEST(CellStateServiceTest, MembersClaimsMeetThePoolsQueueRules) {
+  ManualClock clock;
+  CellState cell{CellStateOptions{4, 64}};
+  QueueLedger queues;
+  QueueSpec capped = testing::NamedQueue("capped");
+  capped.max = kSlot * 2;
+  ASSERT_TRUE(queues.SetQueues({capped, testing::NamedQueue("open")}).ok());
+  const QueueId capped_q(0);
+  const QueueId open_q(1);
+  CellStateService service{&cell, &queues, &clock, CellStateServiceOptions{kLease, 7}};
+  const std::vector<NodeId> nodes = testing::AddNodes(&cell, 8, 2);
+  const MemberToken a = service.Join("a")->token;
+  const UserId alice(3);
+  const UserId bob(5);
+  const AppId first(1);
+  const AppId second(2);
+  ASSERT_TRUE(service.AddApp(AppSpec{first, capped_q, 0, alice}).ok());
+  ASSERT_TRUE(service.SetAsks(first, {SlotAsk(4)}).ok());
+  ASSERT_TRUE(service.AddApp(AppSpec{second, open_q, 0, bob}).ok());
+  ASSERT_TRUE(service.SetAsks(second, {SlotAsk(2)}).ok());
+  EXPECT_TRUE(queues.User(capped_q, alice, kSlot).active);
+  EXPECT_TRUE(queues.User(open_q, bob, kSlot).active);
+
+  // Three claims, room for two in the queue.
+  CommitResult r;
+  ASSERT_TRUE(
+      service.Commit(a, 1, Fixture::Claims(first, {nodes[0], nodes[1], nodes[2]}), &r).ok());
+  EXPECT_EQ(r.committed, 2);
+  EXPECT_EQ(r.outcomes[2], ClaimOutcome::kAborted);
+  EXPECT_EQ(cell.Allocated(), kSlot * 2);
+  EXPECT_EQ(queues.Usage(capped_q), kSlot * 2);
+  EXPECT_EQ(service.Metrics().claims_refused_by_queue, 1);
+  // A gang past the maximum is not applied at all.
+  Transaction gang = Fixture::Claims(first, {nodes[3]});
+  gang.mode = TransactionMode::kAllOrNothing;
+  ASSERT_TRUE(service.Commit(a, 2, gang, &r).ok());
+  EXPECT_EQ(r.committed, 0);
+  EXPECT_EQ(queues.Usage(capped_q), kSlot * 2);
+
+  // One container completes (what the pool's ReleaseBatch does): room again.
+  std::vector<Placement> taken;
+  ASSERT_TRUE(service.TakePlacements(first, &taken).ok());
+  ASSERT_EQ(taken.size(), 2u);
+  ASSERT_TRUE(cell.Release(taken[0].node, taken[0].resource).ok());
+  queues.Release(taken[0].queue, taken[0].resource, taken[0].user, taken[0].label);
+  service.OnReleased(first, taken[0].resource);
+  ASSERT_TRUE(service.Commit(a, 3, Fixture::Claims(first, {nodes[3]}), &r).ok());
+  EXPECT_EQ(r.committed, 1);
+  EXPECT_EQ(queues.Usage(capped_q), kSlot * 2);
+
+  // The cell refuses the third claim on a two-slot node: its reservation
+  // goes back. Then the app has all it asked for: bob is no longer active.
+  ASSERT_TRUE(
+      service.Commit(a, 4, Fixture::Claims(second, {nodes[4], nodes[4], nodes[4]}), &r).ok());
+  EXPECT_EQ(r.committed, 2);
+  EXPECT_EQ(r.outcomes[2], ClaimOutcome::kNoFit);
+  EXPECT_EQ(queues.Usage(open_q), kSlot * 2);
+  EXPECT_FALSE(queues.User(open_q, bob, kSlot).active);
+  EXPECT_TRUE(queues.User(capped_q, alice, kSlot).active);  // one more to place
+  // Removed: the ledger forgets it.
+  std::vector<Placement> untaken;
+  ASSERT_TRUE(service.RemoveApp(first, &untaken).ok());
+  EXPECT_FALSE(queues.User(capped_q, alice, kSlot).active);
+  EXPECT_TRUE(cell.CheckInvariants().ok());
+}
+
 TEST(CellStateServiceTest, FineAndCoarseConflictsAreTheCellStates) {
   Fixture f;
   const MemberToken a = f.Join("a");

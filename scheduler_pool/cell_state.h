@@ -124,7 +124,12 @@ class CellState final : public CellStateClient {
   // partition's change log still covers the changes since then, and they are
   // fewer than about a quarter of the partition's nodes, only the changed
   // nodes are copied and their slots appended to `changed` (maybe with
-  // repeats); otherwise the whole partition is copied and `full` set.
+  // repeats); otherwise the whole partition is brought over and `full` set.
+  // Either way the copy's other nodes are taken to be current if they carry
+  // the master's version of them: a copy's nodes must be the master's as of
+  // some version, or the master's with the holder's own claims that the
+  // master has since committed (same version, same state) or that the holder
+  // has refreshed from CommitResult::refreshed (CellView keeps its view so).
   SyncInfo SyncPartition(int partition, bool have_copy, uint64_t since_version,
                          std::vector<NodeState>* nodes,
                          std::vector<uint32_t>* changed) const override;

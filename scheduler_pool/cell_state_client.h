@@ -49,6 +49,10 @@ class CellStateClient {
   virtual int64_t labelled_nodes() const = 0;
   // Allocated / capacity by dominant dimension (for the time series).
   virtual double Utilisation() const = 0;
+  // Whether Commit reads Transaction::owners (whom each claim is for). The
+  // in-process cell state does not, so a Scheduler leaves them empty there
+  // and builds them only for a client that records them.
+  virtual bool RecordsClaimOwners() const { return false; }
 };
 
 }  // namespace spindle::pool

@@ -35,6 +35,7 @@ Scheduler::Scheduler(int index, const PoolOptions& options, const SchedulerConte
       ctx_(context),
       policy_(std::move(policy)),
       strategy_(std::move(strategy)),
+      records_owners_(context.cell->RecordsClaimOwners()),
       view_(context.cell->num_partitions(), options.min_unit),
       rng_(options.seed * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(index) + 1) {
   const int np = view_.num_partitions();
@@ -518,9 +519,11 @@ void Scheduler::PlaceAndCommit(TimePoint now, StepResult* result) {
         const LabelId node_label = seen != nullptr ? seen->label : kDefaultLabel;
         if (i >= own) ctx_.queues->ForceCharge(queue, unit, UserId(), node_label);
         txn_.claims.push_back(Claim{c.node, unit, c.seen_version, node_label});
-        txn_.owners.push_back(
-            ClaimOwner{pick.app->spec.id, ask.ask.priority, ask.ask.allocation_request_id,
-                       static_cast<uint8_t>(c.locality), IsPreferred(ask.ask, c.locality)});
+        if (records_owners_) {
+          txn_.owners.push_back(
+              ClaimOwner{pick.app->spec.id, ask.ask.priority, ask.ask.allocation_request_id,
+                         static_cast<uint8_t>(c.locality), IsPreferred(ask.ask, c.locality)});
+        }
         meta_.push_back(ClaimMeta{pick.app, pick.ask, c.locality});
       }
       ask.in_flight += placed;

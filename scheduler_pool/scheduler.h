@@ -198,6 +198,9 @@ class Scheduler {
   const SchedulerContext ctx_;
   const std::unique_ptr<SchedulingPolicy> policy_;
   const std::unique_ptr<PlacementStrategy> strategy_;
+  // The cell reads Transaction::owners (a remote cell): only then are they
+  // built, one per claim.
+  const bool records_owners_;
 
   // ---- Owner-thread state ----
   CellView view_;

@@ -53,7 +53,8 @@ struct Transaction {
   ConflictMode conflict = ConflictMode::kFineGrained;
   TransactionMode mode = TransactionMode::kIncremental;
   std::vector<Claim> claims;
-  // Parallel to claims, filled by the Scheduler.
+  // Parallel to claims, filled by the Scheduler for a cell that reads them
+  // (CellStateClient::RecordsClaimOwners: the remote one); empty otherwise.
   std::vector<ClaimOwner> owners;
 };
 

@@ -28,8 +28,8 @@ class AttemptAllocator::RegistryPlaceNames : public PlaceNames {
  public:
   RegistryPlaceNames(const NodeRegistry* nodes, const pool::SchedulerPool* pool)
       : nodes_(nodes), pool_(pool) {}
-  std::vector<pool::NodeId> NodesOnHost(const std::string& host) const override {
-    return nodes_->PoolNodesOnHost(host);
+  void AddNodesOnHost(const std::string& host, std::vector<pool::NodeId>* out) const override {
+    nodes_->AddPoolNodesOnHost(host, out);
   }
   std::optional<pool::RackId> RackNamed(const std::string& rack) const override {
     auto found = pool_->FindRack(rack);

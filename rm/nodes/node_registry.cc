@@ -300,14 +300,19 @@ NodeRegistry::Entry* NodeRegistry::FindEntryLocked(const NodeId& id) {
 }
 
 std::vector<pool::NodeId> NodeRegistry::PoolNodesOnHost(const std::string& host) const {
-  MutexLock lock(&mu_);
   std::vector<pool::NodeId> out;
-  auto it = by_host_.find(host);
-  if (it == by_host_.end()) return out;
-  for (const Entry* entry : it->second) {
-    if (Usable(entry->report.state)) out.push_back(entry->report.pool_node);
-  }
+  AddPoolNodesOnHost(host, &out);
   return out;
+}
+
+void NodeRegistry::AddPoolNodesOnHost(const std::string& host,
+                                      std::vector<pool::NodeId>* out) const {
+  MutexLock lock(&mu_);
+  auto it = by_host_.find(host);
+  if (it == by_host_.end()) return;
+  for (const Entry* entry : it->second) {
+    if (Usable(entry->report.state)) out->push_back(entry->report.pool_node);
+  }
 }
 
 std::optional<NodeReport> NodeRegistry::Get(const NodeId& id) const {

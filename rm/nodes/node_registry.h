@@ -173,8 +173,12 @@ class NodeRegistry : public NodeDirectory {
   // Find for each of `nodes` (same order), under one lock: an allocate
   // resolves the nodes of all the containers it hands out at once.
   std::vector<std::optional<NodeInfo>> FindAll(const std::vector<pool::NodeId>& nodes) const;
-  // Usable pool nodes on a host (by host name, as AMs name them in asks).
+  // Usable pool nodes on a host (by host name, as AMs name them in asks),
+  // in port order.
   std::vector<pool::NodeId> PoolNodesOnHost(const std::string& host) const;
+  // The same, appended to `out` (no vector of its own per host: an ask
+  // resolves one row per preferred host).
+  void AddPoolNodesOnHost(const std::string& host, std::vector<pool::NodeId>* out) const;
   std::optional<NodeReport> Get(const NodeId& id) const;
   std::vector<NodeReport> Nodes() const;
   ClusterNodeCounts Counts() const;

@@ -149,7 +149,7 @@ std::optional<pool::Ask> AskTable::PoolAskOf(const pool::AskKey& key, const Rows
       if (!row.relax_locality) continue;
       if (auto rack = names.RackNamed(name); rack.has_value()) ask.racks.push_back(*rack);
     } else {
-      for (pool::NodeId node : names.NodesOnHost(name)) ask.nodes.push_back(node);
+      names.AddNodesOnHost(name, &ask.nodes);
     }
   }
   return ask;
@@ -193,7 +193,7 @@ Status AskTable::UpdateBlacklist(std::span<const std::string> additions,
 void AskTable::ResolveBlacklist(const PlaceNames& names, std::vector<pool::NodeId>* nodes,
                                 std::vector<pool::RackId>* racks) const {
   for (const std::string& name : blacklist_) {
-    for (pool::NodeId node : names.NodesOnHost(name)) nodes->push_back(node);
+    names.AddNodesOnHost(name, nodes);
     if (auto rack = names.RackNamed(name); rack.has_value()) racks->push_back(*rack);
   }
 }

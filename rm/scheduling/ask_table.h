@@ -76,8 +76,9 @@ struct AskKeyLess {
 class PlaceNames {
  public:
   virtual ~PlaceNames() = default;
-  // The usable pool nodes on a host (every NodeManager on it).
-  virtual std::vector<pool::NodeId> NodesOnHost(const std::string& host) const = 0;
+  // Appends the usable pool nodes on a host (every NodeManager on it) to
+  // `out`: an ask resolves a row per preferred host into one vector.
+  virtual void AddNodesOnHost(const std::string& host, std::vector<pool::NodeId>* out) const = 0;
   // The pool's rack of that name, if any node is on it.
   virtual std::optional<pool::RackId> RackNamed(const std::string& rack) const = 0;
 };

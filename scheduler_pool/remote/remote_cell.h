@@ -41,6 +41,8 @@ class RemoteCell final : public CellStateClient {
   Resource Capacity() const override { return figures_.capacity; }
   int64_t labelled_nodes() const override { return figures_.labelled_nodes; }
   double Utilisation() const override { return figures_.utilisation; }
+  // The service records each committed claim as its app's placement.
+  bool RecordsClaimOwners() const override { return true; }
 
   // The service refused the token: join again.
   bool lost() const { return lost_; }

@@ -292,6 +292,55 @@ TEST(CellStateTest, SyncCopiesOnlyChangesWhileTheLogCoversThem) {
   EXPECT_EQ(info.version, cell.partition_version(0));
 }
 
+// A full sync writes only the nodes whose version differs from the
+// master's; the copy ends equal to the master whatever it held: nodes the
+// master changed, a claim of the holder's own that the master committed (as
+// CellView::Claim keeps it: allocated and version both moved), and nodes
+// added since the copy was taken.
+TEST(CellStateTest, AFullSyncLeavesTheCopyEqualToTheMaster) {
+  CellState cell(Options(1, /*log=*/8));
+  auto ids = AddNodes(&cell, 20, 4);
+  std::vector<NodeState> copy;
+  std::vector<uint32_t> changed;
+  SyncInfo info = cell.SyncPartition(0, false, 0, &copy, &changed);
+  ASSERT_TRUE(info.full);
+  // The holder's own claim, committed.
+  NodeState& mine = copy[ids[2].slot()];
+  Transaction txn;
+  txn.claims = {Claim{ids[2], kSlot, mine.version}};
+  mine.allocated += kSlot;
+  ++mine.version;
+  CommitResult r;
+  cell.Commit(txn, &r);
+  ASSERT_EQ(r.committed, 1);
+  // Others' changes, more than the log holds, and a node added since.
+  for (int i = 0; i < 9; ++i) ASSERT_TRUE(cell.Release(ids[5], Resource()).ok());
+  txn.claims = {Claim{ids[9], kSlot, 0}, Claim{ids[9], kSlot, 0}};
+  cell.Commit(txn, &r);
+  ASSERT_EQ(r.committed, 2);
+  NodeUpdate rescore;
+  rescore.set_score = true;
+  rescore.score = 7.5;
+  ASSERT_TRUE(cell.UpdateNode(ids[11], rescore).ok());
+  const NodeId added = *cell.AddNode(NodeSpec{kSlot * 4, "/r0", 1.0});
+  changed.clear();
+  info = cell.SyncPartition(0, true, info.version, &copy, &changed);
+  EXPECT_TRUE(info.full);
+  EXPECT_EQ(info.version, cell.partition_version(0));
+  ASSERT_EQ(copy.size(), 21u);
+  for (uint32_t slot = 0; slot < copy.size(); ++slot) {
+    const NodeState master = *cell.GetNode(NodeId(0, slot));
+    EXPECT_EQ(copy[slot].version, master.version) << slot;
+    EXPECT_EQ(copy[slot].allocated, master.allocated) << slot;
+    EXPECT_EQ(copy[slot].total, master.total) << slot;
+    EXPECT_EQ(copy[slot].score, master.score) << slot;
+    EXPECT_EQ(copy[slot].status, master.status) << slot;
+  }
+  EXPECT_EQ(copy[ids[9].slot()].allocated, kSlot * 2);
+  EXPECT_EQ(copy[ids[11].slot()].score, 7.5);
+  EXPECT_EQ(copy[added.slot()].total, kSlot * 4);
+}
+
 // Many threads commit random transactions (every knob combination, stale
 // versions, multi-partition gangs) and release, while another sweeps the
 // invariants. No node is ever over-committed, and at the end each node's

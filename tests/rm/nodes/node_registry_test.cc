@@ -163,6 +163,12 @@ TEST_F(NodeRegistryTest, PoolNodesOnHostAreTheUsableNodeManagersOfTheHostInPortO
             (std::vector<pool::NodeId>{pool_node(1), pool_node(45454), pool_node(45455)}));
   EXPECT_TRUE(registry_->PoolNodesOnHost("h").empty());
   EXPECT_TRUE(registry_->PoolNodesOnHost("nope").empty());
+  // Appended after what the vector holds (an ask's rows, host after host).
+  std::vector<pool::NodeId> rows = {pool_node(45455)};
+  registry_->AddPoolNodesOnHost("h1", &rows);
+  registry_->AddPoolNodesOnHost("nope", &rows);
+  EXPECT_EQ(rows, (std::vector<pool::NodeId>{pool_node(45455), pool_node(1), pool_node(45454),
+                                             pool_node(45455)}));
   // A node that left is not usable; back, it is found under its new pool node.
   ASSERT_TRUE(registry_->Unregister(NodeId{"h1", 45454}).ok());
   EXPECT_EQ(registry_->PoolNodesOnHost("h1"),

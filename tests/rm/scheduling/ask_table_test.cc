@@ -18,10 +18,9 @@ using pool::Resource;
 // The place names of a small cell: host h1 and h2 on /r1, h3 on /r2.
 class FakePlaceNames : public PlaceNames {
  public:
-  std::vector<pool::NodeId> NodesOnHost(const std::string& host) const override {
+  void AddNodesOnHost(const std::string& host, std::vector<pool::NodeId>* out) const override {
     auto it = hosts_.find(host);
-    if (it == hosts_.end()) return {};
-    return {it->second};
+    if (it != hosts_.end()) out->push_back(it->second);
   }
   std::optional<pool::RackId> RackNamed(const std::string& rack) const override {
     auto it = racks_.find(rack);

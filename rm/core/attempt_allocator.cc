@@ -315,18 +315,18 @@ void AttemptAllocator::ReportAskActivity(const ApplicationAttemptId& attempt,
                                          std::span<const pool::AskKey> idle_totals,
                                          const AskTable::Changes& changes,
                                          const AllocateResponse& response, AttemptState* state) {
+  // Plain loops, not std::any_of with a lambda: clang's thread-safety
+  // analysis cannot see that a lambda runs under state->mu.
   ApplicationManager::AskActivity activity;
-  activity.newly_asking = std::any_of(
-      idle_totals.begin(), idle_totals.end(),
-      [state](const pool::AskKey& key) { return state->asks.Count(key, kAnyResourceName) > 0; });
+  for (const pool::AskKey& key : idle_totals) {
+    if (state->asks.Count(key, kAnyResourceName) > 0) activity.newly_asking = true;
+  }
   // A total written as zero, or one the containers handed out took to zero
   // (2.6.0 decrementOutstanding, 3.3 LocalityAppPlacementAllocator).
-  activity.emptied =
-      !changes.dropped.empty() ||
-      std::any_of(response.allocated.begin(), response.allocated.end(),
-                  [state](const AllocatedContainer& c) {
-                    return state->asks.Count(c.placement.key(), kAnyResourceName) <= 0;
-                  });
+  activity.emptied = !changes.dropped.empty();
+  for (const AllocatedContainer& c : response.allocated) {
+    if (state->asks.Count(c.placement.key(), kAnyResourceName) <= 0) activity.emptied = true;
+  }
   activity.outstanding = state->asks.Asking();
   // The app manager's lock only when something changed for it.
   if (!activity.newly_asking && !activity.emptied &&

@@ -227,27 +227,41 @@ QueueSpec ElasticQueue(std::string name) {
   return q;
 }
 
+// Queues a and b (ElasticQueue) over four 4-slot nodes, 16 slots; their
+// queue ids in *ids.
+void SetUpElasticPair(SchedulerPool* pool, std::vector<QueueId>* ids) {
+  auto set = pool->SetQueues({ElasticQueue("a"), ElasticQueue("b")});
+  ASSERT_TRUE(set.ok());
+  *ids = *set;
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(pool->AddNode(testing::Node(4)).ok());
+}
+
+// The first app id from `from` on whose apps of `queue` scheduler `s` decides.
+AppId FirstAppOn(const SchedulerPool& pool, std::string_view queue, int s, AppId from) {
+  while (pool.SchedulerFor(from, queue) != s) from = AppId(from.value() + 1);
+  return from;
+}
+
 TEST(QueueOrderPoolTest, AQueueAtItsMaximumHandsItsFreedContainersBackUntilLevel) {
   for (const int steps_apart : {1, 2}) {
     SCOPED_TRACE(::testing::Message() << "a container freed every " << steps_apart << " steps");
     testing::ManualPool mp(testing::SmallOptions(SyncMode::kParSync, 4, 4));
     SchedulerPool& pool = *mp.pool;
-    auto ids = pool.SetQueues({ElasticQueue("a"), ElasticQueue("b")});
-    ASSERT_TRUE(ids.ok());
-    for (int i = 0; i < 4; ++i) ASSERT_TRUE(pool.AddNode(testing::Node(4)).ok());
+    std::vector<QueueId> ids;
+    ASSERT_NO_FATAL_FAILURE(SetUpElasticPair(&pool, &ids));
     const AppId a(1);
     AppId b(2);
     while (pool.SchedulerFor(b, "b") == pool.SchedulerFor(a, "a")) b = AppId(b.value() + 1);
     const auto run = [&](int steps) {
       for (int i = 0; i < steps; ++i) mp.Step(milliseconds(50));
     };
-    ASSERT_TRUE(pool.AddApp(AppSpec(a, (*ids)[0], 0, pool.InternUser("alice"))).ok());
+    ASSERT_TRUE(pool.AddApp(AppSpec(a, ids[0], 0, pool.InternUser("alice"))).ok());
     ASSERT_TRUE(pool.SetAsks(a, {SlotAsk(100)}).ok());
     run(20);
     const std::vector<Placement> held_a = mp.Take(a);
     ASSERT_EQ(held_a.size(), 16u) << "a alone grows to its maximum, the cell";
 
-    ASSERT_TRUE(pool.AddApp(AppSpec(b, (*ids)[1], 0, pool.InternUser("bob"))).ok());
+    ASSERT_TRUE(pool.AddApp(AppSpec(b, ids[1], 0, pool.InternUser("bob"))).ok());
     ASSERT_TRUE(pool.SetAsks(b, {SlotAsk(100)}).ok());
     run(20);  // the cell is full; nothing is preempted
     EXPECT_TRUE(mp.Take(b).empty());
@@ -277,22 +291,19 @@ TEST(QueueOrderPoolTest, ALevelQueueGetsItsWholeWaveBackWhateverThePhase) {
       for (int phase = 0; phase < 10; ++phase) {
         testing::ManualPool mp(testing::SmallOptions(SyncMode::kParSync, 4, 4));
         SchedulerPool& pool = *mp.pool;
-        auto ids = pool.SetQueues({ElasticQueue("a"), ElasticQueue("b")});
-        ASSERT_TRUE(ids.ok());
-        for (int i = 0; i < 4; ++i) ASSERT_TRUE(pool.AddNode(testing::Node(4)).ok());
-        AppId a(1);
-        while (pool.SchedulerFor(a, "a") != sa) a = AppId(a.value() + 1);
-        AppId b(a.value() + 1);
-        while (pool.SchedulerFor(b, "b") != sb) b = AppId(b.value() + 1);
+        std::vector<QueueId> ids;
+        ASSERT_NO_FATAL_FAILURE(SetUpElasticPair(&pool, &ids));
+        const AppId a = FirstAppOn(pool, "a", sa, AppId(1));
+        const AppId b = FirstAppOn(pool, "b", sb, AppId(a.value() + 1));
         const auto run = [&](int steps) {
           for (int i = 0; i < steps; ++i) mp.Step(milliseconds(10));
         };
-        ASSERT_TRUE(pool.AddApp(AppSpec(a, (*ids)[0], 0, pool.InternUser("alice"))).ok());
+        ASSERT_TRUE(pool.AddApp(AppSpec(a, ids[0], 0, pool.InternUser("alice"))).ok());
         ASSERT_TRUE(pool.SetAsks(a, {SlotAsk(1000)}).ok());
         run(100);
         std::vector<Placement> held_a = mp.Take(a);
         ASSERT_EQ(held_a.size(), 16u);
-        ASSERT_TRUE(pool.AddApp(AppSpec(b, (*ids)[1], 0, pool.InternUser("bob"))).ok());
+        ASSERT_TRUE(pool.AddApp(AppSpec(b, ids[1], 0, pool.InternUser("bob"))).ok());
         ASSERT_TRUE(pool.SetAsks(b, {SlotAsk(1000)}).ok());
         run(100);
         ASSERT_TRUE(mp.Take(b).empty());
@@ -348,13 +359,10 @@ TEST(QueueOrderPoolTest, AWaveAfterAnEpisodeLeftOpenWhileTheCellWasFullGoesBackT
       for (int phase = 0; phase < 25; phase += 3) {
         testing::ManualPool mp(testing::SmallOptions(SyncMode::kParSync, 4, 4));
         SchedulerPool& pool = *mp.pool;
-        auto ids = pool.SetQueues({ElasticQueue("a"), ElasticQueue("b")});
-        ASSERT_TRUE(ids.ok());
-        for (int i = 0; i < 4; ++i) ASSERT_TRUE(pool.AddNode(testing::Node(4)).ok());
-        AppId a(1);
-        while (pool.SchedulerFor(a, "a") != sa) a = AppId(a.value() + 1);
-        AppId b(a.value() + 1);
-        while (pool.SchedulerFor(b, "b") != sb) b = AppId(b.value() + 1);
+        std::vector<QueueId> ids;
+        ASSERT_NO_FATAL_FAILURE(SetUpElasticPair(&pool, &ids));
+        const AppId a = FirstAppOn(pool, "a", sa, AppId(1));
+        const AppId b = FirstAppOn(pool, "b", sb, AppId(a.value() + 1));
         std::vector<Placement> held_a, held_b;
         bool b_added = false;
         const auto run = [&](int ms) {
@@ -366,11 +374,11 @@ TEST(QueueOrderPoolTest, AWaveAfterAnEpisodeLeftOpenWhileTheCellWasFullGoesBackT
             }
           }
         };
-        ASSERT_TRUE(pool.AddApp(AppSpec(a, (*ids)[0], 0, pool.InternUser("alice"))).ok());
+        ASSERT_TRUE(pool.AddApp(AppSpec(a, ids[0], 0, pool.InternUser("alice"))).ok());
         ASSERT_TRUE(pool.SetAsks(a, {SlotAsk(1000)}).ok());
         run(300);
         ASSERT_EQ(held_a.size(), 16u);
-        ASSERT_TRUE(pool.AddApp(AppSpec(b, (*ids)[1], 0, pool.InternUser("bob"))).ok());
+        ASSERT_TRUE(pool.AddApp(AppSpec(b, ids[1], 0, pool.InternUser("bob"))).ok());
         ASSERT_TRUE(pool.SetAsks(b, {SlotAsk(1000)}).ok());
         b_added = true;
         run(100);

@@ -8,7 +8,11 @@ FUZZ_SECONDS="${SPINDLE_FUZZ_SECONDS:-30}"
 
 # Each stage prints how long it took, so a slow CI run says where its time went.
 stage_start=$SECONDS
-stage_done() { echo "== $1 took $((SECONDS - stage_start)) s (total $SECONDS s)"; stage_start=$SECONDS; }
+# It also prints the disk left: a full run needs about 10 GB for its two build trees.
+stage_done() {
+  echo "== $1 took $((SECONDS - stage_start)) s (total $SECONDS s; $(df -h --output=avail . | tail -n 1 | tr -d ' ') free)"
+  stage_start=$SECONDS
+}
 
 scripts/setup.sh
 stage_done "set-up"

@@ -205,6 +205,10 @@ struct PipelinedRequest {
   const std::string* path;
 };
 
+// The shortest time between two routine resolutions of the connect
+// string's host names (see Open).
+constexpr std::chrono::milliseconds kServerResolutionInterval{1000};
+
 // The longest sequential suffix ZooKeeper appends ("%010d").
 constexpr size_t kSequenceSuffix = 16;
 
@@ -238,6 +242,14 @@ Result<std::unique_ptr<ZkSession>> ZkSession::Open(ZkSessionOptions options) {
     return Status::InvalidArgument("cannot use ZooKeeper address '" + opts.connect_string +
                                    "': " + std::strerror(errno));
   }
+  // By default the client resolves the connect string's host names again
+  // each time its I/O thread polls, i.e. once per batch of requests or
+  // answers: that getaddrinfo (file reads, a netlink dump) was a fifth of
+  // the CPU of `spindle bench recovery --store zk` (bench/wire/README.md).
+  // Once per interval still notices a DNS change; a lost connection
+  // resolves again at once, as before.
+  zoo_set_servers_resolution_delay(session->handle_,
+                                   static_cast<int>(kServerResolutionInterval.count()));
 
   SessionState reached;
   {

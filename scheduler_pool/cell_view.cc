@@ -93,6 +93,11 @@ void CellView::Refresh(NodeId id, const NodeState& state) {
   Partition& part = partition(static_cast<int>(id.partition()));
   if (id.slot() >= part.nodes.size()) return;  // not seen yet: the next sync brings it
   part.nodes[id.slot()] = state;
+  // As in Sync: the cached misfit holds unless this node has room for it. A
+  // refreshed node need not change at the master again (a claim the
+  // cell-state service refused never reached it), so no later sync would
+  // clear the note.
+  if (part.has_unfit && state.CanFit(part.unfit)) part.has_unfit = false;
   if (part.index_valid) UpdateIndex(part, id.slot());
 }
 

@@ -319,6 +319,20 @@ void CellStateService::CommitLocked(int64_t me, const Transaction& txn, CommitRe
     }
     result->refreshed = sub_result_.refreshed;
   }
+  // A claim the service refused itself (the ledger's, or an app pinned
+  // elsewhere) never reached the cell state, which reports no node for it:
+  // its node goes back to the member as the master holds it, or the
+  // member's view keeps the claim and a DiffSync, which sends only nodes
+  // changed since the member's version, never clears it.
+  for (size_t i = 0; i < n; ++i) {
+    if (result->outcomes[i] == ClaimOutcome::kCommitted) continue;
+    const NodeId node = txn.claims[i].node;
+    const bool known = std::any_of(result->refreshed.begin(), result->refreshed.end(),
+                                   [node](const auto& r) { return r.first == node; });
+    if (known) continue;
+    Result<NodeState> state = cell_->GetNode(node);
+    if (state.ok()) result->refreshed.emplace_back(node, *state);
+  }
   const TimePoint now = clock_->Now();
   for (size_t i = 0; i < n; ++i) {
     const Claim& c = txn.claims[i];

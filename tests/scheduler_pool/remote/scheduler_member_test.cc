@@ -53,6 +53,52 @@ TEST(SchedulerMemberTest, MembersPlaceTheirPinnedAppsAsksExactlyOnce) {
   EXPECT_GT(b.apps(), 0);
 }
 
+// A claim the service refuses itself (here the queue's maximum, checked
+// in the pool's ledger after the member chose its node) must not stay
+// claimed in the member's view: the cell state never saw it, so no DiffSync
+// would ever send that node again, and a cell full of such claims is a
+// member that places nothing more (the end-to-end stall of issue 22 after
+// a takeover: the moved apps, first in their queue's order, had later
+// apps' claims refused until every node of the survivor's view was taken).
+TEST(SchedulerMemberTest, AClaimTheServiceRefusesLeavesNoClaimInTheMembersView) {
+  ManualClock clock;
+  CellState cell{CellStateOptions{1, 64}};  // one partition: its "no node fits" note counts
+  QueueLedger queues;
+  QueueSpec capped = pool::testing::NamedQueue("default");
+  capped.max = pool::testing::kSlot;
+  ASSERT_TRUE(queues.SetQueues({capped}).ok());
+  CellStateService service{&cell, &queues, &clock, CellStateServiceOptions{kLease, 7}};
+  pool::testing::AddNodes(&cell, 2, 1);  // two one-slot nodes
+  MemberOptions options = Member(0, 1);
+  options.pool.num_partitions = 1;
+  SchedulerMember a(&service, &clock, options);
+  ASSERT_TRUE(a.Join().ok());
+  const AppId app(1);
+  ASSERT_TRUE(service.AddApp(AppSpec{app, QueueId(0)}).ok());
+  ASSERT_TRUE(service.SetAsks(app, {pool::testing::SlotAsk(3)}).ok());
+  const auto run = [&](int steps) {
+    for (int step = 0; step < steps; ++step) {
+      clock.Advance(milliseconds(10));
+      ASSERT_TRUE(a.Step(clock.Now()).ok());
+    }
+  };
+  // The member claims both nodes (and finds none for the third task); the
+  // service grants one, the queue's maximum refuses the other.
+  run(30);
+  EXPECT_EQ(cell.Allocated(), pool::testing::kSlot);
+  EXPECT_GE(service.Metrics().claims_refused_by_queue, 1);
+  // The queue may grow: the member places a second task on the refused
+  // node, though the cell state never changed that node.
+  capped.max = pool::testing::kSlot * 3;
+  ASSERT_TRUE(queues.SetQueues({capped}).ok());
+  run(30);
+  EXPECT_EQ(cell.Allocated(), pool::testing::kSlot * 2);
+  std::vector<Placement> out;
+  ASSERT_TRUE(service.TakePlacements(app, &out).ok());
+  EXPECT_EQ(out.size(), 2u);
+  EXPECT_TRUE(cell.CheckInvariants().ok());
+}
+
 TEST(SchedulerMemberTest, AMemberPartitionedPastItsLeaseMustJoinAgain) {
   Cluster c;
   pool::testing::AddNodes(&c.cell, 4, 4);

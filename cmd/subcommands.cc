@@ -7,6 +7,7 @@
 #include "bench/nm_bench.h"
 #include "bench/pool_bench.h"
 #include "bench/recovery_bench.h"
+#include "bench/sparrow_bench.h"
 #include "bench/windtunnel_bench.h"
 #include "bench/wire_bench.h"
 #include "cmd/doctor_command.h"
@@ -79,6 +80,7 @@ const std::vector<Subcommand>& Subcommands() {
       {&bench::IpcIdleBenchCommand, &bench::IpcIdleBenchMain},
       {&bench::PoolBenchCommand, &bench::PoolBenchMain},
       {&bench::WindTunnelBenchCommand, &bench::WindTunnelBenchMain},
+      {&bench::SparrowBenchCommand, &bench::SparrowBenchMain},
       {&bench::NmBenchCommand, &bench::NmBenchMain},
       {&bench::RecoveryBenchCommand, &bench::RecoveryBenchMain},
       {&bench::WireBenchCommand, &bench::WireBenchMain},

@@ -8,7 +8,9 @@
 //  - Rank: how much the strategy likes a node, to choose among the nodes a
 //    task prefers (locality; see locality.h). Higher is better.
 // Sparrow's batch sampling (probe d*m nodes, take the m least loaded) is
-// another PlaceAnywhere and plugs in the same way.
+// another PlaceAnywhere and plugs in the same way. Its late binding needs
+// what this view lacks (per-node queues of reservations, a getTask() back to
+// the scheduler); bench/sparrow/ models the whole of it on a virtual clock.
 //
 // Thread-safety: one scheduler's.
 #pragma once

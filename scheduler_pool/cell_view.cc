@@ -3,6 +3,7 @@
 #include <glog/logging.h>
 
 #include <algorithm>
+#include <cstddef>
 
 namespace spindle::pool {
 
@@ -157,18 +158,68 @@ const std::vector<NodeId>& CellView::NodesInRack(RackId rack) {
   return racks_[rack.value()];
 }
 
+namespace {
+
+// FreshnessOrder's order: synced before never synced, later syncs first,
+// then the partitions' places counted from the rotation. A strict total
+// order (two partitions never compare equal).
+class FresherFirst {
+ public:
+  FresherFirst(const CellView& view, int rotation)
+      : view_(view), np_(view.num_partitions()), rot_(((rotation % np_) + np_) % np_) {}
+  bool operator()(int a, int b) const {
+    const CellView::Partition& pa = view_.partition(a);
+    const CellView::Partition& pb = view_.partition(b);
+    if (pa.synced != pb.synced) return pa.synced;
+    if (pa.synced && pa.synced_at != pb.synced_at) return pa.synced_at > pb.synced_at;
+    return (a - rot_ + np_) % np_ < (b - rot_ + np_) % np_;
+  }
+
+ private:
+  const CellView& view_;
+  const int np_;
+  const int rot_;
+};
+
+}  // namespace
+
 void CellView::FreshnessOrder(int rotation, std::vector<int>* order) const {
   const int np = num_partitions();
   order->resize(static_cast<size_t>(np));
   for (int p = 0; p < np; ++p) (*order)[static_cast<size_t>(p)] = p;
-  const int rot = ((rotation % np) + np) % np;
-  std::sort(order->begin(), order->end(), [&](int a, int b) {
-    const Partition& pa = partition(a);
-    const Partition& pb = partition(b);
-    if (pa.synced != pb.synced) return pa.synced;
-    if (pa.synced && pa.synced_at != pb.synced_at) return pa.synced_at > pb.synced_at;
-    return (a - rot + np) % np < (b - rot + np) % np;
-  });
+  std::sort(order->begin(), order->end(), FresherFirst(*this, rotation));
+}
+
+void CellView::AdvanceFreshnessOrder(int rotation, const std::vector<int>& synced,
+                                     std::vector<int>* order) {
+  const size_t np = partitions_.size();
+  CHECK_EQ(order->size(), np) << "not a FreshnessOrder of this view";
+  const FresherFirst fresher(*this, rotation);
+  is_fresh_.assign(np, 0);
+  fresh_.clear();
+  for (int p : synced) {
+    if (is_fresh_[static_cast<size_t>(p)] == 0) fresh_.push_back(p);
+    is_fresh_[static_cast<size_t>(p)] = 1;
+  }
+  std::sort(fresh_.begin(), fresh_.end(), fresher);
+  // The others keep their order at the front; then merge from the back,
+  // where the synced ones' places are free.
+  auto kept_end = std::remove_if(order->begin(), order->end(),
+                                 [this](int p) { return is_fresh_[static_cast<size_t>(p)] != 0; });
+  auto kept = kept_end - order->begin();
+  auto f = static_cast<std::ptrdiff_t>(fresh_.size());
+  auto out = static_cast<std::ptrdiff_t>(np);
+  while (f > 0) {
+    int& slot = (*order)[static_cast<size_t>(--out)];
+    if (kept > 0 &&
+        fresher(fresh_[static_cast<size_t>(f - 1)], (*order)[static_cast<size_t>(kept - 1)])) {
+      slot = (*order)[static_cast<size_t>(--kept)];
+    } else {
+      slot = fresh_[static_cast<size_t>(--f)];
+    }
+  }
+  DCHECK(std::is_sorted(order->begin(), order->end(), fresher))
+      << "the order was not FreshnessOrder(rotation) before these syncs";
 }
 
 Duration CellView::Staleness(int p, TimePoint now) const {

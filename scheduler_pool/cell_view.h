@@ -87,6 +87,14 @@ class CellView {
   // ordered starting from `rotation` (so schedulers that synced together
   // start in different places).
   void FreshnessOrder(int rotation, std::vector<int>* order) const;
+  // The same order, brought up to date rather than sorted afresh: `order`
+  // held FreshnessOrder(rotation) when it was last computed, and `synced`
+  // lists every partition synced since (repeats allowed). Only those
+  // partitions' keys changed, so the others are still in order: the synced
+  // ones are sorted apart and merged in, O(partitions) where a sort is
+  // O(partitions log partitions) comparisons. The result equals
+  // FreshnessOrder(rotation) (the order is total: no ties).
+  void AdvanceFreshnessOrder(int rotation, const std::vector<int>& synced, std::vector<int>* order);
 
   // Time since partition `p` was synced (a large value if never).
   Duration Staleness(int p, TimePoint now) const;
@@ -118,6 +126,8 @@ class CellView {
   std::vector<UnfitNote> hidden_partitions_;  // before the first Hide in each
   std::vector<uint32_t> changed_;             // scratch for delta syncs
   std::vector<double> weights_;               // scratch for index builds
+  std::vector<int> fresh_;                    // scratch for AdvanceFreshnessOrder
+  std::vector<uint8_t> is_fresh_;             // ditto, one per partition
   static const std::vector<NodeId> kNoNodes;
 };
 

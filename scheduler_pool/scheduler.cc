@@ -364,15 +364,25 @@ void Scheduler::ReportDemand(const AppState& app, bool can_place) {
 void Scheduler::UpdateFreshnessOrder() {
   const int np = view_.num_partitions();
   const int n = std::max(1, options_.effective_schedulers());
-  view_.FreshnessOrder(static_cast<int>(static_cast<int64_t>(index_) * np / n), &freshness_order_);
+  const int rotation = static_cast<int>(static_cast<int64_t>(index_) * np / n);
+  // Once sorted, the order only needs the partitions synced since put in
+  // their places (a step syncs a slice or two of them).
+  if (freshness_sorted_) {
+    view_.AdvanceFreshnessOrder(rotation, synced_now_, &freshness_order_);
+  } else {
+    view_.FreshnessOrder(rotation, &freshness_order_);
+    freshness_sorted_ = true;
+  }
 }
 
 int64_t Scheduler::SyncDue(TimePoint now) {
   const SyncSchedule& schedule = *ctx_.schedule;
   const int np = view_.num_partitions();
   int64_t synced = 0;
+  synced_now_.clear();
   const auto sync = [&](int p) {
     const SyncInfo info = view_.Sync(*ctx_.cell, p, now);
+    synced_now_.push_back(p);
     ++synced;
     if (info.full) ++step_.full_syncs;
   };

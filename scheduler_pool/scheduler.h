@@ -212,6 +212,10 @@ class Scheduler {
   bool synced_once_ = false;
   int64_t last_slot_ = 0;
   std::vector<int> freshness_order_;
+  // Whether freshness_order_ is CellView::FreshnessOrder's (not the
+  // constructor's placeholder), and the partitions SyncDue synced.
+  bool freshness_sorted_ = false;
+  std::vector<int> synced_now_;
   uint64_t next_placement_ = 0;
   // When the decisions of the transaction being built began (kStamp: when
   // the decisions made so far end).

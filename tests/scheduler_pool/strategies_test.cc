@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstddef>
 #include <map>
+#include <set>
 
 #include "base/random.h"
 #include "scheduler_pool/cell_view.h"
@@ -115,6 +118,45 @@ TEST_F(StrategyTest, LatencyFirstTiesAreBrokenByRotation) {
   for (int p = 0; p < 4; ++p) SyncAt(p, 10);
   view_->FreshnessOrder(2, &order_);
   EXPECT_EQ(order_, (std::vector<int>{2, 3, 0, 1}));
+}
+
+// The scheduler brings its order up to date after each step's syncs rather
+// than sorting it afresh: the result must be the sort's, whatever was
+// synced (some partitions never, several at one instant, repeats, time
+// standing still or jumping, syncs earlier than the latest one).
+TEST_F(StrategyTest, AnAdvancedFreshnessOrderIsTheSortedOne) {
+  constexpr int kPartitions = 9;
+  Build(kPartitions, 1, 1);
+  Random draw(7);
+  for (int rotation : {0, 4, -3, 11}) {
+    view_ = std::make_unique<CellView>(kPartitions, kSlot);
+    std::vector<int> advanced;
+    std::set<int> ever;
+    view_->FreshnessOrder(rotation, &advanced);
+    int now = 0;
+    for (int step = 0; step < 400; ++step) {
+      // Mostly forward, sometimes standing still, sometimes behind the
+      // last sync (the order must not assume time only moves forward).
+      const uint64_t move = draw.Next() % 6;
+      now = move == 0 ? now : (move == 1 ? std::max(0, now - 5) : now + static_cast<int>(move));
+      std::vector<int> synced;
+      const uint64_t count = draw.Next() % 4;  // 0 to 3, repeats allowed
+      for (uint64_t i = 0; i < count; ++i) {
+        // Partition 8 is never synced: it stays last.
+        const int p = static_cast<int>(draw.Next() % (kPartitions - 1));
+        SyncAt(p, now);
+        synced.push_back(p);
+      }
+      view_->AdvanceFreshnessOrder(rotation, synced, &advanced);
+      std::vector<int> sorted;
+      view_->FreshnessOrder(rotation, &sorted);
+      ASSERT_EQ(advanced, sorted) << "rotation " << rotation << ", step " << step;
+      // Every synced partition comes before the never-synced one.
+      for (int p : synced) ever.insert(p);
+      const auto never = std::find(advanced.begin(), advanced.end(), kPartitions - 1);
+      EXPECT_GE(never - advanced.begin(), static_cast<std::ptrdiff_t>(ever.size()));
+    }
+  }
 }
 
 TEST_F(StrategyTest, QualityFirstPicksThePartitionWithTheBestAverageScore) {

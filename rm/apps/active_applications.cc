@@ -32,6 +32,11 @@ bool ActiveApplications::IsActive(const std::string& queue, const ApplicationId&
   return false;
 }
 
+int32_t ActiveApplications::ActiveUsers(const std::string& queue) const {
+  auto q = queues_.find(queue);
+  return q == queues_.end() ? 0 : static_cast<int32_t>(q->second.size());
+}
+
 std::map<std::string, QueueActivity> ActiveApplications::Report() const {
   std::map<std::string, QueueActivity> out;
   for (const auto& [queue, users] : queues_) {

@@ -54,6 +54,9 @@ class ActiveApplications {
   // deactivateApplication (idempotent).
   void Deactivate(const std::string& queue, const std::string& user, const ApplicationId& app);
   bool IsActive(const std::string& queue, const ApplicationId& app) const;
+  // The users with an active application in `queue` (getNumActiveUsers
+  // without 3.3's users whose apps are all pending; see am_activation.h).
+  int32_t ActiveUsers(const std::string& queue) const;
 
   // Every queue with an active application, by queue name.
   std::map<std::string, QueueActivity> Report() const;

@@ -44,8 +44,11 @@ std::string PendingAmDiagnostics(const AmWait& wait, int64_t wall_ms) {
 }
 
 int32_t AmActivation::ActiveUsers(const std::string& queue, const QueueState& q) const {
-  if (active_users_count_) return active_users_count_(queue);
-  return static_cast<int32_t>(q.users.size());
+  if (!active_users_count_) return static_cast<int32_t>(q.users.size());
+  const int32_t asking = active_users_count_(queue);
+  // UsersManager.getNumActiveUsers (3.3): activeUsers +
+  // activeUsersWithOnlyPendingApps.
+  return context_.line == HadoopLine::k3_3 ? asking + q.pending_only_users : asking;
 }
 
 LeafAmLimits AmActivation::LimitsOf(const std::string& queue, const QueueState& q) const {
@@ -174,10 +177,18 @@ AmActivationPass AmActivation::Activate(const std::string& queue) {
       pass.activated.push_back(a.attempt);
     }
     q.pending.clear();
+    CountPendingOnlyUsers(q);
     return pass;
   }
   // Computed once per pass, as activateApplications does.
   const LeafAmLimits limits = LimitsOf(queue, q);
+  // 3.3: the user AM limit of the first attempt that reaches the user check
+  // holds for the rest of the pass (userAmPartitionLimit); 2.7: one limit.
+  std::optional<pool::Resource> pass_user_limit;
+  auto checked_user_limit = [&](const std::string& user) {
+    if (!pass_user_limit.has_value()) pass_user_limit = UserAmLimitFor(queue, q, limits, user);
+    return *pass_user_limit;
+  };
   const bool count_rule = AmLimitIsCount(context_.line);
   std::vector<AmApplicant> still_pending;
   bool queue_full = false;
@@ -201,8 +212,7 @@ AmActivationPass AmActivation::Activate(const std::string& queue) {
                                               AmFits(context_, q.am_used, pool::Resource()));
       if (!AmFits(context_, q.am_used + a.am_resource, limits.queue_am_limit) && !first) {
         wait = AmWaitReason::kQueueAmLimit;
-      } else if (!AmFits(context_, user.am_used + a.am_resource,
-                         UserAmLimitFor(queue, q, limits, a.user)) &&
+      } else if (!AmFits(context_, user.am_used + a.am_resource, checked_user_limit(a.user)) &&
                  !first) {
         wait = AmWaitReason::kUserAmLimit;
       }
@@ -218,7 +228,16 @@ AmActivationPass AmActivation::Activate(const std::string& queue) {
     pass.activated.push_back(a.attempt);
   }
   q.pending = std::move(still_pending);
+  CountPendingOnlyUsers(q);
   return pass;
+}
+
+void AmActivation::CountPendingOnlyUsers(QueueState& q) {
+  // UsersManager.computeNumActiveUsersWithOnlyPendingApps.
+  q.pending_only_users = 0;
+  for (const auto& [name, user] : q.users) {
+    if (user.pending_apps > 0 && user.active_apps <= 0) ++q.pending_only_users;
+  }
 }
 
 std::vector<std::string> AmActivation::Queues() const {
@@ -256,7 +275,11 @@ QueueAmReport AmActivation::Report(const std::string& queue) const {
   report.pending_apps = static_cast<int32_t>(q.pending.size());
   report.am_used = q.am_used;
   report.users = q.users;
-  for (auto& [name, user] : report.users) user.am_limit = report.limits.user_am_limit;
+  // Each user's own limit (3.3 weighs it by the user's weight).
+  for (auto& [name, user] : report.users) {
+    user.am_limit = report.limited ? UserAmLimitFor(queue, q, report.limits, name)
+                                   : report.limits.user_am_limit;
+  }
   return report;
 }
 

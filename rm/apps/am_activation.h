@@ -26,12 +26,25 @@
 // change (the cluster grew or shrank, refreshQueues). A queue without
 // limits (SetLeafInputs never named it) activates everything at once.
 //
-// Active users (for the user AM limit's max(MULP, 1/active users)) are by
-// default the users with an attempt in the queue, pending or active. Hadoop
-// counts the users whose apps have outstanding requests (ActiveUsersManager);
-// pending apps always have (their AM request), and with every active app
-// asking the two agree. SetActiveUsersCount lets whoever knows the asks
-// supply Hadoop's count.
+// Active users (the user AM limit's max(MULP / 100, 1 / active users)):
+// whoever knows the asks supplies Hadoop's count with SetActiveUsersCount,
+// the users with an application that has outstanding requests
+// (ActiveApplications: 2.7 ActiveUsersManager.getNumActiveUsers; 3.3
+// UsersManager's activeUsers, which leaves out a user none of whose apps
+// LeafQueue activated). 3.3's getNumActiveUsers adds the users whose apps
+// are all pending here (activeUsersWithOnlyPendingApps); Hadoop counts
+// those when it next computes user limits (UsersManager.reComputeUserLimits,
+// run by the scheduling and headroom that follow any change), never inside
+// activateApplications, so a pass sees them as the queue's previous pass
+// left them (the count is taken at the end of each pass). 2.6 has no user
+// AM limit (its per-user maximum of active apps ignores active users).
+// Without a supplier, the users with an attempt in the queue, pending or
+// active, count (what the two counts come to when every app asks).
+//
+// 3.3 computes the user AM limit once per pass (activateApplications'
+// userAmPartitionLimit, by partition), with the weight of the user of the
+// first attempt that reaches the user check; the diagnostics of a waiting
+// attempt show its own user's limit (getPendingAppDiagnosticMessage).
 //
 // Thread contract: none; the ApplicationManager calls it under its mutex.
 #pragma once
@@ -122,6 +135,7 @@ class AmActivation {
   // not named has no limits.
   void SetLeafInputs(std::map<std::string, LeafAmInputs> inputs) { inputs_ = std::move(inputs); }
   // The active users of a queue; unset: the users with an attempt in it.
+  // (See above: the users with outstanding requests in `queue`.)
   using ActiveUsersCount = std::function<int32_t(const std::string& queue)>;
   void SetActiveUsersCount(ActiveUsersCount count) { active_users_count_ = std::move(count); }
 
@@ -156,6 +170,9 @@ class AmActivation {
     std::map<ApplicationAttemptId, AmApplicant> active;
     pool::Resource am_used;
     std::map<std::string, UserAmReport> users;
+    // 3.3: users with pending attempts and no active one, as the end of the
+    // previous pass counted them (activeUsersWithOnlyPendingApps).
+    int32_t pending_only_users = 0;
   };
   int32_t ActiveUsers(const std::string& queue, const QueueState& q) const;
   LeafAmLimits LimitsOf(const std::string& queue, const QueueState& q) const;
@@ -165,6 +182,7 @@ class AmActivation {
   void SortPending(QueueState& q) const;
   void MakeActive(QueueState& q, const AmApplicant& applicant);
   void DropUserIfIdle(QueueState& q, const std::string& user);
+  static void CountPendingOnlyUsers(QueueState& q);
 
   AmLimitContext context_;
   std::map<std::string, LeafAmInputs> inputs_;

@@ -53,7 +53,15 @@ ApplicationManager::ApplicationManager(const ApplicationManagerOptions& options,
       clock_(clock),
       store_(store),
       cluster_timestamp_(options.cluster_timestamp_ms > 0 ? options.cluster_timestamp_ms
-                                                          : clock->WallMillis()) {}
+                                                          : clock->WallMillis()) {
+  MutexLock lock(&mu_);
+  // The user AM limit counts Hadoop's active users: those whose apps have
+  // outstanding requests (am_activation.h). AmActivation runs only under mu_.
+  am_activation_.SetActiveUsersCount([this](const std::string& queue) {
+    mu_.AssertHeld();
+    return active_apps_.ActiveUsers(queue);
+  });
+}
 
 void ApplicationManager::SetListener(Listener listener) {
   MutexLock lock(&mu_);

@@ -599,6 +599,9 @@ const KeySpec kCatalog[] = {
      "(unset: no limit)",
      {nullptr, nullptr, "(unset: no limit)"},
      "maximum applications of every queue that sets none"},
+    {"yarn.scheduler.capacity.user-metrics.enable", kHonoured, kRm, kBool, "false", All("false"),
+     "per-user QueueMetrics beans in /jmx and /metrics "
+     "(Hadoop:service=ResourceManager,name=QueueMetrics,q0=root,...,user=<user>)"},
     {"yarn.scheduler.capacity.user-limit-factor", kHonoured, kRm, kDouble, "1", kNoHadoopKey,
      "(Spindle) the user-limit-factor of every queue that sets none"},
     {"yarn.scheduler.capacity.resource-calculator", kHonoured, kRm, kText,

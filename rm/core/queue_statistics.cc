@@ -96,12 +96,20 @@ QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<R
     if (leaf == nullptr) continue;
     QueueStats& stats = snapshot.stats[index[leaf]];
     CountApp(app, &stats);
+    // Hadoop's user metrics come with the app's submitApp, once the
+    // scheduler took it (CountApp: it has an attempt).
+    if (app.current_attempt() == nullptr) continue;
+    UserQueueStats& user = stats.users[app.submission.user];
+    CountApp(app, &user);
     if (!app.in_pool) continue;
     if (containers != nullptr) {
       // Containers of earlier attempts an app kept count too.
       for (const RmAttempt& attempt : app.attempts) {
-        stats.allocated_containers +=
-            static_cast<int64_t>(containers->LiveContainersOf(attempt.id).size());
+        for (const RmContainer& container : containers->LiveContainersOf(attempt.id)) {
+          ++stats.allocated_containers;
+          ++user.allocated_containers;
+          user.allocated += container.placement.resource;
+        }
       }
     }
     const RmAttempt* attempt = app.current_attempt();
@@ -118,7 +126,10 @@ QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<R
       if (leaf == nullptr) continue;
       QueueStats& stats = snapshot.stats[index[leaf]];
       stats.active_apps += figures.active_apps;
-      for (const auto& [user, count] : figures.users) stats.active_users.insert(user);
+      for (const auto& [user, count] : figures.users) {
+        stats.active_users.insert(user);
+        stats.users[user].active_apps += count;
+      }
     }
   }
   // Children come after their parent in pre-order: fold bottom-up.
@@ -130,13 +141,15 @@ QueueStatsSnapshot SnapshotQueueStats(const QueueTree& tree, const std::vector<R
     parent.allocated_containers += child.allocated_containers;
     parent.pending_resource += child.pending_resource;
     parent.pending_containers += child.pending_containers;
-    parent.submitted += child.submitted;
-    parent.running += child.running;
-    parent.pending += child.pending;
-    parent.completed += child.completed;
-    parent.killed += child.killed;
-    parent.failed += child.failed;
+    parent.Add(child);
     parent.active_apps += child.active_apps;
+    for (const auto& [name, mine] : child.users) {
+      UserQueueStats& theirs = parent.users[name];
+      theirs.Add(mine);
+      theirs.allocated += mine.allocated;
+      theirs.allocated_containers += mine.allocated_containers;
+      theirs.active_apps += mine.active_apps;
+    }
     // Active users are not summed: Hadoop 3.3 counts them only in the leaf's
     // QueueMetrics (UsersManager -> QueueMetrics.incrActiveUsers, which does
     // not propagate to the parent), so a parent queue reports 0.
@@ -163,7 +176,16 @@ AppCount ClassifyApp(const RmApp& app) {
   return attempt->first_allocation_ms.has_value() ? AppCount::kRunning : AppCount::kPending;
 }
 
-void CountApp(const RmApp& app, QueueStats* stats) {
+void AppCounts::Add(const AppCounts& other) {
+  submitted += other.submitted;
+  running += other.running;
+  pending += other.pending;
+  completed += other.completed;
+  killed += other.killed;
+  failed += other.failed;
+}
+
+void CountApp(const RmApp& app, AppCounts* stats) {
   const AppCount count = ClassifyApp(app);
   if (app.current_attempt() != nullptr) ++stats->submitted;
   switch (count) {

@@ -42,18 +42,43 @@
 
 namespace spindle::rm {
 
-struct QueueStats {
-  pool::Resource used;               // committed plus reserved in the pool's ledger
-  int64_t allocated_containers = 0;  // live in the container registry
-  pool::Resource pending_resource;   // AM containers not yet placed
-  int64_t pending_containers = 0;
-  // Applications as Hadoop's QueueMetrics count them (ClassifyApp).
+// One user's part of a queue (Hadoop's QueueMetrics.getUserMetrics: a
+// queue's metrics "for user '<user>' in queue '<queue>'"). Each update of a
+// user's figures also updates the parent queue's metrics of that user
+// (QueueMetrics.submitApp, runAppAttempt, finishApp, allocateResources,
+// activateApp ... call parent.X(user)), so every ancestor has the user too,
+// with the sums; the 3.3 AM figures (CSQueueMetrics.incAMUsed,
+// setAMResouceLimitForUser) stay in the leaf. Same on 2.6, 2.7 and 3.3.
+// Applications as Hadoop's QueueMetrics count them (CountApp).
+struct AppCounts {
   int64_t submitted = 0;
   int64_t running = 0;
   int64_t pending = 0;
   int64_t completed = 0;
   int64_t killed = 0;
   int64_t failed = 0;
+
+  void Add(const AppCounts& other);
+};
+
+struct UserQueueStats : AppCounts {
+  // The user's live containers in the queue and their resources.
+  pool::Resource allocated;
+  int64_t allocated_containers = 0;
+  // The user's apps with outstanding requests (QueueMetrics.activateApp).
+  int64_t active_apps = 0;
+  // Leaves: AM resources of the user's active apps and the user's AM limit
+  // (LeafQueue.activateApplications); unset without AM limits.
+  std::optional<pool::Resource> am_used;
+  std::optional<pool::Resource> am_limit;
+};
+
+// AppCounts: the queue's applications (ClassifyApp).
+struct QueueStats : AppCounts {
+  pool::Resource used;               // committed plus reserved in the pool's ledger
+  int64_t allocated_containers = 0;  // live in the container registry
+  pool::Resource pending_resource;   // AM containers not yet placed
+  int64_t pending_containers = 0;
   // QueueMetrics.activeApplications: apps with outstanding requests
   // (rm/apps/active_applications.h); a parent's are its children's sum, as
   // QueueMetrics.activateApp adds to every ancestor.
@@ -77,6 +102,9 @@ struct QueueStats {
   // (AbstractCSQueue's queueUsage per partition; parents sum their
   // children), for the labels of QueueStatsSnapshot::label_resources.
   std::map<std::string, pool::Resource> used_by_label;
+  // By user name: the users with an application the RM still holds in the
+  // queue (in a leaf) or below it (in a parent).
+  std::map<std::string, UserQueueStats> users;
 };
 
 struct QueueStatsSnapshot {
@@ -89,6 +117,9 @@ struct QueueStatsSnapshot {
   // The running nodes' resources of each node label the tree names
   // (RMNodeLabelsManager.getResourceByLabel), when some node is labelled.
   std::map<std::string, pool::Resource> label_resources;
+  // 3.3's CSQueueMetrics figures (AMResourceLimit*, UsedAMResource*) are
+  // the line's: set on the 3.3 line.
+  bool am_metrics = false;
 };
 
 // The scheduler's cluster resource: RUNNING and DECOMMISSIONING nodes'
@@ -144,6 +175,6 @@ enum class AppCount { kUncounted, kPending, kRunning, kCompleted, kKilled, kFail
 AppCount ClassifyApp(const RmApp& app);
 // Adds `app` to `stats`' submitted count (unless kUncounted before the
 // scheduler took it) and its class's count.
-void CountApp(const RmApp& app, QueueStats* stats);
+void CountApp(const RmApp& app, AppCounts* stats);
 
 }  // namespace spindle::rm

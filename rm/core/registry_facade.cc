@@ -220,6 +220,8 @@ QueueStatsSnapshot RegistryFacade::QueueStatistics() const {
   QueueStatsSnapshot snapshot = SnapshotQueueStats(*tree, ApplicationReports(), *parts_.nodes,
                                                    parts_.pool, parts_.containers, &activity);
   snapshot.tree = tree;
+  // Both are 3.3's QueueMetrics (CSQueueMetrics) figures.
+  snapshot.am_metrics = parts_.queue_preemption_metrics;
   if (parts_.queue_preemption_metrics && snapshot.stats.size() == tree->queues().size()) {
     const std::map<std::string, ResourceSeconds> by_leaf =
         parts_.preemption != nullptr ? parts_.preemption->PreemptedByQueue()
@@ -241,8 +243,14 @@ QueueStatsSnapshot RegistryFacade::QueueStatistics() const {
     for (size_t i = 0; i < tree->queues().size() && i < snapshot.stats.size(); ++i) {
       const CsQueue& queue = tree->queues()[i];
       snapshot.stats[i].state = parts_.apps->QueueStateOf(queue);
-      if (queue.is_leaf()) {
-        snapshot.stats[i].am = parts_.apps->AmReport(QueueTree::PoolQueueName(queue));
+      if (!queue.is_leaf()) continue;
+      QueueStats& stats = snapshot.stats[i];
+      stats.am = parts_.apps->AmReport(QueueTree::PoolQueueName(queue));
+      if (!stats.am->limited) continue;
+      for (const auto& [name, user] : stats.am->users) {
+        UserQueueStats& figures = stats.users[name];
+        figures.am_used = user.am_used;
+        figures.am_limit = user.am_limit;
       }
     }
   }

@@ -509,6 +509,9 @@ Result<QueueTree> QueueTree::Parse(const Configuration& conf) {
   QueueTree tree;
   TreeParser parser(conf);
   RETURN_NOT_OK(parser.Run(&tree.queues_));
+  ASSIGN_OR_RETURN(const bool user_metrics,
+                   conf.GetBool("yarn.scheduler.capacity.user-metrics.enable", false));
+  tree.user_metrics_enabled_ = user_metrics;
   for (size_t i = 0; i < tree.queues_.size(); ++i) {
     const CsQueue& q = tree.queues_[i];
     const int index = static_cast<int>(i);

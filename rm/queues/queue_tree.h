@@ -87,6 +87,10 @@ class QueueTree {
     return queues_[static_cast<size_t>(queue.parent)];
   }
   std::vector<const CsQueue*> Leaves() const;
+  // yarn.scheduler.capacity.user-metrics.enable (default false, every
+  // line): whether each queue's metrics keep per-user QueueMetrics
+  // (AbstractCSQueue passes it to QueueMetrics.forQueue).
+  bool user_metrics_enabled() const { return user_metrics_enabled_; }
 
   // A queue by full path ("root.a.b") or by short name ("b"). A short name
   // shared by a leaf and a parent means the leaf. nullptr if unknown.
@@ -140,6 +144,7 @@ class QueueTree {
   QueueTree() = default;
 
   std::vector<CsQueue> queues_;
+  bool user_metrics_enabled_ = false;
   std::map<std::string, int, std::less<>> by_path_;
   // Short name -> index; a leaf wins over a parent of the same name.
   std::map<std::string, int, std::less<>> by_name_;

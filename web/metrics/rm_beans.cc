@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <map>
+#include <optional>
 
 #include "base/json/json_writer.h"
 #include "rm/core/queue_statistics.h"
@@ -46,6 +47,67 @@ struct RunningBuckets {
   int64_t b0 = 0, b60 = 0, b300 = 0, b1440 = 0;
 };
 
+void AddRunningBuckets(const RunningBuckets& r, Bean* b) {
+  b->Gauge("running_0", r.b0);
+  b->Gauge("running_60", r.b60);
+  b->Gauge("running_300", r.b300);
+  b->Gauge("running_1440", r.b1440);
+}
+
+// Counted over the apps the RM still holds (finished ones age out), so
+// gauges, not counters.
+void AddAppCounts(const rm::AppCounts& apps, Bean* b) {
+  b->Gauge("AppsSubmitted", apps.submitted);
+  b->Gauge("AppsRunning", apps.running);
+  b->Gauge("AppsPending", apps.pending);
+  b->Gauge("AppsCompleted", apps.completed);
+  b->Gauge("AppsKilled", apps.killed);
+  b->Gauge("AppsFailed", apps.failed);
+}
+
+// CSQueueMetrics' AM figures; unset ones are Hadoop's untouched 0.
+void AddAmFigures(const std::optional<pool::Resource>& limit,
+                  const std::optional<pool::Resource>& used, Bean* b) {
+  const pool::Resource l = limit.value_or(pool::Resource());
+  const pool::Resource u = used.value_or(pool::Resource());
+  b->Gauge("AMResourceLimitMB", l.memory_mb());
+  b->Gauge("AMResourceLimitVCores", l.vcores());
+  b->Gauge("UsedAMResourceMB", u.memory_mb());
+  b->Gauge("UsedAMResourceVCores", u.vcores());
+}
+
+// QueueMetrics.getUserMetrics: "<queue's source name>,user=<user>", tagged
+// Queue and User. The figures Hadoop updates for a user: apps, running
+// buckets, allocated resources, active applications, and on 3.3 the AM
+// limit and usage. ActiveUsers is never set in a user's metrics (only the
+// queue's UsersManager counts users), so it is Hadoop's 0; Reserved* are 0
+// as Spindle never reserves.
+Bean UserBean(const std::string& keys, const std::string& queue_path, const std::string& user,
+              const rm::UserQueueStats& stats, const RunningBuckets& running, bool am_metrics,
+              const std::string& host) {
+  Bean b;
+  const std::string suffix = keys + ",user=" + user;
+  b.name = std::string(kRmPrefix) + "QueueMetrics" + suffix;
+  b.modeler_type = "QueueMetrics" + suffix;
+  b.record = "QueueMetrics";
+  b.Tag("Queue", queue_path);
+  b.Tag("User", user);
+  b.Tag("Context", "yarn");
+  b.Tag("Hostname", host);
+  AddRunningBuckets(running, &b);
+  AddAppCounts(stats, &b);
+  b.Gauge("AllocatedMB", stats.allocated.memory_mb());
+  b.Gauge("AllocatedVCores", stats.allocated.vcores());
+  b.Gauge("AllocatedContainers", stats.allocated_containers);
+  b.Gauge("ReservedMB", 0);
+  b.Gauge("ReservedVCores", 0);
+  b.Gauge("ReservedContainers", 0);
+  b.Gauge("ActiveUsers", 0);
+  b.Gauge("ActiveApplications", stats.active_apps);
+  if (am_metrics) AddAmFigures(stats.am_limit, stats.am_used, &b);
+  return b;
+}
+
 void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vector<Bean>* out) {
   if (deps.core == nullptr) return;
   // The statistics and the tree they index, taken together.
@@ -59,6 +121,9 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
   // What the shared statistics do not hold: run-time buckets, per leaf,
   // then folded into the parents.
   std::vector<RunningBuckets> running(queues.size());
+  // The same per user (QueueMetrics.runAppAttempt updates the user's
+  // metrics and its parent's user metrics alike).
+  std::vector<std::map<std::string, RunningBuckets>> user_running(queues.size());
   const int64_t now_ms = NowMs(deps);
   for (const rm::RmApp& app : apps) {
     const rm::CsQueue* leaf = tree->FindLeaf(app.submission.queue);
@@ -69,21 +134,26 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
       // attempt's first container.
       const int64_t minutes =
           (now_ms - app.current_attempt()->first_allocation_ms.value_or(now_ms)) / 60000;
-      RunningBuckets& r = running[i];
-      ++(minutes < 60 ? r.b0 : minutes < 300 ? r.b60 : minutes < 1440 ? r.b300 : r.b1440);
+      for (RunningBuckets* r : {&running[i], &user_running[i][app.submission.user]}) {
+        ++(minutes < 60 ? r->b0 : minutes < 300 ? r->b60 : minutes < 1440 ? r->b300 : r->b1440);
+      }
     }
   }
+  auto fold = [](RunningBuckets& into, const RunningBuckets& from) {
+    into.b0 += from.b0;
+    into.b60 += from.b60;
+    into.b300 += from.b300;
+    into.b1440 += from.b1440;
+  };
   for (size_t i = queues.size(); i-- > 1;) {
     const size_t parent = static_cast<size_t>(queues[i].parent);
-    running[parent].b0 += running[i].b0;
-    running[parent].b60 += running[i].b60;
-    running[parent].b300 += running[i].b300;
-    running[parent].b1440 += running[i].b1440;
+    fold(running[parent], running[i]);
+    for (const auto& [user, buckets] : user_running[i]) fold(user_running[parent][user], buckets);
   }
   for (size_t i = 0; i < queues.size(); ++i) {
     const rm::CsQueue& queue = queues[i];
     const rm::QueueStats& stats = snapshot.stats[i];
-    // q0=root,q1=eng,q2=batch
+    // q0=root,q1=eng,q2=batch (QueueMetrics.sourceName)
     std::string keys;
     int level = 0;
     size_t start = 0;
@@ -100,18 +170,8 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
     b.Tag("Queue", queue.path);
     b.Tag("Context", "yarn");
     b.Tag("Hostname", host);
-    b.Gauge("running_0", running[i].b0);
-    b.Gauge("running_60", running[i].b60);
-    b.Gauge("running_300", running[i].b300);
-    b.Gauge("running_1440", running[i].b1440);
-    // Counted over the apps the RM still holds (finished ones age out), so
-    // gauges, not counters.
-    b.Gauge("AppsSubmitted", stats.submitted);
-    b.Gauge("AppsRunning", stats.running);
-    b.Gauge("AppsPending", stats.pending);
-    b.Gauge("AppsCompleted", stats.completed);
-    b.Gauge("AppsKilled", stats.killed);
-    b.Gauge("AppsFailed", stats.failed);
+    AddRunningBuckets(running[i], &b);
+    AddAppCounts(stats, &b);
     b.Gauge("AllocatedMB", stats.used.memory_mb());
     b.Gauge("AllocatedVCores", stats.used.vcores());
     b.Gauge("AllocatedContainers", stats.allocated_containers);
@@ -126,6 +186,14 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
     b.Gauge("ReservedContainers", 0);
     b.Gauge("ActiveUsers", static_cast<int64_t>(stats.active_users.size()));
     b.Gauge("ActiveApplications", stats.active_apps);
+    if (snapshot.am_metrics) {
+      // CSQueueMetrics (3.3): the leaf's AM limit and AM usage
+      // (LeafQueue.calculateAndGetAMResourceLimitPerPartition, incAMUsed);
+      // 0 in a parent, which sets neither.
+      const bool limited = stats.am.has_value() && stats.am->limited;
+      AddAmFigures(limited ? std::optional(stats.am->limits.queue_am_limit) : std::nullopt,
+                   limited ? std::optional(stats.am->am_used) : std::nullopt, &b);
+    }
     if (stats.preempted.has_value()) {
       // 3.3's preemption aggregates (MutableCounterLong: counters).
       const rm::ResourceSeconds& p = *stats.preempted;
@@ -136,6 +204,11 @@ void AddQueueMetrics(const MetricsDeps& deps, const std::string& host, std::vect
       b.Counter("AggregateVcoreSecondsPreempted", p.preempted_vcore_seconds);
     }
     out->push_back(std::move(b));
+    if (!tree->user_metrics_enabled()) continue;
+    for (const auto& [user, figures] : stats.users) {
+      out->push_back(UserBean(keys, queue.path, user, figures, user_running[i][user],
+                              snapshot.am_metrics, host));
+    }
   }
 }
 

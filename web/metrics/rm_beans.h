@@ -4,6 +4,13 @@
 //  Hadoop:service=ResourceManager,name=ClusterMetrics       (ClusterMetrics.java)
 //  Hadoop:service=ResourceManager,name=QueueMetrics,q0=root[,q1=..]
 //                                                             (QueueMetrics.java)
+//  Hadoop:service=ResourceManager,name=QueueMetrics,q0=root[,q1=..],user=<user>
+//      (QueueMetrics.getUserMetrics; only with
+//      yarn.scheduler.capacity.user-metrics.enable): for each user with an
+//      app the RM holds in the queue or below it, the figures Hadoop updates
+//      per user: Apps*, running_*, Allocated*, ActiveApplications, Reserved*
+//      (0), ActiveUsers (Hadoop never sets it in a user's metrics: 0), and on
+//      3.3 AMResourceLimit* / UsedAMResource* (leaves only).
 //  Hadoop:service=ResourceManager,name=JvmMetrics            (JvmMetrics.java, mapped)
 //  java.lang:type=OperatingSystem                            (the JDK's bean, mapped)
 //  Hadoop:service=ResourceManager,name=RpcActivityForPort<p> (RpcMetrics.java)
@@ -34,9 +41,14 @@
 // AggregateMemoryMBSecondsPreempted, AggregateVcoreSecondsPreempted) exist on
 // the 3.3 line only, as in Hadoop.
 //
+// 3.3's CSQueueMetrics AM figures (AMResourceLimitMB/VCores,
+// UsedAMResourceMB/VCores) are set in the leaves (0 in parents, as Hadoop
+// sets them only there).
+//
 // Not computed (left out rather than reported as zero): QueueMetrics'
-// Pending*, AggregateContainersAllocated/Released, AM resource limits and
-// per-user beans; ClusterMetrics' AM launch/register delays. Spindle never
+// Pending*, AggregateContainersAllocated/Released, a user's Available*
+// (setAvailableResourcesToUser: the user's headroom); ClusterMetrics' AM
+// launch/register delays. Spindle never
 // reserves, so Reserved* are a true 0. RPC *AvgTime are means over the
 // server's life (Hadoop's are over the last metrics interval).
 //

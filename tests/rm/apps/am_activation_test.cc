@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 namespace spindle::rm {
@@ -274,6 +275,108 @@ TEST(AmActivationLines, ZeroAmUsageCountsAsFirstOn33) {
     activation.Add(kQueue, Applicant(1, "u", 0));  // unmanaged
     const auto activated = activation.Add(kQueue, Applicant(2, "u", 2)).activated;
     EXPECT_EQ(activated.size(), line == HadoopLine::k3_3 ? 1u : 0u) << static_cast<int>(line);
+  }
+}
+
+// The user AM limit counts the users whose apps have outstanding requests
+// (2.7.7 LeafQueue.getUserAMResourceLimit and 3.3.0
+// getUserAMResourceLimitPerPartition: 1 / getNumActiveUsers()), not every
+// user with an app in the queue. testAMResourceLimit's queue (80 GB: 4 GB per
+// user with one active user, 2 GB with two): user_1's app asks for nothing
+// any more, so only user_0 is active and its second 2 GB AM goes.
+TEST_P(AmActivationByLine, UsersWhoAskNothingDoNotCount) {
+  AmActivation activation = Activation(GetParam(), pool::Resource::Of(80 * kGb, 40));
+  std::set<std::string> asking;
+  activation.SetActiveUsersCount(
+      [&asking](const std::string&) { return static_cast<int32_t>(asking.size()); });
+  activation.Add(kQueue, Applicant(0, "user_0", 2));
+  asking.insert("user_0");
+  activation.Add(kQueue, Applicant(1, "user_1", 2));
+  // user_1's AM is placed and its AM asks for nothing yet: inactive.
+  EXPECT_EQ(activation.Report(kQueue).limits.user_am_limit, pool::Resource::Of(4 * kGb, 1));
+  EXPECT_THAT(activation.Add(kQueue, Applicant(2, "user_0", 2)).activated, ElementsAre(Attempt(2)));
+  ExpectUser(activation, "user_0", 2, 0);
+  // user_1 asks again: two active users, 2 GB each; user_0's third waits.
+  asking.insert("user_1");
+  AmActivationPass pass = activation.Add(kQueue, Applicant(3, "user_0", 2));
+  EXPECT_THAT(pass.activated, IsEmpty());
+  ASSERT_EQ(pass.waiting.size(), 1u);
+  EXPECT_EQ(pass.waiting[0].reason, AmWaitReason::kUserAmLimit);
+  EXPECT_EQ(pass.waiting[0].user_am_limit, pool::Resource::Of(2 * kGb, 1));
+}
+
+// 3.3.0 UsersManager.getNumActiveUsers adds activeUsersWithOnlyPendingApps,
+// which computeNumActiveUsersWithOnlyPendingApps refreshes when user limits
+// are next computed, not inside activateApplications: the pass that holds a
+// new user's first app still sees the count without it, the next one with
+// it. 2.7.7's ActiveUsersManager has no such term (the supplier's count is
+// the whole count). 80 GB, queue AM limit 8 GB, one asking user.
+struct PendingOnlyCase {
+  HadoopLine line;
+  int64_t limit_in_the_pass_gb;  // what the pass that held app_1 used
+  int64_t limit_after_gb;        // the user AM limit afterwards
+};
+
+class PendingOnlyUsers : public ::testing::TestWithParam<PendingOnlyCase> {};
+
+TEST_P(PendingOnlyUsers, CountFromThePreviousPass) {
+  const PendingOnlyCase& c = GetParam();
+  AmActivation activation = Activation(c.line, pool::Resource::Of(80 * kGb, 40));
+  activation.SetActiveUsersCount([](const std::string&) { return 1; });
+  activation.Add(kQueue, Applicant(0, "user_0", 8));  // the first AM: the queue is full
+  const AmActivationPass pass = activation.Add(kQueue, Applicant(1, "user_1", 1));
+  ASSERT_EQ(pass.waiting.size(), 1u);
+  EXPECT_EQ(pass.waiting[0].reason, AmWaitReason::kQueueAmLimit);
+  EXPECT_EQ(pass.waiting[0].user_am_limit, pool::Resource::Of(c.limit_in_the_pass_gb * kGb, 1));
+  EXPECT_EQ(activation.Report(kQueue).limits.user_am_limit,
+            pool::Resource::Of(c.limit_after_gb * kGb, 1));
+  // user_1's app goes once user_0's leaves: nobody is pending-only.
+  activation.Remove(Attempt(0));
+  EXPECT_THAT(activation.Activate(kQueue).activated, ElementsAre(Attempt(1)));
+  activation.Add(kQueue, Applicant(2, "user_1", 1));
+  EXPECT_EQ(activation.Report(kQueue).limits.user_am_limit, pool::Resource::Of(4 * kGb, 1));
+}
+
+INSTANTIATE_TEST_SUITE_P(Lines, PendingOnlyUsers,
+                         ::testing::Values(PendingOnlyCase{HadoopLine::k2_7, 4, 4},
+                                           PendingOnlyCase{HadoopLine::k3_3, 4, 2}));
+
+// 3.3.0 activateApplications computes the user AM limit once per pass
+// (userAmPartitionLimit, keyed by partition only) with the weight of the
+// user of the first attempt that reaches the user check; later attempts of
+// other users are checked against it. 80 GB, queue AM limit 8 GB, two
+// active users: 2 GB a user, 4 GB for user_w (weight 2: min(0.5 x 2, 1)).
+// 2.7.7 has no weights: 2 GB for all.
+TEST(AmActivationLines, OnePassOneUserLimitOn33) {
+  for (HadoopLine line : {HadoopLine::k2_7, HadoopLine::k3_3}) {
+    const pool::Resource cluster = pool::Resource::Of(80 * kGb, 40);
+    AmActivation activation = Activation(line, cluster);
+    LeafAmInputs a = QueueA(cluster);
+    a.user_weights = {{"user_w", 2.0f}};
+    activation.SetLeafInputs({{kQueue, a}});
+    activation.SetActiveUsersCount([](const std::string&) { return 2; });
+    activation.Add(kQueue, Applicant(1, "user_x", 5));  // first: active
+    EXPECT_THAT(activation.Add(kQueue, Applicant(2, "user_n", 1)).activated,
+                ElementsAre(Attempt(2)));
+    activation.Add(kQueue, Applicant(3, "user_w", 4));  // 5 + 1 + 4 > 8
+    activation.Add(kQueue, Applicant(4, "user_n", 3));  // 5 + 1 + 3 > 8
+    ExpectCounts(activation, 2, 2);
+    activation.Remove(Attempt(1));
+    const AmActivationPass pass = activation.Activate(kQueue);
+    if (line == HadoopLine::k3_3) {
+      // app_3 sets the pass's limit at 4 GB; user_n's 1 + 3 GB fits it,
+      // though its own limit is 2 GB.
+      EXPECT_THAT(pass.activated, ElementsAre(Attempt(3), Attempt(4)));
+      EXPECT_EQ(activation.Report(kQueue).users.at("user_n").am_limit,
+                pool::Resource::Of(2 * kGb, 1));
+      EXPECT_EQ(activation.Report(kQueue).users.at("user_w").am_limit,
+                pool::Resource::Of(4 * kGb, 1));
+    } else {
+      EXPECT_THAT(pass.activated, IsEmpty());
+      ASSERT_EQ(pass.waiting.size(), 2u);
+      EXPECT_EQ(pass.waiting[0].reason, AmWaitReason::kUserAmLimit);
+      EXPECT_EQ(pass.waiting[1].reason, AmWaitReason::kUserAmLimit);
+    }
   }
 }
 

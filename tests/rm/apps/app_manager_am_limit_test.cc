@@ -187,6 +187,52 @@ TEST_P(AmLimitTest, UnmanagedAmsCountAgainstTheLimit) {
   EXPECT_EQ(manager_->GetApp(second)->yarn_state(), YarnAppState::kAccepted);
 }
 
+// The user AM limit divides by Hadoop's active users, the users whose apps
+// have outstanding requests (2.7.7 LeafQueue.getUserAMResourceLimit, 3.3.0
+// getUserAMResourceLimitPerPartition: 1 / getNumActiveUsers()), not by the
+// users with an app in the queue. MULP 25, AM 50% of 10 GB: 5 GB for the
+// queue's AMs, 5 GB x max(0.25, 1 / active users) for a user's. alice, bob
+// and carol each have an AM placed and nothing asked since: none is active,
+// so alice's next two AMs go (1 + 2 GB of her 5 GB), where counting the
+// three users in the queue would give her 2 GB and hold the second.
+TEST_P(AmLimitTest, UserAmLimitCountsOnlyUsersWhoAsk) {
+  if (GetParam() == HadoopLine::k2_6) GTEST_SKIP() << "2.6 limits counts, not resources";
+  AmLimitContext context;
+  context.line = GetParam();
+  context.min_allocation = pool::Resource::Of(kGb, 1);
+  context.cluster = pool::Resource::Of(10 * kGb, 10);
+  manager_->SetAmLimits(
+      test_support::ParsedTree({{"root.queues", "default"},
+                                {"root.default.capacity", "100"},
+                                {"root.default.minimum-user-limit-percent", "25"},
+                                {"root.default.maximum-am-resource-percent", "0.5"}}),
+      context);
+  const ApplicationId a1 = Submit("alice");
+  const ApplicationId b1 = Submit("bob");
+  const ApplicationId c1 = Submit("carol");
+  Step();
+  for (const ApplicationId& id : {a1, b1, c1}) EXPECT_TRUE(HasAmContainer(id));
+  EXPECT_TRUE(manager_->ActivityReport().empty()) << "AMs placed, nothing asked";
+  const ApplicationId a2 = Submit("alice");
+  const ApplicationId a3 = Submit("alice");
+  EXPECT_TRUE(manager_->AmActive({a2, 1}));
+  EXPECT_TRUE(manager_->AmActive({a3, 1}));
+  QueueAmReport report = manager_->AmReport("default");
+  EXPECT_EQ(report.users.at("alice").active_apps, 3);
+  EXPECT_EQ(report.users.at("alice").am_used, pool::Resource::Of(3 * kGb, 3));
+  // One active user (alice, her AM requests outstanding): 5 GB.
+  EXPECT_EQ(report.limits.user_am_limit, pool::Resource::Of(5 * kGb, 1));
+  // bob asks again: two active users, 2.5 GB rounded up to 3 GB; alice's
+  // fourth would take her to 4 GB and waits (the queue's 5 GB are used too).
+  ApplicationManager::AskActivity asking;
+  asking.newly_asking = true;
+  asking.outstanding = true;
+  manager_->OnAsksUpdated({b1, 1}, asking);
+  EXPECT_EQ(manager_->AmReport("default").limits.user_am_limit, pool::Resource::Of(3 * kGb, 1));
+  const ApplicationId a4 = Submit("alice");
+  EXPECT_FALSE(manager_->AmActive({a4, 1}));
+}
+
 INSTANTIATE_TEST_SUITE_P(Lines, AmLimitTest,
                          ::testing::Values(HadoopLine::k2_6, HadoopLine::k2_7, HadoopLine::k3_3));
 

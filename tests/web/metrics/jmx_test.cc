@@ -171,6 +171,94 @@ TEST_F(JmxTest, ActiveApplicationsRollUpAndActiveUsersStayInTheLeaf) {
   EXPECT_EQ(IntField(*FindBean(root, kDefaultQueue), "ActiveUsers"), 0);
 }
 
+// Without yarn.scheduler.capacity.user-metrics.enable (default false on
+// every line) Hadoop registers no per-user QueueMetrics.
+TEST_F(JmxTest, NoUserBeansUnlessEnabled) {
+  const json::JsonValue root = ParseJson(Jmx().body);
+  EXPECT_EQ(FindBean(root, std::string(kDefaultQueue) + ",user=alice"), nullptr);
+  EXPECT_EQ(FindBean(root, std::string(kRootQueue) + ",user=alice"), nullptr);
+}
+
+client_service::testing::HarnessOptions UserMetricsOptions() {
+  client_service::testing::HarnessOptions options = testing::MetricsHarnessOptions();
+  options.capacity_scheduler_xml += testing::CsProperty("user-metrics.enable", "true");
+  return options;
+}
+
+class UserJmxTest : public testing::RmFixture {
+ protected:
+  UserJmxTest() : RmFixture(UserMetricsOptions()) {}
+  HttpResponse Jmx() { return JmxHandler(deps_, Get()); }
+};
+
+// QueueMetrics.getUserMetrics (2.6.0 / 3.3.0): "<queue's name>,user=<user>",
+// tagged Queue and User, in the leaf and in every ancestor (each user update
+// goes to parent.X(user) too). alice runs one app in root.default (its 1 GB
+// AM container), bob one in root.eng.batch, asking for more, and alice a
+// second in root.eng.batch.
+TEST_F(UserJmxTest, UserBeansPerQueueAndAncestor) {
+  const rm::ApplicationId bob_app = SubmitAndRun("batch", "bob");
+  SubmitAndRun("batch", "alice");
+  rm::ApplicationManager::AskActivity asking;
+  asking.newly_asking = true;
+  asking.outstanding = true;
+  rm_.apps().OnAsksUpdated({bob_app, 1}, asking);
+
+  const json::JsonValue root = ParseJson(Jmx().body);
+  const std::string alice_default = std::string(kDefaultQueue) + ",user=alice";
+  const json::JsonValue* a = FindBean(root, alice_default);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(StrField(*a, "modelerType"), "QueueMetrics,q0=root,q1=default,user=alice");
+  EXPECT_EQ(StrField(*a, "tag.Queue"), "root.default");
+  EXPECT_EQ(StrField(*a, "tag.User"), "alice");
+  EXPECT_EQ(IntField(*a, "AppsSubmitted"), 1);
+  EXPECT_EQ(IntField(*a, "AppsRunning"), 1);
+  EXPECT_EQ(IntField(*a, "AppsPending"), 0);
+  EXPECT_EQ(IntField(*a, "AppsKilled"), 0);
+  EXPECT_EQ(IntField(*a, "running_0"), 1);
+  EXPECT_EQ(IntField(*a, "AllocatedMB"), 1024);
+  EXPECT_EQ(IntField(*a, "AllocatedVCores"), 1);
+  EXPECT_EQ(IntField(*a, "AllocatedContainers"), 1);
+  EXPECT_EQ(IntField(*a, "ActiveApplications"), 0);
+  EXPECT_EQ(IntField(*a, "ActiveUsers"), 0);
+  // No bob in root.default.
+  EXPECT_EQ(FindBean(root, std::string(kDefaultQueue) + ",user=bob"), nullptr);
+
+  const json::JsonValue* b = FindBean(root, std::string(kBatchQueue) + ",user=bob");
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(StrField(*b, "tag.Queue"), "root.eng.batch");
+  EXPECT_EQ(IntField(*b, "AppsSubmitted"), 1);
+  EXPECT_EQ(IntField(*b, "AppsRunning"), 1);
+  EXPECT_EQ(IntField(*b, "AllocatedMB"), 1024);
+  EXPECT_EQ(IntField(*b, "ActiveApplications"), 1);
+  const json::JsonValue* ab = FindBean(root, std::string(kBatchQueue) + ",user=alice");
+  ASSERT_NE(ab, nullptr);
+  EXPECT_EQ(IntField(*ab, "AppsSubmitted"), 1);
+  EXPECT_EQ(IntField(*ab, "AppsRunning"), 1);
+  EXPECT_EQ(IntField(*ab, "ActiveApplications"), 0);
+
+  // Ancestors: sums of their leaves' users.
+  const json::JsonValue* eng_bob =
+      FindBean(root, "Hadoop:service=ResourceManager,name=QueueMetrics,q0=root,q1=eng,user=bob");
+  ASSERT_NE(eng_bob, nullptr);
+  EXPECT_EQ(StrField(*eng_bob, "tag.Queue"), "root.eng");
+  EXPECT_EQ(IntField(*eng_bob, "ActiveApplications"), 1);
+  const json::JsonValue* root_alice = FindBean(root, std::string(kRootQueue) + ",user=alice");
+  ASSERT_NE(root_alice, nullptr);
+  EXPECT_EQ(IntField(*root_alice, "AppsSubmitted"), 2);
+  EXPECT_EQ(IntField(*root_alice, "AppsRunning"), 2);
+  EXPECT_EQ(IntField(*root_alice, "AllocatedMB"), 2048);
+  EXPECT_EQ(IntField(*root_alice, "AllocatedContainers"), 2);
+  EXPECT_EQ(IntField(*root_alice, "running_0"), 2);
+  EXPECT_EQ(IntField(*root_alice, "ActiveApplications"), 0);
+  const json::JsonValue* root_bob = FindBean(root, std::string(kRootQueue) + ",user=bob");
+  ASSERT_NE(root_bob, nullptr);
+  EXPECT_EQ(IntField(*root_bob, "AllocatedContainers"), 1);
+  EXPECT_EQ(IntField(*root_bob, "ActiveApplications"), 1);
+  // The queue beans are unchanged by the user beans beside them.
+  EXPECT_EQ(IntField(*FindBean(root, kRootQueue), "AppsSubmitted"), 3);
+}
+
 TEST_F(JmxTest, QryFiltersByPattern) {
   json::JsonValue root =
       ParseJson(Jmx({{"qry", "Hadoop:service=ResourceManager,name=QueueMetrics,*"}}).body);

@@ -32,7 +32,8 @@ inline client_service::testing::HarnessOptions MetricsHarnessOptions() {
 
 class RmFixture : public ::testing::Test {
  protected:
-  RmFixture() : rm_(MetricsHarnessOptions()) {
+  RmFixture() : RmFixture(MetricsHarnessOptions()) {}
+  explicit RmFixture(client_service::testing::HarnessOptions options) : rm_(std::move(options)) {
     rm_.AddNode("host1", 45454, pool::Resource::Of(8192, 8));
     app_ = SubmitAndRun("default", "alice");
     deps_.core = &rm_.core();

@@ -9,6 +9,7 @@
 #include "web/rest/app_timeout_routes.h"
 #include "web/rest/app_write_routes.h"
 #include "web/rest/cluster_read_routes.h"
+#include "web/rest/delegation_token_operations.h"
 #include "web/rest/delegation_token_routes.h"
 #include "web/rest/delegation_token_verifier.h"
 #include "web/rest/scheduler_conf_routes.h"
@@ -41,6 +42,21 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
     auth_deps.verify_delegation_token = [core = deps.core](std::string_view url_string) {
       return rest::VerifyDelegationTokenUrlString(*core, url_string);
     };
+    // The handler's ?op= management calls over the same secret manager.
+    auth::AuthenticationFilterDeps::DelegationTokenOperations operations;
+    operations.create = [core = deps.core](const std::string& owner, const std::string& real_user,
+                                           const std::string& renewer,
+                                           const std::optional<std::string>& service) {
+      return rest::CreateDelegationTokenUrlString(*core, owner, real_user, renewer, service);
+    };
+    operations.renew = [core = deps.core](std::string_view url_string, const std::string& renewer) {
+      return rest::RenewDelegationTokenUrlString(*core, url_string, renewer);
+    };
+    operations.cancel = [core = deps.core](std::string_view url_string,
+                                           const std::string& canceller) {
+      return rest::CancelDelegationTokenUrlString(*core, url_string, canceller);
+    };
+    auth_deps.token_operations = std::move(operations);
   }
   const Result<std::string> realm = security::DefaultKerberosRealm();
   ASSIGN_OR_RETURN(

@@ -43,20 +43,7 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
       return rest::VerifyDelegationTokenUrlString(*core, url_string);
     };
     // The handler's ?op= management calls over the same secret manager.
-    auth::AuthenticationFilterDeps::DelegationTokenOperations operations;
-    operations.create = [core = deps.core](const std::string& owner, const std::string& real_user,
-                                           const std::string& renewer,
-                                           const std::optional<std::string>& service) {
-      return rest::CreateDelegationTokenUrlString(*core, owner, real_user, renewer, service);
-    };
-    operations.renew = [core = deps.core](std::string_view url_string, const std::string& renewer) {
-      return rest::RenewDelegationTokenUrlString(*core, url_string, renewer);
-    };
-    operations.cancel = [core = deps.core](std::string_view url_string,
-                                           const std::string& canceller) {
-      return rest::CancelDelegationTokenUrlString(*core, url_string, canceller);
-    };
-    auth_deps.token_operations = std::move(operations);
+    auth_deps.token_operations = rest::FilterTokenOperations(deps.core);
   }
   const Result<std::string> realm = security::DefaultKerberosRealm();
   ASSIGN_OR_RETURN(

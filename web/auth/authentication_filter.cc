@@ -276,6 +276,19 @@ std::string CauseText(const Status& status) {
 
 }  // namespace
 
+std::optional<HttpResponse> AuthenticationFilter::RefuseProxy(const AuthToken& token,
+                                                              const std::string& doas,
+                                                              const HttpRequest& request) const {
+  Status allowed = deps_.authorize_proxy
+                       ? deps_.authorize_proxy(token.principal, doas, request.remote_address)
+                       : Status::Unauthorized("User: " + token.principal +
+                                              " is not allowed to impersonate " + doas);
+  if (allowed.ok()) return std::nullopt;
+  LOG_EVERY_N(WARNING, 100) << "Authentication exception: " << allowed.message();
+  return HttpResponse::Json(403,
+                            RemoteExceptionJson(allowed.message(), kAuthorizationExceptionClass));
+}
+
 std::optional<HttpResponse> AuthenticationFilter::ManagementOperation(
     const HttpRequest& request, const std::optional<AuthToken>& cookie) const {
   if (options_.filter != AuthFilterKind::kResourceManager || !deps_.token_operations.has_value() ||
@@ -330,14 +343,8 @@ std::optional<HttpResponse> AuthenticationFilter::ManagementOperation(
   if (token.has_value()) {
     user = token->user;
     if (std::optional<std::string> doas = DoAsParameter(request); doas.has_value()) {
-      Status allowed = deps_.authorize_proxy
-                           ? deps_.authorize_proxy(token->principal, *doas, request.remote_address)
-                           : Status::Unauthorized("User: " + token->principal +
-                                                  " is not allowed to impersonate " + *doas);
-      if (!allowed.ok()) {
-        LOG_EVERY_N(WARNING, 100) << "Authentication exception: " << allowed.message();
-        return answer(HttpResponse::Json(
-            403, RemoteExceptionJson(allowed.message(), kAuthorizationExceptionClass)));
+      if (std::optional<HttpResponse> refused = RefuseProxy(*token, *doas, request)) {
+        return answer(std::move(*refused));
       }
       real_user = token->user;
       user = *doas;
@@ -468,16 +475,9 @@ HttpResponse AuthenticationFilter::Handle(const HttpRequest& request,
   if (token.has_value() && options_.filter == AuthFilterKind::kResourceManager &&
       !by_delegation_token) {
     if (std::optional<std::string> doas = DoAsParameter(request); doas.has_value()) {
-      Status allowed = deps_.authorize_proxy
-                           ? deps_.authorize_proxy(token->principal, *doas, request.remote_address)
-                           : Status::Unauthorized("User: " + token->principal +
-                                                  " is not allowed to impersonate " + *doas);
-      if (!allowed.ok()) {
-        LOG_EVERY_N(WARNING, 100) << "Authentication exception: " << allowed.message();
-        HttpResponse refused = HttpResponse::Json(
-            403, RemoteExceptionJson(allowed.message(), kAuthorizationExceptionClass));
-        refused.headers = std::move(headers);
-        return refused;
+      if (std::optional<HttpResponse> refused = RefuseProxy(*token, *doas, request)) {
+        refused->headers = std::move(headers);
+        return std::move(*refused);
       }
       // UGI.createProxyUser(doAs, real): getRemoteUser() is its short name,
       // the principal its name.

@@ -163,6 +163,10 @@ class AuthenticationFilter {
   Result<std::string> ShortNameOf(const std::string& user) const;
   HttpResponse Refuse(int status, const std::string& message,
                       std::vector<std::pair<std::string, std::string>> headers) const;
+  // Rules 4 and 6: the 403 AuthorizationException JSON when `token`'s
+  // principal may not act as `doas` (authorize_proxy), else nullopt.
+  std::optional<HttpResponse> RefuseProxy(const AuthToken& token, const std::string& doas,
+                                          const HttpRequest& request) const;
   // Rule 6: the answer to a management call, or nullopt when `request` is none. `token` is the
   // cookie's, if valid.
   std::optional<HttpResponse> ManagementOperation(const HttpRequest& request,

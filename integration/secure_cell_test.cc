@@ -8,7 +8,10 @@
 // integrity and privacy (every daemon and client configured so) the
 // application succeeds over wrapped RPC, a tampered wrapped frame closes its
 // connection with javax.security.sasl.SaslException while the RM serves
-// everyone else, and a client that will not wrap is refused. With
+// everyone else, and a client that will not wrap is refused. On each of the
+// four RPC ports and each server setting (the three levels and a list) a
+// client of each level is served when the server offers its level and
+// otherwise refuses with javax.security.sasl.SaslException. With
 // hadoop.security.authorization and hadoop-policy.xml: a forged NM (a
 // principal outside the ResourceTracker ACL) is refused until
 // rmadmin -refreshServiceAcl lets it in; an impersonation without
@@ -19,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -339,6 +343,161 @@ TEST_P(SecureCellProtectionTest, AnApplicationSucceedsAndATamperedWrappedFrameIs
 
 INSTANTIATE_TEST_SUITE_P(RpcProtection, SecureCellProtectionTest,
                          ::testing::Values("integrity", "privacy"));
+
+// hadoop.rpc.protection on every RPC port of the RM. The server offers the
+// configured protections (SaslPropertiesResolver's QOP list, in order); a
+// client picks the first of its own the server offers, and when there is
+// none refuses on its side, before a call is sent, as Java's SaslClient does
+// (GSSAPI and DIGEST-MD5 alike): javax.security.sasl.SaslException "No common
+// protection layer between client and server". With integrity or privacy
+// every RPC after the handshake is wrapped (RpcSaslProto WRAP) both ways:
+// the project's client refuses an unwrapped answer ("Server sent
+// non-wrapped response"), so a call served at those levels was wrapped.
+// Ports: 8032 client and 8033 admin over KERBEROS (alice), 8031
+// ResourceTracker over KERBEROS (the NM principal), 8030 over TOKEN with the
+// AMRMToken of an unmanaged AM alice submitted.
+class SecureCellPortsTest : public SecureCellTest,
+                            public ::testing::WithParamInterface<const char*> {
+ protected:
+  std::string Protection() const override { return GetParam(); }
+
+  // The AMRMToken of a new unmanaged application of `alice`'s.
+  std::optional<ipc::ClientToken> UnmanagedAmToken(const ipc::ClientKerberos& alice,
+                                                   const ipc::SaslQops& qops) {
+    ipc::RpcClientOptions options;
+    options.qops = qops;
+    ipc::RpcClient client(options);
+    const ipc::ConnectionSpec spec{"127.0.0.1", Port("client"), kClientProtocolName,
+                                   "mallory",   std::nullopt,   alice};
+    hadoop::yarn::GetNewApplicationRequestProto new_request;
+    hadoop::yarn::GetNewApplicationResponseProto new_response;
+    Status s = client.Call(spec, "getNewApplication", new_request, &new_response);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    if (!s.ok()) return std::nullopt;
+    hadoop::yarn::SubmitApplicationRequestProto submit;
+    auto* context = submit.mutable_application_submission_context();
+    *context->mutable_application_id() = new_response.application_id();
+    context->set_queue("default");
+    context->set_unmanaged_am(true);
+    context->mutable_resource()->set_memory(128);
+    context->mutable_resource()->set_virtual_cores(1);
+    context->mutable_am_container_spec();
+    hadoop::yarn::SubmitApplicationResponseProto submitted;
+    s = client.Call(spec, "submitApplication", submit, &submitted);
+    EXPECT_TRUE(s.ok()) << s.ToString();
+    if (!s.ok()) return std::nullopt;
+    hadoop::yarn::GetApplicationReportRequestProto report_request;
+    *report_request.mutable_application_id() = new_response.application_id();
+    hadoop::yarn::GetApplicationReportResponseProto report;
+    const bool has_token = WaitFor(
+        [&] {
+          return client.Call(spec, "getApplicationReport", report_request, &report).ok() &&
+                 report.application_report().has_am_rm_token();
+        },
+        60s);
+    EXPECT_TRUE(has_token) << cell::Tail((dir_ / "rm.log").string(), 20);
+    if (!has_token) return std::nullopt;
+    const auto& t = report.application_report().am_rm_token();
+    return ipc::ClientToken{t.identifier(), t.password(), t.kind(),
+                            "127.0.0.1:" + ports_["scheduler"]};
+  }
+
+  // One call on `port` with a client of protection `qop`.
+  Status CallOn(const std::string& port, ipc::SaslQop qop, const ipc::ClientKerberos& alice,
+                const ipc::ClientKerberos& nm, const ipc::ClientToken& amrm) {
+    ipc::RpcClientOptions options;
+    options.qops = {qop};
+    ipc::RpcClient client(options);
+    ipc::ConnectionSpec spec;
+    spec.host = "127.0.0.1";
+    spec.port = Port(port);
+    spec.user = "mallory";
+    if (port == "client") {
+      spec.protocol = kClientProtocolName;
+      spec.kerberos = alice;
+      hadoop::yarn::GetClusterMetricsRequestProto request;
+      hadoop::yarn::GetClusterMetricsResponseProto response;
+      return client.Call(spec, "getClusterMetrics", request, &response);
+    }
+    if (port == "admin") {
+      spec.protocol = "org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocolPB";
+      spec.kerberos = alice;
+      hadoop::yarn::GetGroupsForUserRequestProto request;
+      request.set_user("alice");
+      hadoop::yarn::GetGroupsForUserResponseProto response;
+      return client.Call(spec, "getGroupsForUser", request, &response);
+    }
+    if (port == "resource-tracker") {
+      spec.protocol = "org.apache.hadoop.yarn.server.api.ResourceTrackerPB";
+      spec.kerberos = nm;
+      hadoop::yarn::NodeHeartbeatRequestProto request;
+      request.mutable_node_status()->mutable_node_id()->set_host("nm1.spindle.test");
+      request.mutable_node_status()->mutable_node_id()->set_port(1);
+      hadoop::yarn::NodeHeartbeatResponseProto response;
+      Status s = client.Call(spec, "nodeHeartbeat", request, &response);
+      // An unknown node is told to resync: an answer all the same.
+      if (s.ok()) {
+        EXPECT_EQ(response.nodeaction(), hadoop::yarn::RESYNC);
+      }
+      return s;
+    }
+    spec.protocol = "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
+    spec.token = amrm;
+    hadoop::yarn::RegisterApplicationMasterRequestProto request;
+    hadoop::yarn::RegisterApplicationMasterResponseProto response;
+    Status s = client.Call(spec, "registerApplicationMaster", request, &response);
+    // Registered by an earlier call of this table: the RPC was served.
+    if (s.java_class() ==
+        "org.apache.hadoop.yarn.exceptions.InvalidApplicationMasterRequestException") {
+      return Status::OK();
+    }
+    return s;
+  }
+
+  static constexpr char kClientProtocolName[] =
+      "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
+};
+
+TEST_P(SecureCellPortsTest, EveryPortServesACommonProtectionAndRefusesNoneInCommon) {
+  Result<ipc::SaslQops> offered = ipc::ParseRpcProtection(GetParam());
+  ASSERT_TRUE(offered.ok());
+  std::unique_ptr<security::KerberosCredentials> alice_login = Login("alice");
+  Result<std::unique_ptr<security::KerberosCredentials>> nm_login =
+      security::KerberosCredentials::LoginFromKeytab("nm/nm1.spindle.test", keytab("nm"));
+  ASSERT_NE(alice_login, nullptr);
+  ASSERT_TRUE(nm_login.ok()) << nm_login.status().ToString();
+  const ipc::ClientKerberos alice{alice_login->cache_name()};
+  const ipc::ClientKerberos nm{(*nm_login)->cache_name()};
+  const std::optional<ipc::ClientToken> amrm = UnmanagedAmToken(alice, *offered);
+  ASSERT_TRUE(amrm.has_value());
+
+  for (const char* port : {"client", "scheduler", "resource-tracker", "admin"}) {
+    for (ipc::SaslQop qop :
+         {ipc::SaslQop::kAuth, ipc::SaslQop::kAuthInt, ipc::SaslQop::kAuthConf}) {
+      SCOPED_TRACE(std::string(port) + " at " + std::string(ipc::SaslQopName(qop)));
+      const bool common = std::find(offered->begin(), offered->end(), qop) != offered->end();
+      const Status s = CallOn(port, qop, alice, nm, *amrm);
+      if (common) {
+        EXPECT_TRUE(s.ok()) << s.ToString();
+      } else {
+        EXPECT_EQ(s.java_class(), ipc::java::kSaslException) << s.ToString();
+        EXPECT_NE(s.message().find("No common protection layer between client and server"),
+                  std::string::npos)
+            << s.ToString();
+      }
+    }
+  }
+  EXPECT_FALSE(rm_.Exited()) << cell::Tail((dir_ / "rm.log").string(), 20);
+}
+
+INSTANTIATE_TEST_SUITE_P(RpcProtection, SecureCellPortsTest,
+                         ::testing::Values("authentication", "integrity", "privacy",
+                                           "privacy,authentication"),
+                         [](const ::testing::TestParamInfo<const char*>& param) {
+                           std::string name = param.param;
+                           std::replace(name.begin(), name.end(), ',', '_');
+                           return name;
+                         });
 
 constexpr char kClientProtocol[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
 constexpr char kAuthorizationException[] =

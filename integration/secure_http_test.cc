@@ -319,6 +319,44 @@ TEST_F(SecureHttpTest, DelegationTokensAreIssuedUsedRenewedAndCancelled) {
   EXPECT_FALSE(rm_.Exited()) << cell::Tail((dir_ / "rm.log").string(), 20);
 }
 
+// The filter's own ?op= calls (DelegationTokenAuthenticationHandler), on
+// any path, over the secret manager the REST routes use.
+TEST_F(SecureHttpTest, FilterOpCallsGetRenewAndCancelTokens) {
+  const std::string alice = Kinit("alice");
+  CurlAnswer challenged = Curl("/cluster?op=GETDELEGATIONTOKEN&renewer=alice", {});
+  EXPECT_EQ(challenged.status, 401) << challenged.body;
+  EXPECT_NE(challenged.headers.find("WWW-Authenticate: Negotiate"), std::string::npos)
+      << challenged.headers;
+  CurlAnswer issued =
+      Curl("/cluster?op=GETDELEGATIONTOKEN&renewer=alice", {"--negotiate", "-u", ":"}, alice);
+  ASSERT_EQ(issued.status, 200) << issued.log << issued.body
+                                << cell::Tail((dir_ / "rm.log").string(), 20);
+  EXPECT_EQ(issued.body.rfind("{\"Token\":{\"urlString\":\"", 0), 0u) << issued.body;
+  const std::string token = JsonString(issued.body, "urlString");
+  ASSERT_FALSE(token.empty()) << issued.body;
+  // Owned by the short name (AuthenticationToken.getUserName), and it
+  // authenticates like a REST-issued one.
+  CurlAnswer used = Curl("/ws/v1/cluster/userinfo?delegation=" + token, {});
+  EXPECT_EQ(used.status, 200) << used.body;
+  EXPECT_NE(used.body.find("\"requestedUser\":\"alice\""), std::string::npos) << used.body;
+
+  CurlAnswer renewed = Curl("/ws/v1/cluster/info?op=RENEWDELEGATIONTOKEN&token=" + token,
+                            {"--negotiate", "-u", ":", "-X", "PUT"}, alice);
+  EXPECT_EQ(renewed.status, 200) << renewed.body;
+  EXPECT_EQ(renewed.body.rfind("{\"long\":", 0), 0u) << renewed.body;
+  CurlAnswer wrong_method =
+      Curl("/cluster?op=RENEWDELEGATIONTOKEN&token=" + token, {"--negotiate", "-u", ":"}, alice);
+  EXPECT_EQ(wrong_method.status, 400) << wrong_method.body;
+
+  // Cancel needs no credentials: the token's holder cancels it as its owner.
+  CurlAnswer cancelled = Curl("/cluster?op=CANCELDELEGATIONTOKEN&token=" + token, {"-X", "PUT"});
+  EXPECT_EQ(cancelled.status, 200) << cancelled.body;
+  EXPECT_EQ(Curl("/ws/v1/cluster/info?delegation=" + token, {}).status, 403);
+  CurlAnswer again = Curl("/cluster?op=CANCELDELEGATIONTOKEN&token=" + token, {"-X", "PUT"});
+  EXPECT_EQ(again.status, 404) << again.body;
+  EXPECT_FALSE(rm_.Exited()) << cell::Tail((dir_ / "rm.log").string(), 20);
+}
+
 // ?doAs= on the web is checked against hadoop.proxyuser.* as the RPC side.
 TEST_F(SecureHttpTest, DoAsFollowsTheProxyUserRules) {
   const std::string alice = Kinit("alice");

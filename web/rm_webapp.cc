@@ -9,6 +9,7 @@
 #include "web/rest/app_timeout_routes.h"
 #include "web/rest/app_write_routes.h"
 #include "web/rest/cluster_read_routes.h"
+#include "web/rest/delegation_token_operations.h"
 #include "web/rest/delegation_token_routes.h"
 #include "web/rest/delegation_token_verifier.h"
 #include "web/rest/scheduler_conf_routes.h"
@@ -41,6 +42,8 @@ Result<std::unique_ptr<RmWebApp>> RmWebApp::Create(const rm::Configuration& conf
     auth_deps.verify_delegation_token = [core = deps.core](std::string_view url_string) {
       return rest::VerifyDelegationTokenUrlString(*core, url_string);
     };
+    // The handler's ?op= management calls over the same secret manager.
+    auth_deps.token_operations = rest::FilterTokenOperations(deps.core);
   }
   const Result<std::string> realm = security::DefaultKerberosRealm();
   ASSIGN_OR_RETURN(

@@ -12,8 +12,11 @@
 // hadoop.auth cookie, StaticUserWebFilter), before the standby answer, as
 // Hadoop's authentication filter runs before RMWebAppFilter. With Kerberos
 // (RMAuthenticationFilter) an RM delegation token also authenticates, checked
-// by the core's secret manager (web/rest/delegation_token_verifier.h), and
-// ?doAs= goes to `authorize_proxy`.
+// by the core's secret manager (web/rest/delegation_token_verifier.h), the
+// filter's ?op=GETDELEGATIONTOKEN / RENEWDELEGATIONTOKEN /
+// CANCELDELEGATIONTOKEN calls run on that same manager
+// (web/rest/delegation_token_operations.h), and ?doAs= goes to
+// `authorize_proxy`.
 //
 // Thread contract: Create(), Start() and Stop() from the daemon's
 // controlling thread; the routes run on the server's handler threads and

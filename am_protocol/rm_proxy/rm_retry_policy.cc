@@ -105,7 +105,9 @@ Action RmRetryPolicy::ShouldRetry(const Status& error, int64_t retries, int64_t 
     return Fail("retries (" + std::to_string(retries) + ") exceeded maximum allowed (" +
                 std::to_string(max_retries) + ")");
   }
-  if (!error.IsRemote() && error.code() == Status::Code::kUnauthorized) {
+  // This side's SASL refusals (wire/ipc/client_negotiation.h).
+  if (error.code() == Status::Code::kUnauthorized &&
+      (!error.IsRemote() || Named(error, ipc::java::kSaslException))) {
     return Fail("SASL failure");
   }
   if (ipc::IsTransportFailure(error) || Named(error, ipc::java::kStandbyException)) {

@@ -4,9 +4,9 @@
 #include <strings.h>
 
 #include "base/base64.h"
-#include "base/markup_escape.h"
 #include "security/kerberos_credentials.h"
 #include "web/auth/auth_headers.h"
+#include "web/auth/filter_answers.h"
 
 namespace spindle::web::auth {
 namespace {
@@ -16,38 +16,11 @@ using Headers = std::vector<std::pair<std::string, std::string>>;
 constexpr char kWwwAuthenticate[] = "WWW-Authenticate";
 constexpr char kPseudoAuth[] = "PseudoAuth";
 
-// DelegationTokenAuthenticationFilter.getDoAs: the first "doAs" parameter,
-// its name in any case.
-std::optional<std::string> DoAs(const HttpRequest& request) {
-  for (const auto& [name, value] : request.query) {
-    if (strcasecmp(name.c_str(), "doAs") == 0) return value;
-  }
-  return std::nullopt;
-}
-
-constexpr char kAuthorizationException[] =
-    "org.apache.hadoop.security.authorize.AuthorizationException";
-constexpr char kAuthenticationException[] =
-    "org.apache.hadoop.security.authentication.client.AuthenticationException";
-
 // DelegationTokenAuthenticator.DELEGATION_TOKEN_HEADER, RMAuthenticationFilter's
 // OLD_HEADER, KerberosDelegationTokenAuthenticator.DELEGATION_PARAM.
 constexpr char kDelegationTokenHeader[] = "X-Hadoop-Delegation-Token";
 constexpr char kOldDelegationTokenHeader[] = "Hadoop-YARN-Auth-Delegation-Token";
 constexpr char kDelegationParam[] = "delegation";
-
-// HttpExceptionUtils.createServletExceptionResponse's body for an exception
-// of `java_class` (getOneLineMessage: the message's first line).
-std::string RemoteExceptionJson(const std::string& message, const std::string& java_class) {
-  std::string escaped;
-  for (char c : message.substr(0, message.find('\n'))) {
-    if (c == '"' || c == '\\') escaped += '\\';
-    escaped += c;
-  }
-  const std::string simple = java_class.substr(java_class.rfind('.') + 1);
-  return "{\"RemoteException\":{\"message\":\"" + escaped + "\",\"exception\":\"" + simple +
-         "\",\"javaClassName\":\"" + java_class + "\"}}";
-}
 
 // The first header `name` (any case), if present (possibly empty).
 std::optional<std::string> HeaderIfPresent(const HttpRequest& request, const char* name) {
@@ -266,20 +239,169 @@ HttpResponse AuthenticationFilter::Refuse(int status, const std::string& message
   bool challenges = false;
   for (const auto& [name, value] : headers) challenges |= name == kWwwAuthenticate;
   if (status == 401 && !challenges) status = 403;
-  const std::string title = "Error " + std::to_string(status) + " " + message;
-  HttpResponse response =
-      HttpResponse::Html(status,
-                         "<html>\n<head>\n<meta http-equiv=\"Content-Type\" content=\"text/html;"
-                         "charset=utf-8\"/>\n<title>" +
-                             EscapeMarkup(title) + "</title>\n</head>\n<body><h2>HTTP ERROR " +
-                             std::to_string(status) + "</h2>\n<p>" + EscapeMarkup(message) +
-                             "</p>\n</body>\n</html>\n");
+  HttpResponse response = ErrorPage(status, message);
   response.headers = std::move(headers);
   response.headers.emplace_back(
       "Set-Cookie",
       AuthCookieHeader("", 0,
                        {options_.cookie_domain, options_.cookie_path, options_.cookie_persistent}));
   return response;
+}
+
+namespace {
+
+// KerberosDelegationTokenAuthenticator.DelegationTokenOperation: the
+// operation, its HTTP method and whether it needs the caller's own
+// credentials.
+struct TokenOperation {
+  enum class Kind { kGet, kRenew, kCancel };
+  Kind kind;
+  const char* name;
+  HttpMethod method;
+  const char* method_name;
+  bool needs_credentials;
+};
+
+constexpr TokenOperation kTokenOperations[] = {
+    {TokenOperation::Kind::kGet, "GETDELEGATIONTOKEN", HttpMethod::kGet, "GET", true},
+    {TokenOperation::Kind::kRenew, "RENEWDELEGATIONTOKEN", HttpMethod::kPut, "PUT", true},
+    {TokenOperation::Kind::kCancel, "CANCELDELEGATIONTOKEN", HttpMethod::kPut, "PUT", false},
+};
+
+// new AuthenticationException(ex.toString(), ex): the cause's toString().
+std::string CauseText(const Status& status) {
+  return (status.java_class().empty() ? std::string("java.io.IOException") : status.java_class()) +
+         ": " + status.message();
+}
+
+}  // namespace
+
+std::optional<HttpResponse> AuthenticationFilter::RefuseProxy(const AuthToken& token,
+                                                              const std::string& doas,
+                                                              const HttpRequest& request) const {
+  Status allowed = deps_.authorize_proxy
+                       ? deps_.authorize_proxy(token.principal, doas, request.remote_address)
+                       : Status::Unauthorized("User: " + token.principal +
+                                              " is not allowed to impersonate " + doas);
+  if (allowed.ok()) return std::nullopt;
+  LOG_EVERY_N(WARNING, 100) << "Authentication exception: " << allowed.message();
+  return HttpResponse::Json(403,
+                            RemoteExceptionJson(allowed.message(), kAuthorizationExceptionClass));
+}
+
+std::optional<HttpResponse> AuthenticationFilter::ManagementOperation(
+    const HttpRequest& request, const std::optional<AuthToken>& cookie) const {
+  if (options_.filter != AuthFilterKind::kResourceManager || !deps_.token_operations.has_value() ||
+      request.method == HttpMethod::kOptions) {
+    return std::nullopt;
+  }
+  const std::optional<std::string> op = request.Query("op");
+  if (!op.has_value()) return std::nullopt;
+  const TokenOperation* operation = nullptr;
+  for (const TokenOperation& known : kTokenOperations) {
+    if (strcasecmp(op->c_str(), known.name) == 0) operation = &known;
+  }
+  if (operation == nullptr) return std::nullopt;
+  if (request.method != operation->method) {
+    return ErrorPage(400, std::string("Wrong HTTP method [") + MethodName(request.method) +
+                              "] for operation [" + operation->name + "], it should be [" +
+                              operation->method_name + "]");
+  }
+  std::optional<AuthToken> token = cookie;
+  Headers headers;
+  if (operation->needs_credentials && !token.has_value()) {
+    // The handler's own authentication: never a delegation token.
+    Outcome outcome = options_.type == AuthType::kKerberos ? AuthenticateKerberos(request)
+                                                           : AuthenticateSimple(request);
+    headers = std::move(outcome.headers);
+    switch (outcome.kind) {
+      case Outcome::Kind::kRefused:
+        LOG_EVERY_N(WARNING, 100) << "Authentication exception: " << outcome.message;
+        return Refuse(403, outcome.message, std::move(headers));
+      case Outcome::Kind::kChallenge: {
+        // What the handler wrote: its status and challenge, no body.
+        HttpResponse challenge =
+            HttpResponse::Text(options_.type == AuthType::kKerberos ? 401 : 403, "");
+        challenge.headers = std::move(headers);
+        return challenge;
+      }
+      case Outcome::Kind::kAnonymous:
+        return Refuse(403, "Anonymous requests cannot carry out delegation token operations",
+                      std::move(headers));
+      case Outcome::Kind::kToken:
+        token = std::move(outcome.token);
+        break;
+    }
+  }
+  const auto answer = [&headers](HttpResponse response) {
+    for (auto& header : headers) response.headers.push_back(std::move(header));
+    return response;
+  };
+  // The request's UGI: the token's user name, or the ?doAs= proxy on it.
+  std::string user;
+  std::string real_user;
+  if (token.has_value()) {
+    user = token->user;
+    if (std::optional<std::string> doas = DoAsParameter(request); doas.has_value()) {
+      if (std::optional<HttpResponse> refused = RefuseProxy(*token, *doas, request)) {
+        return answer(std::move(*refused));
+      }
+      real_user = token->user;
+      user = *doas;
+    }
+  }
+  const AuthenticationFilterDeps::DelegationTokenOperations& manager = *deps_.token_operations;
+  const auto missing_token = [&] {
+    return answer(ErrorPage(
+        400, std::string("Operation [") + operation->name + "] requires the parameter [token]"));
+  };
+  switch (operation->kind) {
+    case TokenOperation::Kind::kGet: {
+      Result<std::string> renewer = request.Query("renewer").has_value()
+                                        ? Result<std::string>(*request.Query("renewer"))
+                                        : ShortNameOf(user);
+      Result<std::string> url_string =
+          renewer.ok() ? manager.create(user, real_user, *renewer, request.Query("service"))
+                       : renewer.status();
+      if (!url_string.ok()) return Refuse(403, CauseText(url_string.status()), std::move(headers));
+      std::string escaped;
+      for (char c : *url_string) {
+        if (c == '"' || c == '\\') escaped += '\\';
+        escaped += c;
+      }
+      return answer(HttpResponse::Json(200, "{\"Token\":{\"urlString\":\"" + escaped + "\"}}\n"));
+    }
+    case TokenOperation::Kind::kRenew: {
+      const std::optional<std::string> url_string = request.Query("token");
+      if (!url_string.has_value()) return missing_token();
+      Result<std::string> renewer = ShortNameOf(user);
+      Result<int64_t> expiry =
+          renewer.ok() ? manager.renew(*url_string, *renewer) : renewer.status();
+      if (!expiry.ok()) return Refuse(403, CauseText(expiry.status()), std::move(headers));
+      return answer(HttpResponse::Json(200, "{\"long\":" + std::to_string(*expiry) + "}\n"));
+    }
+    case TokenOperation::Kind::kCancel: {
+      const std::optional<std::string> url_string = request.Query("token");
+      if (!url_string.has_value()) return missing_token();
+      // Without a caller, the token's owner cancels (DelegationTokenManager.
+      // cancelToken: verifyToken(token).getShortUserName()).
+      Result<std::string> canceller = std::string();
+      if (token.has_value()) {
+        canceller = ShortNameOf(user);
+      } else {
+        Result<std::string> owner = deps_.verify_delegation_token(*url_string);
+        canceller = owner.ok() ? ShortNameOf(*owner) : owner.status();
+      }
+      Status cancelled =
+          canceller.ok() ? manager.cancel(*url_string, *canceller) : canceller.status();
+      if (!cancelled.ok()) {
+        LOG_EVERY_N(WARNING, 100) << "Delegation token not cancelled: " << cancelled.ToString();
+        return answer(ErrorPage(404, "Invalid delegation token, cannot cancel"));
+      }
+      return answer(HttpResponse::Text(200, ""));
+    }
+  }
+  return std::nullopt;
 }
 
 HttpResponse AuthenticationFilter::Handle(const HttpRequest& request,
@@ -295,6 +417,9 @@ HttpResponse AuthenticationFilter::Handle(const HttpRequest& request,
     ignored_because = from_cookie.status().message();
     LOG_EVERY_N(WARNING, 100) << "AuthenticationToken ignored: " << ignored_because;
   }
+  if (std::optional<HttpResponse> managed = ManagementOperation(request, token)) {
+    return std::move(*managed);
+  }
   Headers headers;
   bool by_delegation_token = false;
   if (!token.has_value()) {
@@ -307,8 +432,8 @@ HttpResponse AuthenticationFilter::Handle(const HttpRequest& request,
           // The handler wrote the answer itself (the response is committed:
           // no emptied cookie follows).
           LOG_EVERY_N(WARNING, 100) << "Delegation token refused: " << outcome.message;
-          return HttpResponse::Json(403,
-                                    RemoteExceptionJson(outcome.message, kAuthenticationException));
+          return HttpResponse::Json(
+              403, RemoteExceptionJson(outcome.message, kAuthenticationExceptionClass));
         }
         LOG_EVERY_N(WARNING, 100) << "Authentication exception: " << outcome.message;
         return Refuse(403, outcome.message, std::move(headers));
@@ -349,17 +474,10 @@ HttpResponse AuthenticationFilter::Handle(const HttpRequest& request,
   // (as on the RPC side, ?doAs= is ignored then).
   if (token.has_value() && options_.filter == AuthFilterKind::kResourceManager &&
       !by_delegation_token) {
-    if (std::optional<std::string> doas = DoAs(request); doas.has_value()) {
-      Status allowed = deps_.authorize_proxy
-                           ? deps_.authorize_proxy(token->principal, *doas, request.remote_address)
-                           : Status::Unauthorized("User: " + token->principal +
-                                                  " is not allowed to impersonate " + *doas);
-      if (!allowed.ok()) {
-        LOG_EVERY_N(WARNING, 100) << "Authentication exception: " << allowed.message();
-        HttpResponse refused = HttpResponse::Json(
-            403, RemoteExceptionJson(allowed.message(), kAuthorizationException));
-        refused.headers = std::move(headers);
-        return refused;
+    if (std::optional<std::string> doas = DoAsParameter(request); doas.has_value()) {
+      if (std::optional<HttpResponse> refused = RefuseProxy(*token, *doas, request)) {
+        refused->headers = std::move(headers);
+        return std::move(*refused);
       }
       // UGI.createProxyUser(doAs, real): getRemoteUser() is its short name,
       // the principal its name.

@@ -36,15 +36,39 @@
 //    token (header X-Hadoop-Delegation-Token, else the old
 //    Hadoop-YARN-Auth-Delegation-Token when the new one is absent or empty,
 //    else ?delegation=) is authenticated by the token alone, as
-//    DelegationTokenAuthenticationHandler does (2.6 and 3.3 alike; the
-//    handler's ?op=GETDELEGATIONTOKEN management calls are not served:
-//    the RM's clients use the REST endpoints): the user is the token's
+//    DelegationTokenAuthenticationHandler does (2.6 and 3.3 alike): the
+//    user is the token's
 //    owner, no cookie is issued, ?doAs= is ignored, and the request is
 //    marked by_delegation_token (the RM's delegation-token endpoints refuse
 //    such callers). A token that does not verify is 403 with the
 //    RemoteException JSON of an AuthenticationException whose message is
 //    the cause ("org.apache.hadoop.security.token.SecretManager$InvalidToken:
 //    token (...) can't be found in cache").
+// 6. The RM's flavour with `token_operations` (set with `verify_delegation_
+//    token`): DelegationTokenAuthenticationHandler.managementOperation on
+//    any path, before authentication, for ?op= (any case; not OPTIONS)
+//    GETDELEGATIONTOKEN (GET; &renewer=, default the caller's short name;
+//    &service=), RENEWDELEGATIONTOKEN (PUT; &token=) and
+//    CANCELDELEGATIONTOKEN (PUT; &token=). Get and renew need the caller's
+//    own credentials: the cookie's user, else the handler's SPNEGO (or
+//    ?user.name=) alone, never a delegation token, no cookie issued (a
+//    challenge is the handler's bare 401 + WWW-Authenticate: Negotiate).
+//    The caller is the cookie's short user name (AuthenticationToken.
+//    getUserName), or the ?doAs= user once `authorize_proxy` allows it
+//    (else 403 AuthorizationException JSON): get makes a token owned by
+//    that name (its real user the caller when proxied) and answers 200
+//    {"Token":{"urlString":"..."}}; renew renews as the short name and
+//    answers 200 {"long":<new expiry>}; cancel (no credentials needed: the
+//    token's owner, by its short name, cancels) answers 200, empty. Errors
+//    as the Java handler gives them: a wrong method 400 "Wrong HTTP method
+//    [M] for operation [OP], it should be [GET|PUT]"; no &token= 400
+//    "Operation [OP] requires the parameter [token]"; a get or renew the
+//    secret manager refuses (or an undecodable token) is the filter's 403
+//    whose message is the cause's "<class>: <message>"; any cancel failure
+//    404 "Invalid delegation token, cannot cancel". An unknown ?op= is no
+//    management call and passes on. Departure: an anonymous caller (a
+//    kerberos.endpoint.whitelist path) is refused 403 (Java fails with an
+//    IllegalArgumentException, 500).
 //
 // Behind the filter a request carries remote_user (the short name),
 // user_principal (the full name, or the ?doAs= user) and auth_type
@@ -94,6 +118,20 @@ struct AuthenticationFilterDeps {
   // manager verifyToken does; else the refusal (its java_class the cause's
   // class). Unset: no delegation-token authentication.
   std::function<Result<std::string>(std::string_view url_string)> verify_delegation_token;
+  // The secret manager's operations behind rule 6; all three set, or none
+  // (then ?op= is no management call). Thread-safe.
+  struct DelegationTokenOperations {
+    // A new token owned by `owner` (`real_user` empty unless proxied) for
+    // `renewer`, its service `service` when given: its URL string.
+    std::function<Result<std::string>(const std::string& owner, const std::string& real_user,
+                                      const std::string& renewer,
+                                      const std::optional<std::string>& service)>
+        create;
+    // The token's new expiry, renewed by `renewer` (a short name).
+    std::function<Result<int64_t>(std::string_view url_string, const std::string& renewer)> renew;
+    std::function<Status(std::string_view url_string, const std::string& canceller)> cancel;
+  };
+  std::optional<DelegationTokenOperations> token_operations;
 };
 
 class AuthenticationFilter {
@@ -125,6 +163,14 @@ class AuthenticationFilter {
   Result<std::string> ShortNameOf(const std::string& user) const;
   HttpResponse Refuse(int status, const std::string& message,
                       std::vector<std::pair<std::string, std::string>> headers) const;
+  // Rules 4 and 6: the 403 AuthorizationException JSON when `token`'s
+  // principal may not act as `doas` (authorize_proxy), else nullopt.
+  std::optional<HttpResponse> RefuseProxy(const AuthToken& token, const std::string& doas,
+                                          const HttpRequest& request) const;
+  // Rule 6: the answer to a management call, or nullopt when `request` is none. `token` is the
+  // cookie's, if valid.
+  std::optional<HttpResponse> ManagementOperation(const HttpRequest& request,
+                                                  const std::optional<AuthToken>& token) const;
 
   const HttpAuthOptions options_;
   const AuthenticationFilterDeps deps_;

@@ -260,8 +260,17 @@ Status ClientConnection::HandleFrame(std::string_view frame) {
     if (state_ != State::kNegotiating) return Status::ProtocolError("unexpected SASL frame");
     hadoop::common::RpcSaslProto sasl;
     RETURN_NOT_OK(ReadDelimited(&frame, &sasl));
-    ASSIGN_OR_RETURN(auto reply, negotiation_->OnServerMessage(sasl));
-    if (reply.has_value()) Send(EncodeSaslFrame(*reply));
+    auto reply = negotiation_->OnServerMessage(sasl);
+    if (!reply.ok()) {
+      // Refused on this side, as Java's SaslRpcClient refuses: what its
+      // SaslClient throws is a SaslException (e.g. "No common protection
+      // layer between client and server" when hadoop.rpc.protection leaves
+      // nothing in common); the negotiation's own refusals name their class.
+      if (reply.status().IsRemote()) return reply.status();
+      return Status::Remote(java::kSaslException, reply.status().message(),
+                            Status::Code::kUnauthorized);
+    }
+    if (reply->has_value()) Send(EncodeSaslFrame(**reply));
     if (negotiation_->outcome() != ClientNegotiation::Outcome::kInProgress) {
       // From here on (the context first) everything is wrapped when the
       // qop is auth-int or auth-conf.

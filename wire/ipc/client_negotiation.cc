@@ -1,6 +1,7 @@
 #include "wire/ipc/client_negotiation.h"
 
 #include "base/base64.h"
+#include "wire/ipc/error_mapping.h"
 
 namespace spindle::ipc {
 
@@ -59,9 +60,11 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
           if (kerberos_ != nullptr) {
             // Java's SaslRpcClient with ipc.client.fallback-to-simple-auth-allowed
             // false (the default).
-            return Status::Unauthorized(
+            return Status::Remote(
+                java::kAccessControl,
                 "Server asks us to fall back to SIMPLE auth, but this client is configured to "
-                "only allow secure connections.");
+                "only allow secure connections.",
+                Status::Code::kUnauthorized);
           }
           RpcSaslProto initiate;
           initiate.set_state(RpcSaslProto::INITIATE);
@@ -71,13 +74,17 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
         }
       }
       if (kerberos_ != nullptr) {
-        return Status::Unauthorized(
+        return Status::Remote(
+            java::kAccessControl,
             "Client cannot authenticate via:" +
-            std::string(token_ != nullptr ? "[TOKEN, KERBEROS]" : "[KERBEROS]"));
+                std::string(token_ != nullptr ? "[TOKEN, KERBEROS]" : "[KERBEROS]"),
+            Status::Code::kUnauthorized);
       }
-      return Status::Unauthorized(
+      return Status::Remote(
+          java::kAccessControl,
           token_ == nullptr ? "server requires TOKEN authentication and no token was given"
-                            : "server offers no authentication method this client can use");
+                            : "server offers no authentication method this client can use",
+          Status::Code::kUnauthorized);
     }
     case RpcSaslProto::SUCCESS:
       if (gssapi_ != nullptr) {
@@ -89,9 +96,11 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
       }
       if (kerberos_ != nullptr && token_ == nullptr) {
         // A SIMPLE-only server's SUCCESS to NEGOTIATE: no fallback either.
-        return Status::Unauthorized(
+        return Status::Remote(
+            java::kAccessControl,
             "Server asks us to fall back to SIMPLE auth, but this client is configured to only "
-            "allow secure connections.");
+            "allow secure connections.",
+            Status::Code::kUnauthorized);
       }
       if (digest_ == nullptr) {
         outcome_ = Outcome::kSimple;  // SIMPLE-only server

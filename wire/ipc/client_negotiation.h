@@ -4,6 +4,13 @@
 // a Kerberos identity it authenticates with KERBEROS/GSSAPI (and never falls
 // back to SIMPLE, as Java's client configured for Kerberos refuses to); with
 // neither, or when the server offers only SIMPLE, it settles on SIMPLE.
+// Refusals of this side, kUnauthorized: no usable method (a SIMPLE fallback
+// a Kerberos client will not take, "Client cannot authenticate via:[...]")
+// is an org.apache.hadoop.security.AccessControlException as in Java's
+// SaslRpcClient; what the mechanisms refuse ("No common protection layer
+// between client and server" when hadoop.rpc.protection leaves the two
+// sides nothing in common) has no class here: the connection names it
+// javax.security.sasl.SaslException, as Java's SaslClient throws it.
 //
 // Thread contract: not thread-safe; owned by one client connection.
 #pragma once

@@ -248,9 +248,8 @@ Result<std::string> DigestMd5Client::EvaluateChallenge(std::string_view challeng
   }
   const std::optional<SaslQop> chosen = FirstCommonQop(qops_, offered);
   if (!chosen.has_value()) {
-    return Status::NotSupported(
-        "DIGEST-MD5: No common protection layer between client and server (server offers " +
-        (qop == d.end() ? std::string(kQopAuth) : qop->second) + ")");
+    // The JDK's DigestMD5Client text, word for word.
+    return Status::NotSupported("DIGEST-MD5: No common protection layer between client and server");
   }
   if (*chosen == SaslQop::kAuthConf) {
     auto ciphers = d.find("cipher");

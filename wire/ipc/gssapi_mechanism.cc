@@ -387,8 +387,8 @@ Result<std::string> GssapiClient::Step(std::string_view challenge) {
         }
       }
       if (!chosen.has_value()) {
-        return Status::Unauthorized(
-            "GSS-API: No common protection layer between client and server");
+        // The JDK's GssKrb5Client text, word for word.
+        return Status::Unauthorized("No common protection layer between client and server");
       }
       negotiated_qop_ = *chosen;
       peer_max_buffer_ = ReadMaxBuffer(offer);

@@ -98,6 +98,13 @@ TEST(RmRetryPolicyTest, FailoverOnNetworkExceptionDecisions) {
             "Access denied");
   EXPECT_EQ(p.ShouldRetry(Status::Unauthorized("DIGEST-MD5 failed"), 0, 0, 0.5).reason,
             "SASL failure");
+  // The client connection's own SASL refusal (javax.security.sasl.SaslException).
+  EXPECT_EQ(p.ShouldRetry(Status::Remote(ipc::java::kSaslException,
+                                         "No common protection layer between client and server",
+                                         Status::Code::kUnauthorized),
+                          0, 0, 0.5)
+                .reason,
+            "SASL failure");
   EXPECT_EQ(p.ShouldRetry(Status::Remote(ipc::java::kYarnException, "x"), 0, 0, 0.5).decision,
             Decision::kFail);
 

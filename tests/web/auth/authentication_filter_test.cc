@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "web/auth/auth_headers.h"
 #include "web/auth/web_filter_chain.h"
@@ -28,6 +29,7 @@ class AuthenticationFilterTest : public ::testing::Test {
         *security::AuthToLocal::Parse("DEFAULT", security::RuleMechanism::kHadoop, "SPINDLE.TEST");
     deps.authorize_proxy = authorize_proxy_;
     deps.verify_delegation_token = verify_delegation_token_;
+    deps.token_operations = token_operations_;
     Result<std::unique_ptr<WebFilterChain>> chain =
         WebFilterChain::Create(std::move(options), std::move(deps));
     EXPECT_TRUE(chain.ok()) << chain.status().ToString();
@@ -74,6 +76,7 @@ class AuthenticationFilterTest : public ::testing::Test {
   std::function<Status(const std::string&, const std::string&, const std::string&)>
       authorize_proxy_;
   std::function<Result<std::string>(std::string_view)> verify_delegation_token_;
+  std::optional<AuthenticationFilterDeps::DelegationTokenOperations> token_operations_;
   std::optional<std::string> seen_;
   HttpRequest seen_request_;
 };
@@ -267,6 +270,205 @@ TEST_F(AuthenticationFilterTest, ADelegationTokenAuthenticatesItsOwner) {
   EXPECT_EQ(Run(*hadoop, Request({{"delegation", "stale"}, {"user.name", "eve"}})).status, 200);
   EXPECT_EQ(seen_, "eve");
   EXPECT_EQ(seen_request_.auth_type, "simple");
+}
+
+// A fake secret manager for the ?op= management calls: tokens are
+// "tok-<n>" and know their owner, real user, renewer and service.
+class TokenOperationsTest : public AuthenticationFilterTest {
+ protected:
+  struct Issued {
+    std::string owner, real_user, renewer;
+    std::optional<std::string> service;
+  };
+  void SetUp() override {
+    verify_delegation_token_ = [this](std::string_view url) -> Result<std::string> {
+      auto it = issued_.find(std::string(url));
+      if (it == issued_.end()) {
+        return Status::Remote("org.apache.hadoop.security.token.SecretManager$InvalidToken",
+                              "token (" + std::string(url) + ") can't be found in cache",
+                              Status::Code::kUnauthorized);
+      }
+      return it->second.owner;
+    };
+    AuthenticationFilterDeps::DelegationTokenOperations operations;
+    operations.create = [this](const std::string& owner, const std::string& real_user,
+                               const std::string& renewer,
+                               const std::optional<std::string>& service) -> Result<std::string> {
+      const std::string url = "tok-" + std::to_string(issued_.size());
+      issued_[url] = Issued{owner, real_user, renewer, service};
+      return url;
+    };
+    operations.renew = [this](std::string_view url, const std::string& renewer) -> Result<int64_t> {
+      auto it = issued_.find(std::string(url));
+      if (it == issued_.end()) {
+        return Status::Remote("java.io.IOException", "not a token", Status::Code::kIoError);
+      }
+      if (it->second.renewer != renewer) {
+        return Status::Remote(
+            "org.apache.hadoop.security.AccessControlException",
+            renewer + " tries to renew a token with non-matching renewer " + it->second.renewer,
+            Status::Code::kUnauthorized);
+      }
+      return int64_t{1'700'086'400'000};
+    };
+    operations.cancel = [this](std::string_view url, const std::string& canceller) -> Status {
+      auto it = issued_.find(std::string(url));
+      if (it == issued_.end()) return Status::Unauthorized("unknown");
+      if (canceller != it->second.owner && canceller != it->second.renewer) {
+        return Status::Unauthorized(canceller + " is not authorized to cancel the token");
+      }
+      cancelled_.push_back(std::string(url));
+      issued_.erase(it);
+      return Status::OK();
+    };
+    token_operations_ = std::move(operations);
+  }
+  static HttpRequest Op(HttpMethod method, std::vector<std::pair<std::string, std::string>> query,
+                        std::string cookie = "") {
+    HttpRequest request = Request(std::move(query), std::move(cookie));
+    request.method = method;
+    request.path = "/cluster/apps";  // any path of the web app
+    return request;
+  }
+
+  std::map<std::string, Issued> issued_;
+  std::vector<std::string> cancelled_;
+};
+
+TEST_F(TokenOperationsTest, GetRenewAndCancelAnswerAsTheHandlerDoes) {
+  auto chain = Chain(Simple());
+  // Get: the handler's own authentication (?user.name= here), no cookie,
+  // the renewer defaulting to the caller's short name; lower-case op too.
+  HttpResponse got =
+      Run(*chain, Op(HttpMethod::kGet, {{"op", "getdelegationtoken"}, {"user.name", "alice"}}));
+  EXPECT_EQ(got.status, 200);
+  EXPECT_FALSE(seen_.has_value());  // answered by the filter
+  EXPECT_EQ(got.body, "{\"Token\":{\"urlString\":\"tok-0\"}}\n");
+  EXPECT_EQ(Header(got, "Set-Cookie"), "");
+  ASSERT_EQ(issued_.count("tok-0"), 1u);
+  EXPECT_EQ(issued_["tok-0"].owner, "alice");
+  EXPECT_EQ(issued_["tok-0"].renewer, "alice");
+  EXPECT_EQ(issued_["tok-0"].real_user, "");
+  EXPECT_FALSE(issued_["tok-0"].service.has_value());
+  EXPECT_EQ(Run(*chain, Op(HttpMethod::kGet, {{"op", "GETDELEGATIONTOKEN"},
+                                              {"user.name", "alice"},
+                                              {"renewer", "yarn"},
+                                              {"service", "10.0.0.1:8032"}}))
+                .body,
+            "{\"Token\":{\"urlString\":\"tok-1\"}}\n");
+  EXPECT_EQ(issued_["tok-1"].renewer, "yarn");
+  EXPECT_EQ(issued_["tok-1"].service, "10.0.0.1:8032");
+
+  // Renew: as the caller (a cookie user here); the renewer check is the
+  // secret manager's, its refusal the filter's 403 with the cause.
+  const std::string bob = CookieOf(Run(*chain, Request({{"user.name", "bob"}})));
+  HttpResponse foreign =
+      Run(*chain, Op(HttpMethod::kPut, {{"op", "RENEWDELEGATIONTOKEN"}, {"token", "tok-0"}}, bob));
+  EXPECT_EQ(foreign.status, 403);
+  EXPECT_NE(foreign.body.find("org.apache.hadoop.security.AccessControlException: bob tries to "
+                              "renew a token with non-matching renewer alice"),
+            std::string::npos)
+      << foreign.body;
+  HttpResponse renewed =
+      Run(*chain, Op(HttpMethod::kPut,
+                     {{"op", "RENEWDELEGATIONTOKEN"}, {"token", "tok-0"}, {"user.name", "alice"}}));
+  EXPECT_EQ(renewed.status, 200);
+  EXPECT_EQ(renewed.body, "{\"long\":1700086400000}\n");
+  HttpResponse garbled =
+      Run(*chain, Op(HttpMethod::kPut,
+                     {{"op", "RENEWDELEGATIONTOKEN"}, {"token", "zzz"}, {"user.name", "alice"}}));
+  EXPECT_EQ(garbled.status, 403);
+  EXPECT_NE(garbled.body.find("java.io.IOException: not a token"), std::string::npos);
+
+  // Cancel needs no caller: the token's owner cancels; a second time it is
+  // gone: 404.
+  HttpResponse cancelled =
+      Run(*chain, Op(HttpMethod::kPut, {{"op", "CANCELDELEGATIONTOKEN"}, {"token", "tok-0"}}));
+  EXPECT_EQ(cancelled.status, 200);
+  EXPECT_EQ(cancelled.body, "");
+  EXPECT_EQ(cancelled_, std::vector<std::string>{"tok-0"});
+  HttpResponse again =
+      Run(*chain, Op(HttpMethod::kPut, {{"op", "CANCELDELEGATIONTOKEN"}, {"token", "tok-0"}}));
+  EXPECT_EQ(again.status, 404);
+  EXPECT_NE(again.body.find("Invalid delegation token, cannot cancel"), std::string::npos);
+  // A caller who is neither owner nor renewer cannot cancel.
+  EXPECT_EQ(
+      Run(*chain, Op(HttpMethod::kPut, {{"op", "CANCELDELEGATIONTOKEN"}, {"token", "tok-1"}}, bob))
+          .status,
+      404);
+  EXPECT_EQ(issued_.count("tok-1"), 1u);
+}
+
+TEST_F(TokenOperationsTest, BadCallsAreRefusedInTheHandlersTerms) {
+  auto chain = Chain(Simple());
+  HttpResponse wrong_method =
+      Run(*chain, Op(HttpMethod::kPost, {{"op", "GETDELEGATIONTOKEN"}, {"user.name", "alice"}}));
+  EXPECT_EQ(wrong_method.status, 400);
+  EXPECT_NE(wrong_method.body.find("Wrong HTTP method [POST] for operation [GETDELEGATIONTOKEN], "
+                                   "it should be [GET]"),
+            std::string::npos)
+      << wrong_method.body;
+  HttpResponse no_token =
+      Run(*chain, Op(HttpMethod::kPut, {{"op", "RENEWDELEGATIONTOKEN"}, {"user.name", "alice"}}));
+  EXPECT_EQ(no_token.status, 400);
+  EXPECT_NE(no_token.body.find("Operation [RENEWDELEGATIONTOKEN] requires the parameter [token]"),
+            std::string::npos);
+  EXPECT_EQ(Run(*chain, Op(HttpMethod::kPut, {{"op", "CANCELDELEGATIONTOKEN"}})).status, 400);
+
+  // Get and renew need the caller's own credentials: a delegation token
+  // does not do, and without any the handler's challenge answers.
+  ASSERT_TRUE(
+      Run(*chain, Op(HttpMethod::kGet, {{"op", "GETDELEGATIONTOKEN"}, {"user.name", "alice"}}))
+          .status == 200);
+  HttpResponse by_token =
+      Run(*chain, Op(HttpMethod::kGet, {{"op", "GETDELEGATIONTOKEN"}, {"delegation", "tok-0"}}));
+  EXPECT_EQ(by_token.status, 403);
+  EXPECT_NE(by_token.body.find("Anonymous requests cannot carry out delegation token operations"),
+            std::string::npos)
+      << by_token.body;
+  HttpAuthOptions named = Simple();
+  named.anonymous_allowed = false;
+  HttpResponse challenged = Run(
+      *Chain(named), Op(HttpMethod::kPut, {{"op", "RENEWDELEGATIONTOKEN"}, {"token", "tok-0"}}));
+  EXPECT_EQ(challenged.status, 403);
+  EXPECT_EQ(Header(challenged, "WWW-Authenticate"), "PseudoAuth");
+  EXPECT_EQ(challenged.body, "");
+  EXPECT_EQ(issued_.size(), 1u);
+
+  // ?doAs=: refused without a proxy-user rule, else the token is the
+  // proxied user's, its real user the caller.
+  HttpResponse not_proxy =
+      Run(*chain, Op(HttpMethod::kGet,
+                     {{"op", "GETDELEGATIONTOKEN"}, {"user.name", "alice"}, {"doAs", "carol"}}));
+  EXPECT_EQ(not_proxy.status, 403);
+  EXPECT_NE(not_proxy.body.find("AuthorizationException"), std::string::npos);
+  EXPECT_NE(not_proxy.body.find("User: alice is not allowed to impersonate carol"),
+            std::string::npos);
+  authorize_proxy_ = [](const std::string& real, const std::string& doas, const std::string&) {
+    return real == "alice" && doas == "carol" ? Status::OK() : Status::Unauthorized("no");
+  };
+  auto proxied = Chain(Simple());
+  EXPECT_EQ(
+      Run(*proxied, Op(HttpMethod::kGet,
+                       {{"op", "GETDELEGATIONTOKEN"}, {"user.name", "alice"}, {"doAs", "carol"}}))
+          .status,
+      200);
+  EXPECT_EQ(issued_["tok-1"].owner, "carol");
+  EXPECT_EQ(issued_["tok-1"].real_user, "alice");
+  EXPECT_EQ(issued_["tok-1"].renewer, "carol");
+
+  // An unknown op, OPTIONS, or a filter without the operations: no
+  // management call; the request goes on.
+  EXPECT_EQ(
+      Run(*chain, Op(HttpMethod::kGet, {{"op", "LISTSTATUS"}, {"user.name", "alice"}})).status,
+      200);
+  EXPECT_EQ(seen_, "alice");
+  token_operations_.reset();
+  auto without = Chain(Simple());
+  EXPECT_EQ(
+      Run(*without, Op(HttpMethod::kGet, {{"op", "GETDELEGATIONTOKEN"}, {"user.name", "alice"}}))
+          .body,
+      "ok");
 }
 
 TEST_F(AuthenticationFilterTest, AnInactiveIntervalRenewsSessionCookies) {

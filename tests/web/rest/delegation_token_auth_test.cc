@@ -14,9 +14,11 @@
 #include <vector>
 
 #include "rm/security/credentials.h"
+#include "rm/security/token_identifiers.h"
 #include "security/auth_to_local.h"
 #include "tests/web/rest/write_routes_fixture.h"
 #include "web/auth/web_filter_chain.h"
+#include "web/rest/delegation_token_operations.h"
 #include "web/rest/delegation_token_verifier.h"
 
 namespace spindle::web::rest {
@@ -35,6 +37,8 @@ class DelegationTokenAuthTest : public ::testing::Test {
     deps.verify_delegation_token = [core = &rm_.core()](std::string_view url_string) {
       return VerifyDelegationTokenUrlString(*core, url_string);
     };
+    // The ?op= management calls, wired as RmWebApp wires them.
+    deps.token_operations = FilterTokenOperations(&rm_.core());
     Result<std::unique_ptr<auth::WebFilterChain>> chain =
         auth::WebFilterChain::Create(std::move(options), std::move(deps));
     EXPECT_TRUE(chain.ok()) << chain.status().ToString();
@@ -51,8 +55,10 @@ class DelegationTokenAuthTest : public ::testing::Test {
   // GET /ws/v1/cluster/info with `query` and `headers` through the filter;
   // the handler records what it saw.
   HttpResponse Get(std::vector<std::pair<std::string, std::string>> query,
-                   std::vector<std::pair<std::string, std::string>> headers = {}) {
+                   std::vector<std::pair<std::string, std::string>> headers = {},
+                   HttpMethod method = HttpMethod::kGet) {
     HttpRequest request;
+    request.method = method;
     request.path = "/ws/v1/cluster/info";
     request.remote_address = "127.0.0.1";
     request.query = std::move(query);
@@ -141,6 +147,67 @@ TEST_F(DelegationTokenAuthTest, ExpiredCancelledForgedAndGarbledTokensAreRefused
   // the request through.
   ExpectRefused(Get({{"delegation", "%%%"}, {"user.name", "alice"}}), "java.io.IOException: ");
   EXPECT_FALSE(seen_.has_value());
+}
+
+// The filter's own ?op= calls (DelegationTokenAuthenticationHandler's
+// managementOperation) over the core's secret manager: the token belongs to
+// the caller's short name, renews by its renewer and is cancelled by its
+// holder; the manager's refusals come back in the handler's terms.
+TEST_F(DelegationTokenAuthTest, FilterOpCallsRunOnTheCoresSecretManager) {
+  HttpResponse issued = Get({{"op", "GETDELEGATIONTOKEN"},
+                             {"user.name", "alice"},
+                             {"renewer", "yarn"},
+                             {"service", "127.0.0.1:8032"}});
+  ASSERT_EQ(issued.status, 200) << issued.body;
+  EXPECT_FALSE(seen_.has_value());
+  const std::string prefix = "{\"Token\":{\"urlString\":\"";
+  ASSERT_EQ(issued.body.rfind(prefix, 0), 0u) << issued.body;
+  const std::string url =
+      issued.body.substr(prefix.size(), issued.body.find('"', prefix.size()) - prefix.size());
+  Result<rm::Token> token = rm::DecodeTokenUrlString(url);
+  ASSERT_TRUE(token.ok()) << token.status().ToString();
+  EXPECT_EQ(token->kind, "RM_DELEGATION_TOKEN");
+  EXPECT_EQ(token->service, "127.0.0.1:8032");
+  Result<rm::RmDelegationTokenIdentifier> id =
+      rm::DecodeRmDelegationTokenIdentifier(token->identifier);
+  ASSERT_TRUE(id.ok());
+  EXPECT_EQ(id->owner, "alice");
+  EXPECT_EQ(id->renewer, "yarn");
+  EXPECT_EQ(id->real_user, "");
+  EXPECT_EQ(Get({{"delegation", url}}).status, 200);
+  EXPECT_EQ(seen_->remote_user, "alice");
+
+  // Renewed by its renewer only; a token is needed to renew one.
+  HttpResponse foreign = Get({{"op", "RENEWDELEGATIONTOKEN"}, {"token", url}, {"user.name", "bob"}},
+                             {}, HttpMethod::kPut);
+  EXPECT_EQ(foreign.status, 403);
+  EXPECT_NE(foreign.body.find("org.apache.hadoop.security.AccessControlException: bob tries to "
+                              "renew a token with renewer yarn"),
+            std::string::npos)
+      << foreign.body;
+  HttpResponse by_token = Get({{"op", "RENEWDELEGATIONTOKEN"}, {"token", url}},
+                              {{"X-Hadoop-Delegation-Token", url}}, HttpMethod::kPut);
+  EXPECT_EQ(by_token.status, 403) << by_token.body;
+  rm_.clock().Advance(std::chrono::hours(1));
+  HttpResponse renewed =
+      Get({{"op", "RENEWDELEGATIONTOKEN"}, {"token", url}, {"user.name", "yarn"}}, {},
+          HttpMethod::kPut);
+  ASSERT_EQ(renewed.status, 200) << renewed.body;
+  Result<rm::RmDelegationTokenSecret> secret =
+      rm_.core().RetrieveDelegationTokenSecret(token->identifier);
+  ASSERT_TRUE(secret.ok());
+  EXPECT_EQ(renewed.body, "{\"long\":" + std::to_string(secret->renew_date_ms) + "}\n");
+
+  // Cancelled by whoever holds it (as its owner); then it is gone.
+  HttpResponse cancelled =
+      Get({{"op", "CANCELDELEGATIONTOKEN"}, {"token", url}}, {}, HttpMethod::kPut);
+  EXPECT_EQ(cancelled.status, 200) << cancelled.body;
+  ExpectRefused(Get({{"delegation", url}}),
+                "org.apache.hadoop.security.token.SecretManager$InvalidToken: token (");
+  EXPECT_EQ(Get({{"op", "CANCELDELEGATIONTOKEN"}, {"token", url}}, {}, HttpMethod::kPut).status,
+            404);
+  EXPECT_EQ(Get({{"op", "CANCELDELEGATIONTOKEN"}, {"token", "%%%"}}, {}, HttpMethod::kPut).status,
+            404);
 }
 
 }  // namespace

@@ -160,6 +160,7 @@ TEST_F(KerberosLoopbackTest, AKerberosClientDoesNotFallBackToSimple) {
   ASSERT_NE(nm, nullptr);
   Status s = Metrics(Spec(nm.get()));
   ASSERT_TRUE(s.IsUnauthorized()) << s.ToString();
+  EXPECT_EQ(s.java_class(), java::kAccessControl);
   EXPECT_EQ(s.message(),
             "Server asks us to fall back to SIMPLE auth, but this client is configured to only "
             "allow secure connections.");
@@ -187,6 +188,7 @@ TEST_F(KerberosLoopbackTest, KerberosCallsRunAtIntegrityAndPrivacy) {
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.message().find("No common protection layer"), std::string::npos)
       << refused.ToString();
+  EXPECT_EQ(refused.java_class(), java::kSaslException);
 }
 
 }  // namespace

@@ -213,6 +213,9 @@ TEST(SaslWrapNegotiationTest, NoCommonQopFailsTheConnection) {
   Status s = CallMetrics(client, spec);
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("No common protection layer"), std::string::npos) << s.ToString();
+  // Refused on the client's side, as Java's SaslClient throws it.
+  EXPECT_EQ(s.java_class(), java::kSaslException);
+  EXPECT_TRUE(s.IsUnauthorized());
   server.Stop();
 }
 

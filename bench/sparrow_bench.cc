@@ -23,8 +23,7 @@ const CommandSpec& SparrowBenchCommand() {
   static const sparrow::ModelOptions kModel;
   static const CommandSpec kSpec{
       "bench sparrow",
-      "Sparrow's batch sampling and late binding vs random, per-task and omniscient "
-      "(bench/sparrow/README.md)",
+      "Sparrow: batch sampling + late binding vs random, per-task, omniscient",
       {FlagSpec::Int("nodes", kModel.nodes, "worker nodes").InRange(1, 1e6),
        FlagSpec::Int("slots", kModel.slots_per_node, "slots (cores) per node").InRange(1, 1024),
        FlagSpec::Int("tasks", kModel.tasks_per_job, "tasks per job, m").InRange(1, 1e5),

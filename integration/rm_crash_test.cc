@@ -865,8 +865,13 @@ class RmCrashTest : public ::testing::Test {
       // have ended before the RM died: its containers are then gone.
       if (app.Over() || app.finish_requested || app.kill_requested) continue;
       for (const auto& c : app.running) {
-        EXPECT_TRUE(ProcessAlive(c)) << id.ToString() << ": container " << c.ToString()
-                                     << " no longer runs on the node" << when;
+        // A start the node acknowledged just before the pause may still be
+        // launching: the pid file appears when its launch script runs (seen
+        // under load: prelaunch.out written, no pid yet). A container that
+        // died stays dead, so waiting cannot hide one.
+        EXPECT_TRUE(WaitFor([&] { return ProcessAlive(c); }, 10s))
+            << id.ToString() << ": container " << c.ToString() << " no longer runs on the node"
+            << when;
       }
     }
     // The node's containers are those of the live attempts (its used

@@ -61,7 +61,7 @@ TEST(SubcommandsTest, EveryCommandIsListedOnceWithItsSummary) {
   }
   for (const char* expected : {"rm", "nm", "scheduler", "shell", "shell-am", "replay", "doctor",
                                "bench ipc", "bench ipc-idle", "bench pool", "bench windtunnel",
-                               "bench nm", "bench recovery", "bench wire"}) {
+                               "bench nm", "bench recovery", "bench wire", "bench sparrow"}) {
     EXPECT_EQ(names.count(expected), 1u) << expected;
   }
   EXPECT_EQ(Spindle({"help"}).out, top.out);

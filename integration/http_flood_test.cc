@@ -193,10 +193,29 @@ class HttpFloodTest : public ::testing::Test {
 
   // GET /ws/v1/cluster/info on a fresh connection from 127.0.0.1; "" if it
   // was answered 200 with the cluster info, else what went wrong.
-  static std::string CheckClusterInfo(std::chrono::milliseconds* took) {
+  //
+  // One retry, on a new connection, when the first was closed before any
+  // answer (`*retried` says so): a connection that has sent nothing is idle
+  // to the server, and the flood from the checker's own address opens a
+  // burst of sockets every 200 ms, so a checker descheduled between its
+  // connect and its write (a loaded machine) can be the address's oldest
+  // idle connection and be displaced, as the limit means it to be. A
+  // request the server had in hand is never displaced: the retry must
+  // succeed.
+  static std::string CheckClusterInfo(std::chrono::milliseconds* took, bool* retried = nullptr) {
     const auto start = SteadyClock::now();
-    auto answer = testing::HttpGet("127.0.0.1", web_port(), "/ws/v1/cluster/info",
-                                   {{"Accept", "application/json"}});
+    const auto get = [] {
+      return testing::HttpGet("127.0.0.1", web_port(), "/ws/v1/cluster/info",
+                              {{"Accept", "application/json"}});
+    };
+    auto answer = get();
+    if (retried != nullptr) *retried = false;
+    if (!answer.ok() && retried != nullptr &&
+        (answer.status().message().rfind("read: ", 0) == 0 ||
+         answer.status().message().rfind("write: ", 0) == 0)) {
+      *retried = true;
+      answer = get();
+    }
     *took = std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - start);
     if (!answer.ok()) return answer.status().ToString();
     if (answer->status != 200) return "status " + std::to_string(answer->status);
@@ -213,12 +232,15 @@ class HttpFloodTest : public ::testing::Test {
     int checks = 0;
     int checks_while_held = 0;
     int over_5s = 0;
+    int retries = 0;
     std::chrono::milliseconds slowest{0};
     while (checks_while_held < kChecksWhileHeld) {
       const bool held = flood.held();
       std::chrono::milliseconds took{0};
-      const std::string failure = CheckClusterInfo(&took);
+      bool retried = false;
+      const std::string failure = CheckClusterInfo(&took, &retried);
       ++checks;
+      if (retried) ++retries;
       ASSERT_EQ(failure, "") << phase << ": check " << checks << " after " << flood.connects()
                              << " flood connections";
       slowest = std::max(slowest, took);
@@ -230,10 +252,12 @@ class HttpFloodTest : public ::testing::Test {
     const double rss_during = RmRssMb();
     std::printf(
         "[ flood    ] %s: %d checks of /ws/v1/cluster/info all 200 (slowest %lld ms, %d over "
-        "5 s) while %d idle sockets were held: %lld flood connections, %lld closed by the RM, "
-        "%lld failed to connect; RM RSS %.1f MB before, %.1f MB during\n",
-        phase.c_str(), checks, static_cast<long long>(slowest.count()), over_5s, kFloodSockets,
-        static_cast<long long>(flood.connects()), static_cast<long long>(flood.closed_by_server()),
+        "5 s, %d retried after a displacement) while %d idle sockets were held: %lld flood "
+        "connections, %lld closed by the RM, %lld failed to connect; RM RSS %.1f MB before, "
+        "%.1f MB during\n",
+        phase.c_str(), checks, static_cast<long long>(slowest.count()), over_5s, retries,
+        kFloodSockets, static_cast<long long>(flood.connects()),
+        static_cast<long long>(flood.closed_by_server()),
         static_cast<long long>(flood.failed_connects()), rss_before, rss_during);
     // The flood did press on the limits: the RM had to close its sockets.
     EXPECT_GT(flood.closed_by_server(), 0) << phase;

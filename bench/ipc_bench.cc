@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "base/crypto.h"
+#include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_client.h"
 #include "wire/ipc/rpc_server.h"
 #include "yarn_service_protos.pb.h"
@@ -20,7 +21,7 @@ namespace spindle::bench {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-constexpr char kProtocol[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
+constexpr const char* kProtocol = ipc::kApplicationClientProtocol;
 
 // Passwords are HMAC-SHA1(identifier) under one key, the way YARN's secret
 // managers derive them; the identifier bytes double as the user name.

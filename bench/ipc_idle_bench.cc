@@ -16,6 +16,7 @@
 
 #include "base/child_process.h"
 #include "bench/wire/rm_child.h"
+#include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_client.h"
 #include "yarn_service_protos.pb.h"
 
@@ -24,7 +25,7 @@ namespace spindle::bench {
 namespace {
 
 namespace asio = boost::asio;
-constexpr char kClientProtocol[] = "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
+constexpr const char* kClientProtocol = ipc::kApplicationClientProtocol;
 
 Result<RssFigure> Rss(pid_t pid) {
   ASSIGN_OR_RETURN(ProcessUsage usage, ReadProcessUsage(pid));

@@ -10,12 +10,11 @@
 #include "security/authentication_method.h"
 #include "security/server_principal.h"
 #include "wire/ipc/error_mapping.h"
+#include "wire/ipc/protocol_names.h"
 
 namespace spindle::security {
 
 namespace {
-
-constexpr char kResourceTracker[] = "org.apache.hadoop.yarn.server.api.ResourceTrackerPB";
 
 // Java's InetAddress.getCanonicalHostName for a literal: the reverse name,
 // else the literal itself.
@@ -129,7 +128,7 @@ Status RpcAuthorizer::Authorize(const ipc::ConnectionIdentity& identity) const {
   caller.groups = groups_of(identity.user);
   caller.remote_ip = ip;
   std::optional<std::string> client_principal;
-  if (identity.protocol == kResourceTracker && options_.nm_principal.has_value() &&
+  if (identity.protocol == ipc::kResourceTrackerProtocol && options_.nm_principal.has_value() &&
       (options_.kerberos || options_.line != rm::HadoopLine::k3_3)) {
     const std::string host =
         options_.nm_principal->find(kHostPlaceholder) == std::string::npos

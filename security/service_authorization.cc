@@ -1,6 +1,7 @@
 #include "security/service_authorization.h"
 
 #include "wire/ipc/error_mapping.h"
+#include "wire/ipc/protocol_names.h"
 
 namespace spindle::security {
 
@@ -14,19 +15,13 @@ struct PolicyService {
 
 // RMPolicyProvider's services.
 constexpr PolicyService kRmServices[] = {
-    {"org.apache.hadoop.yarn.server.api.ResourceTrackerPB", "security.resourcetracker.protocol.acl",
-     false},
-    {"org.apache.hadoop.yarn.api.ApplicationClientProtocolPB",
-     "security.applicationclient.protocol.acl", false},
-    {"org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB",
-     "security.applicationmaster.protocol.acl", false},
-    {"org.apache.hadoop.yarn.server.api.DistributedSchedulingAMProtocolPB",
-     "security.distributedscheduling.protocol.acl", true},
-    {"org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocolPB",
-     "security.resourcemanager-administration.protocol.acl", false},
-    {"org.apache.hadoop.yarn.api.ContainerManagementProtocolPB",
-     "security.containermanagement.protocol.acl", false},
-    {"org.apache.hadoop.ha.HAServiceProtocol", "security.ha.service.protocol.acl", false},
+    {ipc::kResourceTrackerProtocol, "security.resourcetracker.protocol.acl", false},
+    {ipc::kApplicationClientProtocol, "security.applicationclient.protocol.acl", false},
+    {ipc::kApplicationMasterProtocol, "security.applicationmaster.protocol.acl", false},
+    {ipc::kDistributedSchedulingAmProtocol, "security.distributedscheduling.protocol.acl", true},
+    {ipc::kAdminProtocol, "security.resourcemanager-administration.protocol.acl", false},
+    {ipc::kContainerManagementProtocol, "security.containermanagement.protocol.acl", false},
+    {ipc::kHaServiceProtocol, "security.ha.service.protocol.acl", false},
 };
 
 constexpr char kDefaultAclKey[] = "security.service.authorization.default.acl";

@@ -23,12 +23,12 @@
 #include "rm/config/hadoop_line.h"
 #include "rm/nodes/node_labels.h"
 #include "rm/queues/access_control_list.h"
+#include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_service.h"
 
 namespace spindle::am_protocol {
 
-inline constexpr char kAdminProtocol[] =
-    "org.apache.hadoop.yarn.server.api.ResourceManagerAdministrationProtocolPB";
+using ipc::kAdminProtocol;
 
 // What the admin protocol acts on: implemented by the RM process, which
 // knows its configuration files.

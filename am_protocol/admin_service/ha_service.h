@@ -33,11 +33,12 @@
 #include "base/mutex.h"
 #include "base/result.h"
 #include "rm/core/ha_state.h"
+#include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_service.h"
 
 namespace spindle::am_protocol {
 
-inline constexpr char kHaServiceProtocol[] = "org.apache.hadoop.ha.HAServiceProtocol";
+using ipc::kHaServiceProtocol;
 
 namespace ha_exceptions {
 inline constexpr char kServiceFailed[] = "org.apache.hadoop.ha.ServiceFailedException";

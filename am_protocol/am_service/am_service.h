@@ -13,13 +13,13 @@
 #include <memory>
 
 #include "rm/core/attempt_allocator.h"
+#include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_service.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::am_protocol {
 
-inline constexpr char kApplicationMasterProtocol[] =
-    "org.apache.hadoop.yarn.api.ApplicationMasterProtocolPB";
+using ipc::kApplicationMasterProtocol;
 
 class AmService {
  public:

@@ -58,13 +58,13 @@
 #include "rm/config/configuration.h"
 #include "rm/core/client_facade.h"
 #include "security.pb.h"
+#include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_service.h"
 #include "yarn_service_protos.pb.h"
 
 namespace spindle::client_service {
 
-inline constexpr char kApplicationClientProtocol[] =
-    "org.apache.hadoop.yarn.api.ApplicationClientProtocolPB";
+using ipc::kApplicationClientProtocol;
 
 struct ClientRmServiceOptions {
   // Tracking URLs and log aggregation status.

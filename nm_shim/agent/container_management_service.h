@@ -21,13 +21,13 @@
 
 #include "nm_shim/agent/container_manager.h"
 #include "nm_shim/agent/node_token_keys.h"
+#include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_service.h"
 #include "wire/ipc/token_secret_provider.h"
 
 namespace spindle::nm {
 
-inline constexpr char kContainerManagementProtocol[] =
-    "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
+using ipc::kContainerManagementProtocol;
 
 struct HostedNode {
   const NodeTokenKeys* keys = nullptr;

@@ -26,12 +26,12 @@
 #include "nm_shim/agent/event_loop.h"
 #include "nm_shim/agent/tracker_transport.h"
 #include "rm/config/socket_address.h"
+#include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_client.h"
 
 namespace spindle::nm {
 
-inline constexpr char kResourceTrackerProtocol[] =
-    "org.apache.hadoop.yarn.server.api.ResourceTrackerPB";
+using ipc::kResourceTrackerProtocol;
 
 class IpcTrackerTransport final : public TrackerTransport {
  public:

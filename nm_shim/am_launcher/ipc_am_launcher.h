@@ -24,12 +24,12 @@
 #include "rm/security/amrm_token_secret_manager.h"
 #include "rm/security/container_token_secret_manager.h"
 #include "rm/security/nm_token_secret_manager.h"
+#include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_client.h"
 
 namespace spindle::nm_shim {
 
-inline constexpr char kContainerManagementProtocol[] =
-    "org.apache.hadoop.yarn.api.ContainerManagementProtocolPB";
+using ipc::kContainerManagementProtocol;
 
 class IpcAmLauncher : public rm::AmLauncher {
  public:

@@ -12,13 +12,13 @@
 
 #include "rm/config/hadoop_line.h"
 #include "rm/core/node_protocol.h"
+#include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_service.h"
 #include "yarn_server_common_service_protos.pb.h"
 
 namespace spindle::nm_shim {
 
-inline constexpr char kResourceTrackerProtocol[] =
-    "org.apache.hadoop.yarn.server.api.ResourceTrackerPB";
+using ipc::kResourceTrackerProtocol;
 
 struct ResourceTrackerOptions {
   // yarn.resourcemanager.nodemanagers.heartbeat-interval-ms. Default: 1000.

@@ -55,6 +55,33 @@ PolicyResult RunOne(const ModelOptions& options, const std::vector<JobSpec>& job
   return r;
 }
 
+double MakespanBound(const ModelOptions& options, const std::vector<JobSpec>& jobs) {
+  double mem_work = 0;
+  double vcore_work = 0;
+  Time path_bound = 0;
+  for (const JobSpec& job : jobs) {
+    std::vector<Time> path(job.stages.size(), 0);
+    for (size_t s = 0; s < job.stages.size(); ++s) {
+      const StageSpec& stage = job.stages[s];
+      Time start = 0;
+      for (int p : stage.parents) start = std::max(start, path[static_cast<size_t>(p)]);
+      Time longest = 0;
+      for (Time d : stage.durations) {
+        longest = std::max(longest, d);
+        mem_work += static_cast<double>(d) * static_cast<double>(stage.demand.memory_mb);
+        vcore_work += static_cast<double>(d) * static_cast<double>(stage.demand.vcores);
+      }
+      path[s] = start + longest;
+      path_bound = std::max(path_bound, job.arrival + path[s]);
+    }
+  }
+  const double machines = options.machines;
+  const double work_ms =
+      std::max(mem_work / (machines * static_cast<double>(options.machine.memory_mb)),
+               vcore_work / (machines * static_cast<double>(options.machine.vcores)));
+  return std::max(work_ms, static_cast<double>(path_bound)) / 1000;
+}
+
 void CompareWithDrf(const PolicyResult& drf, PolicyResult& r) {
   r.has_drf = true;
   r.makespan_factor = drf.makespan_s / r.makespan_s;
@@ -90,7 +117,11 @@ Result<std::vector<PolicyResult>> RunPoliciesOn(const ModelOptions& options,
     unlisted = RunOne(options, jobs, PolicyKind::kDrf);
     drf = &unlisted;
   }
-  for (PolicyResult& r : out) CompareWithDrf(*drf, r);
+  const double bound = MakespanBound(options, jobs);
+  for (PolicyResult& r : out) {
+    CompareWithDrf(*drf, r);
+    r.makespan_bound_s = bound;
+  }
   return out;
 }
 

@@ -42,6 +42,10 @@ struct PolicyResult {
   double slowed_share = 0;        // jobs with JCT > kSlowedTolerance x DRF's
   double badly_slowed_share = 0;  // jobs with JCT > kBadlySlowed x DRF's
   double worst_slowdown = 0;      // max over jobs of JCT / DRF's JCT
+  // A lower bound on any policy's makespan for these jobs: the larger of
+  // work over capacity (per resource) and the latest arrival plus
+  // critical path. The same in every row.
+  double makespan_bound_s = 0;
   uint64_t passes = 0;
   uint64_t plans = 0;
   uint64_t leftover_placements = 0;

@@ -43,6 +43,12 @@ std::string FormatTable(const std::vector<PolicyResult>& results) {
                   r.makespan_s, r.mean_jct_s, r.p50_jct_s, r.p95_jct_s, vs.c_str(), r.jain_mean,
                   r.jain_min, slowed.c_str());
   }
+  if (!results.empty()) {
+    out += Printf(
+        "makespan lower bound %.1fs (work over capacity, or latest arrival + critical "
+        "path); x = DRF's figure / the policy's\n",
+        results.front().makespan_bound_s);
+  }
   return out;
 }
 

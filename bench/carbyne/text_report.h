@@ -2,7 +2,8 @@
 // policy: makespan and JCT (mean, p50, p95) in seconds, the factors of
 // improvement over DRF (DRF's figure / the policy's, > 1 is better), Jain's
 // index (mean and minimum over the windows), and the jobs slowed against
-// DRF: their share, the share slowed by more than 1.25x, the worst ratio.
+// DRF: their share, the share slowed by more than 1.25x, the worst ratio;
+// then the makespan's lower bound for these jobs.
 #pragma once
 
 #include <string>

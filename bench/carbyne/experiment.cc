@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "bench/carbyne/simulation.h"
 
@@ -32,9 +33,8 @@ PolicyResult RunOne(const ModelOptions& options, const std::vector<JobSpec>& job
     jct_s.push_back(static_cast<double>(finish - jobs[j].arrival) / 1000);
   }
   r.makespan_s = static_cast<double>(makespan) / 1000;
-  double sum = 0;
-  for (double v : jct_s) sum += v;
-  r.mean_jct_s = sum / static_cast<double>(jct_s.size());
+  r.mean_jct_s =
+      std::accumulate(jct_s.begin(), jct_s.end(), 0.0) / static_cast<double>(jct_s.size());
   std::sort(jct_s.begin(), jct_s.end());
   r.p50_jct_s = Percentile(jct_s, 50);
   r.p95_jct_s = Percentile(jct_s, 95);

@@ -201,14 +201,14 @@ void Simulation::Schedule() {
         }
       }
       ScheduleDrf(altruistic);
-      ScheduleLeftover();
+      PlaceInSrtfOrder(/*by_alignment=*/true);
       return;
     }
     case PolicyKind::kTetris:
       ScheduleTetris();
       return;
     case PolicyKind::kSrtf:
-      ScheduleSrtf();
+      PlaceInSrtfOrder(/*by_alignment=*/false);
       return;
   }
 }
@@ -272,32 +272,17 @@ std::vector<int> Simulation::BySrtf() const {
   return order;
 }
 
-void Simulation::ScheduleLeftover() {
+void Simulation::PlaceInSrtfOrder(bool by_alignment) {
   for (int job : BySrtf()) {
     const JobSpec& spec = jobs_[static_cast<size_t>(job)];
     for (size_t s = 0; s < spec.stages.size() && !open_.empty(); ++s) {
-      while (!open_.empty()) {
-        const int task = Candidate(job, static_cast<int>(s), false);
-        if (task < 0) break;
-        const int machine = BestAligned(spec.stages[s].demand);
+      const Resources& demand = spec.stages[s].demand;
+      for (int task = Candidate(job, static_cast<int>(s), false); task >= 0 && !open_.empty();
+           task = Candidate(job, static_cast<int>(s), false)) {
+        const int machine = by_alignment ? BestAligned(demand) : FirstFit(demand);
         if (machine < 0) break;
         Place(job, static_cast<int>(s), task, machine);
-        ++leftover_placements_;
-      }
-    }
-  }
-}
-
-void Simulation::ScheduleSrtf() {
-  for (int job : BySrtf()) {
-    const JobSpec& spec = jobs_[static_cast<size_t>(job)];
-    for (size_t s = 0; s < spec.stages.size() && !open_.empty(); ++s) {
-      while (!open_.empty()) {
-        const int task = Candidate(job, static_cast<int>(s), false);
-        if (task < 0) break;
-        const int machine = FirstFit(spec.stages[s].demand);
-        if (machine < 0) break;
-        Place(job, static_cast<int>(s), task, machine);
+        if (by_alignment) ++leftover_placements_;
       }
     }
   }

@@ -84,9 +84,11 @@ class Simulation {
   void CloseWindow();
   void Schedule();
   void ScheduleDrf(const std::vector<char>& altruistic);
-  void ScheduleLeftover();
+  // Jobs by least remaining work, each placing its runnable tasks while
+  // they fit: on the best-aligned machine (Carbyne's leftover, counted in
+  // LeftoverPlacements) or the first that fits (SRTF).
+  void PlaceInSrtfOrder(bool by_alignment);
   void ScheduleTetris();
-  void ScheduleSrtf();
   // The active jobs by least remaining work (ties: arrival order).
   std::vector<int> BySrtf() const;
   // The pending task of stage `s` of `job` to offer now, or -1: the first

@@ -4,10 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 #include "bench/carbyne/experiment.h"
 #include "bench/carbyne/text_report.h"
+#include "bench/carbyne/trace_jobs.h"
+#include "replay/trace_catalog.h"
 
 namespace spindle::bench {
 
@@ -40,8 +43,13 @@ const CommandSpec& CarbyneBenchCommand() {
        FlagSpec::Double("window-s", 60, "Jain's index window, s").InRange(0.001, 1e6),
        FlagSpec::List("policies", "NAME,...", "drf,carbyne,tetris,srtf",
                       "policies to run, in order"),
-       FlagSpec::Int("seed", 1, "seed of the workload and the altruism coin").InRange(0, 9.2e18)},
-      "exit status: 0 ran, 2 bad flags"};
+       FlagSpec::Int("seed", 1, "seed of the workload and the altruism coin").InRange(0, 9.2e18),
+       FlagSpec::String("trace", "PATH", "",
+                        "a DAG trace (e.g. Alibaba v2018 batch_task.csv) to run instead of the "
+                        "synthetic jobs: its first --jobs jobs, its own arrivals"),
+       FlagSpec::String("trace-format", "NAME", "",
+                        "the trace's format, as spindle replay names it (empty: from the name)")},
+      "exit status: 0 ran, 1 the trace failed or has no job to run, 2 bad flags"};
   return kSpec;
 }
 
@@ -76,10 +84,55 @@ Result<CarbyneBenchOptions> ParseCarbyneFlags(const CommandLine& flags) {
     out.policies.push_back(p);
   }
   if (out.policies.empty()) return Status::InvalidArgument("--policies is empty");
+  out.trace = flags.GetString("trace");
+  out.trace_format = flags.GetString("trace-format");
   m.interarrival_s = out.interarrivals.front();
   RETURN_NOT_OK(m.Validate());
   return out;
 }
+
+namespace {
+
+// The jobs of options.trace, converted; the trace line of the table.
+Result<std::vector<carbyne::JobSpec>> TraceJobs(const CarbyneBenchOptions& options,
+                                                std::string* line) {
+  replay::TraceSpec spec;
+  spec.format = options.trace_format;
+  spec.paths = {options.trace};
+  spec.read.node_memory_mb = options.model.machine.memory_mb;
+  spec.read.node_vcores = static_cast<int32_t>(options.model.machine.vcores);
+  ASSIGN_OR_RETURN(std::unique_ptr<replay::TraceReader> reader, replay::OpenTrace(spec));
+  carbyne::TraceImport import;
+  ASSIGN_OR_RETURN(std::vector<carbyne::JobSpec> jobs,
+                   carbyne::JobsFromTrace(*reader, options.model, options.model.jobs, &import));
+  char buf[512];
+  std::snprintf(buf, sizeof(buf),
+                "trace %s: %lld jobs, %lld tasks (skipped: %lld with a task larger than a "
+                "machine, %lld with an empty stage); arrivals as traced\n",
+                reader->Describe().c_str(), static_cast<long long>(import.jobs),
+                static_cast<long long>(import.tasks),
+                static_cast<long long>(import.skipped_too_large),
+                static_cast<long long>(import.skipped_empty));
+  *line = buf;
+  return jobs;
+}
+
+int RunTrace(const CarbyneBenchOptions& options) {
+  std::string line;
+  Result<std::vector<carbyne::JobSpec>> jobs = TraceJobs(options, &line);
+  Result<std::vector<carbyne::PolicyResult>> results =
+      jobs.ok() ? carbyne::RunPoliciesOn(options.model, *jobs, options.policies)
+                : Result<std::vector<carbyne::PolicyResult>>(jobs.status());
+  if (!results.ok()) {
+    std::fprintf(stderr, "spindle bench carbyne: %s\n", results.status().ToString().c_str());
+    return kExitFailure;
+  }
+  std::printf("%s%s%s", carbyne::FormatCluster(options.model).c_str(), line.c_str(),
+              carbyne::FormatTable(*results).c_str());
+  return kExitOk;
+}
+
+}  // namespace
 
 int CarbyneBenchMain(const CommandLine& flags) {
   Result<CarbyneBenchOptions> parsed = ParseCarbyneFlags(flags);
@@ -88,6 +141,7 @@ int CarbyneBenchMain(const CommandLine& flags) {
     return kExitUsage;
   }
   const CarbyneBenchOptions& options = *parsed;
+  if (!options.trace.empty()) return RunTrace(options);
   for (size_t i = 0; i < options.interarrivals.size(); ++i) {
     carbyne::ModelOptions model = options.model;
     model.interarrival_s = options.interarrivals[i];

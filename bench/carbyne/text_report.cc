@@ -14,17 +14,22 @@ std::string Printf(const char* fmt, auto... args) {
 
 }  // namespace
 
+std::string FormatCluster(const ModelOptions& o) {
+  return Printf(
+      "%d machines x (%lld vcores, %lld GB), P(altruism) %.3g, Jain over %.4g s windows, "
+      "seed %llu (virtual clock)\n",
+      o.machines, static_cast<long long>(o.machine.vcores),
+      static_cast<long long>(o.machine.memory_mb / 1024), o.p_altruism,
+      static_cast<double>(o.fairness_window_ms) / 1000, static_cast<unsigned long long>(o.seed));
+}
+
 std::string FormatSetting(const ModelOptions& o) {
   std::string arrivals = o.interarrival_s > 0
                              ? Printf("Poisson arrivals every %.4g s on average", o.interarrival_s)
                              : std::string("all submitted at 0 (offline)");
-  return Printf(
-      "%d machines x (%lld vcores, %lld GB), %d jobs %s, 2-%d stages of 1-%d tasks of "
-      "%.4g-%.4g s, P(altruism) %.3g, Jain over %.4g s windows, seed %llu (virtual clock)\n",
-      o.machines, static_cast<long long>(o.machine.vcores),
-      static_cast<long long>(o.machine.memory_mb / 1024), o.jobs, arrivals.c_str(), o.max_stages,
-      o.max_tasks, o.min_task_s, o.max_task_s, o.p_altruism,
-      static_cast<double>(o.fairness_window_ms) / 1000, static_cast<unsigned long long>(o.seed));
+  return Printf("%d jobs %s, 2-%d stages of 1-%d tasks of %.4g-%.4g s; ", o.jobs, arrivals.c_str(),
+                o.max_stages, o.max_tasks, o.min_task_s, o.max_task_s) +
+         FormatCluster(o);
 }
 
 std::string FormatTable(const std::vector<PolicyResult>& results) {
@@ -39,9 +44,11 @@ std::string FormatTable(const std::vector<PolicyResult>& results) {
       slowed = Printf("%6.1f%% %6.1f%% %6.2fx", r.slowed_share * 100, r.badly_slowed_share * 100,
                       r.worst_slowdown);
     }
-    out += Printf("%-8s %8.1fs %8.1fs %7.1fs %7.1fs %s %6.3f %6.3f %s\n", PolicyName(r.policy),
-                  r.makespan_s, r.mean_jct_s, r.p50_jct_s, r.p95_jct_s, vs.c_str(), r.jain_mean,
-                  r.jain_min, slowed.c_str());
+    // No window with two jobs: no index.
+    const std::string jain = r.jain_windows > 0 ? Printf("%6.3f %6.3f", r.jain_mean, r.jain_min)
+                                                : std::string("     -      -");
+    out += Printf("%-8s %8.1fs %8.1fs %7.1fs %7.1fs %s %s %s\n", PolicyName(r.policy), r.makespan_s,
+                  r.mean_jct_s, r.p50_jct_s, r.p95_jct_s, vs.c_str(), jain.c_str(), slowed.c_str());
   }
   if (!results.empty()) {
     out += Printf(

@@ -14,7 +14,11 @@
 
 namespace spindle::bench::carbyne {
 
+// The synthetic workload and the cluster, one line.
 std::string FormatSetting(const ModelOptions& options);
+// The cluster, P(altruism), the Jain window and the seed, one line (for a
+// trace's jobs).
+std::string FormatCluster(const ModelOptions& options);
 std::string FormatTable(const std::vector<PolicyResult>& results);
 
 }  // namespace spindle::bench::carbyne

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,7 +18,9 @@
 #include "bench/carbyne/job_plan.h"
 #include "bench/carbyne/simulation.h"
 #include "bench/carbyne/text_report.h"
+#include "bench/carbyne/trace_jobs.h"
 #include "bench/carbyne/workload.h"
+#include "replay/trace/cluster/alibaba2018_reader.h"
 
 namespace spindle::bench::carbyne {
 namespace {
@@ -232,6 +236,63 @@ TEST(CarbyneTrendTest, SrtfAndCarbyneBeatDrfOnMeanJctOffline) {
   ASSERT_EQ(r.size(), 4u);
   EXPECT_LT(r[3].mean_jct_s, r[0].mean_jct_s);
   EXPECT_LT(r[1].mean_jct_s, r[0].mean_jct_s);
+}
+
+// Alibaba v2018 batch_task.csv rows (task_name, instance_num, job_name,
+// task_type, status, start_time, end_time, plan_cpu, plan_mem): the DAG is
+// in the task names (R3_1_2 waits for tasks 1 and 2). j_2's task asks for
+// 2 machines' memory (plan_mem 100 of a 256 GB node shape) and is skipped.
+constexpr char kV2018[] =
+    "M1,4,j_1,1,Terminated,100,110,100,10\n"
+    "M2,2,j_1,1,Terminated,101,105,400,20\n"
+    "R3_1_2,1,j_1,2,Terminated,111,120,200,5\n"
+    "M1,1,j_2,1,Terminated,102,160,100,100\n"
+    "M1,3,j_3,1,Terminated,130,150,100,1\n"
+    "J2_1,1,j_3,2,Terminated,150,151,100,1\n";
+
+TEST(CarbyneTraceTest, AlibabaV2018DagsRunAsTheModelsJobs) {
+  const std::string dir = ::testing::TempDir() + "/carbyne_trace";
+  std::filesystem::create_directories(dir);
+  replay::Alibaba2018Options file;
+  file.batch_task = dir + "/batch_task.csv";
+  std::ofstream(file.batch_task) << kV2018;
+  ModelOptions o = Small();
+  replay::ReadOptions read;
+  read.node_memory_mb = 2 * o.machine.memory_mb;
+  read.node_vcores = static_cast<int32_t>(o.machine.vcores);
+  auto reader = replay::Alibaba2018Reader::Open(file, read);
+  ASSERT_TRUE(reader.ok()) << reader.status().ToString();
+  TraceImport import;
+  Result<std::vector<JobSpec>> jobs = JobsFromTrace(**reader, o, 100, &import);
+  ASSERT_TRUE(jobs.ok()) << jobs.status().ToString();
+  EXPECT_EQ(import.jobs, 2);
+  EXPECT_EQ(import.tasks, 11);
+  EXPECT_EQ(import.skipped_too_large, 1);
+  ASSERT_EQ(jobs->size(), 2u);
+  const JobSpec& j1 = (*jobs)[0];
+  EXPECT_EQ(j1.arrival, 0);
+  ASSERT_EQ(j1.stages.size(), 3u);
+  EXPECT_EQ(j1.stages[2].parents, (std::vector<int>{0, 1}));
+  EXPECT_EQ(j1.stages[0].durations, (std::vector<Time>(4, 10'000)));
+  EXPECT_EQ(j1.stages[1].demand.vcores, 4);
+  EXPECT_EQ(j1.stages[1].demand.memory_mb, 52'429);  // 20% of 256 GB, rounded
+  EXPECT_EQ((*jobs)[1].arrival, 30'000);
+  EXPECT_EQ((*jobs)[1].stages[1].parents, (std::vector<int>{0}));
+
+  // Every policy runs them; without altruism Carbyne is DRF there too.
+  o.p_altruism = 0;
+  auto r = RunPoliciesOn(o, *jobs, AllPolicies());
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)[0].jct_ms, (*r)[1].jct_ms);
+  // Its critical path, M1 then R3_1_2, on an idle cluster.
+  for (const PolicyResult& p : *r) EXPECT_EQ(p.jct_ms[0], 10'000 + 9'000);
+  // Only the first job: max_jobs.
+  reader = replay::Alibaba2018Reader::Open(file, read);
+  ASSERT_TRUE(reader.ok());
+  TraceImport one;
+  jobs = JobsFromTrace(**reader, o, 1, &one);
+  ASSERT_TRUE(jobs.ok());
+  EXPECT_EQ(jobs->size(), 1u);
 }
 
 }  // namespace

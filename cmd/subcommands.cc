@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "bench/carbyne_bench.h"
 #include "bench/ipc_bench.h"
 #include "bench/ipc_idle_bench.h"
 #include "bench/nm_bench.h"
@@ -81,6 +82,7 @@ const std::vector<Subcommand>& Subcommands() {
       {&bench::PoolBenchCommand, &bench::PoolBenchMain},
       {&bench::WindTunnelBenchCommand, &bench::WindTunnelBenchMain},
       {&bench::SparrowBenchCommand, &bench::SparrowBenchMain},
+      {&bench::CarbyneBenchCommand, &bench::CarbyneBenchMain},
       {&bench::NmBenchCommand, &bench::NmBenchMain},
       {&bench::RecoveryBenchCommand, &bench::RecoveryBenchMain},
       {&bench::WireBenchCommand, &bench::WireBenchMain},

@@ -59,9 +59,10 @@ TEST(SubcommandsTest, EveryCommandIsListedOnceWithItsSummary) {
     EXPECT_NE(top.out.find(c.spec().name), std::string::npos) << c.spec().name;
     EXPECT_NE(top.out.find(c.spec().summary), std::string::npos) << c.spec().name;
   }
-  for (const char* expected : {"rm", "nm", "scheduler", "shell", "shell-am", "replay", "doctor",
-                               "bench ipc", "bench ipc-idle", "bench pool", "bench windtunnel",
-                               "bench nm", "bench recovery", "bench wire", "bench sparrow"}) {
+  for (const char* expected :
+       {"rm", "nm", "scheduler", "shell", "shell-am", "replay", "doctor", "bench ipc",
+        "bench ipc-idle", "bench pool", "bench windtunnel", "bench nm", "bench recovery",
+        "bench wire", "bench sparrow", "bench carbyne"}) {
     EXPECT_EQ(names.count(expected), 1u) << expected;
   }
   EXPECT_EQ(Spindle({"help"}).out, top.out);

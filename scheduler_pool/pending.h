@@ -38,7 +38,7 @@ struct AskState {
 
 struct AppState {
   AppSpec spec;
-  // Submission order within the scheduler (FIFO ordering).
+  // Arrival order here: ties after the pool's AppSpec::order (FIFO ordering).
   uint64_t seq = 0;
   // Committed and not yet released.
   Resource usage;

@@ -21,7 +21,7 @@
 // container.
 //
 // In the pool an application's id order is its submission order, which is
-// also its attempt's start order; AppState::seq stands for both (see
+// also its attempt's start order; AppSpec::order stands for both (see
 // QuotaDrfPolicy). fifo-with-partitions (3.3, FifoOrderingPolicyWithExclusive-
 // Partitions) is FIFO while no partition is exclusive-enforced.
 //

@@ -111,9 +111,17 @@ OrderedApp QuotaDrfPolicy::Ordered(const AppEntry& a) {
   OrderedApp o;
   o.priority = a.app->spec.priority;
   // Submission order stands for both the application id and the attempt's
-  // start time (app_ordering.h).
-  o.input_order = a.app->seq;
-  o.start = static_cast<int64_t>(a.app->seq);
+  // start time (app_ordering.h): the pool's (AppSpec::order, which the
+  // ledger's pool-wide order uses too), then, for callers that set none,
+  // the order the apps reached this scheduler. A scheduler's own order alone
+  // is not the pool's once it takes over apps submitted before its own (a
+  // cell-state service member taking a dead member's apps): it served them
+  // last while the ledger served them first and refused its claims for the
+  // others, and nothing was placed (issue 22). Both fit in 32 bits (YARN's
+  // application ids are ints).
+  const uint64_t order = (a.app->spec.order << 32) | (a.app->seq & 0xffffffffu);
+  o.input_order = order;
+  o.start = static_cast<int64_t>(order);
   o.used_memory_mb = a.app->usage.memory_mb() + a.extra.memory_mb();
   o.pending_memory_mb = std::max<int64_t>(0, a.pending_mb - a.extra.memory_mb());
   return o;

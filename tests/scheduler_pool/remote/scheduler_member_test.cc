@@ -99,6 +99,58 @@ TEST(SchedulerMemberTest, AClaimTheServiceRefusesLeavesNoClaimInTheMembersView) 
   EXPECT_TRUE(cell.CheckInvariants().ok());
 }
 
+// The takeover stall of issue 22: a member that takes over a dead member's
+// apps adds them after its own, so in its own submission order they came
+// last, while the service's ledger orders the queue pool-wide by the pool's
+// submission order (AppSpec::order), where they come first. The survivor
+// then filled its view with claims for its own, later apps, which the
+// service refused (the moved apps were served first and still asked), and
+// found no node left for the moved apps: nothing was ever placed. A member
+// orders its apps by AppSpec::order, as the service's ledger does.
+TEST(SchedulerMemberTest, ASurvivorOrdersTheAppsItTookOverAsTheServicesLedgerDoes) {
+  ManualClock clock;
+  CellState cell{CellStateOptions{2, 64}};
+  QueueLedger queues;
+  QueueSpec fifo = pool::testing::NamedQueue("default");
+  fifo.pool_wide_order = true;
+  ASSERT_TRUE(queues.SetQueues({fifo}).ok());
+  CellStateService service{&cell, &queues, &clock, CellStateServiceOptions{kLease, 7}};
+  pool::testing::AddNodes(&cell, 4, 4);  // 16 slots
+  queues.SetCellCapacity(cell.Capacity());
+  SchedulerMember dead(&service, &clock, Member(0, 2));
+  SchedulerMember survivor(&service, &clock, Member(1, 2));
+  ASSERT_TRUE(dead.Join().ok());
+  ASSERT_TRUE(survivor.Join().ok());
+  // Four apps in the pool's submission order, pinned in turn to the two.
+  for (uint64_t i = 1; i <= 4; ++i) {
+    AppSpec spec{AppId(i), QueueId(0)};
+    spec.order = i;
+    ASSERT_TRUE(service.AddApp(spec).ok());
+  }
+  ASSERT_TRUE(survivor.Step(clock.Now()).ok());
+  ASSERT_EQ(survivor.apps(), 2);
+  // The other member dies: its apps (the first and the third) move to the
+  // survivor once its lease lapses.
+  for (int i = 0; i < 8; ++i) {
+    clock.Advance(kLease / 4);
+    ASSERT_TRUE(survivor.Step(clock.Now()).ok());
+  }
+  ASSERT_EQ(survivor.apps(), 4);
+  // Each app asks for the whole cell: the first in the queue's order gets it.
+  for (uint64_t i = 1; i <= 4; ++i) {
+    ASSERT_TRUE(service.SetAsks(AppId(i), {pool::testing::SlotAsk(16)}).ok());
+  }
+  for (int step = 0; step < 30; ++step) {
+    clock.Advance(milliseconds(10));
+    ASSERT_TRUE(survivor.Step(clock.Now()).ok());
+  }
+  EXPECT_EQ(cell.Allocated(), pool::testing::kSlot * 16);
+  std::vector<Placement> first;
+  ASSERT_TRUE(service.TakePlacements(AppId(1), &first).ok());
+  EXPECT_EQ(first.size(), 16u);
+  EXPECT_TRUE(cell.CheckInvariants().ok());
+}
+
 TEST(SchedulerMemberTest, AMemberPartitionedPastItsLeaseMustJoinAgain) {
   Cluster c;
   pool::testing::AddNodes(&c.cell, 4, 4);

@@ -25,6 +25,22 @@ struct alignas(64) CellState::Partition {
   std::vector<uint32_t> log GUARDED_BY(mu);
   // Sum of `allocated` over the partition's nodes (removed nodes hold none).
   Resource allocated GUARDED_BY(mu);
+  // `allocated` as of the end of the last change, one atomic per dimension,
+  // for CellState::Allocated() to read without the lock: the RM's every
+  // allocate (headroom), every scheduler step and the pool's metrics want
+  // the cell's total, and taking all P locks for it made them queue behind
+  // the schedulers' view copies (a full sync holds a partition's lock while
+  // it copies every node). On a cache line of its own: readers do not pull
+  // in the mutex's.
+  alignas(64) std::atomic<int64_t> published[kMaxResourceTypes] = {};
+
+  // Makes `allocated` visible to Allocated(). Called once a change is final
+  // (a claim an all-or-nothing commit takes back is never published).
+  void PublishAllocated() REQUIRES(mu) {
+    for (int i = 0; i < kMaxResourceTypes; ++i) {
+      published[i].store(allocated.Get(i), std::memory_order_release);
+    }
+  }
 
   // Records a change to nodes[slot]: bumps its version and the partition's
   // and logs the slot for delta syncs.
@@ -198,6 +214,7 @@ Status CellState::RemoveNode(NodeId id) {
     NodeState& node = *live;
     if (node.status == NodeStatus::kRunning) AddCapacity(node.total, -1);
     part.allocated -= node.allocated;
+    part.PublishAllocated();
     node.allocated = Resource();
     node.status = NodeStatus::kRemoved;
     node.overcommitted = false;
@@ -354,6 +371,7 @@ void CellState::CommitIncremental(const Transaction& txn, CommitResult* result) 
       any_failed |= result->outcomes[i] != ClaimOutcome::kCommitted;
     }
     if (any_failed) part.AddRefreshed(txn, order, begin, end, /*failed_only=*/true, result);
+    part.PublishAllocated();
   }
 }
 
@@ -392,7 +410,10 @@ void CellState::CommitAllOrNothing(const Transaction& txn, bool all_known,
     }
   }
   for (uint32_t p = np; p-- > 0;) {
-    if (counts[p] != counts[p + 1]) partition(p).mu.Unlock();
+    if (counts[p] != counts[p + 1]) {
+      partition(p).PublishAllocated();
+      partition(p).mu.Unlock();
+    }
   }
 }
 
@@ -407,6 +428,7 @@ Result<RecoveredFit> CellState::Recover(NodeId id, const Resource& resource) {
   if (live == nullptr) return Status::NotFound("unknown or removed node");
   const Claim claim{id, resource, live->version};
   if (part.ApplyClaim(claim, ConflictMode::kFineGrained) == ClaimOutcome::kCommitted) {
+    part.PublishAllocated();
     return RecoveredFit::kFits;
   }
   // The claim path refused it (no room, or the node takes no claims), but
@@ -414,6 +436,7 @@ Result<RecoveredFit> CellState::Recover(NodeId id, const Resource& resource) {
   NodeState& node = *live;
   node.allocated += resource;
   part.allocated += resource;
+  part.PublishAllocated();
   if (!node.allocated.FitsIn(node.total)) node.overcommitted = true;
   part.Touch(id.slot());
   return node.overcommitted ? RecoveredFit::kOvercommitted : RecoveredFit::kFits;
@@ -459,6 +482,7 @@ Status CellState::ReleaseBatch(const NodeRelease* releases, size_t count) {
       if (node.overcommitted && node.allocated.FitsIn(node.total)) node.overcommitted = false;
       part.Touch(r.node.slot());
     }
+    part.PublishAllocated();
   }
   return first_error;
 }
@@ -570,8 +594,9 @@ Resource CellState::Allocated() const {
   Resource sum;
   for (int p = 0; p < num_partitions_; ++p) {
     const Partition& part = partition(static_cast<uint32_t>(p));
-    MutexLock lock(&part.mu);
-    sum += part.allocated;
+    for (int i = 0; i < kMaxResourceTypes; ++i) {
+      sum.Set(i, sum.Get(i) + part.published[i].load(std::memory_order_acquire));
+    }
   }
   return sum;
 }

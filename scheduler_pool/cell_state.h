@@ -159,7 +159,10 @@ class CellState final : public CellStateClient {
   std::vector<std::pair<LabelId, Resource>> CapacityByLabel() const;
   // Locks each partition in turn: a sum, not one consistent snapshot.
   CellTotals Totals() const;
-  // Allocated over all nodes (locks each partition in turn, O(P)).
+  // Allocated over all nodes, without locking (O(P)): each partition's total
+  // as of its last finished change, each dimension read atomically. A sum,
+  // not one consistent snapshot (nor was it when each partition was locked
+  // in turn).
   Resource Allocated() const;
   // Allocated() / Capacity() by dominant dimension.
   double Utilisation() const override { return Allocated().DominantShare(Capacity()); }

@@ -167,6 +167,50 @@ TEST(CellStateTest, AllOrNothingAcrossPartitionsAppliesNothingOnFailure) {
   EXPECT_TRUE(cell.CheckInvariants().ok());
 }
 
+// Allocated() reads each partition's published total instead of locking
+// the partitions: it follows every change that finished (claims of both
+// transaction modes, batched releases, recoveries, removals), equal to the
+// sum taken under the locks, and shows nothing of an all-or-nothing commit
+// that was taken back.
+TEST(CellStateTest, AllocatedFollowsEveryFinishedChangeWithoutLocking) {
+  CellState cell(Options(4));
+  const auto ids = AddNodes(&cell, 8, 2);
+  const auto expect_total = [&](int slots) {
+    EXPECT_EQ(cell.Allocated(), kSlot * slots);
+    EXPECT_EQ(cell.Allocated(), cell.Totals().allocated);
+  };
+  expect_total(0);
+  Transaction txn;
+  for (NodeId id : ids) txn.claims.push_back(Claim{id, kSlot, 0});
+  CommitResult r;
+  cell.Commit(txn, &r);
+  ASSERT_EQ(r.committed, 8);
+  expect_total(8);
+  Transaction aon;
+  aon.mode = kAon;
+  for (NodeId id : ids) aon.claims.push_back(Claim{id, kSlot, 0});
+  aon.claims.push_back(Claim{ids[0], kSlot, 0});  // a third slot on a node of two
+  cell.Commit(aon, &r);
+  ASSERT_EQ(r.committed, 0);
+  expect_total(8);
+  aon.claims.pop_back();
+  cell.Commit(aon, &r);
+  ASSERT_EQ(r.committed, 8);
+  expect_total(16);
+  std::vector<NodeRelease> releases;
+  for (NodeId id : ids) releases.push_back(NodeRelease{id, kSlot});
+  ASSERT_TRUE(cell.ReleaseBatch(releases.data(), releases.size()).ok());
+  expect_total(8);
+  ASSERT_EQ(*cell.Recover(ids[1], kSlot), RecoveredFit::kFits);
+  expect_total(9);
+  ASSERT_EQ(*cell.Recover(ids[1], kSlot * 2), RecoveredFit::kOvercommitted);
+  expect_total(11);
+  // ids[1] held four slots.
+  ASSERT_TRUE(cell.RemoveNode(ids[1]).ok());
+  expect_total(7);
+  EXPECT_TRUE(cell.CheckInvariants().ok());
+}
+
 TEST(CellStateTest, NodesThatAreNotRunningRefuseClaims) {
   CellState cell(Options(1));
   auto ids = AddNodes(&cell, 3, 2);

@@ -2,10 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <thread>
 
 #include "replay/trace/job_list_reader.h"
+#include "replay/windtunnel/real_driver.h"
 #include "rm/config/configuration.h"
 
 namespace spindle::replay {
@@ -174,6 +176,39 @@ TEST(TunnelDriverTest, RealClockReplayFinishesTheSameWork) {
   EXPECT_EQ(r->jobs_finished, 2);
   EXPECT_EQ(r->tasks_ended, 7);
   EXPECT_GE(r->jct_s.max, 5.0) << "trace time, not wall time";
+}
+
+// The real clock starts its run once every scheduler has loaded its view:
+// AwaitFirstSteps returns only once each has stepped, and at once when the
+// run is stopped (a pool never started never steps).
+TEST(TunnelDriverTest, TheRealClockWaitsForEverySchedulersFirstStep) {
+  pool::PoolOptions o;
+  o.mode = pool::SyncMode::kParSync;
+  o.num_schedulers = 4;
+  o.num_partitions = 4;
+  o.sync_gap = std::chrono::milliseconds(100);
+  o.min_unit = pool::Resource::Of(1024, 1);
+  auto created = pool::SchedulerPool::Create(o, SystemClock::Get());
+  ASSERT_TRUE(created.ok()) << created.status().ToString();
+  pool::SchedulerPool& pool = **created;
+  pool::QueueSpec queue;
+  queue.name = "default";
+  ASSERT_TRUE(pool.SetQueues({queue}).ok());
+  pool::NodeSpec node;
+  node.total = pool::Resource::Of(2048, 2);
+  for (int i = 0; i < 8; ++i) ASSERT_TRUE(pool.AddNode(node).ok());
+  const std::atomic<bool> stopped{true};
+  AwaitFirstSteps(pool, std::chrono::milliseconds(1), &stopped);
+  for (const pool::SchedulerMetrics& s : pool.Metrics().schedulers) EXPECT_EQ(s.steps, 0);
+  ASSERT_TRUE(pool.Start().ok());
+  AwaitFirstSteps(pool, std::chrono::milliseconds(1), nullptr);
+  const pool::PoolMetrics m = pool.Metrics();
+  ASSERT_EQ(m.schedulers.size(), 4u);
+  for (const pool::SchedulerMetrics& s : m.schedulers) {
+    EXPECT_GT(s.steps, 0) << "scheduler " << s.scheduler;
+    EXPECT_EQ(s.full_syncs, 4) << "the first step copies every partition";
+  }
+  pool.Stop();
 }
 
 TEST(TunnelDriverTest, ReaderErrorsStopTheRun) {

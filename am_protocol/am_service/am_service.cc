@@ -124,6 +124,7 @@ void Encode(const rm::AllocateResponse& answer, y::AllocateResponseProto* respon
   }
   ToProto(answer.headroom, response->mutable_limit());
   response->set_num_cluster_nodes(answer.num_cluster_nodes);
+  response->mutable_application_priority()->set_priority(answer.application_priority);
   if (answer.preemption.has_value()) Encode(*answer.preemption, response->mutable_preempt());
   if (answer.amrm_token.has_value()) {
     rm::ToTokenProto(*answer.amrm_token, response->mutable_am_rm_token());

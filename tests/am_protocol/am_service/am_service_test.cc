@@ -142,6 +142,25 @@ TEST_F(AmServiceTest, InSecureModeTheRegistrationCarriesTheClientToAmKey) {
   EXPECT_FALSE(plain.has_client_to_am_token_master_key());
 }
 
+// Hadoop 3's DefaultAMSProcessor puts the application's priority in every
+// allocate answer; MapReduce's allocators (LocalContainerAllocator in uber
+// mode, RMContainerAllocator) dereference it without a check.
+TEST_F(AmServiceTest, EveryAllocateAnswerCarriesTheApplicationPriority) {
+  AmService service(allocator_.get());
+  const rm::ApplicationAttemptId attempt = LaunchedApp();
+  const ipc::ConnectionIdentity who = Caller(attempt);
+  y::RegisterApplicationMasterResponseProto registered;
+  ASSERT_TRUE(service.Register(who, y::RegisterApplicationMasterRequestProto(), &registered).ok());
+  y::AllocateRequestProto heartbeat;
+  heartbeat.set_response_id(0);
+  const y::AllocateResponseProto first = AllocateOver(&service, who, heartbeat);
+  ASSERT_TRUE(first.has_application_priority());
+  EXPECT_EQ(first.application_priority().priority(), 0);
+  ASSERT_TRUE(apps_->UpdatePriority(attempt.app, 3).ok());
+  heartbeat.set_response_id(1);
+  EXPECT_EQ(AllocateOver(&service, who, heartbeat).application_priority().priority(), 3);
+}
+
 // ResourceRequestProto.node_label_expression (field 6) reaches the RM core:
 // an ANY row's label places its containers in that partition; a host row's
 // is refused with InvalidLabelResourceRequestException (3.3 SchedulerUtils).

@@ -215,7 +215,11 @@ Status RmDaemon::BuildServers() {
   // ApplicationMasterProtocol (8030): decodes into the core's AttemptAllocator.
   // Both through the core: they answer for whichever activation is current
   // (StandbyException while standby).
-  am_service_ = std::make_unique<am_protocol::AmService>(rm_.get());
+  // Secure mode: ClientToAMToken master keys for AMs, tokens in app reports.
+  if (identity_->method == security::AuthenticationMethod::kKerberos) {
+    client_tokens_ = std::make_unique<rm::ClientToAmTokenSecretManager>();
+  }
+  am_service_ = std::make_unique<am_protocol::AmService>(rm_.get(), client_tokens_.get());
   auto scheduler_services = std::make_shared<ipc::ServiceRegistry>();
   scheduler_services->Add(am_service_->MakeRpcService());
   amrm_provider_ = std::make_unique<am_protocol::AmrmTokenSecretProvider>(
@@ -235,7 +239,8 @@ Status RmDaemon::BuildServers() {
                    client_service::ClientRmServiceOptions::FromConfiguration(conf));
   // Through the core's facade: it answers for whichever activation is
   // current (StandbyException while standby).
-  client_service_ = std::make_unique<client_service::ClientRmService>(client_options, rm_.get());
+  client_service_ = std::make_unique<client_service::ClientRmService>(client_options, rm_.get(),
+                                                                      client_tokens_.get());
   auto client_services = std::make_shared<ipc::ServiceRegistry>();
   client_services->Add(client_service_->MakeRpcService());
   // Like Hadoop's RM, 8032 offers TOKEN (RM delegation tokens) and SIMPLE.

@@ -652,9 +652,13 @@ TEST_F(RmLifecycleTest, AdminProtocolEnforcesTheAdminAcl) {
   y::RefreshQueuesResponseProto response;
   Status s = client_.Call(admin, "refreshQueues", request, &response);
   EXPECT_TRUE(s.ok()) << s.ToString();
+  // AdminService.checkAcls: the AccessControlException wrapped in a
+  // YarnException (RPCUtil.getRemoteException), as `yarn rmadmin` prints it.
   s = client_.Call(mallory, "refreshQueues", request, &response);
-  EXPECT_EQ(s.java_class(), "org.apache.hadoop.security.AccessControlException");
-  EXPECT_EQ(s.message(), "User mallory doesn't have permission to call 'refreshQueues'");
+  EXPECT_EQ(s.java_class(), "org.apache.hadoop.yarn.exceptions.YarnException");
+  EXPECT_EQ(s.message(),
+            "org.apache.hadoop.security.AccessControlException: User mallory doesn't have "
+            "permission to call 'refreshQueues'");
   y::RefreshNodesRequestProto nodes;
   y::RefreshNodesResponseProto nodes_response;
   EXPECT_TRUE(client_.Call(admin, "refreshNodes", nodes, &nodes_response).ok());

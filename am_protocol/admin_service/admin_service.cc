@@ -75,7 +75,13 @@ Status VerifyAdminAccess(const AdminActions& actions, const std::string& user,
 
 Status AdminService::CheckAdmin(const ipc::ConnectionIdentity& who,
                                 const std::string& method) const {
-  return VerifyAdminAccess(*actions_, who.user, method);
+  Status allowed = VerifyAdminAccess(*actions_, who.user, method);
+  if (allowed.ok()) return allowed;
+  // AdminService.checkAcls (2.6 to 3.3): RPCUtil.getRemoteException, a
+  // YarnException whose message is the AccessControlException's toString().
+  return Status::Remote(rm::yarn::kYarnException,
+                        std::string(rm::yarn::kAccessControl) + ": " + allowed.message(),
+                        Status::Code::kUnauthorized);
 }
 
 std::unique_ptr<ipc::RpcService> AdminService::MakeRpcService() {

@@ -74,7 +74,10 @@ class AdminService {
   std::unique_ptr<ipc::RpcService> MakeRpcService();
 
  private:
-  // AccessControlException unless the caller is in yarn.admin.acl.
+  // Unless the caller is in yarn.admin.acl: a YarnException wrapping
+  // VerifyAdminAccess's AccessControlException, as Java's checkAcls sends it
+  // ("org.apache.hadoop.security.AccessControlException: User <user> doesn't
+  // have permission to call '<method>'").
   Status CheckAdmin(const ipc::ConnectionIdentity& who, const std::string& method) const;
 
   AdminActions* const actions_;

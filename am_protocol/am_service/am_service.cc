@@ -124,6 +124,7 @@ void Encode(const rm::AllocateResponse& answer, y::AllocateResponseProto* respon
   }
   ToProto(answer.headroom, response->mutable_limit());
   response->set_num_cluster_nodes(answer.num_cluster_nodes);
+  response->mutable_application_priority()->set_priority(answer.application_priority);
   if (answer.preemption.has_value()) Encode(*answer.preemption, response->mutable_preempt());
   if (answer.amrm_token.has_value()) {
     rm::ToTokenProto(*answer.amrm_token, response->mutable_am_rm_token());
@@ -137,7 +138,9 @@ std::string NodeTokenService(const rm::NodeId& node) {
   return ipc::TokenService(node.host, node.port);
 }
 
-AmService::AmService(rm::AttemptProtocol* allocator) : allocator_(allocator) {}
+AmService::AmService(rm::AttemptProtocol* allocator,
+                     rm::ClientToAmTokenSecretManager* client_tokens)
+    : allocator_(allocator), client_tokens_(client_tokens) {}
 
 std::unique_ptr<ipc::RpcService> AmService::MakeRpcService() {
   auto service = std::make_unique<ipc::RpcService>(kApplicationMasterProtocol);
@@ -184,6 +187,9 @@ Status AmService::Register(const ipc::ConnectionIdentity& who,
   vcores->set_name("vcores");
   vcores->set_units("");
   vcores->set_type(y::COUNTABLE);
+  if (client_tokens_ != nullptr) {
+    response->set_client_to_am_token_master_key(client_tokens_->MasterKey(attempt));
+  }
   return Status::OK();
 }
 
@@ -206,6 +212,9 @@ Status AmService::Finish(const ipc::ConnectionIdentity& who,
                    allocator_->Finish(attempt, FromProto(request.final_application_status()),
                                       request.diagnostics(), request.tracking_url()));
   response->set_isunregistered(unregistered);
+  // The attempt is done with its clients: Java drops the key when the
+  // attempt ends.
+  if (unregistered && client_tokens_ != nullptr) client_tokens_->AttemptFinished(attempt);
   return Status::OK();
 }
 

@@ -112,9 +112,11 @@ ClientRmServiceOptions WithSubmitAclSwitch(ClientRmServiceOptions options) {
 
 }  // namespace
 
-ClientRmService::ClientRmService(ClientRmServiceOptions options, rm::ClientFacade* core)
+ClientRmService::ClientRmService(ClientRmServiceOptions options, rm::ClientFacade* core,
+                                 const rm::ClientToAmTokenSecretManager* client_tokens)
     : options_(WithSubmitAclSwitch(std::move(options))),
       core_(*core),
+      client_tokens_(client_tokens),
       access_(options_.access, &core_.groups()),
       reports_(options_.reports, core_.clock()) {}
 
@@ -328,8 +330,8 @@ Status ClientRmService::Denied(const std::string& message) {
                         "org.apache.hadoop.security.AccessControlException: " + message);
 }
 
-void ClientRmService::FillReport(const Caller& caller, const rm::RmApp& app, bool allow_access,
-                                 y::ApplicationReportProto* report) {
+void ClientRmService::FillReport(const Who& who, const Caller& caller, const rm::RmApp& app,
+                                 bool allow_access, y::ApplicationReportProto* report) {
   const AppExtras extras = ExtrasFor(app);
   ReportBuilder::AppView view;
   view.app = &app;
@@ -343,6 +345,13 @@ void ClientRmService::FillReport(const Caller& caller, const rm::RmApp& app, boo
         attempt->state == rm::AttemptState::kLaunched) {
       if (auto token = core_.AmrmTokenOf(attempt->id); token.ok()) {
         view.amrm_token = rm::ToTokenProto(*token);
+      }
+    }
+    if (client_tokens_ != nullptr && attempt != nullptr) {
+      const std::string& client =
+          who.kerberos_principal.empty() ? who.user : who.kerberos_principal;
+      if (std::optional<rm::Token> token = client_tokens_->CreateToken(attempt->id, client)) {
+        view.client_to_am_token = rm::ToTokenProto(*token);
       }
     }
   }
@@ -404,7 +413,7 @@ Status ClientRmService::GetApplicationReport(const Who& who,
   const Caller caller = access_.CallerOf(who.user);
   const auto queues = core_.QueueReport();
   const bool allow = Allowed(caller, AppAccessType::kView, app, *queues);
-  FillReport(caller, app, allow, response->mutable_application_report());
+  FillReport(who, caller, app, allow, response->mutable_application_report());
   return Status::OK();
 }
 
@@ -462,7 +471,7 @@ Status ClientRmService::GetApplications(const Who& who,
     if (request.has_name() && request.name() != s.name) continue;
     const bool allow = Allowed(caller, AppAccessType::kView, app, *queues);
     if (request.scope() == y::VIEWABLE && !allow) continue;
-    FillReport(caller, app, allow, response->add_applications());
+    FillReport(who, caller, app, allow, response->add_applications());
   }
   return Status::OK();
 }
@@ -794,7 +803,7 @@ Status ClientRmService::GetQueueInfo(const Who& who, const y::GetQueueInfoReques
       if (!Active(app.state) || !app.in_pool) continue;
       if (!UnderQueue(*tree, tree->FindLeaf(app.submission.queue), *queue)) continue;
       if (!Allowed(caller, AppAccessType::kView, app, *tree)) continue;
-      FillReport(caller, app, true, info->add_applications());
+      FillReport(who, caller, app, true, info->add_applications());
     }
   }
   return Status::OK();

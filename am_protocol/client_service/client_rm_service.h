@@ -57,6 +57,7 @@
 #include "base/mutex.h"
 #include "rm/config/configuration.h"
 #include "rm/core/client_facade.h"
+#include "rm/security/client_to_am_token_secret_manager.h"
 #include "security.pb.h"
 #include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_service.h"
@@ -88,8 +89,11 @@ struct ClientRmServiceOptions {
 
 class ClientRmService {
  public:
-  // `core` is not owned and must outlive the service.
-  ClientRmService(ClientRmServiceOptions options, rm::ClientFacade* core);
+  // `core` is not owned and must outlive the service. `client_tokens` (not
+  // owned; secure mode only, else null) gives application reports their
+  // ClientToAMToken, as Java's RMAppImpl does when security is enabled.
+  ClientRmService(ClientRmServiceOptions options, rm::ClientFacade* core,
+                  const rm::ClientToAmTokenSecretManager* client_tokens = nullptr);
 
   // The ipc service for the 8032 server.
   std::unique_ptr<ipc::RpcService> MakeRpcService();
@@ -216,7 +220,9 @@ class ClientRmService {
   // Hadoop's RPCUtil.getRemoteException(new AccessControlException(...)):
   // a YarnException whose message names the AccessControlException.
   static Status Denied(const std::string& message);
-  void FillReport(const Caller& caller, const rm::RmApp& app, bool allow_access,
+  // `who` names the ClientToAMToken's client: the caller's full name, as
+  // Java's UserGroupInformation.getUserName() gives it.
+  void FillReport(const Who& who, const Caller& caller, const rm::RmApp& app, bool allow_access,
                   hadoop::yarn::ApplicationReportProto* report);
   void FillQueueInfo(const rm::QueueTree& tree, const rm::CsQueue& queue, bool include_children,
                      bool recursive, const rm::QueueStatsSnapshot& snapshot,
@@ -224,6 +230,7 @@ class ClientRmService {
 
   const ClientRmServiceOptions options_;
   rm::ClientFacade& core_;
+  const rm::ClientToAmTokenSecretManager* const client_tokens_;
   const ApplicationAccess access_;
   ReportBuilder reports_;
 

@@ -250,6 +250,9 @@ void ReportBuilder::ApplicationReport(const AppView& view, y::ApplicationReportP
     r->set_log_aggregation_status(options_.log_aggregation_enabled ? y::LOG_NOT_START
                                                                    : y::LOG_DISABLED);
     if (view.amrm_token.has_value()) *r->mutable_am_rm_token() = *view.amrm_token;
+    if (view.client_to_am_token.has_value()) {
+      *r->mutable_client_to_am_token() = *view.client_to_am_token;
+    }
   }
   r->set_diagnostics(Diagnostics(app));
   FillUsage(view.usage, &view.seconds, true, r->mutable_app_resource_usage());

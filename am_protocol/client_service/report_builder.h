@@ -115,6 +115,8 @@ class ReportBuilder {
     // The AMRM token, only for the owner of an unmanaged AM whose attempt is
     // LAUNCHED (the submitter runs the AM with it).
     std::optional<hadoop::common::TokenProto> amrm_token;
+    // The caller's ClientToAMToken (secure mode, registered attempt).
+    std::optional<hadoop::common::TokenProto> client_to_am_token;
   };
   void ApplicationReport(const AppView& view, hadoop::yarn::ApplicationReportProto* report) const;
 

@@ -271,6 +271,16 @@ Result<RmApp> ApplicationManager::GetApp(const ApplicationId& id) const {
   return it->second;
 }
 
+Result<int32_t> ApplicationManager::PriorityOf(const ApplicationId& id) const {
+  MutexLock lock(&mu_);
+  auto it = apps_.find(id);
+  if (it == apps_.end()) {
+    return Status::Remote(yarn::kApplicationNotFound,
+                          "Application with id '" + id.ToString() + "' doesn't exist in RM.");
+  }
+  return it->second.submission.priority;
+}
+
 std::vector<RmApp> ApplicationManager::ListApps() const {
   MutexLock lock(&mu_);
   std::vector<RmApp> out;

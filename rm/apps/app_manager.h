@@ -172,6 +172,9 @@ class ApplicationManager {
 
   // Snapshots for reports. ApplicationNotFoundException if unknown.
   Result<RmApp> GetApp(const ApplicationId& app) const;
+  // The application's priority (what every allocate answer carries), without
+  // GetApp's copy. ApplicationNotFoundException if unknown.
+  Result<int32_t> PriorityOf(const ApplicationId& app) const;
   std::vector<RmApp> ListApps() const;
 
   // ---- ApplicationMasterProtocol ----

@@ -518,6 +518,9 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
     response->headroom = (capacity - deps_.pool->cell().Allocated()).Max(pool::Resource());
   }
   response->num_cluster_nodes = deps_.nodes->NumUsableNodes();
+  if (auto priority = deps_.apps->PriorityOf(attempt.app); priority.ok()) {
+    response->application_priority = *priority;
+  }
   if (deps_.take_preemption) response->preemption = deps_.take_preemption(attempt);
   if (auto id = DecodeAmrmTokenIdentifier(request.amrm_token_identifier);
       id.ok() && deps_.amrm_tokens->NeedsNewToken(id->key_id)) {

@@ -131,6 +131,9 @@ struct AllocateResponse {
   std::optional<Token> amrm_token;
   std::vector<ContainerUpdateError> update_errors;
   std::optional<PreemptionMessage> preemption;
+  // The application's priority: Hadoop 3's DefaultAMSProcessor sets it on
+  // every answer, and MapReduce's allocators read it unchecked.
+  int32_t application_priority = 0;
 };
 
 struct RegisterResponse {

@@ -69,9 +69,12 @@ TEST_F(AdminServiceTest, RefreshServiceAclsWithAuthorizationOffIsRefusedFirst) {
 TEST_F(AdminServiceTest, RefreshServiceAclsChecksTheAdminAclOn33Only) {
   admin_.service_authorization = true;
   admin_.acl = "root";
+  // AdminService.checkAcls: the AccessControlException as a YarnException.
   Status refused = RefreshServiceAcls("mallory");
-  EXPECT_EQ(refused.java_class(), rm::yarn::kAccessControl);
-  EXPECT_EQ(refused.message(), "User mallory doesn't have permission to call 'refreshServiceAcls'");
+  EXPECT_EQ(refused.java_class(), rm::yarn::kYarnException);
+  EXPECT_EQ(refused.message(),
+            "org.apache.hadoop.security.AccessControlException: User mallory doesn't have "
+            "permission to call 'refreshServiceAcls'");
   EXPECT_EQ(admin_.service_acl_refreshes, 0);
   EXPECT_TRUE(RefreshServiceAcls("root").ok());
   EXPECT_EQ(admin_.service_acl_refreshes, 1);

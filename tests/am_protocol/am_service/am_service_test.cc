@@ -9,6 +9,8 @@
 
 #include <string>
 
+#include "base/crypto.h"
+#include "rm/security/client_to_am_token_secret_manager.h"
 #include "rm/security/yarn_id_protos.h"
 #include "rm/yarn_exceptions.h"
 #include "tests/rm/core/attempt_allocator_fixture.h"
@@ -101,6 +103,62 @@ TEST_F(AmServiceTest, OnlyAnAmrmTokenNamesTheCaller) {
   Status refused = service.Allocate(simple, y::AllocateRequestProto(), &response);
   EXPECT_EQ(refused.java_class(), rm::yarn::kYarnException);
   EXPECT_EQ(refused.message(), "No AMRMToken found for user alice");
+}
+
+// Secure mode (Java's DefaultAMSProcessor under isSecurityEnabled): the
+// registration hands the AM its attempt's ClientToAMToken master key, the
+// key the RM signs the clients' tokens with; the MapReduce AM refuses to
+// start without one ("Empty key"). Unregistering drops the key. Insecure
+// mode sends none.
+TEST_F(AmServiceTest, InSecureModeTheRegistrationCarriesTheClientToAmKey) {
+  rm::ClientToAmTokenSecretManager client_tokens;
+  AmService secure(allocator_.get(), &client_tokens);
+  const rm::ApplicationAttemptId attempt = LaunchedApp();
+  const ipc::ConnectionIdentity who = Caller(attempt);
+  y::RegisterApplicationMasterResponseProto registered;
+  ASSERT_TRUE(secure.Register(who, y::RegisterApplicationMasterRequestProto(), &registered).ok());
+  ASSERT_TRUE(registered.has_client_to_am_token_master_key());
+  const std::string& key = registered.client_to_am_token_master_key();
+  EXPECT_EQ(key.size(), rm::ClientToAmTokenSecretManager::kKeyLength);
+  const std::optional<rm::Token> token = client_tokens.CreateToken(attempt, "alice@SPINDLE.TEST");
+  ASSERT_TRUE(token.has_value());
+  EXPECT_EQ(token->password, HmacSha1(key, token->identifier)) << "the AM checks with this key";
+
+  y::FinishApplicationMasterRequestProto finish;
+  finish.set_final_application_status(y::APP_SUCCEEDED);
+  y::FinishApplicationMasterResponseProto finished;
+  // As an AM does: finish until the RM says unregistered.
+  for (int i = 0; i < 5 && !finished.isunregistered(); ++i) {
+    ASSERT_TRUE(secure.Finish(who, finish, &finished).ok());
+  }
+  ASSERT_TRUE(finished.isunregistered());
+  EXPECT_FALSE(client_tokens.CreateToken(attempt, "alice").has_value());
+
+  AmService insecure(allocator_.get());
+  const rm::ApplicationAttemptId other = LaunchedApp();
+  y::RegisterApplicationMasterResponseProto plain;
+  ASSERT_TRUE(
+      insecure.Register(Caller(other), y::RegisterApplicationMasterRequestProto(), &plain).ok());
+  EXPECT_FALSE(plain.has_client_to_am_token_master_key());
+}
+
+// Hadoop 3's DefaultAMSProcessor puts the application's priority in every
+// allocate answer; MapReduce's allocators (LocalContainerAllocator in uber
+// mode, RMContainerAllocator) dereference it without a check.
+TEST_F(AmServiceTest, EveryAllocateAnswerCarriesTheApplicationPriority) {
+  AmService service(allocator_.get());
+  const rm::ApplicationAttemptId attempt = LaunchedApp();
+  const ipc::ConnectionIdentity who = Caller(attempt);
+  y::RegisterApplicationMasterResponseProto registered;
+  ASSERT_TRUE(service.Register(who, y::RegisterApplicationMasterRequestProto(), &registered).ok());
+  y::AllocateRequestProto heartbeat;
+  heartbeat.set_response_id(0);
+  const y::AllocateResponseProto first = AllocateOver(&service, who, heartbeat);
+  ASSERT_TRUE(first.has_application_priority());
+  EXPECT_EQ(first.application_priority().priority(), 0);
+  ASSERT_TRUE(apps_->UpdatePriority(attempt.app, 3).ok());
+  heartbeat.set_response_id(1);
+  EXPECT_EQ(AllocateOver(&service, who, heartbeat).application_priority().priority(), 3);
 }
 
 // ResourceRequestProto.node_label_expression (field 6) reaches the RM core:

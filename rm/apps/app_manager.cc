@@ -271,16 +271,6 @@ Result<RmApp> ApplicationManager::GetApp(const ApplicationId& id) const {
   return it->second;
 }
 
-Result<int32_t> ApplicationManager::PriorityOf(const ApplicationId& id) const {
-  MutexLock lock(&mu_);
-  auto it = apps_.find(id);
-  if (it == apps_.end()) {
-    return Status::Remote(yarn::kApplicationNotFound,
-                          "Application with id '" + id.ToString() + "' doesn't exist in RM.");
-  }
-  return it->second.submission.priority;
-}
-
 std::vector<RmApp> ApplicationManager::ListApps() const {
   MutexLock lock(&mu_);
   std::vector<RmApp> out;
@@ -330,7 +320,8 @@ Status ApplicationManager::RegisterAm(const ApplicationAttemptId& id, const std:
   return Status::OK();
 }
 
-Status ApplicationManager::AmHeartbeat(const ApplicationAttemptId& id, float progress) {
+Result<ApplicationManager::AmHeartbeatFacts> ApplicationManager::AmHeartbeat(
+    const ApplicationAttemptId& id, float progress) {
   MutexLock lock(&mu_);
   RmApp* app = nullptr;
   ASSIGN_OR_RETURN(RmAttempt * attempt, CurrentAttemptLocked(id, &app));
@@ -347,7 +338,9 @@ Status ApplicationManager::AmHeartbeat(const ApplicationAttemptId& id, float pro
   }
   attempt->last_heard = clock_->Now();
   if (progress >= 0 && progress <= 1) app->progress = progress;
-  return Status::OK();
+  const Submission& submission = app->submission;
+  return AmHeartbeatFacts{submission.user, submission.queue, submission.app_label_expression,
+                          submission.priority};
 }
 
 Result<bool> ApplicationManager::FinishAm(const ApplicationAttemptId& id, FinalStatus final_status,

@@ -172,9 +172,6 @@ class ApplicationManager {
 
   // Snapshots for reports. ApplicationNotFoundException if unknown.
   Result<RmApp> GetApp(const ApplicationId& app) const;
-  // The application's priority (what every allocate answer carries), without
-  // GetApp's copy. ApplicationNotFoundException if unknown.
-  Result<int32_t> PriorityOf(const ApplicationId& app) const;
   std::vector<RmApp> ListApps() const;
 
   // ---- ApplicationMasterProtocol ----
@@ -183,9 +180,18 @@ class ApplicationManager {
   // if already registered.
   Status RegisterAm(const ApplicationAttemptId& attempt, const std::string& host, int32_t rpc_port,
                     const std::string& tracking_url);
+  // What an allocate needs of its app, read under the lock that records the
+  // heartbeat: one lock per call, and no copy of the app (its submission
+  // context can be kilobytes).
+  struct AmHeartbeatFacts {
+    std::string user;
+    std::string queue;
+    std::optional<std::string> app_label_expression;
+    int32_t priority = 0;  // the app's, as updateApplicationPriority left it
+  };
   // Every allocate: liveliness and progress. ApplicationMasterNotRegistered
   // if the AM has not registered; ApplicationAttemptNotFound if unknown.
-  Status AmHeartbeat(const ApplicationAttemptId& attempt, float progress);
+  Result<AmHeartbeatFacts> AmHeartbeat(const ApplicationAttemptId& attempt, float progress);
   // finishApplicationMaster: true once unregistered (the final state is
   // stored); AMs call again until true.
   Result<bool> FinishAm(const ApplicationAttemptId& attempt, FinalStatus final_status,

@@ -360,8 +360,8 @@ void AttemptAllocator::AnswerUpdates(const ApplicationAttemptId& attempt,
 }
 
 Status AttemptAllocator::HandOutPlacements(const ApplicationAttemptId& attempt,
-                                           pool::AppId pool_app, AttemptState* state,
-                                           AllocateResponse* response) {
+                                           pool::AppId pool_app, const std::string& user,
+                                           AttemptState* state, AllocateResponse* response) {
   std::vector<pool::Placement> placements;
   RETURN_NOT_OK(deps_.pool->TakePlacements(pool_app, &placements));
   if (placements.empty()) return Status::OK();
@@ -395,8 +395,6 @@ Status AttemptAllocator::HandOutPlacements(const ApplicationAttemptId& attempt,
       placed.clear();
     }
   }
-  auto app = deps_.apps->GetApp(attempt.app);
-  const std::string user = app.ok() ? app->submission.user : "";
   const int64_t now_ms = deps_.clock->WallMillis();
   std::vector<RmContainer> containers;
   containers.reserve(placed.size());
@@ -448,7 +446,8 @@ Status AttemptAllocator::HandOutPlacements(const ApplicationAttemptId& attempt,
 
 Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
     const ApplicationAttemptId& attempt, const AllocateRequest& request) {
-  RETURN_NOT_OK(deps_.apps->AmHeartbeat(attempt, request.progress));
+  ASSIGN_OR_RETURN(const ApplicationManager::AmHeartbeatFacts app,
+                   deps_.apps->AmHeartbeat(attempt, request.progress));
   auto state = StateOf(attempt);
   if (state == nullptr) {
     return Status::Remote(yarn::kApplicationMasterNotRegistered,
@@ -467,9 +466,8 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
   // The partitions of the rows (their label expressions), checked with them.
   std::optional<AskPartitions> partitions;
   if (!request.asks.empty()) {
-    ASSIGN_OR_RETURN(const RmApp app, deps_.apps->GetApp(attempt.app));
-    partitions.emplace(*deps_.queues, app.submission.queue, app.submission.app_label_expression,
-                       *deps_.node_labels, *deps_.pool);
+    partitions.emplace(*deps_.queues, app.queue, app.app_label_expression, *deps_.node_labels,
+                       *deps_.pool);
   }
   RETURN_NOT_OK(Validate(request.asks, deps_.apps->options().max_allocation,
                          partitions.has_value() ? &*partitions : nullptr));
@@ -503,7 +501,7 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
 
   auto response = std::make_shared<AllocateResponse>();
   AnswerUpdates(attempt, request, response.get());
-  RETURN_NOT_OK(HandOutPlacements(attempt, pool_app, state.get(), response.get()));
+  RETURN_NOT_OK(HandOutPlacements(attempt, pool_app, app.user, state.get(), response.get()));
   ReportAskActivity(attempt, idle_totals, changes, *response, state.get());
   for (CompletedContainer& done : deps_.containers->TakeCompleted(attempt)) {
     if (done.is_am) continue;  // the AM does not hear of its own container
@@ -518,9 +516,7 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
     response->headroom = (capacity - deps_.pool->cell().Allocated()).Max(pool::Resource());
   }
   response->num_cluster_nodes = deps_.nodes->NumUsableNodes();
-  if (auto priority = deps_.apps->PriorityOf(attempt.app); priority.ok()) {
-    response->application_priority = *priority;
-  }
+  response->application_priority = app.priority;
   if (deps_.take_preemption) response->preemption = deps_.take_preemption(attempt);
   if (auto id = DecodeAmrmTokenIdentifier(request.amrm_token_identifier);
       id.ok() && deps_.amrm_tokens->NeedsNewToken(id->key_id)) {

@@ -276,9 +276,11 @@ class AttemptAllocator final : public AttemptProtocol {
                         AttemptState* state) REQUIRES(state->mu);
   // Applies the recovered caps to the re-sent table (see SetRecoveredAsks).
   void CapResentAsks(AttemptState* state) REQUIRES(state->mu);
-  // Turns what the pool committed into containers (and NM tokens).
+  // Turns what the pool committed into containers (and NM tokens) for the
+  // app's `user` (the container tokens' submitter).
   Status HandOutPlacements(const ApplicationAttemptId& attempt, pool::AppId pool_app,
-                           AttemptState* state, AllocateResponse* response) REQUIRES(state->mu);
+                           const std::string& user, AttemptState* state, AllocateResponse* response)
+      REQUIRES(state->mu);
   // Tells the app manager what the call did to the table's totals (the
   // app's activity in its queue): `idle_totals` are the keys whose ANY row
   // asked for nothing before the call and that the call wrote.

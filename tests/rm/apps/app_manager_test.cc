@@ -74,14 +74,21 @@ TEST_F(AppManagerTest, SubmitAllocateLaunchRegisterFinish) {
   EXPECT_EQ(manager_->RegisterAm(attempt, "h", 1, "").java_class(),
             yarn::kInvalidApplicationMasterRequest);
   launcher_.CompleteAll(Status::OK());
-  EXPECT_EQ(manager_->AmHeartbeat(attempt, 0.1f).java_class(),
+  EXPECT_EQ(manager_->AmHeartbeat(attempt, 0.1f).status().java_class(),
             yarn::kApplicationMasterNotRegistered);
   ASSERT_TRUE(manager_->RegisterAm(attempt, "am-host", 1234, "http://am:1").ok());
   EXPECT_EQ(StateOf(id), YarnAppState::kRunning);
   EXPECT_EQ(manager_->RegisterAm(attempt, "am-host", 1234, "").java_class(),
             yarn::kInvalidApplicationMasterRequest);
-  ASSERT_TRUE(manager_->AmHeartbeat(attempt, 0.5f).ok());
+  auto heard = manager_->AmHeartbeat(attempt, 0.5f);
+  ASSERT_TRUE(heard.ok()) << heard.status().ToString();
   EXPECT_FLOAT_EQ(manager_->GetApp(id)->progress, 0.5f);
+  // What the allocate reads of its app comes with the heartbeat.
+  const Submission& submitted = manager_->GetApp(id)->submission;
+  EXPECT_EQ(heard->user, "alice");
+  EXPECT_EQ(heard->queue, submitted.queue);
+  EXPECT_EQ(heard->priority, submitted.priority);
+  EXPECT_EQ(heard->app_label_expression, submitted.app_label_expression);
 
   auto finished = manager_->FinishAm(attempt, FinalStatus::kSucceeded, "all good", "");
   ASSERT_TRUE(finished.ok());

@@ -204,7 +204,7 @@ TEST_F(AppRecoveryTest, ARunningAppWaitsForItsAmToRegisterAgain) {
   EXPECT_EQ(recovered->state, AttemptState::kLaunched);
   EXPECT_EQ(launcher_.launches.size(), 0u);  // the AM is not launched again
   // Its allocate is told to re-register, as Hadoop's RM answers after a restart.
-  Status heartbeat = manager_->AmHeartbeat(attempt, 0.5);
+  Status heartbeat = manager_->AmHeartbeat(attempt, 0.5).status();
   EXPECT_EQ(heartbeat.java_class(), yarn::kApplicationMasterNotRegistered);
   // Its container comes back with its node.
   EXPECT_TRUE(manager_->RecoverContainer(Reported(am, pool::Resource::Of(256, 1))));

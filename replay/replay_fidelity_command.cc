@@ -60,23 +60,9 @@ void PrintList() {
 }
 
 Status WriteCell(const FidelityPlan& plan, const std::string& dir) {
-  const std::string line(rm::TraitsOf(plan.lines.front()).name);
-  std::printf("# staging-cell files for the fidelity scenarios (Hadoop %s)\n", line.c_str());
-  for (const FidelityScenario* s : plan.scenarios) {
-    // A scenario with no expectation for the line (fair ordering before
-    // 2.8) would only be run for nothing.
-    if (!s->AppliesTo(plan.lines.front())) continue;
-    const std::string at = dir + "/" + s->name;
-    RETURN_NOT_OK(WriteFidelityCellFiles(*s, at));
-    std::printf("# %s: against a Java RM started with %s/capacity-scheduler.xml\n", s->name.c_str(),
-                at.c_str());
-    std::printf("%s\n", FidelityCellCommand(*s, at, at + "/java", line, "RMHOST").c_str());
-    std::printf("# %s: against a Spindle RM the cell starts\n", s->name.c_str());
-    std::printf("%s\n", FidelityCellCommand(*s, at, at + "/spindle", line, "").c_str());
-  }
-  std::printf(
-      "# then: spindle replay fidelity --cell-dir %s --hadoop-line %s --cell-run java,spindle\n",
-      dir.c_str(), line.c_str());
+  auto commands = WriteFidelityCell(plan.scenarios, plan.lines.front(), dir);
+  if (!commands.ok()) return commands.status();
+  std::fputs(commands->c_str(), stdout);
   return Status::OK();
 }
 

@@ -78,6 +78,38 @@ TEST(FidelityCellFilesTest, CommandNamesTheFilesTheLineAndTheRm) {
   EXPECT_EQ(FidelityCellCommand(s, "d", "d/spindle", "3.3", "").find("--rm"), std::string::npos);
 }
 
+// --write-cell: a scenario is written only for a line it has an
+// expectation for (fair ordering is a 3.3 scenario), with both runs'
+// commands and the table's.
+TEST(FidelityCellFilesTest, WritesTheScenariosOfTheLineOnly) {
+  std::vector<const FidelityScenario*> all;
+  for (const FidelityScenario& s : FidelityScenarios()) all.push_back(&s);
+  const std::string dir26 = ::testing::TempDir() + "/fidelity_cell_26";
+  const std::string dir33 = ::testing::TempDir() + "/fidelity_cell_33";
+  std::filesystem::remove_all(dir26);
+  std::filesystem::remove_all(dir33);
+  auto text26 = WriteFidelityCell(all, rm::HadoopLine::k2_6, dir26);
+  auto text33 = WriteFidelityCell(all, rm::HadoopLine::k3_3, dir33);
+  ASSERT_TRUE(text26.ok()) << text26.status().ToString();
+  ASSERT_TRUE(text33.ok()) << text33.status().ToString();
+  EXPECT_FALSE(std::filesystem::exists(dir26 + "/ordering-fair"));
+  EXPECT_EQ(text26->find("ordering-fair"), std::string::npos) << *text26;
+  EXPECT_TRUE(std::filesystem::exists(dir33 + "/ordering-fair/trace.json"));
+  for (const FidelityScenario& s : FidelityScenarios()) {
+    EXPECT_EQ(std::filesystem::exists(dir26 + "/" + s.name + "/trace.json"),
+              s.AppliesTo(rm::HadoopLine::k2_6))
+        << s.name;
+  }
+  EXPECT_NE(
+      text26->find("--hadoop-line 2.6 --speed 2 --out " + dir26 + "/am-limit/java --rm RMHOST"),
+      std::string::npos)
+      << *text26;
+  EXPECT_NE(text26->find("--out " + dir26 + "/am-limit/spindle\n"), std::string::npos) << *text26;
+  EXPECT_NE(text26->find("--cell-dir " + dir26 + " --hadoop-line 2.6 --cell-run java,spindle"),
+            std::string::npos)
+      << *text26;
+}
+
 TenantRow Row(const std::string& queue, const std::string& user, int64_t mb) {
   TenantRow r;
   r.queue = queue;

@@ -60,19 +60,9 @@ void PrintList() {
 }
 
 Status WriteCell(const FidelityPlan& plan, const std::string& dir) {
-  const std::string line(rm::TraitsOf(plan.lines.front()).name);
-  std::printf("# staging-cell files for the fidelity scenarios (Hadoop %s)\n", line.c_str());
-  for (const FidelityScenario* s : plan.scenarios) {
-    const std::string at = dir + "/" + s->name;
-    RETURN_NOT_OK(WriteFidelityCellFiles(*s, at));
-    std::printf("# %s: against a Java RM started with %s/capacity-scheduler.xml\n", s->name.c_str(),
-                at.c_str());
-    std::printf("%s\n", FidelityCellCommand(*s, at, at + "/java", line, "RMHOST").c_str());
-    std::printf("# %s: against a Spindle RM the cell starts\n", s->name.c_str());
-    std::printf("%s\n", FidelityCellCommand(*s, at, at + "/spindle", line, "").c_str());
-  }
-  std::printf("# then: spindle replay fidelity --cell-dir %s --cell-run java (or spindle)\n",
-              dir.c_str());
+  auto commands = WriteFidelityCell(plan.scenarios, plan.lines.front(), dir);
+  if (!commands.ok()) return commands.status();
+  std::fputs(commands->c_str(), stdout);
   return Status::OK();
 }
 
@@ -99,7 +89,9 @@ const CommandSpec& ReplayFidelityCommand() {
           FlagSpec::String("cell-dir", "DIR", "",
                            "read DIR/<scenario>/<cell-run>/report.json of cell runs and show "
                            "them beside"),
-          FlagSpec::String("cell-run", "NAME", "java", "the cell run's folder under --cell-dir"),
+          FlagSpec::List("cell-run", "NAME[,NAME]", "java",
+                         "the cell runs' folders under --cell-dir, a column each "
+                         "(java,spindle: a Java RM beside a Spindle RM)"),
           FlagSpec::Switch("verbose", "keep the RM core's INFO log"),
       },
       "exit status 1 when a scenario does not match; replay/README.md, 'Fidelity'"};
@@ -122,6 +114,7 @@ int ReplayFidelityMain(const CommandLine& flags) {
   pool.mode = plan->policy.mode;
   pool.strategy = plan->policy.strategy;
   const std::string cell_dir = flags.GetString("cell-dir");
+  const std::vector<std::string> cell_runs = flags.GetList("cell-run");
   std::vector<FidelityRow> rows;
   for (rm::HadoopLine line : plan->lines) {
     const std::string line_name(rm::TraitsOf(line).name);
@@ -129,14 +122,17 @@ int ReplayFidelityMain(const CommandLine& flags) {
       if (!s->AppliesTo(line)) continue;
       auto run = RunFidelityInTunnel(*s, line, pool);
       if (!run.ok()) return ReportFailure(kName, run.status());
-      FidelityRow row{s, std::move(*run), std::nullopt};
+      FidelityRow row{s, std::move(*run), {}};
       if (!cell_dir.empty()) {
-        const std::string path =
-            cell_dir + "/" + s->name + "/" + flags.GetString("cell-run") + "/report.json";
-        if (std::filesystem::exists(path)) {
-          auto cell = ReadTenantRun(path);
-          if (!cell.ok()) return ReportFailure(kName, cell.status());
-          row.cell = FidelityFromCellRun(*s, *cell, line_name, "cell " + path);
+        for (const std::string& name : cell_runs) {
+          FidelityCellColumn column{name, std::nullopt};
+          const std::string path = cell_dir + "/" + s->name + "/" + name + "/report.json";
+          if (std::filesystem::exists(path)) {
+            auto cell = ReadTenantRun(path);
+            if (!cell.ok()) return ReportFailure(kName, cell.status());
+            column.run = FidelityFromCellRun(*s, *cell, line_name, "cell " + path);
+          }
+          row.cells.push_back(std::move(column));
         }
       }
       rows.push_back(std::move(row));

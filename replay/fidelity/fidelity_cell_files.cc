@@ -96,6 +96,24 @@ std::string FidelityCellCommand(const FidelityScenario& scenario, const std::str
   return cmd;
 }
 
+Result<std::string> WriteFidelityCell(const std::vector<const FidelityScenario*>& scenarios,
+                                      rm::HadoopLine line, const std::string& dir) {
+  const std::string name(rm::TraitsOf(line).name);
+  std::string out = "# staging-cell files for the fidelity scenarios (Hadoop " + name + ")\n";
+  for (const FidelityScenario* s : scenarios) {
+    if (!s->AppliesTo(line)) continue;
+    const std::string at = dir + "/" + s->name;
+    RETURN_NOT_OK(WriteFidelityCellFiles(*s, at));
+    out += "# " + s->name + ": against a Java RM started with " + at + "/capacity-scheduler.xml\n" +
+           FidelityCellCommand(*s, at, at + "/java", name, "RMHOST") + "\n# " + s->name +
+           ": against a Spindle RM the cell starts\n" +
+           FidelityCellCommand(*s, at, at + "/spindle", name, "") + "\n";
+  }
+  out += "# then: spindle replay fidelity --cell-dir " + dir + " --hadoop-line " + name +
+         " --cell-run java,spindle\n";
+  return out;
+}
+
 FidelityRun FidelityFromCellRun(const FidelityScenario& scenario, const TenantRun& run,
                                 const std::string& line, const std::string& source) {
   FidelityRun out;

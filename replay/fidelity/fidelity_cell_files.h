@@ -23,11 +23,13 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "base/result.h"
 #include "replay/fidelity/fidelity_result.h"
 #include "replay/fidelity/fidelity_scenario.h"
 #include "replay/report/tenant_compare.h"
+#include "rm/config/hadoop_line.h"
 
 namespace spindle::replay {
 
@@ -45,6 +47,14 @@ Status WriteFidelityCellFiles(const FidelityScenario& scenario, const std::strin
 std::string FidelityCellCommand(const FidelityScenario& scenario, const std::string& dir,
                                 const std::string& out, const std::string& line,
                                 const std::string& rm);
+
+// Writes DIR/<scenario>/ (WriteFidelityCellFiles) for each of `scenarios`
+// that has an expectation for `line` (a scenario with none, fair ordering
+// before 2.8, would be run for nothing) and returns the commands that run
+// them against a Java RM (--rm RMHOST) and a Spindle RM, then the command
+// that prints the table of both. IoError naming the path.
+Result<std::string> WriteFidelityCell(const std::vector<const FidelityScenario*>& scenarios,
+                                      rm::HadoopLine line, const std::string& dir);
 
 // The checks as the cell run `run` saw them (labelled `source`).
 FidelityRun FidelityFromCellRun(const FidelityScenario& scenario, const TenantRun& run,

@@ -32,6 +32,25 @@ void Pad(std::vector<std::vector<std::string>>* table, std::string* out) {
   }
 }
 
+// The cell runs' names in the order the rows give them (each once).
+std::vector<std::string> CellRunNames(const std::vector<FidelityRow>& rows) {
+  std::vector<std::string> names;
+  for (const FidelityRow& row : rows) {
+    for (const FidelityCellColumn& c : row.cells) {
+      if (std::find(names.begin(), names.end(), c.name) == names.end()) names.push_back(c.name);
+    }
+  }
+  return names;
+}
+
+// The row's run named `name`; nullptr when it has no report for the row.
+const FidelityRun* CellRun(const FidelityRow& row, const std::string& name) {
+  for (const FidelityCellColumn& c : row.cells) {
+    if (c.name == name && c.run) return &*c.run;
+  }
+  return nullptr;
+}
+
 void Observed(json::JsonWriter* w, const std::string& key, const std::optional<int64_t>& v) {
   w->Key(key);
   if (v) {
@@ -41,16 +60,23 @@ void Observed(json::JsonWriter* w, const std::string& key, const std::optional<i
   }
 }
 
+void StringArray(json::JsonWriter* w, const std::string& key,
+                 const std::vector<std::string>& values) {
+  w->Key(key);
+  w->BeginArray();
+  for (const std::string& v : values) w->Str(v);
+  w->EndArray();
+}
+
 }  // namespace
 
 std::string FidelityTableText(const std::vector<FidelityRow>& rows) {
-  const bool any_cell =
-      std::any_of(rows.begin(), rows.end(), [](const FidelityRow& r) { return r.cell; });
+  const std::vector<std::string> names = CellRunNames(rows);
   std::vector<std::vector<std::string>> table;
   std::vector<std::string> header = {"scenario", "check", "expected (Hadoop)", "Spindle", "match"};
-  if (any_cell) {
-    header.push_back("cell");
-    header.push_back("cell match");
+  for (const std::string& name : names) {
+    header.push_back(name);
+    header.push_back(name + " match");
   }
   table.push_back(header);
   std::string notes;
@@ -66,9 +92,10 @@ std::string FidelityTableText(const std::vector<FidelityRow>& rows) {
           i == 0 ? s.name : "", Check(o.check),
           std::to_string(o.check.expected) + " (" + row.tunnel.line + tolerance + ")",
           Value(o.observed), Matches(o, s.container_mb) ? "yes" : "NO"};
-      if (any_cell) {
-        if (row.cell && i < row.cell->observations.size()) {
-          const FidelityObservation& c = row.cell->observations[i];
+      for (const std::string& name : names) {
+        const FidelityRun* cell = CellRun(row, name);
+        if (cell != nullptr && i < cell->observations.size()) {
+          const FidelityObservation& c = cell->observations[i];
           line.push_back(Value(c.observed));
           line.push_back(!c.observed ? "-" : Matches(c, s.container_mb) ? "yes" : "NO");
         } else {
@@ -84,9 +111,15 @@ std::string FidelityTableText(const std::vector<FidelityRow>& rows) {
       for (const std::string& r : row.tunnel.rejections) notes += "  rejected " + r + "\n";
       for (const std::string& p : row.tunnel.problems) notes += "  problem: " + p + "\n";
     }
-    if (row.cell) {
-      for (const std::string& p : row.cell->problems) {
-        notes += s.name + ": cell run problem (" + row.cell->source + "): " + p + "\n";
+    for (const std::string& name : names) {
+      const FidelityRun* cell = CellRun(row, name);
+      if (cell == nullptr) continue;
+      // What each RM said refusing a job: Hadoop's exception, side by side.
+      for (const std::string& r : cell->rejections) {
+        notes += s.name + ": " + name + " refused " + r + "\n";
+      }
+      for (const std::string& p : cell->problems) {
+        notes += s.name + ": " + name + " run problem (" + cell->source + "): " + p + "\n";
       }
     }
   }
@@ -128,23 +161,35 @@ std::string FidelityJson(const std::vector<FidelityRow>& rows) {
       w.Field("expected", o.check.expected);
       Observed(&w, "spindle", o.observed);
       w.Field("match", Matches(o, s.container_mb));
-      if (row.cell && i < row.cell->observations.size()) {
-        const FidelityObservation& c = row.cell->observations[i];
-        Observed(&w, "cell", c.observed);
-        w.Field("cell_match", Matches(c, s.container_mb));
+      w.Key("cells");
+      w.BeginObject();
+      for (const FidelityCellColumn& column : row.cells) {
+        if (!column.run || i >= column.run->observations.size()) continue;
+        const FidelityObservation& c = column.run->observations[i];
+        w.Key(column.name);
+        w.BeginObject();
+        Observed(&w, "value", c.observed);
+        w.Field("match", Matches(c, s.container_mb));
+        w.EndObject();
       }
+      w.EndObject();
       w.EndObject();
     }
     w.EndArray();
-    w.Key("rejections");
-    w.BeginArray();
-    for (const std::string& r : row.tunnel.rejections) w.Str(r);
-    w.EndArray();
-    w.Key("problems");
-    w.BeginArray();
-    for (const std::string& p : row.tunnel.problems) w.Str(p);
-    w.EndArray();
-    if (row.cell) w.Field("cell_source", row.cell->source);
+    StringArray(&w, "rejections", row.tunnel.rejections);
+    StringArray(&w, "problems", row.tunnel.problems);
+    w.Key("cells");
+    w.BeginObject();
+    for (const FidelityCellColumn& column : row.cells) {
+      if (!column.run) continue;
+      w.Key(column.name);
+      w.BeginObject();
+      w.Field("source", column.run->source);
+      StringArray(&w, "rejections", column.run->rejections);
+      StringArray(&w, "problems", column.run->problems);
+      w.EndObject();
+    }
+    w.EndObject();
     w.EndObject();
   }
   w.EndArray();

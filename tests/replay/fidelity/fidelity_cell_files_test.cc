@@ -78,6 +78,38 @@ TEST(FidelityCellFilesTest, CommandNamesTheFilesTheLineAndTheRm) {
   EXPECT_EQ(FidelityCellCommand(s, "d", "d/spindle", "3.3", "").find("--rm"), std::string::npos);
 }
 
+// --write-cell: a scenario is written only for a line it has an
+// expectation for (fair ordering is a 3.3 scenario), with both runs'
+// commands and the table's.
+TEST(FidelityCellFilesTest, WritesTheScenariosOfTheLineOnly) {
+  std::vector<const FidelityScenario*> all;
+  for (const FidelityScenario& s : FidelityScenarios()) all.push_back(&s);
+  const std::string dir26 = ::testing::TempDir() + "/fidelity_cell_26";
+  const std::string dir33 = ::testing::TempDir() + "/fidelity_cell_33";
+  std::filesystem::remove_all(dir26);
+  std::filesystem::remove_all(dir33);
+  auto text26 = WriteFidelityCell(all, rm::HadoopLine::k2_6, dir26);
+  auto text33 = WriteFidelityCell(all, rm::HadoopLine::k3_3, dir33);
+  ASSERT_TRUE(text26.ok()) << text26.status().ToString();
+  ASSERT_TRUE(text33.ok()) << text33.status().ToString();
+  EXPECT_FALSE(std::filesystem::exists(dir26 + "/ordering-fair"));
+  EXPECT_EQ(text26->find("ordering-fair"), std::string::npos) << *text26;
+  EXPECT_TRUE(std::filesystem::exists(dir33 + "/ordering-fair/trace.json"));
+  for (const FidelityScenario& s : FidelityScenarios()) {
+    EXPECT_EQ(std::filesystem::exists(dir26 + "/" + s.name + "/trace.json"),
+              s.AppliesTo(rm::HadoopLine::k2_6))
+        << s.name;
+  }
+  EXPECT_NE(
+      text26->find("--hadoop-line 2.6 --speed 2 --out " + dir26 + "/am-limit/java --rm RMHOST"),
+      std::string::npos)
+      << *text26;
+  EXPECT_NE(text26->find("--out " + dir26 + "/am-limit/spindle\n"), std::string::npos) << *text26;
+  EXPECT_NE(text26->find("--cell-dir " + dir26 + " --hadoop-line 2.6 --cell-run java,spindle"),
+            std::string::npos)
+      << *text26;
+}
+
 TenantRow Row(const std::string& queue, const std::string& user, int64_t mb) {
   TenantRow r;
   r.queue = queue;
@@ -126,13 +158,62 @@ TEST(FidelityCellFilesTest, ReadsTheCensusAtEachChecksSecond) {
     }
   }
   // The table shows the cell beside the tunnel, n/a where it read nothing.
-  FidelityRow row{&s, got, got};
+  FidelityRow row{&s, got, {{"cell", got}}};
   const std::string text = FidelityTableText({row});
   EXPECT_NE(text.find("cell match"), std::string::npos);
   EXPECT_NE(text.find("n/a"), std::string::npos);
   const std::string json = FidelityJson({row});
-  EXPECT_NE(json.find("\"cell\":null"), std::string::npos);
+  EXPECT_NE(json.find("\"cell\":{\"value\":null"), std::string::npos);
   EXPECT_NE(json.find("\"name\":\"am-limit\""), std::string::npos);
+}
+
+// `--cell-run java,spindle`: a column pair per cell run in the order asked
+// (scenario | check | expected | ... | java | spindle), a run without a
+// report for a scenario left blank, and what each RM said refusing a job
+// (Hadoop's exception) under the table.
+TEST(FidelityCellFilesTest, ShowsEachCellRunInItsOwnColumns) {
+  const FidelityScenario& s = *FindFidelityScenario("max-applications");
+  FidelityRun tunnel;
+  tunnel.line = "3.3";
+  FidelityRun java;
+  FidelityRun spindle;
+  for (const FidelityCheck& c : s.checks) {
+    tunnel.observations.push_back({c, c.expected});
+    java.observations.push_back({c, c.metric == FidelityMetric::kRejectedJobs ? 1 : c.expected});
+    spindle.observations.push_back({c, c.expected});
+  }
+  java.rejections = {
+      "carol-2: AccessControlException: Queue root.default already has 4 applications"};
+  const FidelityRow both{&s, tunnel, {{"java", java}, {"spindle", spindle}}};
+  const FidelityRow only_java{
+      FindFidelityScenario("am-limit"), tunnel, {{"java", java}, {"spindle", std::nullopt}}};
+  const std::string text = FidelityTableText({both});
+  const size_t header_end = text.find('\n');
+  const std::string header = text.substr(0, header_end);
+  const size_t j = header.find("java match");
+  const size_t sp = header.find("spindle match");
+  ASSERT_NE(j, std::string::npos) << text;
+  ASSERT_NE(sp, std::string::npos) << text;
+  EXPECT_LT(j, sp) << "columns in the order asked";
+  // The rejected-apps row: java saw 1 (NO), spindle 2 (yes).
+  const size_t rejected = text.find("rejected apps");
+  ASSERT_NE(rejected, std::string::npos) << text;
+  const std::string row = text.substr(rejected, text.find('\n', rejected) - rejected);
+  EXPECT_NE(row.find("NO"), std::string::npos) << row;
+  EXPECT_LT(row.find("NO"), row.rfind("yes")) << row;
+  EXPECT_NE(text.find("max-applications: java refused carol-2: AccessControlException"),
+            std::string::npos)
+      << text;
+
+  // A run with no report for the scenario: blank cells, absent from JSON.
+  const std::string partial = FidelityJson({only_java});
+  EXPECT_NE(partial.find("\"java\":{\"value\":"), std::string::npos) << partial;
+  EXPECT_NE(partial.find("\"cells\":{\"java\":{\"source\""), std::string::npos) << partial;
+  EXPECT_EQ(partial.find("\"spindle\":{"), std::string::npos) << partial;
+  const std::string json = FidelityJson({both});
+  EXPECT_NE(json.find("\"spindle\":{\"value\":2,\"match\":true}"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"rejections\":[\"carol-2: AccessControlException"), std::string::npos)
+      << json;
 }
 
 }  // namespace

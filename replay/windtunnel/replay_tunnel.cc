@@ -131,7 +131,8 @@ ReplayTunnel::PreparedJob::~PreparedJob() = default;
 
 Status ReplayTunnel::Submit(TraceJob job, Duration now) {
   ASSIGN_OR_RETURN(PreparedJob prepared, PrepareSubmission(std::move(job), now));
-  return EnterSubmission(std::move(prepared));
+  EnterSubmission(std::move(prepared));
+  return Status::OK();
 }
 
 Result<ReplayTunnel::PreparedJob> ReplayTunnel::PrepareSubmission(TraceJob job,
@@ -156,7 +157,7 @@ Result<ReplayTunnel::PreparedJob> ReplayTunnel::PrepareSubmission(TraceJob job,
   return out;
 }
 
-Status ReplayTunnel::EnterSubmission(PreparedJob job) {
+void ReplayTunnel::EnterSubmission(PreparedJob job) {
   const auto index = static_cast<int64_t>(jobs_.size());
   JobRun* r = job.run.get();
   const TraceJob& trace = r != nullptr ? r->job : job.refused;
@@ -164,7 +165,7 @@ Status ReplayTunnel::EnterSubmission(PreparedJob job) {
   if (r == nullptr) {
     jobs_.emplace_back(nullptr);
     events_->OnJobRejected(index, job.rejection, job.at);
-    return Status::OK();
+    return;
   }
   r->index = index;
   unknown_preferences_ += job.unknown_preferences;
@@ -172,10 +173,9 @@ Status ReplayTunnel::EnterSubmission(PreparedJob job) {
   ++in_flight_;
   if (r->progress.done()) {  // a job of no tasks ends at once
     FinishJob(r, job.at);
-    return Status::OK();
+    return;
   }
   BookAsked(r, job.asked, job.at);
-  return Status::OK();
 }
 
 int64_t ReplayTunnel::BuildGroups(JobRun* run) const {

@@ -104,9 +104,8 @@ class ReplayTunnel {
   Result<PreparedJob> PrepareSubmission(TraceJob job, Duration now) const;
   // Submit's driver half, on the driver's thread, in submission order: the
   // job gets its index, its events are reported (at its `at`) and its asks
-  // booked. An error only if the job's ready tasks were asked for but it
-  // finished (a job of no tasks never asks).
-  Status EnterSubmission(PreparedJob job);
+  // booked (a job of no tasks finishes at once).
+  void EnterSubmission(PreparedJob job);
   // Tasks whose submit offset passed by `now` are asked for.
   Status WakeOffsets(Duration now);
   // When the next submit offset falls due; Duration::max() if none.

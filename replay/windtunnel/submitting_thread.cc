@@ -56,9 +56,7 @@ Result<int64_t> SubmittingThread::TakeSubmitted() {
     failure = failure_;
   }
   // Entered before the error is reported: they are in the RM already.
-  for (ReplayTunnel::PreparedJob& job : taken) {
-    RETURN_NOT_OK(tunnel_->EnterSubmission(std::move(job)));
-  }
+  for (ReplayTunnel::PreparedJob& job : taken) tunnel_->EnterSubmission(std::move(job));
   RETURN_NOT_OK(failure);
   return static_cast<int64_t>(taken.size());
 }

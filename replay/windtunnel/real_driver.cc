@@ -5,7 +5,7 @@
 #include <thread>
 #include <vector>
 
-#include "replay/windtunnel/trace_arrivals.h"
+#include "replay/windtunnel/submitting_thread.h"
 
 namespace spindle::replay {
 
@@ -43,8 +43,6 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
   const int n = pool.num_schedulers();
   std::vector<int64_t> collected(static_cast<size_t>(n), 0);
   int64_t conflicts_seen = 0;
-  TraceArrivals arrivals(jobs);
-  RETURN_NOT_OK(arrivals.Advance());
   const auto wall0 = std::chrono::steady_clock::now();
   RETURN_NOT_OK(pool.Start());
   // The run starts once every scheduler has loaded its view (its first
@@ -63,6 +61,11 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
   const auto scale = [&](Duration wall) {
     return std::chrono::duration_cast<Duration>(wall * options.speed);
   };
+  // A third driver thread submits the jobs as they arrive (the RM's queue
+  // checks, the app, its AM, the first allocate); this one enters them and
+  // collects and ends tasks meanwhile. Submitting was half of this thread's
+  // time, and at 4x one thread could not also keep up with the rest.
+  SubmittingThread submitter(tunnel.get(), jobs, clock);
   Duration now{0};
   Duration last_progress{0};
   Duration next_report = kSecond;
@@ -76,23 +79,18 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
       summary.cut = true;
       break;
     }
-    // The generator: the jobs whose time has come, for at most one tick of
-    // wall time. A driver that fell behind (a loaded machine) would
-    // otherwise submit its whole arrears before it collects or releases
-    // again: placements pile up untaken, ended tasks keep their slots, and
-    // the schedulers starve for work while the backlog grows.
-    const TimePoint submit_until = clock->Now() + options.tick;
     failure = tunnel->ApplyNodeEvents(now);
     if (!failure.ok()) break;
-    for (int k = 0; arrivals.have() && arrivals.at() <= now; ++k) {
-      if (k > 0 && k % 16 == 0 && clock->Now() >= submit_until) break;
-      failure = tunnel->Submit(arrivals.Take(), trace_now());
-      if (failure.ok()) failure = arrivals.Advance();
-      if (!failure.ok()) break;
-      ++submitted;
+    // The jobs the submitting thread submitted since the last pass.
+    const Result<int64_t> entered = submitter.TakeSubmitted();
+    if (!entered.ok()) {
+      failure = entered.status();
+      break;
+    }
+    if (*entered > 0) {
+      submitted += *entered;
       last_progress = now;
     }
-    if (!failure.ok()) break;
     failure = tunnel->WakeOffsets(now);
     if (!failure.ok()) break;
     // Placements committed since the last poll, scheduler by scheduler.
@@ -127,7 +125,7 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
       options.sample(next_sample, *tunnel);
       next_sample += kSecond;
     }
-    const bool all_in = !arrivals.have() && tunnel->NextOffset() == kNever;
+    const bool all_in = submitter.done() && tunnel->NextOffset() == kNever;
     if (all_in && (tunnel->jobs_in_flight() == 0 ||
                    (options.stop_when_placed && tunnel->tasks_waiting() == 0))) {
       break;
@@ -144,13 +142,17 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
     // Sleep until the next thing to do, at most one tick.
     // (Ends due while the reporting thread is busy wait for the next tick.)
     Duration wake = now + scale(options.tick);
-    wake = std::min({wake, arrivals.at(), reporting ? kNever : tunnel->NextRelease(),
-                     tunnel->NextOffset(), tunnel->NextNodeEvent(), next_sample});
+    wake = std::min({wake, reporting ? kNever : tunnel->NextRelease(), tunnel->NextOffset(),
+                     tunnel->NextNodeEvent(), next_sample});
     const Duration left = wake - trace_now();
     if (left > Duration(0)) {
       std::this_thread::sleep_for(std::chrono::duration_cast<Duration>(left / options.speed));
     }
   }
+  // Jobs submitted while this thread left the loop are entered (they are in
+  // the RM); those whose submission had not begun are not submitted.
+  const Result<int64_t> last = submitter.Stop();
+  if (failure.ok() && !last.ok()) failure = last.status();
   if (failure.ok()) failure = tunnel->FlushReleases();
   pool.Stop();
   RETURN_NOT_OK(failure);

@@ -1,14 +1,15 @@
 // RunOnRealClock: one wind-tunnel run in real time on this machine. The
-// pool's own threads (Start()) place; the calling thread is the rest of
-// the tunnel: it submits each job when its arrival comes, polls every
-// options.tick for committed placements (counted by the pool's
+// pool's own threads (Start()) place; three threads are the rest of the
+// tunnel: a submitting thread submits each job when its arrival comes
+// (SubmittingThread), the calling thread enters the submitted jobs, polls
+// every options.tick for committed placements (counted by the pool's
 // per-scheduler metrics), releases tasks when they end (their nodes'
-// heartbeats go out on a second thread, ReplayTunnel::StartReportingThread),
-// and samples every second. Trace time runs options.speed times faster than the wall clock
-// (task durations and arrivals shrink; figures are in trace time). Delays
-// are the pool's own commit timestamps, so a late poll does not inflate
-// them. Trace time starts once every scheduler has loaded its view (its
-// first step), so that the first jobs do not wait behind those copies.
+// heartbeats go out on the reporting thread,
+// ReplayTunnel::StartReportingThread), and samples every second. Trace time runs options.speed
+// times faster than the wall clock (task durations and arrivals shrink; figures are in trace time).
+// Delays are the pool's own commit timestamps, so a late poll does not inflate them. Trace time
+// starts once every scheduler has loaded its view (its first step), so that the first jobs do not
+// wait behind those copies.
 //
 // Not deterministic (threads); figures depend on the machine and its load.
 #pragma once

@@ -1,5 +1,7 @@
 #include "replay/windtunnel/replay_tunnel.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <functional>
 #include <set>
@@ -15,10 +17,13 @@ namespace spindle::replay {
 namespace {
 // The reporting thread sends its nodes' heartbeats this many to a call:
 // each call holds the node and container registries' locks for all of its
-// heartbeats, and the driver thread's allocates need the same locks
-// meanwhile (the hand-out's nodes, an ask's hosts). A few hundred keep
-// those waits short and still cost one pool release per call.
-constexpr size_t kHeartbeatsPerCall = 256;
+// heartbeats, and the driver threads' allocates need the same locks
+// meanwhile (the hand-out's nodes, an ask's hosts). At ~3,500 instructions
+// a heartbeat (callgrind, bench/windtunnel/README.md) 64 hold them for
+// ~0.2 M instructions (~0.1 ms; 256 held them four times as long, and the
+// driver was found waiting on them), and still cost one pool release per
+// call: ~2,500 calls a second at 160,000 task ends a second.
+constexpr size_t kHeartbeatsPerCall = 64;
 }  // namespace
 
 ReplayTunnel::ReplayTunnel(const TunnelSetup& setup, ReplayEvents* events)
@@ -58,6 +63,8 @@ class ReplayTunnel::Reporter {
 
  private:
   void Run() {
+    // Named for per-thread CPU figures (/proc/<pid>/task/<tid>/comm).
+    pthread_setname_np(pthread_self(), "wt-reporter");
     for (;;) {
       TunnelRm::Heartbeats* batch = nullptr;
       {
@@ -117,31 +124,62 @@ Result<std::unique_ptr<ReplayTunnel>> ReplayTunnel::Create(const TunnelSetup& se
   return t;
 }
 
+ReplayTunnel::PreparedJob::PreparedJob() = default;
+ReplayTunnel::PreparedJob::PreparedJob(PreparedJob&&) noexcept = default;
+ReplayTunnel::PreparedJob& ReplayTunnel::PreparedJob::operator=(PreparedJob&&) noexcept = default;
+ReplayTunnel::PreparedJob::~PreparedJob() = default;
+
 Status ReplayTunnel::Submit(TraceJob job, Duration now) {
-  const auto index = static_cast<int64_t>(jobs_.size());
-  jobs_.emplace_back(nullptr);
-  events_->OnJobSubmitted(index, job.id, job.queue, job.task_count(), now);
-  ASSIGN_OR_RETURN(Admission admission, rm_->Admit(job));
-  if (!admission.job.has_value()) {
-    events_->OnJobRejected(index, admission.rejection, now);
-    return Status::OK();
-  }
-  auto run = std::make_unique<JobRun>(std::move(job));
-  run->index = index;
-  run->arrival = now;
-  run->rm = *admission.job;
-  BuildGroups(run.get());
-  JobRun* r = run.get();
-  jobs_.back() = std::move(run);
-  ++in_flight_;
-  if (r->progress.done()) {  // a job of no tasks ends at once
-    FinishJob(r, now);
-    return Status::OK();
-  }
-  return AskReady(r, now);
+  ASSIGN_OR_RETURN(PreparedJob prepared, PrepareSubmission(std::move(job), now));
+  EnterSubmission(std::move(prepared));
+  return Status::OK();
 }
 
-void ReplayTunnel::BuildGroups(JobRun* run) {
+Result<ReplayTunnel::PreparedJob> ReplayTunnel::PrepareSubmission(TraceJob job,
+                                                                  Duration now) const {
+  PreparedJob out;
+  out.at = now;
+  ASSIGN_OR_RETURN(Admission admission, rm_->Admit(job));
+  if (!admission.job.has_value()) {
+    out.refused = std::move(job);
+    out.rejection = std::move(admission.rejection);
+    return out;
+  }
+  out.run = std::make_unique<JobRun>(std::move(job));
+  JobRun* run = out.run.get();
+  run->arrival = now;
+  run->rm = *admission.job;
+  out.unknown_preferences = BuildGroups(run);
+  // A job of no tasks asks for nothing: it ends once entered.
+  if (!run->progress.done()) {
+    ASSIGN_OR_RETURN(out.asked, AskReadyRm(run, now));
+  }
+  return out;
+}
+
+void ReplayTunnel::EnterSubmission(PreparedJob job) {
+  const auto index = static_cast<int64_t>(jobs_.size());
+  JobRun* r = job.run.get();
+  const TraceJob& trace = r != nullptr ? r->job : job.refused;
+  events_->OnJobSubmitted(index, trace.id, trace.queue, trace.task_count(), job.at);
+  if (r == nullptr) {
+    jobs_.emplace_back(nullptr);
+    events_->OnJobRejected(index, job.rejection, job.at);
+    return;
+  }
+  r->index = index;
+  unknown_preferences_ += job.unknown_preferences;
+  jobs_.push_back(std::move(job.run));
+  ++in_flight_;
+  if (r->progress.done()) {  // a job of no tasks ends at once
+    FinishJob(r, job.at);
+    return;
+  }
+  BookAsked(r, job.asked, job.at);
+}
+
+int64_t ReplayTunnel::BuildGroups(JobRun* run) const {
+  int64_t unknown = 0;
   // The last field: the task names no preference of its own and takes the
   // stage's (kept once, not copied per task).
   using Key = std::tuple<int32_t, int64_t, int32_t, std::vector<std::string>,
@@ -173,7 +211,7 @@ void ReplayTunnel::BuildGroups(JobRun* run) {
              stage_wide ? stage.preferred_nodes : std::get<3>(it->first)) {
           auto n = node_by_host_.find(host);
           if (n == node_by_host_.end()) {
-            ++unknown_preferences_;
+            ++unknown;
           } else {
             g.ask.nodes.push_back(n->second);
           }
@@ -182,7 +220,7 @@ void ReplayTunnel::BuildGroups(JobRun* run) {
              stage_wide ? stage.preferred_racks : std::get<4>(it->first)) {
           auto r = rack_by_name_.find(rack);
           if (r == rack_by_name_.end()) {
-            ++unknown_preferences_;
+            ++unknown;
           } else {
             g.ask.racks.push_back(r->second);
           }
@@ -195,37 +233,48 @@ void ReplayTunnel::BuildGroups(JobRun* run) {
     stage.preferred_nodes.clear();
     stage.preferred_racks.clear();
   }
+  return unknown;
 }
 
 Status ReplayTunnel::AskReady(JobRun* run, Duration now) {
+  ASSIGN_OR_RETURN(const int64_t asked, AskReadyRm(run, now));
+  BookAsked(run, asked, now);
+  return Status::OK();
+}
+
+Result<int64_t> ReplayTunnel::AskReadyRm(JobRun* run, Duration now) const {
   std::vector<TaskRef> ready;
   const int64_t since_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(now - run->arrival).count();
   run->progress.TakeReady(since_ms, &ready);
-  if (!ready.empty()) {
-    for (const TaskRef& t : ready) {
-      AskGroup& g = run->groups[static_cast<size_t>(
-          run->group_of[static_cast<size_t>(t.stage)][static_cast<size_t>(t.task)])];
-      g.waiting.emplace_back(t, now);
-      g.dirty = true;
-    }
-    const auto n = static_cast<int64_t>(ready.size());
-    run->waiting += n;
-    waiting_ += n;
-    events_->OnTasksAsked(run->index, n, now);
-    std::vector<pool::Ask> asks;
-    for (AskGroup& g : run->groups) {
-      if (!g.dirty) continue;
-      g.dirty = false;
-      g.ask.count = static_cast<int64_t>(g.waiting.size());
-      asks.push_back(g.ask);
-    }
-    RETURN_NOT_OK(rm_->SetAsks(run->rm, asks));
+  if (ready.empty()) return 0;
+  for (const TaskRef& t : ready) {
+    AskGroup& g = run->groups[static_cast<size_t>(
+        run->group_of[static_cast<size_t>(t.stage)][static_cast<size_t>(t.task)])];
+    g.waiting.emplace_back(t, now);
+    g.dirty = true;
+  }
+  const auto n = static_cast<int64_t>(ready.size());
+  run->waiting += n;
+  std::vector<pool::Ask> asks;
+  for (AskGroup& g : run->groups) {
+    if (!g.dirty) continue;
+    g.dirty = false;
+    g.ask.count = static_cast<int64_t>(g.waiting.size());
+    asks.push_back(g.ask);
+  }
+  RETURN_NOT_OK(rm_->SetAsks(run->rm, asks));
+  return n;
+}
+
+void ReplayTunnel::BookAsked(JobRun* run, int64_t asked, Duration now) {
+  if (asked > 0) {
+    waiting_ += asked;
+    events_->OnTasksAsked(run->index, asked, now);
     pending_[static_cast<size_t>(run->rm.scheduler)].emplace(run->index, run);
     touched_[static_cast<size_t>(run->rm.scheduler)] = 1;
   }
   ScheduleOffset(*run);
-  return Status::OK();
 }
 
 void ReplayTunnel::ScheduleOffset(const JobRun& run) {

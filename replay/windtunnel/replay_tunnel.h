@@ -18,9 +18,9 @@
 // It does not decide *when*: the drivers (virtual_driver.h, real_driver.h)
 // call it. Times are trace durations since the start of the run.
 //
-// Thread-safety: none; one driver thread owns it (the pool's own threads,
-// and its own reporting thread once started, may run meanwhile: the RM's
-// and the pool's calls are thread-safe).
+// Thread-safety: one driver thread owns it (the pool's own threads, and its
+// own reporting thread once started, may run meanwhile: the RM's and the
+// pool's calls are thread-safe), except PrepareSubmission (see there).
 #pragma once
 
 #include <cstdint>
@@ -62,6 +62,8 @@ struct TunnelSetup {
 };
 
 class ReplayTunnel {
+  struct JobRun;
+
  public:
   // InvalidArgument for no nodes, duplicate host names, or a configuration
   // or pool options the RM refuses (TunnelRm::Create). `clock` and
@@ -75,8 +77,35 @@ class ReplayTunnel {
   TunnelRm& rm() { return *rm_; }
 
   // The job arrives at `now`: rejected (and recorded so) or registered with
-  // its ready tasks asked for.
+  // its ready tasks asked for. PrepareSubmission, then EnterSubmission.
   Status Submit(TraceJob job, Duration now);
+
+  // A job submitted (PrepareSubmission) and not yet entered
+  // (EnterSubmission): the RM has it, the tunnel does not yet.
+  struct PreparedJob {
+    PreparedJob();
+    PreparedJob(PreparedJob&&) noexcept;
+    PreparedJob& operator=(PreparedJob&&) noexcept;
+    ~PreparedJob();
+    Duration at{0};  // when its submission began
+    // Accepted: its run (the job in it), its ask groups and the tasks its
+    // first allocate asked for. Refused: null, and the job and the reason.
+    std::unique_ptr<JobRun> run;
+    int64_t asked = 0;
+    int64_t unknown_preferences = 0;
+    TraceJob refused;
+    std::string rejection;
+  };
+  // Submit's RM half: the job submitted to the RM (TunnelRm::Admit), its ask
+  // groups built and its ready tasks asked for (the AM's first allocate).
+  // Reads the tunnel's host and rack tables only: may run on another thread
+  // than the driver's, concurrently with any call of the tunnel but
+  // Create and set_origin.
+  Result<PreparedJob> PrepareSubmission(TraceJob job, Duration now) const;
+  // Submit's driver half, on the driver's thread, in submission order: the
+  // job gets its index, its events are reported (at its `at`) and its asks
+  // booked (a job of no tasks finishes at once).
+  void EnterSubmission(PreparedJob job);
   // Tasks whose submit offset passed by `now` are asked for.
   Status WakeOffsets(Duration now);
   // When the next submit offset falls due; Duration::max() if none.
@@ -144,6 +173,7 @@ class ReplayTunnel {
     origin_ = t;
     speed_ = speed;
   }
+  double speed() const { return speed_; }
   Duration Since(TimePoint t) const {
     return std::chrono::duration_cast<Duration>((t - origin_) * speed_);
   }
@@ -188,10 +218,19 @@ class ReplayTunnel {
   // Waits for the heartbeats in flight and books their tasks as ended.
   Status AwaitReleases();
   // The job's ask groups, with resolved preferences (then dropped from the
-  // tasks, which keeps a job of many tasks with long preference lists small).
-  void BuildGroups(JobRun* run);
-  // Asks for the tasks ready at `now` and pushes changed totals to the pool.
+  // tasks, which keeps a job of many tasks with long preference lists
+  // small). Returns how many preferences named no node or rack of the cell.
+  int64_t BuildGroups(JobRun* run) const;
+  // Asks for the tasks ready at `now` and pushes changed totals to the pool:
+  // AskReadyRm, then BookAsked.
   Status AskReady(JobRun* run, Duration now);
+  // The run's side: the ready tasks wait in their groups and the changed
+  // totals go to the RM (an allocate). Returns how many tasks were asked
+  // for. Touches only `run` and the RM (PrepareSubmission's thread).
+  Result<int64_t> AskReadyRm(JobRun* run, Duration now) const;
+  // The tunnel's side of `asked` tasks asked for at `now` (the driver's
+  // thread): counts, events, the scheduler's pending jobs, the next offset.
+  void BookAsked(JobRun* run, int64_t asked, Duration now);
   void ScheduleOffset(const JobRun& run);
   void FinishJob(JobRun* run, Duration now);
 

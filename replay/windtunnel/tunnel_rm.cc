@@ -201,8 +201,11 @@ Result<Admission> TunnelRm::Admit(const TraceJob& job) {
   AdmittedJob admitted;
   admitted.attempt = attempt;
   ASSIGN_OR_RETURN(admitted.scheduler, rm_->SchedulerOf(attempt));
-  admitted.am = next_am_++;
-  ams_.emplace(admitted.am, Am{attempt, 0, {}});
+  {
+    MutexLock lock(&mu_);
+    admitted.am = next_am_++;
+    ams_.emplace(admitted.am, Am{attempt, 0, {}});
+  }
   out.job = admitted;
   return out;
 }
@@ -213,6 +216,8 @@ Status TunnelRm::Allocate(Am* am, rm::AllocateRequest request) {
                    rm_->attempt_allocator().Allocate(am->attempt, request));
   if (response == nullptr) return Status::Internal("replay: allocate gave no answer");
   am->response_id = response->response_id;
+  if (response->allocated.empty()) return Status::OK();
+  MutexLock lock(&mu_);
   for (const rm::AllocatedContainer& c : response->allocated) {
     const std::optional<size_t> node = node_index_.Find(c.placement.node);
     if (!node.has_value()) return Status::Internal("replay: a container on no known node");
@@ -222,9 +227,15 @@ Status TunnelRm::Allocate(Am* am, rm::AllocateRequest request) {
   return Status::OK();
 }
 
-Status TunnelRm::SetAsks(const AdmittedJob& job, const std::vector<pool::Ask>& asks) {
+TunnelRm::Am* TunnelRm::FindAm(const AdmittedJob& job) {
+  MutexLock lock(&mu_);
   auto it = ams_.find(job.am);
-  if (it == ams_.end()) return Status::NotFound("replay: no AM " + job.attempt.ToString());
+  return it == ams_.end() ? nullptr : &it->second;
+}
+
+Status TunnelRm::SetAsks(const AdmittedJob& job, const std::vector<pool::Ask>& asks) {
+  Am* am = FindAm(job);
+  if (am == nullptr) return Status::NotFound("replay: no AM " + job.attempt.ToString());
   rm::AllocateRequest request;
   size_t rows = 0;
   for (const pool::Ask& ask : asks) rows += 1 + ask.nodes.size() + ask.racks.size();
@@ -251,16 +262,15 @@ Status TunnelRm::SetAsks(const AdmittedJob& job, const std::vector<pool::Ask>& a
       request.asks.push_back(row);
     }
   }
-  return Allocate(&it->second, std::move(request));
+  return Allocate(am, std::move(request));
 }
 
 Status TunnelRm::TakePlacements(const AdmittedJob& job, std::vector<pool::Placement>* out) {
-  auto it = ams_.find(job.am);
-  if (it == ams_.end()) return Status::NotFound("replay: no AM " + job.attempt.ToString());
-  Am& am = it->second;
-  RETURN_NOT_OK(Allocate(&am, rm::AllocateRequest()));
-  out->insert(out->end(), am.handed_out.begin(), am.handed_out.end());
-  am.handed_out.clear();
+  Am* am = FindAm(job);
+  if (am == nullptr) return Status::NotFound("replay: no AM " + job.attempt.ToString());
+  RETURN_NOT_OK(Allocate(am, rm::AllocateRequest()));
+  out->insert(out->end(), am->handed_out.begin(), am->handed_out.end());
+  am->handed_out.clear();
   return Status::OK();
 }
 
@@ -277,11 +287,16 @@ Result<TunnelRm::Heartbeats> TunnelRm::HeartbeatsFor(
   // list for every batch.)
   std::vector<std::pair<size_t, rm::ContainerId>> ended;
   ended.reserve(placements.size());
-  for (const pool::Placement& p : placements) {
-    auto it = containers_.find(p.id);
-    if (it == containers_.end()) return Status::NotFound("replay: no container for a placement");
-    ended.emplace_back(it->second.node, it->second.id);
-    containers_.erase(it);
+  {
+    MutexLock lock(&mu_);
+    for (const pool::Placement& p : placements) {
+      auto it = containers_.find(p.id);
+      if (it == containers_.end()) {
+        return Status::NotFound("replay: no container for a placement");
+      }
+      ended.emplace_back(it->second.node, it->second.id);
+      containers_.erase(it);
+    }
   }
   std::stable_sort(ended.begin(), ended.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -350,14 +365,17 @@ Status TunnelRm::SetNodeHealth(size_t node, bool healthy, const std::string& why
 }
 
 Status TunnelRm::Release(const AdmittedJob& job, const pool::Placement& placement) {
-  auto am = ams_.find(job.am);
-  if (am == ams_.end()) return Status::NotFound("replay: no AM " + job.attempt.ToString());
-  auto it = containers_.find(placement.id);
-  if (it == containers_.end()) return Status::NotFound("replay: no container for a placement");
+  Am* am = FindAm(job);
+  if (am == nullptr) return Status::NotFound("replay: no AM " + job.attempt.ToString());
   rm::AllocateRequest request;
-  request.releases.push_back(it->second.id);
-  containers_.erase(it);
-  return Allocate(&am->second, std::move(request));
+  {
+    MutexLock lock(&mu_);
+    auto it = containers_.find(placement.id);
+    if (it == containers_.end()) return Status::NotFound("replay: no container for a placement");
+    request.releases.push_back(it->second.id);
+    containers_.erase(it);
+  }
+  return Allocate(am, std::move(request));
 }
 
 void TunnelRm::Finish(const AdmittedJob& job) {
@@ -365,7 +383,10 @@ void TunnelRm::Finish(const AdmittedJob& job) {
   Unregister(job.attempt);
 }
 
-void TunnelRm::Forget(const AdmittedJob& job) { ams_.erase(job.am); }
+void TunnelRm::Forget(const AdmittedJob& job) {
+  MutexLock lock(&mu_);
+  ams_.erase(job.am);
+}
 
 void TunnelRm::Unregister(const rm::ApplicationAttemptId& attempt) {
   auto finished = rm_->attempt_allocator().Finish(attempt, rm::FinalStatus::kSucceeded, "", "");

@@ -17,9 +17,13 @@
 // (RunOnce on the virtual clock; Start() on the real one): the RM starts no
 // scheduler threads of its own here.
 //
-// Thread-safety: one driver thread calls, except Send (see there); the
-// pool's threads and the RM's housekeeping may run meanwhile: the RM's calls
-// are thread-safe.
+// Thread-safety: one driver thread calls, except Send (see there) and the
+// calls of a job not yet handed to it: Admit, then SetAsks and TakePlacements
+// of the job it admitted may run on another thread (a submitting thread,
+// ReplayTunnel::PrepareSubmission) concurrently with the driver's calls of
+// other jobs; the job's calls are then the driver's once that thread hands it
+// over (with a happens-before, e.g. a mutex). The pool's threads and the
+// RM's housekeeping may run meanwhile: the RM's calls are thread-safe.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +35,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/mutex.h"
 #include "base/result.h"
 #include "replay/trace/trace.h"
 #include "replay/windtunnel/pool_node_index.h"
@@ -176,6 +181,8 @@ class TunnelRm {
   Status RegisterNodes(const std::vector<TraceNode>& nodes, const std::vector<double>& scores);
   // One allocate of `am`; what it hands out goes to am->handed_out.
   Status Allocate(Am* am, rm::AllocateRequest request);
+  // The job's AM (stays where it is until Forget); null if none.
+  Am* FindAm(const AdmittedJob& job);
   // Send's heartbeats [begin, end), in one NodeHeartbeats call.
   Status SendHeartbeats(Heartbeats* heartbeats, size_t begin, size_t end);
 
@@ -184,10 +191,13 @@ class TunnelRm {
   std::vector<Node> nodes_;
   PoolNodeIndex node_index_;
   std::unordered_map<pool::RackId, std::string> rack_names_;
-  int64_t next_am_ = 0;
-  std::unordered_map<int64_t, Am> ams_;
+  // The handles of the AMs and containers, which a submitting thread adds
+  // to while the driver takes; an Am itself is its job's thread's.
+  Mutex mu_;
+  int64_t next_am_ GUARDED_BY(mu_) = 0;
+  std::unordered_map<int64_t, Am> ams_ GUARDED_BY(mu_);
   // Live containers by pool placement id.
-  std::unordered_map<uint64_t, Container> containers_;
+  std::unordered_map<uint64_t, Container> containers_ GUARDED_BY(mu_);
 };
 
 }  // namespace spindle::replay

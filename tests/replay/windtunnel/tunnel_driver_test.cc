@@ -2,12 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <thread>
 
 #include "replay/trace/job_list_reader.h"
 #include "replay/windtunnel/real_driver.h"
+#include "replay/windtunnel/submitting_thread.h"
 #include "rm/config/configuration.h"
 
 namespace spindle::replay {
@@ -356,6 +358,73 @@ TEST(ReplayTunnelTest, JobsRunAsApplicationsOfTheRmCore) {
   // The RM took the app out of the pool.
   std::vector<pool::Placement> none;
   EXPECT_FALSE(t.pool().TakePlacements(apps[0].pool_app, &none).ok());
+}
+
+// The real clock's submitting thread submits each job to the RM once its
+// arrival has come (here the manual clock's start), refused ones included,
+// and the driver enters them in submission order when it takes them; a job
+// whose arrival has not come when the thread stops is never submitted.
+TEST(ReplayTunnelTest, TheSubmittingThreadSubmitsArrivedJobsAndTheDriverEntersThem) {
+  const rm::Configuration conf = Conf();
+  ManualClock clock;
+  ReplayRecorder recorder(Recording());
+  auto made = ReplayTunnel::Create(SmallCell(conf), &clock, &recorder);
+  ASSERT_TRUE(made.ok()) << made.status().ToString();
+  ReplayTunnel& t = **made;
+  t.set_origin(clock.Now());
+  TraceJob first;
+  first.id = "first";
+  first.queue = "a";
+  first.stages = {Stage("tasks", 2, 1000, {}, "n3")};
+  TraceJob refused = first;
+  refused.id = "refused";
+  refused.queue = "nope";
+  TraceJob later = first;
+  later.id = "later";
+  later.arrival_ms = 3600 * 1000;
+  JobListReader reader({first, refused, later});
+  SubmittingThread submitter(&t, &reader, &clock);
+  int64_t entered = 0;
+  // Until both arrived jobs are submitted (a bound, not a timing assert).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (entered < 2 && std::chrono::steady_clock::now() < deadline) {
+    const Result<int64_t> n = submitter.TakeSubmitted();
+    ASSERT_TRUE(n.ok()) << n.status().ToString();
+    entered += *n;
+    std::this_thread::yield();
+  }
+  ASSERT_EQ(entered, 2);
+  EXPECT_EQ(t.jobs_submitted(), 2);
+  EXPECT_EQ(t.jobs_in_flight(), 1);
+  EXPECT_EQ(t.tasks_waiting(), 2) << "the first job's tasks were asked for";
+  EXPECT_FALSE(submitter.done()) << "the last job has not arrived";
+  const Result<int64_t> last = submitter.Stop();
+  ASSERT_TRUE(last.ok()) << last.status().ToString();
+  EXPECT_EQ(*last, 0);
+  EXPECT_FALSE(submitter.done());
+  // The refused job's app failed (an unknown queue); the later one never came.
+  std::vector<rm::RmApp> apps = t.rm().core().ApplicationReports();
+  ASSERT_EQ(apps.size(), 2u);
+  std::sort(apps.begin(), apps.end(), [](const rm::RmApp& a, const rm::RmApp& b) {
+    return a.submission.name < b.submission.name;
+  });
+  EXPECT_EQ(apps[0].submission.name, "first");
+  EXPECT_EQ(apps[0].state, rm::AppState::kRunning);
+  EXPECT_EQ(apps[1].submission.name, "refused");
+  EXPECT_EQ(apps[1].state, rm::AppState::kFailed);
+  // The entered job runs as a job submitted on the driver's thread does.
+  ASSERT_EQ(t.pool().RunAllOnce(clock.Now()).placed, 2);
+  int64_t got = 0;
+  for (int s = 0; s < t.pool().num_schedulers(); ++s) {
+    const Result<int64_t> n = t.Collect(s, 2, std::chrono::milliseconds(1));
+    ASSERT_TRUE(n.ok()) << n.status().ToString();
+    got += *n;
+  }
+  EXPECT_EQ(got, 2);
+  EXPECT_EQ(t.tasks_running(), 2);
+  const ReplayModeResult r = recorder.Finish(std::chrono::seconds(1));
+  EXPECT_EQ(r.jobs_submitted, 2);
+  EXPECT_EQ(r.jobs_rejected, 1);
 }
 
 // A small cell's tunnel with its reporting thread started and one task

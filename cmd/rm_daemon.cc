@@ -121,6 +121,8 @@ Status RmDaemon::Init(rm::Configuration site_conf, const Clock* clock) {
   nm_client_ = std::make_unique<ipc::RpcClient>(nm_client_options);
   rm::ResourceManagerOptions options;
   options.conf_dir = conf_dir_;
+  // Secure mode: the core keeps ClientToAMToken master keys for AMs.
+  options.security_enabled = identity_->method == security::AuthenticationMethod::kKerberos;
   options.clock = clock;
   options.node_token_service = am_protocol::NodeTokenService;
   options.launcher_factory = [this, clock, nm_connect_retry](const rm::SecretManagers& secrets) {
@@ -215,11 +217,7 @@ Status RmDaemon::BuildServers() {
   // ApplicationMasterProtocol (8030): decodes into the core's AttemptAllocator.
   // Both through the core: they answer for whichever activation is current
   // (StandbyException while standby).
-  // Secure mode: ClientToAMToken master keys for AMs, tokens in app reports.
-  if (identity_->method == security::AuthenticationMethod::kKerberos) {
-    client_tokens_ = std::make_unique<rm::ClientToAmTokenSecretManager>();
-  }
-  am_service_ = std::make_unique<am_protocol::AmService>(rm_.get(), client_tokens_.get());
+  am_service_ = std::make_unique<am_protocol::AmService>(rm_.get());
   auto scheduler_services = std::make_shared<ipc::ServiceRegistry>();
   scheduler_services->Add(am_service_->MakeRpcService());
   amrm_provider_ = std::make_unique<am_protocol::AmrmTokenSecretProvider>(
@@ -239,8 +237,7 @@ Status RmDaemon::BuildServers() {
                    client_service::ClientRmServiceOptions::FromConfiguration(conf));
   // Through the core's facade: it answers for whichever activation is
   // current (StandbyException while standby).
-  client_service_ = std::make_unique<client_service::ClientRmService>(client_options, rm_.get(),
-                                                                      client_tokens_.get());
+  client_service_ = std::make_unique<client_service::ClientRmService>(client_options, rm_.get());
   auto client_services = std::make_shared<ipc::ServiceRegistry>();
   client_services->Add(client_service_->MakeRpcService());
   // Like Hadoop's RM, 8032 offers TOKEN (RM delegation tokens) and SIMPLE.

@@ -25,7 +25,6 @@
 #include "nm_shim/tracker/resource_tracker_service.h"
 #include "rm/config/configuration.h"
 #include "rm/core/resource_manager.h"
-#include "rm/security/client_to_am_token_secret_manager.h"
 #include "security/daemon_login.h"
 #include "security/rpc_authorizer.h"
 #include "web/rm_webapp.h"
@@ -169,7 +168,6 @@ class RmDaemon : public am_protocol::AdminActions, public am_protocol::HaTransit
   std::unique_ptr<am_protocol::AmrmTokenSecretProvider> amrm_provider_;
   std::unique_ptr<am_protocol::RmDelegationTokenSecretProvider> delegation_provider_;
   std::unique_ptr<nm_shim::ResourceTrackerService> tracker_;
-  std::unique_ptr<rm::ClientToAmTokenSecretManager> client_tokens_;
   std::unique_ptr<am_protocol::AmService> am_service_;
   std::unique_ptr<client_service::ClientRmService> client_service_;
   std::unique_ptr<ipc::RpcServer> client_server_;

@@ -138,9 +138,7 @@ std::string NodeTokenService(const rm::NodeId& node) {
   return ipc::TokenService(node.host, node.port);
 }
 
-AmService::AmService(rm::AttemptProtocol* allocator,
-                     rm::ClientToAmTokenSecretManager* client_tokens)
-    : allocator_(allocator), client_tokens_(client_tokens) {}
+AmService::AmService(rm::AttemptProtocol* allocator) : allocator_(allocator) {}
 
 std::unique_ptr<ipc::RpcService> AmService::MakeRpcService() {
   auto service = std::make_unique<ipc::RpcService>(kApplicationMasterProtocol);
@@ -187,8 +185,8 @@ Status AmService::Register(const ipc::ConnectionIdentity& who,
   vcores->set_name("vcores");
   vcores->set_units("");
   vcores->set_type(y::COUNTABLE);
-  if (client_tokens_ != nullptr) {
-    response->set_client_to_am_token_master_key(client_tokens_->MasterKey(attempt));
+  if (answer.client_to_am_token_master_key.has_value()) {
+    response->set_client_to_am_token_master_key(*answer.client_to_am_token_master_key);
   }
   return Status::OK();
 }
@@ -212,9 +210,6 @@ Status AmService::Finish(const ipc::ConnectionIdentity& who,
                    allocator_->Finish(attempt, FromProto(request.final_application_status()),
                                       request.diagnostics(), request.tracking_url()));
   response->set_isunregistered(unregistered);
-  // The attempt is done with its clients: Java drops the key when the
-  // attempt ends.
-  if (unregistered && client_tokens_ != nullptr) client_tokens_->AttemptFinished(attempt);
   return Status::OK();
 }
 

@@ -13,7 +13,6 @@
 #include <memory>
 
 #include "rm/core/attempt_allocator.h"
-#include "rm/security/client_to_am_token_secret_manager.h"
 #include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_service.h"
 #include "yarn_service_protos.pb.h"
@@ -25,11 +24,9 @@ using ipc::kApplicationMasterProtocol;
 class AmService {
  public:
   // `allocator` (the RM core, or one activation's AttemptAllocator) must
-  // outlive the service. `client_tokens` (not owned): in secure mode, the
-  // ClientToAMToken master keys registration hands the AM (Java's
-  // DefaultAMSProcessor does so when security is enabled); null otherwise.
-  explicit AmService(rm::AttemptProtocol* allocator,
-                     rm::ClientToAmTokenSecretManager* client_tokens = nullptr);
+  // outlive the service. In secure mode its registration answer carries the
+  // attempt's ClientToAMToken master key, which the response hands the AM.
+  explicit AmService(rm::AttemptProtocol* allocator);
 
   std::unique_ptr<ipc::RpcService> MakeRpcService();
 
@@ -45,7 +42,6 @@ class AmService {
 
  private:
   rm::AttemptProtocol* const allocator_;
-  rm::ClientToAmTokenSecretManager* const client_tokens_;
 };
 
 // The token service string of a node's ContainerManager ("IP:port", see

@@ -112,11 +112,9 @@ ClientRmServiceOptions WithSubmitAclSwitch(ClientRmServiceOptions options) {
 
 }  // namespace
 
-ClientRmService::ClientRmService(ClientRmServiceOptions options, rm::ClientFacade* core,
-                                 const rm::ClientToAmTokenSecretManager* client_tokens)
+ClientRmService::ClientRmService(ClientRmServiceOptions options, rm::ClientFacade* core)
     : options_(WithSubmitAclSwitch(std::move(options))),
       core_(*core),
-      client_tokens_(client_tokens),
       access_(options_.access, &core_.groups()),
       reports_(options_.reports, core_.clock()) {}
 
@@ -347,10 +345,10 @@ void ClientRmService::FillReport(const Who& who, const Caller& caller, const rm:
         view.amrm_token = rm::ToTokenProto(*token);
       }
     }
-    if (client_tokens_ != nullptr && attempt != nullptr) {
+    if (attempt != nullptr) {
       const std::string& client =
           who.kerberos_principal.empty() ? who.user : who.kerberos_principal;
-      if (std::optional<rm::Token> token = client_tokens_->CreateToken(attempt->id, client)) {
+      if (std::optional<rm::Token> token = core_.ClientToAmTokenOf(attempt->id, client)) {
         view.client_to_am_token = rm::ToTokenProto(*token);
       }
     }

@@ -57,7 +57,6 @@
 #include "base/mutex.h"
 #include "rm/config/configuration.h"
 #include "rm/core/client_facade.h"
-#include "rm/security/client_to_am_token_secret_manager.h"
 #include "security.pb.h"
 #include "wire/ipc/protocol_names.h"
 #include "wire/ipc/rpc_service.h"
@@ -89,11 +88,10 @@ struct ClientRmServiceOptions {
 
 class ClientRmService {
  public:
-  // `core` is not owned and must outlive the service. `client_tokens` (not
-  // owned; secure mode only, else null) gives application reports their
-  // ClientToAMToken, as Java's RMAppImpl does when security is enabled.
-  ClientRmService(ClientRmServiceOptions options, rm::ClientFacade* core,
-                  const rm::ClientToAmTokenSecretManager* client_tokens = nullptr);
+  // `core` is not owned and must outlive the service. In secure mode the
+  // core mints the ClientToAMToken application reports carry, as Java's
+  // RMAppImpl does when security is enabled.
+  ClientRmService(ClientRmServiceOptions options, rm::ClientFacade* core);
 
   // The ipc service for the 8032 server.
   std::unique_ptr<ipc::RpcService> MakeRpcService();
@@ -230,7 +228,6 @@ class ClientRmService {
 
   const ClientRmServiceOptions options_;
   rm::ClientFacade& core_;
-  const rm::ClientToAmTokenSecretManager* const client_tokens_;
   const ApplicationAccess access_;
   ReportBuilder reports_;
 

@@ -68,6 +68,11 @@ void ApplicationManager::SetListener(Listener listener) {
   listener_ = std::move(listener);
 }
 
+void ApplicationManager::SetClientToAmTokens(ClientToAmTokenSecretManager* keys) {
+  MutexLock lock(&mu_);
+  client_to_am_tokens_ = keys;
+}
+
 Result<ApplicationId> ApplicationManager::NewApplicationId() {
   MutexLock lock(&mu_);
   if (store_ != nullptr && next_app_seq_ > reserved_app_seq_) {
@@ -504,6 +509,7 @@ void ApplicationManager::PickUpAmContainerLocked(RmApp& app, RmAttempt& attempt,
     }
     AttemptEventLocked(app, attempt, AttemptEvent::kContainerAllocated, actions);
     SaveAttemptLocked(app, attempt);
+    AttemptStoredLocked(attempt);
     AttemptEventLocked(app, attempt, AttemptEvent::kSaved, actions);
   }
 }
@@ -631,6 +637,9 @@ void ApplicationManager::StartAttemptLocked(RmApp& app, Actions* actions) {
   attempt.start_time_ms = clock_->WallMillis();
   attempt.last_heard = clock_->Now();
   attempt.next_container_sequence = FirstContainerSequence();
+  if (client_to_am_tokens_ != nullptr) {
+    attempt.client_token_master_key = ClientToAmTokenSecretManager::CreateMasterKey();
+  }
   app.attempts.push_back(std::move(attempt));
   RmAttempt& current = app.attempts.back();
   AttemptEventLocked(app, current, AttemptEvent::kStart, actions);
@@ -643,6 +652,7 @@ void ApplicationManager::StartAttemptLocked(RmApp& app, Actions* actions) {
   if (app.submission.unmanaged_am) {
     AttemptEventLocked(app, current, AttemptEvent::kScheduledUnmanaged, actions);
     SaveAttemptLocked(app, current);
+    AttemptStoredLocked(current);
     AttemptEventLocked(app, current, AttemptEvent::kSaved, actions);
     current.last_heard = clock_->Now();
     // Counted among the queue's apps like any (with no AM resource).
@@ -1241,6 +1251,14 @@ void ApplicationManager::SaveAttemptLocked(const RmApp& app, const RmAttempt& at
   }
 }
 
+void ApplicationManager::AttemptStoredLocked(const RmAttempt& attempt) {
+  // Registered only once stored: a token handed out before would not
+  // validate with the key a restarted RM recovers.
+  if (client_to_am_tokens_ != nullptr && !attempt.client_token_master_key.empty()) {
+    client_to_am_tokens_->RegisterApplication(attempt.id, attempt.client_token_master_key);
+  }
+}
+
 void ApplicationManager::Recover(std::vector<RmApp> apps, int32_t last_app_id) {
   Actions actions;
   {
@@ -1332,6 +1350,14 @@ void ApplicationManager::ResumeLocked(RmApp& app, Actions* actions) {
     attempt->state = AttemptState::kLaunched;
     attempt->last_heard = clock_->Now();
     attempt->next_container_sequence = FirstContainerSequence();
+    // recoverAppAttemptCredentials: the running AM holds the stored key, so
+    // tokens this RM hands out must be made with it. With security off
+    // Hadoop's attempt keeps none (nor does its next record).
+    if (client_to_am_tokens_ == nullptr) {
+      attempt->client_token_master_key.clear();
+    } else if (!attempt->client_token_master_key.empty()) {
+      client_to_am_tokens_->RegisterApplication(attempt->id, attempt->client_token_master_key);
+    }
     // Its AM is (or was) running: active in its queue whatever the limits,
     // its AM resource counted.
     AmApplicant applicant = AmApplicantOf(app, *attempt);

@@ -35,6 +35,7 @@
 #include "rm/queues/am_limits.h"
 #include "rm/queues/queue_tree.h"
 #include "rm/scheduling/resource_normalizer.h"
+#include "rm/security/client_to_am_token_secret_manager.h"
 #include "scheduler_pool/scheduler_pool.h"
 
 namespace spindle::rm {
@@ -281,6 +282,19 @@ class ApplicationManager {
   };
   void SetListener(Listener listener);
 
+  // Secure mode (UserGroupInformation.isSecurityEnabled): each attempt gets
+  // a ClientToAMToken master key when it starts (RMAppAttemptImpl.
+  // AttemptStartedTransition), registered with `keys` once the attempt's
+  // record is stored (AttemptStoredTransition and
+  // UnmanagedAMAttemptSavedTransition, 2.7 and 3.3; 2.6 registers at AM
+  // launch), and a recovered live attempt's stored key is registered again
+  // (recoverAppAttemptCredentials). Dropping it when the attempt ends is the
+  // caller's (the attempt_ended listener). Null (the default): no keys, and
+  // a recovered attempt's stored key is forgotten, as Hadoop's with security
+  // off. Set before Recover and before any submission; `keys` must outlive
+  // the manager.
+  void SetClientToAmTokens(ClientToAmTokenSecretManager* keys);
+
  private:
   using Actions = std::vector<std::function<void()>>;
 
@@ -307,6 +321,8 @@ class ApplicationManager {
   // failure is logged: the RM goes on with what it has in memory.
   void SaveAppLocked(const RmApp& app) REQUIRES(mu_);
   void SaveAttemptLocked(const RmApp& app, const RmAttempt& attempt) REQUIRES(mu_);
+  // The attempt's first record is stored: its ClientToAM key is registered.
+  void AttemptStoredLocked(const RmAttempt& attempt) REQUIRES(mu_);
   // Puts a recovered unfinished app back to work.
   void ResumeLocked(RmApp& app, Actions* actions) REQUIRES(mu_);
   // The first container sequence number of an attempt started (or resumed)
@@ -389,6 +405,7 @@ class ApplicationManager {
   // Recovered AM containers no node has reported yet, by node.
   std::map<NodeId, std::set<ContainerId>> unconfirmed_am_containers_ GUARDED_BY(mu_);
   Listener listener_ GUARDED_BY(mu_);
+  ClientToAmTokenSecretManager* client_to_am_tokens_ GUARDED_BY(mu_) = nullptr;
   ContainerSignals container_signals_;
   // Which attempts may have their AM placed (pending vs active apps).
   AmActivation am_activation_ GUARDED_BY(mu_);

@@ -103,6 +103,10 @@ struct RmAttempt {
   int64_t next_container_sequence = 1;
   // Exit status of the AM container, once it exited.
   std::optional<int32_t> am_exit_status;
+  // Secure mode only: the attempt's ClientToAMToken master key, made when
+  // the attempt starts (RMAppAttemptImpl.clientTokenMasterKey); empty
+  // otherwise. Stored in the attempt record's credentials (app_records.h).
+  std::string client_token_master_key;
   // When the scheduler allocated the attempt's first container (wall ms):
   // its AM container, an unmanaged AM's first task container, or a
   // container its node reported after a restart. Unset: none yet. From then

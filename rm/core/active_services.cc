@@ -159,6 +159,12 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
   ASSIGN_OR_RETURN(delegation_tokens_,
                    RmDelegationTokenSecretManager::Create(delegation_options, clock));
 
+  // Hadoop's RMActiveServices builds the ClientToAMTokenSecretManagerInRM
+  // whatever the mode; it is used only with security on, so it is made only
+  // then here.
+  if (context_.security_enabled) {
+    client_to_am_tokens_ = std::make_unique<ClientToAmTokenSecretManager>();
+  }
   launcher_ = context_.launcher_factory(secrets());
   if (context_.store != nullptr) app_store_ = std::make_unique<StateStoreAppStore>(context_.store);
   ApplicationManagerOptions app_options = settings.apps;
@@ -168,6 +174,7 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
       std::make_unique<ApplicationManager>(app_options, pool_.get(), containers_.get(),
                                            launcher_.get(), nodes_.get(), clock, app_store_.get());
   apps_->SetAmLimits(context_.queues->Current(), AmLimitContextNow(pool_->cell().Capacity()));
+  apps_->SetClientToAmTokens(client_to_am_tokens_.get());
   AttemptAllocatorDeps allocator;
   allocator.apps = apps_.get();
   allocator.nodes = nodes_.get();
@@ -176,6 +183,7 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
   allocator.amrm_tokens = amrm_tokens_.get();
   allocator.container_tokens = container_tokens_.get();
   allocator.nm_tokens = nm_tokens_.get();
+  allocator.client_to_am_tokens = client_to_am_tokens_.get();
   allocator.clock = clock;
   allocator.token_service = context_.node_token_service;
   allocator.store = app_store_.get();
@@ -204,6 +212,10 @@ Status ActiveServices::Build(RecoveredRmState* recovered) {
   }
   ApplicationManager::Listener listener;
   listener.attempt_ended = [this](const RmApp&, const RmAttempt& attempt) {
+    // RMAppAttemptImpl.removeCredentials, on every final transition
+    // (finished, failed, killed, expired): the ClientToAM key and the AMRM
+    // token go together.
+    if (client_to_am_tokens_ != nullptr) client_to_am_tokens_->UnregisterApplication(attempt.id);
     amrm_tokens_->AttemptFinished(attempt.id);
     nm_tokens_->UnregisterAttempt(attempt.id);
     attempt_allocator_->AttemptEnded(attempt.id);

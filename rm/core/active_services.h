@@ -2,7 +2,8 @@
 // RM, as Hadoop 3.3's ResourceManager.RMActiveServices: the state store
 // opened and recovered from, the scheduler pool and its placement, the node
 // and container registries, the application manager (with its AM and
-// lifetime monitors), the secret managers and their key rolling, and the
+// lifetime monitors), the secret managers (AMRM, NM, container, delegation
+// and, in secure mode, ClientToAM tokens) and their key rolling, and the
 // housekeeping thread that drives the liveliness monitors and the store
 // writes that follow the registry (node list, master keys).
 //
@@ -43,6 +44,7 @@
 #include "rm/recovery/rm_state.h"
 #include "rm/recovery/store_app_store.h"
 #include "rm/security/amrm_token_secret_manager.h"
+#include "rm/security/client_to_am_token_secret_manager.h"
 #include "rm/security/container_token_secret_manager.h"
 #include "rm/security/nm_token_secret_manager.h"
 #include "rm/security/rm_delegation_token_secret_manager.h"
@@ -57,6 +59,8 @@ struct SecretManagers {
   ContainerTokenSecretManager* container = nullptr;
   NmTokenSecretManager* nm = nullptr;
   RmDelegationTokenSecretManager* delegation = nullptr;
+  // Secure mode only (null otherwise).
+  ClientToAmTokenSecretManager* client_to_am = nullptr;
 };
 
 // Builds the AM launcher of an activation (nm_shim's IpcAmLauncher in the
@@ -80,6 +84,9 @@ struct ActiveServicesContext {
   std::function<void(const ApplicationAttemptId&)> attempt_ended;
   // ResourceManagerOptions::start_pool_threads.
   bool start_pool_threads = true;
+  // ResourceManagerOptions::security_enabled: the activation keeps
+  // ClientToAMToken master keys (ClientToAmTokenSecretManager).
+  bool security_enabled = false;
   // Builds the server of the pool's cell-state service when the pool has
   // one (spindle.scheduler.remote.address); null: none is served.
   CellServiceServerFactory cell_service_server;
@@ -117,8 +124,8 @@ class ActiveServices {
   // monitor.enable (the housekeeping thread runs it).
   PreemptionMonitor* preemption_monitor() { return preemption_monitor_.get(); }
   SecretManagers secrets() const {
-    return {amrm_tokens_.get(), container_tokens_.get(), nm_tokens_.get(),
-            delegation_tokens_.get()};
+    return {amrm_tokens_.get(), container_tokens_.get(), nm_tokens_.get(), delegation_tokens_.get(),
+            client_to_am_tokens_.get()};
   }
   // Null when nothing is stored.
   AppStore* app_store() { return app_store_.get(); }
@@ -170,6 +177,8 @@ class ActiveServices {
   std::unique_ptr<ContainerTokenSecretManager> container_tokens_;
   std::unique_ptr<NmTokenSecretManager> nm_tokens_;
   std::unique_ptr<RmDelegationTokenSecretManager> delegation_tokens_;
+  // Secure mode only; before apps_, which registers keys in it.
+  std::unique_ptr<ClientToAmTokenSecretManager> client_to_am_tokens_;
   std::unique_ptr<AmLauncher> launcher_;
   std::unique_ptr<StateStoreAppStore> app_store_;
   std::unique_ptr<ApplicationManager> apps_;

@@ -228,6 +228,9 @@ Result<RegisterResponse> AttemptAllocator::Register(const ApplicationAttemptId& 
   deps_.nm_tokens->RegisterAttempt(attempt);
   RegisterResponse response;
   response.maximum_capability = deps_.apps->options().max_allocation;
+  if (deps_.client_to_am_tokens != nullptr) {
+    response.client_to_am_token_master_key = deps_.client_to_am_tokens->MasterKey(attempt);
+  }
   auto app = deps_.apps->GetApp(attempt.app);
   if (app.ok()) {
     response.queue = app->submission.queue;

@@ -42,6 +42,7 @@
 #include "rm/nodes/node_registry.h"
 #include "rm/scheduling/ask_table.h"
 #include "rm/security/amrm_token_secret_manager.h"
+#include "rm/security/client_to_am_token_secret_manager.h"
 #include "rm/security/container_token_secret_manager.h"
 #include "rm/security/nm_token_secret_manager.h"
 #include "rm/security/token.h"
@@ -56,6 +57,8 @@ struct AttemptAllocatorDeps {
   AmrmTokenSecretManager* amrm_tokens = nullptr;
   const ContainerTokenSecretManager* container_tokens = nullptr;
   NmTokenSecretManager* nm_tokens = nullptr;
+  // Secure mode only (null: registration hands out no ClientToAM key).
+  const ClientToAmTokenSecretManager* client_to_am_tokens = nullptr;
   const Clock* clock = nullptr;
   // The service a token for a node's ContainerManager names (Hadoop's
   // SecurityUtil.buildTokenService: "IP:port"); the wire resolves it.
@@ -142,6 +145,11 @@ struct RegisterResponse {
   // ACLs are in them); nullopt and "" if the app is gone.
   std::optional<std::string> queue;
   std::string submission_context;
+  // Secure mode: the attempt's ClientToAMToken master key, for the AM to
+  // check the tokens its clients bring (Hadoop's registerApplicationMaster
+  // under isSecurityEnabled). nullopt with security off, or if the attempt
+  // has no registered key.
+  std::optional<std::string> client_to_am_token_master_key;
 };
 
 // ApplicationMasterProtocol's three calls as the wire handler

@@ -118,6 +118,13 @@ class ClientFacade {
   // The AMRMToken of an attempt (an unmanaged AM's owner gets it in the
   // application report).
   virtual Result<Token> AmrmTokenOf(const ApplicationAttemptId& attempt) = 0;
+  // Secure mode: a ClientToAMToken of the attempt for `client` (the caller's
+  // principal or user name), made with the attempt's registered master key
+  // (RMAppAttemptImpl.createClientToken). nullopt with security off, while
+  // standby, or while the attempt has no registered key (not yet stored, or
+  // ended).
+  virtual std::optional<Token> ClientToAmTokenOf(const ApplicationAttemptId& attempt,
+                                                 const std::string& client) const = 0;
   // RM delegation tokens, as RmDelegationTokenSecretManager's CreateToken,
   // Renew and Cancel.
   virtual Result<Token> CreateDelegationToken(std::string_view owner, std::string_view renewer,

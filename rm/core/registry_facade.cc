@@ -283,6 +283,12 @@ Result<Token> RegistryFacade::AmrmTokenOf(const ApplicationAttemptId& attempt) {
   return parts_.amrm_tokens->CreateToken(attempt);
 }
 
+std::optional<Token> RegistryFacade::ClientToAmTokenOf(const ApplicationAttemptId& attempt,
+                                                       const std::string& client) const {
+  if (parts_.client_to_am_tokens == nullptr) return std::nullopt;
+  return parts_.client_to_am_tokens->CreateToken(attempt, client);
+}
+
 Result<Token> RegistryFacade::CreateDelegationToken(std::string_view owner,
                                                     std::string_view renewer,
                                                     std::string_view real_user) {

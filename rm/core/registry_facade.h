@@ -13,6 +13,7 @@
 #include "rm/core/preemption_monitor.h"
 #include "rm/queues/queue_manager.h"
 #include "rm/security/amrm_token_secret_manager.h"
+#include "rm/security/client_to_am_token_secret_manager.h"
 #include "rm/security/rm_delegation_token_secret_manager.h"
 #include "scheduler_pool/scheduler_pool.h"
 
@@ -36,6 +37,8 @@ struct RegistryFacadeParts {
   // Optional: without them the token methods answer a YarnException.
   AmrmTokenSecretManager* amrm_tokens = nullptr;
   RmDelegationTokenSecretManager* delegation_tokens = nullptr;
+  // Optional (secure mode only): without it no ClientToAMTokens.
+  const ClientToAmTokenSecretManager* client_to_am_tokens = nullptr;
   // Optional: without it there are no labels (empty maps, unlabelled nodes).
   const NodeLabels* node_labels = nullptr;
   // The 3.3 line: queue statistics carry the preemption aggregates, from
@@ -84,6 +87,8 @@ class RegistryFacade final : public ClientFacade {
       const std::set<std::string>& only) const override;
 
   Result<Token> AmrmTokenOf(const ApplicationAttemptId& attempt) override;
+  std::optional<Token> ClientToAmTokenOf(const ApplicationAttemptId& attempt,
+                                         const std::string& client) const override;
   Result<Token> CreateDelegationToken(std::string_view owner, std::string_view renewer,
                                       std::string_view real_user) override;
   Result<int64_t> RenewDelegationToken(const Token& token, std::string_view renewer) override;

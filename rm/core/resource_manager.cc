@@ -160,6 +160,7 @@ Status ResourceManager::TransitionToActiveLocked() {
   context.launcher_factory = options_.launcher_factory;
   context.node_token_service = options_.node_token_service;
   context.start_pool_threads = options_.start_pool_threads;
+  context.security_enabled = options_.security_enabled;
   context.cell_service_server = options_.cell_service_server;
   context.attempt_ended = [this](const ApplicationAttemptId& attempt) { AttemptEnded(attempt); };
   ASSIGN_OR_RETURN(std::unique_ptr<ActiveServices> active, ActiveServices::Activate(context));
@@ -382,6 +383,7 @@ RegistryFacade ResourceManager::FacadeOf(ActiveServices& active) const {
   parts.clock = clock_;
   parts.amrm_tokens = secrets.amrm;
   parts.delegation_tokens = secrets.delegation;
+  parts.client_to_am_tokens = secrets.client_to_am;
   parts.node_labels = &active.node_labels();
   parts.queue_preemption_metrics = settings_.line == HadoopLine::k3_3;
   parts.preemption = active.preemption_monitor();
@@ -529,6 +531,13 @@ std::optional<PoolReport> ResourceManager::PoolStatus() const {
 Result<Token> ResourceManager::AmrmTokenOf(const ApplicationAttemptId& attempt) {
   ASSIGN_OR_RETURN(auto active, ActiveOrStandby());
   return FacadeOf(*active).AmrmTokenOf(attempt);
+}
+
+std::optional<Token> ResourceManager::ClientToAmTokenOf(const ApplicationAttemptId& attempt,
+                                                        const std::string& client) const {
+  auto active = Active();
+  if (active == nullptr) return std::nullopt;
+  return FacadeOf(*active).ClientToAmTokenOf(attempt, client);
 }
 
 Result<Token> ResourceManager::CreateDelegationToken(std::string_view owner,

@@ -112,6 +112,12 @@ struct ResourceManagerOptions {
   // caller steps the schedulers itself (pool().RunOnce on a virtual clock)
   // or starts them when its run begins (pool().Start()). Default: true.
   bool start_pool_threads = true;
+
+  // UserGroupInformation.isSecurityEnabled, as the daemon's login found
+  // hadoop.security.authentication (kerberos: true): each activation keeps
+  // the attempts' ClientToAMToken master keys (ActiveServices). Default:
+  // false.
+  bool security_enabled = false;
 };
 
 class ResourceManager final : public NodeProtocol, public ClientFacade, public AttemptProtocol {
@@ -244,6 +250,8 @@ class ResourceManager final : public NodeProtocol, public ClientFacade, public A
   Result<std::map<std::string, std::set<NodeId>>> LabelsToNodes(
       const std::set<std::string>& only) const override;
   Result<Token> AmrmTokenOf(const ApplicationAttemptId& attempt) override;
+  std::optional<Token> ClientToAmTokenOf(const ApplicationAttemptId& attempt,
+                                         const std::string& client) const override;
   Result<Token> CreateDelegationToken(std::string_view owner, std::string_view renewer,
                                       std::string_view real_user) override;
   Result<int64_t> RenewDelegationToken(const Token& token, std::string_view renewer) override;

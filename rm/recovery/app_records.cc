@@ -1,5 +1,7 @@
 #include "rm/recovery/app_records.h"
 
+#include <glog/logging.h>
+
 #include "rm/recovery/submission_labels.h"
 #include "rm/security/credentials.h"
 #include "rm/security/yarn_id_protos.h"
@@ -290,9 +292,14 @@ std::string EncodeAttemptRecord(const RmAttempt& attempt) {
     ToProto(am.placement.resource, container->mutable_resource());
     container->mutable_priority()->set_priority(am.placement.priority);
   }
-  // What a Java RM stores with security off: without it a Java RM taking
-  // over would not accept the live attempt's AMRM token.
-  proto.set_app_attempt_tokens(Credentials().Serialize());
+  // Always present, as a Java RM writes it (empty with security off):
+  // without it a Java RM taking over would not accept the live attempt's
+  // AMRM token (recoverAppAttemptCredentials returns early).
+  Credentials credentials;
+  if (!attempt.client_token_master_key.empty()) {
+    credentials.AddSecret(kAmClientTokenMasterKeyName, attempt.client_token_master_key);
+  }
+  proto.set_app_attempt_tokens(credentials.Serialize());
   if (auto state = StoredState(attempt); state.has_value()) {
     proto.set_app_attempt_state(*state);
     proto.set_finish_time(attempt.finish_time_ms);
@@ -339,6 +346,15 @@ Result<RmAttempt> DecodeAttemptRecord(const std::string& bytes) {
     default:
       attempt.state = AttemptState::kNew;
       break;
+  }
+  if (proto.has_app_attempt_tokens()) {
+    Result<Credentials> credentials = Credentials::Parse(proto.app_attempt_tokens());
+    if (!credentials.ok()) {
+      LOG(ERROR) << "attempt " << attempt.id.ToString()
+                 << ": cannot read its stored credentials: " << credentials.status().ToString();
+    } else if (const std::string* key = credentials->FindSecret(kAmClientTokenMasterKeyName)) {
+      attempt.client_token_master_key = *key;
+    }
   }
   attempt.tracking_url = proto.final_tracking_url();
   attempt.diagnostics = proto.diagnostics();

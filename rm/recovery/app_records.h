@@ -53,9 +53,19 @@ struct AttemptRowName {
 };
 std::optional<AttemptRowName> ParseAttemptRowRecordId(std::string_view record_id);
 
+// RMStateStore.AM_CLIENT_TOKEN_MASTER_KEY_NAME: the alias of the attempt's
+// ClientToAMToken master key among the secret keys of the record's
+// credentials (app_attempt_tokens, Hadoop's token storage), where Hadoop's
+// RMStateStore.getCredentialsFromAppAttempt puts it (2.6 to 3.3 alike).
+inline constexpr char kAmClientTokenMasterKeyName[] = "YARN_CLIENT_TOKEN_MASTER_KEY";
+
+// The record's credentials hold the attempt's ClientToAMToken master key
+// (RmAttempt::client_token_master_key) when it has one, and nothing else.
 std::string EncodeAttemptRecord(const RmAttempt& attempt);
 // The attempt's state is the stored final state, or kNew for an attempt
-// stored before it ended. Corruption as above.
+// stored before it ended. Corruption as above. Credentials that do not
+// parse are logged and read as none, as Hadoop's
+// ApplicationAttemptStateDataPBImpl.getAppAttemptTokens does.
 Result<RmAttempt> DecodeAttemptRecord(const std::string& bytes);
 
 }  // namespace spindle::rm

@@ -88,6 +88,10 @@ class AttemptAllocatorFixture : public ::testing::Test {
     app_options.cluster_timestamp_ms = 1700000000000;
     apps_ = std::make_unique<ApplicationManager>(app_options, pool_.get(), containers_.get(),
                                                  &launcher_, nodes_.get(), &clock_);
+    // Secure mode if a test asked for it before Build().
+    client_to_am_.reset();
+    if (secure_) client_to_am_ = std::make_unique<ClientToAmTokenSecretManager>();
+    apps_->SetClientToAmTokens(client_to_am_.get());
     amrm_ = AmrmTokenSecretManager::Create(Keys(KeyFamily::kAmrmTokens, 10), &clock_).value();
     ContainerTokenSecretManager::Options container_options;
     container_options.keys = Keys(KeyFamily::kContainerTokens, 20);
@@ -101,6 +105,7 @@ class AttemptAllocatorFixture : public ::testing::Test {
     deps.amrm_tokens = amrm_.get();
     deps.container_tokens = container_tokens_.get();
     deps.nm_tokens = nm_tokens_.get();
+    deps.client_to_am_tokens = client_to_am_.get();
     deps.clock = &clock_;
     deps.token_service = [](const NodeId& node) { return "10.0.0.1:" + std::to_string(node.port); };
     deps.store = &store_;
@@ -186,6 +191,9 @@ class AttemptAllocatorFixture : public ::testing::Test {
   std::unique_ptr<NodeRegistry> nodes_;
   std::unique_ptr<ContainerRegistry> containers_;
   FakeLauncher launcher_;
+  // Secure mode (set before Build): the ClientToAM keys, before apps_.
+  bool secure_ = false;
+  std::unique_ptr<ClientToAmTokenSecretManager> client_to_am_;
   std::unique_ptr<ApplicationManager> apps_;
   std::unique_ptr<AmrmTokenSecretManager> amrm_;
   std::unique_ptr<ContainerTokenSecretManager> container_tokens_;

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <set>
 
+#include "base/crypto.h"
 #include "integration/wait_for.h"
 #include "rm/config/configuration_directory.h"
 #include "rm/core/stored_ask_rows.h"
@@ -128,6 +129,7 @@ class ResourceManagerTest : public ::testing::Test {
       return std::make_unique<RecordingLauncher>(&launched_, &launched_mu_);
     };
     options.cell_service_server = cell_service_server_;
+    options.security_enabled = secure_;
     return ResourceManager::Create(std::move(conf), std::move(options));
   }
 
@@ -220,6 +222,8 @@ class ResourceManagerTest : public ::testing::Test {
   Mutex launched_mu_;
   CellServiceServerFactory cell_service_server_;
   std::multiset<ApplicationAttemptId> launched_;
+  // ResourceManagerOptions::security_enabled of the next MakeRm.
+  bool secure_ = false;
   std::unique_ptr<ResourceManager> rm_;
 };
 
@@ -1167,6 +1171,184 @@ TEST_F(ResourceManagerTest, ARecoveredAmAskKeepsItsPartition) {
   ASSERT_TRUE(WaitFor([&] { return !rm_->holding_placements(); }));
   ASSERT_TRUE(rm_->RegisterNode(Registration(labelled)).ok());
   EXPECT_EQ(AmNodeOf(*id), labelled) << "the default partition's node is free too";
+}
+
+// ---- ClientToAMToken master keys (secure mode) ----------------------------
+
+class ClientToAmKeysTest : public ResourceManagerTest {
+ protected:
+  void SetUp() override {
+    ResourceManagerTest::SetUp();
+    secure_ = true;
+  }
+  // An active RM; its node registers unless it is to come back later (as
+  // after a restart, with what it runs).
+  void Start(const std::map<std::string, std::string>& extra = {}, bool register_node = true) {
+    auto rm = MakeRm(extra);
+    ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+    rm_ = std::move(rm).value();
+    ASSERT_TRUE(rm_->Start().ok());
+    ASSERT_NE(rm_->secrets().client_to_am, nullptr) << "secure mode keeps the keys";
+    if (register_node) {
+      ASSERT_TRUE(rm_->RegisterNode(Registration(node_)).ok());
+    }
+  }
+  bool HasKey(const ApplicationAttemptId& attempt) {
+    return rm_->ClientToAmTokenOf(attempt, "alice").has_value();
+  }
+  // The key the attempt's record keeps.
+  std::string StoredKeyOf(const ApplicationAttemptId& attempt) {
+    auto report = rm_->AttemptReport(attempt);
+    return report.ok() ? report->client_token_master_key : "";
+  }
+  // The node reports the attempt's AM container exited.
+  void AmContainerExits(const ApplicationAttemptId& attempt, int32_t exit_status) {
+    const std::vector<RmContainer> containers = rm_->ContainerReports(attempt);
+    ASSERT_EQ(containers.size(), 1u);
+    ASSERT_TRUE(containers[0].is_am);
+    NodeHeartbeatRequest request;
+    request.heartbeat.id = node_;
+    request.heartbeat.response_id = heartbeat_id_++;
+    NodeContainerReport ended;
+    ended.id = containers[0].id;
+    ended.complete = true;
+    ended.exit_status = exit_status;
+    request.containers.push_back(ended);
+    ASSERT_TRUE(rm_->NodeHeartbeat(request).ok());
+  }
+  int32_t heartbeat_id_ = 0;
+};
+
+// Made when the attempt starts, registered once its record is stored (the
+// report's token and the registration's key are the one the record keeps),
+// and dropped when the attempt ends, however it ends (RMAppAttemptImpl's
+// BaseFinalTransition -> removeCredentials): no key outlives its attempt.
+TEST_F(ClientToAmKeysTest, EachAttemptEndDropsItsKey) {
+  Start();
+  // FINISHED: unregistered, then its AM container exits.
+  const ApplicationAttemptId finished{SubmitAndLaunch(), 1};
+  const std::string key = StoredKeyOf(finished);
+  ASSERT_EQ(key.size(), ClientToAmTokenSecretManager::kKeyLength);
+  const std::optional<Token> token = rm_->ClientToAmTokenOf(finished, "alice@SPINDLE.TEST");
+  ASSERT_TRUE(token.has_value());
+  EXPECT_EQ(token->password, HmacSha1(key, token->identifier));
+  auto registered = rm_->Register(finished, "am-host", 1234, "");
+  ASSERT_TRUE(registered.ok()) << registered.status().ToString();
+  EXPECT_EQ(registered->client_to_am_token_master_key, key);
+  ASSERT_TRUE(WaitFor([&] {
+    auto done = rm_->Finish(finished, FinalStatus::kSucceeded, "", "");
+    return done.ok() && *done;
+  }));
+  EXPECT_TRUE(HasKey(finished)) << "FINISHING: kept until the AM container exits";
+  AmContainerExits(finished, 0);
+  EXPECT_TRUE(WaitFor([&] { return !HasKey(finished); })) << "FINISHED";
+  EXPECT_EQ(rm_->AttemptReport(finished)->state, AttemptState::kFinished);
+
+  // FAILED: the next attempt has a key of its own.
+  const ApplicationId retried = SubmitAndLaunch();
+  const ApplicationAttemptId failed{retried, 1};
+  ASSERT_TRUE(HasKey(failed));
+  ASSERT_TRUE(rm_->FailApplicationAttempt(failed, "failed by the test").ok());
+  EXPECT_TRUE(WaitFor([&] { return !HasKey(failed); })) << "FAILED";
+  const ApplicationAttemptId second{retried, 2};
+  ASSERT_TRUE(WaitFor([&] { return HasKey(second); }));
+  EXPECT_NE(StoredKeyOf(second), StoredKeyOf(failed));
+
+  // KILLED (with its application).
+  ASSERT_TRUE(WaitFor([&] {
+    auto killed = rm_->KillApplication(retried, "killed by the test");
+    return killed.ok() && *killed;
+  }));
+  EXPECT_TRUE(WaitFor([&] { return !HasKey(second); })) << "KILLED";
+  EXPECT_EQ(rm_->AttemptReport(second)->state, AttemptState::kKilled);
+  EXPECT_EQ(rm_->secrets().client_to_am->size(), 0u) << "no key left behind";
+}
+
+// An AM that goes silent past yarn.am.liveness-monitor.expiry-interval-ms:
+// its attempt fails (EXPIRED) and its key goes.
+TEST_F(ClientToAmKeysTest, AnExpiredAttemptDropsItsKey) {
+  Start({{"yarn.am.liveness-monitor.expiry-interval-ms", "2000"},
+         {"yarn.resourcemanager.am.max-attempts", "1"}});
+  const ApplicationAttemptId expired{SubmitAndLaunch(), 1};
+  const std::string key = StoredKeyOf(expired);
+  ASSERT_FALSE(key.empty());
+  ASSERT_TRUE(WaitFor([&] {
+    auto report = rm_->AttemptReport(expired);
+    return report.ok() && report->state == AttemptState::kFailed;
+  })) << "the silent AM never expired";
+  EXPECT_TRUE(WaitFor([&] { return !HasKey(expired); }));
+  EXPECT_EQ(rm_->secrets().client_to_am->size(), 0u);
+  EXPECT_EQ(StoredKeyOf(expired), key) << "its final record keeps the key, as Hadoop's does";
+}
+
+// Work-preserving restart: the key is stored with the attempt, so a new RM
+// over the same store mints tokens the running AM (which holds the key it
+// registered with) still accepts, and hands the re-registering AM that key.
+TEST_F(ClientToAmKeysTest, AKeySurvivesARestartThroughTheStore) {
+  const std::map<std::string, std::string> rocksdb = {
+      {"yarn.resourcemanager.store.class", "rocksdb"},
+      {"spindle.store.path", (conf_dir_ / "store").string()}};
+  Start(rocksdb);
+  const ApplicationAttemptId attempt{SubmitAndLaunch(), 1};
+  auto registered = rm_->Register(attempt, "am-host", 1234, "");
+  ASSERT_TRUE(registered.ok()) << registered.status().ToString();
+  ASSERT_TRUE(registered->client_to_am_token_master_key.has_value());
+  // What the running AM checks tokens with.
+  const std::string am_key = *registered->client_to_am_token_master_key;
+  const std::optional<Token> before = rm_->ClientToAmTokenOf(attempt, "alice@SPINDLE.TEST");
+  ASSERT_TRUE(before.has_value());
+  // The node keeps the AM running across the restart and says so when it
+  // registers with the new RM.
+  NodeRegisterRequest resync = Registration(node_);
+  resync.runs_applications = true;
+  const std::vector<RmContainer> containers = rm_->ContainerReports(attempt);
+  ASSERT_EQ(containers.size(), 1u);
+  NodeContainerReport running;
+  running.id = containers[0].id;
+  running.resource = pool::Resource::Of(1024, 1);
+  resync.containers.push_back(running);
+
+  rm_->Stop();
+  rm_.reset();
+  Start(rocksdb, /*register_node=*/false);
+  ASSERT_TRUE(rm_->RegisterNode(resync).ok());
+  ASSERT_EQ(rm_->AttemptReport(attempt)->state, AttemptState::kLaunched);
+  const std::optional<Token> after = rm_->ClientToAmTokenOf(attempt, "alice@SPINDLE.TEST");
+  ASSERT_TRUE(after.has_value()) << "the recovered attempt's key is registered again";
+  EXPECT_EQ(after->password, HmacSha1(am_key, after->identifier)) << "valid at the running AM";
+  EXPECT_EQ(after->password, before->password);
+  auto again = rm_->Register(attempt, "am-host", 1234, "");
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(again->client_to_am_token_master_key, am_key);
+
+  // While standby there is no key to mint with.
+  rm_->TransitionToStandby();
+  EXPECT_FALSE(rm_->ClientToAmTokenOf(attempt, "alice").has_value());
+}
+
+// With security off no attempt has a key, and a key a secure run stored is
+// not registered (Hadoop's recoverAppAttemptCredentials reads it only with
+// security on).
+TEST_F(ClientToAmKeysTest, WithSecurityOffThereAreNoKeys) {
+  const std::map<std::string, std::string> rocksdb = {
+      {"yarn.resourcemanager.store.class", "rocksdb"},
+      {"spindle.store.path", (conf_dir_ / "store").string()}};
+  Start(rocksdb);
+  const ApplicationAttemptId attempt{SubmitAndLaunch(), 1};
+  ASSERT_TRUE(HasKey(attempt));
+  rm_->Stop();
+  rm_.reset();
+  secure_ = false;
+  auto rm = MakeRm(rocksdb);
+  ASSERT_TRUE(rm.ok()) << rm.status().ToString();
+  rm_ = std::move(rm).value();
+  ASSERT_TRUE(rm_->Start().ok());
+  EXPECT_EQ(rm_->secrets().client_to_am, nullptr);
+  EXPECT_FALSE(HasKey(attempt));
+  EXPECT_EQ(StoredKeyOf(attempt), "");
+  auto registered = rm_->Register(attempt, "am-host", 1234, "");
+  ASSERT_TRUE(registered.ok()) << registered.status().ToString();
+  EXPECT_FALSE(registered->client_to_am_token_master_key.has_value());
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include "persist/state_store.h"
 #include "rm/recovery/rm_state.h"
+#include "rm/security/credentials.h"
 #include "yarn_protos.pb.h"
 #include "yarn_server_resourcemanager_recovery.pb.h"
 
@@ -169,6 +170,49 @@ TEST(AppRecordsTest, AttemptFinalStatesRoundTrip) {
     EXPECT_EQ(back->am_exit_status, 137);
     EXPECT_EQ(back->finish_time_ms, 1700000001234);
   }
+}
+
+// The ClientToAMToken master key is where Hadoop's RMStateStore keeps it:
+// the secret key YARN_CLIENT_TOKEN_MASTER_KEY of the record's credentials
+// (token storage, WRITABLE), so a Java RM recovering our record registers
+// the same key, and we recover a Java RM's. Without a key the credentials
+// are empty, as a Java RM with security off writes them.
+TEST(AppRecordsTest, TheClientToAmKeyIsASecretOfTheAttemptsCredentials) {
+  RmAttempt attempt = SampleAttempt();
+  attempt.client_token_master_key = std::string("\x01\x00\xfe\x7fkey!", 8);
+  hadoop::yarn::ApplicationAttemptStateDataProto proto;
+  ASSERT_TRUE(proto.ParseFromString(EncodeAttemptRecord(attempt)));
+  ASSERT_TRUE(proto.has_app_attempt_tokens());
+  Result<Credentials> credentials = Credentials::Parse(proto.app_attempt_tokens());
+  ASSERT_TRUE(credentials.ok()) << credentials.status().ToString();
+  EXPECT_TRUE(credentials->tokens().empty());
+  ASSERT_EQ(credentials->secrets().size(), 1u);
+  EXPECT_EQ(credentials->secrets()[0].alias, "YARN_CLIENT_TOKEN_MASTER_KEY");
+  EXPECT_EQ(credentials->secrets()[0].secret, attempt.client_token_master_key);
+  EXPECT_EQ(credentials->source_format(), CredentialsFormat::kWritable);
+
+  auto back = DecodeAttemptRecord(proto.SerializeAsString());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->client_token_master_key, attempt.client_token_master_key);
+
+  // A 3.x token storage in the PROTOBUF format is read too.
+  proto.set_app_attempt_tokens(credentials->Serialize(CredentialsFormat::kProtobuf));
+  back = DecodeAttemptRecord(proto.SerializeAsString());
+  ASSERT_TRUE(back.ok());
+  EXPECT_EQ(back->client_token_master_key, attempt.client_token_master_key);
+
+  attempt.client_token_master_key.clear();
+  ASSERT_TRUE(proto.ParseFromString(EncodeAttemptRecord(attempt)));
+  EXPECT_EQ(proto.app_attempt_tokens(), Credentials().Serialize());
+  EXPECT_EQ(DecodeAttemptRecord(proto.SerializeAsString())->client_token_master_key, "");
+
+  // Credentials that do not parse: the attempt has no key, the record is
+  // read (ApplicationAttemptStateDataPBImpl logs and reads none).
+  proto.set_app_attempt_tokens(std::string("HDTS\x00\x05", 6));
+  back = DecodeAttemptRecord(proto.SerializeAsString());
+  ASSERT_TRUE(back.ok()) << back.status().ToString();
+  EXPECT_EQ(back->client_token_master_key, "");
+  EXPECT_EQ(back->id, attempt.id);
 }
 
 TEST(AppRecordsTest, GarbageIsCorruption) {

@@ -1,5 +1,5 @@
-// ClientToAmTokenSecretManager: one key per attempt, stable until the
-// attempt ends, and tokens the AM can check with that key (Java's
+// ClientToAmTokenSecretManager: one registered key per attempt, until the
+// attempt is unregistered, and tokens the AM can check with that key (Java's
 // ClientToAMTokenIdentifier bytes, HMAC-SHA1 password, YARN_CLIENT_TOKEN,
 // empty service).
 #include "rm/security/client_to_am_token_secret_manager.h"
@@ -21,22 +21,29 @@ TEST(ClientToAmTokenSecretManagerTest, NoTokenBeforeTheAttemptHasAKey) {
   EXPECT_FALSE(manager.CreateToken(Attempt(1, 1), "alice@SPINDLE.TEST").has_value());
 }
 
-TEST(ClientToAmTokenSecretManagerTest, EachAttemptHasOneKeyUntilItEnds) {
+TEST(ClientToAmTokenSecretManagerTest, EachAttemptHasItsKeyUntilUnregistered) {
   ClientToAmTokenSecretManager manager;
-  const std::string key = manager.MasterKey(Attempt(1, 1));
+  const std::string key = ClientToAmTokenSecretManager::CreateMasterKey();
   EXPECT_EQ(key.size(), ClientToAmTokenSecretManager::kKeyLength);
-  EXPECT_EQ(manager.MasterKey(Attempt(1, 1)), key) << "a re-registration keeps the key";
+  EXPECT_NE(ClientToAmTokenSecretManager::CreateMasterKey(), key);
+  EXPECT_FALSE(manager.MasterKey(Attempt(1, 1)).has_value()) << "created, not registered";
+  manager.RegisterApplication(Attempt(1, 1), key);
+  manager.RegisterApplication(Attempt(1, 2), ClientToAmTokenSecretManager::CreateMasterKey());
+  EXPECT_EQ(manager.MasterKey(Attempt(1, 1)), key);
   EXPECT_NE(manager.MasterKey(Attempt(1, 2)), key);
-  EXPECT_NE(manager.MasterKey(Attempt(2, 1)), key);
-  manager.AttemptFinished(Attempt(1, 1));
+  EXPECT_EQ(manager.size(), 2u);
+  manager.UnregisterApplication(Attempt(1, 1));
+  manager.UnregisterApplication(Attempt(3, 1));  // never registered: nothing
   EXPECT_FALSE(manager.CreateToken(Attempt(1, 1), "alice").has_value());
   EXPECT_TRUE(manager.CreateToken(Attempt(1, 2), "alice").has_value());
+  EXPECT_EQ(manager.size(), 1u);
 }
 
 TEST(ClientToAmTokenSecretManagerTest, TheTokenIsWhatTheAmChecksWithItsKey) {
   ClientToAmTokenSecretManager manager;
   const ApplicationAttemptId attempt = Attempt(7, 2);
-  const std::string key = manager.MasterKey(attempt);
+  const std::string key = ClientToAmTokenSecretManager::CreateMasterKey();
+  manager.RegisterApplication(attempt, key);
   const std::optional<Token> token = manager.CreateToken(attempt, "alice@SPINDLE.TEST");
   ASSERT_TRUE(token.has_value());
   EXPECT_EQ(token->kind, "YARN_CLIENT_TOKEN");

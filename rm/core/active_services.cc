@@ -421,7 +421,10 @@ bool ActiveServices::SaveNodes() {
   if (live == stored_nodes_) return true;
   persist::StoreBatch batch;
   for (const auto& node : live) {
-    if (stored_nodes_.count(node) == 0) batch.PutNode(node, node);
+    // The id is the record (DecodeRmState reads only ids): empty bytes, which
+    // the ZooKeeper store keeps in the node's name alone and Load then need
+    // not read (a new active reads every record before it serves).
+    if (stored_nodes_.count(node) == 0) batch.PutNode(node, "");
   }
   for (const auto& node : stored_nodes_) {
     if (live.count(node) == 0) batch.DeleteNode(node);

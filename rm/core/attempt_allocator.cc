@@ -533,14 +533,15 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
     AttemptRowChanges rows;
     if (capped_now) {
       state->stored.SyncAll(state->asks, &rows);
-      // The containers the previous run granted that nodes still run.
+      // The containers the previous run granted that nodes still run; its
+      // other grants were given back to the asks by the caps.
+      std::vector<GrantedContainer> live;
       for (const RmContainer& c : deps_.containers->LiveContainersOf(attempt)) {
         if (c.is_am) continue;
-        state->stored.Granted(
-            GrantedContainer{c.id, c.placement.priority, c.placement.allocation_request_id,
-                             c.placement.resource},
-            &rows);
+        live.push_back(GrantedContainer{c.id, c.placement.priority,
+                                        c.placement.allocation_request_id, c.placement.resource});
       }
+      state->stored.RegrantAll(live, &rows);
     } else {
       for (const AllocatedContainer& c : response->allocated) {
         written.push_back(pool::AskKey{c.priority, c.allocation_request_id, c.resource});
@@ -549,12 +550,16 @@ Result<std::shared_ptr<const AllocateResponse>> AttemptAllocator::Allocate(
       written.erase(std::unique(written.begin(), written.end()), written.end());
       state->stored.SyncKeys(state->asks, written, &rows);
     }
+    std::vector<GrantedContainer> granted;
+    granted.reserve(response->allocated.size());
     for (const AllocatedContainer& c : response->allocated) {
-      state->stored.Granted(GrantedContainer{c.id, c.priority, c.allocation_request_id, c.resource},
-                            &rows);
+      granted.push_back(GrantedContainer{c.id, c.priority, c.allocation_request_id, c.resource});
     }
-    for (const CompletedContainer& done : response->completed)
-      state->stored.Completed(done.id, &rows);
+    state->stored.Granted(granted, &rows);
+    std::vector<ContainerId> completed;
+    completed.reserve(response->completed.size());
+    for (const CompletedContainer& done : response->completed) completed.push_back(done.id);
+    state->stored.Completed(completed, &rows);
     SaveRows(attempt, std::move(rows), state.get());
   }
   state->last_response_id = NextResponseId(deps_.rules, state->last_response_id);

@@ -127,20 +127,68 @@ void StoredAskRows::SyncAll(const AskTable& table, AttemptRowChanges* changes) {
   }
 }
 
-void StoredAskRows::Granted(const GrantedContainer& container, AttemptRowChanges* changes) {
-  EnsureTableRow(changes);
+void StoredAskRows::PutGrantRow(const std::string& row, AttemptRowChanges* changes) {
   AttemptAsksRecord record;
-  record.granted.push_back(container);
-  Put(GrantRowKey(container.id), EncodeAttemptAsks(record), changes);
+  record.granted = grant_rows_.at(row);
+  Put(row, EncodeAttemptAsks(record), changes);
 }
 
-void StoredAskRows::Completed(const ContainerId& id, AttemptRowChanges* changes) {
-  auto it = stored_.find(GrantRowKey(id));
-  if (it != stored_.end()) Erase(it, changes);
+void StoredAskRows::Granted(std::span<const GrantedContainer> containers,
+                            AttemptRowChanges* changes) {
+  EnsureTableRow(changes);
+  std::string row;
+  for (const GrantedContainer& container : containers) {
+    if (row_of_.count(container.id) != 0) continue;
+    if (row.empty() || grant_rows_[row].size() >= kGrantsPerRow) {
+      if (!row.empty()) PutGrantRow(row, changes);
+      row = GrantRowKey(container.id);
+    }
+    grant_rows_[row].push_back(container);
+    row_of_.emplace(container.id, row);
+  }
+  if (!row.empty()) PutGrantRow(row, changes);
+}
+
+void StoredAskRows::Completed(std::span<const ContainerId> ids, AttemptRowChanges* changes) {
+  std::set<std::string> touched;
+  for (const ContainerId& id : ids) {
+    auto held = row_of_.find(id);
+    if (held == row_of_.end()) continue;
+    std::vector<GrantedContainer>& members = grant_rows_.at(held->second);
+    std::erase_if(members, [&id](const GrantedContainer& c) { return c.id == id; });
+    touched.insert(held->second);
+    row_of_.erase(held);
+  }
+  for (const std::string& row : touched) {
+    auto members = grant_rows_.find(row);
+    if (!members->second.empty()) {
+      PutGrantRow(row, changes);
+      continue;
+    }
+    grant_rows_.erase(members);
+    if (auto it = stored_.find(row); it != stored_.end()) Erase(it, changes);
+  }
+}
+
+void StoredAskRows::RegrantAll(std::span<const GrantedContainer> live, AttemptRowChanges* changes) {
+  std::vector<std::string> before;
+  for (auto it = stored_.lower_bound(std::string(kGrantPrefix));
+       it != stored_.end() && StartsWith(it->first, kGrantPrefix); ++it) {
+    before.push_back(it->first);
+  }
+  grant_rows_.clear();
+  row_of_.clear();
+  Granted(live, changes);
+  // Rows put again above were replaced in place; the rest go.
+  for (const std::string& row : before) {
+    if (grant_rows_.count(row) == 0) Erase(stored_.find(row), changes);
+  }
 }
 
 void StoredAskRows::EraseAll(AttemptRowChanges* changes) {
   for (auto it = stored_.begin(); it != stored_.end();) Erase(it++, changes);
+  grant_rows_.clear();
+  row_of_.clear();
 }
 
 }  // namespace spindle::rm

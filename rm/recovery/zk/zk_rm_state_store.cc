@@ -224,12 +224,18 @@ Status ZkRmStateStore::Close() {
 }
 
 Status ZkRmStateStore::Reindex() {
+  const auto started = std::chrono::steady_clock::now();
   return WithRetries([&]() -> Status {
     mu_.AssertHeld();
     ASSIGN_OR_RETURN(std::vector<std::string> paths,
                      ListTree(session_.get(), {layout_.root(), layout_.spindle_root()},
                               [this](const std::string& path) { return IsLeaf(layout_, path); }));
     index_ = std::set<std::string>(paths.begin(), paths.end());
+    LOG(INFO) << "ZooKeeper store: listed " << index_.size() << " znodes in "
+              << std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::steady_clock::now() - started)
+                     .count()
+              << " ms";
     return Status::OK();
   });
 }

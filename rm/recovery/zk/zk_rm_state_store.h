@@ -15,7 +15,8 @@
 //                            other families under SpindleRoot/Keys
 //   cluster fields           kEpoch -> EpochNode, kDelegationTokenSequence ->
 //                            RMDTSequentialNumber, others SpindleRoot/Cluster
-//   nodes                    SpindleRoot/Nodes
+//   nodes                    SpindleRoot/Nodes, or SpindleRoot/NodeNames for
+//                            an empty record (its name alone, not read)
 //
 // Fencing, as ZKRMStateStore: with HA on, Open() sets the root's ACL to the
 // configured zk-acl less CREATE|DELETE plus CREATE|DELETE for a digest id

@@ -46,6 +46,10 @@
 //                                            attempt rows), and attempts
 //                                            stored without an application
 //   SpindleRoot/Nodes/<node id>              the nodes of the cluster
+//   SpindleRoot/NodeNames/<node id>          a node whose record is empty
+//                                            (what the RM stores): the
+//                                            name is the whole record, so
+//                                            Load lists these and reads none
 //   SpindleRoot/Cluster/epoch                the epoch Spindle last wrote to
 //                                            EpochNode: if EpochNode moved on
 //                                            since, another RM (a Java one)
@@ -81,6 +85,7 @@ inline constexpr char kDtSequenceNumber[] = "RMDTSequentialNumber";
 inline constexpr char kAppIdPrefix[] = "application_";
 inline constexpr char kAttemptIdPrefix[] = "appattempt_";
 inline constexpr int kMaxSplitIndex = 4;
+inline constexpr char kSpindleNodeNames[] = "NodeNames";
 
 // RMVersionNode's VersionProto.
 struct StoreVersion {
@@ -157,6 +162,7 @@ class ZkStoreLayout {
     return spindle_root_ + "/" + store_names::kSpindleAppRecords;
   }
   std::string SpindleNodes() const { return spindle_root_ + "/" + store_names::kSpindleNodes; }
+  std::string SpindleNodeNames() const { return spindle_root_ + "/" + kSpindleNodeNames; }
 
   // The structural nodes Open() creates (parents first) for a Hadoop line
   // that has (3.3) or lacks (2.x) the split hierarchies, reservation and

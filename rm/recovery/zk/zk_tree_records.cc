@@ -2,12 +2,14 @@
 
 #include <glog/logging.h>
 
+#include <chrono>
 #include <climits>
 #include <cstring>
 #include <optional>
 #include <utility>
 
 #include "persist/zk/zk_error.h"
+#include "rm/recovery/app_records.h"
 #include "rm/recovery/rm_state.h"
 #include "rm/recovery/store_record_names.h"
 #include "rm/security/master_key_manager.h"
@@ -62,6 +64,8 @@ struct RecordRef {
   // Under SpindleRoot/AppRecords or SpindleRoot/Nodes: what a Spindle run
   // kept beside Hadoop's records (zk_store_layout.h: SpindleRoot/Cluster/epoch).
   bool spindle_extra = false;
+  // The record is empty and its name says everything (NodeNames): not read.
+  bool name_only = false;
 };
 
 std::optional<RecordRef> ClassifyHadoop(const ZkStoreLayout& layout, const std::string& path) {
@@ -142,6 +146,14 @@ Result<std::optional<RecordRef>> ClassifySpindle(const ZkStoreLayout& layout,
     ref.spindle_extra = true;
     return std::optional<RecordRef>(std::move(ref));
   }
+  if (p.size() == 2 && p[0] == kSpindleNodeNames) {
+    auto id = UnescapeName(p[1]);
+    if (!id) return bad();
+    RecordRef ref{Kind::kNode, *id, {}, 0};
+    ref.spindle_extra = true;
+    ref.name_only = true;
+    return std::optional<RecordRef>(std::move(ref));
+  }
   if (p.size() == 3 && p[0] == store_names::kSpindleKeys) {
     auto family = UnescapeName(p[1]);
     auto id = ParseStoredNumber(p[2]);
@@ -207,7 +219,8 @@ bool IsLeaf(const ZkStoreLayout& layout, const std::string& path) {
   if (auto parts = Below(layout.spindle_root(), path)) {
     const size_t depth = parts->size();
     const std::string_view top = (*parts)[0];
-    return ((top == store_names::kSpindleCluster || top == store_names::kSpindleNodes) &&
+    return ((top == store_names::kSpindleCluster || top == store_names::kSpindleNodes ||
+             top == kSpindleNodeNames) &&
             depth >= 2) ||
            ((top == store_names::kSpindleKeys || top == store_names::kSpindleAppRecords) &&
             depth >= 3);
@@ -219,20 +232,68 @@ Result<persist::LoadedState> ReadRecords(zk::ZkSession* session, const ZkStoreLa
                                          const std::set<std::string>& index) {
   std::vector<std::string> paths;
   std::vector<RecordRef> refs;
+  // Spindle's extras are kept apart until it is known whether the run that
+  // wrote them was the last one (zk_store_layout.h: SpindleRoot/Cluster/epoch).
+  persist::LoadedState extras;
+  size_t name_only = 0;
   for (const std::string& path : index) {
     std::optional<RecordRef> ref = ClassifyHadoop(layout, path);
     if (!ref) {
       ASSIGN_OR_RETURN(ref, ClassifySpindle(layout, path));
     }
     if (!ref) continue;
+    if (ref->name_only) {
+      extras.nodes[ref->id] = "";
+      ++name_only;
+      continue;
+    }
     paths.push_back(path);
     refs.push_back(std::move(*ref));
   }
+  // What the reads are made of, for the log: a new active serves only after
+  // them, so their count is its failover time (bench/wire/README.md).
+  std::map<std::string, size_t> counts;
+  for (const RecordRef& ref : refs) {
+    using Kind = RecordRef::Kind;
+    const char* what = "other";
+    switch (ref.kind) {
+      case Kind::kApp:
+        what = "applications";
+        break;
+      case Kind::kAttempt:
+        what = !ref.spindle_extra                    ? "attempts"
+               : ParseAttemptRowRecordId(ref.sub_id) ? "attempt rows"
+               : IsAsksRecordId(ref.sub_id)          ? "asks"
+                                                     : "attempts (Spindle)";
+        break;
+      case Kind::kMasterKey:
+        what = "keys and tokens";
+        break;
+      case Kind::kNode:
+        what = "nodes";
+        break;
+      case Kind::kCluster:
+      case Kind::kEpoch:
+        what = "cluster";
+        break;
+    }
+    ++counts[what];
+  }
+  const auto started = std::chrono::steady_clock::now();
   auto nodes = session->GetMany(paths);
+  {
+    std::string split;
+    for (const auto& [what, count] : counts) {
+      split += (split.empty() ? "" : ", ") + std::to_string(count) + " " + what;
+    }
+    LOG(INFO) << "ZooKeeper store: read " << paths.size() << " znodes (" << split << "; "
+              << name_only << " nodes by name alone) in "
+              << std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::steady_clock::now() - started)
+                     .count()
+              << " ms";
+  }
   persist::LoadedState state;
-  // Spindle's extras are kept apart until it is known whether the run that
-  // wrote them was the last one (zk_store_layout.h: SpindleRoot/Cluster/epoch).
-  persist::LoadedState extras;
   std::optional<int64_t> spindle_epoch;
   for (size_t i = 0; i < paths.size(); ++i) {
     if (!nodes[i].ok()) {
@@ -458,11 +519,18 @@ class Planner {
       case Kind::kCluster:
         return AddCluster(op);
       case Kind::kNode: {
-        const std::string path = layout_.SpindleNodes() + "/" + EscapeName(op.id);
-        if (put) {
-          Put(path, op.value);
+        const std::string with_data = layout_.SpindleNodes() + "/" + EscapeName(op.id);
+        const std::string by_name = layout_.SpindleNodeNames() + "/" + EscapeName(op.id);
+        if (put && op.value.empty()) {
+          // Its name is the record: Load need not read it.
+          Delete(with_data);
+          if (!Exists(by_name)) Put(by_name, "");
+        } else if (put) {
+          Delete(by_name);
+          Put(with_data, op.value);
         } else {
-          Delete(path);
+          Delete(with_data);
+          Delete(by_name);
         }
         return Status::OK();
       }

@@ -8,9 +8,13 @@
 #include <gtest/gtest.h>
 #include <zookeeper/zookeeper.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "persist/zk/zk_error.h"
 #include "rm/recovery/app_records.h"
@@ -227,6 +231,47 @@ TEST_F(ZkRmStateStoreTest, EveryRecordKindRoundTripsThroughLoadAndAReopen) {
   ASSERT_TRUE(after.ok());
   EXPECT_TRUE(after->applications.empty());
   EXPECT_TRUE(after->attempts.empty());
+}
+
+TEST_F(ZkRmStateStoreTest, AnEmptyNodeRecordIsKeptInItsNameAlone) {
+  auto store = OpenStore(Options());
+  StoreBatch batch;
+  batch.PutNode("h1:1", "");
+  batch.PutNode("h/2:2", "");
+  batch.PutNode("h3:3", "bytes");
+  ASSERT_TRUE(store->Apply(batch).ok());
+  const std::string names = parent_ + "/SpindleRoot/NodeNames";
+  const std::string with_data = parent_ + "/SpindleRoot/Nodes";
+  auto children = [this](const std::string& path) {
+    std::vector<std::string> out = *raw_->Children(path);
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  EXPECT_EQ(children(names), (std::vector<std::string>{"h%2F2:2", "h1:1"}));
+  EXPECT_EQ(children(with_data), std::vector<std::string>{"h3:3"});
+  const std::map<std::string, std::string> expected = {
+      {"h1:1", ""}, {"h/2:2", ""}, {"h3:3", "bytes"}};
+  // Read back by this store (its index) and by a new one (listing).
+  EXPECT_EQ(store->Load()->nodes, expected);
+  EXPECT_EQ(OpenStore(Options())->Load()->nodes, expected);
+
+  // A record moves between the two forms as its bytes change; a delete
+  // removes either.
+  StoreBatch changes;
+  changes.PutNode("h1:1", "now some");
+  changes.PutNode("h3:3", "");
+  changes.DeleteNode("h/2:2");
+  ASSERT_TRUE(store->Apply(changes).ok());
+  EXPECT_EQ(children(names), std::vector<std::string>{"h3:3"});
+  EXPECT_EQ(children(with_data), std::vector<std::string>{"h1:1"});
+  const std::map<std::string, std::string> after = {{"h1:1", "now some"}, {"h3:3", ""}};
+  EXPECT_EQ(store->Load()->nodes, after);
+  EXPECT_EQ(OpenStore(Options())->Load()->nodes, after);
+  // Putting the same empty record again writes nothing new.
+  StoreBatch again;
+  again.PutNode("h3:3", "");
+  ASSERT_TRUE(store->Apply(again).ok());
+  EXPECT_EQ(OpenStore(Options())->Load()->nodes, after);
 }
 
 TEST_F(ZkRmStateStoreTest, ABatchIsAllOrNothing) {

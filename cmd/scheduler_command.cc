@@ -95,9 +95,11 @@ int SchedulerMain(const CommandLine& flags) {
       const TimePoint now = clock->Now();
       Result<pool::StepResult> step = member.Step(now);
       if (step.ok()) {
-        // Busy: step again at once; idle: until the next sync slot, but look
-        // at the board for new asks meanwhile.
-        wait = step->placed > 0 || step->conflicts > 0
+        // Placing: step again at once. Idle, or held back after its claims
+        // were all refused (SchedulerMember: stepping again at once would
+        // send the same claims to be refused again): until the next sync
+        // slot, but look at the board for new asks meanwhile.
+        wait = step->placed > 0
                    ? Duration::zero()
                    : std::clamp<Duration>(step->next_sync - now, Duration::zero(), kBoardPoll);
       } else if (step.status().code() == Status::Code::kAborted) {

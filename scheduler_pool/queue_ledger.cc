@@ -364,6 +364,7 @@ Result<std::vector<QueueId>> QueueLedger::SetQueues(const std::vector<QueueSpec>
     count_.store(n + 1, std::memory_order_release);
     ids.push_back(QueueId(static_cast<uint32_t>(n)));
   }
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   return ids;
 }
 

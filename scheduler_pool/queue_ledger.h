@@ -164,6 +164,10 @@ class QueueLedger {
   Result<std::vector<QueueId>> SetQueues(const std::vector<QueueSpec>& specs);
   Result<QueueId> Find(std::string_view name) const;
   int size() const { return count_.load(std::memory_order_acquire); }
+  // Counts the successful SetQueues calls: a copy of the specs taken at one
+  // generation is current while it is unchanged (the cell-state service
+  // sends members each queue's ordering again when it moves).
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
   bool Contains(QueueId id) const { return id.valid() && static_cast<int>(id.value()) < size(); }
 
   // Reserves up to `count` multiples of `unit` for `user`'s work in the
@@ -279,6 +283,7 @@ class QueueLedger {
   Mutex set_mu_;  // serialises SetQueues
   std::unique_ptr<std::unique_ptr<Entry>[]> entries_;
   std::atomic<int> count_{0};
+  std::atomic<uint64_t> generation_{0};
 };
 
 }  // namespace spindle::pool

@@ -144,20 +144,30 @@ void Scheduler::SetBlacklist(AppId app, std::vector<NodeId> nodes, std::vector<R
   Post(std::move(m));
 }
 
-void Scheduler::OnReleased(AppId app, const Resource& amount) {
+namespace {
+
+// A message about an app's usage (released, recovered, set).
+template <typename Message>
+Message UsageMessage(typename Message::Kind kind, AppId app, const Resource& amount) {
   Message m;
-  m.kind = Message::Kind::kReleased;
+  m.kind = kind;
   m.spec.id = app;
   m.amount = amount;
-  Post(std::move(m));
+  return m;
+}
+
+}  // namespace
+
+void Scheduler::OnReleased(AppId app, const Resource& amount) {
+  Post(UsageMessage<Message>(Message::Kind::kReleased, app, amount));
 }
 
 void Scheduler::OnRecovered(AppId app, const Resource& amount) {
-  Message m;
-  m.kind = Message::Kind::kRecovered;
-  m.spec.id = app;
-  m.amount = amount;
-  Post(std::move(m));
+  Post(UsageMessage<Message>(Message::Kind::kRecovered, app, amount));
+}
+
+void Scheduler::SetUsage(AppId app, const Resource& used) {
+  Post(UsageMessage<Message>(Message::Kind::kSetUsage, app, used));
 }
 
 void Scheduler::TakePlacements(AppId app, std::vector<Placement>* out) {
@@ -279,6 +289,9 @@ void Scheduler::ProcessInbox() {
         break;
       case Message::Kind::kRecovered:
         if (it != apps_.end()) it->second->usage += m.amount;
+        break;
+      case Message::Kind::kSetUsage:
+        if (it != apps_.end()) it->second->usage = m.amount;
         break;
     }
   }

@@ -105,6 +105,10 @@ class Scheduler {
   // The app's usage went up by `amount` (a running container recovered after
   // an RM restart; it never enters the outbox).
   void OnRecovered(AppId app, const Resource& amount) EXCLUDES(inbox_mu_);
+  // The app's usage is `used` (what the cell-state service counts for an
+  // app it pins to a member: remote/scheduler_member.h); a fair-ordered
+  // queue orders its apps by it.
+  void SetUsage(AppId app, const Resource& used) EXCLUDES(inbox_mu_);
   // Moves the app's committed placements to the end of `out`.
   void TakePlacements(AppId app, std::vector<Placement>* out) EXCLUDES(outbox_mu_);
   SchedulerMetrics Metrics() const EXCLUDES(metrics_mu_);
@@ -129,7 +133,8 @@ class Scheduler {
       kSetAsks,
       kSetBlacklist,
       kReleased,
-      kRecovered
+      kRecovered,
+      kSetUsage
     };
     Kind kind = Kind::kAddApp;
     AppSpec spec;

@@ -27,6 +27,7 @@
 #include "scheduler_pool/ask.h"
 #include "scheduler_pool/cell_state_client.h"
 #include "scheduler_pool/node_state.h"
+#include "scheduler_pool/queue_ledger.h"
 #include "scheduler_pool/transaction.h"
 
 namespace spindle::pool::remote {
@@ -38,11 +39,25 @@ struct MemberToken {
   int64_t epoch = 0;
 };
 
+// A queue as a member's scheduler orders the applications in it: the same
+// fields of QueueSpec the in-process schedulers' QuotaDrfPolicy reads for
+// the order within a queue, so a member and the service's ledger put a
+// queue's applications in the same order. Its limits stay at the service,
+// which checks every claim against them.
+struct MemberQueue {
+  std::string name;
+  QueueOrdering ordering = QueueOrdering::kFifo;
+  bool fair_size_based_weight = false;
+};
+
 struct JoinInfo {
   MemberToken token;
   Duration lease{0};
   int num_partitions = 0;
-  std::vector<std::string> queues;  // in QueueId order
+  std::vector<MemberQueue> queues;  // in QueueId order
+  // QueueLedger::generation() of `queues`: the member passes it to
+  // AssignmentsSince, which sends the queues again once they changed.
+  uint64_t queues_generation = 0;
 };
 
 // The scheduler's copy of one partition.
@@ -76,6 +91,10 @@ struct CellFigures {
 struct AssignedApp {
   AppSpec spec;
   std::vector<Ask> asks;
+  // What it holds (committed, not yet released) as the service counts it:
+  // a fair-ordered queue's magnitude, which a member that took the app over
+  // or whose containers were released cannot know from its own commits.
+  Resource used;
   // Its blacklist, whole (YARN's).
   std::vector<NodeId> blacklist_nodes;
   std::vector<RackId> blacklist_racks;
@@ -85,6 +104,11 @@ struct Assignments {
   uint64_t version = 0;  // ask again with this as `since`
   std::vector<AssignedApp> apps;
   std::vector<AppId> removed;
+  // Set when the service's queues are not those of the generation the
+  // member named: all of them, in QueueId order, and their generation.
+  bool queues_changed = false;
+  uint64_t queues_generation = 0;
+  std::vector<MemberQueue> queues;
 };
 
 // A member's counters, sent with each renewal (SchedulerMetrics' subset).
@@ -117,8 +141,12 @@ class CellServiceConnection {
   // older one is refused (Aborted, "stale commit").
   virtual Status Commit(const MemberToken& token, uint64_t seq, const Transaction& txn,
                         CommitResult* result) = 0;
-  // The apps pinned to this member that changed since board version `since`.
-  virtual Result<Assignments> AssignmentsSince(const MemberToken& token, uint64_t since) = 0;
+  // The apps pinned to this member that changed since board version `since`
+  // (an app changes with its spec, asks or blacklist, and, in a queue of
+  // fair ordering, with its usage), and the queues when their generation is
+  // not `queues_since`.
+  virtual Result<Assignments> AssignmentsSince(const MemberToken& token, uint64_t since,
+                                               uint64_t queues_since) = 0;
 };
 
 }  // namespace spindle::pool::remote

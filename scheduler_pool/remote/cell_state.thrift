@@ -31,11 +31,23 @@ exception CellStateError {
   2: string message
 }
 
+// A queue as a member orders the applications in it (the service keeps its
+// limits and checks every claim against them).
+struct WireQueue {
+  1: string name
+  2: i8 ordering               // QueueOrdering
+  3: bool fair_size_based_weight
+}
+
 struct JoinReply {
   1: MemberToken token
   2: i64 lease_ms              // renew well within it
   3: i32 num_partitions
   4: list<string> queues       // the service's queues, in QueueId order
+  // The same queues with their orderings (4 stays for peers that read only
+  // names), and the ledger's generation of them.
+  5: optional list<WireQueue> queue_orderings
+  6: optional i64 queues_generation
 }
 
 // One node as the master holds it (NodeState).
@@ -129,6 +141,7 @@ struct WireApp {
   7: list<WireAsk> asks        // absolute totals for this member
   8: list<i32> blacklist_nodes
   9: list<i32> blacklist_racks
+  10: Dims used                // what it holds as the service counts it
 }
 
 // The apps pinned to a member that changed since a board version.
@@ -136,6 +149,9 @@ struct AssignmentReply {
   1: i64 version
   2: list<WireApp> apps
   3: list<i64> removed
+  // Set when the queues are not of the generation the member named.
+  4: optional i64 queues_generation
+  5: optional list<WireQueue> queues
 }
 
 // A member's counters, sent with each renewal.
@@ -172,7 +188,7 @@ service CellStateService {
   SyncReply sync(1: MemberToken token, 2: list<PartitionWant> partitions)
       throws (1: CellStateError error)
   CommitReply commit(1: CommitRequest request) throws (1: CellStateError error)
-  AssignmentReply assignments(1: MemberToken token, 2: i64 since_version)
+  AssignmentReply assignments(1: MemberToken token, 2: i64 since_version, 3: i64 queues_since)
       throws (1: CellStateError error)
   ServiceMetrics metrics()
 }

@@ -53,10 +53,19 @@ Result<JoinInfo> CellStateService::Join(const std::string& name) {
   info.token = MemberToken{id, epoch_};
   info.lease = lease_;
   info.num_partitions = cell_->num_partitions();
-  for (int q = 0; q < queues_->size(); ++q) {
-    info.queues.push_back(queues_->Snapshot(QueueId(static_cast<uint32_t>(q))).spec.name);
-  }
+  // The generation first: specs changed after it are sent again.
+  info.queues_generation = queues_->generation();
+  info.queues = MemberQueues();
   return info;
+}
+
+std::vector<MemberQueue> CellStateService::MemberQueues() const {
+  std::vector<MemberQueue> out;
+  for (int q = 0; q < queues_->size(); ++q) {
+    const QueueSpec spec = queues_->Snapshot(QueueId(static_cast<uint32_t>(q))).spec;
+    out.push_back(MemberQueue{spec.name, spec.ordering, spec.fair_size_based_weight});
+  }
+  return out;
 }
 
 Status CellStateService::Renew(const MemberToken& token, const MemberReport& report) {
@@ -147,13 +156,10 @@ void CellStateService::Assign(App* app, int64_t member) {
   app->owner = member;
   app->version = ++board_version_;
   if (member != 0) ++members_[member].apps;
-  Forward(app);
 }
 
-void CellStateService::Forward(App* app) {
-  for (KeyState& k : app->keys) {
-    k.forwarded = std::max<int64_t>(0, k.ask.count - k.untaken - k.taken_since);
-  }
+int64_t CellStateService::Forwarded(const KeyState& k) {
+  return std::max<int64_t>(0, k.ask.count - k.untaken - k.taken_since);
 }
 
 // ---- Sync and commit ----
@@ -426,26 +432,41 @@ void CellStateService::OnReleased(AppId app, const Resource& amount) {
   MutexLock lock(&mu_);
   auto it = apps_.find(app);
   if (it == apps_.end()) return;
-  it->second.usage = (it->second.usage - amount).Max(Resource());
+  App& entry = it->second;
+  entry.usage = (entry.usage - amount).Max(Resource());
+  // The app's place in a fair-ordered queue moved: its owner orders it by
+  // this figure (AssignedApp::used), as the ledger does.
+  if (entry.owner != 0 && queues_->Contains(entry.spec.queue) &&
+      queues_->Snapshot(entry.spec.queue).spec.ordering == QueueOrdering::kFair) {
+    entry.version = ++board_version_;
+  }
 }
 
 // ---- The board ----
 
-Result<Assignments> CellStateService::AssignmentsSince(const MemberToken& token, uint64_t since) {
+Result<Assignments> CellStateService::AssignmentsSince(const MemberToken& token, uint64_t since,
+                                                       uint64_t queues_since) {
   MutexLock lock(&mu_);
   ExpireLocked(clock_->Now());
   ASSIGN_OR_RETURN(Member * m, Find(token));
   Assignments out;
   out.version = board_version_;
+  const uint64_t generation = queues_->generation();
+  if (generation != queues_since) {
+    out.queues_changed = true;
+    out.queues_generation = generation;
+    out.queues = MemberQueues();
+  }
   for (const auto& [id, app] : apps_) {
     if (app.owner != token.member || app.version <= since) continue;
     AssignedApp& a = out.apps.emplace_back();
     a.spec = app.spec;
     for (const KeyState& k : app.keys) {
       Ask ask = k.ask;
-      ask.count = k.forwarded;
+      ask.count = Forwarded(k);
       a.asks.push_back(std::move(ask));
     }
+    a.used = app.usage;
     a.blacklist_nodes = app.blacklist_nodes;
     a.blacklist_racks = app.blacklist_racks;
   }
@@ -498,7 +519,6 @@ Status CellStateService::SetAsks(AppId app, const std::vector<Ask>& asks) {
   }
   entry.asked_at = clock_->Now();
   entry.version = ++board_version_;
-  Forward(&entry);
   ReportToLedger(entry);
   return Status::OK();
 }

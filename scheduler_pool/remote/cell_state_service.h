@@ -88,8 +88,8 @@ class CellStateService final : public CellServiceConnection {
               std::vector<PartitionSlice>* slices, CellFigures* figures) override EXCLUDES(mu_);
   Status Commit(const MemberToken& token, uint64_t seq, const Transaction& txn,
                 CommitResult* result) override EXCLUDES(mu_);
-  Result<Assignments> AssignmentsSince(const MemberToken& token, uint64_t since) override
-      EXCLUDES(mu_);
+  Result<Assignments> AssignmentsSince(const MemberToken& token, uint64_t since,
+                                       uint64_t queues_since) override EXCLUDES(mu_);
 
   // ---- The RM ----
   // Pins a new app to the member with the fewest apps (or none yet: it
@@ -112,7 +112,8 @@ class CellStateService final : public CellServiceConnection {
   // Appends the app's committed placements to `out`. NotFound if unknown.
   Status TakePlacements(AppId app, std::vector<Placement>* out) EXCLUDES(mu_);
   // A container of one of the app's placements completed (the pool's
-  // ReleaseBatch): its usage, for its queue's fair order. Unknown apps are
+  // ReleaseBatch): its usage, for its queue's fair order (in a fair-ordered
+  // queue the app's owner is sent the new figure). Unknown apps are
   // ignored.
   void OnReleased(AppId app, const Resource& amount) EXCLUDES(mu_);
   // The member an app is pinned to (0: none yet). NotFound if unknown.
@@ -136,7 +137,6 @@ class CellStateService final : public CellServiceConnection {
   };
   struct KeyState {
     Ask ask;                  // the RM's total
-    int64_t forwarded = 0;    // the owner's total
     int64_t untaken = 0;      // committed, not yet taken by the RM
     int64_t taken_since = 0;  // taken by the RM since the RM's last total
   };
@@ -167,8 +167,13 @@ class CellStateService final : public CellServiceConnection {
   int64_t LeastLoaded(int64_t except) const REQUIRES(mu_);
   // Pins `app` to `member` (0: unpinned) and bumps its board version.
   void Assign(App* app, int64_t member) REQUIRES(mu_);
-  // The owner's totals: the RM's, less what it has not seen.
-  static void Forward(App* app);
+  // The owner's total of `k`: the RM's, less what the RM has not seen
+  // (committed and not taken, or taken since its last total). Computed when
+  // the board is read: the owner's scheduler counts what it committed
+  // before, so a total frozen earlier would ask it again.
+  static int64_t Forwarded(const KeyState& k);
+  // The queues as members order them (JoinInfo, Assignments).
+  std::vector<MemberQueue> MemberQueues() const;
   // Reserves the claims of `me`'s own apps in the pool's ledger, commits
   // those it grants through the cell state and records the committed ones
   // as placements; claims for other apps, or that the ledger refuses, are

@@ -11,16 +11,28 @@
 // member was partitioned away) the step returns Aborted: Join again, which
 // starts a fresh scheduler from the service's record.
 //
-// Queues: the member's ledger has the service's queue names without
-// limits; quotas, user limits and the pool-wide order of a queue are not
-// checked by a member yet (README.md, "next").
+// Queues: the member's ledger has the service's queues with their
+// application ordering (MemberQueue: FIFO, fair and its size-based weight),
+// taken at Join and again from the board whenever the service's queues
+// change, and each app's usage as the service counts it, so the member's
+// QuotaDrfPolicy orders a queue's apps as the service's ledger does. Limits
+// (maximum, user limits) and the pool-wide order are checked by the service
+// on each claim, not by the member.
+//
+// Refused claims: a step whose claims were all refused (the service's queue
+// rules, which the member cannot see, or conflicts its retries could not
+// get past) holds the member's scheduler back: the following steps renew and
+// read the board only, until the next sync slot and a backoff that doubles
+// from kFirstBackoff up to G, or until the board changes.
 //
 // Thread-safety: none; one thread drives a member.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include "base/clock.h"
 #include "base/result.h"
@@ -46,6 +58,9 @@ struct MemberOptions {
 
 class SchedulerMember {
  public:
+  // The first wait after a step whose claims were all refused.
+  static constexpr Duration kFirstBackoff = std::chrono::milliseconds(1);
+
   // `connection` and `clock` outlive the member.
   SchedulerMember(CellServiceConnection* connection, const Clock* clock,
                   const MemberOptions& options);
@@ -56,7 +71,9 @@ class SchedulerMember {
   // options against the service's cell (InvalidArgument).
   Status Join();
   // One step at `now` (see above): Aborted when the lease is lost; the
-  // connection's error when it cannot reach the service.
+  // connection's error when it cannot reach the service. A step held back
+  // after refused claims reports nothing placed, no conflicts, and the
+  // time it waits for as `next_sync`.
   Result<StepResult> Step(TimePoint now);
   Status Leave();
 
@@ -64,10 +81,17 @@ class SchedulerMember {
   const MemberToken& token() const { return token_; }
   int apps() const { return static_cast<int>(apps_.size()); }
   const Scheduler* scheduler() const { return scheduler_.get(); }
+  // The member's own ledger (queue names and orderings); null before Join.
+  const QueueLedger* queues() const { return queues_.get(); }
+  // Steps that did not run the scheduler because the last one's claims
+  // were all refused and nothing had changed since.
+  int64_t held_steps() const { return held_steps_; }
 
  private:
   Status Renew(TimePoint now);
-  Status ReadBoard();
+  // Reads the board's changes into the scheduler; true if there were any.
+  Result<bool> ReadBoard();
+  static Status SetQueues(QueueLedger* ledger, const std::vector<MemberQueue>& queues);
 
   CellServiceConnection* const connection_;
   const Clock* const clock_;
@@ -77,6 +101,12 @@ class SchedulerMember {
   Duration lease_{0};
   TimePoint renewed_at_;
   uint64_t board_version_ = 0;
+  uint64_t queues_generation_ = 0;
+  // Set while the scheduler is held back after a step of refused claims.
+  std::optional<TimePoint> held_until_;
+  int64_t held_backlog_ = 0;
+  Duration backoff_{0};
+  int64_t held_steps_ = 0;
   std::unique_ptr<RemoteCell> cell_;
   std::unique_ptr<QueueLedger> queues_;
   std::unique_ptr<NodeLabelTable> labels_;

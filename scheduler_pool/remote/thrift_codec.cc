@@ -23,6 +23,34 @@ Ask DecodeAskUnchecked(const wire::WireAsk& w) {
   return a;
 }
 
+constexpr auto kLastOrdering = static_cast<int>(QueueOrdering::kApplicationId);
+
+std::vector<wire::WireQueue> EncodeQueues(const std::vector<MemberQueue>& queues) {
+  std::vector<wire::WireQueue> out;
+  out.reserve(queues.size());
+  for (const MemberQueue& q : queues) {
+    wire::WireQueue& w = out.emplace_back();
+    w.__set_name(q.name);
+    w.__set_ordering(static_cast<int8_t>(q.ordering));
+    w.__set_fair_size_based_weight(q.fair_size_based_weight);
+  }
+  return out;
+}
+
+Result<std::vector<MemberQueue>> DecodeQueues(const std::vector<wire::WireQueue>& queues) {
+  std::vector<MemberQueue> out;
+  out.reserve(queues.size());
+  for (const wire::WireQueue& w : queues) {
+    if (w.ordering < 0 || w.ordering > kLastOrdering) {
+      return Status::InvalidArgument("queue '" + w.name + "': ordering " +
+                                     std::to_string(w.ordering));
+    }
+    out.push_back(
+        MemberQueue{w.name, static_cast<QueueOrdering>(w.ordering), w.fair_size_based_weight});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<int64_t> EncodeResource(const Resource& r) {
@@ -60,7 +88,12 @@ wire::JoinReply EncodeJoin(const JoinInfo& info) {
   w.__set_token(EncodeToken(info.token));
   w.__set_lease_ms(std::chrono::duration_cast<std::chrono::milliseconds>(info.lease).count());
   w.__set_num_partitions(info.num_partitions);
-  w.__set_queues(info.queues);
+  std::vector<std::string> names;
+  names.reserve(info.queues.size());
+  for (const MemberQueue& q : info.queues) names.push_back(q.name);
+  w.__set_queues(names);
+  w.__set_queue_orderings(EncodeQueues(info.queues));
+  w.__set_queues_generation(static_cast<int64_t>(info.queues_generation));
   return w;
 }
 
@@ -74,7 +107,18 @@ Result<JoinInfo> DecodeJoin(const wire::JoinReply& reply) {
   info.token = DecodeToken(reply.token);
   info.lease = std::chrono::milliseconds(reply.lease_ms);
   info.num_partitions = reply.num_partitions;
-  info.queues = reply.queues;
+  if (reply.__isset.queue_orderings) {
+    if (reply.queue_orderings.size() != reply.queues.size()) {
+      return Status::InvalidArgument("join: " + std::to_string(reply.queues.size()) +
+                                     " queues but " + std::to_string(reply.queue_orderings.size()) +
+                                     " orderings");
+    }
+    ASSIGN_OR_RETURN(info.queues, DecodeQueues(reply.queue_orderings));
+    info.queues_generation = static_cast<uint64_t>(reply.queues_generation);
+  } else {
+    // A service that sends names only: every queue FIFO.
+    for (const std::string& name : reply.queues) info.queues.push_back(MemberQueue{name});
+  }
   return info;
 }
 
@@ -317,8 +361,13 @@ wire::AssignmentReply EncodeAssignments(const Assignments& assignments) {
     for (RackId r : a.blacklist_racks) {
       w.apps[i].blacklist_racks.push_back(static_cast<int32_t>(r.value()));
     }
+    w.apps[i].used = EncodeResource(a.used);
   }
   for (AppId app : assignments.removed) w.removed.push_back(static_cast<int64_t>(app.value()));
+  if (assignments.queues_changed) {
+    w.__set_queues_generation(static_cast<int64_t>(assignments.queues_generation));
+    w.__set_queues(EncodeQueues(assignments.queues));
+  }
   return w;
 }
 
@@ -345,8 +394,15 @@ Result<Assignments> DecodeAssignments(const wire::AssignmentReply& reply) {
     }
     for (int32_t r : w.blacklist_racks)
       a.blacklist_racks.push_back(RackId(static_cast<uint32_t>(r)));
+    ASSIGN_OR_RETURN(a.used, DecodeResource(w.used));
+    if (a.used.AnyNegative()) return Status::InvalidArgument("assignments: negative usage");
   }
   for (int64_t app : reply.removed) out.removed.push_back(AppId(static_cast<uint64_t>(app)));
+  if (reply.__isset.queues_generation) {
+    out.queues_changed = true;
+    out.queues_generation = static_cast<uint64_t>(reply.queues_generation);
+    ASSIGN_OR_RETURN(out.queues, DecodeQueues(reply.queues));
+  }
   return out;
 }
 

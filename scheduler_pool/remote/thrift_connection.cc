@@ -110,11 +110,13 @@ Status ThriftConnection::Commit(const MemberToken& token, uint64_t seq, const Tr
   return DecodeCommitResult(reply, result);
 }
 
-Result<Assignments> ThriftConnection::AssignmentsSince(const MemberToken& token, uint64_t since) {
+Result<Assignments> ThriftConnection::AssignmentsSince(const MemberToken& token, uint64_t since,
+                                                       uint64_t queues_since) {
   MutexLock lock(&mu_);
   wire::AssignmentReply reply;
   RETURN_NOT_OK(Run("assignments", [&](wire::CellStateServiceClient& c) {
-    c.assignments(reply, EncodeToken(token), static_cast<int64_t>(since));
+    c.assignments(reply, EncodeToken(token), static_cast<int64_t>(since),
+                  static_cast<int64_t>(queues_since));
   }));
   return DecodeAssignments(reply);
 }

@@ -37,8 +37,8 @@ class ThriftConnection final : public CellServiceConnection {
               std::vector<PartitionSlice>* slices, CellFigures* figures) override EXCLUDES(mu_);
   Status Commit(const MemberToken& token, uint64_t seq, const Transaction& txn,
                 CommitResult* result) override EXCLUDES(mu_);
-  Result<Assignments> AssignmentsSince(const MemberToken& token, uint64_t since) override
-      EXCLUDES(mu_);
+  Result<Assignments> AssignmentsSince(const MemberToken& token, uint64_t since,
+                                       uint64_t queues_since) override EXCLUDES(mu_);
 
   // Closes the socket (the next call connects again).
   void Close() EXCLUDES(mu_);

@@ -62,10 +62,12 @@ class Handler final : public wire::CellStateServiceIf {
     reply = EncodeCommitResult(result);
   }
   void assignments(wire::AssignmentReply& reply, const wire::MemberToken& token,
-                   int64_t since_version) override {
+                   int64_t since_version, int64_t queues_since) override {
     if (since_version < 0) ThrowIfError(Status::InvalidArgument("assignments: negative version"));
+    // A member that names no generation (an older peer: 0) gets the queues.
     Result<Assignments> a =
-        service_->AssignmentsSince(DecodeToken(token), static_cast<uint64_t>(since_version));
+        service_->AssignmentsSince(DecodeToken(token), static_cast<uint64_t>(since_version),
+                                   static_cast<uint64_t>(queues_since));
     ThrowIfError(a.status());
     reply = EncodeAssignments(*a);
   }

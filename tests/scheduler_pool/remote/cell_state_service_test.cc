@@ -29,7 +29,10 @@ struct Fixture {
     Result<JoinInfo> info = service.Join(name);
     EXPECT_TRUE(info.ok()) << info.status().ToString();
     EXPECT_EQ(info->num_partitions, 4);
-    EXPECT_EQ(info->queues, std::vector<std::string>{"default"});
+    EXPECT_EQ(info->queues.size(), 1u);
+    if (!info->queues.empty()) {
+      EXPECT_EQ(info->queues[0].name, "default");
+    }
     return info->token;
   }
   void AddApp(AppId app, int64_t slots) {
@@ -45,7 +48,7 @@ struct Fixture {
     return txn;
   }
   int64_t Forwarded(const MemberToken& t, AppId app) {
-    Result<Assignments> a = service.AssignmentsSince(t, 0);
+    Result<Assignments> a = service.AssignmentsSince(t, 0, 0);
     EXPECT_TRUE(a.ok()) << a.status().ToString();
     for (const AssignedApp& x : a->apps) {
       if (x.spec.id == app) return x.asks.empty() ? 0 : x.asks[0].count;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <set>
 
 #include "tests/scheduler_pool/remote/remote_test_util.h"
@@ -148,6 +149,202 @@ TEST(SchedulerMemberTest, ASurvivorOrdersTheAppsItTookOverAsTheServicesLedgerDoe
   std::vector<Placement> first;
   ASSERT_TRUE(service.TakePlacements(AppId(1), &first).ok());
   EXPECT_EQ(first.size(), 16u);
+  EXPECT_TRUE(cell.CheckInvariants().ok());
+}
+
+// The same disagreement in a fair-ordered queue: the service's ledger
+// serves first the app that uses least memory (FairOrderingPolicy), by the
+// usage the service counts. A member that ordered the queue FIFO, or fair
+// by its own commits only (none yet for an app it took over), would serve
+// the app that already holds half the cell, and the service would refuse
+// every claim of it: nothing placed. The member learns the queue's ordering
+// at Join and each app's usage from the board.
+TEST(SchedulerMemberTest, AMemberOrdersAFairQueueAsTheServicesLedgerDoes) {
+  ManualClock clock;
+  CellState cell{CellStateOptions{2, 64}};
+  QueueLedger queues;
+  QueueSpec fair = pool::testing::NamedQueue("default");
+  fair.ordering = QueueOrdering::kFair;
+  fair.pool_wide_order = true;
+  ASSERT_TRUE(queues.SetQueues({fair}).ok());
+  CellStateService service{&cell, &queues, &clock, CellStateServiceOptions{kLease, 7}};
+  pool::testing::AddNodes(&cell, 4, 4);  // 16 slots
+  queues.SetCellCapacity(cell.Capacity());
+  SchedulerMember dead(&service, &clock, Member(0, 2));
+  SchedulerMember survivor(&service, &clock, Member(1, 2));
+  ASSERT_TRUE(dead.Join().ok());
+  ASSERT_TRUE(survivor.Join().ok());
+  for (uint64_t i = 1; i <= 2; ++i) {
+    AppSpec spec{AppId(i), QueueId(0)};
+    spec.order = i;
+    ASSERT_TRUE(service.AddApp(spec).ok());
+  }
+  ASSERT_EQ(*service.OwnerOf(AppId(1)), dead.token().member);
+  ASSERT_EQ(*service.OwnerOf(AppId(2)), survivor.token().member);
+  ASSERT_TRUE(dead.Step(clock.Now()).ok());
+  ASSERT_EQ(dead.queues()->Snapshot(QueueId(0)).spec.ordering, QueueOrdering::kFair);
+  // The first app takes half the cell while it is the queue's only asker.
+  ASSERT_TRUE(service.SetAsks(AppId(1), {pool::testing::SlotAsk(8)}).ok());
+  for (int step = 0; step < 10; ++step) {
+    clock.Advance(milliseconds(10));
+    ASSERT_TRUE(dead.Step(clock.Now()).ok());
+    ASSERT_TRUE(survivor.Step(clock.Now()).ok());
+  }
+  std::vector<Placement> held;
+  ASSERT_TRUE(service.TakePlacements(AppId(1), &held).ok());
+  ASSERT_EQ(held.size(), 8u);
+  // Its member dies; the survivor takes it over within a lease.
+  for (int i = 0; i < 8; ++i) {
+    clock.Advance(kLease / 4);
+    ASSERT_TRUE(survivor.Step(clock.Now()).ok());
+  }
+  ASSERT_EQ(survivor.apps(), 2);
+  // Both ask for the whole cell: the second app, using nothing, comes first
+  // until it uses as much as the first, which is the rest of the cell.
+  for (uint64_t i = 1; i <= 2; ++i) {
+    ASSERT_TRUE(service.SetAsks(AppId(i), {pool::testing::SlotAsk(16)}).ok());
+  }
+  for (int step = 0; step < 30; ++step) {
+    clock.Advance(milliseconds(10));
+    ASSERT_TRUE(survivor.Step(clock.Now()).ok());
+  }
+  EXPECT_EQ(cell.Allocated(), pool::testing::kSlot * 16);
+  std::vector<Placement> second;
+  ASSERT_TRUE(service.TakePlacements(AppId(2), &second).ok());
+  EXPECT_EQ(second.size(), 8u);
+  EXPECT_EQ(service.Metrics().claims_refused_by_queue, 0);
+  EXPECT_TRUE(cell.CheckInvariants().ok());
+}
+
+// The board sends an app again when anything of it changes (here its
+// blacklist). The member's total must be what is left then: a total frozen
+// when the RM last set it would have the member ask again for what it has
+// placed since.
+TEST(SchedulerMemberTest, AnAppSentAgainIsNotAskedAgainForWhatTheMemberPlaced) {
+  Cluster c;
+  pool::testing::AddNodes(&c.cell, 2, 1);  // room for two of the four
+  SchedulerMember a(&c.service, &c.clock, Member(0, 1));
+  ASSERT_TRUE(a.Join().ok());
+  const AppId app(1);
+  ASSERT_TRUE(c.service.AddApp(AppSpec{app, QueueId(0)}).ok());
+  ASSERT_TRUE(c.service.SetAsks(app, {pool::testing::SlotAsk(4)}).ok());
+  const auto run = [&](int steps) {
+    for (int step = 0; step < steps; ++step) {
+      c.clock.Advance(milliseconds(10));
+      ASSERT_TRUE(a.Step(c.clock.Now()).ok());
+    }
+  };
+  run(20);
+  ASSERT_EQ(c.cell.Allocated(), pool::testing::kSlot * 2);
+  ASSERT_TRUE(c.service.SetBlacklist(app, {}, {}).ok());
+  pool::testing::AddNodes(&c.cell, 4, 1);  // room for more than it asks
+  run(30);
+  std::vector<Placement> out;
+  ASSERT_TRUE(c.service.TakePlacements(app, &out).ok());
+  EXPECT_EQ(out.size(), 4u);
+  EXPECT_EQ(c.cell.Allocated(), pool::testing::kSlot * 4);
+  EXPECT_TRUE(c.cell.CheckInvariants().ok());
+}
+
+// The queues change at the service (the RM refreshed its queue tree): the
+// member's ledger follows from the board, with new queues and orderings.
+TEST(SchedulerMemberTest, AMemberTakesTheQueuesOrderingsAgainWhenTheyChange) {
+  Cluster c;
+  SchedulerMember a(&c.service, &c.clock, Member(0, 1));
+  ASSERT_TRUE(a.Join().ok());
+  ASSERT_EQ(a.queues()->size(), 1);
+  EXPECT_EQ(a.queues()->Snapshot(QueueId(0)).spec.ordering, QueueOrdering::kFifo);
+  QueueSpec fair = pool::testing::NamedQueue("default");
+  fair.ordering = QueueOrdering::kFair;
+  fair.fair_size_based_weight = true;
+  QueueSpec other = pool::testing::NamedQueue("other");
+  other.ordering = QueueOrdering::kApplicationId;
+  ASSERT_TRUE(c.queues.SetQueues({fair, other}).ok());
+  c.clock.Advance(milliseconds(10));
+  ASSERT_TRUE(a.Step(c.clock.Now()).ok());
+  ASSERT_EQ(a.queues()->size(), 2);
+  const QueueSpec mine = a.queues()->Snapshot(QueueId(0)).spec;
+  EXPECT_EQ(mine.ordering, QueueOrdering::kFair);
+  EXPECT_TRUE(mine.fair_size_based_weight);
+  EXPECT_EQ(a.queues()->Snapshot(QueueId(1)).spec.name, "other");
+  EXPECT_EQ(a.queues()->Snapshot(QueueId(1)).spec.ordering, QueueOrdering::kApplicationId);
+}
+
+// Counts a member's calls to the service.
+class CountingConnection final : public CellServiceConnection {
+ public:
+  explicit CountingConnection(CellServiceConnection* inner) : inner_(inner) {}
+  Result<JoinInfo> Join(const std::string& name) override { return inner_->Join(name); }
+  Status Renew(const MemberToken& token, const MemberReport& report) override {
+    return inner_->Renew(token, report);
+  }
+  Status Leave(const MemberToken& token) override { return inner_->Leave(token); }
+  Status Sync(const MemberToken& token, const std::vector<PartitionWant>& wants,
+              std::vector<PartitionSlice>* slices, CellFigures* figures) override {
+    return inner_->Sync(token, wants, slices, figures);
+  }
+  Status Commit(const MemberToken& token, uint64_t seq, const Transaction& txn,
+                CommitResult* result) override {
+    ++commits;
+    return inner_->Commit(token, seq, txn, result);
+  }
+  Result<Assignments> AssignmentsSince(const MemberToken& token, uint64_t since,
+                                       uint64_t queues_since) override {
+    return inner_->AssignmentsSince(token, since, queues_since);
+  }
+  int64_t commits = 0;
+
+ private:
+  CellServiceConnection* const inner_;
+};
+
+// A member whose claims the service refuses (here its queue's maximum,
+// which the member's ledger does not know) sent the same claims again at
+// once, step after step: a commit per step and more, for nothing. Now it
+// waits for the next sync slot and a doubling backoff, and a change on the
+// board (here the queue's new maximum) ends the wait at once.
+TEST(SchedulerMemberTest, AMemberWhoseClaimsAreRefusedWaitsForAChangeInsteadOfSpinning) {
+  ManualClock clock;
+  CellState cell{CellStateOptions{1, 64}};
+  QueueLedger queues;
+  QueueSpec capped = pool::testing::NamedQueue("default");
+  capped.max = pool::testing::kSlot;
+  ASSERT_TRUE(queues.SetQueues({capped}).ok());
+  CellStateService service{&cell, &queues, &clock, CellStateServiceOptions{kLease, 7}};
+  pool::testing::AddNodes(&cell, 4, 1);
+  CountingConnection counted(&service);
+  MemberOptions options = Member(0, 1);
+  options.pool.num_partitions = 1;
+  SchedulerMember a(&counted, &clock, options);
+  ASSERT_TRUE(a.Join().ok());
+  const AppId app(1);
+  ASSERT_TRUE(service.AddApp(AppSpec{app, QueueId(0)}).ok());
+  ASSERT_TRUE(service.SetAsks(app, {pool::testing::SlotAsk(3)}).ok());
+  const auto run = [&](int steps) {
+    for (int step = 0; step < steps; ++step) {
+      clock.Advance(milliseconds(1));
+      ASSERT_TRUE(a.Step(clock.Now()).ok());
+    }
+  };
+  // The queue's maximum lets one task through; the rest are refused.
+  run(5);
+  ASSERT_EQ(cell.Allocated(), pool::testing::kSlot);
+  // Two syncs' worth of steps (G is 100 ms) at 1 ms each: a member that
+  // stepped its scheduler each time would commit 200 times at least.
+  const int64_t commits = counted.commits;
+  const int64_t held = a.held_steps();
+  run(200);
+  const int64_t retried = counted.commits - commits;
+  std::cout << "commits in 200 steps while refused: " << retried << "\n";
+  EXPECT_GE(retried, 1);  // it does try again after a sync
+  EXPECT_LE(retried, 12);
+  EXPECT_GE(a.held_steps() - held, 180);
+  EXPECT_EQ(cell.Allocated(), pool::testing::kSlot);
+  // The queue grows: the board says so, and the next step places the rest.
+  capped.max = pool::testing::kSlot * 3;
+  ASSERT_TRUE(queues.SetQueues({capped}).ok());
+  run(2);
+  EXPECT_EQ(cell.Allocated(), pool::testing::kSlot * 3);
   EXPECT_TRUE(cell.CheckInvariants().ok());
 }
 

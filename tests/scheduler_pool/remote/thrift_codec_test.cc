@@ -130,6 +130,64 @@ TEST(ThriftCodecTest, SyncAndCommitRoundTrip) {
   EXPECT_EQ(back.refreshed[0].second.allocated, SomeNode(2).allocated);
 }
 
+// Through TCompactProtocol and back, as the wire carries it (isset flags
+// are those a reader sets).
+template <typename Message>
+Message OverTheWire(const Message& m) {
+  auto buffer = std::make_shared<TMemoryBuffer>();
+  TCompactProtocol protocol(buffer);
+  m.write(&protocol);
+  Message back;
+  back.read(&protocol);
+  return back;
+}
+
+TEST(ThriftCodecTest, QueueOrderingsAndAppUsageReachTheMember) {
+  JoinInfo info;
+  info.token = MemberToken{2, 9};
+  info.lease = std::chrono::milliseconds(300);
+  info.num_partitions = 4;
+  info.queues = {MemberQueue{"a", QueueOrdering::kFifo, false},
+                 MemberQueue{"b", QueueOrdering::kFair, true}};
+  info.queues_generation = 5;
+  Result<JoinInfo> joined = DecodeJoin(OverTheWire(EncodeJoin(info)));
+  ASSERT_TRUE(joined.ok()) << joined.status().ToString();
+  ASSERT_EQ(joined->queues.size(), 2u);
+  EXPECT_EQ(joined->queues[1].name, "b");
+  EXPECT_EQ(joined->queues[1].ordering, QueueOrdering::kFair);
+  EXPECT_TRUE(joined->queues[1].fair_size_based_weight);
+  EXPECT_EQ(joined->queues[0].ordering, QueueOrdering::kFifo);
+  EXPECT_EQ(joined->queues_generation, 5u);
+  // A service that sends names only: the queues are FIFO.
+  wire::JoinReply names_only = EncodeJoin(info);
+  names_only.__isset.queue_orderings = false;
+  Result<JoinInfo> old = DecodeJoin(OverTheWire(names_only));
+  ASSERT_TRUE(old.ok());
+  ASSERT_EQ(old->queues.size(), 2u);
+  EXPECT_EQ(old->queues[1].ordering, QueueOrdering::kFifo);
+
+  Assignments board;
+  board.version = 7;
+  AssignedApp& app = board.apps.emplace_back();
+  app.spec.id = AppId(3);
+  app.spec.queue = QueueId(1);
+  app.used = kSlot * 5;
+  Result<Assignments> same = DecodeAssignments(OverTheWire(EncodeAssignments(board)));
+  ASSERT_TRUE(same.ok());
+  EXPECT_FALSE(same->queues_changed);
+  ASSERT_EQ(same->apps.size(), 1u);
+  EXPECT_EQ(same->apps[0].used, kSlot * 5);
+  board.queues_changed = true;
+  board.queues_generation = 6;
+  board.queues = info.queues;
+  Result<Assignments> moved = DecodeAssignments(OverTheWire(EncodeAssignments(board)));
+  ASSERT_TRUE(moved.ok());
+  EXPECT_TRUE(moved->queues_changed);
+  EXPECT_EQ(moved->queues_generation, 6u);
+  ASSERT_EQ(moved->queues.size(), 2u);
+  EXPECT_EQ(moved->queues[1].ordering, QueueOrdering::kFair);
+}
+
 TEST(ThriftCodecTest, WhatAPeerGetsWrongIsInvalidArgument) {
   EXPECT_EQ(DecodeResource(std::vector<int64_t>(kMaxResourceTypes + 1, 1)).status().code(),
             Status::Code::kInvalidArgument);
@@ -149,6 +207,16 @@ TEST(ThriftCodecTest, WhatAPeerGetsWrongIsInvalidArgument) {
   bad_outcome.outcomes = std::string(1, static_cast<char>(42));
   CommitResult r;
   EXPECT_EQ(DecodeCommitResult(bad_outcome, &r).code(), Status::Code::kInvalidArgument);
+  JoinInfo info;
+  info.lease = std::chrono::milliseconds(300);
+  info.num_partitions = 4;
+  info.queues = {MemberQueue{"a"}};
+  wire::JoinReply bad_ordering = EncodeJoin(info);
+  bad_ordering.queue_orderings[0].ordering = 9;
+  EXPECT_EQ(DecodeJoin(bad_ordering).status().code(), Status::Code::kInvalidArgument);
+  wire::JoinReply short_orderings = EncodeJoin(info);
+  short_orderings.queue_orderings.clear();
+  EXPECT_EQ(DecodeJoin(short_orderings).status().code(), Status::Code::kInvalidArgument);
   // The service's errors keep their meaning across the wire.
   EXPECT_EQ(DecodeError(EncodeError(Status::Aborted("lease expired"))).code(),
             Status::Code::kAborted);

@@ -84,7 +84,7 @@ TEST_F(AppManagerTest, SubmitAllocateLaunchRegisterFinish) {
   ASSERT_TRUE(heard.ok()) << heard.status().ToString();
   EXPECT_FLOAT_EQ(manager_->GetApp(id)->progress, 0.5f);
   // What the allocate reads of its app comes with the heartbeat.
-  const Submission& submitted = manager_->GetApp(id)->submission;
+  const Submission submitted = manager_->GetApp(id)->submission;
   EXPECT_EQ(heard->user, "alice");
   EXPECT_EQ(heard->queue, submitted.queue);
   EXPECT_EQ(heard->priority, submitted.priority);

@@ -17,6 +17,15 @@ using testing::Cluster;
 using testing::kLease;
 using testing::Member;
 
+// Steps `member` `steps` times, `every` apart on `clock` (call under
+// ASSERT_NO_FATAL_FAILURE).
+void StepEvery(SchedulerMember* member, ManualClock* clock, int steps, Duration every) {
+  for (int step = 0; step < steps; ++step) {
+    clock->Advance(every);
+    ASSERT_TRUE(member->Step(clock->Now()).ok());
+  }
+}
+
 TEST(SchedulerMemberTest, MembersPlaceTheirPinnedAppsAsksExactlyOnce) {
   Cluster c;
   pool::testing::AddNodes(&c.cell, 16, 4);
@@ -132,19 +141,13 @@ TEST(SchedulerMemberTest, ASurvivorOrdersTheAppsItTookOverAsTheServicesLedgerDoe
   ASSERT_EQ(survivor.apps(), 2);
   // The other member dies: its apps (the first and the third) move to the
   // survivor once its lease lapses.
-  for (int i = 0; i < 8; ++i) {
-    clock.Advance(kLease / 4);
-    ASSERT_TRUE(survivor.Step(clock.Now()).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(StepEvery(&survivor, &clock, 8, kLease / 4));
   ASSERT_EQ(survivor.apps(), 4);
   // Each app asks for the whole cell: the first in the queue's order gets it.
   for (uint64_t i = 1; i <= 4; ++i) {
     ASSERT_TRUE(service.SetAsks(AppId(i), {pool::testing::SlotAsk(16)}).ok());
   }
-  for (int step = 0; step < 30; ++step) {
-    clock.Advance(milliseconds(10));
-    ASSERT_TRUE(survivor.Step(clock.Now()).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(StepEvery(&survivor, &clock, 30, milliseconds(10)));
   EXPECT_EQ(cell.Allocated(), pool::testing::kSlot * 16);
   std::vector<Placement> first;
   ASSERT_TRUE(service.TakePlacements(AppId(1), &first).ok());
@@ -194,20 +197,14 @@ TEST(SchedulerMemberTest, AMemberOrdersAFairQueueAsTheServicesLedgerDoes) {
   ASSERT_TRUE(service.TakePlacements(AppId(1), &held).ok());
   ASSERT_EQ(held.size(), 8u);
   // Its member dies; the survivor takes it over within a lease.
-  for (int i = 0; i < 8; ++i) {
-    clock.Advance(kLease / 4);
-    ASSERT_TRUE(survivor.Step(clock.Now()).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(StepEvery(&survivor, &clock, 8, kLease / 4));
   ASSERT_EQ(survivor.apps(), 2);
   // Both ask for the whole cell: the second app, using nothing, comes first
   // until it uses as much as the first, which is the rest of the cell.
   for (uint64_t i = 1; i <= 2; ++i) {
     ASSERT_TRUE(service.SetAsks(AppId(i), {pool::testing::SlotAsk(16)}).ok());
   }
-  for (int step = 0; step < 30; ++step) {
-    clock.Advance(milliseconds(10));
-    ASSERT_TRUE(survivor.Step(clock.Now()).ok());
-  }
+  ASSERT_NO_FATAL_FAILURE(StepEvery(&survivor, &clock, 30, milliseconds(10)));
   EXPECT_EQ(cell.Allocated(), pool::testing::kSlot * 16);
   std::vector<Placement> second;
   ASSERT_TRUE(service.TakePlacements(AppId(2), &second).ok());

@@ -16,7 +16,14 @@ int Three(T a, T b) {
 
 // FifoComparator.
 int CompareInputOrder(const OrderedApp& a, const OrderedApp& b) {
-  return Three(a.input_order, b.input_order);
+  const int r = Three(a.input_order, b.input_order);
+  return r != 0 ? r : Three(a.arrival, b.arrival);
+}
+
+// The start-time step of FairComparator.
+int CompareStart(const OrderedApp& a, const OrderedApp& b) {
+  const int r = Three(a.start, b.start);
+  return r != 0 ? r : Three(a.arrival, b.arrival);
 }
 
 // PriorityComparator: Priority.compareTo is other - this, so the higher
@@ -37,7 +44,7 @@ int CompareDemand(const OrderedApp& a, const OrderedApp& b) {
 
 int CompareFair(bool size_based_weight, const OrderedApp& a, const OrderedApp& b) {
   int r = Sign(FairMagnitude(a, size_based_weight) - FairMagnitude(b, size_based_weight));
-  if (r == 0) r = Three(a.start, b.start);
+  if (r == 0) r = CompareStart(a, b);
   if (r == 0) r = CompareDemand(a, b);
   if (r == 0) r = CompareInputOrder(a, b);
   return r;

@@ -41,6 +41,10 @@ struct OrderedApp {
   uint64_t input_order = 0;
   // SchedulerApplicationAttempt.getStartTime (earlier first).
   int64_t start = 0;
+  // Breaks ties of `input_order` and of `start` (lower first): the order in
+  // which apps reached one scheduler, for callers whose apps share one
+  // input order (QuotaDrfPolicy). Hadoop's ids never tie; 0 where unused.
+  uint64_t arrival = 0;
   int64_t used_memory_mb = 0;
   int64_t pending_memory_mb = 0;
 };

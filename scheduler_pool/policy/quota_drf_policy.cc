@@ -117,11 +117,10 @@ OrderedApp QuotaDrfPolicy::Ordered(const AppEntry& a) {
   // is not the pool's once it takes over apps submitted before its own (a
   // cell-state service member taking a dead member's apps): it served them
   // last while the ledger served them first and refused its claims for the
-  // others, and nothing was placed (issue 22). Both fit in 32 bits (YARN's
-  // application ids are ints).
-  const uint64_t order = (a.app->spec.order << 32) | (a.app->seq & 0xffffffffu);
-  o.input_order = order;
-  o.start = static_cast<int64_t>(order);
+  // others, and nothing was placed (issue 22).
+  o.input_order = a.app->spec.order;
+  o.start = static_cast<int64_t>(a.app->spec.order);
+  o.arrival = a.app->seq;
   o.used_memory_mb = a.app->usage.memory_mb() + a.extra.memory_mb();
   o.pending_memory_mb = std::max<int64_t>(0, a.pending_mb - a.extra.memory_mb());
   return o;

@@ -47,6 +47,28 @@ TEST(AppOrderingTest, FifoComparesInputOrder) {
   EXPECT_EQ(Fifo(r1, r2), -1);
 }
 
+// Not Hadoop's (its application ids never tie): a scheduler whose apps
+// share one input order (QuotaDrfPolicy, for callers that set no pool order)
+// breaks the tie by the order they reached it, under every ordering, and
+// the whole 64 bits of both count (they were once packed into one word).
+TEST(AppOrderingTest, TiesOfInputOrderAndStartFallToArrival) {
+  OrderedApp a = Used(kGb), b = Used(kGb);
+  a.input_order = b.input_order = uint64_t{1} << 40;
+  a.start = b.start = int64_t{1} << 40;
+  a.arrival = (uint64_t{1} << 33) + 1;
+  b.arrival = uint64_t{1} << 33;
+  for (QueueOrdering o :
+       {QueueOrdering::kApplicationId, QueueOrdering::kFifo, QueueOrdering::kFair}) {
+    EXPECT_EQ(CompareApps(o, false, a, b), 1) << static_cast<int>(o);
+    EXPECT_EQ(CompareApps(o, false, b, a), -1) << static_cast<int>(o);
+  }
+  // The input order decides before the arrival does.
+  a.input_order = (uint64_t{1} << 40) - 1;
+  EXPECT_EQ(Fifo(a, b), -1);
+  a.start = (int64_t{1} << 40) - 1;
+  EXPECT_EQ(Fair(a, b), -1);
+}
+
 // TestFifoOrderingPolicy#testIterators: assignment oldest to youngest.
 TEST(AppOrderingTest, FifoAssignsOldestFirst) {
   OrderedApp a, b, c;

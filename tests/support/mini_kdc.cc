@@ -25,6 +25,7 @@ constexpr int kPortAttempts = 5;
 constexpr char kKdc[] = "/usr/sbin/krb5kdc";
 constexpr char kKdbUtil[] = "/usr/sbin/kdb5_util";
 constexpr char kKadminLocal[] = "/usr/sbin/kadmin.local";
+constexpr char kKinit[] = "/usr/bin/kinit";
 
 bool Accepts(uint16_t port) {
   const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -53,6 +54,8 @@ std::string MiniKdc::MissingComponent() {
       return std::string(binary) + " is not installed (Debian's krb5-kdc and krb5-admin-server)";
     }
   }
+  if (access(kKinit, X_OK) != 0)
+    return std::string(kKinit) + " is not installed (Debian's krb5-user)";
   return "";
 }
 
@@ -118,8 +121,9 @@ Status MiniKdc::WriteConfiguration() const {
        << " rdns = false\n"
        << " dns_canonicalize_hostname = false\n"
        << " udp_preference_limit = 1\n"
-       << " default_ccache_name = FILE:" << dir << "/krb5cc_default\n"
-       << "[realms]\n"
+       << " default_ccache_name = FILE:" << dir << "/krb5cc_default\n";
+  if (options_.clockskew_seconds > 0) krb5 << " clockskew = " << options_.clockskew_seconds << "\n";
+  krb5 << "[realms]\n"
        << " " << options_.realm << " = {\n"
        << "  kdc = " << address << "\n"
        << " }\n";
@@ -133,13 +137,19 @@ std::vector<std::string> MiniKdc::Environment() const {
 }
 
 Result<std::unique_ptr<MiniKdc>> MiniKdc::StartFresh(const std::string& work_dir) {
+  MiniKdcOptions options;
+  options.work_dir = work_dir;
+  return StartFresh(options);
+}
+
+Result<std::unique_ptr<MiniKdc>> MiniKdc::StartFresh(const MiniKdcOptions& options) {
   const std::string missing = MissingComponent();
   if (!missing.empty()) {
     return Status::NotSupported(missing + " (scripts/setup.sh installs it)");
   }
   std::error_code ignored;
-  std::filesystem::remove_all(work_dir, ignored);
-  Result<std::unique_ptr<MiniKdc>> kdc = Start({work_dir});
+  std::filesystem::remove_all(options.work_dir, ignored);
+  Result<std::unique_ptr<MiniKdc>> kdc = Start(options);
   if (kdc.ok()) (*kdc)->UseInThisProcess();
   return kdc;
 }
@@ -196,6 +206,13 @@ Status MiniKdc::ExportKeytab(const std::vector<std::string>& principals, const s
   std::string query = "ktadd -k " + path;
   for (const std::string& principal : principals) query += " " + principal;
   return Run(kKadminLocal, {"-r", options_.realm, "-q", query});
+}
+
+Status MiniKdc::KinitFromKeytab(const std::string& principal, const std::string& keytab,
+                                const std::string& cache_path,
+                                std::chrono::seconds lifetime) const {
+  return Run(kKinit, {"-l", std::to_string(lifetime.count()) + "s", "-kt", keytab, "-c",
+                      "FILE:" + cache_path, principal});
 }
 
 Status MiniKdc::Launch() {

@@ -26,6 +26,10 @@ struct MiniKdcOptions {
   std::string realm = "SPINDLE.TEST";
   // How long krb5kdc may take to accept connections. Default: 20 s.
   std::chrono::milliseconds start_timeout = std::chrono::seconds(20);
+  // krb5.conf's libdefaults `clockskew`: how far a ticket's and an
+  // authenticator's times may be off before an acceptor here refuses them.
+  // 0: MIT's default (300 s), which hides an expired ticket for 5 minutes.
+  int clockskew_seconds = 0;
 };
 
 class MiniKdc {
@@ -42,6 +46,7 @@ class MiniKdc {
   // process's (UseInThisProcess). NotSupported naming what is missing
   // when the krb5 programs are not installed (scripts/setup.sh installs them).
   static Result<std::unique_ptr<MiniKdc>> StartFresh(const std::string& work_dir);
+  static Result<std::unique_ptr<MiniKdc>> StartFresh(const MiniKdcOptions& options);
 
   MiniKdc(const MiniKdc&) = delete;
   MiniKdc& operator=(const MiniKdc&) = delete;
@@ -56,6 +61,10 @@ class MiniKdc {
   Status DeletePrincipal(const std::string& principal);
   // Writes the keys of `principals` to the keytab at `path` (appending).
   Status ExportKeytab(const std::vector<std::string>& principals, const std::string& path);
+  // kinit: a ticket for `principal` from `keytab` in the credential cache
+  // file `cache_path` (replaced), valid for `lifetime` from now.
+  Status KinitFromKeytab(const std::string& principal, const std::string& keytab,
+                         const std::string& cache_path, std::chrono::seconds lifetime) const;
 
   // "KRB5_CONFIG=...", "KRB5_KDC_PROFILE=...": what a child process needs to
   // find this realm.

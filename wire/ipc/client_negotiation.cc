@@ -7,6 +7,19 @@ namespace spindle::ipc {
 
 using hadoop::common::RpcSaslProto;
 
+namespace {
+
+// Java's GssKrb5Client wraps a GSSException of the initiator (no ticket, an
+// expired one, an unknown server principal) in SaslException("GSS initiate
+// failed", e), which prints its cause as " [Caused by ...]".
+Status GssInitiateFailed(const Status& cause) {
+  return Status::Remote(java::kSaslException,
+                        "GSS initiate failed [Caused by " + cause.message() + "]",
+                        Status::Code::kUnauthorized);
+}
+
+}  // namespace
+
 ClientNegotiation::ClientNegotiation(const ClientToken* token, std::string cnonce,
                                      const ClientKerberos* kerberos, SaslQops qops)
     : token_(token), cnonce_(std::move(cnonce)), kerberos_(kerberos), qops_(std::move(qops)) {}
@@ -44,13 +57,16 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
           return std::optional<RpcSaslProto>(std::move(initiate));
         }
         if (auth.method() == "KERBEROS" && auth.mechanism() == "GSSAPI" && kerberos_ != nullptr) {
-          ASSIGN_OR_RETURN(gssapi_, GssapiClient::Create({kerberos_->cache_name}, auth.protocol(),
-                                                         auth.serverid(), qops_));
+          Result<std::unique_ptr<GssapiClient>> client = GssapiClient::Create(
+              {kerberos_->cache_name}, auth.protocol(), auth.serverid(), qops_);
+          if (!client.ok()) return GssInitiateFailed(client.status());
+          gssapi_ = std::move(client).value();
           kerberos_principal_ = gssapi_->client_principal();
-          ASSIGN_OR_RETURN(std::string token, gssapi_->Start());
+          Result<std::string> token = gssapi_->Start();
+          if (!token.ok()) return GssInitiateFailed(token.status());
           RpcSaslProto initiate;
           initiate.set_state(RpcSaslProto::INITIATE);
-          initiate.set_token(std::move(token));
+          initiate.set_token(std::move(token).value());
           auto* chosen = initiate.add_auths();
           *chosen = auth;
           chosen->clear_challenge();
@@ -80,11 +96,11 @@ Result<std::optional<RpcSaslProto>> ClientNegotiation::OnServerMessage(
                 std::string(token_ != nullptr ? "[TOKEN, KERBEROS]" : "[KERBEROS]"),
             Status::Code::kUnauthorized);
       }
-      return Status::Remote(
-          java::kAccessControl,
-          token_ == nullptr ? "server requires TOKEN authentication and no token was given"
-                            : "server offers no authentication method this client can use",
-          Status::Code::kUnauthorized);
+      return Status::Remote(java::kAccessControl,
+                            token_ == nullptr
+                                ? "server requires TOKEN authentication and no token was given"
+                                : "server offers no authentication method this client can use",
+                            Status::Code::kUnauthorized);
     }
     case RpcSaslProto::SUCCESS:
       if (gssapi_ != nullptr) {

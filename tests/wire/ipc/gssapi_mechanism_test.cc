@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "security/kerberos_credentials.h"
 #include "tests/support/mini_kdc.h"
@@ -19,7 +21,10 @@ class GssapiMechanismTest : public ::testing::Test {
     dir_ = std::filesystem::temp_directory_path() /
            ("spindle-gss-" + std::to_string(getpid()) + "-" +
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    Result<std::unique_ptr<testing::MiniKdc>> kdc = testing::MiniKdc::StartFresh(dir_.string());
+    testing::MiniKdcOptions kdc_options;
+    kdc_options.work_dir = dir_.string();
+    kdc_options.clockskew_seconds = clockskew_seconds_;
+    Result<std::unique_ptr<testing::MiniKdc>> kdc = testing::MiniKdc::StartFresh(kdc_options);
     ASSERT_TRUE(kdc.ok()) << kdc.status().ToString();
     kdc_ = std::move(kdc).value();
     for (const char* principal :
@@ -68,6 +73,8 @@ class GssapiMechanismTest : public ::testing::Test {
   }
 
   std::filesystem::path dir_;
+  // The realm's allowed clock skew (MiniKdcOptions); 0: MIT's 300 s.
+  int clockskew_seconds_ = 0;
   std::unique_ptr<testing::MiniKdc> kdc_;
   std::unique_ptr<security::KerberosCredentials> nm_;
 };
@@ -136,6 +143,54 @@ TEST_F(GssapiMechanismTest, AReplayedAuthenticatorIsRefused) {
   ASSERT_FALSE(replayed.ok());
   EXPECT_NE(replayed.status().message().find("replay"), std::string::npos)
       << replayed.status().message();
+}
+
+// A ticket is good until its end time, give or take the allowed clock skew
+// (1 s in this realm; MIT's default 5 minutes would make the test wait
+// that long). An initiation made while the caller's ticket was valid and
+// presented after the ticket ended is refused, as Java's acceptor refuses
+// an expired ticket; the same ticket was accepted while it was valid.
+class GssapiTicketExpiryTest : public GssapiMechanismTest {
+ protected:
+  GssapiTicketExpiryTest() { clockskew_seconds_ = 1; }
+};
+
+TEST_F(GssapiTicketExpiryTest, AnInitiationPresentedAfterItsTicketEndedIsRefused) {
+  const std::string cache = path("nm-short.ccache");
+  ASSERT_TRUE(kdc_->KinitFromKeytab("nm/nm1.spindle.test", path("nm.keytab"), cache,
+                                    std::chrono::seconds(3))
+                  .ok());
+  auto from_short_ticket = [&]() {
+    Result<std::unique_ptr<GssapiClient>> client =
+        GssapiClient::Create({"FILE:" + cache}, "rm", kServerHost, {SaslQop::kAuth});
+    EXPECT_TRUE(client.ok()) << client.status().ToString();
+    return client.ok() ? std::move(client).value() : nullptr;
+  };
+  auto valid = from_short_ticket();
+  auto accepting = Server();
+  ASSERT_TRUE(valid && accepting);
+  Status accepted = Exchange(accepting.get(), valid.get());
+  ASSERT_TRUE(accepted.ok()) << accepted.ToString();
+
+  auto late = from_short_ticket();
+  ASSERT_TRUE(late);
+  Result<std::string> initiate = late->Start();
+  ASSERT_TRUE(initiate.ok()) << initiate.status().ToString();
+  std::this_thread::sleep_for(std::chrono::seconds(5));  // past the end and the skew
+  auto refusing = Server();
+  ASSERT_TRUE(refusing);
+  Result<std::optional<std::string>> answer = refusing->Step(*initiate);
+  ASSERT_FALSE(answer.ok());
+  EXPECT_EQ(answer.status().code(), Status::Code::kUnauthorized) << answer.status().ToString();
+  EXPECT_FALSE(refusing->complete());
+  EXPECT_NE(answer.status().message().find("Ticket expired"), std::string::npos)
+      << answer.status().message();
+
+  // The acceptor is unharmed: a caller with a current ticket still gets in.
+  auto current = Client();
+  auto fresh = Server();
+  ASSERT_TRUE(current && fresh);
+  EXPECT_TRUE(Exchange(fresh.get(), current.get()).ok());
 }
 
 // Malformed tokens at every stage are refused, never crash, and leave the

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "security/auth_to_local.h"
 #include "security/kerberos_credentials.h"
@@ -151,6 +153,32 @@ TEST_F(KerberosLoopbackTest, AServerWithTheWrongKeyRefusesTheTicket) {
   EXPECT_EQ(s.message().rfind("GSS initiate failed", 0), 0u) << s.message();
   server_->Stop();
   server_.reset();
+}
+
+// A caller whose ticket has expired cannot authenticate, and the server
+// goes on serving callers with current tickets. (The client cannot even
+// build an initiation from an expired ticket; the acceptor's own check of a
+// late one is GssapiTicketExpiryTest.)
+TEST_F(KerberosLoopbackTest, ACallerWhoseTicketExpiredIsRefusedAndOthersAreServed) {
+  const std::string cache = path("nm-short.ccache");
+  ASSERT_TRUE(kdc_->KinitFromKeytab("nm/nm1.spindle.test", path("nm.keytab"), cache,
+                                    std::chrono::seconds(3))
+                  .ok());
+  ConnectionSpec spec = Spec(nullptr);
+  spec.kerberos = ClientKerberos{"FILE:" + cache};
+  Status valid = Metrics(spec);
+  ASSERT_TRUE(valid.ok()) << valid.ToString();
+  std::this_thread::sleep_for(std::chrono::seconds(4));
+  Status expired = Metrics(spec);
+  ASSERT_TRUE(expired.IsUnauthorized()) << expired.ToString();
+  EXPECT_EQ(expired.java_class(), java::kSaslException);
+  EXPECT_EQ(expired.message().rfind("GSS initiate failed [Caused by ", 0), 0u) << expired.message();
+  EXPECT_NE(expired.message().find("expired"), std::string::npos) << expired.message();
+
+  auto nm = Login("nm/nm1.spindle.test", "nm.keytab");
+  ASSERT_NE(nm, nullptr);
+  Status served = Metrics(Spec(nm.get()));
+  EXPECT_TRUE(served.ok()) << served.ToString();
 }
 
 // Java's client configured for Kerberos will not fall back to SIMPLE.

@@ -109,7 +109,17 @@ Result<bool> SchedulerMember::ReadBoard() {
   ASSIGN_OR_RETURN(Assignments board,
                    connection_->AssignmentsSince(token_, board_version_, queues_generation_));
   if (board.queues_changed) {
-    RETURN_NOT_OK(SetQueues(queues_.get(), board.queues));
+    const Status set = SetQueues(queues_.get(), board.queues);
+    if (!set.ok()) {
+      // The member's queue ids are no longer the service's, so every claim
+      // it made would charge the wrong queue: leave (its apps go back to
+      // the service at once rather than after a lease) and start afresh
+      // from the service's record, as after a lapsed lease.
+      const Status left = Leave();
+      return Status::Aborted("the member's queues differ from the service's (" + set.message() +
+                             "); join again" +
+                             (left.ok() ? std::string() : " (leave: " + left.ToString() + ")"));
+    }
     queues_generation_ = board.queues_generation;
   }
   const bool changed = board.queues_changed || !board.apps.empty() || !board.removed.empty();

@@ -9,7 +9,9 @@
 // scheduler's own copies of its placements (the service recorded them in
 // the commit). When the service refuses the token (the lease lapsed, the
 // member was partitioned away) the step returns Aborted: Join again, which
-// starts a fresh scheduler from the service's record.
+// starts a fresh scheduler from the service's record. So does a board whose
+// queues no longer line up with the member's queue ids (the member leaves
+// first, so that its apps go back at once).
 //
 // Queues: the member's ledger has the service's queues with their
 // application ordering (MemberQueue: FIFO, fair and its size-based weight),

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <iostream>
 #include <set>
 
@@ -267,7 +268,8 @@ TEST(SchedulerMemberTest, AMemberTakesTheQueuesOrderingsAgainWhenTheyChange) {
   EXPECT_EQ(a.queues()->Snapshot(QueueId(1)).spec.ordering, QueueOrdering::kApplicationId);
 }
 
-// Counts a member's calls to the service.
+// Counts a member's calls to the service; `on_board`, when set, may change
+// the boards the member reads.
 class CountingConnection final : public CellServiceConnection {
  public:
   explicit CountingConnection(CellServiceConnection* inner) : inner_(inner) {}
@@ -287,9 +289,12 @@ class CountingConnection final : public CellServiceConnection {
   }
   Result<Assignments> AssignmentsSince(const MemberToken& token, uint64_t since,
                                        uint64_t queues_since) override {
-    return inner_->AssignmentsSince(token, since, queues_since);
+    Result<Assignments> board = inner_->AssignmentsSince(token, since, queues_since);
+    if (board.ok() && on_board) on_board(&*board);
+    return board;
   }
   int64_t commits = 0;
+  std::function<void(Assignments*)> on_board;
 
  private:
   CellServiceConnection* const inner_;
@@ -372,6 +377,44 @@ TEST(SchedulerMemberTest, AMemberPartitionedPastItsLeaseMustJoinAgain) {
   ASSERT_TRUE(a.Join().ok());
   ASSERT_TRUE(a.Step(c.clock.Now() + milliseconds(2)).ok());
   EXPECT_EQ(a.apps(), 0);
+}
+
+// A board whose queues do not line up with the member's queue ids (a
+// queue it lacks sent where it has another): claims would charge the wrong
+// queue, so the member leaves, the step says to join again, and a fresh
+// membership places the rest, every task once.
+TEST(SchedulerMemberTest, AMemberWhoseQueueIdsNoLongerMatchTheServicesJoinsAgain) {
+  Cluster c;
+  pool::testing::AddNodes(&c.cell, 4, 4);
+  CountingConnection tampered(&c.service);
+  SchedulerMember a(&tampered, &c.clock, Member(0, 1));
+  ASSERT_TRUE(a.Join().ok());
+  const AppId app(1);
+  ASSERT_TRUE(c.service.AddApp(AppSpec{app, QueueId(0)}).ok());
+  ASSERT_TRUE(c.service.SetAsks(app, {pool::testing::SlotAsk(2)}).ok());
+  c.clock.Advance(milliseconds(1));
+  ASSERT_TRUE(a.Step(c.clock.Now()).ok());
+  ASSERT_EQ(c.cell.Allocated(), pool::testing::kSlot * 2);
+
+  tampered.on_board = [](Assignments* board) {
+    board->queues_changed = true;
+    board->queues = {MemberQueue{"elsewhere"}, MemberQueue{"default"}};
+  };
+  c.clock.Advance(milliseconds(1));
+  const Result<StepResult> mismatched = a.Step(c.clock.Now());
+  EXPECT_EQ(mismatched.status().code(), Status::Code::kAborted) << mismatched.status().ToString();
+  EXPECT_FALSE(a.joined());
+
+  tampered.on_board = nullptr;
+  ASSERT_TRUE(c.service.SetAsks(app, {pool::testing::SlotAsk(3)}).ok());
+  ASSERT_TRUE(a.Join().ok());
+  ASSERT_NO_FATAL_FAILURE(StepEvery(&a, &c.clock, 3, milliseconds(1)));
+  EXPECT_EQ(a.apps(), 1);
+  std::vector<Placement> out;
+  ASSERT_TRUE(c.service.TakePlacements(app, &out).ok());
+  EXPECT_EQ(out.size(), 3u);
+  EXPECT_EQ(c.cell.Allocated(), pool::testing::kSlot * 3);
+  EXPECT_TRUE(c.cell.CheckInvariants().ok());
 }
 
 }  // namespace

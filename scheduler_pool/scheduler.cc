@@ -53,19 +53,20 @@ Scheduler::~Scheduler() = default;
 
 // ---- Inbox and outbox (any thread) ----
 
-void Scheduler::Post(Message m) {
-  bool was_empty = false;
+void Scheduler::Post(Message m, bool wake) {
+  bool signal = false;
   {
     MutexLock lock(&inbox_mu_);
-    was_empty = inbox_.empty();
     inbox_.push_back(std::move(m));
+    signal = wake && !urgent_;
+    if (wake) urgent_ = true;
   }
-  // Only the first message of a batch wakes the owner: WaitForWork does not
-  // wait while the inbox has mail, so later ones are drained with it. (Every
-  // released container posts one; a signal each was a futex wake-up per
+  // Only the first waking message of a batch signals: WaitForWork does not
+  // wait while one is queued, so later ones are drained with it. (Every
+  // released container posted one; a signal each was a futex wake-up per
   // container under `spindle bench wire`.) Signalled after the unlock, so
   // that the woken owner does not block on inbox_mu_ at once.
-  if (was_empty) inbox_cv_.Signal();
+  if (signal) inbox_cv_.Signal();
 }
 
 void Scheduler::AddApp(const AppSpec& spec) {
@@ -159,7 +160,7 @@ Message UsageMessage(typename Message::Kind kind, AppId app, const Resource& amo
 }  // namespace
 
 void Scheduler::OnReleased(AppId app, const Resource& amount) {
-  Post(UsageMessage<Message>(Message::Kind::kReleased, app, amount));
+  Post(UsageMessage<Message>(Message::Kind::kReleased, app, amount), /*wake=*/false);
 }
 
 void Scheduler::OnRecovered(AppId app, const Resource& amount) {
@@ -193,7 +194,7 @@ void Scheduler::TakePlacements(AppId app, std::vector<Placement>* out) {
 
 void Scheduler::WaitForWork(TimePoint deadline) {
   MutexLock lock(&inbox_mu_);
-  while (inbox_.empty() && !woken_) {
+  while (!urgent_ && !woken_) {
     const TimePoint now = ctx_.clock->Now();
     if (now >= deadline) break;
     inbox_cv_.WaitFor(&inbox_mu_, deadline - now);
@@ -223,6 +224,7 @@ void Scheduler::ProcessInbox() {
   std::vector<Message> mail;
   {
     MutexLock lock(&inbox_mu_);
+    urgent_ = false;
     if (inbox_.empty()) return;
     mail.swap(inbox_);
   }

@@ -100,7 +100,11 @@ class Scheduler {
   // The app's blacklist, whole (replaces the previous one).
   void SetBlacklist(AppId app, std::vector<NodeId> nodes, std::vector<RackId> racks)
       EXCLUDES(inbox_mu_);
-  // The app's usage went down by `amount` (containers released).
+  // The app's usage went down by `amount` (containers released). Does not
+  // wake an idle owner: the freed room reaches its view only with a sync,
+  // which its wait ends for anyway, so the usage is taken in at the next
+  // step (a wake-up per released batch was most of the pool's context
+  // switches under the wind tunnel's real clock).
   void OnReleased(AppId app, const Resource& amount) EXCLUDES(inbox_mu_);
   // The app's usage went up by `amount` (a running container recovered after
   // an RM restart; it never enters the outbox).
@@ -155,7 +159,9 @@ class Scheduler {
     Locality locality;
   };
 
-  void Post(Message m) EXCLUDES(inbox_mu_);
+  // Queues `m` for the owner's next step; `wake`: ends the owner's wait
+  // (WaitForWork) if it is idle.
+  void Post(Message m, bool wake = true) EXCLUDES(inbox_mu_);
   void ProcessInbox() EXCLUDES(inbox_mu_);
   void ApplySetAsks(AppState* app, const Message& m);
   // Tells the ledger whether the app has pending asks (its user is active
@@ -243,6 +249,8 @@ class Scheduler {
   mutable Mutex inbox_mu_;
   std::vector<Message> inbox_ GUARDED_BY(inbox_mu_);
   bool woken_ GUARDED_BY(inbox_mu_) = false;
+  // The inbox holds a message that ends the owner's wait (Post's `wake`).
+  bool urgent_ GUARDED_BY(inbox_mu_) = false;
   CondVar inbox_cv_;
 
   mutable Mutex outbox_mu_;

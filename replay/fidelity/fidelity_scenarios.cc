@@ -55,14 +55,18 @@ constexpr int64_t kLongTaskSeconds = 120;
 // again by Hadoop's rules: to the apps in the queue's order (application
 // id on 2.x; the ordering policy on 3.3), skipping a user whose usage is
 // greater than the limit computed with the queue below its capacity (a
-// freed container leaves it so). Timing, worst case a Java RM whose nodes heartbeat every
-// second (2 s of trace at the cell's speed 2): the first fill hands out one
-// container per node per heartbeat (4 per node: within about 8 s), those
-// tasks end by 28 s and are reported and given again by about 30 s. The
-// check at 50 s is 20 s later and half a task from the waves of an RM that
-// placed the first fill at once (20 s and 40 s, then 60 s). A freed
-// container is given again in the heartbeat that reports it (Java), or
-// milliseconds after the report (Spindle): within one container.
+// freed container leaves it so). Timing: in the staging cell (speed 2,
+// 200 ms heartbeats) the Java RM 2.6.0's first containers came at about
+// 6 s of trace and the queue was full by 9-11 s; the first fill had ended
+// and been given again by 29-32 s (measured, user-limit-4-users-mulp50,
+// whose first fill there gave one user 14-16 GB in 2 of 3 runs). With
+// nodes heartbeating every second (2 s of trace) one off-switch container
+// per node per heartbeat fills 4 per node about 6 s later, so those tasks
+// end by about 36 s. The check at 50 s leaves that margin, and is half a
+// task from the waves of an RM that placed the first fill at once
+// (Spindle: about 20 s, 41 s, 62 s). A freed container is given again in
+// the heartbeat that reports it (Java) or milliseconds after the report
+// (Spindle): within one container.
 constexpr int64_t kChurnTaskSeconds = 20;
 constexpr int32_t kChurnTasks = 48;
 constexpr int64_t kSteadyCheckSeconds = 50;

@@ -50,23 +50,23 @@ constexpr int64_t kLongTaskSeconds = 120;
 // then what its limit keeps, at most 9, at 20 s and 40 s: 34), so every
 // job still asks at the check and every user stays active
 // (AppSchedulingInfo.checkForDeactivation, every line, deactivates an app
-// once no ANY ask has containers left). Every
-// container the first moments gave has ended by the check and was given
-// again by Hadoop's rules: to the apps in the queue's order (application
-// id on 2.x; the ordering policy on 3.3), skipping a user whose usage is
-// greater than the limit computed with the queue below its capacity (a
-// freed container leaves it so). Timing: in the staging cell (speed 2,
-// 200 ms heartbeats) the Java RM 2.6.0's first containers came at about
-// 6 s of trace and the queue was full by 9-11 s; the first fill had ended
-// and been given again by 29-32 s (measured, user-limit-4-users-mulp50,
-// whose first fill there gave one user 14-16 GB in 2 of 3 runs). With
-// nodes heartbeating every second (2 s of trace) one off-switch container
-// per node per heartbeat fills 4 per node about 6 s later, so those tasks
-// end by about 36 s. The check at 50 s leaves that margin, and is half a
-// task from the waves of an RM that placed the first fill at once
-// (Spindle: about 20 s, 41 s, 62 s). A freed container is given again in
-// the heartbeat that reports it (Java) or milliseconds after the report
-// (Spindle): within one container.
+// once no ANY ask has containers left). Every container the first
+// moments gave has ended by the check and was given again by Hadoop's
+// rules: to the apps in the queue's order (application id on 2.x; the
+// ordering policy on 3.3), skipping a user whose usage is greater than
+// the limit computed with the queue below its capacity (a freed container
+// leaves it so). Timing, measured in the staging cell
+// (speed 2; user-limit-4-users-mulp50): against the Java RM 2.6.0 with
+// 200 ms node heartbeats the first containers came at about 6 s of trace,
+// the queue was full by 9-11 s (its first fill gave one user 14-16 GB in
+// 2 of 3 runs) and the churn had it at Hadoop's state by 29-32 s; with 1 s
+// heartbeats (2 s of trace) the first containers came at about 10 s and
+// the state was reached by 39 s. Spindle places the first fill at once, so
+// its tasks end in waves at about 20, 41 and 62 s. The check at 50 s is
+// after the Java RM's convergence and between Spindle's waves. A container
+// freed on a Java RM waits for a heartbeat of its node to be given again,
+// so a check may fall while one is on its way: the tolerance is one
+// container.
 constexpr int64_t kChurnTaskSeconds = 20;
 constexpr int32_t kChurnTasks = 48;
 constexpr int64_t kSteadyCheckSeconds = 50;

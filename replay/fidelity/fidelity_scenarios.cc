@@ -38,6 +38,40 @@ FidelityCheck Count(int64_t at_s, FidelityMetric metric, const std::string& queu
 // enough that a staging cell's run ends soon after.
 constexpr int64_t kLongTaskSeconds = 120;
 
+// The scenarios about sharing one queue (user limits, ordering) read the
+// steady state, not the outcome of the first moments. With tasks that
+// outlast the run, whoever's asks reach the RM first keeps what it took:
+// on 2.x a user alone active for a few ms has the whole queue as its limit
+// (LeafQueue.computeUserLimit divides by the users active at that moment),
+// and an RM that places asks as they arrive (Spindle's pool) can give it
+// more than one RM handing out one off-switch container per node heartbeat
+// (Hadoop). So these jobs churn: 20 s tasks, 48 per job, more than any job
+// can start by the check (at most the whole queue, 16, in the first fill,
+// then what its limit keeps, at most 9, at 20 s and 40 s: 34), so every
+// job still asks at the check and every user stays active
+// (AppSchedulingInfo.checkForDeactivation, every line, deactivates an app
+// once no ANY ask has containers left). Every container the first
+// moments gave has ended by the check and was given again by Hadoop's
+// rules: to the apps in the queue's order (application id on 2.x; the
+// ordering policy on 3.3), skipping a user whose usage is greater than
+// the limit computed with the queue below its capacity (a freed container
+// leaves it so). Timing, measured in the staging cell
+// (speed 2; user-limit-4-users-mulp50): against the Java RM 2.6.0 with
+// 200 ms node heartbeats the first containers came at about 6 s of trace,
+// the queue was full by 9-11 s (its first fill gave one user 14-16 GB in
+// 2 of 3 runs) and the churn had it at Hadoop's state by 29-32 s; with 1 s
+// heartbeats (2 s of trace) the first containers came at about 10 s and
+// the state was reached by 39 s. Spindle places the first fill at once, so
+// its tasks end in waves at about 20, 41 and 62 s. The check at 50 s is
+// after the Java RM's convergence and between Spindle's waves. A container
+// freed on a Java RM waits for a heartbeat of its node to be given again,
+// and tasks started in one heartbeat end in one, so a check may fall while
+// one or two are on their way (the tolerance is one container; one of the
+// Java runs measured at 50 s read such a sample: replay/README.md).
+constexpr int64_t kChurnTaskSeconds = 20;
+constexpr int32_t kChurnTasks = 48;
+constexpr int64_t kSteadyCheckSeconds = 50;
+
 FidelityJob Job(const std::string& id, const std::string& queue, const std::string& user,
                 int64_t arrival_ms, int32_t tasks, int64_t task_seconds = kLongTaskSeconds) {
   FidelityJob j;
@@ -50,6 +84,11 @@ FidelityJob Job(const std::string& id, const std::string& queue, const std::stri
   return j;
 }
 
+// A job of a steady-state scenario, arriving at 0 (kChurnTaskSeconds).
+FidelityJob ChurnJob(const std::string& id, const std::string& user) {
+  return Job(id, "default", user, 0, kChurnTasks, kChurnTaskSeconds);
+}
+
 // Every scenario's jobs run as unmanaged AMs (the wind tunnel's and the
 // staging cell's), which 2.7/3.3 count at the minimum allocation against the
 // AM limit: scenarios about something else lift it (1.0) so that it does
@@ -59,11 +98,14 @@ constexpr char kNoAmLimit[] = "1.0";
 // 1. User-limit sharing among three users (the MULP-33 case).
 // TestLeafQueue#testUserLimits and #testSingleQueueWithMultipleUsers take
 // containers one assignment at a time and check each user against the
-// limit; here three users ask for the whole queue at once and the state
-// after the queue fills is read.
+// limit; here three users ask for far more than the queue at once and the
+// steady state is read, after every container of the first fill has ended
+// and been given again (kChurnTaskSeconds).
 //
-// 12 GB, one leaf with all of it, MULP 33, ULF 1, 1 GB tasks that outlast
-// the run. The limit while the queue is below its capacity:
+// 12 GB, one leaf with all of it, MULP 33, ULF 1, 1 GB tasks of 20 s, the
+// three users active throughout (each job still asks). A container is given
+// when one has been freed, so the queue is below its capacity and the limit
+// is:
 //  2.6/2.7 LeafQueue.computeUserLimit: currentCapacity = 12 GB;
 //    max(ceil(12 GB / 3 active users) = 4096, ceil(floor(12288 x 33) / 100)
 //    = 4056) = 4096, min with capacity x ULF = 12288, rounded up to 1 GB:
@@ -76,15 +118,24 @@ constexpr char kNoAmLimit[] = "1.0";
 // GREATER than the limit, so a user at exactly 4096 gets a fifth container.
 // Apps are served in application-id order (2.x; 3.3 FifoOrderingPolicy, all
 // priority 0): alice takes 5 GB, then bob 5 GB, and carol what is left, 2 GB.
+// That state is where the churn goes from any start: a user above 5 GB
+// gets nothing more (above 4096) and drops as its tasks end; a freed
+// container goes to alice while she is at 4 GB or less, then to bob, so
+// carol is offered one only while both hold 5 GB, and gets the 2 GB left.
+// (With the queue full, 2.x's limit would be ceil((12288 + 1024) / 3) ->
+// 5120, but no node has room then.) A user who took more in the first
+// moments (8 GB for alice while bob and carol had not yet asked: the 2.x
+// limit of a user alone is the queue) holds it only until those tasks end.
 FidelityScenario UserLimitThreeUsers() {
   FidelityScenario s;
   s.name = "user-limit-3-users";
   s.summary = "three users share one queue, minimum-user-limit-percent 33";
   s.hadoop_tests = "TestLeafQueue#testUserLimits, TestLeafQueue#testSingleQueueWithMultipleUsers";
   s.derivation =
+      "20 s tasks churn, every user active; a freed container leaves the queue below capacity: "
       "limit = max(ceil(12288/3), ceil(12288*33/100)) = 4096 MB (2.x computeUserLimit; 3.3 "
-      "UsersManager: fair part ceil((used+1024)/3) <= 4096 until full); a user is refused only "
-      "when used > limit, so apps in id order take 5 GB, 5 GB, and the 2 GB left";
+      "UsersManager: fair part ceil((used+1024)/3) <= 4096); a user is refused only when used > "
+      "limit, so apps in id order hold 5 GB, 5 GB, and the 2 GB left";
   s.lines = kAllLines;
   s.nodes = 3;
   s.capacity_scheduler = {{std::string(kCs) + "root.queues", "default"},
@@ -92,43 +143,52 @@ FidelityScenario UserLimitThreeUsers() {
                           {std::string(kCs) + "root.default.minimum-user-limit-percent", "33"},
                           {std::string(kCs) + "root.default.user-limit-factor", "1"},
                           {std::string(kCs) + "maximum-am-resource-percent", kNoAmLimit}};
-  s.jobs = {Job("alice-1", "default", "alice", 0, 12), Job("bob-1", "default", "bob", 0, 12),
-            Job("carol-1", "default", "carol", 0, 12)};
-  s.checks = {Memory(20, FidelityMetric::kQueueMemoryMb, "default", "", 12 * kGb),
-              Memory(20, FidelityMetric::kUserMemoryMb, "default", "alice", 5 * kGb),
-              Memory(20, FidelityMetric::kUserMemoryMb, "default", "bob", 5 * kGb),
-              Memory(20, FidelityMetric::kUserMemoryMb, "default", "carol", 2 * kGb)};
+  s.jobs = {ChurnJob("alice-1", "alice"), ChurnJob("bob-1", "bob"), ChurnJob("carol-1", "carol")};
+  const int64_t at = kSteadyCheckSeconds;
+  s.checks = {Memory(at, FidelityMetric::kQueueMemoryMb, "default", "", 12 * kGb),
+              Memory(at, FidelityMetric::kUserMemoryMb, "default", "alice", 5 * kGb),
+              Memory(at, FidelityMetric::kUserMemoryMb, "default", "bob", 5 * kGb),
+              Memory(at, FidelityMetric::kUserMemoryMb, "default", "carol", 2 * kGb)};
   return s;
 }
 
 // 2. Minimum-user-limit-percent as a floor: four users, MULP 50. The same
 // tests' rule with the MULP part larger than the fair part.
 //
-// 16 GB, one leaf, MULP 50: max(ceil(16384 / 4) = 4096 (3.3: ceil((used +
-// 1024) / 4) <= 4352), ceil(16384 x 50 / 100) = 8192) = 8192 MB. In id
-// order u1 takes 8 GB + one container (9 GB), u2 the 7 GB left, u3 and u4
-// nothing while the first two hold their containers.
+// 16 GB, one leaf, MULP 50, 20 s tasks that churn with the four users
+// active (kChurnTaskSeconds). A freed container leaves the queue below its
+// capacity: max(ceil(16384 / 4) = 4096 (3.3: ceil((used + 1024) / 4) =
+// 4096), ceil(16384 x 50 / 100) = 8192) = 8192 MB. In id order u1 takes
+// 8 GB + one container (9 GB), u2 the 7 GB left, u3 and u4 nothing: a
+// container u1 frees leaves it at 8 GB, not over the limit, so it takes it
+// again; one u2 frees goes to u2 (u1 over); u3 is offered one only if u1
+// and u2 hold more than 8 GB each, which the queue cannot hold. A user who
+// took more in the first moments (u1 alone: the 2.x limit is the queue)
+// drops back as those tasks end; so do u3 and u4 if their asks were served
+// before u1's or u2's.
 FidelityScenario UserLimitFourUsersMulp50() {
   FidelityScenario s;
   s.name = "user-limit-4-users-mulp50";
   s.summary = "four users, minimum-user-limit-percent 50: the first two get the queue";
   s.hadoop_tests = "TestLeafQueue#testUserLimits, TestLeafQueue#testComputeUserLimitAndSetHeadroom";
   s.derivation =
-      "limit = max(ceil(16384/4) (3.3: ceil((used+1024)/4)), ceil(16384*50/100)) = 8192 MB; "
-      "used > limit refuses, so in id order u1 9216, u2 the 7168 left, u3 and u4 0";
+      "20 s tasks churn, every user active; limit = max(ceil(16384/4) (3.3: "
+      "ceil((used+1024)/4)), ceil(16384*50/100)) = 8192 MB; used > limit refuses, so in id order "
+      "u1 holds 9216, u2 the 7168 left, u3 and u4 0";
   s.lines = kAllLines;
   s.nodes = 4;
   s.capacity_scheduler = {{std::string(kCs) + "root.queues", "default"},
                           {std::string(kCs) + "root.default.capacity", "100"},
                           {std::string(kCs) + "root.default.minimum-user-limit-percent", "50"},
                           {std::string(kCs) + "maximum-am-resource-percent", kNoAmLimit}};
-  s.jobs = {Job("u1-1", "default", "u1", 0, 16), Job("u2-1", "default", "u2", 0, 16),
-            Job("u3-1", "default", "u3", 0, 16), Job("u4-1", "default", "u4", 0, 16)};
-  s.checks = {Memory(20, FidelityMetric::kQueueMemoryMb, "default", "", 16 * kGb),
-              Memory(20, FidelityMetric::kUserMemoryMb, "default", "u1", 9 * kGb),
-              Memory(20, FidelityMetric::kUserMemoryMb, "default", "u2", 7 * kGb),
-              Memory(20, FidelityMetric::kUserMemoryMb, "default", "u3", 0),
-              Memory(20, FidelityMetric::kUserMemoryMb, "default", "u4", 0)};
+  s.jobs = {ChurnJob("u1-1", "u1"), ChurnJob("u2-1", "u2"), ChurnJob("u3-1", "u3"),
+            ChurnJob("u4-1", "u4")};
+  const int64_t at = kSteadyCheckSeconds;
+  s.checks = {Memory(at, FidelityMetric::kQueueMemoryMb, "default", "", 16 * kGb),
+              Memory(at, FidelityMetric::kUserMemoryMb, "default", "u1", 9 * kGb),
+              Memory(at, FidelityMetric::kUserMemoryMb, "default", "u2", 7 * kGb),
+              Memory(at, FidelityMetric::kUserMemoryMb, "default", "u3", 0),
+              Memory(at, FidelityMetric::kUserMemoryMb, "default", "u4", 0)};
   return s;
 }
 
@@ -252,32 +312,40 @@ FidelityScenario MaxApplications() {
 // #testFairAssignment.
 //
 // 8 GB, one leaf, one user (MULP 100, ULF 1: the user may take the queue),
-// two apps asking for 16 GB each, arriving together.
+// two apps arriving together, each with more 20 s tasks than it can run by
+// the check (kChurnTaskSeconds), read at steady state: what the first
+// moments gave (the app whose asks arrived first may have taken more) has
+// ended, and every freed container went by the order:
 //  FIFO (3.3 FifoOrderingPolicy: priority, then application id; 2.x: id):
-//    the first app is offered every container first: 8 GB and 0.
+//    the first app is offered every container first, and it always asks:
+//    8 GB and 0 (a container the second held goes to the first when it
+//    ends).
 //  fair (3.3 FairOrderingPolicy, size-based weight off): the app using less
-//    memory goes first, re-sorted after each assignment: 4 GB each. 2.6 and
-//    2.7 have no ordering policies (rel/release-2.7.7 has no
-//    FairOrderingPolicy): fair is a 3.3 scenario.
+//    memory goes first, re-sorted after each assignment: a freed container
+//    goes to the app below the other, 4 GB each. 2.6 and 2.7 have no
+//    ordering policies (rel/release-2.7.7 has no FairOrderingPolicy): fair
+//    is a 3.3 scenario.
 FidelityScenario Ordering(bool fair) {
   FidelityScenario s;
   s.name = fair ? "ordering-fair" : "ordering-fifo";
   s.summary = fair ? "ordering-policy fair: two apps of one user split the queue"
                    : "ordering-policy fifo: the first app takes the queue";
   s.hadoop_tests = fair ? "TestLeafQueue#testFairAssignment" : "TestLeafQueue#testFifoAssignment";
-  s.derivation = fair ? "FairOrderingPolicy serves the app with less memory used first: 4096 each"
-                      : "FifoOrderingPolicy (2.x: application id order) serves the first app "
-                        "first: 8192 and 0";
+  s.derivation = fair ? "20 s tasks churn; FairOrderingPolicy serves the app with less memory "
+                        "used first: 4096 each"
+                      : "20 s tasks churn; FifoOrderingPolicy (2.x: application id order) serves "
+                        "the first app first while it asks: 8192 and 0";
   s.lines = fair ? std::vector<HadoopLine>{HadoopLine::k3_3} : kAllLines;
   s.nodes = 2;
   s.capacity_scheduler = {{std::string(kCs) + "root.queues", "default"},
                           {std::string(kCs) + "root.default.capacity", "100"},
                           {std::string(kCs) + "maximum-am-resource-percent", kNoAmLimit}};
   if (fair) s.capacity_scheduler[std::string(kCs) + "root.default.ordering-policy"] = "fair";
-  s.jobs = {Job("first", "default", "alice", 0, 16), Job("second", "default", "alice", 0, 16)};
+  s.jobs = {ChurnJob("first", "alice"), ChurnJob("second", "alice")};
+  const int64_t at = kSteadyCheckSeconds;
   s.checks = {
-      Memory(20, FidelityMetric::kJobMemoryMb, "default", "first", fair ? 4 * kGb : 8 * kGb),
-      Memory(20, FidelityMetric::kJobMemoryMb, "default", "second", fair ? 4 * kGb : 0)};
+      Memory(at, FidelityMetric::kJobMemoryMb, "default", "first", fair ? 4 * kGb : 8 * kGb),
+      Memory(at, FidelityMetric::kJobMemoryMb, "default", "second", fair ? 4 * kGb : 0)};
   return s;
 }
 

@@ -3,7 +3,6 @@
 // codec in memory and costs a modelled round trip.
 #include <gtest/gtest.h>
 
-#include "bench/windtunnel/json_report.h"
 #include "bench/windtunnel/run_mode.h"
 #include "tests/bench/windtunnel/small_spec.h"
 
@@ -18,13 +17,6 @@ RunSpec RemoteSpec() {
   spec.remote_schedulers = 3;  // of N = 4: one pool scheduler, three members
   spec.remote_rtt = microseconds(500);
   return spec;
-}
-
-std::string Summary(ModeResult r) {
-  r.wall_seconds = 0;
-  WindTunnelReport report;
-  report.modes.push_back(std::move(r));
-  return ToJson(report);
 }
 
 TEST(RemoteMembersTest, EveryTaskIsPlacedOnceAndTheWireIsCounted) {
@@ -51,7 +43,7 @@ TEST(RemoteMembersTest, SameSeedGivesAnIdenticalRun) {
   auto a = RunVirtual(RemoteSpec());
   auto b = RunVirtual(RemoteSpec());
   ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_EQ(Summary(*a), Summary(*b));
+  EXPECT_EQ(SummaryOf(*a), SummaryOf(*b));
 }
 
 TEST(RemoteMembersTest, TheRoundTripIsInTheDelay) {

@@ -107,6 +107,15 @@ const CommandSpec& WindTunnelBenchCommand() {
                         "where latency-first looks for preferred nodes: its freshest partitions "
                         "(the paper's) or the whole view first (the RM's YARN locality)"),
        FlagSpec::Int("jobs", 1, "virtual clock: runs at once").InRange(1, 64),
+       FlagSpec::Int("remote-schedulers", 0,
+                     "also run each mode with K of its N schedulers as members of the "
+                     "cell-state service over Thrift (virtual clock: in memory, a modelled "
+                     "round trip per call; real clock: 127.0.0.1), compared with the "
+                     "in-process run")
+           .InRange(0, 1023),
+       FlagSpec::Double("remote-rtt-us", 500,
+                        "virtual clock: the modelled round trip of a member's call")
+           .InRange(0, 1e6),
        FlagSpec::Double("tick-ms", 2, "real clock: how often the driver polls").InRange(0.1, 1000),
        FlagSpec::Int("seed", static_cast<int64_t>(kRun.seed), "random seed"),
        FlagSpec::List("modes", "MODE[/STRATEGY],...", "parsync,statesync,monolithic/latency-first",
@@ -184,6 +193,13 @@ Result<WindTunnelBenchOptions> ParseWindTunnelFlags(const CommandLine& flags) {
     return Status::InvalidArgument("--lf-preferences: freshest or anywhere");
   }
   o.jobs = static_cast<int>(flags.GetInt("jobs"));
+  o.remote_schedulers = static_cast<int>(flags.GetInt("remote-schedulers"));
+  s.remote_rtt = Seconds(flags.GetDouble("remote-rtt-us") / 1e6);
+  if (o.remote_schedulers >= s.schedulers) {
+    return Status::InvalidArgument(
+        "--remote-schedulers must be below --schedulers (the pool "
+        "keeps one scheduler thread)");
+  }
   s.tick = Seconds(flags.GetDouble("tick-ms") / 1000);
   s.seed = static_cast<uint64_t>(flags.GetInt("seed"));
   s.cluster.seed = s.seed;
@@ -329,7 +345,12 @@ int WindTunnelBenchMain(const CommandLine& flags) {
       spec.mode = mode;
       spec.strategy = strategy;
       spec.label = std::string(pool::SyncModeName(mode)) + "/" + pool::StrategyKindName(strategy);
-      specs.push_back(std::move(spec));
+      specs.push_back(spec);
+      if (o.remote_schedulers > 0 && mode != pool::SyncMode::kMonolithic) {
+        spec.remote_schedulers = o.remote_schedulers;
+        spec.label += " remote " + std::to_string(o.remote_schedulers);
+        specs.push_back(std::move(spec));
+      }
     }
     const auto run = [&](const windtunnel::RunSpec& spec) {
       return virt ? windtunnel::RunVirtual(spec) : windtunnel::RunReal(spec);
@@ -374,6 +395,9 @@ int WindTunnelBenchMain(const CommandLine& flags) {
     std::printf("\n%s", windtunnel::FormatSummary(report).c_str());
     std::printf("\n%s", windtunnel::FormatRatios(report, "parsync/latency-first").c_str());
     std::printf("\n%s", windtunnel::FormatTargets(report, tau_ms).c_str());
+    if (o.remote_schedulers > 0) {
+      std::printf("%s", windtunnel::FormatRemoteComparison(report).c_str());
+    }
     windtunnel::AddFigure5(&report, tau_ms);
     windtunnel::AddTable1(&report);
     for (const windtunnel::PhaseFigure& f : report.phase_figures) {

@@ -25,6 +25,11 @@ struct WindTunnelBenchOptions {
   windtunnel::RunSpec base;
   // (sync mode, strategy) per row, in order.
   std::vector<std::pair<pool::SyncMode, pool::StrategyKind>> modes;
+  // --remote-schedulers K: each mode runs twice, in-process and with K of
+  // its N schedulers as members of the cell-state service (RunSpec::
+  // remote_schedulers; base.remote_rtt their modelled round trip), and the
+  // two are compared. Default: 0 (in-process only).
+  int remote_schedulers = 0;
   // Run the wind tunnel phases (false: figures only).
   bool run_tunnel = true;
   // Run Figures 2 and 3 (virtual clock only; default there).

@@ -69,7 +69,12 @@ void AddFigure5(WindTunnelReport* report, double tau_ms) {
   report->trends.clear();
   std::vector<const ModeResult*> modes;
   for (const ModeResult& m : report->modes) {
-    if ((m.mode == "parsync" || m.mode == "statesync") && !m.phases.empty()) modes.push_back(&m);
+    // Remote-member runs are compared with their in-process run elsewhere
+    // (FormatRemoteComparison), not plotted beside it.
+    if ((m.mode == "parsync" || m.mode == "statesync") && !m.phases.empty() &&
+        m.remote_members == 0) {
+      modes.push_back(&m);
+    }
   }
   if (modes.empty()) return;
   const PhaseFigure delay =

@@ -58,6 +58,19 @@ void WriteMode(JsonWriter& w, const ModeResult& m) {
   w.Field("decisions", m.decisions);
   w.Field("wall_seconds", m.wall_seconds);
   w.Field("invariants_ok", m.invariants_ok);
+  w.Field("staleness_mean_ms", m.staleness_mean_ms);
+  w.Field("staleness_max_ms", m.staleness_max_ms);
+  w.Field("remote_members", m.remote_members);
+  if (m.remote_members > 0) {
+    w.Field("remote_rtt_us", m.remote_rtt_us);
+    w.Field("member_placements", m.member_placements);
+    w.Field("wire_calls", m.wire_calls);
+    w.Field("wire_bytes", m.wire_bytes);
+    w.Field("wire_bytes_per_s", m.wire_bytes_per_s);
+    w.Field("wire_bytes_per_placement", m.wire_bytes_per_placement);
+    w.Field("member_staleness_mean_ms", m.member_staleness_mean_ms);
+    w.Field("member_staleness_max_ms", m.member_staleness_max_ms);
+  }
   w.Key("phases");
   w.BeginArray();
   for (const PhaseResult& p : m.phases) WritePhase(w, p);

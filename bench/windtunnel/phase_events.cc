@@ -73,7 +73,8 @@ ModeResult PhaseEvents::Finish(const replay::TunnelSummary& run) const {
   r.mode = pool::SyncModeName(spec_.mode);
   r.strategy = pool::StrategyKindName(spec_.strategy);
   r.clock = ClockKindName(spec_.clock);
-  r.schedulers = MakePoolOptions(spec_).effective_schedulers();
+  // Pool threads and remote members together: the run's N.
+  r.schedulers = MakePoolOptions(spec_).effective_schedulers() + spec_.remote_schedulers;
   recorder_.Finish(run.end, &r);
   r.submitted = submitted_;
   r.committed = committed_;

@@ -90,6 +90,23 @@ struct ModeResult {
   int64_t decisions = 0;      // virtual clock: placed + conflicted claims
   double wall_seconds = 0;    // how long the run took on this machine
   bool invariants_ok = true;  // the cell's invariant sweep after the run
+  // Staleness of the views (mean over steps, worst) of the pool's own
+  // scheduler threads (or virtual steps), ms.
+  double staleness_mean_ms = 0;
+  double staleness_max_ms = 0;
+  // RunSpec::remote_schedulers members of the cell-state service (0: every
+  // scheduler is the pool's). Their wire: round trips, bytes both ways
+  // (frames included), per second of the run and per member placement; and
+  // the staleness of their views.
+  int remote_members = 0;
+  double remote_rtt_us = 0;  // virtual clock: the modelled round trip
+  int64_t member_placements = 0;
+  int64_t wire_calls = 0;
+  int64_t wire_bytes = 0;
+  double wire_bytes_per_s = 0;
+  double wire_bytes_per_placement = 0;
+  double member_staleness_mean_ms = 0;
+  double member_staleness_max_ms = 0;
 };
 
 // Figures 2 and 3 of the paper: extra slots (beyond R x T) needed for the

@@ -1,5 +1,7 @@
 #include "bench/windtunnel/run_mode.h"
 
+#include <chrono>
+
 #include "bench/windtunnel/cluster_model.h"
 #include "bench/windtunnel/phase_events.h"
 #include "bench/windtunnel/workload.h"
@@ -58,6 +60,27 @@ Result<rm::Configuration> BenchQueues(rm::ResourceCalculator* calculator) {
   return conf;
 }
 
+// The views' staleness and, with remote members, their wire.
+void AddSchedulerFigures(const RunSpec& spec, const replay::TunnelSummary& summary, ModeResult* r) {
+  r->staleness_mean_ms = summary.staleness_mean_ms;
+  r->staleness_max_ms = summary.staleness_max_ms;
+  const replay::MemberFigures& m = summary.members;
+  r->remote_members = m.members;
+  if (m.members == 0) return;
+  r->remote_rtt_us = spec.clock == ClockKind::kVirtual
+                         ? std::chrono::duration<double, std::micro>(spec.remote_rtt).count()
+                         : 0;
+  r->member_placements = m.placements;
+  r->wire_calls = m.wire.calls;
+  r->wire_bytes = m.wire.bytes_sent + m.wire.bytes_received;
+  const double seconds = std::chrono::duration<double>(summary.end).count();
+  r->wire_bytes_per_s = seconds > 0 ? static_cast<double>(r->wire_bytes) / seconds : 0;
+  r->wire_bytes_per_placement =
+      m.placements > 0 ? static_cast<double>(r->wire_bytes) / static_cast<double>(m.placements) : 0;
+  r->member_staleness_mean_ms = m.mean_staleness_ms;
+  r->member_staleness_max_ms = m.max_staleness_ms;
+}
+
 Result<ModeResult> Run(const RunSpec& spec) {
   RETURN_NOT_OK(ValidateRunSpec(spec));
   const ClusterModel cluster(spec.cluster);
@@ -83,6 +106,7 @@ Result<ModeResult> Run(const RunSpec& spec) {
   run.quality_cost_factor = spec.quality_cost_factor;
   run.sync_idle_schedulers = true;
   run.tick = spec.tick;
+  run.remote_rtt = spec.remote_rtt;
   run.horizon = workload.end() + spec.drain;
   run.not_before = workload.end();
   run.stop_when_placed = spec.stop_when_committed;
@@ -96,7 +120,9 @@ Result<ModeResult> Run(const RunSpec& spec) {
   if (!events.rejection().empty()) {
     return Status::Internal("the RM refused a wind tunnel job: " + events.rejection());
   }
-  return events.Finish(summary);
+  ModeResult result = events.Finish(summary);
+  AddSchedulerFigures(spec, summary, &result);
+  return result;
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "bench/windtunnel/run_spec.h"
 
+#include <string>
+
 namespace spindle::windtunnel {
 
 const char* ClockKindName(ClockKind kind) {
@@ -40,6 +42,14 @@ Status ValidateRunSpec(const RunSpec& spec) {
   if (spec.real_decision_cost < Duration(0)) {
     return Status::InvalidArgument("real-clock decision cost must be >= 0");
   }
+  if (spec.remote_schedulers < 0 || spec.remote_schedulers >= spec.schedulers) {
+    return Status::InvalidArgument(
+        "remote schedulers must be in 0..N-1 (N = " + std::to_string(spec.schedulers) + ")");
+  }
+  if (spec.remote_schedulers > 0 && spec.mode == pool::SyncMode::kMonolithic) {
+    return Status::InvalidArgument("remote schedulers need parsync or statesync, not monolithic");
+  }
+  if (spec.remote_rtt < Duration(0)) return Status::InvalidArgument("remote RTT < 0");
   return MakePoolOptions(spec).Validate();
 }
 
@@ -47,7 +57,9 @@ pool::PoolOptions MakePoolOptions(const RunSpec& spec) {
   pool::PoolOptions o;
   o.mode = spec.mode;
   o.strategy = spec.strategy;
-  o.num_schedulers = spec.schedulers;
+  // Remote members take the last K of the N slots.
+  o.num_schedulers = spec.schedulers - spec.remote_schedulers;
+  o.remote_schedulers = spec.remote_schedulers;
   o.num_partitions = spec.partitions;
   o.sync_gap = spec.sync_gap;
   o.tau = spec.tau;

@@ -72,6 +72,13 @@ struct RunSpec {
   // Real clock: how often the driver polls for placements and releases.
   // Default: 2 ms.
   Duration tick = std::chrono::milliseconds(2);
+  // K of the N schedulers as members of the pool's cell-state service
+  // (scheduler_pool/remote) instead of pool threads: their calls go through
+  // the Thrift codec (virtual clock: in memory, each a modelled round trip
+  // of remote_rtt; real clock: over 127.0.0.1). 0..N-1 (the pool keeps one
+  // thread of its own); not with monolithic. Default: 0.
+  int remote_schedulers = 0;
+  Duration remote_rtt = std::chrono::microseconds(500);
 };
 
 // InvalidArgument naming the field at fault.

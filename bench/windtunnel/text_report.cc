@@ -113,6 +113,48 @@ std::string FormatSummary(const WindTunnelReport& r) {
   return out;
 }
 
+std::string FormatRemoteComparison(const WindTunnelReport& r) {
+  std::string out;
+  for (const ModeResult& remote : r.modes) {
+    if (remote.remote_members == 0) continue;
+    const ModeResult* local = nullptr;
+    for (const ModeResult& m : r.modes) {
+      if (m.remote_members == 0 && m.mode == remote.mode && m.strategy == remote.strategy) {
+        local = &m;
+      }
+    }
+    if (local == nullptr) continue;
+    Append(&out, "\n%s: in-process (N=%d) vs %d of them remote", local->label.c_str(),
+           local->schedulers, remote.remote_members);
+    if (remote.remote_rtt_us > 0) Append(&out, " (RTT %.0f us modelled)", remote.remote_rtt_us);
+    Append(&out, "\n%-8s %21s %21s %21s %21s\n", "phase", "tasks/s in | remote",
+           "p50 ms in | remote", "p99 ms in | remote", "conflicts in | remote");
+    const size_t n = std::min(local->phases.size(), remote.phases.size());
+    const auto row = [&](const PhaseResult& a, const PhaseResult& b) {
+      Append(&out, "%-8s %10.0f %10.0f %10.1f %10.1f %10.1f %10.1f %10lld %10lld\n",
+             PhaseName(a).c_str(), a.throughput, b.throughput, a.delay_p50_ms, b.delay_p50_ms,
+             a.delay_p99_ms, b.delay_p99_ms, static_cast<long long>(a.conflicts),
+             static_cast<long long>(b.conflicts));
+    };
+    for (size_t i = 0; i < n; ++i) row(local->phases[i], remote.phases[i]);
+    row(local->total, remote.total);
+    Append(&out,
+           "staleness mean / max (ms): in-process %.1f / %.1f; remote run: pool threads %.1f / "
+           "%.1f, members %.1f / %.1f\n",
+           local->staleness_mean_ms, local->staleness_max_ms, remote.staleness_mean_ms,
+           remote.staleness_max_ms, remote.member_staleness_mean_ms,
+           remote.member_staleness_max_ms);
+    Append(&out,
+           "members' wire: %lld calls, %lld bytes (%.0f B/s over the run, %.0f B per member "
+           "placement; %lld member placements of %lld)\n",
+           static_cast<long long>(remote.wire_calls), static_cast<long long>(remote.wire_bytes),
+           remote.wire_bytes_per_s, remote.wire_bytes_per_placement,
+           static_cast<long long>(remote.member_placements),
+           static_cast<long long>(remote.committed));
+  }
+  return out;
+}
+
 std::string FormatRatios(const WindTunnelReport& r, const std::string& reference) {
   std::string out;
   const std::vector<RatioRow> rows = ComputeRatios(r, reference);

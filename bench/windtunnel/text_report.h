@@ -14,6 +14,10 @@ namespace spindle::windtunnel {
 std::string FormatModeTable(const ModeResult& mode);
 std::string FormatSummary(const WindTunnelReport& report);
 std::string FormatRatios(const WindTunnelReport& report, const std::string& reference);
+// Each run with remote members beside the in-process run of the same mode
+// (the label without its " remote K" suffix), phase by phase: throughput,
+// delay p50/p99, conflicts; then staleness and the members' wire.
+std::string FormatRemoteComparison(const WindTunnelReport& report);
 std::string FormatFigureTable(const FigureTable& table);
 // Figure 5 (a phase x mode matrix) and the paper's trends checked on it.
 std::string FormatPhaseFigure(const PhaseFigure& figure);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -41,10 +43,19 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
   // schedulers sat idle while it caught up with the ends of earlier tasks).
   tunnel->StartReportingThread();
   const int n = pool.num_schedulers();
+  // Remote slots: members of the pool's cell-state service over Thrift on
+  // 127.0.0.1, one thread each in this process (TunnelMembers).
+  std::unique_ptr<TunnelMembers> members;
+  if (pool.options().remote_schedulers > 0) {
+    ASSIGN_OR_RETURN(members, TunnelMembers::Create(&pool, clock, TunnelMembers::Wire::kLoopback));
+  }
+  const int k = members == nullptr ? 0 : members->size();
+  int64_t collected_remote = 0;
   std::vector<int64_t> collected(static_cast<size_t>(n), 0);
   int64_t conflicts_seen = 0;
   const auto wall0 = std::chrono::steady_clock::now();
   RETURN_NOT_OK(pool.Start());
+  if (members != nullptr) members->Start(options.remote_poll);
   // The run starts once every scheduler has loaded its view (its first
   // step copies every partition), as an RM's schedulers have long before
   // its first job arrives. Started with the first jobs instead, those copies
@@ -107,9 +118,22 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
       collected[static_cast<size_t>(i)] += *got;
       if (*got > 0) last_progress = now;
     }
+    // The members' placements, whichever remote slot their apps are on.
+    if (members != nullptr) {
+      for (int s = n; s < n + k && failure.ok() && collected_remote < members->placed(); ++s) {
+        auto got = tunnel->Collect(s, members->placed() - collected_remote, std::nullopt);
+        if (!got.ok()) {
+          failure = got.status();
+          break;
+        }
+        collected_remote += *got;
+        if (*got > 0) last_progress = now;
+      }
+    }
     if (!failure.ok()) break;
-    events->OnConflicts(now, m.overall.conflicts - conflicts_seen);
-    conflicts_seen = m.overall.conflicts;
+    const int64_t conflicts = m.overall.conflicts + (members == nullptr ? 0 : members->conflicts());
+    events->OnConflicts(now, conflicts - conflicts_seen);
+    conflicts_seen = conflicts;
     // Tasks that ended, once the reporting thread is done with the last
     // batch: waiting for it here would leave this thread idle while jobs
     // arrive (the two threads would take turns instead of running at
@@ -154,9 +178,11 @@ Result<TunnelSummary> RunOnRealClock(const TunnelRunOptions& options, const Tunn
   const Result<int64_t> last = submitter.Stop();
   if (failure.ok() && !last.ok()) failure = last.status();
   if (failure.ok()) failure = tunnel->FlushReleases();
+  if (members != nullptr) members->Stop();
   pool.Stop();
   RETURN_NOT_OK(failure);
   tunnel->Summarize(now, options, &summary);
+  if (members != nullptr) summary.members = members->Figures();
   summary.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return summary;

@@ -117,7 +117,9 @@ Result<std::unique_ptr<ReplayTunnel>> ReplayTunnel::Create(const TunnelSetup& se
       t->rack_by_name_.emplace(n.rack, rack);
     }
   }
-  const int n = t->pool().num_schedulers();
+  // Slots from num_schedulers() on are the cell-state service's (its
+  // members, TunnelMembers).
+  const int n = t->pool().num_schedulers() + t->pool().options().remote_schedulers;
   t->pending_.resize(static_cast<size_t>(n));
   t->touched_.assign(static_cast<size_t>(n), 0);
   t->origin_ = t->pool().epoch();
@@ -453,6 +455,11 @@ void ReplayTunnel::Summarize(Duration now, const TunnelRunOptions& options, Tunn
   out->surplus_placements = surplus_;
   out->tasks_waiting = waiting_;
   out->jobs_in_flight = in_flight_;
+  const pool::PoolMetrics m = pool().Metrics();
+  out->staleness_mean_ms = m.overall.mean_staleness_ms();
+  out->staleness_max_ms = m.overall.max_staleness_ms;
+  out->in_process_placements = m.overall.placements;
+  out->in_process_conflicts = m.overall.conflicts;
 }
 
 void ReplayTunnel::TakeTouched(std::vector<int>* out) {

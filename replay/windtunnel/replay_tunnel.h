@@ -153,8 +153,9 @@ class ReplayTunnel {
   // placements, tasks and jobs left. Leaves the rest of `out` alone.
   void Summarize(Duration now, const TunnelRunOptions& options, TunnelSummary* out);
 
-  // Schedulers whose apps' asks changed since the last call (the virtual
-  // driver wakes them).
+  // Scheduler slots whose apps' asks changed since the last call (the
+  // virtual driver wakes them); slots from pool().num_schedulers() on are
+  // the cell-state service's.
   void TakeTouched(std::vector<int>* out);
 
   int64_t jobs_submitted() const { return static_cast<int64_t>(jobs_.size()); }

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "base/clock.h"
+#include "replay/windtunnel/tunnel_members.h"
 
 namespace spindle::replay {
 
@@ -29,6 +30,15 @@ struct TunnelRunOptions {
   // scheduler sleeps until tasks wait (a trace's idle hours cost nothing).
   // Default: false.
   bool sync_idle_schedulers = false;
+  // Virtual clock, with remote scheduler slots (PoolOptions::
+  // remote_schedulers, TunnelMembers): the modelled round trip of each call
+  // a member makes to the cell-state service. Default: 500 us (ParSync's
+  // 0.5 ms).
+  Duration remote_rtt = std::chrono::microseconds(500);
+  // Real clock, with remote slots: how often an idle member looks at the
+  // board for new asks (in-process schedulers are woken instead).
+  // Default: 1 ms.
+  Duration remote_poll = std::chrono::milliseconds(1);
   // Real clock: trace ms per wall ms (> 0). Default: 1.
   double speed = 1.0;
   // Real clock: how often the driver polls the pool. Default: 2 ms.
@@ -74,6 +84,14 @@ struct TunnelSummary {
   int64_t surplus_placements = 0;
   int64_t tasks_waiting = 0;
   int64_t jobs_in_flight = 0;
+  // The pool's in-process schedulers over the run: mean (over steps) and
+  // worst staleness of their views, conflicts, placements.
+  double staleness_mean_ms = 0;
+  double staleness_max_ms = 0;
+  int64_t in_process_placements = 0;
+  int64_t in_process_conflicts = 0;
+  // With remote slots: the members' figures (wire bytes, their staleness).
+  MemberFigures members;
 };
 
 }  // namespace spindle::replay

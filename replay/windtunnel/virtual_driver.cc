@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,14 @@ Result<TunnelSummary> RunOnVirtualClock(const TunnelRunOptions& options, const T
                    ReplayTunnel::Create(charged, &clock, events));
   pool::SchedulerPool& pool = tunnel->pool();
   const int n = pool.num_schedulers();
-  std::vector<SchedulerClock> sched(static_cast<size_t>(n));
+  // Remote slots: members of the pool's cell-state service, each call
+  // through the Thrift codec in memory and a modelled round trip.
+  std::unique_ptr<TunnelMembers> members;
+  if (pool.options().remote_schedulers > 0) {
+    ASSIGN_OR_RETURN(members, TunnelMembers::Create(&pool, &clock, TunnelMembers::Wire::kInMemory));
+  }
+  const int k = members == nullptr ? 0 : members->size();
+  std::vector<SchedulerClock> sched(static_cast<size_t>(n + k));
   TraceArrivals arrivals(jobs);
   RETURN_NOT_OK(arrivals.Advance());
   Duration now{0};
@@ -68,7 +76,7 @@ Result<TunnelSummary> RunOnVirtualClock(const TunnelRunOptions& options, const T
     int who = -1;
     Duration step = kNever;
     if (live) {
-      for (int i = 0; i < n; ++i) {
+      for (int i = 0; i < n + k; ++i) {
         if (sched[static_cast<size_t>(i)].wake < step) {
           step = sched[static_cast<size_t>(i)].wake;
           who = i;
@@ -107,6 +115,36 @@ Result<TunnelSummary> RunOnVirtualClock(const TunnelRunOptions& options, const T
     } else if (next_sample == next) {
       options.sample(next_sample, *tunnel);
       next_sample += kSecond;
+    } else if (who >= n) {
+      // A member: its step's calls each take a round trip, after its
+      // decisions (stamped by its scheduler as in-process ones are); its
+      // tasks count as placed when the step ends (the service applied the
+      // last commit half a round trip earlier: the model errs late).
+      SchedulerClock& sc = sched[static_cast<size_t>(who)];
+      int64_t calls = 0;
+      ASSIGN_OR_RETURN(const pool::StepResult r, members->Step(who - n, clock.Now(), &calls));
+      const int64_t d = r.placed + r.conflicts;
+      summary.decisions += d;
+      sc.busy_until = std::max(now, tunnel->Since(r.decided_until)) + calls * options.remote_rtt;
+      if (r.placed > 0) {
+        // Its apps may be on any remote slot (the service pins them to the
+        // least-loaded member); only this step's placements are untaken.
+        int64_t got = 0;
+        for (int s = n; s < n + k && got < r.placed; ++s) {
+          ASSIGN_OR_RETURN(int64_t g, tunnel->Collect(s, r.placed - got, sc.busy_until));
+          got += g;
+        }
+        if (got != r.placed) {
+          return Status::Internal("collected " + std::to_string(got) + " placements of " +
+                                  std::to_string(r.placed) + " a member committed");
+        }
+        last_progress = now;
+      }
+      events->OnConflicts(now, r.conflicts);
+      const Duration sync = tunnel->Since(r.next_sync);
+      sc.wake =
+          d > 0 ? sc.busy_until
+                : std::max(sc.busy_until, sync > now ? sync : now + std::chrono::milliseconds(1));
     } else {
       SchedulerClock& sc = sched[static_cast<size_t>(who)];
       const pool::StepResult r = pool.RunOnce(who, clock.Now());
@@ -138,8 +176,13 @@ Result<TunnelSummary> RunOnVirtualClock(const TunnelRunOptions& options, const T
     touched.clear();
     tunnel->TakeTouched(&touched);
     for (int i : touched) {
-      SchedulerClock& sc = sched[static_cast<size_t>(i)];
-      sc.wake = std::min(sc.wake, std::max(now, sc.busy_until));
+      // A remote slot's apps may be any member's: wake them all.
+      const int from = i < n ? i : n;
+      const int to = i < n ? i + 1 : n + k;
+      for (int j = from; j < to; ++j) {
+        SchedulerClock& sc = sched[static_cast<size_t>(j)];
+        sc.wake = std::min(sc.wake, std::max(now, sc.busy_until));
+      }
     }
     if (options.progress && now >= next_report) {
       options.progress(now, submitted);
@@ -147,6 +190,7 @@ Result<TunnelSummary> RunOnVirtualClock(const TunnelRunOptions& options, const T
     }
   }
   tunnel->Summarize(now, options, &summary);
+  if (members != nullptr) summary.members = members->Figures();
   summary.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return summary;

@@ -5,10 +5,20 @@
 // a Status (Unavailable for the transport, the service's errors as
 // thrift_codec's DecodeError maps them), so nothing above it throws.
 //
+// In memory (ThriftConnectionOptions::in_memory): no socket; each framed
+// request is handed to the service's Thrift processor (thrift_handler.h) in
+// the caller's thread and its framed answer read back. The client, the
+// codec, the protocol and the bytes are the wire's; only the network is
+// left out (the wind tunnel's virtual clock models its round trip).
+//
+// Counted (stats()): round trips, and the bytes written to and read from
+// the transport under the framing (each frame's 4-byte length included).
+//
 // Thread-safety: all methods are thread-safe (one call at a time on the
 // socket).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -18,11 +28,24 @@
 
 namespace spindle::pool::remote {
 
+class CellStateService;
+
 struct ThriftConnectionOptions {
   std::string host = "127.0.0.1";
   int port = 0;
   // Connect, send and receive timeout. Default: 2000 ms.
   Duration timeout = std::chrono::milliseconds(2000);
+  // Set: no socket, the calls go to this service's Thrift processor in
+  // memory (host, port and timeout unused); it outlives the connection.
+  // Default: null.
+  CellStateService* in_memory = nullptr;
+};
+
+// What a connection carried, since it was made.
+struct WireStats {
+  int64_t calls = 0;  // round trips (requests sent, answered or not)
+  int64_t bytes_sent = 0;
+  int64_t bytes_received = 0;
 };
 
 class ThriftConnection final : public CellServiceConnection {
@@ -42,9 +65,12 @@ class ThriftConnection final : public CellServiceConnection {
 
   // Closes the socket (the next call connects again).
   void Close() EXCLUDES(mu_);
+  WireStats stats() const;
 
  private:
   struct Wire;
+  class CountingTransport;
+  class LoopTransport;
   // Runs `call` on a connected client; maps exceptions to a Status.
   template <typename Call>
   Status Run(const char* what, Call&& call) REQUIRES(mu_);
@@ -52,6 +78,9 @@ class ThriftConnection final : public CellServiceConnection {
   const ThriftConnectionOptions options_;
   Mutex mu_;
   std::unique_ptr<Wire> wire_ GUARDED_BY(mu_);
+  std::atomic<int64_t> calls_{0};
+  std::atomic<int64_t> bytes_sent_{0};
+  std::atomic<int64_t> bytes_received_{0};
 };
 
 }  // namespace spindle::pool::remote

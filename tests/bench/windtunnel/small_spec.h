@@ -6,7 +6,10 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 
+#include "bench/windtunnel/json_report.h"
+#include "bench/windtunnel/results.h"
 #include "bench/windtunnel/run_spec.h"
 
 namespace spindle::windtunnel {
@@ -36,6 +39,15 @@ inline RunSpec SmallSpec(pool::SyncMode mode, pool::StrategyKind strategy) {
   s.drain = seconds(3);
   s.decision_cost = milliseconds(1);
   return s;
+}
+
+// A run's report as JSON without the wall-clock time (the only figure that
+// may vary between two runs of one spec).
+inline std::string SummaryOf(ModeResult r) {
+  r.wall_seconds = 0;
+  WindTunnelReport report;
+  report.modes.push_back(std::move(r));
+  return ToJson(report);
 }
 
 }  // namespace spindle::windtunnel

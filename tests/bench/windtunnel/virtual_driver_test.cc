@@ -1,8 +1,6 @@
-#include "bench/windtunnel/run_mode.h"
-
 #include <gtest/gtest.h>
 
-#include "bench/windtunnel/json_report.h"
+#include "bench/windtunnel/run_mode.h"
 #include "tests/bench/windtunnel/small_spec.h"
 
 namespace spindle::windtunnel {
@@ -10,14 +8,6 @@ namespace {
 
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-// The summary without the wall-clock time (the only figure that may vary).
-std::string Summary(ModeResult r) {
-  r.wall_seconds = 0;
-  WindTunnelReport report;
-  report.modes.push_back(std::move(r));
-  return ToJson(report);
-}
 
 TEST(VirtualDriverTest, SameSeedGivesAnIdenticalSummary) {
   for (pool::SyncMode mode : {pool::SyncMode::kParSync, pool::SyncMode::kStateSync}) {
@@ -27,7 +17,7 @@ TEST(VirtualDriverTest, SameSeedGivesAnIdenticalSummary) {
     ASSERT_TRUE(a.ok()) << a.status().ToString();
     ASSERT_TRUE(b.ok()) << b.status().ToString();
     EXPECT_GT(a->committed, 0);
-    EXPECT_EQ(Summary(*a), Summary(*b)) << spec.label;
+    EXPECT_EQ(SummaryOf(*a), SummaryOf(*b)) << spec.label;
   }
 }
 
@@ -37,7 +27,7 @@ TEST(VirtualDriverTest, ADifferentSeedGivesADifferentRun) {
   spec.seed = spec.cluster.seed = spec.workload.seed = 10;
   auto b = RunVirtual(spec);
   ASSERT_TRUE(a.ok() && b.ok());
-  EXPECT_NE(Summary(*a), Summary(*b));
+  EXPECT_NE(SummaryOf(*a), SummaryOf(*b));
 }
 
 TEST(VirtualDriverTest, EveryModeCommitsAndCompletesEveryJob) {

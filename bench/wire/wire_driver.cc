@@ -349,7 +349,13 @@ void WireDriver::Submit(rm::ApplicationId id) {
   context->set_application_name("wire-" + std::to_string(id.id));
   context->set_queue(options_.queue);
   context->set_applicationtype(kApplicationType);
-  context->set_maxappattempts(1);
+  // One attempt: an AM that fails is the bench's error, never hidden by a
+  // retry. Except when the active is killed: an AM container the dead RM
+  // allocated and no node started yet is aborted on the new active (not
+  // counted as the app's failure), and YARN-5617 (Hadoop 2.8.2, 3.x) never
+  // retries an app that asked for a single attempt, so it would fail. Such
+  // runs ask for YARN's default, two, as MapReduce and DistributedShell do.
+  context->set_maxappattempts(options_.ha() ? 2 : 1);
   context->set_unmanaged_am(options_.unmanaged);
   context->mutable_resource()->set_memory(options_.am_memory_mb);
   context->mutable_resource()->set_virtual_cores(1);

@@ -331,9 +331,14 @@ Result<std::unique_ptr<GssapiClient>> GssapiClient::Create(const GssapiInitiator
   }
   gss_name_t own_name = GSS_C_NO_NAME;
   major = gss_inquire_cred(&minor, handles->credential, &own_name, nullptr, nullptr, nullptr);
-  if (GSS_ERROR(major)) return GssFailure("inquire_cred", major, minor);
-  Result<std::string> own_principal = security::GssDisplayName(own_name);
   OM_uint32 ignored = 0;
+  if (GSS_ERROR(major)) {
+    // MIT's answer for an expired credential (GSS_S_CREDENTIALS_EXPIRED)
+    // still carries the name: release it on this path too.
+    gss_release_name(&ignored, &own_name);
+    return GssFailure("inquire_cred", major, minor);
+  }
+  Result<std::string> own_principal = security::GssDisplayName(own_name);
   gss_release_name(&ignored, &own_name);
   if (!own_principal.ok()) return own_principal.status();
   return std::unique_ptr<GssapiClient>(

@@ -329,12 +329,16 @@ Result<std::unique_ptr<GssapiClient>> GssapiClient::Create(const GssapiInitiator
             (identity.cache_name.empty() ? std::string("the default cache") : identity.cache_name),
         major, minor);
   }
+  // First whether the credential is still good, without asking for its
+  // name: for an expired one MIT's krb5 mechanism makes the name and then
+  // answers GSS_S_CREDENTIALS_EXPIRED, and the mechglue layer drops that
+  // name unreleased (a leak inside libgssapi_krb5 on every such call).
+  major = gss_inquire_cred(&minor, handles->credential, nullptr, nullptr, nullptr, nullptr);
+  if (GSS_ERROR(major)) return GssFailure("inquire_cred", major, minor);
   gss_name_t own_name = GSS_C_NO_NAME;
   major = gss_inquire_cred(&minor, handles->credential, &own_name, nullptr, nullptr, nullptr);
   OM_uint32 ignored = 0;
   if (GSS_ERROR(major)) {
-    // MIT's answer for an expired credential (GSS_S_CREDENTIALS_EXPIRED)
-    // still carries the name: release it on this path too.
     gss_release_name(&ignored, &own_name);
     return GssFailure("inquire_cred", major, minor);
   }

@@ -329,12 +329,14 @@ Result<std::unique_ptr<GssapiClient>> GssapiClient::Create(const GssapiInitiator
             (identity.cache_name.empty() ? std::string("the default cache") : identity.cache_name),
         major, minor);
   }
-  // First whether the credential is still good, without asking for its
-  // name: for an expired one MIT's krb5 mechanism makes the name and then
-  // answers GSS_S_CREDENTIALS_EXPIRED, and the mechglue layer drops that
-  // name unreleased (a leak inside libgssapi_krb5 on every such call).
-  major = gss_inquire_cred(&minor, handles->credential, nullptr, nullptr, nullptr, nullptr);
+  // First whether the credential is still good, by its lifetime alone: for
+  // an expired one MIT's krb5 mechanism makes the name it was asked for and
+  // then answers GSS_S_CREDENTIALS_EXPIRED, and the mechglue layer drops
+  // that name unreleased (a leak inside libgssapi_krb5 on every such call).
+  OM_uint32 lifetime = 0;
+  major = gss_inquire_cred(&minor, handles->credential, nullptr, &lifetime, nullptr, nullptr);
   if (GSS_ERROR(major)) return GssFailure("inquire_cred", major, minor);
+  if (lifetime == 0) return GssFailure("inquire_cred", GSS_S_CREDENTIALS_EXPIRED, 0);
   gss_name_t own_name = GSS_C_NO_NAME;
   major = gss_inquire_cred(&minor, handles->credential, &own_name, nullptr, nullptr, nullptr);
   OM_uint32 ignored = 0;
